@@ -1,0 +1,205 @@
+extension AdvancedCommerce {
+    /// The product of a one-time charge.
+    public struct OneTimeChargeItem: Codable, Hashable, Sendable {
+        /// Your identifier for the product (≤ 128 characters).
+        public var sku: String
+        /// A description that customers do not see (≤ 45 characters).
+        public var description: String
+        /// The name customers see (≤ 30 characters).
+        public var displayName: String
+        /// The price in milli-units of the currency (4990 = 4.99).
+        public var price: Int64
+
+        public init(sku: String, description: String, displayName: String, price: Int64) {
+            self.sku = sku
+            self.description = description
+            self.displayName = displayName
+            self.price = price
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case sku = "SKU", description, displayName, price
+        }
+
+        func validate() throws(RequestValidationError) {
+            try Check.text(sku, "SKU", maximum: AdvancedCommerce.skuMaximum)
+            try Check.text(description, "description", maximum: AdvancedCommerce.descriptionMaximum)
+            try Check.text(displayName, "displayName", maximum: AdvancedCommerce.displayNameMaximum)
+            try Check.nonNegative(price, "price")
+        }
+
+        func write(into writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.member("SKU", sku)
+            writer.member("description", description)
+            writer.member("displayName", displayName)
+            writer.member("price", price)
+            writer.endObject()
+        }
+    }
+
+    /// An item of a new subscription, optionally with a discount offer.
+    public struct SubscriptionItem: Codable, Hashable, Sendable {
+        public var sku: String
+        public var description: String
+        public var displayName: String
+        /// The price in milli-units of the currency.
+        public var price: Int64
+        public var offer: Offer?
+
+        public init(sku: String, description: String, displayName: String, price: Int64, offer: Offer? = nil) {
+            self.sku = sku
+            self.description = description
+            self.displayName = displayName
+            self.price = price
+            self.offer = offer
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case sku = "SKU", description, displayName, price, offer
+        }
+
+        func validate() throws(RequestValidationError) {
+            try OneTimeChargeItem(sku: sku, description: description, displayName: displayName, price: price).validate()
+            if let offer { try Check.nested("offer") { () throws(RequestValidationError) in try offer.validate() } }
+        }
+
+        func write(into writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.member("SKU", sku)
+            writer.member("description", description)
+            writer.member("displayName", displayName)
+            writer.member("price", price)
+            if let offer {
+                writer.key("offer")
+                offer.write(into: &writer)
+            }
+            writer.endObject()
+        }
+    }
+
+    /// An item added to an existing subscription.
+    public struct AddItem: Codable, Hashable, Sendable {
+        public var sku: String
+        public var description: String
+        public var displayName: String
+        public var price: Int64
+        public var offer: Offer?
+        /// The prorated price for the rest of the current period, in milli-units.
+        public var proratedPrice: Int64?
+
+        public init(
+            sku: String, description: String, displayName: String, price: Int64, offer: Offer? = nil,
+            proratedPrice: Int64? = nil
+        ) {
+            self.sku = sku
+            self.description = description
+            self.displayName = displayName
+            self.price = price
+            self.offer = offer
+            self.proratedPrice = proratedPrice
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case sku = "SKU", description, displayName, price, offer, proratedPrice
+        }
+
+        func validate() throws(RequestValidationError) {
+            try SubscriptionItem(sku: sku, description: description, displayName: displayName, price: price, offer: offer)
+                .validate()
+            if let proratedPrice { try Check.nonNegative(proratedPrice, "proratedPrice") }
+        }
+
+        func write(into writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.member("SKU", sku)
+            writer.member("description", description)
+            writer.member("displayName", displayName)
+            writer.member("price", price)
+            if let offer {
+                writer.key("offer")
+                offer.write(into: &writer)
+            }
+            if let proratedPrice { writer.member("proratedPrice", proratedPrice) }
+            writer.endObject()
+        }
+    }
+
+    /// An item of an existing subscription replaced by another.
+    public struct ChangeItem: Codable, Hashable, Sendable {
+        /// The new item's SKU.
+        public var sku: String
+        /// The SKU being replaced.
+        public var currentSKU: String
+        public var description: String
+        public var displayName: String
+        public var price: Int64
+        public var effective: Effective
+        public var reason: ChangeReason
+        public var offer: Offer?
+        public var proratedPrice: Int64?
+
+        public init(
+            sku: String, currentSKU: String, description: String, displayName: String, price: Int64,
+            effective: Effective, reason: ChangeReason, offer: Offer? = nil, proratedPrice: Int64? = nil
+        ) {
+            self.sku = sku
+            self.currentSKU = currentSKU
+            self.description = description
+            self.displayName = displayName
+            self.price = price
+            self.effective = effective
+            self.reason = reason
+            self.offer = offer
+            self.proratedPrice = proratedPrice
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case sku = "SKU", currentSKU, description, displayName, price, effective, reason, offer, proratedPrice
+        }
+
+        func validate() throws(RequestValidationError) {
+            try AddItem(
+                sku: sku, description: description, displayName: displayName, price: price, offer: offer,
+                proratedPrice: proratedPrice
+            ).validate()
+            try Check.text(currentSKU, "currentSKU", maximum: AdvancedCommerce.skuMaximum)
+        }
+
+        func write(into writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.member("SKU", sku)
+            writer.member("currentSKU", currentSKU)
+            writer.member("description", description)
+            writer.member("displayName", displayName)
+            writer.member("price", price)
+            writer.member("effective", effective.rawValue)
+            writer.member("reason", reason.rawValue)
+            if let offer {
+                writer.key("offer")
+                offer.write(into: &writer)
+            }
+            if let proratedPrice { writer.member("proratedPrice", proratedPrice) }
+            writer.endObject()
+        }
+    }
+
+    /// An item named by its SKU alone: removed from, or reactivated in, a subscription.
+    public struct SKUItem: Codable, Hashable, Sendable {
+        public var sku: String
+
+        public init(sku: String) { self.sku = sku }
+
+        enum CodingKeys: String, CodingKey { case sku = "SKU" }
+
+        func validate() throws(RequestValidationError) {
+            try Check.text(sku, "SKU", maximum: AdvancedCommerce.skuMaximum)
+        }
+
+        func write(into writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.member("SKU", sku)
+            writer.endObject()
+        }
+    }
+}

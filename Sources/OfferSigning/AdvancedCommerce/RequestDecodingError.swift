@@ -1,0 +1,155 @@
+import Foundation
+
+/// A request document (JSON) could not be turned into a valid request. Every case names the
+/// JSON path of the field at fault, such as `items[0].offer.period`.
+public enum RequestDecodingError: Error, Equatable, Sendable {
+    /// The document is not valid JSON.
+    case invalidJSON(String)
+    /// A required field is absent.
+    case missingField(path: String, hint: String?)
+    /// A field has the wrong JSON type.
+    case wrongType(path: String, expected: String)
+    /// A field's value is not allowed.
+    case invalidValue(path: String, reason: String)
+    /// A field that the request type does not have (often a typo or wrong case).
+    case unknownField(path: String)
+    /// The document decoded but breaks one of Apple's limits.
+    case invalidRequest(RequestValidationError)
+
+    /// The JSON path at fault, if any.
+    public var path: String? {
+        switch self {
+        case .invalidJSON: nil
+        case .missingField(let path, _), .wrongType(let path, _), .invalidValue(let path, _), .unknownField(let path):
+            path
+        case .invalidRequest(let error): error.field
+        }
+    }
+}
+
+extension RequestDecodingError: LocalizedError {
+    public var errorDescription: String? {
+        switch self {
+        case .invalidJSON(let reason): "The request is not valid JSON: \(reason)."
+        case .missingField(let path, let hint): "\(path) is missing" + (hint.map { " (\($0))" } ?? "") + "."
+        case .wrongType(let path, let expected): "\(path) has the wrong type: expected \(expected)."
+        case .invalidValue(let path, let reason): "\(path): \(reason)."
+        case .unknownField(let path): "\(path) is not a field of this request type."
+        case .invalidRequest(let error): error.errorDescription
+        }
+    }
+}
+
+extension AdvancedCommerce.InAppRequest {
+    /// Decodes and validates a request document, as a pipeline or a service receives it.
+    ///
+    /// `operation` picks the request type; `version`, when present, must be `"1"`. Unknown
+    /// fields are rejected, so a typo such as `sku` for `SKU` cannot slip through.
+    /// - Throws: ``RequestDecodingError`` naming the JSON path at fault.
+    public static func decode(json: [UInt8]) throws(RequestDecodingError) -> AdvancedCommerce.InAppRequest {
+        let document: JSONValue
+        do {
+            document = try JSONValue.parse(json)
+        } catch {
+            throw .invalidJSON(error.message)
+        }
+        let request: AdvancedCommerce.InAppRequest
+        do {
+            request = try JSONDecoder().decode(AdvancedCommerce.InAppRequest.self, from: Data(json))
+        } catch let error as DecodingError {
+            throw RequestDecodingError(error, document: document)
+        } catch {
+            throw .invalidJSON(String(describing: error))
+        }
+        if let unknown = Self.firstUnknownField(in: document, known: (try? JSONValue.parse(request.jsonBytes)) ?? .null) {
+            throw .unknownField(path: unknown)
+        }
+        do {
+            try request.validate()
+        } catch {
+            throw .invalidRequest(error)
+        }
+        return request
+    }
+
+    /// The path of the first member of `input` that re-encoding the decoded request did not
+    /// produce. `null` members count as absent.
+    static func firstUnknownField(in input: JSONValue, known: JSONValue, path: String = "") -> String? {
+        switch (input, known) {
+        case (.object(let members), .object):
+            for (key, value) in members where value != .null {
+                let childPath = path.isEmpty ? key : "\(path).\(key)"
+                guard let counterpart = known[key] else { return childPath }
+                if let unknown = firstUnknownField(in: value, known: counterpart, path: childPath) { return unknown }
+            }
+        case (.array(let elements), .array(let knownElements)):
+            for (index, (value, counterpart)) in zip(elements, knownElements).enumerated() {
+                if let unknown = firstUnknownField(in: value, known: counterpart, path: "\(path)[\(index)]") {
+                    return unknown
+                }
+            }
+        default:
+            break
+        }
+        return nil
+    }
+}
+
+extension RequestDecodingError {
+    init(_ error: DecodingError, document: JSONValue) {
+        switch error {
+        case .keyNotFound(let key, let context):
+            let parentPath = Self.path(context.codingPath)
+            let path = parentPath.isEmpty ? key.stringValue : "\(parentPath).\(key.stringValue)"
+            let parent = Self.value(at: context.codingPath, in: document)
+            let nearMiss = parent?.keys.first { $0.lowercased() == key.stringValue.lowercased() }
+            self = .missingField(path: path, hint: nearMiss.map { "found \"\($0)\": names are case-sensitive" })
+        case .typeMismatch(let type, let context):
+            self = .wrongType(path: Self.path(context.codingPath), expected: Self.describe(type))
+        case .valueNotFound(let type, let context):
+            self = .wrongType(path: Self.path(context.codingPath), expected: Self.describe(type))
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty {
+                self = .invalidJSON(context.debugDescription)
+            } else {
+                self = .invalidValue(path: Self.path(context.codingPath), reason: context.debugDescription)
+            }
+        @unknown default:
+            self = .invalidJSON(String(describing: error))
+        }
+    }
+
+    static func path(_ codingPath: [any CodingKey]) -> String {
+        var result = ""
+        for key in codingPath {
+            if let index = key.intValue {
+                result += "[\(index)]"
+            } else {
+                result += result.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
+        }
+        return result
+    }
+
+    private static func value(at codingPath: [any CodingKey], in document: JSONValue) -> JSONValue? {
+        var current: JSONValue? = document
+        for key in codingPath {
+            if let index = key.intValue, case .array(let elements)? = current {
+                current = index < elements.count ? elements[index] : nil
+            } else {
+                current = current?[key.stringValue]
+            }
+        }
+        return current
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "a boolean"
+        case is Int.Type, is Int64.Type: "an integer"
+        case is UUID.Type: "a UUID string"
+        default: "\(type)"
+        }
+    }
+}

@@ -1,0 +1,53 @@
+extension AdvancedCommerce {
+    /// `CREATE_SUBSCRIPTION`: a customer subscribes.
+    public struct SubscriptionCreateRequest: Codable, Hashable, Sendable {
+        public var requestInfo: RequestInfo
+        public var currency: String
+        public var taxCode: String
+        public var descriptors: Descriptors
+        /// The subscription's items (at least one).
+        public var items: [SubscriptionItem]
+        public var period: Period
+        /// The previous subscription's transaction ID, when the customer subscribes again.
+        public var previousTransactionId: String?
+        public var storefront: String?
+
+        public init(
+            requestInfo: RequestInfo, currency: String, taxCode: String, descriptors: Descriptors,
+            items: [SubscriptionItem], period: Period, previousTransactionId: String? = nil, storefront: String? = nil
+        ) {
+            self.requestInfo = requestInfo
+            self.currency = currency
+            self.taxCode = taxCode
+            self.descriptors = descriptors
+            self.items = items
+            self.period = period
+            self.previousTransactionId = previousTransactionId
+            self.storefront = storefront
+        }
+
+        func validate() throws(RequestValidationError) {
+            try Check.nested("requestInfo") { () throws(RequestValidationError) in try requestInfo.validate() }
+            try Check.currency(currency)
+            try Check.identifier(taxCode, "taxCode")
+            try Check.nested("descriptors") { () throws(RequestValidationError) in try descriptors.validate() }
+            try Check.nonEmptyList(items, "items") { (item) throws(RequestValidationError) in try item.validate() }
+            try Check.optionalIdentifier(previousTransactionId, "previousTransactionId")
+            try Check.storefront(storefront)
+        }
+
+        func writeFields(into writer: inout JSONWriter) {
+            writer.member("currency", currency)
+            writer.member("taxCode", taxCode)
+            writer.key("descriptors")
+            descriptors.write(into: &writer)
+            writer.key("items")
+            writer.beginArray()
+            for item in items { item.write(into: &writer) }
+            writer.endArray()
+            writer.member("period", period.rawValue)
+            writer.member("previousTransactionId", previousTransactionId)
+            writer.member("storefront", storefront)
+        }
+    }
+}

@@ -1,0 +1,96 @@
+extension AdvancedCommerce {
+    /// `MODIFY_SUBSCRIPTION`: a customer changes a subscription (upgrade, downgrade, add or
+    /// remove items, change period or descriptors).
+    public struct SubscriptionModifyInAppRequest: Codable, Hashable, Sendable {
+        public var requestInfo: RequestInfo
+        /// The subscription's transaction ID.
+        public var transactionId: String
+        /// Whether the billing cycle stays as it is.
+        public var retainBillingCycle: Bool
+        public var addItems: [AddItem]?
+        public var changeItems: [ChangeItem]?
+        public var removeItems: [SKUItem]?
+        public var periodChange: PeriodChange?
+        public var descriptors: ModifyDescriptors?
+        public var currency: String?
+        public var taxCode: String?
+        public var storefront: String?
+
+        public init(
+            requestInfo: RequestInfo, transactionId: String, retainBillingCycle: Bool, addItems: [AddItem]? = nil,
+            changeItems: [ChangeItem]? = nil, removeItems: [SKUItem]? = nil, periodChange: PeriodChange? = nil,
+            descriptors: ModifyDescriptors? = nil, currency: String? = nil, taxCode: String? = nil,
+            storefront: String? = nil
+        ) {
+            self.requestInfo = requestInfo
+            self.transactionId = transactionId
+            self.retainBillingCycle = retainBillingCycle
+            self.addItems = addItems
+            self.changeItems = changeItems
+            self.removeItems = removeItems
+            self.periodChange = periodChange
+            self.descriptors = descriptors
+            self.currency = currency
+            self.taxCode = taxCode
+            self.storefront = storefront
+        }
+
+        func validate() throws(RequestValidationError) {
+            try Check.nested("requestInfo") { () throws(RequestValidationError) in try requestInfo.validate() }
+            try Check.identifier(transactionId, "transactionId")
+            if let addItems {
+                try Check.nonEmptyList(addItems, "addItems") { (item) throws(RequestValidationError) in try item.validate() }
+            }
+            if let changeItems {
+                try Check.nonEmptyList(changeItems, "changeItems") { (item) throws(RequestValidationError) in
+                    try item.validate()
+                }
+            }
+            if let removeItems {
+                try Check.nonEmptyList(removeItems, "removeItems") { (item) throws(RequestValidationError) in
+                    try item.validate()
+                }
+            }
+            if let descriptors {
+                try Check.nested("descriptors") { () throws(RequestValidationError) in try descriptors.validate() }
+            }
+            try Check.currency(currency)
+            try Check.optionalIdentifier(taxCode, "taxCode")
+            try Check.storefront(storefront)
+        }
+
+        func writeFields(into writer: inout JSONWriter) {
+            writer.member("transactionId", transactionId)
+            writer.member("retainBillingCycle", retainBillingCycle)
+            if let addItems {
+                writer.key("addItems")
+                writer.beginArray()
+                for item in addItems { item.write(into: &writer) }
+                writer.endArray()
+            }
+            if let changeItems {
+                writer.key("changeItems")
+                writer.beginArray()
+                for item in changeItems { item.write(into: &writer) }
+                writer.endArray()
+            }
+            if let removeItems {
+                writer.key("removeItems")
+                writer.beginArray()
+                for item in removeItems { item.write(into: &writer) }
+                writer.endArray()
+            }
+            if let periodChange {
+                writer.key("periodChange")
+                periodChange.write(into: &writer)
+            }
+            if let descriptors {
+                writer.key("descriptors")
+                descriptors.write(into: &writer)
+            }
+            writer.member("currency", currency)
+            writer.member("taxCode", taxCode)
+            writer.member("storefront", storefront)
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// A signed JWS in compact serialization (`header.payload.signature`, base64url, ES256).
+public struct CompactJWS: Hashable, Sendable, CustomStringConvertible {
+    /// The compact serialization, ready for StoreKit or an `Authorization: Bearer` header.
+    public let serialization: String
+    /// The nonce in the claims (StoreKit requests only).
+    public let nonce: UUID?
+    /// The `iat` claim.
+    public let issuedAt: Date
+
+    public var description: String { serialization }
+
+    /// The base64url header segment.
+    public var headerSegment: Substring { segments[0] }
+    /// The base64url payload segment.
+    public var payloadSegment: Substring { segments[1] }
+    /// The base64url signature segment (raw `r || s`, 64 bytes).
+    public var signatureSegment: Substring { segments[2] }
+    /// `header.payload`: the bytes that were signed.
+    public var signingInput: Substring {
+        serialization[..<serialization.lastIndex(of: ".")!]
+    }
+
+    private var segments: [Substring] { serialization.split(separator: ".", omittingEmptySubsequences: false) }
+}

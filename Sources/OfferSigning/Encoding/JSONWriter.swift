@@ -1,0 +1,156 @@
+/// Writes compact JSON straight into bytes, members in the order they are written.
+///
+/// Every JSON document OfferKit signs goes through this writer, so the bytes are identical on
+/// every run and platform. String escaping matches Python's
+/// `json.dumps(value, ensure_ascii=False, separators=(",", ":"))`: `"` and `\` escaped, control
+/// characters as `\n`, `\r`, `\t`, `\b`, `\f` or `\u00xx`, everything else (including non-ASCII)
+/// as raw UTF-8.
+struct JSONWriter {
+    var bytes: [UInt8]
+    private var needsComma = false
+
+    init(capacity: Int = 256) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    mutating func beginObject() {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma = false
+    }
+
+    mutating func endObject() {
+        bytes.append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
+    mutating func beginArray() {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        needsComma = false
+    }
+
+    mutating func endArray() {
+        bytes.append(UInt8(ascii: "]"))
+        needsComma = true
+    }
+
+    /// Writes `"key":` and leaves the writer expecting a value.
+    mutating func key(_ name: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    mutating func string(_ value: String) {
+        separate()
+        Self.appendQuoted(value, to: &bytes)
+        needsComma = true
+    }
+
+    mutating func integer<I: BinaryInteger>(_ value: I) {
+        separate()
+        Self.appendDecimal(value, to: &bytes)
+        needsComma = true
+    }
+
+    mutating func bool(_ value: Bool) {
+        separate()
+        bytes.append(contentsOf: value ? Self.trueBytes : Self.falseBytes)
+        needsComma = true
+    }
+
+    /// Inserts bytes that are already a complete JSON value.
+    mutating func raw(_ value: [UInt8]) {
+        separate()
+        bytes.append(contentsOf: value)
+        needsComma = true
+    }
+
+    mutating func member(_ name: StaticString, _ value: String) {
+        key(name)
+        string(value)
+    }
+
+    mutating func member(_ name: StaticString, _ value: String?) {
+        if let value { member(name, value) }
+    }
+
+    mutating func member<I: BinaryInteger>(_ name: StaticString, _ value: I) {
+        key(name)
+        integer(value)
+    }
+
+    mutating func member(_ name: StaticString, _ value: Bool) {
+        key(name)
+        bool(value)
+    }
+
+    mutating func member(_ name: StaticString, _ value: Bool?) {
+        if let value { member(name, value) }
+    }
+
+    @inline(__always)
+    private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    private static let trueBytes: [UInt8] = Array("true".utf8)
+    private static let falseBytes: [UInt8] = Array("false".utf8)
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    static func appendQuoted(_ value: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var value = value
+        value.withUTF8 { utf8 in
+            var runStart = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                runStart = index + 1
+                out.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""): out.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\"))
+                case 0x0A: out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(UInt8(ascii: "t"))
+                case 0x08: out.append(UInt8(ascii: "b"))
+                case 0x0C: out.append(UInt8(ascii: "f"))
+                default:
+                    out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                    out.append(hexDigits[Int(byte >> 4)])
+                    out.append(hexDigits[Int(byte & 0x0F)])
+                }
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    static func appendDecimal<I: BinaryInteger>(_ value: I, to out: inout [UInt8]) {
+        if value == 0 {
+            out.append(UInt8(ascii: "0"))
+            return
+        }
+        var magnitude = value.magnitude
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // up to 24 digits, plenty for 64-bit values
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while magnitude > 0 {
+                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            }
+            for index in stride(from: count - 1, through: 0, by: -1) {
+                out.append(buffer[index])
+            }
+        }
+    }
+}

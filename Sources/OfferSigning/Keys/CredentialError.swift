@@ -1,0 +1,38 @@
+import Foundation
+
+/// An identifier that App Store Connect issued is missing or malformed.
+public enum CredentialError: Error, Equatable, Sendable {
+    /// `keyID` is not 10 upper-case letters or digits.
+    case invalidKeyID(String)
+    /// `issuerID` is not a UUID.
+    case invalidIssuerID(String)
+    /// `bundleID` is not a reverse-DNS identifier.
+    case invalidBundleID(String)
+
+    /// The name of the field at fault.
+    public var field: String {
+        switch self {
+        case .invalidKeyID: "keyID"
+        case .invalidIssuerID: "issuerID"
+        case .invalidBundleID: "bundleID"
+        }
+    }
+}
+
+extension CredentialError: LocalizedError {
+    public var errorDescription: String? {
+        switch self {
+        case .invalidKeyID(let value):
+            "keyID \(quoted(value)) is invalid: expected 10 upper-case letters or digits, as shown in App Store Connect (e.g. 2X9R4HXF34)."
+        case .invalidIssuerID(let value):
+            "issuerID \(quoted(value)) is invalid: expected a UUID such as 57246542-96fe-1a63-e053-0824d011072a (App Store Connect > Users and Access > Integrations)."
+        case .invalidBundleID(let value):
+            "bundleID \(quoted(value)) is invalid: expected a reverse-DNS identifier of letters, digits, '-' and '.', such as com.example.app."
+        }
+    }
+
+    private func quoted(_ value: String) -> String {
+        // Identifiers are not secret, but cap what we echo in case a key was pasted by mistake.
+        value.count > 40 ? "\"\(value.prefix(12))…\" (\(value.count) characters)" : "\"\(value)\""
+    }
+}

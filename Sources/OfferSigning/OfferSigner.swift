@@ -1,0 +1,153 @@
+import Crypto
+import Foundation
+
+/// Signs everything StoreKit and the App Store APIs expect from a developer's server, for one
+/// app: promotional offers (V2 JWS and the legacy signature), introductory-offer eligibility,
+/// Advanced Commerce in-app requests, and App Store Server API tokens.
+///
+/// Create one signer per app and share it: it is an immutable `Sendable` value, the key is
+/// parsed once, and signing takes no lock, so any number of tasks can sign at once.
+///
+/// ```swift
+/// let key = try SigningKey(contentsOfFile: "SubscriptionKey_2X9R4HXF34.p8", keyID: "2X9R4HXF34")
+/// let signer = try OfferSigner(key: key, issuerID: "57246542-96fe-1a63-e053-0824d011072a",
+///                              bundleID: "com.example.app")
+/// let jws = try signer.sign(PromotionalOfferRequest(productId: "com.example.monthly",
+///                                                   offerIdentifier: "WINBACK50"))
+/// ```
+public struct OfferSigner: Sendable {
+    /// The signing key and its key ID.
+    public var key: SigningKey { encoder.key }
+    /// The issuer ID from App Store Connect.
+    public let issuerID: String
+    /// The app's bundle ID.
+    public let bundleID: String
+    /// The clock for `iat` and legacy timestamps.
+    public let clock: SigningClock
+    /// The source of nonces.
+    public let nonces: NonceGenerator
+
+    private let encoder: JWSEncoder
+
+    /// - Throws: ``CredentialError`` naming `issuerID` or `bundleID` when one is malformed.
+    public init(
+        key: SigningKey, issuerID: String, bundleID: String, clock: SigningClock = .system,
+        nonces: NonceGenerator = .random
+    ) throws(CredentialError) {
+        try CredentialValidation.validateIssuerID(issuerID)
+        try CredentialValidation.validateBundleID(bundleID)
+        self.issuerID = issuerID
+        self.bundleID = bundleID
+        self.clock = clock
+        self.nonces = nonces
+        self.encoder = JWSEncoder(key: key)
+    }
+
+    // MARK: - StoreKit compact JWS
+
+    /// Signs a promotional offer (V2) as a compact JWS.
+    /// - Parameters:
+    ///   - nonce: overrides the signer's nonce generator for this signature.
+    ///   - issuedAt: overrides the signer's clock for this signature.
+    public func sign(_ request: PromotionalOfferRequest, nonce: UUID? = nil, issuedAt: Date? = nil) throws -> CompactJWS {
+        try signRequest(request, nonce: nonce, issuedAt: issuedAt)
+    }
+
+    /// Signs an introductory-offer eligibility statement as a compact JWS.
+    public func sign(
+        _ request: IntroductoryOfferEligibilityRequest, nonce: UUID? = nil, issuedAt: Date? = nil
+    ) throws -> CompactJWS {
+        try signRequest(request, nonce: nonce, issuedAt: issuedAt)
+    }
+
+    /// Signs an Advanced Commerce in-app request as a compact JWS; the request travels,
+    /// base64-encoded, in the `request` claim.
+    public func sign(
+        _ request: AdvancedCommerce.InAppRequest, nonce: UUID? = nil, issuedAt: Date? = nil
+    ) throws -> CompactJWS {
+        try signRequest(request, nonce: nonce, issuedAt: issuedAt)
+    }
+
+    /// The exact payload JSON that ``sign(_:nonce:issuedAt:)`` signs for these inputs.
+    func payload<Request: JWSRequestClaims>(_ request: Request, nonce: UUID, issuedAt: Int64) -> [UInt8] {
+        var writer = JSONWriter(capacity: 320)
+        writer.beginObject()
+        writer.member("iss", issuerID)
+        writer.member("iat", issuedAt)
+        writer.member("aud", Request.kind.audience)
+        writer.member("bid", bundleID)
+        writer.key("nonce")
+        var quotedNonce: [UInt8] = [UInt8(ascii: "\"")]
+        quotedNonce.reserveCapacity(38)
+        nonce.appendLowercase(to: &quotedNonce)
+        quotedNonce.append(UInt8(ascii: "\""))
+        writer.raw(quotedNonce)
+        request.writeClaims(into: &writer)
+        writer.endObject()
+        return writer.bytes
+    }
+
+    private func signRequest<Request: JWSRequestClaims>(
+        _ request: Request, nonce: UUID?, issuedAt: Date?
+    ) throws -> CompactJWS {
+        try request.validate()
+        let nonce = nonce ?? nonces.next()
+        let issuedAt = issuedAt ?? clock.now()
+        let body = payload(request, nonce: nonce, issuedAt: issuedAt.unixSeconds)
+        return CompactJWS(serialization: try encoder.sign(payload: body), nonce: nonce, issuedAt: issuedAt)
+    }
+
+    // MARK: - Legacy promotional offer signature
+
+    /// Signs a promotional offer the legacy way (signature version 1), for
+    /// `Product.PurchaseOption.promotionalOffer(offerID:keyID:nonce:signature:timestamp:)`,
+    /// `SKPaymentDiscount` and Retention Messaging's `promotionalOfferSignatureV1`.
+    /// - Parameters:
+    ///   - nonce: a fresh random UUID when `nil`.
+    ///   - timestamp: UNIX time in milliseconds; the signer's clock when `nil`.
+    public func sign(
+        _ request: LegacyPromotionalOfferRequest, nonce: UUID? = nil, timestamp: Int64? = nil
+    ) throws -> LegacyPromotionalOfferSignature {
+        try request.validate()
+        let nonce = nonce ?? nonces.next()
+        let timestamp = timestamp ?? clock.now().unixMilliseconds
+        guard timestamp >= 0 else { throw RequestValidationError.outOfRange(field: "timestamp", expected: "milliseconds since 1970, ≥ 0") }
+        let message = request.message(bundleID: bundleID, keyID: key.keyID, nonce: nonce, timestamp: timestamp)
+        let signature: P256.Signing.ECDSASignature
+        do {
+            signature = try key.privateKey.signature(for: message)
+        } catch {
+            throw SigningError.signingFailed
+        }
+        return LegacyPromotionalOfferSignature(
+            keyId: key.keyID, nonce: nonce, timestamp: timestamp,
+            signature: Base64.standardString(signature.derRepresentation), productId: request.productId,
+            offerIdentifier: request.offerIdentifier, appAccountToken: request.normalizedAppAccountToken)
+    }
+
+    // MARK: - App Store Server API token
+
+    /// The longest lifetime Apple accepts for an App Store Server API token, in seconds.
+    public static let serverAPITokenMaximumLifetime = 3600
+
+    /// A bearer token for the App Store Server API (claims `iss`, `iat`, `exp`, `aud`, `bid`).
+    /// - Parameter lifetime: seconds until `exp`, 1…3600; 300 (5 minutes) by default.
+    public func serverAPIToken(lifetime: Int = 300, issuedAt: Date? = nil) throws -> BearerToken {
+        guard (1...Self.serverAPITokenMaximumLifetime).contains(lifetime) else {
+            throw RequestValidationError.outOfRange(field: "lifetime", expected: "1 to 3600 seconds (60 minutes)")
+        }
+        let issuedAt = issuedAt ?? clock.now()
+        let iat = issuedAt.unixSeconds
+        var writer = JSONWriter(capacity: 160)
+        writer.beginObject()
+        writer.member("iss", issuerID)
+        writer.member("iat", iat)
+        writer.member("exp", iat + Int64(lifetime))
+        writer.member("aud", JWSKind.serverAPIToken.audience)
+        writer.member("bid", bundleID)
+        writer.endObject()
+        return BearerToken(
+            token: try encoder.sign(payload: writer.bytes), issuedAt: Date(timeIntervalSince1970: TimeInterval(iat)),
+            expiresAt: Date(timeIntervalSince1970: TimeInterval(iat + Int64(lifetime))))
+    }
+}

@@ -1,0 +1,29 @@
+/// The kinds of compact JWS that OfferKit signs and verifies.
+public enum JWSKind: String, CaseIterable, Codable, Sendable {
+    /// Promotional offer V2 (`aud` = `promotional-offer`).
+    case promotionalOffer = "promotional-offer"
+    /// Introductory-offer eligibility (`aud` = `introductory-offer-eligibility`).
+    case introductoryOfferEligibility = "introductory-offer-eligibility"
+    /// Advanced Commerce in-app request (`aud` = `advanced-commerce-api`).
+    case advancedCommerce = "advanced-commerce-api"
+    /// App Store Server API bearer token (`aud` = `appstoreconnect-v1`, with `bid`).
+    case serverAPIToken = "server-api-token"
+    /// App Store Connect API bearer token (`aud` = `appstoreconnect-v1`, no `bid`).
+    case connectAPIToken = "connect-api-token"
+
+    /// The `aud` claim this kind carries.
+    public var audience: String {
+        switch self {
+        case .promotionalOffer, .introductoryOfferEligibility, .advancedCommerce: rawValue
+        case .serverAPIToken, .connectAPIToken: "appstoreconnect-v1"
+        }
+    }
+
+    /// Whether this is a StoreKit request (no `exp`, with `nonce`) rather than an API token.
+    public var isStoreKitRequest: Bool {
+        switch self {
+        case .promotionalOffer, .introductoryOfferEligibility, .advancedCommerce: true
+        case .serverAPIToken, .connectAPIToken: false
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// A request field is missing, malformed or out of range. Every case names the field by its
+/// path in the request JSON (for example `items[0].offer.periodCount`).
+public enum RequestValidationError: Error, Equatable, Sendable {
+    /// A required value is empty.
+    case empty(field: String)
+    /// The value is longer than Apple allows.
+    case tooLong(field: String, maximum: Int, actual: Int)
+    /// The value does not have the expected form.
+    case invalidFormat(field: String, expected: String)
+    /// A number is outside the allowed range.
+    case outOfRange(field: String, expected: String)
+
+    /// The path of the field at fault.
+    public var field: String {
+        switch self {
+        case .empty(let field), .tooLong(let field, _, _), .invalidFormat(let field, _),
+            .outOfRange(let field, _):
+            field
+        }
+    }
+
+    /// The same error with its field path placed under `parent` (`item` + `SKU` → `item.SKU`).
+    func nested(under parent: String) -> RequestValidationError {
+        let path = field.hasPrefix("[") ? parent + field : parent + "." + field
+        switch self {
+        case .empty: return .empty(field: path)
+        case .tooLong(_, let maximum, let actual): return .tooLong(field: path, maximum: maximum, actual: actual)
+        case .invalidFormat(_, let expected): return .invalidFormat(field: path, expected: expected)
+        case .outOfRange(_, let expected): return .outOfRange(field: path, expected: expected)
+        }
+    }
+}
+
+extension RequestValidationError: LocalizedError {
+    public var errorDescription: String? {
+        switch self {
+        case .empty(let field):
+            "\(field) is empty: a value is required."
+        case .tooLong(let field, let maximum, let actual):
+            "\(field) is \(actual) characters long: at most \(maximum) are allowed."
+        case .invalidFormat(let field, let expected):
+            "\(field) is invalid: expected \(expected)."
+        case .outOfRange(let field, let expected):
+            "\(field) is out of range: expected \(expected)."
+        }
+    }
+}
+
+/// Field checks shared by every request type.
+enum Check {
+    /// U+2063 INVISIBLE SEPARATOR joins the legacy signature's fields; a field that contains it
+    /// would let one request be read as another.
+    static let separator: Character = "\u{2063}"
+
+    static func identifier(_ value: String, _ field: String) throws(RequestValidationError) {
+        guard !value.isEmpty else { throw .empty(field: field) }
+        guard !value.contains(separator), !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw .invalidFormat(field: field, expected: "text without control characters or U+2063")
+        }
+    }
+
+    static func optionalIdentifier(_ value: String?, _ field: String) throws(RequestValidationError) {
+        if let value { try identifier(value, field) }
+    }
+
+    /// Length in UTF-16 code units: the strictest count among Apple's libraries (Java, Node).
+    static func text(_ value: String, _ field: String, maximum: Int) throws(RequestValidationError) {
+        try identifier(value, field)
+        let length = value.utf16.count
+        guard length <= maximum else { throw .tooLong(field: field, maximum: maximum, actual: length) }
+    }
+
+    static func optionalText(_ value: String?, _ field: String, maximum: Int) throws(RequestValidationError) {
+        if let value { try text(value, field, maximum: maximum) }
+    }
+
+    static func upperLetters(_ value: String, _ field: String, count: Int, meaning: String) throws(RequestValidationError) {
+        guard value.utf8.count == count, value.utf8.allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) })
+        else {
+            throw .invalidFormat(field: field, expected: "\(count) upper-case letters (\(meaning))")
+        }
+    }
+
+    static func nonNegative(_ value: Int64, _ field: String) throws(RequestValidationError) {
+        guard value >= 0 else { throw .outOfRange(field: field, expected: "an integer ≥ 0, in milli-units of the currency") }
+    }
+
+    static func nonEmptyList<T>(
+        _ list: [T], _ field: String, each validate: (T) throws(RequestValidationError) -> Void
+    ) throws(RequestValidationError) {
+        guard !list.isEmpty else { throw .empty(field: field) }
+        for (index, element) in list.enumerated() {
+            do {
+                try validate(element)
+            } catch {
+                throw error.nested(under: "\(field)[\(index)]")
+            }
+        }
+    }
+
+    static func nested(_ field: String, _ validate: () throws(RequestValidationError) -> Void) throws(RequestValidationError) {
+        do {
+            try validate()
+        } catch {
+            throw error.nested(under: field)
+        }
+    }
+}

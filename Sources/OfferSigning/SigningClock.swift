@@ -1,0 +1,30 @@
+import Foundation
+
+/// Where signers read the time for `iat`, `exp` and legacy timestamps.
+public struct SigningClock: Sendable {
+    private let read: @Sendable () -> Date
+
+    /// A clock backed by a closure.
+    public init(_ read: @escaping @Sendable () -> Date) {
+        self.read = read
+    }
+
+    /// The current time.
+    public func now() -> Date { read() }
+
+    /// The system's wall clock.
+    public static let system = SigningClock { Date() }
+
+    /// A clock that always reads `date`: for tests and reproducible vectors.
+    public static func fixed(_ date: Date) -> SigningClock {
+        SigningClock { date }
+    }
+}
+
+extension Date {
+    /// Whole seconds since 1970, rounded down: the JWT `NumericDate` form OfferKit emits.
+    var unixSeconds: Int64 { Int64(timeIntervalSince1970.rounded(.down)) }
+
+    /// Whole milliseconds since 1970, rounded down: the legacy signature's timestamp.
+    var unixMilliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded(.down)) }
+}

@@ -1,0 +1,105 @@
+import Crypto
+import Foundation
+
+/// Verifies what OfferKit (or anyone) signs: compact ES256 JWS and legacy promotional offer
+/// signatures, against a P-256 public key.
+///
+/// Verification is strict: the header must be exactly `alg` = `ES256`, `kid`, `typ` = `JWT`, and
+/// the claims exactly those the JWS's kind requires, with the right types (integer `iat`,
+/// lower-case UUID v4 `nonce`, string `aud`, no `exp` on StoreKit requests).
+public struct JWSVerifier: Sendable {
+    public let publicKey: P256.Signing.PublicKey
+
+    public init(publicKey: P256.Signing.PublicKey) {
+        self.publicKey = publicKey
+    }
+
+    /// A verifier for the public half of `key`.
+    public init(key: SigningKey) {
+        self.publicKey = key.publicKey
+    }
+
+    /// Reads a `-----BEGIN PUBLIC KEY-----` PEM document.
+    public init(publicKeyPEM: String) throws(VerificationError) {
+        do {
+            self.publicKey = try P256.Signing.PublicKey(pemRepresentation: publicKeyPEM)
+        } catch {
+            throw .invalidPublicKey("expected a P-256 public key in PEM (-----BEGIN PUBLIC KEY-----)")
+        }
+    }
+
+    /// Verifies the signature, header and claims of a compact JWS of any kind.
+    /// - Parameter kind: when given, the JWS must be of this kind.
+    public func verify(_ compact: String, as kind: JWSKind? = nil) throws(VerificationError) -> VerifiedJWS {
+        let parts = compact.trimmingCharacters(in: " \t\r\n").split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { throw .malformed("expected 3 segments separated by '.', found \(parts.count)") }
+        guard let headerBytes = Base64.decode(Array(parts[0].utf8), urlSafe: true),
+            let payloadBytes = Base64.decode(Array(parts[1].utf8), urlSafe: true),
+            let signatureBytes = Base64.decode(Array(parts[2].utf8), urlSafe: true)
+        else { throw .malformed("a segment is not base64url") }
+        guard !parts.contains(where: { $0.contains("=") }) else { throw .malformed("base64url segments must not be padded") }
+
+        let header = try parseHeader(headerBytes)
+        guard signatureBytes.count == 64 else {
+            throw .malformed(
+                "the ES256 signature must be 64 bytes (raw r || s), found \(signatureBytes.count)"
+                    + (signatureBytes.first == 0x30 ? "; it looks DER-encoded" : ""))
+        }
+        let signingInput = Array(parts[0].utf8) + [UInt8(ascii: ".")] + Array(parts[1].utf8)
+        guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes),
+            publicKey.isValidSignature(signature, for: signingInput)
+        else { throw .signatureMismatch }
+
+        let payload: JSONValue
+        do {
+            payload = try JSONValue.parse(payloadBytes)
+        } catch {
+            throw .malformed("the payload is not valid JSON (\(error.message))")
+        }
+        let detected = try ClaimRules.kind(of: payload)
+        if let kind, kind != detected { throw .wrongKind(expected: kind, actual: detected) }
+        let (claims, request) = try ClaimRules.check(payload, as: detected)
+        return VerifiedJWS(
+            kind: detected, header: header, claims: claims, advancedCommerceRequest: request,
+            headerJSON: String(decoding: headerBytes, as: UTF8.self),
+            payloadJSON: String(decoding: payloadBytes, as: UTF8.self))
+    }
+
+    /// Verifies a legacy promotional offer signature over the seven signed fields.
+    public func verify(_ signature: LegacyPromotionalOfferSignature, bundleID: String) throws(VerificationError) {
+        let request = LegacyPromotionalOfferRequest(
+            productId: signature.productId, offerIdentifier: signature.offerIdentifier,
+            appAccountToken: signature.appAccountToken)
+        let message = request.message(
+            bundleID: bundleID, keyID: signature.keyId, nonce: signature.nonce, timestamp: signature.timestamp)
+        guard let der = Base64.decode(Array(signature.signature.utf8), urlSafe: false) else {
+            throw .malformed("the legacy signature is not standard base64")
+        }
+        guard let ecdsa = try? P256.Signing.ECDSASignature(derRepresentation: der),
+            publicKey.isValidSignature(ecdsa, for: message)
+        else { throw .signatureMismatch }
+    }
+
+    private func parseHeader(_ bytes: [UInt8]) throws(VerificationError) -> VerifiedJWS.Header {
+        let header: JSONValue
+        do {
+            header = try JSONValue.parse(bytes)
+        } catch {
+            throw .malformed("the header is not valid JSON (\(error.message))")
+        }
+        guard case .object = header else { throw .malformed("the header is not a JSON object") }
+        if let extra = header.keys.first(where: { !["alg", "kid", "typ"].contains($0) }) {
+            throw .invalidHeader(field: extra, expected: "no members besides alg, kid and typ")
+        }
+        guard case .string(let alg)? = header["alg"], alg == "ES256" else {
+            throw .invalidHeader(field: "alg", expected: "\"ES256\"")
+        }
+        guard case .string(let kid)? = header["kid"], (try? CredentialValidation.validateKeyID(kid)) != nil else {
+            throw .invalidHeader(field: "kid", expected: "a key ID of 10 upper-case letters or digits")
+        }
+        guard case .string(let typ)? = header["typ"], typ == "JWT" else {
+            throw .invalidHeader(field: "typ", expected: "\"JWT\"")
+        }
+        return VerifiedJWS.Header(alg: alg, kid: kid, typ: typ)
+    }
+}
