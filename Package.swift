@@ -15,10 +15,14 @@ let package = Package(
             name: "OfferSigning",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
         ),
+        .executableTarget(
+            name: "offerkit-demo",
+            dependencies: ["OfferSigning", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .testTarget(
             name: "OfferSigningTests",
             dependencies: ["OfferSigning"],
-            resources: [.copy("Vectors")]
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -23,6 +23,20 @@ public struct LegacyPromotionalOfferSignature: Hashable, Sendable {
     /// The lower-cased app account token that was signed; empty when none.
     public let appAccountToken: String
 
+    /// A signature as received, for example to verify it with ``JWSVerifier/verify(_:bundleID:)``.
+    public init(
+        keyId: String, nonce: UUID, timestamp: Int64, signature: String, productId: String, offerIdentifier: String,
+        appAccountToken: String = ""
+    ) {
+        self.keyId = keyId
+        self.nonce = nonce
+        self.timestamp = timestamp
+        self.signature = signature
+        self.productId = productId
+        self.offerIdentifier = offerIdentifier
+        self.appAccountToken = appAccountToken
+    }
+
     /// The nonce in the lower-case form that was signed.
     public var nonceString: String { nonce.lowercasedString }
 

@@ -16,6 +16,16 @@ extension AdvancedCommerce {
             self.consistencyToken = consistencyToken
         }
 
+        private enum CodingKeys: String, CodingKey { case requestReferenceId, appAccountToken, consistencyToken }
+
+        /// Encodes UUIDs lower-case, as they are signed (`JSONEncoder` alone would upper-case them).
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(requestReferenceId.lowercasedString, forKey: .requestReferenceId)
+            try container.encodeIfPresent(appAccountToken?.lowercasedString, forKey: .appAccountToken)
+            try container.encodeIfPresent(consistencyToken, forKey: .consistencyToken)
+        }
+
         func validate() throws(RequestValidationError) {
             try Check.optionalIdentifier(consistencyToken, "consistencyToken")
         }

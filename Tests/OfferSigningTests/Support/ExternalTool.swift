@@ -1,0 +1,79 @@
+import Foundation
+
+/// Runs the independent verifiers (the `openssl` CLI and Python's `cryptography`/`PyJWT`).
+///
+/// On a developer machine without them, interop tests are skipped with a loud reason; with
+/// `CI` set they run anyway and fail, so CI can never pass without independent verification.
+enum ExternalTool {
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    static var isCI: Bool {
+        let value = ProcessInfo.processInfo.environment["CI"]?.lowercased() ?? ""
+        return !value.isEmpty && value != "false" && value != "0"
+    }
+
+    /// `OFFERKIT_PYTHON` (the venv `.ci/run` makes) or `python3` from PATH.
+    static var python: String { ProcessInfo.processInfo.environment["OFFERKIT_PYTHON"] ?? "python3" }
+
+    static let opensslAvailable: Bool = (try? run("openssl", ["version"]).status) == 0
+
+    static let pythonAvailable: Bool =
+        (try? run(python, ["-c", "import cryptography, jwt"]).status) == 0
+
+    static let opensslReason =
+        "SKIPPED LOUDLY: the openssl CLI is not on PATH, so signatures are not independently verified here "
+        + "(apt-get install openssl; CI never skips this)"
+    static let pythonReason =
+        "SKIPPED LOUDLY: \(python) cannot import cryptography and jwt, so JWS are not independently verified "
+        + "here (run .ci/run, or pip install cryptography PyJWT and set OFFERKIT_PYTHON; CI never skips this)"
+
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [executable] + arguments
+        let output = Pipe()
+        let error = Pipe()
+        let input = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        let errData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("offerkit-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// DER `ECDSA-Sig-Value` from a raw 64-byte `r || s`, for openssl.
+    static func derSignature(raw: [UInt8]) -> [UInt8] {
+        func integer(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+            var value = Array(bytes.drop(while: { $0 == 0 }))
+            if value.isEmpty { value = [0] }
+            if value[0] & 0x80 != 0 { value.insert(0, at: 0) }
+            return [0x02, UInt8(value.count)] + value
+        }
+        let body = integer(raw[0..<32]) + integer(raw[32..<64])
+        return [0x30, UInt8(body.count)] + body
+    }
+
+    static func base64URLDecode(_ text: Substring) -> [UInt8] {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        return Array(Data(base64Encoded: base64) ?? Data())
+    }
+}
