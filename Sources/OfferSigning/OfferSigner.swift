@@ -92,6 +92,9 @@ public struct OfferSigner: Sendable {
     ) throws -> CompactJWS {
         try request.validate()
         let nonce = nonce ?? nonces.next()
+        guard nonce.isVersion4 else {
+            throw RequestValidationError.invalidFormat(field: "nonce", expected: "a random UUID (version 4)")
+        }
         let issuedAt = issuedAt ?? clock.now()
         let body = payload(request, nonce: nonce, issuedAt: issuedAt.unixSeconds)
         return CompactJWS(serialization: try encoder.sign(payload: body), nonce: nonce, issuedAt: issuedAt)

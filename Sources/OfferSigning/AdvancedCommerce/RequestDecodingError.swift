@@ -32,7 +32,7 @@ extension RequestDecodingError: LocalizedError {
         switch self {
         case .invalidJSON(let reason): "The request is not valid JSON: \(reason)."
         case .missingField(let path, let hint): "\(path) is missing" + (hint.map { " (\($0))" } ?? "") + "."
-        case .wrongType(let path, let expected): "\(path) has the wrong type: expected \(expected)."
+        case .wrongType(let path, let expected): "\(path.isEmpty ? "The request" : path) has the wrong type: expected \(expected)."
         case .invalidValue(let path, let reason): "\(path): \(reason)."
         case .unknownField(let path): "\(path) is not a field of this request type."
         case .invalidRequest(let error): error.errorDescription
@@ -110,7 +110,14 @@ extension RequestDecodingError {
             self = .wrongType(path: Self.path(context.codingPath), expected: Self.describe(type))
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
-                self = .invalidJSON(context.debugDescription)
+                // Foundation reports a number that does not fit the field (3.5 or 1e30 for an
+                // integer) as invalid JSON without a path; the document did parse, so name the
+                // first such number instead.
+                if let path = Self.firstNonInteger(in: document) {
+                    self = .wrongType(path: path, expected: "an integer")
+                } else {
+                    self = .invalidJSON(context.debugDescription)
+                }
             } else {
                 self = .invalidValue(path: Self.path(context.codingPath), reason: context.debugDescription)
             }
@@ -149,7 +156,34 @@ extension RequestDecodingError {
         case is Bool.Type: "a boolean"
         case is Int.Type, is Int64.Type: "an integer"
         case is UUID.Type: "a UUID string"
+        case is [String: Any].Type: "a JSON object"
         default: "\(type)"
         }
+    }
+
+    /// The path of the first number that is not an integer in the range of `Int64` (every
+    /// number in an in-app request is an integer).
+    static func firstNonInteger(in value: JSONValue, path: String = "") -> String? {
+        switch value {
+        case .number(let text):
+            if Int64(text) != nil { return nil }
+            if let double = Double(text), text.contains(where: { ".eE".contains($0) }), double == double.rounded(),
+                abs(double) < 9.2e18
+            {
+                return nil
+            }
+            return path
+        case .object(let members):
+            for (key, member) in members {
+                if let found = firstNonInteger(in: member, path: path.isEmpty ? key : "\(path).\(key)") { return found }
+            }
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                if let found = firstNonInteger(in: element, path: "\(path)[\(index)]") { return found }
+            }
+        case .string, .bool, .null:
+            break
+        }
+        return nil
     }
 }

@@ -1,6 +1,9 @@
 import Foundation
 
 /// An identifier that App Store Connect issued is missing or malformed.
+///
+/// A value that looks like a private key (pasted into the wrong argument) is replaced by a
+/// placeholder such as `<key material, 241 characters>`, so the key never reaches a log.
 public enum CredentialError: Error, Equatable, Sendable {
     /// `keyID` is not 10 upper-case letters or digits.
     case invalidKeyID(String)

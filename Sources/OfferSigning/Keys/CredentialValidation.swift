@@ -2,11 +2,11 @@
 enum CredentialValidation {
     static func validateKeyID(_ value: String) throws(CredentialError) {
         let utf8 = value.utf8
-        guard utf8.count == 10, utf8.allSatisfy({ $0.isUpperAlphanumeric }) else { throw .invalidKeyID(value) }
+        guard utf8.count == 10, utf8.allSatisfy({ $0.isUpperAlphanumeric }) else { throw .invalidKeyID(KeyDecoder.redacted(value)) }
     }
 
     static func validateIssuerID(_ value: String) throws(CredentialError) {
-        guard isUUID(value) else { throw .invalidIssuerID(value) }
+        guard isUUID(value) else { throw .invalidIssuerID(KeyDecoder.redacted(value)) }
     }
 
     static func validateBundleID(_ value: String) throws(CredentialError) {
@@ -14,7 +14,7 @@ enum CredentialValidation {
         guard !utf8.isEmpty, utf8.count <= 255,
             utf8.allSatisfy({ $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }),
             value.split(separator: ".", omittingEmptySubsequences: false).allSatisfy({ !$0.isEmpty })
-        else { throw .invalidBundleID(value) }
+        else { throw .invalidBundleID(KeyDecoder.redacted(value)) }
     }
 
     /// 8-4-4-4-12 hexadecimal digits, either case.

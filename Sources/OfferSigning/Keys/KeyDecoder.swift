@@ -40,7 +40,8 @@ enum KeyDecoder {
     static func derBytes(from input: [UInt8]) throws(KeyLoadingError) -> [UInt8] {
         let trimmed = input.trimmingASCIIWhitespace()
         guard !trimmed.isEmpty else { throw .empty }
-        if trimmed.first == 0x30 { return Array(trimmed) }  // DER SEQUENCE
+        // DER SEQUENCE: binary, so never trim its end (a key may end in a 0x09/0x0A/0x0D/0x20 byte).
+        if trimmed.first == 0x30 { return Array(input[trimmed.startIndex...]) }
         let text = String(decoding: trimmed, as: UTF8.self)
         if text.contains("-----BEGIN ") { return try PEMBlock.privateKeyDER(in: text) }
         let body = trimmed.filter { !$0.isASCIIWhitespace }
@@ -50,6 +51,22 @@ enum KeyDecoder {
         }
         guard der.first == 0x30 else { throw .notAKey }
         return der
+    }
+
+    // MARK: - Redaction
+
+    /// Whether `text` looks like (part of) a key: PEM, or the base64 of an ASN.1 SEQUENCE
+    /// (which always starts with "M"). Errors never echo such text, so a key passed as a path,
+    /// variable name or identifier does not end up in a log line.
+    static func looksLikeKeyMaterial(_ text: String) -> Bool {
+        if text.contains("-----BEGIN ") || text.contains("PRIVATE KEY") { return true }
+        let compact = text.utf8.filter { !$0.isASCIIWhitespace }
+        return compact.count >= 32 && compact.first == UInt8(ascii: "M") && compact.allSatisfy(\.isBase64Character)
+    }
+
+    /// `text`, or a short placeholder when it looks like key material.
+    static func redacted(_ text: String) -> String {
+        looksLikeKeyMaterial(text) ? "<key material, \(text.count) characters>" : text
     }
 
     // MARK: - DER classification

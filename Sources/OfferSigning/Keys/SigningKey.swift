@@ -38,7 +38,7 @@ public struct SigningKey: Sendable {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw KeyLoadingError.unreadableFile(path: path, reason: Self.reason(for: error, path: path))
+            throw KeyLoadingError.unreadableFile(path: KeyDecoder.redacted(path), reason: Self.reason(for: error, path: path))
         }
         try self.init(bytes: data, keyID: keyID)
     }
@@ -47,7 +47,7 @@ public struct SigningKey: Sendable {
     public init(environmentVariable name: String, keyID: String, environment: [String: String]? = nil) throws {
         let environment = environment ?? ProcessInfo.processInfo.environment
         guard let value = environment[name], !value.allSatisfy(\.isWhitespace) else {
-            throw KeyLoadingError.environmentVariableNotSet(name)
+            throw KeyLoadingError.environmentVariableNotSet(KeyDecoder.redacted(name))
         }
         // Environment variables often carry PEM with literal "\n" sequences.
         let text = value.contains("-----BEGIN ") ? value.replacingOccurrences(of: "\\n", with: "\n") : value
