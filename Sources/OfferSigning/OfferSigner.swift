@@ -49,7 +49,8 @@ public struct OfferSigner: Sendable {
     /// - Parameters:
     ///   - nonce: overrides the signer's nonce generator for this signature.
     ///   - issuedAt: overrides the signer's clock for this signature.
-    public func sign(_ request: PromotionalOfferRequest, nonce: UUID? = nil, issuedAt: Date? = nil) throws -> CompactJWS {
+    public func sign(_ request: PromotionalOfferRequest, nonce: UUID? = nil, issuedAt: Date? = nil) throws -> CompactJWS
+    {
         try signRequest(request, nonce: nonce, issuedAt: issuedAt)
     }
 
@@ -114,7 +115,9 @@ public struct OfferSigner: Sendable {
         try request.validate()
         let nonce = nonce ?? nonces.next()
         let timestamp = timestamp ?? clock.now().unixMilliseconds
-        guard timestamp >= 0 else { throw RequestValidationError.outOfRange(field: "timestamp", expected: "milliseconds since 1970, ≥ 0") }
+        guard timestamp >= 0 else {
+            throw RequestValidationError.outOfRange(field: "timestamp", expected: "milliseconds since 1970, ≥ 0")
+        }
         let message = request.message(bundleID: bundleID, keyID: key.keyID, nonce: nonce, timestamp: timestamp)
         let signature: P256.Signing.ECDSASignature
         do {

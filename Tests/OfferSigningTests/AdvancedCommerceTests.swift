@@ -115,7 +115,8 @@ struct AdvancedCommerceTests {
         #expect(AC.InAppRequest.oneTimeCharge(Self.oneTimeCharge()).operation == .createOneTimeCharge)
         #expect(AC.InAppRequest.createSubscription(Self.createSubscription()).operation == .createSubscription)
         #expect(AC.InAppRequest.modifySubscription(Self.modifySubscription()).operation == .modifySubscription)
-        #expect(AC.InAppRequest.reactivateSubscription(Self.reactivateSubscription()).operation == .reactivateSubscription)
+        #expect(
+            AC.InAppRequest.reactivateSubscription(Self.reactivateSubscription()).operation == .reactivateSubscription)
         #expect(AC.InAppRequest.version == "1")
     }
 
@@ -206,12 +207,16 @@ struct AdvancedCommerceTests {
 
     static func failing() -> [(String, AC.InAppRequest, RequestValidationError)] {
         var cases: [(String, AC.InAppRequest, RequestValidationError)] = []
-        func charge(_ name: String, _ error: RequestValidationError, _ change: (inout AC.OneTimeChargeCreateRequest) -> Void) {
+        func charge(
+            _ name: String, _ error: RequestValidationError, _ change: (inout AC.OneTimeChargeCreateRequest) -> Void
+        ) {
             var request = oneTimeCharge()
             change(&request)
             cases.append((name, .oneTimeCharge(request), error))
         }
-        func create(_ name: String, _ error: RequestValidationError, _ change: (inout AC.SubscriptionCreateRequest) -> Void) {
+        func create(
+            _ name: String, _ error: RequestValidationError, _ change: (inout AC.SubscriptionCreateRequest) -> Void
+        ) {
             var request = createSubscription()
             change(&request)
             cases.append((name, .createSubscription(request), error))
@@ -224,7 +229,8 @@ struct AdvancedCommerceTests {
             cases.append((name, .modifySubscription(request), error))
         }
         func reactivate(
-            _ name: String, _ error: RequestValidationError, _ change: (inout AC.SubscriptionReactivateInAppRequest) -> Void
+            _ name: String, _ error: RequestValidationError,
+            _ change: (inout AC.SubscriptionReactivateInAppRequest) -> Void
         ) {
             var request = reactivateSubscription()
             change(&request)
@@ -250,7 +256,9 @@ struct AdvancedCommerceTests {
         charge("negative price", .outOfRange(field: "item.price", expected: priceExpectation)) { $0.item.price = -1 }
         charge("currency usd", .invalidFormat(field: "currency", expected: currencyExpectation)) { $0.currency = "usd" }
         charge("currency US", .invalidFormat(field: "currency", expected: currencyExpectation)) { $0.currency = "US" }
-        charge("currency USDX", .invalidFormat(field: "currency", expected: currencyExpectation)) { $0.currency = "USDX" }
+        charge("currency USDX", .invalidFormat(field: "currency", expected: currencyExpectation)) {
+            $0.currency = "USDX"
+        }
         charge("currency empty", .invalidFormat(field: "currency", expected: currencyExpectation)) { $0.currency = "" }
         charge("storefront US", .invalidFormat(field: "storefront", expected: storefrontExpectation)) {
             $0.storefront = "US"
@@ -314,14 +322,20 @@ struct AdvancedCommerceTests {
         modify("addItems proratedPrice", .outOfRange(field: "addItems[0].proratedPrice", expected: priceExpectation)) {
             $0.addItems?[0].proratedPrice = -1
         }
-        modify("addItems periodCount 13", .outOfRange(field: "addItems[0].offer.periodCount", expected: periodCountExpectation)) {
+        modify(
+            "addItems periodCount 13",
+            .outOfRange(field: "addItems[0].offer.periodCount", expected: periodCountExpectation)
+        ) {
             $0.addItems?[0].offer?.periodCount = 13
         }
-        modify("changeItems proratedPrice", .outOfRange(field: "changeItems[0].proratedPrice", expected: priceExpectation)) {
+        modify(
+            "changeItems proratedPrice", .outOfRange(field: "changeItems[0].proratedPrice", expected: priceExpectation)
+        ) {
             $0.changeItems?[0].proratedPrice = -1
         }
         modify("removeItems empty SKU", .empty(field: "removeItems[0].SKU")) { $0.removeItems = [AC.SKUItem(sku: "")] }
-        modify("modify descriptors displayName 31", .tooLong(field: "descriptors.displayName", maximum: 30, actual: 31)) {
+        modify("modify descriptors displayName 31", .tooLong(field: "descriptors.displayName", maximum: 30, actual: 31))
+        {
             $0.descriptors?.displayName = String(repeating: "n", count: 31)
         }
         modify("modify descriptors empty description", .empty(field: "descriptors.description")) {
@@ -484,7 +498,8 @@ struct AdvancedCommerceTests {
         #expect(effectivePath == "changeItems[0].effective")
         #expect(effectiveText.contains("IMMEDIATELY, NEXT_BILL_CYCLE"))
 
-        let offerPeriod = edit(Self.createSubscriptionJSON, #""period":"P1M","periodCount""#, #""period":"P5D","periodCount""#)
+        let offerPeriod = edit(
+            Self.createSubscriptionJSON, #""period":"P1M","periodCount""#, #""period":"P5D","periodCount""#)
         guard case .invalidValue(let offerPeriodPath, let offerPeriodText)? = decodeError(offerPeriod) else {
             Issue.record("expected invalidValue")
             return
@@ -509,7 +524,8 @@ struct AdvancedCommerceTests {
         #expect(path == "operation")
         #expect(reason.contains("CANCEL_SUBSCRIPTION"))
         #expect(
-            reason.contains("CREATE_ONE_TIME_CHARGE, CREATE_SUBSCRIPTION, MODIFY_SUBSCRIPTION, REACTIVATE_SUBSCRIPTION"))
+            reason.contains("CREATE_ONE_TIME_CHARGE, CREATE_SUBSCRIPTION, MODIFY_SUBSCRIPTION, REACTIVATE_SUBSCRIPTION")
+        )
 
         let version = edit(Self.reactivateSubscriptionJSON, #""version":"1""#, #""version":"2""#)
         guard case .invalidValue(let versionPath, let versionReason)? = decodeError(version) else {
@@ -525,7 +541,9 @@ struct AdvancedCommerceTests {
 
     @Test func decodeAcceptsAbsentVersionAndNullOptionals() throws {
         let noVersion = edit(Self.reactivateSubscriptionJSON, #""version":"1","#, "")
-        #expect(try AC.InAppRequest.decode(json: Array(noVersion.utf8)) == .reactivateSubscription(Self.reactivateSubscription()))
+        #expect(
+            try AC.InAppRequest.decode(json: Array(noVersion.utf8))
+                == .reactivateSubscription(Self.reactivateSubscription()))
         let nullStorefront = edit(Self.oneTimeChargeJSON, #""storefront":"USA""#, #""storefront":null"#)
         var expected = Self.oneTimeCharge()
         expected.storefront = nil
@@ -563,11 +581,13 @@ struct AdvancedCommerceTests {
         let nested = edit(Self.createSubscriptionJSON, #""periodCount":3,"#, #""periodCount":3,"count":3,"#)
         #expect(decodeError(nested) == .unknownField(path: "items[0].offer.count"))
 
-        let inInfo = edit(Self.reactivateSubscriptionJSON, #""requestReferenceId""#, #""extra":true,"requestReferenceId""#)
+        let inInfo = edit(
+            Self.reactivateSubscriptionJSON, #""requestReferenceId""#, #""extra":true,"requestReferenceId""#)
         #expect(decodeError(inInfo) == .unknownField(path: "requestInfo.extra"))
 
         // A field of another request type.
-        let foreign = edit(Self.reactivateSubscriptionJSON, #""storefront":"GBR""#, #""storefront":"GBR","retainBillingCycle":true"#)
+        let foreign = edit(
+            Self.reactivateSubscriptionJSON, #""storefront":"GBR""#, #""storefront":"GBR","retainBillingCycle":true"#)
         #expect(decodeError(foreign) == .unknownField(path: "retainBillingCycle"))
     }
 

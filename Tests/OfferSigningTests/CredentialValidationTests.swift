@@ -20,8 +20,12 @@ extension KeyLoadingTests {
             }
             #expect(error.field == field, sourceLocation: sourceLocation)
             let message = error.localizedDescription
-            #expect(message.hasPrefix(field), "message does not start with \(field): \(message)", sourceLocation: sourceLocation)
-            #expect(message.contains("expected"), "message does not say what is expected: \(message)", sourceLocation: sourceLocation)
+            #expect(
+                message.hasPrefix(field), "message does not start with \(field): \(message)",
+                sourceLocation: sourceLocation)
+            #expect(
+                message.contains("expected"), "message does not say what is expected: \(message)",
+                sourceLocation: sourceLocation)
             #expect(message == error.errorDescription, sourceLocation: sourceLocation)
         }
 
@@ -117,7 +121,10 @@ extension KeyLoadingTests {
 
         @Test(
             "valid bundle IDs are accepted",
-            arguments: ["com.example.app", "com.example.offerkit.demo", "io.my-company.App2", String(repeating: "a", count: 255)])
+            arguments: [
+                "com.example.app", "com.example.offerkit.demo", "io.my-company.App2",
+                String(repeating: "a", count: 255),
+            ])
         func validBundleID(bundleID: String) throws {
             let signer = try OfferSigner(key: Demo.key, issuerID: Demo.issuerID, bundleID: bundleID)
             #expect(signer.bundleID == bundleID)

@@ -106,14 +106,16 @@ struct InteropTests {
             try Data(message.utf8).write(to: messageURL)
             try Data(base64Encoded: signature.signature)!.write(to: signatureURL)
             let result = try ExternalTool.run(
-                "openssl", ["dgst", "-sha256", "-verify", publicKey.path, "-signature", signatureURL.path, messageURL.path])
+                "openssl",
+                ["dgst", "-sha256", "-verify", publicKey.path, "-signature", signatureURL.path, messageURL.path])
             #expect(result.status == 0, "openssl rejected round \(round): \(result.stdout) \(result.stderr)")
             #expect(result.stdout.contains("Verified OK"))
 
             // And the check is real: one changed byte fails.
             try Data((message + "0").utf8).write(to: messageURL)
             let tampered = try ExternalTool.run(
-                "openssl", ["dgst", "-sha256", "-verify", publicKey.path, "-signature", signatureURL.path, messageURL.path])
+                "openssl",
+                ["dgst", "-sha256", "-verify", publicKey.path, "-signature", signatureURL.path, messageURL.path])
             #expect(tampered.status != 0)
         }
     }
@@ -135,7 +137,8 @@ struct InteropTests {
             try Data("\(parts[0]).\(parts[1])".utf8).write(to: inputURL)
             try Data(ExternalTool.derSignature(raw: ExternalTool.base64URLDecode(parts[2]))).write(to: signatureURL)
             let result = try ExternalTool.run(
-                "openssl", ["dgst", "-sha256", "-verify", publicKey.path, "-signature", signatureURL.path, inputURL.path])
+                "openssl",
+                ["dgst", "-sha256", "-verify", publicKey.path, "-signature", signatureURL.path, inputURL.path])
             #expect(result.status == 0, "\(vector.name): \(result.stdout) \(result.stderr)")
         }
     }

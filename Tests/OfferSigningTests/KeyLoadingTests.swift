@@ -110,15 +110,24 @@ struct KeyLoadingTests {
         ("every line indented (YAML block)", { $0.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n") }),
         ("trailing spaces on every line", { $0.replacingOccurrences(of: "\n", with: "  \n") }),
         ("text before and after the block", { "Bag Attributes\n    friendlyName: key\n" + $0 + "# end\n" }),
-        ("body on one line", { pem in
-            "-----BEGIN PRIVATE KEY-----\n\(KeyFixtures.pemBody(pem))\n-----END PRIVATE KEY-----\n"
-        }),
-        ("body wrapped at 76 columns", { pem in
-            var body = Substring(KeyFixtures.pemBody(pem))
-            var lines: [Substring] = []
-            while !body.isEmpty { lines.append(body.prefix(76)); body = body.dropFirst(76) }
-            return "-----BEGIN PRIVATE KEY-----\n" + lines.joined(separator: "\n") + "\n-----END PRIVATE KEY-----"
-        }),
+        (
+            "body on one line",
+            { pem in
+                "-----BEGIN PRIVATE KEY-----\n\(KeyFixtures.pemBody(pem))\n-----END PRIVATE KEY-----\n"
+            }
+        ),
+        (
+            "body wrapped at 76 columns",
+            { pem in
+                var body = Substring(KeyFixtures.pemBody(pem))
+                var lines: [Substring] = []
+                while !body.isEmpty {
+                    lines.append(body.prefix(76))
+                    body = body.dropFirst(76)
+                }
+                return "-----BEGIN PRIVATE KEY-----\n" + lines.joined(separator: "\n") + "\n-----END PRIVATE KEY-----"
+            }
+        ),
     ]
 
     @Test("PKCS#8 PEM variants all load", arguments: pemVariants)
@@ -139,12 +148,16 @@ struct KeyLoadingTests {
         #expect(text.hasSuffix("-----\r\n"))
         let key = try SigningKey(pem: String(text.dropLast()), keyID: KeyFixtures.keyID)
         #expect(
-            KeyFixtures.publicKeyBody(key.publicKeyPEM) == KeyFixtures.publicKeyBody(try KeyFixtures.text("p256.pub.pem")))
+            KeyFixtures.publicKeyBody(key.publicKeyPEM)
+                == KeyFixtures.publicKeyBody(try KeyFixtures.text("p256.pub.pem")))
     }
 
     static let environmentForms: [(name: String, transform: @Sendable (String) -> String)] = [
         ("PEM with literal \\n sequences", { $0.replacingOccurrences(of: "\n", with: "\\n") }),
-        ("PEM with literal \\n and no final newline", { String($0.replacingOccurrences(of: "\n", with: "\\n").dropLast(2)) }),
+        (
+            "PEM with literal \\n and no final newline",
+            { String($0.replacingOccurrences(of: "\n", with: "\\n").dropLast(2)) }
+        ),
         ("PEM with real newlines", { $0 }),
         ("base64 body alone", { KeyFixtures.pemBody($0) }),
         ("base64 body with a trailing newline", { KeyFixtures.pemBody($0) + "\n" }),
@@ -158,7 +171,8 @@ struct KeyLoadingTests {
         let key = try SigningKey(
             environmentVariable: "IAP_KEY", keyID: KeyFixtures.keyID, environment: ["IAP_KEY": value, "OTHER": "x"])
         #expect(
-            KeyFixtures.publicKeyBody(key.publicKeyPEM) == KeyFixtures.publicKeyBody(try KeyFixtures.text("p256.pub.pem")))
+            KeyFixtures.publicKeyBody(key.publicKeyPEM)
+                == KeyFixtures.publicKeyBody(try KeyFixtures.text("p256.pub.pem")))
     }
 
     @Test("the process environment is read when no dictionary is given")
@@ -169,7 +183,8 @@ struct KeyLoadingTests {
         defer { unsetenv(name) }
         let key = try SigningKey(environmentVariable: name, keyID: KeyFixtures.keyID)
         #expect(
-            KeyFixtures.publicKeyBody(key.publicKeyPEM) == KeyFixtures.publicKeyBody(try KeyFixtures.text("p256.pub.pem")))
+            KeyFixtures.publicKeyBody(key.publicKeyPEM)
+                == KeyFixtures.publicKeyBody(try KeyFixtures.text("p256.pub.pem")))
     }
 
     @Test("the base64url alphabet is accepted for the bare body")
@@ -180,12 +195,15 @@ struct KeyLoadingTests {
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
         let key = try SigningKey(pem: url, keyID: KeyFixtures.keyID)
         #expect(
-            KeyFixtures.publicKeyBody(key.publicKeyPEM) == KeyFixtures.publicKeyBody(try KeyFixtures.text("p256.pub.pem")))
+            KeyFixtures.publicKeyBody(key.publicKeyPEM)
+                == KeyFixtures.publicKeyBody(try KeyFixtures.text("p256.pub.pem")))
     }
 
     @Test("all forms of the P-256 fixture give one public key, JWK and thumbprint")
     func formsAgree() throws {
-        let files = ["p256.pkcs8.pem", "p256.sec1.pem", "p256.ecparam.pem", "p256.pkcs8.der", "p256.sec1.der", "p256.base64.txt"]
+        let files = [
+            "p256.pkcs8.pem", "p256.sec1.pem", "p256.ecparam.pem", "p256.pkcs8.der", "p256.sec1.der", "p256.base64.txt",
+        ]
         let keys = try files.map { try SigningKey(contentsOfFile: KeyFixtures.path($0), keyID: KeyFixtures.keyID) }
         #expect(Set(keys.map(\.publicKeyPEM)).count == 1)
         #expect(Set(keys.map(\.publicJWK)).count == 1)
@@ -246,7 +264,8 @@ struct KeyLoadingTests {
             case .string(let text): _ = try SigningKey(pem: text, keyID: KeyFixtures.keyID)
             case .bytes(let bytes): _ = try SigningKey(bytes: bytes, keyID: KeyFixtures.keyID)
             case .file(let path): _ = try SigningKey(contentsOfFile: path, keyID: KeyFixtures.keyID)
-            case .fixtureFile(let name): _ = try SigningKey(contentsOfFile: KeyFixtures.path(name), keyID: KeyFixtures.keyID)
+            case .fixtureFile(let name):
+                _ = try SigningKey(contentsOfFile: KeyFixtures.path(name), keyID: KeyFixtures.keyID)
             }
         }
     }
@@ -258,7 +277,10 @@ struct KeyLoadingTests {
     static func pkcs8PEM(body: String) -> String {
         var lines: [String] = []
         var rest = Substring(body)
-        while !rest.isEmpty { lines.append(String(rest.prefix(64))); rest = rest.dropFirst(64) }
+        while !rest.isEmpty {
+            lines.append(String(rest.prefix(64)))
+            rest = rest.dropFirst(64)
+        }
         return "-----BEGIN PRIVATE KEY-----\n" + lines.joined(separator: "\n") + "\n-----END PRIVATE KEY-----\n"
     }
 
@@ -293,37 +315,58 @@ struct KeyLoadingTests {
             Rejection(name: "P-384 SEC1", source: .fixtureFile("p384.sec1.pem"), expected: p384),
             Rejection(name: "secp256k1 PKCS#8", source: .fixtureFile("secp256k1.pkcs8.pem"), expected: k1),
             Rejection(name: "secp256k1 SEC1", source: .fixtureFile("secp256k1.sec1.pem"), expected: k1),
-            Rejection(name: "Ed25519", source: .fixtureFile("ed25519.pkcs8.pem"), expected: .unsupportedAlgorithm("Ed25519")),
-            Rejection(name: "encrypted PKCS#8 PEM", source: .fixtureFile("p256.encrypted.pem"), expected: .encryptedKey),
-            Rejection(name: "encrypted PKCS#8 DER", source: .fixtureFile("p256.encrypted.der"), expected: .encryptedKey),
-            Rejection(name: "encrypted SEC1 PEM (Proc-Type)", source: .fixtureFile("p256.sec1-encrypted.pem"), expected: .encryptedKey),
+            Rejection(
+                name: "Ed25519", source: .fixtureFile("ed25519.pkcs8.pem"), expected: .unsupportedAlgorithm("Ed25519")),
+            Rejection(
+                name: "encrypted PKCS#8 PEM", source: .fixtureFile("p256.encrypted.pem"), expected: .encryptedKey),
+            Rejection(
+                name: "encrypted PKCS#8 DER", source: .fixtureFile("p256.encrypted.der"), expected: .encryptedKey),
+            Rejection(
+                name: "encrypted SEC1 PEM (Proc-Type)", source: .fixtureFile("p256.sec1-encrypted.pem"),
+                expected: .encryptedKey),
             Rejection(name: "certificate PEM", source: .fixtureFile("cert.pem"), expected: .certificate),
             Rejection(name: "certificate DER", source: .fixtureFile("cert.der"), expected: .certificate),
             Rejection(name: "PKCS#12 bundle", source: .fixtureFile("bundle.p12"), expected: .pkcs12),
             Rejection(
-                name: "PKCS#12 bundle as base64", source: .string(Data(fixtureBytes("bundle.p12")).base64EncodedString()),
+                name: "PKCS#12 bundle as base64",
+                source: .string(Data(fixtureBytes("bundle.p12")).base64EncodedString()),
                 expected: .pkcs12),
             Rejection(
                 name: "PEM body with '*' characters",
-                source: .string(pkcs8PEM(body: body.replacingOccurrences(of: "A", with: "*"))), expected: .invalidBase64),
+                source: .string(pkcs8PEM(body: body.replacingOccurrences(of: "A", with: "*"))), expected: .invalidBase64
+            ),
             Rejection(
                 name: "PEM body of impossible length (one extra character)",
                 source: .string(pkcs8PEM(body: String(body[..<middle]) + "Q" + String(body[middle...]))),
                 expected: .invalidBase64),
-            Rejection(name: "PEM body with padding in the middle", source: .string(pkcs8PEM(body: "MIG=" + body)), expected: .invalidBase64),
             Rejection(
-                name: "bare body of impossible length (three characters short)", source: .string(String(body.dropLast(3))),
+                name: "PEM body with padding in the middle", source: .string(pkcs8PEM(body: "MIG=" + body)),
                 expected: .invalidBase64),
-            Rejection(name: "PEM body cut in half", source: .string(pkcs8PEM(body: String(body[..<middle]))), expected: .truncated),
-            Rejection(name: "PEM missing its END line", source: .string(String(pem.prefix(pem.count / 2))), expected: .truncated),
+            Rejection(
+                name: "bare body of impossible length (three characters short)",
+                source: .string(String(body.dropLast(3))),
+                expected: .invalidBase64),
+            Rejection(
+                name: "PEM body cut in half", source: .string(pkcs8PEM(body: String(body[..<middle]))),
+                expected: .truncated),
+            Rejection(
+                name: "PEM missing its END line", source: .string(String(pem.prefix(pem.count / 2))),
+                expected: .truncated),
             Rejection(
                 name: "PEM missing its END line (whole body)",
-                source: .string(pem.replacingOccurrences(of: "-----END PRIVATE KEY-----\n", with: "")), expected: .truncated),
+                source: .string(pem.replacingOccurrences(of: "-----END PRIVATE KEY-----\n", with: "")),
+                expected: .truncated),
             Rejection(name: "bare body cut in half", source: .string(String(body[..<middle])), expected: .truncated),
-            Rejection(name: "truncated PKCS#8 DER", source: .bytes(Array(der.prefix(der.count - 10))), expected: .truncated),
-            Rejection(name: "PKCS#8 DER cut in half", source: .bytes(Array(der.prefix(der.count / 2))), expected: .truncated),
-            Rejection(name: "truncated SEC1 DER", source: .bytes(Array(sec1DER.prefix(sec1DER.count - 1))), expected: .truncated),
-            Rejection(name: "PEM with an empty body", source: .string("-----BEGIN PRIVATE KEY-----\n-----END PRIVATE KEY-----\n"), expected: .empty),
+            Rejection(
+                name: "truncated PKCS#8 DER", source: .bytes(Array(der.prefix(der.count - 10))), expected: .truncated),
+            Rejection(
+                name: "PKCS#8 DER cut in half", source: .bytes(Array(der.prefix(der.count / 2))), expected: .truncated),
+            Rejection(
+                name: "truncated SEC1 DER", source: .bytes(Array(sec1DER.prefix(sec1DER.count - 1))),
+                expected: .truncated),
+            Rejection(
+                name: "PEM with an empty body",
+                source: .string("-----BEGIN PRIVATE KEY-----\n-----END PRIVATE KEY-----\n"), expected: .empty),
         ]
     }()
 
@@ -359,7 +402,9 @@ struct KeyLoadingTests {
     @Test("a missing file names the path and the reason")
     func missingFile() {
         let path = KeyFixtures.path("SubscriptionKey_NOSUCHKEY1.p8")
-        let error = expectKeyLoadingError(.unreadableFile(path: path, reason: "no such file"), mentioning: [path, "no such file"]) {
+        let error = expectKeyLoadingError(
+            .unreadableFile(path: path, reason: "no such file"), mentioning: [path, "no such file"]
+        ) {
             _ = try SigningKey(contentsOfFile: path, keyID: KeyFixtures.keyID)
         }
         #expect(error?.localizedDescription.contains("key file") == true)
@@ -368,7 +413,9 @@ struct KeyLoadingTests {
     @Test("a directory names the path and the reason")
     func directory() {
         let path = KeyFixtures.directory.path
-        expectKeyLoadingError(.unreadableFile(path: path, reason: "it is a directory"), mentioning: [path, "directory"]) {
+        expectKeyLoadingError(
+            .unreadableFile(path: path, reason: "it is a directory"), mentioning: [path, "directory"]
+        ) {
             _ = try SigningKey(contentsOfFile: path, keyID: KeyFixtures.keyID)
         }
     }
@@ -376,7 +423,9 @@ struct KeyLoadingTests {
     @Test("an unset or empty environment variable is named", arguments: [nil, "", "   \n"] as [String?])
     func unsetEnvironmentVariable(value: String?) {
         let environment = value.map { ["OFFERKIT_KEY": $0] } ?? ["SOMETHING_ELSE": "x"]
-        let error = expectKeyLoadingError(.environmentVariableNotSet("OFFERKIT_KEY"), mentioning: ["OFFERKIT_KEY", "PEM"]) {
+        let error = expectKeyLoadingError(
+            .environmentVariableNotSet("OFFERKIT_KEY"), mentioning: ["OFFERKIT_KEY", "PEM"]
+        ) {
             _ = try SigningKey(environmentVariable: "OFFERKIT_KEY", keyID: KeyFixtures.keyID, environment: environment)
         }
         #expect(error?.localizedDescription.contains("not set") == true)
@@ -390,7 +439,9 @@ struct KeyLoadingTests {
                 environment: ["K": Self.fixtureText("p256.pub.pem").replacingOccurrences(of: "\n", with: "\\n")])
         }
         expectKeyLoadingError(.rsaKey) {
-            _ = try SigningKey(environmentVariable: "K", keyID: KeyFixtures.keyID, environment: ["K": Self.fixtureText("rsa.pkcs1.pem")])
+            _ = try SigningKey(
+                environmentVariable: "K", keyID: KeyFixtures.keyID,
+                environment: ["K": Self.fixtureText("rsa.pkcs1.pem")])
         }
     }
 

@@ -71,7 +71,9 @@ func renderings(_ value: Any) -> [String] {
     print(value, to: &printed)
     var debugPrinted = ""
     debugPrint(value, to: &debugPrinted)
-    var result = [String(describing: value), String(reflecting: value), "\(value)", dumped, dumpedInArray, printed, debugPrinted]
+    var result = [
+        String(describing: value), String(reflecting: value), "\(value)", dumped, dumpedInArray, printed, debugPrinted,
+    ]
     if let error = value as? any Error {
         result.append(error.localizedDescription)
         result.append(String(describing: error as NSError))
@@ -88,24 +90,30 @@ extension KeyLoadingTests {
         static func fixtureSecrets() throws -> PrivateKeyWindows {
             try PrivateKeyWindows(
                 pkcs8PEM: fixturePEM,
-                otherBodies: [KeyFixtures.pemBody(try KeyFixtures.text("p256.sec1.pem")), try KeyFixtures.text("p256.base64.txt")])
+                otherBodies: [
+                    KeyFixtures.pemBody(try KeyFixtures.text("p256.sec1.pem")), try KeyFixtures.text("p256.base64.txt"),
+                ])
         }
 
         static func demoSecrets() throws -> PrivateKeyWindows { try PrivateKeyWindows(pkcs8PEM: Demo.privateKeyPEM) }
 
         func expectNoLeak(
-            _ secrets: PrivateKeyWindows, in value: Any, _ label: String, sourceLocation: SourceLocation = #_sourceLocation
+            _ secrets: PrivateKeyWindows, in value: Any, _ label: String,
+            sourceLocation: SourceLocation = #_sourceLocation
         ) {
             for output in renderings(value) {
                 let leaked = secrets.leak(in: output)
-                #expect(leaked == nil, "\(label) shows private key material \(leaked ?? ""): \(output)", sourceLocation: sourceLocation)
+                #expect(
+                    leaked == nil, "\(label) shows private key material \(leaked ?? ""): \(output)",
+                    sourceLocation: sourceLocation)
             }
         }
 
         @Test("the windows really find the key (self-test of the leak detector)")
         func detectorSelfTest() throws {
             let secrets = try Self.fixtureSecrets()
-            let scalarFromOpenSSL = try KeyFixtures.text("p256.scalar.hex").trimmingCharacters(in: .whitespacesAndNewlines)
+            let scalarFromOpenSSL = try KeyFixtures.text("p256.scalar.hex").trimmingCharacters(
+                in: .whitespacesAndNewlines)
             #expect(secrets.scalarHex == scalarFromOpenSSL)
             #expect(secrets.leak(in: Self.fixturePEM) != nil)
             #expect(secrets.leak(in: "x " + scalarFromOpenSSL.uppercased().dropFirst(10).prefix(16) + " y") != nil)
@@ -123,7 +131,8 @@ extension KeyLoadingTests {
 
         @Test("SigningKey's description, debug description, dump and mirror show no private material")
         func signingKeyRenderings() throws {
-            let fixtureKey = try SigningKey(contentsOfFile: KeyFixtures.path("p256.pkcs8.pem"), keyID: KeyFixtures.keyID)
+            let fixtureKey = try SigningKey(
+                contentsOfFile: KeyFixtures.path("p256.pkcs8.pem"), keyID: KeyFixtures.keyID)
             let cases: [(SigningKey, PrivateKeyWindows, String)] = [
                 (Demo.key, try Self.demoSecrets(), "demo key"),
                 (fixtureKey, try Self.fixtureSecrets(), "fixture key"),
@@ -140,7 +149,9 @@ extension KeyLoadingTests {
                 for output in [key.publicKeyPEM, key.publicJWK, key.jwkThumbprint] {
                     let compact = output.filter { !$0.isWhitespace }
                     let windows = PrivateKeyWindows.windows(of: [compact, compact.lowercased()])
-                    #expect(windows.isDisjoint(with: secrets.scalarWindows), "\(label) public output carries the private scalar")
+                    #expect(
+                        windows.isDisjoint(with: secrets.scalarWindows),
+                        "\(label) public output carries the private scalar")
                 }
             }
         }
@@ -177,7 +188,8 @@ extension KeyLoadingTests {
             return [
                 MisplacedKey(name: "PKCS#8 PEM", text: fixturePEM),
                 MisplacedKey(name: "SEC1 PEM", text: sec1),
-                MisplacedKey(name: "PEM with literal \\n", text: fixturePEM.replacingOccurrences(of: "\n", with: "\\n")),
+                MisplacedKey(
+                    name: "PEM with literal \\n", text: fixturePEM.replacingOccurrences(of: "\n", with: "\\n")),
                 MisplacedKey(name: "base64 body", text: body),
                 MisplacedKey(name: "half the base64 body", text: String(body.prefix(body.count / 2 + 1))),
                 MisplacedKey(name: "SEC1 base64 body", text: KeyFixtures.pemBody(sec1)),
@@ -190,7 +202,9 @@ extension KeyLoadingTests {
             let secrets = try Self.fixtureSecrets()
             let validKey = try SigningKey(contentsOfFile: KeyFixtures.path("p256.pkcs8.pem"), keyID: KeyFixtures.keyID)
 
-            let keyIDError = #expect(throws: CredentialError.self) { _ = try SigningKey(pem: KeyFixtures.keyID, keyID: text) }
+            let keyIDError = #expect(throws: CredentialError.self) {
+                _ = try SigningKey(pem: KeyFixtures.keyID, keyID: text)
+            }
             #expect(keyIDError?.field == "keyID")
             let generateError = #expect(throws: CredentialError.self) { _ = try SigningKey.generate(keyID: text) }
             let issuerError = #expect(throws: CredentialError.self) {
@@ -214,7 +228,8 @@ extension KeyLoadingTests {
                 expectNoLeak(secrets, in: error, "\(name) as \(label)")
                 // And no 16-character run of the text itself, whatever its form.
                 let message = error.localizedDescription
-                let leaked = PrivateKeyWindows.windows(of: [message]).intersection(PrivateKeyWindows.windows(of: [text]))
+                let leaked = PrivateKeyWindows.windows(of: [message]).intersection(
+                    PrivateKeyWindows.windows(of: [text]))
                 #expect(leaked.isEmpty, "\(name) as \(label): message echoes \(leaked.first ?? "")")
                 #expect(message.contains(error.field))
             }
@@ -234,7 +249,8 @@ extension KeyLoadingTests {
                 let error = try #require(error, "\(label)")
                 expectNoLeak(secrets, in: error, "\(name) as \(label)")
                 let message = error.localizedDescription
-                let leaked = PrivateKeyWindows.windows(of: [message]).intersection(PrivateKeyWindows.windows(of: [text]))
+                let leaked = PrivateKeyWindows.windows(of: [message]).intersection(
+                    PrivateKeyWindows.windows(of: [text]))
                 #expect(leaked.isEmpty, "\(name) as \(label): message echoes \(leaked.first ?? "")")
             }
         }
@@ -246,7 +262,8 @@ extension KeyLoadingTests {
                 _ = try SigningKey(contentsOfFile: path, keyID: KeyFixtures.keyID)
             }
             #expect(throws: KeyLoadingError.environmentVariableNotSet("APP_STORE_IAP_PRIVATE_KEY")) {
-                _ = try SigningKey(environmentVariable: "APP_STORE_IAP_PRIVATE_KEY", keyID: KeyFixtures.keyID, environment: [:])
+                _ = try SigningKey(
+                    environmentVariable: "APP_STORE_IAP_PRIVATE_KEY", keyID: KeyFixtures.keyID, environment: [:])
             }
             let longBundleID = String(repeating: "a", count: 300)
             #expect(throws: CredentialError.invalidBundleID(longBundleID)) {

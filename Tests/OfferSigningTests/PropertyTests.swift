@@ -29,7 +29,9 @@ struct InputGenerator {
         "👨‍👩‍👧", "🇯🇵", "𝄞", "\u{FFFD}", "\u{200B}", "\u{2028}", "\u{2062}", "\u{00A0}", "İ",
     ]
     /// Characters that JSON must escape, and other punctuation.
-    static let special: [String] = [#"""#, #"\"#, "/", "{", "}", "[", "]", ":", ",", " ", "'", "<", ">", "&", "%", "+", "="]
+    static let special: [String] = [
+        #"""#, #"\"#, "/", "{", "}", "[", "]", ":", ",", " ", "'", "<", ">", "&", "%", "+", "=",
+    ]
 
     mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &rng) }
     mutating func int64(_ range: ClosedRange<Int64>) -> Int64 { Int64.random(in: range, using: &rng) }
@@ -142,7 +144,8 @@ struct InputGenerator {
                         (0..<g.int(1...3)).map { _ in
                             AC.ChangeItem(
                                 sku: g.sku(), currentSKU: g.sku(), description: g.description(),
-                                displayName: g.displayName(), price: g.price(), effective: g.pick(AC.Effective.allCases),
+                                displayName: g.displayName(), price: g.price(),
+                                effective: g.pick(AC.Effective.allCases),
                                 reason: g.pick(AC.ChangeReason.allCases), offer: g.maybe { $0.offer() },
                                 proratedPrice: g.maybe { $0.price() })
                         }
@@ -209,14 +212,17 @@ struct PropertyTests {
             let claims = verified.claims
             #expect(claims.productId.map { Array($0.utf8) } == Array(request.productId.utf8), "\(context)")
             #expect(claims.offerIdentifier.map { Array($0.utf8) } == Array(request.offerIdentifier.utf8), "\(context)")
-            #expect(claims.transactionId.map { Array($0.utf8) } == request.transactionId.map { Array($0.utf8) }, "\(context)")
+            #expect(
+                claims.transactionId.map { Array($0.utf8) } == request.transactionId.map { Array($0.utf8) },
+                "\(context)")
             #expect(claims.nonce == nonce.uuidString.lowercased(), "\(context)")
             #expect(claims.iat == Int64(date.timeIntervalSince1970.rounded(.down)), "\(context)")
             #expect(claims.iss == Demo.issuerID && claims.bid == Demo.bundleID, "\(context)")
             #expect(claims.aud == "promotional-offer" && claims.exp == nil, "\(context)")
             // The payload is valid JSON to an independent parser too.
             let object = try JSONSerialization.jsonObject(with: Data(verified.payloadJSON.utf8)) as? [String: Any]
-            #expect((object?["productId"] as? String).map { Array($0.utf8) } == Array(request.productId.utf8), "\(context)")
+            #expect(
+                (object?["productId"] as? String).map { Array($0.utf8) } == Array(request.productId.utf8), "\(context)")
         }
     }
 
@@ -286,7 +292,8 @@ struct PropertyTests {
         for index in 0..<Self.caseCount {
             let request = gen.inAppRequest()
             operations.insert(request.operation)
-            let context = "case \(index), seed 0x\(String(Self.seed, radix: 16)): \(String(decoding: request.jsonBytes, as: UTF8.self))"
+            let context =
+                "case \(index), seed 0x\(String(Self.seed, radix: 16)): \(String(decoding: request.jsonBytes, as: UTF8.self))"
             try request.validate()
             let jws = try signer.sign(request, issuedAt: gen.date())
             let verified = try TestJWS.verifier.verify(jws.serialization, as: .advancedCommerce)

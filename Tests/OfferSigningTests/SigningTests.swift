@@ -143,8 +143,9 @@ struct SigningTests {
         #expect(first.headerSegment == second.headerSegment)
         #expect(first.payloadSegment == second.payloadSegment)
         #expect(first.signatureSegment != second.signatureSegment)  // ECDSA is randomized
-        #expect(try TestJWS.verifier.verify(first.serialization).payloadJSON
-            == TestJWS.verifier.verify(second.serialization).payloadJSON)
+        #expect(
+            try TestJWS.verifier.verify(first.serialization).payloadJSON
+                == TestJWS.verifier.verify(second.serialization).payloadJSON)
     }
 
     @Test func segmentsAreUnpaddedBase64URLAndSignatureIs64RawBytes() throws {
@@ -179,10 +180,14 @@ struct SigningTests {
     @Test func invalidRequestsAreRejectedWithTheField() throws {
         let signer = try TestJWS.fixedSigner()
         #expect(
-            TestJWS.validationError { _ = try signer.sign(PromotionalOfferRequest(productId: "", offerIdentifier: "o")) }
+            TestJWS.validationError {
+                _ = try signer.sign(PromotionalOfferRequest(productId: "", offerIdentifier: "o"))
+            }
                 == .empty(field: "productId"))
         #expect(
-            TestJWS.validationError { _ = try signer.sign(PromotionalOfferRequest(productId: "p", offerIdentifier: "")) }
+            TestJWS.validationError {
+                _ = try signer.sign(PromotionalOfferRequest(productId: "p", offerIdentifier: ""))
+            }
                 == .empty(field: "offerIdentifier"))
         #expect(
             TestJWS.validationError {
@@ -199,12 +204,14 @@ struct SigningTests {
         #expect(
             TestJWS.validationError {
                 _ = try signer.sign(
-                    IntroductoryOfferEligibilityRequest(productId: "p", allowIntroductoryOffer: true, transactionId: ""))
+                    IntroductoryOfferEligibilityRequest(productId: "p", allowIntroductoryOffer: true, transactionId: "")
+                )
             } == .empty(field: "transactionId"))
         #expect(
             TestJWS.validationError {
                 _ = try signer.sign(
-                    IntroductoryOfferEligibilityRequest(productId: "", allowIntroductoryOffer: false, transactionId: "1"))
+                    IntroductoryOfferEligibilityRequest(
+                        productId: "", allowIntroductoryOffer: false, transactionId: "1"))
             } == .empty(field: "productId"))
         if case .invalidFormat(let field, _)? = TestJWS.validationError({
             _ = try signer.sign(PromotionalOfferRequest(productId: "p\u{7F}", offerIdentifier: "o"))
@@ -287,7 +294,9 @@ struct SigningTests {
         let request = LegacyPromotionalOfferRequest(productId: "p", offerIdentifier: "o")
         #expect(TestJWS.validationError { _ = try signer.sign(request, timestamp: -1) }?.field == "timestamp")
         #expect(
-            TestJWS.validationError { _ = try signer.sign(LegacyPromotionalOfferRequest(productId: "", offerIdentifier: "o")) }
+            TestJWS.validationError {
+                _ = try signer.sign(LegacyPromotionalOfferRequest(productId: "", offerIdentifier: "o"))
+            }
                 == .empty(field: "productId"))
         #expect(
             TestJWS.validationError {
@@ -363,7 +372,10 @@ struct SigningTests {
             try JSONSerialization.jsonObject(with: encoder.encode(withToken)) as? [String: Any])
         #expect(
             Set(object.keys)
-                == ["encodedSignature", "productId", "nonce", "timestamp", "keyId", "offerIdentifier", "appAccountToken"])
+                == [
+                    "encodedSignature", "productId", "nonce", "timestamp", "keyId", "offerIdentifier",
+                    "appAccountToken",
+                ])
         #expect(object["encodedSignature"] as? String == withToken.signature)
         #expect(object["productId"] as? String == "com.example.monthly")
         #expect(object["nonce"] as? String == "e621e1f8-c36c-495a-93fc-0c247a3e6e5f")
@@ -379,7 +391,8 @@ struct SigningTests {
         let bare = try #require(
             try JSONSerialization.jsonObject(with: encoder.encode(withoutToken)) as? [String: Any])
         #expect(Set(bare.keys) == ["encodedSignature", "productId", "nonce", "timestamp", "keyId", "offerIdentifier"])
-        let decodedBare = try JSONDecoder().decode(LegacyPromotionalOfferSignature.self, from: encoder.encode(withoutToken))
+        let decodedBare = try JSONDecoder().decode(
+            LegacyPromotionalOfferSignature.self, from: encoder.encode(withoutToken))
         #expect(decodedBare == withoutToken)
         try TestJWS.verifier.verify(decodedBare, bundleID: Demo.bundleID)
     }

@@ -113,7 +113,10 @@ struct TokenTests {
             let signer = try connectSigner(issuer)
             let error = TestJWS.validationError { _ = try signer.token(lifetime: lifetime) }
             #expect(error?.field == "lifetime")
-            if case .outOfRange? = error {} else { Issue.record("expected outOfRange, got \(String(describing: error))") }
+            if case .outOfRange? = error {
+            } else {
+                Issue.record("expected outOfRange, got \(String(describing: error))")
+            }
         }
         #expect(ConnectAPITokenSigner.maximumLifetime == 1200)
     }

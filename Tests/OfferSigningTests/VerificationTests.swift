@@ -35,7 +35,8 @@ struct VerificationTests {
     ) throws {
         let error = TestJWS.verifyError(try sign(payload), as: kind)
         guard case .invalidClaim(let actualField, let expected)? = error else {
-            Issue.record("expected invalidClaim(\(field)), got \(String(describing: error))", sourceLocation: sourceLocation)
+            Issue.record(
+                "expected invalidClaim(\(field)), got \(String(describing: error))", sourceLocation: sourceLocation)
             return
         }
         #expect(actualField == field, sourceLocation: sourceLocation)
@@ -100,8 +101,9 @@ struct VerificationTests {
         let pem = try String(contentsOfFile: Demo.publicKeyPath, encoding: .utf8)
         let verifier = try JWSVerifier(publicKeyPEM: pem)
         _ = try verifier.verify(try validJWS())
-        #expect(try JWSVerifier(publicKeyPEM: Demo.key.publicKeyPEM).publicKey.rawRepresentation
-            == Demo.key.publicKey.rawRepresentation)
+        #expect(
+            try JWSVerifier(publicKeyPEM: Demo.key.publicKeyPEM).publicKey.rawRepresentation
+                == Demo.key.publicKey.rawRepresentation)
         do {
             _ = try JWSVerifier(publicKeyPEM: "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n")
             Issue.record("garbage PEM accepted")
@@ -112,7 +114,8 @@ struct VerificationTests {
 
     @Test func tamperedPayloadOrSignatureIsMismatch() throws {
         let parts = TestJWS.segments(try validJWS())
-        let forged = TestJWS.base64URLEncode(Array(Self.promo(tail: #","productId":"com.example.yearly","offerIdentifier":"WINBACK50""#).utf8))
+        let forged = TestJWS.base64URLEncode(
+            Array(Self.promo(tail: #","productId":"com.example.yearly","offerIdentifier":"WINBACK50""#).utf8))
         #expect(TestJWS.verifyError([parts[0], forged, parts[2]].joined(separator: ".")) == .signatureMismatch)
 
         var signature = try #require(TestJWS.base64URLDecode(parts[2]))
@@ -121,7 +124,8 @@ struct VerificationTests {
         #expect(TestJWS.verifyError(flipped) == .signatureMismatch)
 
         // r = s = 0 is not a valid signature.
-        let zeros = [parts[0], parts[1], TestJWS.base64URLEncode([UInt8](repeating: 0, count: 64))].joined(separator: ".")
+        let zeros = [parts[0], parts[1], TestJWS.base64URLEncode([UInt8](repeating: 0, count: 64))].joined(
+            separator: ".")
         #expect(TestJWS.verifyError(zeros) == .signatureMismatch)
 
         // A signature from another JWS of the same key.
@@ -181,7 +185,8 @@ struct VerificationTests {
         }
 
         // An unsigned "alg":"none" token with an empty signature segment.
-        let none = TestJWS.base64URLEncode(Array(#"{"alg":"none","kid":"DEMOKEY123","typ":"JWT"}"#.utf8)) + "."
+        let none =
+            TestJWS.base64URLEncode(Array(#"{"alg":"none","kid":"DEMOKEY123","typ":"JWT"}"#.utf8)) + "."
             + TestJWS.base64URLEncode(Array(payload.utf8)) + "."
         #expect(TestJWS.verifyError(none)?.field == "alg")
 
@@ -190,7 +195,8 @@ struct VerificationTests {
         expectMalformed(TestJWS.base64URLEncode(Array("not json".utf8)) + "." + body + ".AAAA", mentioning: "header")
         expectMalformed(TestJWS.base64URLEncode(Array("[]".utf8)) + "." + body + ".AAAA", mentioning: "header")
         expectMalformed(
-            try TestJWS.sign(header: #"{"alg":"ES256","alg":"ES256","kid":"DEMOKEY123","typ":"JWT"}"#, payload: payload),
+            try TestJWS.sign(
+                header: #"{"alg":"ES256","alg":"ES256","kid":"DEMOKEY123","typ":"JWT"}"#, payload: payload),
             mentioning: "duplicate")
     }
 
@@ -204,7 +210,8 @@ struct VerificationTests {
         expectMalformed(compact + "=", mentioning: "base64url")  // not even valid padding
         let payloadPadding = String(repeating: "=", count: (4 - parts[1].count % 4) % 4)
         if !payloadPadding.isEmpty {
-            expectMalformed([parts[0], parts[1] + payloadPadding, parts[2]].joined(separator: "."), mentioning: "padded")
+            expectMalformed(
+                [parts[0], parts[1] + payloadPadding, parts[2]].joined(separator: "."), mentioning: "padded")
         }
 
         expectMalformed(parts[0] + "." + parts[1], mentioning: "found 2")
@@ -257,17 +264,21 @@ struct VerificationTests {
         try expectInvalidClaim(Self.promo(iat: #""1700000000""#), field: "iat", mentioning: "found a string")
         try expectInvalidClaim(Self.promo(iat: "null"), field: "iat", mentioning: "null")
         try expectInvalidClaim(Self.promo(iat: "99999999999999999999"), field: "iat")
-        try expectError(#"{"iss":"\#(Self.iss)","aud":"promotional-offer","bid":"\#(Self.bid)","nonce":"\#(Self.nonce)","productId":"p","offerIdentifier":"o"}"#, .missingClaim("iat"))
+        try expectError(
+            #"{"iss":"\#(Self.iss)","aud":"promotional-offer","bid":"\#(Self.bid)","nonce":"\#(Self.nonce)","productId":"p","offerIdentifier":"o"}"#,
+            .missingClaim("iat"))
     }
 
     @Test func storeKitRequestsMustNotCarryExp() throws {
-        try expectError(Self.promo(tail: #","productId":"p","offerIdentifier":"o","exp":1700000300"#), .unexpectedClaim("exp"))
+        try expectError(
+            Self.promo(tail: #","productId":"p","offerIdentifier":"o","exp":1700000300"#), .unexpectedClaim("exp"))
         let error = TestJWS.verifyError(try sign(Self.promo(tail: #","productId":"p","offerIdentifier":"o","exp":1"#)))
         #expect(error?.errorDescription == "Claim exp is not allowed in this kind of JWS.")
     }
 
     @Test func audMustBeOneKnownString() throws {
-        try expectInvalidClaim(Self.promo(aud: #"["promotional-offer"]"#), field: "aud", mentioning: "a single string, found an array")
+        try expectInvalidClaim(
+            Self.promo(aud: #"["promotional-offer"]"#), field: "aud", mentioning: "a single string, found an array")
         try expectInvalidClaim(Self.promo(aud: #""promotional-offers""#), field: "aud", mentioning: "promotional-offer")
         try expectInvalidClaim(Self.promo(aud: "1"), field: "aud")
         try expectError(
@@ -276,7 +287,8 @@ struct VerificationTests {
     }
 
     @Test func nonceMustBeALowerCaseUUIDv4() throws {
-        try expectInvalidClaim(Self.promo(nonce: #""\#(Self.nonce.uppercased())""#), field: "nonce", mentioning: "lower-case UUID v4")
+        try expectInvalidClaim(
+            Self.promo(nonce: #""\#(Self.nonce.uppercased())""#), field: "nonce", mentioning: "lower-case UUID v4")
         // Version 1 (third group starts with 1), otherwise valid.
         try expectInvalidClaim(Self.promo(nonce: #""3f2504e0-4f89-11d3-9a0c-0305e82c3301""#), field: "nonce")
         // Wrong variant (fourth group starts with c).
@@ -289,18 +301,24 @@ struct VerificationTests {
             .missingClaim("nonce"))
         // Every v4 variant digit is accepted.
         for variant in ["8", "9", "a", "b"] {
-            _ = try TestJWS.verifier.verify(try sign(Self.promo(nonce: #""3f2504e0-4f89-41d3-\#(variant)a0c-0305e82c3301""#)))
+            _ = try TestJWS.verifier.verify(
+                try sign(Self.promo(nonce: #""3f2504e0-4f89-41d3-\#(variant)a0c-0305e82c3301""#)))
         }
     }
 
     @Test func requiredAndUnexpectedClaims() throws {
         try expectError(Self.promo(tail: #","offerIdentifier":"o""#), .missingClaim("productId"))
         try expectError(Self.promo(tail: #","productId":"p""#), .missingClaim("offerIdentifier"))
-        try expectError(Self.promo(tail: #","productId":"p","offerIdentifier":"o","foo":"bar""#), .unexpectedClaim("foo"))
-        try expectError(Self.promo(tail: #","productId":"p","offerIdentifier":"o","allowIntroductoryOffer":true"#), .unexpectedClaim("allowIntroductoryOffer"))
-        try expectInvalidClaim(Self.promo(tail: #","productId":"","offerIdentifier":"o""#), field: "productId", mentioning: "non-empty")
+        try expectError(
+            Self.promo(tail: #","productId":"p","offerIdentifier":"o","foo":"bar""#), .unexpectedClaim("foo"))
+        try expectError(
+            Self.promo(tail: #","productId":"p","offerIdentifier":"o","allowIntroductoryOffer":true"#),
+            .unexpectedClaim("allowIntroductoryOffer"))
+        try expectInvalidClaim(
+            Self.promo(tail: #","productId":"","offerIdentifier":"o""#), field: "productId", mentioning: "non-empty")
         try expectInvalidClaim(Self.promo(tail: #","productId":7,"offerIdentifier":"o""#), field: "productId")
-        try expectInvalidClaim(Self.promo(tail: #","productId":"p","offerIdentifier":"o","transactionId":123"#), field: "transactionId")
+        try expectInvalidClaim(
+            Self.promo(tail: #","productId":"p","offerIdentifier":"o","transactionId":123"#), field: "transactionId")
         // iss and bid.
         try expectInvalidClaim(
             #"{"iss":"issuer","iat":1700000000,"aud":"promotional-offer","bid":"\#(Self.bid)","nonce":"\#(Self.nonce)","productId":"p","offerIdentifier":"o"}"#,
@@ -319,7 +337,8 @@ struct VerificationTests {
             try sign(intro(#","productId":"p","allowIntroductoryOffer":false,"transactionId":"1""#)),
             as: .introductoryOfferEligibility)
         try expectInvalidClaim(
-            intro(#","productId":"p","allowIntroductoryOffer":"true","transactionId":"1""#), field: "allowIntroductoryOffer",
+            intro(#","productId":"p","allowIntroductoryOffer":"true","transactionId":"1""#),
+            field: "allowIntroductoryOffer",
             mentioning: "a boolean, found a string")
         try expectInvalidClaim(
             intro(#","productId":"p","allowIntroductoryOffer":1,"transactionId":"1""#), field: "allowIntroductoryOffer")
@@ -379,11 +398,17 @@ struct VerificationTests {
         // Valid base64 of something that is not a request.
         let notJSON = Data("hello".utf8).base64EncodedString()
         try expectInvalidClaim(commerce(#""\#(notJSON)""#), field: "request", mentioning: "not valid JSON")
-        let badRequest = Data(#"{"operation":"REACTIVATE_SUBSCRIPTION","version":"1","requestInfo":{"requestReferenceId":"3f2504e0-4f89-41d3-9a0c-0305e82c3301"},"transactionId":""}"#.utf8)
-            .base64EncodedString()
+        let badRequest = Data(
+            #"{"operation":"REACTIVATE_SUBSCRIPTION","version":"1","requestInfo":{"requestReferenceId":"3f2504e0-4f89-41d3-9a0c-0305e82c3301"},"transactionId":""}"#
+                .utf8
+        )
+        .base64EncodedString()
         try expectInvalidClaim(commerce(#""\#(badRequest)""#), field: "request", mentioning: "transactionId")
-        let unknownField = Data(#"{"operation":"REACTIVATE_SUBSCRIPTION","version":"1","requestInfo":{"requestReferenceId":"3f2504e0-4f89-41d3-9a0c-0305e82c3301"},"transactionId":"1","sku":"x"}"#.utf8)
-            .base64EncodedString()
+        let unknownField = Data(
+            #"{"operation":"REACTIVATE_SUBSCRIPTION","version":"1","requestInfo":{"requestReferenceId":"3f2504e0-4f89-41d3-9a0c-0305e82c3301"},"transactionId":"1","sku":"x"}"#
+                .utf8
+        )
+        .base64EncodedString()
         try expectInvalidClaim(commerce(#""\#(unknownField)""#), field: "request", mentioning: "sku")
         try expectError(
             #"{"iss":"\#(Self.iss)","iat":1700000000,"aud":"advanced-commerce-api","bid":"\#(Self.bid)","nonce":"\#(Self.nonce)"}"#,

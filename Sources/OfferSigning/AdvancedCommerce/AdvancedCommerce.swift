@@ -35,29 +35,45 @@ extension AllowedValues {
 extension AdvancedCommerce {
     /// A subscription's billing period.
     public enum Period: String, AllowedValues {
-        case oneWeek = "P1W", oneMonth = "P1M", twoMonths = "P2M", threeMonths = "P3M", sixMonths = "P6M"
+        case oneWeek = "P1W"
+        case oneMonth = "P1M"
+        case twoMonths = "P2M"
+        case threeMonths = "P3M"
+        case sixMonths = "P6M"
         case oneYear = "P1Y"
     }
 
     /// The period of a discount offer.
     public enum OfferPeriod: String, AllowedValues {
-        case threeDays = "P3D", oneWeek = "P1W", twoWeeks = "P2W", oneMonth = "P1M", twoMonths = "P2M"
-        case threeMonths = "P3M", sixMonths = "P6M", nineMonths = "P9M", oneYear = "P1Y"
+        case threeDays = "P3D"
+        case oneWeek = "P1W"
+        case twoWeeks = "P2W"
+        case oneMonth = "P1M"
+        case twoMonths = "P2M"
+        case threeMonths = "P3M"
+        case sixMonths = "P6M"
+        case nineMonths = "P9M"
+        case oneYear = "P1Y"
     }
 
     /// Why an offer is given.
     public enum OfferReason: String, AllowedValues {
-        case acquisition = "ACQUISITION", winBack = "WIN_BACK", retention = "RETENTION"
+        case acquisition = "ACQUISITION"
+        case winBack = "WIN_BACK"
+        case retention = "RETENTION"
     }
 
     /// Why an item of a subscription changes.
     public enum ChangeReason: String, AllowedValues {
-        case upgrade = "UPGRADE", downgrade = "DOWNGRADE", applyOffer = "APPLY_OFFER"
+        case upgrade = "UPGRADE"
+        case downgrade = "DOWNGRADE"
+        case applyOffer = "APPLY_OFFER"
     }
 
     /// When a change takes effect.
     public enum Effective: String, AllowedValues {
-        case immediately = "IMMEDIATELY", nextBillCycle = "NEXT_BILL_CYCLE"
+        case immediately = "IMMEDIATELY"
+        case nextBillCycle = "NEXT_BILL_CYCLE"
     }
 
     /// The `operation` of each in-app request.

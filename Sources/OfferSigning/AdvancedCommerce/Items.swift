@@ -18,7 +18,8 @@ extension AdvancedCommerce {
         }
 
         enum CodingKeys: String, CodingKey {
-            case sku = "SKU", description, displayName, price
+            case sku = "SKU"
+            case description, displayName, price
         }
 
         func validate() throws(RequestValidationError) {
@@ -56,7 +57,8 @@ extension AdvancedCommerce {
         }
 
         enum CodingKeys: String, CodingKey {
-            case sku = "SKU", description, displayName, price, offer
+            case sku = "SKU"
+            case description, displayName, price, offer
         }
 
         func validate() throws(RequestValidationError) {
@@ -101,12 +103,15 @@ extension AdvancedCommerce {
         }
 
         enum CodingKeys: String, CodingKey {
-            case sku = "SKU", description, displayName, price, offer, proratedPrice
+            case sku = "SKU"
+            case description, displayName, price, offer, proratedPrice
         }
 
         func validate() throws(RequestValidationError) {
-            try SubscriptionItem(sku: sku, description: description, displayName: displayName, price: price, offer: offer)
-                .validate()
+            try SubscriptionItem(
+                sku: sku, description: description, displayName: displayName, price: price, offer: offer
+            )
+            .validate()
             if let proratedPrice { try Check.nonNegative(proratedPrice, "proratedPrice") }
         }
 
@@ -155,7 +160,8 @@ extension AdvancedCommerce {
         }
 
         enum CodingKeys: String, CodingKey {
-            case sku = "SKU", currentSKU, description, displayName, price, effective, reason, offer, proratedPrice
+            case sku = "SKU"
+            case currentSKU, description, displayName, price, effective, reason, offer, proratedPrice
         }
 
         func validate() throws(RequestValidationError) {

@@ -32,7 +32,8 @@ extension RequestDecodingError: LocalizedError {
         switch self {
         case .invalidJSON(let reason): "The request is not valid JSON: \(reason)."
         case .missingField(let path, let hint): "\(path) is missing" + (hint.map { " (\($0))" } ?? "") + "."
-        case .wrongType(let path, let expected): "\(path.isEmpty ? "The request" : path) has the wrong type: expected \(expected)."
+        case .wrongType(let path, let expected):
+            "\(path.isEmpty ? "The request" : path) has the wrong type: expected \(expected)."
         case .invalidValue(let path, let reason): "\(path): \(reason)."
         case .unknownField(let path): "\(path) is not a field of this request type."
         case .invalidRequest(let error): error.errorDescription
@@ -61,7 +62,8 @@ extension AdvancedCommerce.InAppRequest {
         } catch {
             throw .invalidJSON(String(describing: error))
         }
-        if let unknown = Self.firstUnknownField(in: document, known: (try? JSONValue.parse(request.jsonBytes)) ?? .null) {
+        if let unknown = Self.firstUnknownField(in: document, known: (try? JSONValue.parse(request.jsonBytes)) ?? .null)
+        {
             throw .unknownField(path: unknown)
         }
         do {

@@ -39,7 +39,9 @@ extension AdvancedCommerce {
             try Check.nested("requestInfo") { () throws(RequestValidationError) in try requestInfo.validate() }
             try Check.identifier(transactionId, "transactionId")
             if let addItems {
-                try Check.nonEmptyList(addItems, "addItems") { (item) throws(RequestValidationError) in try item.validate() }
+                try Check.nonEmptyList(addItems, "addItems") { (item) throws(RequestValidationError) in
+                    try item.validate()
+                }
             }
             if let changeItems {
                 try Check.nonEmptyList(changeItems, "changeItems") { (item) throws(RequestValidationError) in

@@ -8,7 +8,8 @@ extension AdvancedCommerce {
         public var items: [SKUItem]?
         public var storefront: String?
 
-        public init(requestInfo: RequestInfo, transactionId: String, items: [SKUItem]? = nil, storefront: String? = nil) {
+        public init(requestInfo: RequestInfo, transactionId: String, items: [SKUItem]? = nil, storefront: String? = nil)
+        {
             self.requestInfo = requestInfo
             self.transactionId = transactionId
             self.items = items

@@ -69,7 +69,10 @@ enum Base64 {
                 let chunk = UInt32(input[index]) << 16
                 out.append(table[Int(chunk >> 18)])
                 out.append(table[Int((chunk >> 12) & 0x3F)])
-                if padded { out.append(UInt8(ascii: "=")); out.append(UInt8(ascii: "=")) }
+                if padded {
+                    out.append(UInt8(ascii: "="))
+                    out.append(UInt8(ascii: "="))
+                }
             } else if remaining == 2 {
                 let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
                 out.append(table[Int(chunk >> 18)])

@@ -2,7 +2,9 @@
 enum CredentialValidation {
     static func validateKeyID(_ value: String) throws(CredentialError) {
         let utf8 = value.utf8
-        guard utf8.count == 10, utf8.allSatisfy({ $0.isUpperAlphanumeric }) else { throw .invalidKeyID(KeyDecoder.redacted(value)) }
+        guard utf8.count == 10, utf8.allSatisfy({ $0.isUpperAlphanumeric }) else {
+            throw .invalidKeyID(KeyDecoder.redacted(value))
+        }
     }
 
     static func validateIssuerID(_ value: String) throws(CredentialError) {

@@ -25,7 +25,9 @@ enum KeyDecoder {
         ]
     }
 
-    static func privateKey<Bytes: Collection<UInt8>>(from input: Bytes) throws(KeyLoadingError) -> P256.Signing.PrivateKey {
+    static func privateKey<Bytes: Collection<UInt8>>(from input: Bytes) throws(KeyLoadingError)
+        -> P256.Signing.PrivateKey
+    {
         let der = try derBytes(from: Array(input))
         try classify(der)
         do {

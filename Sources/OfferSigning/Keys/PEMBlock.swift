@@ -42,7 +42,9 @@ struct PEMBlock {
                 if let open = current { blocks.append(PEMBlock(label: open.label, headers: open.headers, body: nil)) }
                 current = (String(line.dropFirst(11).dropLast(5)), [], [])
             } else if line.hasPrefix("-----END "), line.hasSuffix("-----") {
-                if let open = current { blocks.append(PEMBlock(label: open.label, headers: open.headers, body: open.body)) }
+                if let open = current {
+                    blocks.append(PEMBlock(label: open.label, headers: open.headers, body: open.body))
+                }
                 current = nil
             } else if current != nil {
                 if line.contains(":") {

@@ -38,7 +38,8 @@ public struct SigningKey: Sendable {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw KeyLoadingError.unreadableFile(path: KeyDecoder.redacted(path), reason: Self.reason(for: error, path: path))
+            throw KeyLoadingError.unreadableFile(
+                path: KeyDecoder.redacted(path), reason: Self.reason(for: error, path: path))
         }
         try self.init(bytes: data, keyID: keyID)
     }

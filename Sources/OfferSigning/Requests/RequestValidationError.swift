@@ -56,7 +56,8 @@ enum Check {
 
     static func identifier(_ value: String, _ field: String) throws(RequestValidationError) {
         guard !value.isEmpty else { throw .empty(field: field) }
-        guard !value.contains(separator), !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        guard !value.contains(separator),
+            !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
             throw .invalidFormat(field: field, expected: "text without control characters or U+2063")
         }
@@ -77,7 +78,9 @@ enum Check {
         if let value { try text(value, field, maximum: maximum) }
     }
 
-    static func upperLetters(_ value: String, _ field: String, count: Int, meaning: String) throws(RequestValidationError) {
+    static func upperLetters(_ value: String, _ field: String, count: Int, meaning: String)
+        throws(RequestValidationError)
+    {
         guard value.utf8.count == count, value.utf8.allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) })
         else {
             throw .invalidFormat(field: field, expected: "\(count) upper-case letters (\(meaning))")
@@ -85,7 +88,9 @@ enum Check {
     }
 
     static func nonNegative(_ value: Int64, _ field: String) throws(RequestValidationError) {
-        guard value >= 0 else { throw .outOfRange(field: field, expected: "an integer ≥ 0, in milli-units of the currency") }
+        guard value >= 0 else {
+            throw .outOfRange(field: field, expected: "an integer ≥ 0, in milli-units of the currency")
+        }
     }
 
     static func nonEmptyList<T>(
@@ -101,7 +106,9 @@ enum Check {
         }
     }
 
-    static func nested(_ field: String, _ validate: () throws(RequestValidationError) -> Void) throws(RequestValidationError) {
+    static func nested(_ field: String, _ validate: () throws(RequestValidationError) -> Void)
+        throws(RequestValidationError)
+    {
         do {
             try validate()
         } catch {

@@ -108,7 +108,8 @@ public struct InteropVector: Codable, Hashable, Sendable {
         publicKeyPem = try container.decode(String.self, forKey: .publicKeyPem)
         expected = try container.decode(Expected.self, forKey: .expected)
         switch kind {
-        case .promotionalOffer: inputs = .promotionalOffer(try container.decode(PromotionalOfferRequest.self, forKey: .inputs))
+        case .promotionalOffer:
+            inputs = .promotionalOffer(try container.decode(PromotionalOfferRequest.self, forKey: .inputs))
         case .introductoryOfferEligibility:
             inputs = .introductoryOfferEligibility(
                 try container.decode(IntroductoryOfferEligibilityRequest.self, forKey: .inputs))

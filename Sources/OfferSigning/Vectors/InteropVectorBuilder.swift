@@ -72,8 +72,12 @@ public struct InteropVectorBuilder: Sendable {
         expected.signingInput = parts[0] + "." + parts[1]
         expected.signature = parts[2]
         expected.jws = jws
-        expected.headerJson = Base64.decode(Array(parts[0].utf8), urlSafe: true).map { String(decoding: $0, as: UTF8.self) }
-        expected.payloadJson = Base64.decode(Array(parts[1].utf8), urlSafe: true).map { String(decoding: $0, as: UTF8.self) }
+        expected.headerJson = Base64.decode(Array(parts[0].utf8), urlSafe: true).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        expected.payloadJson = Base64.decode(Array(parts[1].utf8), urlSafe: true).map {
+            String(decoding: $0, as: UTF8.self)
+        }
         vector.expected = expected
         return vector
     }
@@ -97,7 +101,8 @@ public struct InteropVectorBuilder: Sendable {
             ("messageHex", vector.expected.messageHex, fresh.expected.messageHex),
         ]
         for (field, committed, rebuilt) in pairs where committed != rebuilt {
-            return "\(vector.name): \(field) differs\n  expected: \(committed ?? "nil")\n  rebuilt:  \(rebuilt ?? "nil")"
+            return
+                "\(vector.name): \(field) differs\n  expected: \(committed ?? "nil")\n  rebuilt:  \(rebuilt ?? "nil")"
         }
         return nil
     }

@@ -15,7 +15,8 @@ extension InteropVectorBuilder {
         return [
             Case(
                 name: "promotional-offer/minimal",
-                inputs: .promotionalOffer(.init(productId: "com.example.offerkit.monthly", offerIdentifier: "WINBACK50")),
+                inputs: .promotionalOffer(
+                    .init(productId: "com.example.offerkit.monthly", offerIdentifier: "WINBACK50")),
                 nonce: nonce("3f2c6a8e-6a1b-4c5d-9e7f-0a1b2c3d4e5f"), time: time),
             Case(
                 name: "promotional-offer/with-transaction-id",
@@ -73,7 +74,8 @@ extension InteropVectorBuilder {
                             descriptors: .init(description: "Streaming service", displayName: "Anne's Game Stream"),
                             items: [
                                 .init(
-                                    sku: "GAME_STREAM_MONTHLY", description: "Game streaming", displayName: "Game Stream",
+                                    sku: "GAME_STREAM_MONTHLY", description: "Game streaming",
+                                    displayName: "Game Stream",
                                     price: 9990,
                                     offer: .init(period: .oneMonth, periodCount: 3, price: 4990, reason: .acquisition)),
                                 .init(sku: "ADDON_HD", description: "HD add-on", displayName: "HD", price: 1990),
@@ -169,12 +171,12 @@ public struct InteropVectorSet: Codable, Hashable, Sendable {
 
     public init(
         about: String = """
-            OfferKit interop vectors. For each case: sign `inputs` with the key whose public half is \
-            `publicKeyPem`, using `nonce` and `iat` (seconds) or `timestamp` (milliseconds). An \
-            implementation matches when its header, payload (or legacy message) bytes equal `expected` \
-            exactly and its signature verifies; ECDSA signatures are randomised, so only \
-            `expected.signature` verifying is required, not equality.
-            """,
+        OfferKit interop vectors. For each case: sign `inputs` with the key whose public half is \
+        `publicKeyPem`, using `nonce` and `iat` (seconds) or `timestamp` (milliseconds). An \
+        implementation matches when its header, payload (or legacy message) bytes equal `expected` \
+        exactly and its signature verifies; ECDSA signatures are randomised, so only \
+        `expected.signature` verifying is required, not equality.
+        """,
         vectors: [InteropVector]
     ) {
         self.about = about

@@ -53,7 +53,8 @@ enum ClaimRules {
         case JWSKind.serverAPIToken.audience: return payload["bid"] == nil ? .connectAPIToken : .serverAPIToken
         default:
             let known = [JWSKind.promotionalOffer, .introductoryOfferEligibility, .advancedCommerce, .serverAPIToken]
-            throw .invalidClaim(field: "aud", expected: "one of " + known.map { "\"\($0.audience)\"" }.joined(separator: ", "))
+            throw .invalidClaim(
+                field: "aud", expected: "one of " + known.map { "\"\($0.audience)\"" }.joined(separator: ", "))
         }
     }
 
@@ -101,7 +102,8 @@ enum ClaimRules {
     }
 
     private static func checkLifetime(_ claims: VerifiedJWS.Claims, kind: JWSKind) throws(VerificationError) {
-        let maximum = kind == .serverAPIToken ? OfferSigner.serverAPITokenMaximumLifetime : ConnectAPITokenSigner.maximumLifetime
+        let maximum =
+            kind == .serverAPIToken ? OfferSigner.serverAPITokenMaximumLifetime : ConnectAPITokenSigner.maximumLifetime
         guard let exp = claims.exp, exp > claims.iat, exp - claims.iat <= Int64(maximum) else {
             throw .invalidClaim(field: "exp", expected: "an integer after iat, at most \(maximum) seconds later")
         }
@@ -127,7 +129,8 @@ enum ClaimRules {
             expected = "a lower-case UUID v4 string"
             if case .string(let text) = value {
                 let utf8 = Array(text.utf8)
-                ok = CredentialValidation.isUUID(text) && text == text.lowercased() && utf8[14] == UInt8(ascii: "4")
+                ok =
+                    CredentialValidation.isUUID(text) && text == text.lowercased() && utf8[14] == UInt8(ascii: "4")
                     && [UInt8(ascii: "8"), UInt8(ascii: "9"), UInt8(ascii: "a"), UInt8(ascii: "b")].contains(utf8[19])
             } else {
                 ok = false
@@ -156,7 +159,8 @@ enum ClaimRules {
         do {
             request = try AdvancedCommerce.InAppRequest.decode(json: json)
         } catch {
-            throw .invalidClaim(field: "request", expected: "a valid Advanced Commerce request (\(error.localizedDescription))")
+            throw .invalidClaim(
+                field: "request", expected: "a valid Advanced Commerce request (\(error.localizedDescription))")
         }
         return request
     }

@@ -36,7 +36,8 @@ enum JSONValue: Equatable {
         case .object: "an object"
         case .array: "an array"
         case .string: "a string"
-        case .number(let text): text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) ? "a fractional number" : "an integer"
+        case .number(let text):
+            text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) ? "a fractional number" : "an integer"
         case .bool: "a boolean"
         case .null: "null"
         }
@@ -74,9 +75,15 @@ enum JSONValue: Equatable {
             case UInt8(ascii: "{"): return try object(depth: depth)
             case UInt8(ascii: "["): return try array(depth: depth)
             case UInt8(ascii: "\""): return .string(try string())
-            case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-            case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-            case UInt8(ascii: "n"): try literal("null"); return .null
+            case UInt8(ascii: "t"):
+                try literal("true")
+                return .bool(true)
+            case UInt8(ascii: "f"):
+                try literal("false")
+                return .bool(false)
+            case UInt8(ascii: "n"):
+                try literal("null")
+                return .null
             default: return .number(try number())
             }
         }
@@ -231,7 +238,9 @@ enum JSONValue: Equatable {
             }
             if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
                 index += 1
-                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                    index += 1
+                }
                 let exponentStart = index
                 while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
                 guard index > exponentStart else { throw ParseError(message: "invalid number at byte \(start)") }

@@ -37,7 +37,9 @@ public struct JWSVerifier: Sendable {
             let payloadBytes = Base64.decode(Array(parts[1].utf8), urlSafe: true),
             let signatureBytes = Base64.decode(Array(parts[2].utf8), urlSafe: true)
         else { throw .malformed("a segment is not base64url") }
-        guard !parts.contains(where: { $0.contains("=") }) else { throw .malformed("base64url segments must not be padded") }
+        guard !parts.contains(where: { $0.contains("=") }) else {
+            throw .malformed("base64url segments must not be padded")
+        }
 
         let header = try parseHeader(headerBytes)
         guard signatureBytes.count == 64 else {

@@ -9,7 +9,8 @@ enum Demo {
     static let issuerID = "98802e6e-bab8-4f06-8c88-a2582cda3c9c"
     static let bundleID = "com.example.offerkit.demo"
     static let keyPath = packageRoot.appendingPathComponent("keys-example/SubscriptionKey_DEMOKEY123.p8").path
-    static let publicKeyPath = packageRoot.appendingPathComponent("keys-example/SubscriptionKey_DEMOKEY123.pub.pem").path
+    static let publicKeyPath = packageRoot.appendingPathComponent("keys-example/SubscriptionKey_DEMOKEY123.pub.pem")
+        .path
     static let fixtures = packageRoot.appendingPathComponent("Tests/OfferSigningTests/Fixtures")
 
     static let key: SigningKey = {

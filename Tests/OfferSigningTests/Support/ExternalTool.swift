@@ -25,10 +25,12 @@ enum ExternalTool {
     static let pythonAvailable: Bool =
         (try? run(python, ["-c", "import cryptography, jwt"]).status) == 0
 
-    static let opensslReason = Comment(rawValue: "SKIPPED LOUDLY: the openssl CLI is not on PATH, so signatures are not independently verified here "
-        + "(apt-get install openssl; CI never skips this)")
-    static let pythonReason = Comment(rawValue: "SKIPPED LOUDLY: \(python) cannot import cryptography and jwt, so JWS are not independently verified "
-        + "here (run .ci/run, or pip install cryptography PyJWT and set OFFERKIT_PYTHON; CI never skips this)")
+    static let opensslReason = Comment(
+        rawValue: "SKIPPED LOUDLY: the openssl CLI is not on PATH, so signatures are not independently verified here "
+            + "(apt-get install openssl; CI never skips this)")
+    static let pythonReason = Comment(
+        rawValue: "SKIPPED LOUDLY: \(python) cannot import cryptography and jwt, so JWS are not independently verified "
+            + "here (run .ci/run, or pip install cryptography PyJWT and set OFFERKIT_PYTHON; CI never skips this)")
 
     @discardableResult
     static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> Result {
