@@ -58,8 +58,7 @@ struct InteropTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let fresh = try Self.freshVectors(count: 10)
         let freshURL = try Self.write(fresh, to: directory)
-        let script = Demo.packageRoot.appendingPathComponent("Tests/Interop/verify_vectors.py").path
-        let result = try ExternalTool.run(ExternalTool.python, [script, VectorTests.path.path, freshURL.path])
+        let result = try ExternalTool.pythonVerifyVectors([VectorTests.path.path, freshURL.path])
         let expectedCount = fresh.vectors.count + (try VectorTests.committed().vectors.count)
         #expect(result.status == 0, "python verifier failed:\n\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("interop: \(expectedCount) passed, 0 failed"), "\(result.stdout)")
@@ -75,8 +74,7 @@ struct InteropTests {
         set.vectors = Array(set.vectors.prefix(1))
         set.vectors[0].bundleId = "com.example.other"
         let url = try Self.write(set, to: directory)
-        let script = Demo.packageRoot.appendingPathComponent("Tests/Interop/verify_vectors.py").path
-        let result = try ExternalTool.run(ExternalTool.python, [script, url.path])
+        let result = try ExternalTool.pythonVerifyVectors([url.path])
         #expect(result.status != 0)
         #expect(result.stdout.contains("0 passed, 1 failed"), "\(result.stdout)")
     }
@@ -101,21 +99,15 @@ struct InteropTests {
                 Demo.bundleID, Demo.keyID, request.productId, request.offerIdentifier,
                 request.appAccountToken.lowercased(), signature.nonceString, String(signature.timestamp),
             ].joined(separator: separator)
-            let messageURL = directory.appendingPathComponent("message-\(round).bin")
-            let signatureURL = directory.appendingPathComponent("signature-\(round).der")
-            try Data(message.utf8).write(to: messageURL)
-            try Data(base64Encoded: signature.signature)!.write(to: signatureURL)
-            let result = try ExternalTool.run(
-                "openssl",
-                ["dgst", "-sha256", "-verify", publicKey.path, "-signature", signatureURL.path, messageURL.path])
+            let der = Array(Data(base64Encoded: signature.signature)!)
+            let result = try ExternalTool.opensslVerify(
+                publicKey: publicKey, signatureDER: der, message: Data(message.utf8), in: directory)
             #expect(result.status == 0, "openssl rejected round \(round): \(result.stdout) \(result.stderr)")
             #expect(result.stdout.contains("Verified OK"))
 
             // And the check is real: one changed byte fails.
-            try Data((message + "0").utf8).write(to: messageURL)
-            let tampered = try ExternalTool.run(
-                "openssl",
-                ["dgst", "-sha256", "-verify", publicKey.path, "-signature", signatureURL.path, messageURL.path])
+            let tampered = try ExternalTool.opensslVerify(
+                publicKey: publicKey, signatureDER: der, message: Data((message + "0").utf8), in: directory)
             #expect(tampered.status != 0)
         }
     }
@@ -129,16 +121,13 @@ struct InteropTests {
         let publicKey = directory.appendingPathComponent("public.pem")
         try Demo.key.publicKeyPEM.write(to: publicKey, atomically: true, encoding: .utf8)
         let fresh = try Self.freshVectors(count: 1)
-        for (index, vector) in fresh.vectors.enumerated() where vector.kind != .legacyPromotionalOffer {
+        for vector in fresh.vectors where vector.kind != .legacyPromotionalOffer {
             let jws = vector.expected.jws!
             let parts = jws.split(separator: ".")
-            let inputURL = directory.appendingPathComponent("input-\(index).txt")
-            let signatureURL = directory.appendingPathComponent("signature-\(index).der")
-            try Data("\(parts[0]).\(parts[1])".utf8).write(to: inputURL)
-            try Data(ExternalTool.derSignature(raw: ExternalTool.base64URLDecode(parts[2]))).write(to: signatureURL)
-            let result = try ExternalTool.run(
-                "openssl",
-                ["dgst", "-sha256", "-verify", publicKey.path, "-signature", signatureURL.path, inputURL.path])
+            let result = try ExternalTool.opensslVerify(
+                publicKey: publicKey,
+                signatureDER: ExternalTool.derSignature(raw: ExternalTool.base64URLDecode(parts[2])),
+                message: Data("\(parts[0]).\(parts[1])".utf8), in: directory)
             #expect(result.status == 0, "\(vector.name): \(result.stdout) \(result.stderr)")
         }
     }

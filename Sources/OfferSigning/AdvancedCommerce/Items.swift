@@ -23,18 +23,12 @@ extension AdvancedCommerce {
         }
 
         func validate() throws(RequestValidationError) {
-            try Check.text(sku, "SKU", maximum: AdvancedCommerce.skuMaximum)
-            try Check.text(description, "description", maximum: AdvancedCommerce.descriptionMaximum)
-            try Check.text(displayName, "displayName", maximum: AdvancedCommerce.displayNameMaximum)
-            try Check.nonNegative(price, "price")
+            try Check.itemFields(sku: sku, description: description, displayName: displayName, price: price)
         }
 
         func write(into writer: inout JSONWriter) {
             writer.beginObject()
-            writer.member("SKU", sku)
-            writer.member("description", description)
-            writer.member("displayName", displayName)
-            writer.member("price", price)
+            writer.itemFields(sku: sku, description: description, displayName: displayName, price: price)
             writer.endObject()
         }
     }
@@ -62,20 +56,14 @@ extension AdvancedCommerce {
         }
 
         func validate() throws(RequestValidationError) {
-            try OneTimeChargeItem(sku: sku, description: description, displayName: displayName, price: price).validate()
-            if let offer { try Check.nested("offer") { () throws(RequestValidationError) in try offer.validate() } }
+            try Check.itemFields(sku: sku, description: description, displayName: displayName, price: price)
+            try Check.pricing(offer: offer, proratedPrice: nil)
         }
 
         func write(into writer: inout JSONWriter) {
             writer.beginObject()
-            writer.member("SKU", sku)
-            writer.member("description", description)
-            writer.member("displayName", displayName)
-            writer.member("price", price)
-            if let offer {
-                writer.key("offer")
-                offer.write(into: &writer)
-            }
+            writer.itemFields(sku: sku, description: description, displayName: displayName, price: price)
+            writer.pricing(offer: offer, proratedPrice: nil)
             writer.endObject()
         }
     }
@@ -108,24 +96,14 @@ extension AdvancedCommerce {
         }
 
         func validate() throws(RequestValidationError) {
-            try SubscriptionItem(
-                sku: sku, description: description, displayName: displayName, price: price, offer: offer
-            )
-            .validate()
-            if let proratedPrice { try Check.nonNegative(proratedPrice, "proratedPrice") }
+            try Check.itemFields(sku: sku, description: description, displayName: displayName, price: price)
+            try Check.pricing(offer: offer, proratedPrice: proratedPrice)
         }
 
         func write(into writer: inout JSONWriter) {
             writer.beginObject()
-            writer.member("SKU", sku)
-            writer.member("description", description)
-            writer.member("displayName", displayName)
-            writer.member("price", price)
-            if let offer {
-                writer.key("offer")
-                offer.write(into: &writer)
-            }
-            if let proratedPrice { writer.member("proratedPrice", proratedPrice) }
+            writer.itemFields(sku: sku, description: description, displayName: displayName, price: price)
+            writer.pricing(offer: offer, proratedPrice: proratedPrice)
             writer.endObject()
         }
     }
@@ -165,10 +143,8 @@ extension AdvancedCommerce {
         }
 
         func validate() throws(RequestValidationError) {
-            try AddItem(
-                sku: sku, description: description, displayName: displayName, price: price, offer: offer,
-                proratedPrice: proratedPrice
-            ).validate()
+            try Check.itemFields(sku: sku, description: description, displayName: displayName, price: price)
+            try Check.pricing(offer: offer, proratedPrice: proratedPrice)
             try Check.text(currentSKU, "currentSKU", maximum: AdvancedCommerce.skuMaximum)
         }
 
@@ -181,11 +157,7 @@ extension AdvancedCommerce {
             writer.member("price", price)
             writer.member("effective", effective.rawValue)
             writer.member("reason", reason.rawValue)
-            if let offer {
-                writer.key("offer")
-                offer.write(into: &writer)
-            }
-            if let proratedPrice { writer.member("proratedPrice", proratedPrice) }
+            writer.pricing(offer: offer, proratedPrice: proratedPrice)
             writer.endObject()
         }
     }
@@ -207,5 +179,37 @@ extension AdvancedCommerce {
             writer.member("SKU", sku)
             writer.endObject()
         }
+    }
+}
+
+extension Check {
+    /// The fields every priced item has.
+    static func itemFields(sku: String, description: String, displayName: String, price: Int64)
+        throws(RequestValidationError)
+    {
+        try text(sku, "SKU", maximum: AdvancedCommerce.skuMaximum)
+        try text(description, "description", maximum: AdvancedCommerce.descriptionMaximum)
+        try text(displayName, "displayName", maximum: AdvancedCommerce.displayNameMaximum)
+        try nonNegative(price, "price")
+    }
+
+    /// An item's optional offer and prorated price.
+    static func pricing(offer: AdvancedCommerce.Offer?, proratedPrice: Int64?) throws(RequestValidationError) {
+        if let offer { try nested("offer") { () throws(RequestValidationError) in try offer.validate() } }
+        if let proratedPrice { try nonNegative(proratedPrice, "proratedPrice") }
+    }
+}
+
+extension JSONWriter {
+    mutating func itemFields(sku: String, description: String, displayName: String, price: Int64) {
+        member("SKU", sku)
+        member("description", description)
+        member("displayName", displayName)
+        member("price", price)
+    }
+
+    mutating func pricing(offer: AdvancedCommerce.Offer?, proratedPrice: Int64?) {
+        object("offer", offer) { $0.write(into: &$1) }
+        if let proratedPrice { member("proratedPrice", proratedPrice) }
     }
 }

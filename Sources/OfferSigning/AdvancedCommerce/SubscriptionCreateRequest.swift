@@ -41,10 +41,7 @@ extension AdvancedCommerce {
             writer.member("taxCode", taxCode)
             writer.key("descriptors")
             descriptors.write(into: &writer)
-            writer.key("items")
-            writer.beginArray()
-            for item in items { item.write(into: &writer) }
-            writer.endArray()
+            writer.array("items", items) { $0.write(into: &$1) }
             writer.member("period", period.rawValue)
             writer.member("previousTransactionId", previousTransactionId)
             writer.member("storefront", storefront)

@@ -38,20 +38,13 @@ extension AdvancedCommerce {
         func validate() throws(RequestValidationError) {
             try Check.nested("requestInfo") { () throws(RequestValidationError) in try requestInfo.validate() }
             try Check.identifier(transactionId, "transactionId")
-            if let addItems {
-                try Check.nonEmptyList(addItems, "addItems") { (item) throws(RequestValidationError) in
-                    try item.validate()
-                }
+            try Check.optionalList(addItems, "addItems") { (item) throws(RequestValidationError) in try item.validate()
             }
-            if let changeItems {
-                try Check.nonEmptyList(changeItems, "changeItems") { (item) throws(RequestValidationError) in
-                    try item.validate()
-                }
+            try Check.optionalList(changeItems, "changeItems") { (item) throws(RequestValidationError) in
+                try item.validate()
             }
-            if let removeItems {
-                try Check.nonEmptyList(removeItems, "removeItems") { (item) throws(RequestValidationError) in
-                    try item.validate()
-                }
+            try Check.optionalList(removeItems, "removeItems") { (item) throws(RequestValidationError) in
+                try item.validate()
             }
             if let descriptors {
                 try Check.nested("descriptors") { () throws(RequestValidationError) in try descriptors.validate() }
@@ -64,32 +57,11 @@ extension AdvancedCommerce {
         func writeFields(into writer: inout JSONWriter) {
             writer.member("transactionId", transactionId)
             writer.member("retainBillingCycle", retainBillingCycle)
-            if let addItems {
-                writer.key("addItems")
-                writer.beginArray()
-                for item in addItems { item.write(into: &writer) }
-                writer.endArray()
-            }
-            if let changeItems {
-                writer.key("changeItems")
-                writer.beginArray()
-                for item in changeItems { item.write(into: &writer) }
-                writer.endArray()
-            }
-            if let removeItems {
-                writer.key("removeItems")
-                writer.beginArray()
-                for item in removeItems { item.write(into: &writer) }
-                writer.endArray()
-            }
-            if let periodChange {
-                writer.key("periodChange")
-                periodChange.write(into: &writer)
-            }
-            if let descriptors {
-                writer.key("descriptors")
-                descriptors.write(into: &writer)
-            }
+            writer.array("addItems", addItems) { $0.write(into: &$1) }
+            writer.array("changeItems", changeItems) { $0.write(into: &$1) }
+            writer.array("removeItems", removeItems) { $0.write(into: &$1) }
+            writer.object("periodChange", periodChange) { $0.write(into: &$1) }
+            writer.object("descriptors", descriptors) { $0.write(into: &$1) }
             writer.member("currency", currency)
             writer.member("taxCode", taxCode)
             writer.member("storefront", storefront)

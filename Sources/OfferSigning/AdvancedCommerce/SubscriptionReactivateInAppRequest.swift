@@ -19,20 +19,13 @@ extension AdvancedCommerce {
         func validate() throws(RequestValidationError) {
             try Check.nested("requestInfo") { () throws(RequestValidationError) in try requestInfo.validate() }
             try Check.identifier(transactionId, "transactionId")
-            if let items {
-                try Check.nonEmptyList(items, "items") { (item) throws(RequestValidationError) in try item.validate() }
-            }
+            try Check.optionalList(items, "items") { (item) throws(RequestValidationError) in try item.validate() }
             try Check.storefront(storefront)
         }
 
         func writeFields(into writer: inout JSONWriter) {
             writer.member("transactionId", transactionId)
-            if let items {
-                writer.key("items")
-                writer.beginArray()
-                for item in items { item.write(into: &writer) }
-                writer.endArray()
-            }
+            writer.array("items", items) { $0.write(into: &$1) }
             writer.member("storefront", storefront)
         }
     }

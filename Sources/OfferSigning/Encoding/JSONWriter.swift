@@ -94,6 +94,24 @@ struct JSONWriter {
         if let value { member(name, value) }
     }
 
+    /// Writes `"name":[…]` with `write` called for each element; nothing when `elements` is nil.
+    mutating func array<Element>(
+        _ name: StaticString, _ elements: [Element]?, _ write: (Element, inout JSONWriter) -> Void
+    ) {
+        guard let elements else { return }
+        key(name)
+        beginArray()
+        for element in elements { write(element, &self) }
+        endArray()
+    }
+
+    /// Writes `"name":{…}` with `write`; nothing when `value` is nil.
+    mutating func object<Value>(_ name: StaticString, _ value: Value?, _ write: (Value, inout JSONWriter) -> Void) {
+        guard let value else { return }
+        key(name)
+        write(value, &self)
+    }
+
     @inline(__always)
     private mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }

@@ -106,6 +106,13 @@ enum Check {
         }
     }
 
+    /// Like ``nonEmptyList(_:_:each:)`` for a list that may be absent.
+    static func optionalList<T>(
+        _ list: [T]?, _ field: String, each validate: (T) throws(RequestValidationError) -> Void
+    ) throws(RequestValidationError) {
+        if let list { try nonEmptyList(list, field, each: validate) }
+    }
+
     static func nested(_ field: String, _ validate: () throws(RequestValidationError) -> Void)
         throws(RequestValidationError)
     {

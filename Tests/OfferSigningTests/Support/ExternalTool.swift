@@ -54,6 +54,24 @@ enum ExternalTool {
             stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// `openssl dgst -sha256 -verify` of a DER ECDSA signature over `message`.
+    static func opensslVerify(publicKey: URL, signatureDER: [UInt8], message: Data, in directory: URL) throws -> Result
+    {
+        let name = UUID().uuidString
+        let messageURL = directory.appendingPathComponent("\(name).msg")
+        let signatureURL = directory.appendingPathComponent("\(name).der")
+        try message.write(to: messageURL)
+        try Data(signatureDER).write(to: signatureURL)
+        return try run(
+            "openssl", ["dgst", "-sha256", "-verify", publicKey.path, "-signature", signatureURL.path, messageURL.path])
+    }
+
+    /// Runs `Tests/Interop/verify_vectors.py` on vector files.
+    static func pythonVerifyVectors(_ paths: [String]) throws -> Result {
+        let script = Demo.packageRoot.appendingPathComponent("Tests/Interop/verify_vectors.py").path
+        return try run(python, [script] + paths)
+    }
+
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("offerkit-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
