@@ -50,17 +50,27 @@ extension RequestValidationError: LocalizedError {
 
 /// Field checks shared by every request type.
 enum Check {
-    /// U+2063 INVISIBLE SEPARATOR joins the legacy signature's fields; a field that contains it
-    /// would let one request be read as another.
-    static let separator: Character = "\u{2063}"
-
     static func identifier(_ value: String, _ field: String) throws(RequestValidationError) {
         guard !value.isEmpty else { throw .empty(field: field) }
-        guard !value.contains(separator),
-            !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else {
+        guard isPlainText(value.utf8) else {
             throw .invalidFormat(field: field, expected: "text without control characters or U+2063")
         }
+    }
+
+    /// No control character (Unicode category Cc: U+0000–U+001F, U+007F–U+009F) and no U+2063,
+    /// checked on the UTF-8 bytes in one pass: this runs on every signature.
+    @inline(__always)
+    static func isPlainText(_ utf8: String.UTF8View) -> Bool {
+        var previous: UInt8 = 0
+        var beforePrevious: UInt8 = 0
+        for byte in utf8 {
+            if byte < 0x20 || byte == 0x7F { return false }
+            if previous == 0xC2, (0x80...0x9F).contains(byte) { return false }  // U+0080–U+009F
+            if beforePrevious == 0xE2, previous == 0x81, byte == 0xA3 { return false }  // U+2063
+            beforePrevious = previous
+            previous = byte
+        }
+        return true
     }
 
     static func optionalIdentifier(_ value: String?, _ field: String) throws(RequestValidationError) {
