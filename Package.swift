@@ -5,15 +5,21 @@ let package = Package(
     name: "OfferKit",
     platforms: [.macOS(.v14)],
     products: [
-        .library(name: "OfferSigning", targets: ["OfferSigning"])
+        .library(name: "OfferSigning", targets: ["OfferSigning"]),
+        .executable(name: "offerkit", targets: ["offerkit"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0")
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     ],
     targets: [
         .target(
             name: "OfferSigning",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .executableTarget(
+            name: "offerkit",
+            dependencies: ["OfferSigning", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "offerkit-demo",
@@ -23,6 +29,10 @@ let package = Package(
             name: "OfferSigningTests",
             dependencies: ["OfferSigning"],
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "OfferKitCLITests",
+            dependencies: ["OfferSigning"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -46,6 +46,14 @@ struct JSONWriter {
         needsComma = false
     }
 
+    /// Writes `"name":` for a name known only at run time.
+    mutating func dynamicKey(_ name: String) {
+        separate()
+        Self.appendQuoted(name, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
     mutating func string(_ value: String) {
         separate()
         Self.appendQuoted(value, to: &bytes)

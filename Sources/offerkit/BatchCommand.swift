@@ -1,0 +1,194 @@
+import ArgumentParser
+import Foundation
+import OfferSigning
+
+struct BatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "batch",
+        abstract: "Sign JSON Lines requests: one result line per input line, in input order, on every core.",
+        discussion: """
+            Each input line is an object with "type" (\(BatchSigner.types.joined(separator: ", "))) and that \
+            type's fields, named as in the library's request models (productId, offerIdentifier, transactionId, \
+            allowIntroductoryOffer, appAccountToken, request, nonce, iat, timestamp, lifetime); an optional "id" \
+            is echoed. A bad line yields {"line":N,"error":{"code","field","message"}} and the batch goes on. \
+            Blank lines are skipped but counted. Exits 4 if any line failed.
+            """)
+
+    @Option(help: "The JSON Lines input file, or '-' for stdin.")
+    var input: String = "-"
+
+    @Option(help: "Write results to this file (whole or not at all) instead of stdout.")
+    var output: String?
+
+    @Option(help: "Worker threads. Default: one per core.")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @OptionGroup var credentials: CredentialOptions
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    func run() throws {
+        let batch = BatchSigner(signer: try Credentials(credentials).signer())
+        let source = try openInput()
+        let sink = try BatchSink(path: output)
+        var reader = LineReader(handle: source)
+        var lineNumber = 0
+        var failures = 0
+        var total = 0
+        do {
+            while true {
+                let lines = try reader.nextLines(maximum: 8192)
+                if lines.isEmpty { break }
+                let first = lineNumber + 1
+                lineNumber += lines.count
+                let results = Self.process(lines, firstLineNumber: first, batch: batch, jobs: jobs)
+                var chunk: [UInt8] = []
+                chunk.reserveCapacity(results.reduce(0) { $0 + ($1?.json.count ?? 0) + 1 })
+                for result in results {
+                    guard let result else { continue }  // blank line
+                    total += 1
+                    if !result.succeeded { failures += 1 }
+                    chunk.append(contentsOf: result.json)
+                    chunk.append(0x0A)
+                }
+                try sink.write(chunk)
+            }
+            try sink.finish()
+        } catch {
+            sink.abandon()
+            throw error
+        }
+        if failures > 0 {
+            throw CLIError.invalidInput("\(failures) of \(total) lines failed; see their error objects")
+        }
+    }
+
+    private func openInput() throws -> FileHandle {
+        if input == "-" { return .standardInput }
+        _ = try InputFile.read(input).prefix(0)  // same error messages as other inputs
+        guard let handle = FileHandle(forReadingAtPath: input) else {
+            throw CLIError.io(path: input, reason: "cannot be read")
+        }
+        return handle
+    }
+
+    /// Signs `lines` on `jobs` threads; `nil` for blank lines.
+    static func process(_ lines: [ArraySlice<UInt8>], firstLineNumber: Int, batch: BatchSigner, jobs: Int)
+        -> [BatchSigner.Result?]
+    {
+        var results = [BatchSigner.Result?](repeating: nil, count: lines.count)
+        let workers = min(jobs, max(1, lines.count / 64))
+        results.withUnsafeMutableBufferPointer { buffer in
+            let output = DisjointWrites(buffer: buffer)
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                let start = lines.count * worker / workers
+                let end = lines.count * (worker + 1) / workers
+                for index in start..<end where lines[index].contains(where: { !$0.isWhitespaceByte }) {
+                    output[index] = batch.process(line: lines[index], lineNumber: firstLineNumber + index)
+                }
+            }
+        }
+        return results
+    }
+}
+
+/// Lets worker threads fill one buffer: each index is written by exactly one worker, and the
+/// buffer is read only after `concurrentPerform` has returned.
+private struct DisjointWrites<Element>: @unchecked Sendable {
+    let buffer: UnsafeMutableBufferPointer<Element>
+
+    subscript(index: Int) -> Element {
+        get { buffer[index] }
+        nonmutating set { buffer[index] = newValue }
+    }
+}
+
+extension UInt8 {
+    fileprivate var isWhitespaceByte: Bool { self == 0x20 || self == 0x09 || self == 0x0D || self == 0x0A }
+}
+
+/// Splits a stream into lines, reading 1 MiB at a time.
+struct LineReader {
+    let handle: FileHandle
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var finished = false
+
+    init(handle: FileHandle) { self.handle = handle }
+
+    /// Up to `maximum` lines without their newline (a final line without newline included).
+    mutating func nextLines(maximum: Int) throws -> [ArraySlice<UInt8>] {
+        var lines: [ArraySlice<UInt8>] = []
+        while lines.count < maximum {
+            if let newline = buffer[start...].firstIndex(of: 0x0A) {
+                lines.append(ArraySlice(buffer[start..<newline]))
+                start = newline + 1
+                continue
+            }
+            if finished {
+                if start < buffer.count { lines.append(ArraySlice(buffer[start...])) }
+                buffer = []
+                start = 0
+                break
+            }
+            buffer.removeSubrange(..<start)  // keep only the partial line, then read more
+            start = 0
+            let data = try handle.read(upToCount: 1 << 20) ?? Data()
+            if data.isEmpty { finished = true } else { buffer.append(contentsOf: data) }
+        }
+        return lines
+    }
+}
+
+/// Where results go: stdout, or a temporary file renamed over `path` once everything is written.
+final class BatchSink {
+    private let path: String?
+    private let temporary: String?
+    private let handle: FileHandle
+
+    init(path: String?) throws {
+        self.path = path
+        guard let path else {
+            temporary = nil
+            handle = .standardOutput
+            return
+        }
+        let url = URL(fileURLWithPath: path)
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).\(UUID().uuidString).tmp"
+        ).path
+        guard FileManager.default.createFile(atPath: temporary, contents: nil),
+            let handle = FileHandle(forWritingAtPath: temporary)
+        else {
+            throw CLIError.io(path: path, reason: "cannot create the output file")
+        }
+        self.temporary = temporary
+        self.handle = handle
+    }
+
+    func write(_ bytes: [UInt8]) throws {
+        do {
+            try handle.write(contentsOf: bytes)
+        } catch {
+            throw CLIError.io(path: path ?? "stdout", reason: "write failed")
+        }
+    }
+
+    func finish() throws {
+        guard let path, let temporary else { return }
+        try handle.synchronize()
+        try handle.close()
+        if rename(temporary, path) != 0 {
+            unlink(temporary)
+            throw CLIError.io(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    func abandon() {
+        guard let temporary else { return }
+        try? handle.close()
+        unlink(temporary)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import OfferSigning
+
+/// Errors the command line itself raises, each with its documented exit code.
+enum CLIError: Error, LocalizedError {
+    /// Options that do not fit together or are missing (exit 2).
+    case usage(String)
+    /// No usable key or credential (exit 3).
+    case credentials(String)
+    /// Input that fails validation (exit 4).
+    case invalidInput(String)
+    /// A file could not be read or written (exit 5).
+    case io(path: String, reason: String)
+    /// A signature did not verify (exit 1).
+    case verificationFailed(String)
+
+    var errorDescription: String? {
+        switch self {
+        case .usage(let message), .credentials(let message), .invalidInput(let message): message
+        case .io(let path, let reason): "\(path): \(reason)"
+        case .verificationFailed(let reason): "verification failed: \(reason)"
+        }
+    }
+}
+
+/// The exit codes, as documented in `--help` and the README.
+enum ExitStatus: Int32 {
+    case ok = 0
+    case verificationFailed = 1
+    case usage = 2
+    case credentials = 3
+    case invalidInput = 4
+    case io = 5
+
+    static let helpText = """
+        Exit codes: 0 ok, 1 verification failed, 2 usage, 3 key or credential problem, \
+        4 input validation failed, 5 I/O.
+        """
+
+    /// The exit status for an error of ours or the library's; `nil` for ArgumentParser's own.
+    static func ofKnown(_ error: any Error) -> ExitStatus? {
+        switch error {
+        case let error as CLIError:
+            switch error {
+            case .usage: .usage
+            case .credentials: .credentials
+            case .invalidInput: .invalidInput
+            case .io: .io
+            case .verificationFailed: .verificationFailed
+            }
+        case is KeyLoadingError, is CredentialError: .credentials
+        case is RequestValidationError, is RequestDecodingError: .invalidInput
+        case is VerificationError: .verificationFailed
+        case is CocoaError: .io
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+
+/// `offerkit`: signatures, tokens and verification for App Store In-App Purchases.
+struct OfferKitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "offerkit",
+        abstract: "Sign promotional offers, eligibility and Advanced Commerce requests; make App Store API tokens.",
+        discussion: """
+            Credentials: --key-file, --key-env, --key-id, --issuer-id, --bundle-id, --config; or OFFERKIT_KEY_FILE, \
+            OFFERKIT_KEY, OFFERKIT_KEY_ID, OFFERKIT_ISSUER_ID, OFFERKIT_BUNDLE_ID, OFFERKIT_CONFIG. Flags beat the \
+            environment, which beats the config file. With none at all, the demo key in keys-example/ is used, \
+            with a warning.
+
+            \(ExitStatus.helpText)
+            """,
+        subcommands: [SignCommand.self, TokenCommand.self, VerifyCommand.self, KeyCommand.self, BatchCommand.self]
+    )
+}
+
+@main
+enum EntryPoint {
+    static func main() {
+        do {
+            var command = try OfferKitCommand.parseAsRoot()
+            try command.run()
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// Our errors exit with their documented codes; ArgumentParser's own (help, version, parse and
+    /// validation errors) print its message, and exit 0 for help or 2 for usage errors.
+    static func fail(_ error: any Error) -> Never {
+        if let known = ExitStatus.ofKnown(error) {
+            FileHandle.standardError.write(Data("offerkit: \(error.localizedDescription)\n".utf8))
+            exit(known.rawValue)
+        }
+        if let code = error as? ExitCode { exit(code.rawValue) }
+        if OfferKitCommand.exitCode(for: error) == .success { OfferKitCommand.exit(withError: error) }
+        FileHandle.standardError.write(Data((OfferKitCommand.fullMessage(for: error) + "\n").utf8))
+        exit(ExitStatus.usage.rawValue)
+    }
+}

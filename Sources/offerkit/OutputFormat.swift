@@ -1,0 +1,33 @@
+import ArgumentParser
+import Foundation
+
+/// `--format text` (the bare value, for `$(...)`) or `--format json` (one object with every field).
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case text
+    case json
+}
+
+struct OutputOptions: ParsableArguments {
+    @Option(help: "Output format: text (the bare value) or json (an object with every field).")
+    var format: OutputFormat = .text
+}
+
+/// Writing to stdout and stderr.
+enum Output {
+    /// Prints `text` and a newline to stdout.
+    static func line(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    /// Prints one JSON object (sorted keys, unescaped slashes) and a newline to stdout.
+    static func json<Value: Encodable>(_ value: Value, pretty: Bool = false) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting =
+            pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
+        FileHandle.standardOutput.write(try encoder.encode(value) + Data("\n".utf8))
+    }
+
+    static func warning(_ text: String) {
+        FileHandle.standardError.write(Data("offerkit: warning: \(text)\n".utf8))
+    }
+}

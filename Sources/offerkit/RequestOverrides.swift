@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+
+/// `--nonce` and `--iat`, for reproducible JWS (tests, vectors). Leave them out in production.
+struct RequestOverrides: ParsableArguments {
+    @Option(help: "A fixed nonce (UUID v4). Default: a fresh random one.")
+    var nonce: String?
+
+    @Option(help: "A fixed issued-at time in UNIX seconds. Default: now.")
+    var iat: Int64?
+
+    func parsedNonce() throws -> UUID? {
+        try nonce.map(Self.uuid)
+    }
+
+    var issuedAt: Date? { iat.map { Date(timeIntervalSince1970: TimeInterval($0)) } }
+
+    static func uuid(_ text: String) throws -> UUID {
+        guard let uuid = UUID(uuidString: text) else {
+            throw CLIError.invalidInput(
+                "--nonce \(text.prefix(40)) is invalid: expected a UUID such as 3f2c6a8e-6a1b-4c5d-9e7f-0a1b2c3d4e5f")
+        }
+        return uuid
+    }
+}
+
+/// The JSON printed by `--format json` for a StoreKit JWS.
+struct SignedJWSOutput: Encodable {
+    var jws: String
+    var keyId: String
+    var nonce: String?
+    var iat: Int64
+    var productId: String?
+    var offerIdentifier: String?
+    var transactionId: String?
+    var allowIntroductoryOffer: Bool?
+    var operation: String?
+}

@@ -1,0 +1,12 @@
+import ArgumentParser
+
+struct SignCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sign",
+        abstract: "Sign a StoreKit request.",
+        subcommands: [
+            SignPromotionalOffer.self, SignPromotionalOfferV1.self, SignIntroEligibility.self,
+            SignAdvancedCommerce.self,
+        ]
+    )
+}

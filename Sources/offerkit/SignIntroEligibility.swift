@@ -1,0 +1,37 @@
+import ArgumentParser
+import OfferSigning
+
+struct SignIntroEligibility: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "intro-eligibility",
+        abstract: "Sign introductory-offer eligibility as a compact JWS (StoreKit introductoryOfferEligibility).")
+
+    @Option(name: .customLong("product-id"), help: "The subscription's product ID.")
+    var productID: String
+
+    @Option(name: .customLong("allow-intro"), help: "Whether the introductory offer applies: true or false.")
+    var allowIntro: Bool
+
+    @Option(name: .customLong("transaction-id"), help: "A transaction ID of the customer.")
+    var transactionID: String
+
+    @OptionGroup var overrides: RequestOverrides
+    @OptionGroup var credentials: CredentialOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let signer = try Credentials(credentials).signer()
+        let request = IntroductoryOfferEligibilityRequest(
+            productId: productID, allowIntroductoryOffer: allowIntro, transactionId: transactionID)
+        let jws = try signer.sign(request, nonce: try overrides.parsedNonce(), issuedAt: overrides.issuedAt)
+        switch output.format {
+        case .text: Output.line(jws.serialization)
+        case .json:
+            try Output.json(
+                SignedJWSOutput(
+                    jws: jws.serialization, keyId: signer.key.keyID, nonce: jws.nonce?.uuidString.lowercased(),
+                    iat: Int64(jws.issuedAt.timeIntervalSince1970.rounded(.down)), productId: productID,
+                    transactionId: transactionID, allowIntroductoryOffer: allowIntro))
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import OfferSigning
+
+struct SignPromotionalOffer: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "promotional-offer",
+        abstract: "Sign a promotional offer as a V2 compact JWS (StoreKit promotionalOffer(_:compactJWS:)).")
+
+    @Option(name: .customLong("product-id"), help: "The subscription's product ID.")
+    var productID: String
+
+    @Option(name: .customLong("offer-id"), help: "The promotional offer's identifier.")
+    var offerID: String
+
+    @Option(name: .customLong("transaction-id"), help: "A transaction ID of the customer (recommended).")
+    var transactionID: String?
+
+    @OptionGroup var overrides: RequestOverrides
+    @OptionGroup var credentials: CredentialOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let signer = try Credentials(credentials).signer()
+        let request = PromotionalOfferRequest(
+            productId: productID, offerIdentifier: offerID, transactionId: transactionID)
+        let jws = try signer.sign(request, nonce: try overrides.parsedNonce(), issuedAt: overrides.issuedAt)
+        switch output.format {
+        case .text: Output.line(jws.serialization)
+        case .json:
+            try Output.json(
+                SignedJWSOutput(
+                    jws: jws.serialization, keyId: signer.key.keyID, nonce: jws.nonce?.uuidString.lowercased(),
+                    iat: Int64(jws.issuedAt.timeIntervalSince1970.rounded(.down)), productId: productID,
+                    offerIdentifier: offerID, transactionId: transactionID))
+        }
+    }
+}

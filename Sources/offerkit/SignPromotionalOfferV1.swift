@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import OfferSigning
+
+struct SignPromotionalOfferV1: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "promotional-offer-v1",
+        abstract: "Sign a promotional offer the legacy way (signature version 1, SKPaymentDiscount).",
+        discussion: """
+            Text output is the base64 signature alone; use --format json for keyId, nonce, timestamp and the rest, \
+            or pass --nonce and --timestamp yourself. On the device, base64-decode the signature to Data.
+            """)
+
+    @Option(name: .customLong("product-id"), help: "The subscription's product ID.")
+    var productID: String
+
+    @Option(name: .customLong("offer-id"), help: "The promotional offer's identifier.")
+    var offerID: String
+
+    @Option(
+        name: .customLong("app-account-token"), help: "The app account token or application username (lower-cased).")
+    var appAccountToken: String = ""
+
+    @Option(help: "A fixed nonce (UUID). Default: a fresh random one.")
+    var nonce: String?
+
+    @Option(help: "A fixed timestamp in UNIX milliseconds. Default: now.")
+    var timestamp: Int64?
+
+    @OptionGroup var credentials: CredentialOptions
+    @OptionGroup var output: OutputOptions
+
+    struct JSONOutput: Encodable {
+        var keyId: String
+        var nonce: String
+        var timestamp: Int64
+        var signature: String
+        var productId: String
+        var offerId: String
+        var appAccountToken: String
+    }
+
+    func run() throws {
+        let signer = try Credentials(credentials).signer()
+        let request = LegacyPromotionalOfferRequest(
+            productId: productID, offerIdentifier: offerID, appAccountToken: appAccountToken)
+        let signature = try signer.sign(request, nonce: try nonce.map(RequestOverrides.uuid), timestamp: timestamp)
+        switch output.format {
+        case .text: Output.line(signature.signature)
+        case .json:
+            try Output.json(
+                JSONOutput(
+                    keyId: signature.keyId, nonce: signature.nonceString, timestamp: signature.timestamp,
+                    signature: signature.signature, productId: signature.productId,
+                    offerId: signature.offerIdentifier, appAccountToken: signature.appAccountToken))
+        }
+    }
+}
