@@ -33,12 +33,19 @@ enum EntryPoint {
     /// validation errors) print its message, and exit 0 for help or 2 for usage errors.
     static func fail(_ error: any Error) -> Never {
         if let known = ExitStatus.ofKnown(error) {
-            FileHandle.standardError.write(Data("offerkit: \(error.localizedDescription)\n".utf8))
+            printError(error.localizedDescription)
             exit(known.rawValue)
         }
         if let code = error as? ExitCode { exit(code.rawValue) }
         if OfferKitCommand.exitCode(for: error) == .success { OfferKitCommand.exit(withError: error) }
-        FileHandle.standardError.write(Data((OfferKitCommand.fullMessage(for: error) + "\n").utf8))
+        printError(OfferKitCommand.fullMessage(for: error).replacingOccurrences(of: "Error: ", with: ""))
         exit(ExitStatus.usage.rawValue)
+    }
+
+    /// Every line on stderr starts with `offerkit: `, with key material redacted.
+    static func printError(_ message: String) {
+        let lines = Redaction.redactKeyMaterial(in: message).split(separator: "\n", omittingEmptySubsequences: true)
+        let text = lines.map { "offerkit: \($0)\n" }.joined()
+        FileHandle.standardError.write(Data(text.utf8))
     }
 }

@@ -1,0 +1,261 @@
+import Foundation
+import OfferSigning
+import Testing
+
+/// Where the key, key ID, issuer ID and bundle ID come from: flags, environment, config file,
+/// stdin, `OFFERKIT_KEY`; their precedence; key ID inference; the demo key and permission warnings.
+@Suite("offerkit credentials")
+struct CredentialTests {
+    static let signArguments = [
+        "sign", "promotional-offer", "--product-id", Fixed.productId, "--offer-id", Fixed.offerId,
+    ]
+
+    /// Signs a promotional offer and returns the decoded JWS (after checking it verifies with the demo key).
+    static func sign(
+        _ extra: [String], environment: [String: String] = [:], stdin: Data? = nil, cwd: URL? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (result: CLIResult, jws: DecodedJWS) {
+        let result = try CLI.run(signArguments + extra, environment: environment, stdin: stdin, cwd: cwd)
+        Expect.success(result, sourceLocation: sourceLocation)
+        let jws = try #require(DecodedJWS(result.output), "not a JWS\n\(result)", sourceLocation: sourceLocation)
+        #expect(
+            (try? JWSVerifier(key: DemoKey.key).verify(result.output, as: .promotionalOffer)) != nil,
+            "signed with the demo key", sourceLocation: sourceLocation)
+        return (result, jws)
+    }
+
+    static func expectIdentity(
+        _ jws: DecodedJWS, kid: String = DemoKey.keyID, iss: String = DemoKey.issuerID,
+        bid: String = DemoKey.bundleID, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(jws.header["kid"]?.string == kid, "kid", sourceLocation: sourceLocation)
+        #expect(jws.claims["iss"]?.string == iss, "iss", sourceLocation: sourceLocation)
+        #expect(jws.claims["bid"]?.string == bid, "bid", sourceLocation: sourceLocation)
+    }
+
+    /// A config file in its own folder, with a 0600 copy of the demo key next to it.
+    static func makeConfig(
+        bundleID: String = "com.example.config", keyID: String = "CFGKEY0001",
+        issuerID: String = "11111111-2222-4333-8444-555555555555", keyFile: String = "SubscriptionKey_CFG.p8"
+    ) throws -> (folder: TempDir, path: String) {
+        let folder = try TempDir.make()
+        _ = try folder.copyOfDemoKey(named: "SubscriptionKey_CFG.p8", mode: 0o600)
+        let config = #"{"\#(bundleID)":{"keyFile":"\#(keyFile)","keyId":"\#(keyID)","issuerId":"\#(issuerID)"}}"#
+        return (folder, try folder.write(config, to: "offerkit.json"))
+    }
+
+    // MARK: demo key
+
+    @Test func withoutCredentialsTheDemoKeyIsUsedWithAWarning() throws {
+        let (result, jws) = try Self.sign([])
+        Self.expectIdentity(jws)
+        #expect(result.stderr.lowercased().contains("demo key"), "warning about the demo key\n\(result)")
+
+        let token = try CLI.run(["token", "server-api", "--format", "json"])
+        Expect.success(token)
+        #expect(token.stderr.lowercased().contains("demo key"), "\(token)")
+        let inspect = try CLI.run(["key", "inspect"])
+        Expect.success(inspect)
+        #expect(inspect.stderr.lowercased().contains("demo key"), "\(inspect)")
+    }
+
+    @Test func noDemoWarningWhenCredentialsAreGiven() throws {
+        Expect.noDemoWarning(try Self.sign(DemoKey.flags).result)
+        Expect.noDemoWarning(try Self.sign([], environment: DemoKey.environment).result)
+        let (folder, config) = try Self.makeConfig()
+        defer { folder.remove() }
+        Expect.noDemoWarning(try Self.sign(["--config", config, "--bundle-id", "com.example.config"]).result)
+    }
+
+    // MARK: sources
+
+    @Test func fromFlags() throws {
+        let (result, jws) = try Self.sign(DemoKey.flags)
+        Self.expectIdentity(jws)
+        #expect(result.stderr.isEmpty, "no warnings for a 0600 key given by flags\n\(result)")
+    }
+
+    @Test func fromEnvironment() throws {
+        let (_, jws) = try Self.sign([], environment: DemoKey.environment)
+        Self.expectIdentity(jws)
+    }
+
+    @Test func fromConfigFileRelativeToItsFolder() throws {
+        let (folder, config) = try Self.makeConfig()
+        defer { folder.remove() }
+        let elsewhere = try TempDir.make()
+        defer { elsewhere.remove() }
+        // The key file is found next to the config, not in the working directory.
+        let (_, jws) = try Self.sign(["--config", config, "--bundle-id", "com.example.config"], cwd: elsewhere.url)
+        Self.expectIdentity(
+            jws, kid: "CFGKEY0001", iss: "11111111-2222-4333-8444-555555555555", bid: "com.example.config")
+
+        let (_, fromEnv) = try Self.sign(
+            [], environment: ["OFFERKIT_CONFIG": config, "OFFERKIT_BUNDLE_ID": "com.example.config"],
+            cwd: elsewhere.url)
+        Self.expectIdentity(
+            fromEnv, kid: "CFGKEY0001", iss: "11111111-2222-4333-8444-555555555555", bid: "com.example.config")
+    }
+
+    @Test func theDemoConfigInKeysExample() throws {
+        let (_, jws) = try Self.sign(["--config", DemoKey.configPath, "--bundle-id", DemoKey.bundleID])
+        Self.expectIdentity(jws)
+    }
+
+    @Test func keyOnStdin() throws {
+        let identity = ["--key-id", DemoKey.keyID, "--issuer-id", DemoKey.issuerID, "--bundle-id", DemoKey.bundleID]
+        let (result, jws) = try Self.sign(["--key-file", "-"] + identity, stdin: Data(DemoKey.privatePEM.utf8))
+        Self.expectIdentity(jws)
+        Expect.noDemoWarning(result)
+        let (_, bodyOnly) = try Self.sign(["--key-file", "-"] + identity, stdin: Data(DemoKey.base64Body.utf8))
+        Self.expectIdentity(bodyOnly)
+    }
+
+    @Test(arguments: ["pem", "pem-escaped-newlines", "base64-body"])
+    func keyInOFFERKIT_KEY(form: String) throws {
+        let value =
+            switch form {
+            case "pem": DemoKey.privatePEM
+            case "pem-escaped-newlines": DemoKey.privatePEM.replacingOccurrences(of: "\n", with: "\\n")
+            default: DemoKey.base64Body
+            }
+        let environment = [
+            "OFFERKIT_KEY": value, "OFFERKIT_KEY_ID": DemoKey.keyID, "OFFERKIT_ISSUER_ID": DemoKey.issuerID,
+            "OFFERKIT_BUNDLE_ID": DemoKey.bundleID,
+        ]
+        let (result, jws) = try Self.sign([], environment: environment)
+        Self.expectIdentity(jws)
+        Expect.noDemoWarning(result)
+    }
+
+    @Test func keyInANamedVariable() throws {
+        let (_, jws) = try Self.sign(
+            [
+                "--key-env", "MY_APP_KEY", "--key-id", DemoKey.keyID, "--issuer-id", DemoKey.issuerID, "--bundle-id",
+                DemoKey.bundleID,
+            ], environment: ["MY_APP_KEY": DemoKey.privatePEM])
+        Self.expectIdentity(jws)
+        let (_, body) = try Self.sign(
+            [
+                "--key-env", "MY_APP_KEY", "--key-id", DemoKey.keyID, "--issuer-id", DemoKey.issuerID, "--bundle-id",
+                DemoKey.bundleID,
+            ], environment: ["MY_APP_KEY": DemoKey.base64Body])
+        Self.expectIdentity(body)
+    }
+
+    // MARK: precedence
+
+    @Test func flagsBeatTheEnvironment() throws {
+        // A malformed key ID in the environment does not matter when the flag is right.
+        var environment = DemoKey.environment
+        environment["OFFERKIT_KEY_ID"] = "not-a-key-id"
+        let (_, malformed) = try Self.sign(["--key-id", DemoKey.keyID], environment: environment)
+        Self.expectIdentity(malformed)
+
+        // Every field: the flag's value ends up in the JWS.
+        let environmentValues = [
+            "OFFERKIT_KEY_FILE": "/nonexistent/SubscriptionKey_ENVKEY0001.p8", "OFFERKIT_KEY_ID": "ENVKEY0001",
+            "OFFERKIT_ISSUER_ID": "aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee", "OFFERKIT_BUNDLE_ID": "com.example.env",
+            "OFFERKIT_KEY": "garbage, not a key",
+        ]
+        let (_, jws) = try Self.sign(
+            [
+                "--key-file", DemoKey.privateCopy, "--key-id", "FLAGKEY001", "--issuer-id", DemoKey.issuerID,
+                "--bundle-id", "com.example.flag",
+            ], environment: environmentValues)
+        Self.expectIdentity(jws, kid: "FLAGKEY001", bid: "com.example.flag")
+    }
+
+    @Test func environmentBeatsTheConfigFile() throws {
+        let (folder, config) = try Self.makeConfig(
+            bundleID: "com.example.config", keyID: "CFGKEY0001", keyFile: "missing/SubscriptionKey_CFGKEY0001.p8")
+        defer { folder.remove() }
+        let environment = [
+            "OFFERKIT_CONFIG": config, "OFFERKIT_BUNDLE_ID": "com.example.config",
+            "OFFERKIT_KEY_FILE": DemoKey.privateCopy, "OFFERKIT_KEY_ID": "ENVKEY0001",
+            "OFFERKIT_ISSUER_ID": DemoKey.issuerID,
+        ]
+        let (_, jws) = try Self.sign([], environment: environment)
+        Self.expectIdentity(jws, kid: "ENVKEY0001", bid: "com.example.config")
+    }
+
+    @Test func flagsBeatTheConfigFile() throws {
+        let (folder, config) = try Self.makeConfig(bundleID: "com.example.config", keyID: "CFGKEY0001")
+        defer { folder.remove() }
+        let (_, jws) = try Self.sign(
+            [
+                "--config", config, "--bundle-id", "com.example.config", "--key-id", "FLAGKEY001", "--issuer-id",
+                DemoKey.issuerID,
+            ])
+        Self.expectIdentity(jws, kid: "FLAGKEY001", bid: "com.example.config")
+    }
+
+    // MARK: key ID inference
+
+    @Test(arguments: [
+        ("SubscriptionKey_ABCDE12345.p8", "ABCDE12345"), ("AuthKey_XYZ9876543.p8", "XYZ9876543"),
+    ])
+    func keyIDIsInferredFromAppleFileNames(name: String, keyID: String) throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let path = try folder.copyOfDemoKey(named: name, mode: 0o600)
+        let identity = ["--issuer-id", DemoKey.issuerID, "--bundle-id", DemoKey.bundleID]
+        let (_, jws) = try Self.sign(["--key-file", path] + identity)
+        #expect(jws.header["kid"]?.string == keyID)
+        let (_, fromEnv) = try Self.sign(identity, environment: ["OFFERKIT_KEY_FILE": path])
+        #expect(fromEnv.header["kid"]?.string == keyID)
+        let (_, explicit) = try Self.sign(["--key-file", path, "--key-id", DemoKey.keyID] + identity)
+        #expect(explicit.header["kid"]?.string == DemoKey.keyID, "a given key ID beats the file name")
+    }
+
+    @Test func noKeyIDInferableExitsThree() throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let path = try folder.copyOfDemoKey(named: "my-key.p8", mode: 0o600)
+        let result = try CLI.run(
+            Self.signArguments + ["--key-file", path, "--issuer-id", DemoKey.issuerID, "--bundle-id", DemoKey.bundleID])
+        Expect.failure(result, status: 3, mentioning: ["key id"])
+        let fromStdin = try CLI.run(
+            Self.signArguments + ["--key-file", "-", "--issuer-id", DemoKey.issuerID, "--bundle-id", DemoKey.bundleID],
+            stdin: Data(DemoKey.privatePEM.utf8))
+        Expect.failure(fromStdin, status: 3, mentioning: ["key id"])
+    }
+
+    // MARK: permissions
+
+    @Test(arguments: [0o644, 0o640, 0o604])
+    func keyFileReadableByOthersDrawsAWarning(mode: Int) throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let path = try folder.copyOfDemoKey(named: "SubscriptionKey_DEMOKEY123.p8", mode: mode)
+        #expect(FileMode.of(path) == mode)
+        let (result, _) = try Self.sign(
+            ["--key-file", path, "--issuer-id", DemoKey.issuerID, "--bundle-id", DemoKey.bundleID])
+        #expect(result.stderr.contains("readable by"), "mode \(String(mode, radix: 8)) warns\n\(result)")
+        #expect(!result.stderr.lowercased().contains("demo key"))
+
+        // The same key file named by the environment or by a config file.
+        let (fromEnv, _) = try Self.sign(
+            [],
+            environment: [
+                "OFFERKIT_KEY_FILE": path, "OFFERKIT_ISSUER_ID": DemoKey.issuerID,
+                "OFFERKIT_BUNDLE_ID": DemoKey.bundleID,
+            ])
+        #expect(fromEnv.stderr.contains("readable by"), "\(fromEnv)")
+        let config = try folder.write(
+            #"{"\#(DemoKey.bundleID)":{"keyFile":"SubscriptionKey_DEMOKEY123.p8","keyId":"DEMOKEY123","issuerId":"\#(DemoKey.issuerID)"}}"#,
+            to: "config.json")
+        let (fromConfig, _) = try Self.sign(["--config", config, "--bundle-id", DemoKey.bundleID])
+        #expect(fromConfig.stderr.contains("readable by"), "\(fromConfig)")
+    }
+
+    @Test func keyFileWithMode0600DrawsNoWarning() throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let path = try folder.copyOfDemoKey(named: "SubscriptionKey_DEMOKEY123.p8", mode: 0o600)
+        let (result, _) = try Self.sign(
+            ["--key-file", path, "--issuer-id", DemoKey.issuerID, "--bundle-id", DemoKey.bundleID])
+        #expect(!result.stderr.contains("readable by"), "\(result)")
+        #expect(result.stderr.isEmpty, "\(result)")
+    }
+}

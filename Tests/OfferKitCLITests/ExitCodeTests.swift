@@ -1,0 +1,153 @@
+import Foundation
+import OfferSigning
+import Testing
+
+/// Every documented exit code, with an empty stdout and an `offerkit: ` message on stderr.
+@Suite("offerkit exit codes")
+struct ExitCodeTests {
+    static let sign = ["sign", "promotional-offer", "--product-id", Fixed.productId, "--offer-id", Fixed.offerId]
+    static let identity = ["--issuer-id", DemoKey.issuerID, "--bundle-id", DemoKey.bundleID]
+
+    @Test func rootHelpListsTheExitCodes() throws {
+        let result = try CLI.run(["--help"])
+        #expect(result.status == 0, "\(result)")
+        let text = result.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let range = try #require(text.range(of: "exit code", options: .caseInsensitive), "\(result)")
+        let after = text[range.upperBound...]
+        for code in 0...5 {
+            #expect(after.range(of: "\\b\(code)\\b", options: .regularExpression) != nil, "exit code \(code) listed")
+        }
+        for word in ["verif", "usage", "key", "input", "I/O"] {
+            #expect(after.localizedCaseInsensitiveContains(word), "\(word)")
+        }
+    }
+
+    @Test func zeroOnSuccess() throws {
+        let result = try CLI.run(Self.sign + DemoKey.flags)
+        #expect(result.status == 0, "\(result)")
+    }
+
+    @Test func oneWhenVerificationFails() throws {
+        let jws = try DemoKey.signer().sign(
+            PromotionalOfferRequest(productId: Fixed.productId, offerIdentifier: Fixed.offerId)
+        ).serialization
+        var tampered = Array(jws)
+        tampered[tampered.count - 5] = tampered[tampered.count - 5] == "A" ? "B" : "A"
+        let result = try CLI.run(["verify", "--jws", String(tampered)] + DemoKey.flags)
+        Expect.failure(result, status: 1)
+    }
+
+    // MARK: 2 usage
+
+    @Test(arguments: [
+        ["sign", "promotional-offer", "--product-id", "p", "--offer-id", "o", "--bogus"],  // unknown flag
+        ["sign", "promotional-offer", "--offer-id", "o"],  // missing required option
+        ["sign", "promotional-offer", "--product-id", "p"],
+        ["sign", "promotional-offer", "--product-id", "p", "--offer-id", "o", "--iat", "yesterday"],  // bad value
+        ["sign", "promotional-offer", "--product-id", "p", "--offer-id", "o", "--format", "yaml"],
+        ["sign", "promotional-offer-v1", "--product-id", "p", "--offer-id", "o", "--timestamp", "12.5"],
+        ["sign", "intro-eligibility", "--product-id", "p", "--allow-intro", "maybe", "--transaction-id", "1"],
+        ["sign", "intro-eligibility", "--product-id", "p", "--allow-intro", "true"],
+        ["sign", "no-such-request"],  // unknown subcommand
+        ["token", "server-api", "--lifetime", "five"],
+        ["verify"],  // neither --jws nor --jws-file
+        ["verify", "--jws", "a.b.c", "--kind", "no-such-kind"],
+        ["key", "generate"],  // --out missing
+        ["batch", "--nonsense"],
+    ])
+    func twoForUsageErrors(arguments: [String]) throws {
+        let result = try CLI.run(arguments + DemoKey.flags)
+        Expect.failure(result, status: 2)
+    }
+
+    // MARK: 3 key or credential problem
+
+    @Test(arguments: ["rsa.pkcs8.pem", "p384.pkcs8.pem", "p256.pub.pem", "empty.p8", "p256.encrypted.pem", "cert.pem"])
+    func threeForAKeyThatIsNotAP256PrivateKey(fixture: String) throws {
+        let path = DemoKey.fixtureKeys.appendingPathComponent(fixture).path
+        let result = try CLI.run(Self.sign + ["--key-file", path, "--key-id", DemoKey.keyID] + Self.identity)
+        Expect.failure(result, status: 3)
+    }
+
+    @Test func threeForAMissingKeyFile() throws {
+        let result = try CLI.run(
+            Self.sign + ["--key-file", "/nonexistent/SubscriptionKey_ABCDEFGHIJ.p8"] + Self.identity)
+        Expect.failure(result, status: 3, mentioning: ["/nonexistent/SubscriptionKey_ABCDEFGHIJ.p8"])
+    }
+
+    @Test func threeForBadIdentifiers() throws {
+        func flags(keyID: String = DemoKey.keyID, issuer: String = DemoKey.issuerID, bundle: String = DemoKey.bundleID)
+            -> [String]
+        {
+            ["--key-file", DemoKey.privateCopy, "--key-id", keyID, "--issuer-id", issuer, "--bundle-id", bundle]
+        }
+        Expect.failure(try CLI.run(Self.sign + flags(keyID: "demokey123")), status: 3, mentioning: ["key id"])
+        Expect.failure(try CLI.run(Self.sign + flags(keyID: "DEMOKEY12")), status: 3, mentioning: ["key id"])
+        Expect.failure(try CLI.run(Self.sign + flags(issuer: "not-a-uuid")), status: 3, mentioning: ["issuer"])
+        Expect.failure(try CLI.run(Self.sign + flags(bundle: "com.example app")), status: 3, mentioning: ["bundle"])
+        Expect.failure(try CLI.run(Self.sign + flags(bundle: "com..example")), status: 3, mentioning: ["bundle"])
+        Expect.failure(
+            try CLI.run(["token", "server-api"] + flags(issuer: "98802e6e")), status: 3, mentioning: ["issuer"])
+    }
+
+    @Test func threeForKeysInTheEnvironmentThatAreNotKeys() throws {
+        let unset = try CLI.run(
+            Self.sign + ["--key-env", "OFFERKIT_TEST_UNSET_VARIABLE", "--key-id", DemoKey.keyID] + Self.identity)
+        Expect.failure(unset, status: 3, mentioning: ["OFFERKIT_TEST_UNSET_VARIABLE"])
+        let garbage = try CLI.run(
+            Self.sign + ["--key-id", DemoKey.keyID] + Self.identity, environment: ["OFFERKIT_KEY": "not a key at all"])
+        Expect.failure(garbage, status: 3)
+        let emptyStdin = try CLI.run(
+            Self.sign + ["--key-file", "-", "--key-id", DemoKey.keyID] + Self.identity, stdin: Data())
+        Expect.failure(emptyStdin, status: 3)
+    }
+
+    @Test func threeForABrokenConfig() throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let config = try folder.write(
+            #"{"com.example.app":{"keyFile":"missing.p8","keyId":"ABCDEFGHIJ","#, to: "c.json")
+        let result = try CLI.run(Self.sign + ["--config", config, "--bundle-id", "com.example.app"])
+        Expect.failure(result, status: 3)
+    }
+
+    // MARK: 4 input validation
+
+    @Test(arguments: [
+        ["sign", "promotional-offer", "--product-id", "", "--offer-id", "o"],
+        ["sign", "promotional-offer", "--product-id", "p", "--offer-id", ""],
+        ["sign", "promotional-offer-v1", "--product-id", "", "--offer-id", "o"],
+        ["sign", "intro-eligibility", "--product-id", "", "--allow-intro", "true", "--transaction-id", "1"],
+        ["sign", "intro-eligibility", "--product-id", "p", "--allow-intro", "true", "--transaction-id", ""],
+        ["token", "server-api", "--lifetime", "3601"],
+        ["token", "connect-api", "--lifetime", "1201"],
+    ])
+    func fourForInvalidInput(arguments: [String]) throws {
+        let result = try CLI.run(arguments + DemoKey.flags)
+        Expect.failure(result, status: 4)
+    }
+
+    @Test func fourNamesTheField() throws {
+        let empty = try CLI.run(["sign", "promotional-offer", "--product-id", "", "--offer-id", "o"] + DemoKey.flags)
+        Expect.failure(empty, status: 4, mentioning: ["product"])
+        let lifetime = try CLI.run(["token", "server-api", "--lifetime", "3601"] + DemoKey.flags)
+        Expect.failure(lifetime, status: 4, mentioning: ["lifetime", "3600"])
+    }
+
+    // MARK: 5 I/O
+
+    @Test func fiveForFilesThatCannotBeReadOrWritten() throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let request = try CLI.run(
+            ["sign", "advanced-commerce", "--request", folder.file("no-such-request.json")] + DemoKey.flags)
+        Expect.failure(request, status: 5, mentioning: ["no-such-request.json"])
+        let jwsFile = try CLI.run(["verify", "--jws-file", folder.file("no-such.jws")] + DemoKey.flags)
+        Expect.failure(jwsFile, status: 5, mentioning: ["no-such.jws"])
+        let directoryAsRequest = try CLI.run(["sign", "advanced-commerce", "--request", folder.path] + DemoKey.flags)
+        Expect.failure(directoryAsRequest, status: 5)
+        let plain = try folder.write("x", to: "plain")
+        let out = try CLI.run(["key", "generate", "--out", "\(plain)/sub", "--key-id", "IOKEY00001"])
+        Expect.failure(out, status: 5)
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import OfferSigning
+import Testing
+
+/// No stdout or stderr of any run may contain private-key material: no 16-character window of
+/// the demo key's base64 body, nor of any key `key generate` wrote.
+///
+/// Every run is scanned as it finishes (``OutputLog``); the tests here feed key material to the
+/// CLI where it does not belong, where an error message would be most tempted to quote it.
+@Suite("private key material never appears in output")
+struct PrivateKeyLeakTests {
+    static let identity = ["--issuer-id", DemoKey.issuerID, "--bundle-id", DemoKey.bundleID]
+
+    /// Runs and checks this run's output against every known secret (it is also in the log).
+    @discardableResult
+    static func runClean(
+        _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> CLIResult {
+        let result = try CLI.run(arguments, environment: environment, stdin: stdin)
+        for secret in OutputLog.shared.allSecrets {
+            #expect(
+                OutputLog.leak(of: secret, in: result.stdout + "\n" + result.stderr) == nil,
+                "\(secret.name) leaked by `offerkit \(arguments.joined(separator: " "))`",
+                sourceLocation: sourceLocation
+            )
+        }
+        return result
+    }
+
+    @Test func theScannerFindsAPlantedLeak() {
+        let demo = OutputLog.shared.allSecrets[0]
+        let body = DemoKey.base64Body
+        let middle = body.index(body.startIndex, offsetBy: 60)
+        let planted = "error: " + body[middle...].prefix(16) + " trailing"
+        #expect(OutputLog.leak(of: demo, in: planted) != nil)
+        // Across a line break too.
+        let split = "x " + body[middle...].prefix(8) + "\n" + body[middle...].dropFirst(8).prefix(8)
+        #expect(OutputLog.leak(of: demo, in: split) != nil)
+        // The public key is not secret.
+        #expect(OutputLog.leak(of: demo, in: DemoKey.key.publicKeyPEM + DemoKey.key.publicJWK) == nil)
+        #expect(OutputLog.leak(of: demo, in: "nothing here") == nil)
+        // Nor is the ASN.1 prefix every P-256 PKCS#8 key starts with.
+        #expect(OutputLog.leak(of: demo, in: "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg") == nil)
+        #expect(body.hasPrefix("MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg"))
+    }
+
+    @Test func keyMaterialInTheWrongPlaceIsNotEchoed() throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let body = DemoKey.base64Body
+        let keyCopy = try folder.copyOfDemoKey(named: "key.txt", mode: 0o600)
+
+        // A damaged key: one character dropped, or a wrong PEM label.
+        var damaged = body
+        damaged.remove(at: damaged.index(damaged.startIndex, offsetBy: 70))
+        let damagedResult = try Self.runClean(
+            ["sign", "promotional-offer", "--product-id", "p", "--offer-id", "o", "--key-id", DemoKey.keyID]
+                + Self.identity, environment: ["OFFERKIT_KEY": damaged])
+        #expect(damagedResult.status == 3, "\(damagedResult)")
+        let relabeled = DemoKey.privatePEM.replacingOccurrences(of: "PRIVATE KEY", with: "PUBLIC KEY")
+        let relabeledResult = try Self.runClean(
+            ["key", "inspect", "--key-file", "-", "--key-id", DemoKey.keyID], stdin: Data(relabeled.utf8))
+        #expect(relabeledResult.status == 3, "\(relabeledResult)")
+        let truncated = String(DemoKey.privatePEM.prefix(120))
+        try Self.runClean(
+            ["key", "inspect", "--key-env", "SOME_KEY", "--key-id", DemoKey.keyID], environment: ["SOME_KEY": truncated]
+        )
+
+        // A good key with a bad key ID, issuer or bundle.
+        try Self.runClean(
+            ["token", "server-api", "--key-id", "bad"] + Self.identity, environment: ["OFFERKIT_KEY": body])
+        try Self.runClean(
+            ["token", "server-api", "--key-id", DemoKey.keyID, "--issuer-id", "x", "--bundle-id", DemoKey.bundleID],
+            environment: ["OFFERKIT_KEY": DemoKey.privatePEM])
+
+        // The private key where a JWS, a request, a public key, a signature or JSON Lines belong.
+        let asJWS = try Self.runClean(["verify", "--jws-file", keyCopy] + DemoKey.flags)
+        #expect(asJWS.status != 0)
+        try Self.runClean(["verify", "--jws", body] + DemoKey.flags)
+        try Self.runClean(["verify", "--jws", body + "." + body + "." + body] + DemoKey.flags)
+        let asRequest = try Self.runClean(["sign", "advanced-commerce", "--request", keyCopy] + DemoKey.flags)
+        #expect(asRequest.status == 4, "\(asRequest)")
+        try Self.runClean(["sign", "advanced-commerce", "--request", "-"] + DemoKey.flags, stdin: Data(body.utf8))
+        let asPublicKey = try Self.runClean(
+            ["verify", "--jws", "a.b.c", "--public-key", DemoKey.keyPath, "--format", "json"])
+        #expect(asPublicKey.status != 0)
+        try Self.runClean(
+            [
+                "verify", "--legacy-signature", body, "--product-id", "p", "--offer-id", "o", "--nonce", Fixed.nonce,
+                "--timestamp", "1",
+            ] + DemoKey.flags)
+        let asBatch = try Self.runClean(["batch", "--input", keyCopy] + DemoKey.flags)
+        #expect(asBatch.status == 4, "\(asBatch)")
+        try Self.runClean(
+            ["batch"] + DemoKey.flags,
+            stdin: Data(
+                #"{"type":"promotional-offer","productId":"\#(body)","offerIdentifier":""}"#.utf8))
+        try Self.runClean(["sign", "promotional-offer", "--product-id", "p", "--offer-id", "o", "--nonce", body])
+        // A typed option's bad value (the argument parser's own message).
+        try Self.runClean(["sign", "promotional-offer", "--product-id", "p", "--offer-id", "o", "--iat", body])
+
+        // The key in every accepted form, with output in both formats.
+        for format in ["text", "json"] {
+            try Self.runClean(
+                ["key", "inspect", "--format", format, "--key-file", "-", "--key-id", DemoKey.keyID],
+                stdin: Data(DemoKey.privatePEM.utf8))
+            try Self.runClean(
+                ["key", "inspect", "--format", format, "--key-id", DemoKey.keyID],
+                environment: ["OFFERKIT_KEY": body])
+            try Self.runClean(["token", "server-api", "--format", format] + DemoKey.flags)
+        }
+    }
+
+    @Test func generatedKeysDoNotLeakThroughTheCommandsThatUseThem() throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let generated = try Self.runClean(["key", "generate", "--out", folder.path, "--key-id", "LEAKTEST01"])
+        #expect(generated.status == 0, "\(generated)")
+        let path = folder.file("SubscriptionKey_LEAKTEST01.p8")
+        let pem = try String(contentsOfFile: path, encoding: .utf8)
+        let key = try SigningKey(pem: pem, keyID: "LEAKTEST01")
+        OutputLog.shared.registerSecret(
+            pem: pem, name: "the generated key LEAKTEST01",
+            publicMaterial: [OutputLog.base64Body(ofPEM: key.publicKeyPEM), key.publicJWK])
+        try Self.runClean(["key", "inspect", "--key-file", path, "--format", "json"])
+        try Self.runClean(["key", "inspect", "--key-file", path])
+        try Self.runClean(["key", "generate", "--out", folder.path, "--key-id", "LEAKTEST01"])  // refused
+        try Self.runClean(
+            ["sign", "promotional-offer-v1", "--product-id", "p", "--offer-id", "o", "--key-file", path]
+                + Self.identity)
+        try Self.runClean(["verify", "--jws-file", path, "--key-file", path] + Self.identity)
+    }
+
+    /// Scans everything the suite has recorded so far against every key, once more.
+    @Test func everythingRecordedSoFarIsClean() {
+        let runs = OutputLog.shared.allRuns
+        let secrets = OutputLog.shared.allSecrets
+        #expect(!secrets.isEmpty)
+        for run in runs { OutputLog.check(run, against: secrets) }
+    }
+}

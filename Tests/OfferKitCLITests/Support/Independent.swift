@@ -1,0 +1,193 @@
+import Foundation
+import Testing
+
+/// A compact JWS taken apart with Foundation (not the library's codecs).
+struct DecodedJWS {
+    let compact: String
+    let segments: [String]
+    let headerText: String
+    let payloadText: String
+    let header: JSON
+    let claims: JSON
+
+    init?(_ compact: String) {
+        let compact = compact.trimmingCharacters(in: .whitespacesAndNewlines)
+        let segments = compact.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard segments.count == 3,
+            let headerBytes = Base64URL.decode(segments[0]), let payloadBytes = Base64URL.decode(segments[1])
+        else { return nil }
+        self.compact = compact
+        self.segments = segments
+        self.headerText = String(decoding: headerBytes, as: UTF8.self)
+        self.payloadText = String(decoding: payloadBytes, as: UTF8.self)
+        guard let header = JSON.parse(headerText), let claims = JSON.parse(payloadText) else { return nil }
+        self.header = header
+        self.claims = claims
+    }
+
+    /// This JWS with its payload replaced (the signature kept), which must no longer verify.
+    func withPayload(_ payload: String) -> String {
+        segments[0] + "." + Base64URL.encode(Data(payload.utf8)) + "." + segments[2]
+    }
+}
+
+enum Base64URL {
+    static func decode(_ text: some StringProtocol) -> Data? {
+        guard !text.contains("="), !text.contains("+"), !text.contains("/") else { return nil }
+        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while standard.count % 4 != 0 { standard += "=" }
+        return Data(base64Encoded: standard)
+    }
+
+    static func encode(_ data: Data) -> String {
+        data.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}
+
+/// The independent verifiers: Python's `cryptography` and `PyJWT`, and the `openssl` CLI.
+///
+/// Missing on a developer machine: the tests that need them are skipped with a loud reason.
+/// With `CI` set they run anyway and fail, so CI can never pass without them.
+enum Independent {
+    static var isCI: Bool {
+        let value = ProcessInfo.processInfo.environment["CI"]?.lowercased() ?? ""
+        return !value.isEmpty && value != "false" && value != "0"
+    }
+
+    /// `OFFERKIT_PYTHON` (the venv `.ci/run` makes) or `python3` from PATH.
+    static var python: String { ProcessInfo.processInfo.environment["OFFERKIT_PYTHON"] ?? "python3" }
+
+    static let pythonAvailable: Bool = (try? run(python, ["-c", "import cryptography, jwt"]).status) == 0
+    static let opensslAvailable: Bool = (try? run("openssl", ["version"]).status) == 0
+
+    static let pythonReason = Comment(
+        rawValue: "SKIPPED LOUDLY: \(python) cannot import cryptography and jwt, so the CLI's JWS are not "
+            + "independently verified here (run .ci/run, or pip install cryptography PyJWT and set "
+            + "OFFERKIT_PYTHON; CI never skips this)")
+    static let opensslReason = Comment(
+        rawValue: "SKIPPED LOUDLY: the openssl CLI is not on PATH, so the CLI's legacy signatures are not "
+            + "independently verified here (apt-get install openssl; CI never skips this)")
+
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// Runs a tool through `/usr/bin/env` (output through files, so nothing can block).
+    static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> Result {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let outURL = folder.url.appendingPathComponent("out")
+        let errURL = folder.url.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [executable] + arguments
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        process.standardOutput = out
+        process.standardError = err
+        if let stdin {
+            let inURL = folder.url.appendingPathComponent("in")
+            try stdin.write(to: inURL)
+            process.standardInput = try FileHandle(forReadingFrom: inURL)
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
+        try process.run()
+        process.waitUntilExit()
+        try? out.close()
+        try? err.close()
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
+            stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
+    }
+
+    /// Verifies with PyJWT (ES256 only, audience checked) and again with `cryptography` over the
+    /// raw `r || s` signature; reads [{"token","aud","pem"}] on stdin, prints [{"header","claims"}].
+    static let pyJWTScript = #"""
+        import base64, json, sys
+        import jwt
+        from cryptography.hazmat.primitives import hashes, serialization
+        from cryptography.hazmat.primitives.asymmetric import ec
+        from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+
+        def b64url(text):
+            return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+        out = []
+        for item in json.load(sys.stdin):
+            token, aud = item["token"], item["aud"]
+            pem = open(item["pem"], "rb").read()
+            claims = jwt.decode(token, pem, algorithms=["ES256"], audience=aud,
+                                options={"verify_iat": False, "require": ["iat", "aud"]})
+            header = jwt.get_unverified_header(token)
+            h, p, s = token.split(".")
+            raw = b64url(s)
+            if len(raw) != 64:
+                raise SystemExit("signature is %d bytes, not raw r||s" % len(raw))
+            key = serialization.load_pem_public_key(pem)
+            der = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
+            key.verify(der, (h + "." + p).encode("ascii"), ec.ECDSA(hashes.SHA256()))
+            out.append({"header": header, "claims": claims})
+        print(json.dumps(out))
+        """#
+
+    struct VerifiedByPython {
+        let header: JSON
+        let claims: JSON
+    }
+
+    /// Verifies every `(token, audience)` with PyJWT and `cryptography` against `publicKeyPath`.
+    static func verifyWithPython(
+        _ tokens: [(token: String, audience: String)], publicKeyPath: String = DemoKey.publicKeyPath,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> [VerifiedByPython] {
+        let items: [[String: String]] = tokens.map {
+            [
+                "token": $0.token.trimmingCharacters(in: .whitespacesAndNewlines), "aud": $0.audience,
+                "pem": publicKeyPath,
+            ]
+        }
+        let input = try JSONSerialization.data(withJSONObject: items)
+        let result = try run(python, ["-c", pyJWTScript], stdin: input)
+        #expect(
+            result.status == 0, "PyJWT/cryptography rejected the CLI's output:\n\(result.stderr)",
+            sourceLocation: sourceLocation)
+        guard result.status == 0, let list = JSON.parse(result.stdout)?.array else { return [] }
+        return list.map { VerifiedByPython(header: $0["header"] ?? .null, claims: $0["claims"] ?? .null) }
+    }
+
+    /// The legacy message (SPEC §2): seven fields joined by U+2063.
+    static func legacyMessage(
+        bundleID: String = DemoKey.bundleID, keyID: String = DemoKey.keyID, productId: String, offerId: String,
+        appAccountToken: String, nonce: String, timestamp: Int64
+    ) -> Data {
+        let fields = [
+            bundleID, keyID, productId, offerId, appAccountToken.lowercased(), nonce.lowercased(), String(timestamp),
+        ]
+        return Data(fields.joined(separator: "\u{2063}").utf8)
+    }
+
+    /// `openssl dgst -sha256 -verify` of a base64 DER signature over `message`.
+    static func opensslVerify(
+        signatureBase64: String, message: Data, publicKeyPath: String = DemoKey.publicKeyPath
+    ) throws -> Result {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        guard let der = Data(base64Encoded: signatureBase64.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            return Result(status: -1, stdout: "", stderr: "the signature is not standard base64: \(signatureBase64)")
+        }
+        let signaturePath = folder.file("sig.der")
+        let messagePath = folder.file("message.bin")
+        try der.write(to: URL(fileURLWithPath: signaturePath))
+        try message.write(to: URL(fileURLWithPath: messagePath))
+        return try run(
+            "openssl", ["dgst", "-sha256", "-verify", publicKeyPath, "-signature", signaturePath, messagePath])
+    }
+}
