@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OfferSigning
 
 /// `--nonce` and `--iat`, for reproducible JWS (tests, vectors). Leave them out in production.
 struct RequestOverrides: ParsableArguments {
@@ -26,6 +27,22 @@ struct RequestOverrides: ParsableArguments {
 
 /// The JSON printed by `--format json` for a StoreKit JWS.
 struct SignedJWSOutput: Encodable {
+    /// Prints the bare JWS, or the JSON object with the fields `details` fills in.
+    static func print(
+        _ signed: CompactJWS, keyID: String, format: OutputFormat, details: (inout SignedJWSOutput) -> Void = { _ in }
+    ) throws {
+        switch format {
+        case .text:
+            Output.line(signed.serialization)
+        case .json:
+            var output = SignedJWSOutput(
+                jws: signed.serialization, keyId: keyID, nonce: signed.nonce?.uuidString.lowercased(),
+                iat: Int64(signed.issuedAt.timeIntervalSince1970.rounded(.down)))
+            details(&output)
+            try Output.json(output)
+        }
+    }
+
     var jws: String
     var keyId: String
     var nonce: String?

@@ -24,14 +24,8 @@ struct SignAdvancedCommerce: ParsableCommand {
         let bytes = try InputFile.read(request)
         let decoded = try AdvancedCommerce.InAppRequest.decode(json: Array(bytes))
         let jws = try signer.sign(decoded, nonce: try overrides.parsedNonce(), issuedAt: overrides.issuedAt)
-        switch output.format {
-        case .text: Output.line(jws.serialization)
-        case .json:
-            try Output.json(
-                SignedJWSOutput(
-                    jws: jws.serialization, keyId: signer.key.keyID, nonce: jws.nonce?.uuidString.lowercased(),
-                    iat: Int64(jws.issuedAt.timeIntervalSince1970.rounded(.down)), operation: decoded.operation.rawValue
-                ))
+        try SignedJWSOutput.print(jws, keyID: signer.key.keyID, format: output.format) {
+            $0.operation = decoded.operation.rawValue
         }
     }
 }

@@ -24,14 +24,10 @@ struct SignPromotionalOffer: ParsableCommand {
         let request = PromotionalOfferRequest(
             productId: productID, offerIdentifier: offerID, transactionId: transactionID)
         let jws = try signer.sign(request, nonce: try overrides.parsedNonce(), issuedAt: overrides.issuedAt)
-        switch output.format {
-        case .text: Output.line(jws.serialization)
-        case .json:
-            try Output.json(
-                SignedJWSOutput(
-                    jws: jws.serialization, keyId: signer.key.keyID, nonce: jws.nonce?.uuidString.lowercased(),
-                    iat: Int64(jws.issuedAt.timeIntervalSince1970.rounded(.down)), productId: productID,
-                    offerIdentifier: offerID, transactionId: transactionID))
+        try SignedJWSOutput.print(jws, keyID: signer.key.keyID, format: output.format) {
+            $0.productId = productID
+            $0.offerIdentifier = offerID
+            $0.transactionId = transactionID
         }
     }
 }
