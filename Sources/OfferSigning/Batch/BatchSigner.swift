@@ -174,8 +174,7 @@ public struct BatchSigner: Sendable {
         init(_ document: JSONValue) { self.document = document }
 
         func allow(_ names: [String]) throws {
-            let allowed = Set(names + ["type", "id"])
-            if let unknown = document.keys.first(where: { !allowed.contains($0) }) {
+            if let unknown = document.keys.first(where: { $0 != "type" && $0 != "id" && !names.contains($0) }) {
                 throw LineFailure(
                     code: .invalidInput, field: unknown,
                     message: "\(unknown) is not a field of this type: expected \(names.joined(separator: ", "))")
