@@ -96,9 +96,14 @@ public struct OfferSigner: Sendable {
         guard nonce.isVersion4 else {
             throw RequestValidationError.invalidFormat(field: "nonce", expected: "a random UUID (version 4)")
         }
-        let issuedAt = issuedAt ?? clock.now()
-        let body = payload(request, nonce: nonce, issuedAt: issuedAt.unixSeconds)
-        return CompactJWS(serialization: try encoder.sign(payload: body), nonce: nonce, issuedAt: issuedAt)
+        let iat = (issuedAt ?? clock.now()).unixSeconds
+        guard iat >= 0 else {
+            throw RequestValidationError.outOfRange(field: "iat", expected: "seconds since 1970, ≥ 0")
+        }
+        let body = payload(request, nonce: nonce, issuedAt: iat)
+        return CompactJWS(
+            serialization: try encoder.sign(payload: body), nonce: nonce,
+            issuedAt: Date(timeIntervalSince1970: TimeInterval(iat)))
     }
 
     // MARK: - Legacy promotional offer signature

@@ -30,10 +30,11 @@ struct BatchCommand: ParsableCommand {
     }
 
     func run() throws {
+        try credentials.checkStandardInput(["--input": input])
         let batch = BatchSigner(signer: try Credentials(credentials).signer())
         let source = try openInput()
         let sink = try BatchSink(path: output)
-        var reader = LineReader(handle: source)
+        var reader = LineReader(handle: source, source: input == "-" ? "stdin" : input)
         var lineNumber = 0
         var failures = 0
         var total = 0
@@ -67,7 +68,7 @@ struct BatchCommand: ParsableCommand {
 
     private func openInput() throws -> FileHandle {
         if input == "-" { return .standardInput }
-        _ = try InputFile.read(input).prefix(0)  // same error messages as other inputs
+        try InputFile.check(input)
         guard let handle = FileHandle(forReadingAtPath: input) else {
             throw CLIError.io(path: input, reason: "cannot be read")
         }
@@ -112,11 +113,16 @@ extension UInt8 {
 /// Splits a stream into lines, reading 1 MiB at a time.
 struct LineReader {
     let handle: FileHandle
+    /// How errors name the input.
+    let source: String
     private var buffer: [UInt8] = []
     private var start = 0
     private var finished = false
 
-    init(handle: FileHandle) { self.handle = handle }
+    init(handle: FileHandle, source: String) {
+        self.handle = handle
+        self.source = source
+    }
 
     /// Up to `maximum` lines without their newline (a final line without newline included).
     mutating func nextLines(maximum: Int) throws -> [ArraySlice<UInt8>] {
@@ -135,7 +141,12 @@ struct LineReader {
             }
             buffer.removeSubrange(..<start)  // keep only the partial line, then read more
             start = 0
-            let data = try handle.read(upToCount: 1 << 20) ?? Data()
+            let data: Data
+            do {
+                data = try handle.read(upToCount: 1 << 20) ?? Data()
+            } catch {
+                throw CLIError.io(path: source, reason: "read failed")
+            }
             if data.isEmpty { finished = true } else { buffer.append(contentsOf: data) }
         }
         return lines
@@ -178,12 +189,14 @@ final class BatchSink {
 
     func finish() throws {
         guard let path, let temporary else { return }
-        try handle.synchronize()
-        try handle.close()
-        if rename(temporary, path) != 0 {
-            unlink(temporary)
-            throw CLIError.io(path: path, reason: String(cString: strerror(errno)))
+        do {
+            try handle.synchronize()
+            try handle.close()
+        } catch {
+            abandon()
+            throw CLIError.io(path: path, reason: "write failed")
         }
+        try AtomicFile.commit(temporary, to: path, overwrite: true)
     }
 
     func abandon() {

@@ -48,7 +48,7 @@ enum ExitStatus: Int32 {
             case .io: .io
             case .verificationFailed: .verificationFailed
             }
-        case is KeyLoadingError, is CredentialError: .credentials
+        case is KeyLoadingError, is CredentialError, is SigningError: .credentials
         case is RequestValidationError, is RequestDecodingError: .invalidInput
         case is VerificationError: .verificationFailed
         case is CocoaError: .io

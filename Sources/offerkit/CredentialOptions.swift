@@ -22,3 +22,13 @@ struct CredentialOptions: ParsableArguments {
     @Option(help: "A JSON file mapping bundle IDs to {\"keyFile\", \"keyId\", \"issuerId\"}.")
     var config: String?
 }
+
+extension CredentialOptions {
+    /// `--key-file -` reads the key from stdin, so no other option may read stdin too.
+    func checkStandardInput(_ others: KeyValuePairs<String, String?>) throws {
+        guard keyFile == "-" else { return }
+        for (flag, value) in others where value == "-" {
+            throw CLIError.usage("--key-file - and \(flag) - would both read stdin; give one of them a file")
+        }
+    }
+}

@@ -12,55 +12,41 @@ struct Credentials {
     static let demoWarning =
         "offerkit: warning: no credentials given; using the demo key in keys-example/ (Apple rejects its signatures)"
 
-    private enum KeySource {
+    enum KeySource {
         case file(String)
         case standardInput
         case environment(String)
     }
 
     init(_ options: CredentialOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
-        func env(_ name: String) -> String? {
-            guard let value = environment[name], !value.isEmpty else { return nil }
-            return value
-        }
-        if options.keyFile != nil, options.keyEnv != nil {
-            throw CLIError.usage("give either --key-file or --key-env, not both")
-        }
-        // The key: flags, then environment (OFFERKIT_KEY_FILE before OFFERKIT_KEY), then config.
-        var source: KeySource? =
-            options.keyFile.map { $0 == "-" ? .standardInput : .file($0) }
-            ?? options.keyEnv.map { .environment($0) }
-            ?? env("OFFERKIT_KEY_FILE").map { .file($0) }
-            ?? (env("OFFERKIT_KEY") != nil ? .environment("OFFERKIT_KEY") : nil)
-        var keyID = options.keyID ?? env("OFFERKIT_KEY_ID")
-        var issuerID = options.issuerID ?? env("OFFERKIT_ISSUER_ID")
-        var bundleID = options.bundleID ?? env("OFFERKIT_BUNDLE_ID")
-        var configPath = options.config ?? env("OFFERKIT_CONFIG")
+        let resolved = try Identifiers(options, environment: environment)
+        var source: KeySource? = resolved.keySource
+        var keyID = resolved.keyID
+        var issuerID = resolved.issuerID
+        var bundleID = resolved.bundleID
+        var configPath = resolved.configPath
 
-        let givenAnything = source != nil || keyID != nil || issuerID != nil || bundleID != nil || configPath != nil
-        usesDemoKey = !givenAnything
+        usesDemoKey = !resolved.givenAnything
         if usesDemoKey {
-            guard let demo = Self.demoConfigPath() else {
-                throw CLIError.credentials(Self.noKeyMessage)
-            }
+            guard let demo = Self.demoConfigPath() else { throw CLIError.credentials(Self.noKeyMessage) }
             FileHandle.standardError.write(Data((Self.demoWarning + "\n").utf8))
             configPath = demo
         }
-        if let configPath {
+        // The config fills only what is still missing. Its key ID belongs to its key file, so it is
+        // used only when the key itself comes from the config.
+        if let configPath, source == nil || issuerID == nil || bundleID == nil {
             let config = try ConfigFile(path: configPath)
             let (configBundleID, app) = try config.app(for: bundleID)
             bundleID = bundleID ?? configBundleID
-            source = source ?? config.keyPath(app).map { .file($0) }
-            keyID = keyID ?? app.keyId
             issuerID = issuerID ?? app.issuerId
+            if source == nil, let path = config.keyPath(app) {
+                source = .file(path)
+                keyID = keyID ?? app.keyId
+            }
         }
         guard let source else { throw CLIError.credentials(Self.noKeyMessage) }
         if case .file(let path) = source, keyID == nil { keyID = Self.inferKeyID(fromFileName: path) }
-        guard let keyID else {
-            throw CLIError.credentials(
-                "no key ID: give --key-id or OFFERKIT_KEY_ID (it is inferred only from file names "
-                    + "SubscriptionKey_<ID>.p8 and AuthKey_<ID>.p8)")
-        }
+        guard let keyID else { throw CLIError.credentials(Self.noKeyIDMessage) }
         switch source {
         case .file(let path):
             if !usesDemoKey { Self.warnIfExposed(path) }
@@ -74,7 +60,47 @@ struct Credentials {
         self.bundleID = bundleID
     }
 
+    /// What flags and environment say, before any config file or the demo key.
+    struct Identifiers {
+        var keySource: KeySource?
+        var keyID: String?
+        var issuerID: String?
+        var bundleID: String?
+        var configPath: String?
+
+        var givenAnything: Bool {
+            keySource != nil || keyID != nil || issuerID != nil || bundleID != nil || configPath != nil
+        }
+
+        init(_ options: CredentialOptions, environment: [String: String]) throws {
+            // A variable that is set but empty (an unset CI secret) is an error, never "not given".
+            for name in [
+                "OFFERKIT_KEY_FILE", "OFFERKIT_KEY", "OFFERKIT_KEY_ID", "OFFERKIT_ISSUER_ID",
+                "OFFERKIT_BUNDLE_ID", "OFFERKIT_CONFIG",
+            ]
+            where environment[name].map({ $0.allSatisfy(\.isWhitespace) }) == true {
+                throw CLIError.credentials("environment variable \(name) is set but empty; unset it or give it a value")
+            }
+            if options.keyFile != nil, options.keyEnv != nil {
+                throw CLIError.usage("give either --key-file or --key-env, not both")
+            }
+            // The key: flags, then environment (OFFERKIT_KEY_FILE before OFFERKIT_KEY).
+            keySource =
+                options.keyFile.map { $0 == "-" ? .standardInput : .file($0) }
+                ?? options.keyEnv.map { .environment($0) }
+                ?? environment["OFFERKIT_KEY_FILE"].map { .file($0) }
+                ?? (environment["OFFERKIT_KEY"] != nil ? .environment("OFFERKIT_KEY") : nil)
+            keyID = options.keyID ?? environment["OFFERKIT_KEY_ID"]
+            issuerID = options.issuerID ?? environment["OFFERKIT_ISSUER_ID"]
+            bundleID = options.bundleID ?? environment["OFFERKIT_BUNDLE_ID"]
+            configPath = options.config ?? environment["OFFERKIT_CONFIG"]
+        }
+    }
+
     static let noKeyMessage = "no key given: use --key-file, --key-env, OFFERKIT_KEY_FILE, OFFERKIT_KEY or --config"
+    static let noKeyIDMessage =
+        "no key ID: give --key-id or OFFERKIT_KEY_ID (it is inferred only from file names "
+        + "SubscriptionKey_<ID>.p8, AuthKey_<ID>.p8 and ApiKey_<ID>.p8)"
 
     /// An `OfferSigner` for these credentials; issuer and bundle IDs are required.
     func signer() throws -> OfferSigner {
@@ -114,9 +140,8 @@ struct Credentials {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
             let mode = (attributes[.posixPermissions] as? NSNumber)?.uint16Value, mode & 0o077 != 0
         else { return }
-        let message =
-            "offerkit: warning: key file \(path) is readable by group or others (mode \(String(mode & 0o777, radix: 8))); "
-            + "run chmod 600 on it\n"
-        FileHandle.standardError.write(Data(message.utf8))
+        Output.warning(
+            "key file \(path) is readable by group or others (mode \(String(mode & 0o777, radix: 8))); run chmod 600 on it"
+        )
     }
 }

@@ -19,7 +19,8 @@ struct RequestOverrides: ParsableArguments {
     static func uuid(_ text: String) throws -> UUID {
         guard let uuid = UUID(uuidString: text) else {
             throw CLIError.invalidInput(
-                "--nonce \(text.prefix(40)) is invalid: expected a UUID such as 3f2c6a8e-6a1b-4c5d-9e7f-0a1b2c3d4e5f")
+                "--nonce \(text.count > 40 ? "(\(text.count) characters, not shown)" : text) is invalid: "
+                    + "expected a UUID such as 3f2c6a8e-6a1b-4c5d-9e7f-0a1b2c3d4e5f")
         }
         return uuid
     }

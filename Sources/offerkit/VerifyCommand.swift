@@ -65,6 +65,7 @@ struct VerifyCommand: ParsableCommand {
     }
 
     func run() throws {
+        try credentials.checkStandardInput(["--jws-file": jwsFile, "--public-key": publicKey])
         do {
             if let legacySignature {
                 try verifyLegacy(legacySignature)
@@ -112,15 +113,31 @@ struct VerifyCommand: ParsableCommand {
     }
 
     private func verifyLegacy(_ signature: String) throws {
-        let resolved = try Credentials(credentials)
-        guard let bundleID = resolved.bundleID else {
+        // With --public-key no private key is needed: only the key ID and bundle ID that were signed.
+        let keyID: String
+        let bundleID: String?
+        let verifier: JWSVerifier
+        if publicKey != nil {
+            let given = try Credentials.Identifiers(credentials, environment: ProcessInfo.processInfo.environment)
+            var inferredKeyID: String?
+            if case .file(let path)? = given.keySource { inferredKeyID = Credentials.inferKeyID(fromFileName: path) }
+            guard let id = given.keyID ?? inferredKeyID else { throw CLIError.credentials(Credentials.noKeyIDMessage) }
+            keyID = id
+            bundleID = try given.bundleID ?? given.configPath.map { try ConfigFile(path: $0).app(for: nil).bundleID }
+            verifier = try self.verifier(credentials: try Credentials(credentials))
+        } else {
+            let resolved = try Credentials(credentials)
+            keyID = resolved.key.keyID
+            bundleID = resolved.bundleID
+            verifier = JWSVerifier(key: resolved.key)
+        }
+        guard let bundleID else {
             throw CLIError.credentials("no bundle ID: give --bundle-id, OFFERKIT_BUNDLE_ID or a config file")
         }
         let legacy = LegacyPromotionalOfferSignature(
-            keyId: resolved.key.keyID, nonce: try RequestOverrides.uuid(nonce!), timestamp: timestamp!,
-            signature: signature, productId: productID!, offerIdentifier: offerID!,
-            appAccountToken: appAccountToken.lowercased())
-        try verifier(credentials: resolved).verify(legacy, bundleID: bundleID)
+            keyId: keyID, nonce: try RequestOverrides.uuid(nonce!), timestamp: timestamp!,
+            signature: signature, productId: productID!, offerIdentifier: offerID!, appAccountToken: appAccountToken)
+        try verifier.verify(legacy, bundleID: bundleID)
         switch output.format {
         case .json: try Output.json(JSONOutput(valid: true, kind: "legacy-promotional-offer"))
         case .text: Output.line("verified: legacy promotional offer signature")

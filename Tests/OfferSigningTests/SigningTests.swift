@@ -18,7 +18,8 @@ struct SigningTests {
                 == #"{"iss":"98802e6e-bab8-4f06-8c88-a2582cda3c9c","iat":1700000000,"aud":"promotional-offer","bid":"com.example.offerkit.demo","nonce":"3f2504e0-4f89-41d3-9a0c-0305e82c3301","productId":"com.example.monthly","offerIdentifier":"WINBACK50","transactionId":"2000000123456789"}"#
         )
         #expect(jws.nonce == TestJWS.fixedNonce)
-        #expect(jws.issuedAt == TestJWS.fixedDate)
+        // issuedAt is the `iat` claim: whole seconds, rounded down from the clock's 1_700_000_000.75.
+        #expect(jws.issuedAt == Date(timeIntervalSince1970: 1_700_000_000))
         #expect(jws.description == jws.serialization)
         #expect(jws.signingInput == "\(jws.headerSegment).\(jws.payloadSegment)")
     }

@@ -35,7 +35,7 @@ extension CredentialError: LocalizedError {
     }
 
     private func quoted(_ value: String) -> String {
-        // Identifiers are not secret, but cap what we echo in case a key was pasted by mistake.
-        value.count > 40 ? "\"\(value.prefix(12))…\" (\(value.count) characters)" : "\"\(value)\""
+        // Identifiers are not secret, but a long value may be a key pasted by mistake: echo none of it.
+        value.count > 40 ? "(\(value.count) characters, not shown)" : "\"\(value)\""
     }
 }
