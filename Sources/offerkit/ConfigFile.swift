@@ -12,6 +12,8 @@ struct ConfigFile {
         var keyFile: String?
         var keyId: String?
         var issuerId: String?
+
+        static let fields = ["keyFile", "keyId", "issuerId"]
     }
 
     let path: String
@@ -24,11 +26,27 @@ struct ConfigFile {
         } catch {
             throw CLIError.credentials("cannot read config file \(path): no such file or not readable")
         }
+        let shape = "a JSON object mapping bundle IDs to {\"keyFile\", \"keyId\", \"issuerId\"} (strings)"
+        guard let raw = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw CLIError.credentials("config file \(path) is not \(shape)")
+        }
+        for (bundleID, entry) in raw {
+            guard let fields = entry as? [String: Any] else {
+                throw CLIError.credentials("config file \(path): \(bundleID) is not an object; expected \(shape)")
+            }
+            if let unknown = fields.keys.sorted().first(where: { !App.fields.contains($0) }) {
+                throw CLIError.credentials(
+                    "config file \(path): \(bundleID).\(unknown) is not a known field; expected keyFile, keyId, issuerId"
+                )
+            }
+            if let wrong = fields.keys.sorted().first(where: { !(fields[$0] is String) }) {
+                throw CLIError.credentials("config file \(path): \(bundleID).\(wrong) must be a string")
+            }
+        }
         do {
             apps = try JSONDecoder().decode([String: App].self, from: data)
         } catch {
-            throw CLIError.credentials(
-                "config file \(path) is not a JSON object mapping bundle IDs to {\"keyFile\", \"keyId\", \"issuerId\"}")
+            throw CLIError.credentials("config file \(path) is not \(shape)")
         }
         self.path = path
     }

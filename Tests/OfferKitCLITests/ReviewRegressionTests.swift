@@ -87,4 +87,31 @@ struct ReviewRegressionTests {
         Expect.failure(asNonce, status: 4, mentioning: ["nonce"])
         #expect(!asNonce.stderr.contains("ab01ab01"))
     }
+
+    @Test("a misspelled config field is named, with the fields that exist")
+    func configTypoIsNamed() throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let config = try folder.write(
+            #"{"com.example.offerkit.demo":{"keyFile":"k.p8","keyID":"DEMOKEY123"}}"#, to: "config.json")
+        let result = try CLI.run(["key", "inspect", "--config", config])
+        Expect.failure(result, status: 3, mentioning: ["com.example.offerkit.demo.keyID", "keyId"])
+    }
+
+    @Test("request errors speak JSON, not Swift: arrays and UUIDs")
+    func requestErrorsInJSONTerms() throws {
+        let base =
+            #"{"operation":"CREATE_SUBSCRIPTION","requestInfo":{"requestReferenceId":"REF"},"currency":"USD","taxCode":"C","descriptors":{"description":"d","displayName":"n"},"items":ITEMS,"period":"P1M"}"#
+        let badUUID = base.replacingOccurrences(of: "REF", with: "nope").replacingOccurrences(
+            of: "ITEMS", with: #"[{"SKU":"s","description":"d","displayName":"n","price":1}]"#)
+        let uuidResult = try CLI.run(
+            ["sign", "advanced-commerce", "--request", "-"] + DemoKey.flags, stdin: Data(badUUID.utf8))
+        Expect.failure(uuidResult, status: 4, mentioning: ["requestInfo.requestReferenceId", "expected a UUID"])
+        let notArray = base.replacingOccurrences(of: "REF", with: "f55df048-4cd8-4261-b404-b6f813ff70e5")
+            .replacingOccurrences(of: "ITEMS", with: "{}")
+        let arrayResult = try CLI.run(
+            ["sign", "advanced-commerce", "--request", "-"] + DemoKey.flags, stdin: Data(notArray.utf8))
+        Expect.failure(arrayResult, status: 4, mentioning: ["items", "expected an array"])
+        #expect(!arrayResult.stderr.contains("Array<"))
+    }
 }

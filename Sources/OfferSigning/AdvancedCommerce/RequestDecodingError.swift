@@ -120,6 +120,10 @@ extension RequestDecodingError {
                 } else {
                     self = .invalidJSON(context.debugDescription)
                 }
+            } else if context.debugDescription.contains("UUID") {
+                self = .invalidValue(
+                    path: Self.path(context.codingPath),
+                    reason: "expected a UUID such as f55df048-4cd8-4261-b404-b6f813ff70e5")
             } else {
                 self = .invalidValue(path: Self.path(context.codingPath), reason: context.debugDescription)
             }
@@ -159,7 +163,8 @@ extension RequestDecodingError {
         case is Int.Type, is Int64.Type: "an integer"
         case is UUID.Type: "a UUID string"
         case is [String: Any].Type: "a JSON object"
-        default: "\(type)"
+        case is [Any].Type: "an array"
+        default: "a JSON object"
         }
     }
 

@@ -150,7 +150,7 @@ enum ClaimRules {
                 ok = false
             }
         }
-        guard ok else { throw .invalidClaim(field: name, expected: "\(expected), found \(value.typeName)") }
+        guard ok else { throw .invalidClaim(field: name, expected: "\(expected), found \(value.shortDescription)") }
     }
 
     private static func decodeRequest(_ encoded: String) throws(VerificationError) -> AdvancedCommerce.InAppRequest {

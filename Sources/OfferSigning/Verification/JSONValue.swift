@@ -43,6 +43,17 @@ enum JSONValue: Equatable {
         }
     }
 
+    /// The type, and for strings and numbers the value (clipped), for error messages.
+    var shortDescription: String {
+        switch self {
+        case .string(let text):
+            let shown = text.count > 48 ? String(text.prefix(48)) + "…" : text
+            return "\(typeName) \"\(shown)\""
+        case .number(let text): return "\(typeName) \(text.prefix(24))"
+        default: return typeName
+        }
+    }
+
     /// An integer literal (no fraction, no exponent) that fits in Int64.
     var int64: Int64? {
         guard case .number(let text) = self else { return nil }
