@@ -11,6 +11,9 @@ public struct CompactJWS: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { serialization }
 
+    /// The nonce in the lower-case form that was signed.
+    public var nonceString: String? { nonce?.lowercasedString }
+
     /// The base64url header segment.
     public var headerSegment: Substring { segments[0] }
     /// The base64url payload segment.

@@ -77,12 +77,7 @@ public struct OfferSigner: Sendable {
         writer.member("iat", issuedAt)
         writer.member("aud", Request.kind.audience)
         writer.member("bid", bundleID)
-        writer.key("nonce")
-        var quotedNonce: [UInt8] = [UInt8(ascii: "\"")]
-        quotedNonce.reserveCapacity(38)
-        nonce.appendLowercase(to: &quotedNonce)
-        quotedNonce.append(UInt8(ascii: "\""))
-        writer.raw(quotedNonce)
+        writer.member("nonce", nonce)
         request.writeClaims(into: &writer)
         writer.endObject()
         return writer.bytes
@@ -123,7 +118,9 @@ public struct OfferSigner: Sendable {
         guard timestamp >= 0 else {
             throw RequestValidationError.outOfRange(field: "timestamp", expected: "milliseconds since 1970, ≥ 0")
         }
-        let message = request.message(bundleID: bundleID, keyID: key.keyID, nonce: nonce, timestamp: timestamp)
+        let appAccountToken = request.normalizedAppAccountToken
+        let message = request.message(
+            bundleID: bundleID, keyID: key.keyID, appAccountToken: appAccountToken, nonce: nonce, timestamp: timestamp)
         let signature: P256.Signing.ECDSASignature
         do {
             signature = try key.privateKey.signature(for: message)
@@ -133,7 +130,7 @@ public struct OfferSigner: Sendable {
         return LegacyPromotionalOfferSignature(
             keyId: key.keyID, nonce: nonce, timestamp: timestamp,
             signature: Base64.standardString(signature.derRepresentation), productId: request.productId,
-            offerIdentifier: request.offerIdentifier, appAccountToken: request.normalizedAppAccountToken)
+            offerIdentifier: request.offerIdentifier, appAccountToken: appAccountToken)
     }
 
     // MARK: - App Store Server API token

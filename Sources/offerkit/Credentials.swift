@@ -7,7 +7,6 @@ struct Credentials {
     let key: SigningKey
     let issuerID: String?
     let bundleID: String?
-    let usesDemoKey: Bool
 
     static let demoWarning =
         "offerkit: warning: no credentials given; using the demo key in keys-example/ (Apple rejects its signatures)"
@@ -26,7 +25,7 @@ struct Credentials {
         var bundleID = resolved.bundleID
         var configPath = resolved.configPath
 
-        usesDemoKey = !resolved.givenAnything
+        let usesDemoKey = !resolved.givenAnything
         if usesDemoKey {
             guard let demo = Self.demoConfigPath() else { throw CLIError.credentials(Self.noKeyMessage) }
             FileHandle.standardError.write(Data((Self.demoWarning + "\n").utf8))

@@ -20,10 +20,9 @@ enum Output {
     }
 
     /// Prints one JSON object (sorted keys, unescaped slashes) and a newline to stdout.
-    static func json<Value: Encodable>(_ value: Value, pretty: Bool = false) throws {
+    static func json<Value: Encodable>(_ value: Value) throws {
         let encoder = JSONEncoder()
-        encoder.outputFormatting =
-            pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         FileHandle.standardOutput.write(try encoder.encode(value) + Data("\n".utf8))
     }
 

@@ -37,8 +37,8 @@ struct SignedJWSOutput: Encodable {
             Output.line(signed.serialization)
         case .json:
             var output = SignedJWSOutput(
-                jws: signed.serialization, keyId: keyID, nonce: signed.nonce?.uuidString.lowercased(),
-                iat: Int64(signed.issuedAt.timeIntervalSince1970.rounded(.down)))
+                jws: signed.serialization, keyId: keyID, nonce: signed.nonceString,
+                iat: Int64(signed.issuedAt.timeIntervalSince1970))  // issuedAt is already whole seconds
             details(&output)
             try Output.json(output)
         }

@@ -45,38 +45,39 @@ extension AdvancedCommerce {
             writer.member("operation", operation.rawValue)
             writer.member("version", Self.version)
             writer.key("requestInfo")
-            switch self {
-            case .oneTimeCharge(let request):
-                request.requestInfo.write(into: &writer)
-                request.writeFields(into: &writer)
-            case .createSubscription(let request):
-                request.requestInfo.write(into: &writer)
-                request.writeFields(into: &writer)
-            case .modifySubscription(let request):
-                request.requestInfo.write(into: &writer)
-                request.writeFields(into: &writer)
-            case .reactivateSubscription(let request):
-                request.requestInfo.write(into: &writer)
-                request.writeFields(into: &writer)
-            }
+            body.requestInfo.write(into: &writer)
+            body.writeFields(into: &writer)
             writer.endObject()
+        }
+
+        /// The request inside, whatever its operation.
+        private var body: any InAppRequestBody {
+            switch self {
+            case .oneTimeCharge(let request): request
+            case .createSubscription(let request): request
+            case .modifySubscription(let request): request
+            case .reactivateSubscription(let request): request
+            }
         }
     }
 }
+
+/// What the four in-app request types share: request info, then their own fields.
+protocol InAppRequestBody: Sendable {
+    var requestInfo: AdvancedCommerce.RequestInfo { get }
+    func writeFields(into writer: inout JSONWriter)
+}
+
+extension AdvancedCommerce.OneTimeChargeCreateRequest: InAppRequestBody {}
+extension AdvancedCommerce.SubscriptionCreateRequest: InAppRequestBody {}
+extension AdvancedCommerce.SubscriptionModifyInAppRequest: InAppRequestBody {}
+extension AdvancedCommerce.SubscriptionReactivateInAppRequest: InAppRequestBody {}
 
 extension AdvancedCommerce.InAppRequest: JWSRequestClaims {
     static let kind = JWSKind.advancedCommerce
 
     func writeClaims(into writer: inout JSONWriter) {
-        var request = JSONWriter(capacity: 512)
-        write(into: &request)
-        var encoded: [UInt8] = []
-        encoded.reserveCapacity(Base64.encodedLength(request.bytes.count, padded: true) + 2)
-        encoded.append(UInt8(ascii: "\""))
-        Base64.appendStandard(request.bytes, to: &encoded)
-        encoded.append(UInt8(ascii: "\""))
-        writer.key("request")
-        writer.raw(encoded)
+        writer.member("request", base64: jsonBytes)
     }
 }
 

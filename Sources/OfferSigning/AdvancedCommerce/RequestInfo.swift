@@ -32,8 +32,8 @@ extension AdvancedCommerce {
 
         func write(into writer: inout JSONWriter) {
             writer.beginObject()
-            writer.member("requestReferenceId", requestReferenceId.lowercasedString)
-            writer.member("appAccountToken", appAccountToken?.lowercasedString)
+            writer.member("requestReferenceId", requestReferenceId)
+            writer.member("appAccountToken", appAccountToken)
             writer.member("consistencyToken", consistencyToken)
             writer.endObject()
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Writes compact JSON straight into bytes, members in the order they are written.
 ///
 /// Every JSON document OfferKit signs goes through this writer, so the bytes are identical on
@@ -91,6 +93,28 @@ struct JSONWriter {
     mutating func member<I: BinaryInteger>(_ name: StaticString, _ value: I) {
         key(name)
         integer(value)
+    }
+
+    /// `"name":"<lower-case UUID>"`, formatted straight into the buffer.
+    mutating func member(_ name: StaticString, _ value: UUID) {
+        key(name)
+        bytes.append(UInt8(ascii: "\""))
+        value.appendLowercase(to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    mutating func member(_ name: StaticString, _ value: UUID?) {
+        if let value { member(name, value) }
+    }
+
+    /// `"name":"<standard base64 of bytes, padded>"`, encoded straight into the buffer.
+    mutating func member(_ name: StaticString, base64 value: [UInt8]) {
+        key(name)
+        bytes.append(UInt8(ascii: "\""))
+        Base64.appendStandard(value, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
     }
 
     mutating func member(_ name: StaticString, _ value: Bool) {

@@ -7,8 +7,6 @@ struct DERReader {
 
         var isSequence: Bool { tag == 0x30 }
         var isInteger: Bool { tag == 0x02 }
-        var isOctetString: Bool { tag == 0x04 }
-        var isBitString: Bool { tag == 0x03 }
         var isObjectIdentifier: Bool { tag == 0x06 }
 
         /// The children of a constructed element.

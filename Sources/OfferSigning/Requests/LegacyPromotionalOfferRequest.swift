@@ -25,7 +25,8 @@ public struct LegacyPromotionalOfferRequest: Codable, Hashable, Sendable {
     }
 
     /// The signed message: the seven fields joined by U+2063 INVISIBLE SEPARATOR, UTF-8.
-    func message(bundleID: String, keyID: String, nonce: UUID, timestamp: Int64) -> [UInt8] {
+    /// - Parameter appAccountToken: ``normalizedAppAccountToken``, computed once by the caller.
+    func message(bundleID: String, keyID: String, appAccountToken: String, nonce: UUID, timestamp: Int64) -> [UInt8] {
         let separator: [UInt8] = [0xE2, 0x81, 0xA3]
         var out: [UInt8] = []
         out.reserveCapacity(160)
@@ -37,7 +38,7 @@ public struct LegacyPromotionalOfferRequest: Codable, Hashable, Sendable {
         out.append(contentsOf: separator)
         out.append(contentsOf: offerIdentifier.utf8)
         out.append(contentsOf: separator)
-        out.append(contentsOf: normalizedAppAccountToken.utf8)
+        out.append(contentsOf: appAccountToken.utf8)
         out.append(contentsOf: separator)
         nonce.appendLowercase(to: &out)
         out.append(contentsOf: separator)

@@ -56,7 +56,8 @@ public struct InteropVectorBuilder: Sendable {
             let timestamp = testCase.time * 1000
             let signature = try signer.sign(request, nonce: testCase.nonce, timestamp: timestamp)
             let message = request.message(
-                bundleID: signer.bundleID, keyID: signer.key.keyID, nonce: testCase.nonce, timestamp: timestamp)
+                bundleID: signer.bundleID, keyID: signer.key.keyID, appAccountToken: request.normalizedAppAccountToken,
+                nonce: testCase.nonce, timestamp: timestamp)
             expected.message = String(decoding: message, as: UTF8.self)
             expected.messageHex = message.map { String(format: "%02x", $0) }.joined()
             expected.signature = signature.signature

@@ -73,7 +73,8 @@ public struct JWSVerifier: Sendable {
             productId: signature.productId, offerIdentifier: signature.offerIdentifier,
             appAccountToken: signature.appAccountToken)
         let message = request.message(
-            bundleID: bundleID, keyID: signature.keyId, nonce: signature.nonce, timestamp: signature.timestamp)
+            bundleID: bundleID, keyID: signature.keyId, appAccountToken: request.normalizedAppAccountToken,
+            nonce: signature.nonce, timestamp: signature.timestamp)
         guard let der = Base64.decode(Array(signature.signature.utf8), urlSafe: false) else {
             throw .malformed("the legacy signature is not standard base64")
         }
