@@ -7,7 +7,7 @@ import Foundation
 /// `json.dumps(value, ensure_ascii=False, separators=(",", ":"))`: `"` and `\` escaped, control
 /// characters as `\n`, `\r`, `\t`, `\b`, `\f` or `\u00xx`, everything else (including non-ASCII)
 /// as raw UTF-8.
-struct JSONWriter {
+package struct JSONWriter {
     var bytes: [UInt8]
     private var needsComma = false
 
@@ -153,7 +153,7 @@ struct JSONWriter {
     private static let falseBytes: [UInt8] = Array("false".utf8)
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-    static func appendQuoted(_ value: String, to out: inout [UInt8]) {
+    package static func appendQuoted(_ value: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in

@@ -1,6 +1,6 @@
 /// A parsed JSON value that keeps what a verifier needs to be strict: member order, duplicate
 /// keys (rejected), and the literal text of numbers (so `1.0` is not mistaken for an integer).
-enum JSONValue: Equatable {
+package enum JSONValue: Equatable, Sendable {
     case object([(key: String, value: JSONValue)])
     case array([JSONValue])
     case string(String)
@@ -8,7 +8,7 @@ enum JSONValue: Equatable {
     case bool(Bool)
     case null
 
-    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.object(let a), .object(let b)):
             a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
@@ -21,17 +21,17 @@ enum JSONValue: Equatable {
         }
     }
 
-    subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.first(where: { $0.key == key })?.value
     }
 
-    var keys: [String] {
+    package var keys: [String] {
         guard case .object(let members) = self else { return [] }
         return members.map(\.key)
     }
 
-    var typeName: String {
+    package var typeName: String {
         switch self {
         case .object: "an object"
         case .array: "an array"
@@ -44,7 +44,7 @@ enum JSONValue: Equatable {
     }
 
     /// The type, and for strings and numbers the value (clipped), for error messages.
-    var shortDescription: String {
+    package var shortDescription: String {
         switch self {
         case .string(let text):
             let shown = text.count > 48 ? String(text.prefix(48)) + "…" : text
@@ -55,14 +55,14 @@ enum JSONValue: Equatable {
     }
 
     /// An integer literal (no fraction, no exponent) that fits in Int64.
-    var int64: Int64? {
+    package var int64: Int64? {
         guard case .number(let text) = self else { return nil }
         return Int64(text)
     }
 
-    struct ParseError: Error { let message: String }
+    package struct ParseError: Error { package let message: String }
 
-    static func parse(_ bytes: [UInt8]) throws(ParseError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(ParseError) -> JSONValue {
         var parser = Parser(bytes: bytes)
         parser.skipWhitespace()
         let value = try parser.value(depth: 0)

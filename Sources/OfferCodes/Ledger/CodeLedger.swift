@@ -1,0 +1,140 @@
+/// Where OfferKit remembers campaigns, offers and every code it issued, so a later campaign never
+/// reuses a code and any run can be exported again.
+///
+/// ``SQLiteLedger`` (GRDB, one file) is the default. The protocol is small on purpose so that a
+/// shared ledger (PostgreSQL, say) can implement it. Every method that writes is atomic: it keeps
+/// all of its changes, or none.
+public protocol CodeLedger: Sendable {
+    /// What the ledger already holds for an app, leaving out one campaign (the one being
+    /// validated, so that running a campaign again does not count it twice).
+    func summary(appAppleId: String, quarter: String, excludingCampaign: String) throws -> LedgerSummary
+
+    /// Which of `codes` were already issued for the app by a campaign other than
+    /// `excludingCampaign`. Codes compare case-insensitively; the result holds them upper-cased.
+    func issuedCodes(appAppleId: String, among codes: [String], excludingCampaign: String) throws -> Set<String>
+
+    /// Records one batch of codes atomically.
+    ///
+    /// Records (or updates) the campaign and the batch's offer, then calls `insertCodes` with a
+    /// function that inserts one code and returns `false` when the code was already issued for
+    /// the app (the caller draws another). If `insertCodes` throws, or the process dies before
+    /// this method returns, nothing of the batch is kept.
+    ///
+    /// - Returns: `false` when the batch was already recorded (nothing is changed then).
+    @discardableResult
+    func recordBatch(
+        _ batch: LedgerBatch, campaign: Campaign,
+        insertCodes: (_ insert: (String) throws -> Bool) throws -> Void
+    ) throws -> Bool
+
+    /// Attaches codes that Apple generated (imported from its CSV) to a recorded one-time-use
+    /// batch, atomically: `insertCodes` works as in ``recordBatch(_:campaign:insertCodes:)``, and
+    /// if it throws nothing is attached. Throws ``LedgerError`` when the batch is not recorded
+    /// or already has codes.
+    func attachCodes(
+        toOneTimeUseBatch index: Int, offer: String, campaign: String,
+        insertCodes: (_ insert: (String) throws -> Bool) throws -> Void
+    ) throws
+
+    /// Marks a recorded offer active or inactive (App Store Connect's `active` switch), so that
+    /// inactive offers stop counting against the limit of active offers.
+    func setOfferActive(_ active: Bool, offer: String, campaign: String) throws
+
+    /// The batches recorded for a campaign, in the order they were recorded.
+    func batches(campaign: String) throws -> [LedgerBatch]
+
+    /// Calls `body` with every code of a campaign (optionally of one offer), in the order
+    /// issued, without loading them all into memory.
+    func forEachCode(campaign: String, offer: String?, _ body: (IssuedCode) throws -> Void) throws
+}
+
+/// What a ledger holds for one app, for the limits that span campaigns.
+public struct LedgerSummary: Sendable, Equatable {
+    /// Reference names of the app's recorded offers that are active.
+    public var activeOfferNames: [String]
+    /// Production codes (one-time-use counts plus custom-code redemption limits) recorded in the quarter.
+    public var productionCodes: Int
+    /// Sandbox one-time-use codes recorded in the quarter.
+    public var sandboxCodes: Int
+
+    public init(activeOfferNames: [String] = [], productionCodes: Int = 0, sandboxCodes: Int = 0) {
+        self.activeOfferNames = activeOfferNames
+        self.productionCodes = productionCodes
+        self.sandboxCodes = sandboxCodes
+    }
+
+    /// An empty ledger.
+    public static let empty = LedgerSummary()
+}
+
+/// One batch of codes in the ledger.
+public struct LedgerBatch: Sendable, Equatable {
+    /// What kind of batch it is.
+    public enum Kind: String, Sendable, Equatable {
+        /// Custom codes (given or generated); `redemptionLimit` applies to each.
+        case custom
+        /// A one-time-use batch that Apple generates; its codes arrive by CSV import.
+        case oneTimeUse
+    }
+
+    /// The campaign's name.
+    public var campaign: String
+    /// The offer's reference name.
+    public var offer: String
+    /// Custom or one-time-use.
+    public var kind: Kind
+    /// The batch's position in the offer's `customCodes` or `oneTimeUseCodes` list.
+    public var index: Int
+    /// The calendar quarter the batch counts against, for example `2027-Q1`.
+    public var quarter: String
+    /// Custom codes: redemptions per code. One-time-use: 1.
+    public var redemptionLimit: Int
+    /// Custom codes: the number of code strings. One-time-use: the number Apple generates.
+    public var codeCount: Int
+    /// Last day of redemption, if any.
+    public var expirationDate: CalendarDate?
+    /// Production or sandbox.
+    public var environment: CodeEnvironment
+
+    public init(
+        campaign: String, offer: String, kind: Kind, index: Int, quarter: String, redemptionLimit: Int,
+        codeCount: Int, expirationDate: CalendarDate?, environment: CodeEnvironment
+    ) {
+        self.campaign = campaign
+        self.offer = offer
+        self.kind = kind
+        self.index = index
+        self.quarter = quarter
+        self.redemptionLimit = redemptionLimit
+        self.codeCount = codeCount
+        self.expirationDate = expirationDate
+        self.environment = environment
+    }
+
+    /// How many redemptions the batch counts against the quarter's limit.
+    public var redemptions: Int { codeCount * redemptionLimit }
+}
+
+/// One code in the ledger, as exports and plans read it.
+public struct IssuedCode: Sendable, Equatable {
+    public var code: String
+    public var offer: String
+    public var kind: LedgerBatch.Kind
+    public var batchIndex: Int
+    public var redemptionLimit: Int
+    public var expirationDate: CalendarDate?
+    public var environment: CodeEnvironment
+
+    public init(
+        code: String, offer: String, kind: LedgerBatch.Kind, batchIndex: Int, redemptionLimit: Int,
+        expirationDate: CalendarDate?, environment: CodeEnvironment
+    ) {
+        self.code = code
+        self.offer = offer
+        self.kind = kind
+        self.batchIndex = batchIndex
+        self.redemptionLimit = redemptionLimit
+        self.expirationDate = expirationDate
+        self.environment = environment
+    }
+}
