@@ -33,7 +33,7 @@ struct BatchCommand: ParsableCommand {
         try credentials.checkStandardInput(["--input": input])
         let batch = BatchSigner(signer: try Credentials(credentials).signer())
         let source = try openInput()
-        let sink = try BatchSink(path: output)
+        let sink = try OutputSink(path: output)
         var reader = LineReader(handle: source, source: input == "-" ? "stdin" : input)
         var lineNumber = 0
         var failures = 0
@@ -150,58 +150,5 @@ struct LineReader {
             if data.isEmpty { finished = true } else { buffer.append(contentsOf: data) }
         }
         return lines
-    }
-}
-
-/// Where results go: stdout, or a temporary file renamed over `path` once everything is written.
-final class BatchSink {
-    private let path: String?
-    private let temporary: String?
-    private let handle: FileHandle
-
-    init(path: String?) throws {
-        self.path = path
-        guard let path else {
-            temporary = nil
-            handle = .standardOutput
-            return
-        }
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(
-            ".\(url.lastPathComponent).\(UUID().uuidString).tmp"
-        ).path
-        guard FileManager.default.createFile(atPath: temporary, contents: nil),
-            let handle = FileHandle(forWritingAtPath: temporary)
-        else {
-            throw CLIError.io(path: path, reason: "cannot create the output file")
-        }
-        self.temporary = temporary
-        self.handle = handle
-    }
-
-    func write(_ bytes: [UInt8]) throws {
-        do {
-            try handle.write(contentsOf: bytes)
-        } catch {
-            throw CLIError.io(path: path ?? "stdout", reason: "write failed")
-        }
-    }
-
-    func finish() throws {
-        guard let path, let temporary else { return }
-        do {
-            try handle.synchronize()
-            try handle.close()
-        } catch {
-            abandon()
-            throw CLIError.io(path: path, reason: "write failed")
-        }
-        try AtomicFile.commit(temporary, to: path, overwrite: true)
-    }
-
-    func abandon() {
-        guard let temporary else { return }
-        try? handle.close()
-        unlink(temporary)
     }
 }

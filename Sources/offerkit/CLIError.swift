@@ -1,4 +1,5 @@
 import Foundation
+import OfferCodes
 import OfferSigning
 
 /// Errors the command line itself raises, each with its documented exit code.
@@ -51,6 +52,12 @@ enum ExitStatus: Int32 {
         case is KeyLoadingError, is CredentialError, is SigningError: .credentials
         case is RequestValidationError, is RequestDecodingError: .invalidInput
         case is VerificationError: .verificationFailed
+        case is CampaignProblems, is CodeGenerationError, is ExportError, is RequestPlanningError: .invalidInput
+        case let error as LedgerError:
+            switch error {
+            case .cannotOpen, .corrupt, .notALedger, .newerSchema, .unreadableValue, .databaseFailure: .io
+            default: .invalidInput
+            }
         case is CocoaError: .io
         default: nil
         }

@@ -14,7 +14,10 @@ struct OfferKitCommand: ParsableCommand {
 
             \(ExitStatus.helpText)
             """,
-        subcommands: [SignCommand.self, TokenCommand.self, VerifyCommand.self, KeyCommand.self, BatchCommand.self]
+        subcommands: [
+            SignCommand.self, TokenCommand.self, VerifyCommand.self, KeyCommand.self, BatchCommand.self,
+            CodesCommand.self,
+        ]
     )
 }
 

@@ -37,6 +37,8 @@ public struct CodeGenerationSpec: Sendable, Equatable {
     public static let defaultAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
     /// The default number of random characters after the prefix.
     public static let defaultLength = 10
+    /// The fewest random characters a campaign (and the CLI) accepts, so codes are not guessable.
+    public static let minimumLength = 4
 
     public var count: Int
     public var prefix: String

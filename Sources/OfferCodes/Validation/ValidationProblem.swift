@@ -1,3 +1,5 @@
+import Foundation
+
 /// One problem found in a campaign: where it is (a JSON path such as
 /// `$.offers[1].prices[0].pricePoint`), what is wrong and what is allowed.
 public struct ValidationProblem: Sendable, Equatable, CustomStringConvertible {
@@ -31,7 +33,9 @@ public struct CampaignProblems: Error, Sendable, Equatable {
     public init(_ problems: [ValidationProblem]) { self.problems = problems }
 }
 
-extension CampaignProblems: CustomStringConvertible {
+extension CampaignProblems: CustomStringConvertible, LocalizedError {
+    public var errorDescription: String? { description }
+
     public var description: String {
         let count = problems.count
         let header = "the campaign has \(count) problem\(count == 1 ? "" : "s"):"

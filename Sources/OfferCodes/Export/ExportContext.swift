@@ -1,0 +1,74 @@
+import OfferSigning
+
+/// The small Mustache contexts of an export: one for the header and footer, one per code.
+///
+/// Keys (see also `templates/codes/README.md`):
+/// - everywhere: `appAppleId`, `bundleId`, `format` (`csv`, `json`, `messages`), `hasRecipients`;
+/// - per code: `code`, `url`, `offer`, `expirationDate` (`YYYY-MM-DD`, absent when none),
+///   `expiration` (`year`, `month`, `day` as numbers, absent when none), `redemptionLimit`,
+///   `environment` (`PRODUCTION`, `SANDBOX`), `kind` (`custom`, `oneTimeUse`), `number` (1, 2, …),
+///   `first`, `last`;
+/// - CSV rows: `csv.code`, `csv.url`, `csv.offer`, `csv.expirationDate` (empty when none),
+///   `csv.redemptionLimit`, `csv.environment`, `csv.kind`, each a finished CSV field;
+/// - JSON rows: `json.code`, `json.url`, `json.offer`, `json.expirationDate` (`null` when none),
+///   `json.redemptionLimit`, `json.environment`, `json.kind`, each a finished JSON value;
+/// - messages: `language` and, with recipients, `name` and `hasRecipient`; the row adds `message`
+///   and `csv.code`, `csv.url`, `csv.offer`, `csv.expirationDate`, `csv.language`, `csv.message`,
+///   `csv.name`.
+enum ExportContext {
+    /// The context of the header and footer.
+    static func frame(app: CampaignApp, format: ExportFormat, hasRecipients: Bool) -> [String: Any] {
+        var context: [String: Any] = [
+            "appAppleId": app.appAppleId, "bundleId": app.bundleId, "format": format.name,
+            "hasRecipients": hasRecipients,
+        ]
+        if case .messages(let language) = format {
+            context["language"] = language
+        }
+        return context
+    }
+
+    /// The values of one code, shared by every format.
+    static func code(
+        _ code: IssuedCode, app: CampaignApp, number: Int, last: Bool, hasRecipients: Bool
+    ) -> [String: Any] {
+        var context: [String: Any] = [
+            "appAppleId": app.appAppleId, "bundleId": app.bundleId, "hasRecipients": hasRecipients,
+            "code": code.code, "url": RedemptionLink.url(appAppleId: app.appAppleId, code: code.code),
+            "offer": code.offer, "redemptionLimit": code.redemptionLimit, "environment": code.environment.rawValue,
+            "kind": code.kind.rawValue, "number": number, "first": number == 1, "last": last,
+        ]
+        if let date = code.expirationDate {
+            context["expirationDate"] = date.description
+            context["expiration"] = ["year": date.year, "month": date.month, "day": date.day]
+        }
+        return context
+    }
+
+    /// The finished CSV fields of a code's context.
+    static func csvFields(_ context: [String: Any]) -> [String: String] {
+        var fields: [String: String] = [:]
+        for key in ["code", "url", "offer", "expirationDate", "redemptionLimit", "environment", "kind"] {
+            fields[key] = CSVField.encode(context[key].map { "\($0)" } ?? "")
+        }
+        return fields
+    }
+
+    /// The finished JSON values of a code's context.
+    static func jsonValues(_ code: IssuedCode, url: String) -> [String: String] {
+        [
+            "code": json(code.code), "url": json(url), "offer": json(code.offer),
+            "expirationDate": code.expirationDate.map { json($0.description) } ?? "null",
+            "redemptionLimit": String(code.redemptionLimit), "environment": json(code.environment.rawValue),
+            "kind": json(code.kind.rawValue),
+        ]
+    }
+
+    /// `text` as a JSON string literal.
+    static func json(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 2)
+        JSONWriter.appendQuoted(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

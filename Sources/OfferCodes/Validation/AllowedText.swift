@@ -1,0 +1,45 @@
+/// What each field accepts, in words: the `allowed` text of problems, shared by the reader (for
+/// missing and mistyped fields) and the rules.
+enum AllowedText {
+    static let name =
+        "1-\(CampaignLimits.maximumNameLength) characters: letters A-Z a-z, digits 0-9, '-', '_', '.'"
+    static let bundleId =
+        "a reverse-DNS bundle ID such as com.example.app: letters, digits and '-', parts joined by '.'"
+    static let appAppleId = "1-\(CampaignLimits.maximumAppAppleIdLength) digits 0-9, as a string"
+    static let offers = "an array of one or more offers"
+    static let referenceName =
+        "a non-empty string of at most \(CampaignLimits.maximumReferenceNameLength) characters, "
+        + "without control characters, unique among the app's offers"
+    static let productId = "a non-empty string"
+    static let product = "an object with id, productId and type"
+    static let app = "an object with bundleId and appAppleId"
+    static let customerEligibilities = "a non-empty array of customer eligibilities, each listed once"
+    static let prices = "a non-empty array of price entries, one per territory"
+    static let territory = "3 upper-case letters: an App Store Connect territory id such as USA or JPN"
+    static let pricePoint = "a non-empty string: the id of an App Store Connect price point"
+    static let priceEntry = "exactly one of \"pricePoint\" (a non-empty string) or \"free\": true"
+    static let free = "true (leave it out for a paid territory)"
+    static let codeCount = "an integer >= 1"
+    static let redemptionLimit = "an integer >= 1: how many times each code can be redeemed"
+    static let oneTimeUseCodes = "an array of one-time-use batches (count, expirationDate, environment)"
+    static let customCodes = "an array of custom-code batches (codes or generate, redemptionLimit, expirationDate)"
+    static let customCodeSource = "exactly one of \"codes\" (an array of strings) or \"generate\" (an object)"
+    static let codes = "a non-empty array of custom codes"
+    static let customCode =
+        "1-\(CampaignLimits.maximumCodeLength) characters: upper-case letters A-Z and digits 0-9"
+    static let generate = "an object with count, and optionally prefix, length and alphabet"
+    static let prefix = "upper-case letters A-Z and digits 0-9 (or \"\")"
+    static let length =
+        "an integer >= \(CampaignLimits.minimumGeneratedLength), with the prefix's length + length <= "
+        + "\(CampaignLimits.maximumCodeLength)"
+    static let alphabet =
+        "at least 2 distinct characters from A-Z and 0-9, such as \(CodeGenerationSpec.defaultAlphabet)"
+    static let numberOfPeriods = "an integer >= 1"
+    static let autoRenewEnabled = "true or false"
+
+    /// `one of A, B, C`.
+    static func oneOf<Value: RawRepresentable & CaseIterable>(_ type: Value.Type) -> String
+    where Value.RawValue == String {
+        "one of " + ProblemText.list(Array(type.allCases))
+    }
+}

@@ -1,0 +1,31 @@
+import OfferSigning
+
+/// What could be read of a campaign: the parts the rules check, the shape problems, and the whole
+/// campaign when nothing was wrong with its shape.
+struct CampaignDraft {
+    /// The parsed document, for putting problems in document order (`nil` for a campaign built in Swift).
+    var document: JSONValue?
+    var name: String?
+    var bundleId: String?
+    var appAppleId: String?
+    /// The offers read without a shape problem, with their index in the file's `offers` array.
+    var offers: [(index: Int, offer: OfferDefinition)] = []
+    /// How many offers the file lists, read or not (`nil` when `offers` itself could not be read).
+    var offerCount: Int?
+    /// The shape problems.
+    var findings: [CampaignFinding] = []
+    /// The campaign, when the file had no shape problem.
+    var campaign: Campaign?
+
+    init() {}
+
+    /// The parts of a campaign built in Swift: everything is readable.
+    init(campaign: Campaign) {
+        name = campaign.name
+        bundleId = campaign.app.bundleId
+        appAppleId = campaign.app.appAppleId
+        offers = campaign.offers.enumerated().map { (index: $0.offset, offer: $0.element) }
+        offerCount = campaign.offers.count
+        self.campaign = campaign
+    }
+}

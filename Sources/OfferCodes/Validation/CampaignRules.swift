@@ -1,0 +1,107 @@
+/// The rules for a whole campaign: its name and app, each offer (``OfferRules``), duplicates
+/// across offers, and the limits that span offers and campaigns (``CampaignTotalsRules``).
+struct CampaignRules {
+    let today: CalendarDate
+    let ledger: (any CodeLedger)?
+
+    /// Every rule problem of what could be read. Offers that could not be read are skipped, but
+    /// count towards the number of active offers.
+    /// - Throws: what the ledger throws.
+    func check(_ draft: CampaignDraft) throws -> [CampaignFinding] {
+        var findings: [CampaignFinding] = []
+        checkApp(draft, into: &findings)
+        if draft.offerCount == 0 {
+            findings.add(
+                ProblemPath.root["offers"], rule: "offers-not-empty", "the campaign has no offers; add at least one",
+                allowed: AllowedText.offers)
+        }
+        let offerRules = OfferRules(today: today)
+        for (index, offer) in draft.offers {
+            offerRules.check(offer, at: ProblemPath.root["offers"][index], into: &findings)
+        }
+        var summary = LedgerSummary.empty
+        var issuedCodes: Set<String> = []
+        if let ledger, let name = draft.name, let appAppleId = draft.appAppleId {
+            summary = try ledger.summary(appAppleId: appAppleId, quarter: today.quarter, excludingCampaign: name)
+            let codes = Self.givenCodes(of: draft.offers).map(\.code)
+            if !codes.isEmpty {
+                issuedCodes = try ledger.issuedCodes(
+                    appAppleId: appAppleId, among: Array(Set(codes)).sorted(), excludingCampaign: name)
+            }
+        }
+        DuplicateRules.checkReferenceNames(draft.offers, activeInLedger: summary.activeOfferNames, into: &findings)
+        DuplicateRules.checkCustomCodes(Self.givenCodes(of: draft.offers), issuedInLedger: issuedCodes, into: &findings)
+        CampaignTotalsRules(today: today, ledger: ledger == nil ? nil : summary)
+            .check(draft.offers.map(\.offer), offerCount: draft.offerCount ?? draft.offers.count, into: &findings)
+        return findings
+    }
+
+    private func checkApp(_ draft: CampaignDraft, into findings: inout [CampaignFinding]) {
+        if let name = draft.name, let message = Self.nameProblem(name) {
+            findings.add(ProblemPath.root["name"], rule: "campaign-name", message, allowed: AllowedText.name)
+        }
+        if let bundleId = draft.bundleId, !Self.isBundleId(bundleId) {
+            findings.add(
+                ProblemPath.root["app"]["bundleId"], rule: "bundle-id",
+                "\(ProblemText.quoted(bundleId)) is not a reverse-DNS bundle ID; write the app's bundle ID as in "
+                    + "Xcode, such as com.example.app", allowed: AllowedText.bundleId)
+        }
+        if let appAppleId = draft.appAppleId, !Self.isAppAppleId(appAppleId) {
+            findings.add(
+                ProblemPath.root["app"]["appAppleId"], rule: "app-apple-id",
+                "\(ProblemText.quoted(appAppleId)) is not an App Apple ID; use the app's Apple ID from App Store "
+                    + "Connect (App Information), such as \"1234567890\"", allowed: AllowedText.appAppleId)
+        }
+    }
+
+    private static func nameProblem(_ name: String) -> String? {
+        if name.isEmpty { return "the campaign name is empty; name the campaign (the ledger keeps its codes under it)" }
+        if name.count > CampaignLimits.maximumNameLength {
+            return "\(ProblemText.quoted(name)) is \(name.count) characters long; shorten it to "
+                + "\(CampaignLimits.maximumNameLength) or fewer"
+        }
+        guard let bad = name.first(where: { !isNameCharacter($0) }) else { return nil }
+        return "\(ProblemText.quoted(name)) contains \(CustomCodeText.describe(bad)); use letters, digits, '-', '_' "
+            + "and '.', such as spring-2027"
+    }
+
+    private static func isNameCharacter(_ character: Character) -> Bool {
+        guard let byte = character.asciiValue else { return false }
+        return isAlphanumeric(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            || byte == UInt8(ascii: ".")
+    }
+
+    private static func isBundleId(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count >= 2
+            && parts.allSatisfy { part in
+                !part.isEmpty && part.utf8.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "-") }
+            }
+    }
+
+    private static func isAppAppleId(_ text: String) -> Bool {
+        (1...CampaignLimits.maximumAppAppleIdLength).contains(text.utf8.count)
+            && text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+    }
+
+    /// Every given custom code with its path, in document order.
+    private static func givenCodes(of offers: [(index: Int, offer: OfferDefinition)]) -> [(
+        code: String, path: ProblemPath
+    )] {
+        var codes: [(code: String, path: ProblemPath)] = []
+        for (offerIndex, offer) in offers {
+            for (batchIndex, batch) in offer.customCodes.enumerated() {
+                guard case .given(let given) = batch.source else { continue }
+                let path = ProblemPath.root["offers"][offerIndex]["customCodes"][batchIndex]["codes"]
+                codes += given.enumerated().map { (code: $0.element, path: path[$0.offset]) }
+            }
+        }
+        return codes
+    }
+}

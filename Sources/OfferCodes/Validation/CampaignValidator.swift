@@ -1,0 +1,44 @@
+/// Checks a campaign against the campaign format, App Store Connect's rules and Apple's limits,
+/// and reports every problem in one run, each with the JSON path of the field and what is allowed.
+///
+/// Reading is lenient (see ``CampaignReader``): an offer with a shape problem is reported and
+/// left out of the rule checks, while the other offers are still checked, with their paths
+/// keeping their index in the file. Rules across offers (duplicates, totals) use the offers that
+/// could be read.
+///
+/// With a ledger, the validator also checks what other campaigns of the same app hold: active
+/// offers (reference names and the limit of 10), custom codes already issued, and the codes
+/// already counted in today's quarter. Generated codes are not looked up here: the generator
+/// keeps them unique when it records them.
+public struct CampaignValidator: Sendable {
+    /// The day expiry dates and relative dates count from, and whose quarter the limits use.
+    public let today: CalendarDate
+    /// Where other campaigns' offers and codes are recorded; `nil` checks the campaign alone.
+    public let ledger: (any CodeLedger)?
+
+    /// A validator for `today` (UTC), optionally checking against a ledger.
+    public init(today: CalendarDate, ledger: (any CodeLedger)? = nil) {
+        self.today = today
+        self.ledger = ledger
+    }
+
+    /// Reads and checks campaign JSON bytes: every problem, shape and rules, in one list, in
+    /// document order.
+    /// - Throws: only what the ledger throws.
+    public func validate(json: [UInt8]) throws -> ValidationReport {
+        let draft = CampaignReader(today: today).readDraft(json: json)
+        let findings = draft.findings + (draft.document == nil ? [] : try rules.check(draft))
+        return ValidationReport(
+            campaign: draft.findings.isEmpty ? draft.campaign : nil,
+            problems: DocumentOrder.sorted(findings, document: draft.document))
+    }
+
+    /// Checks an already-built campaign (from Swift code): every rule problem, offer by offer in
+    /// the order of the format's fields.
+    /// - Throws: only what the ledger throws.
+    public func validate(_ campaign: Campaign) throws -> [ValidationProblem] {
+        DocumentOrder.sorted(try rules.check(CampaignDraft(campaign: campaign)), document: nil)
+    }
+
+    private var rules: CampaignRules { CampaignRules(today: today, ledger: ledger) }
+}

@@ -1,0 +1,72 @@
+/// The rules for an offer's code batches: counts, expiry dates, custom-code strings and the
+/// description of generated codes.
+struct CodeBatchRules {
+    /// The day expiry dates are checked against.
+    let today: CalendarDate
+
+    /// Adds every problem of the code batches of `offer`, which is at `path`.
+    func check(_ offer: OfferDefinition, at path: ProblemPath, into findings: inout [CampaignFinding]) {
+        for (index, batch) in offer.oneTimeUseCodes.enumerated() {
+            checkOneTimeUse(batch, at: path["oneTimeUseCodes"][index], into: &findings)
+        }
+        for (index, batch) in offer.customCodes.enumerated() {
+            checkCustom(batch, at: path["customCodes"][index], into: &findings)
+        }
+    }
+
+    private func checkOneTimeUse(_ batch: OneTimeUseBatch, at path: ProblemPath, into findings: inout [CampaignFinding])
+    {
+        Self.checkCount(batch.count, at: path["count"], into: &findings)
+        let latest = today.adding(months: CampaignLimits.oneTimeUseExpiryMonths)
+        let allowed = "a date after \(today) and no later than \(latest) (today + 6 months), such as P90D"
+        let date = batch.expirationDate
+        if date <= today {
+            findings.add(
+                path["expirationDate"], rule: "one-time-use-expiry",
+                "\(date) is not after today (\(today)); choose a later date, so that the codes can be redeemed",
+                allowed: allowed)
+        } else if date > latest {
+            findings.add(
+                path["expirationDate"], rule: "one-time-use-expiry",
+                "\(date) is more than 6 months after today (\(today)); Apple requires one-time-use codes to "
+                    + "expire within 6 months, so choose \(latest) or earlier", allowed: allowed)
+        }
+    }
+
+    private func checkCustom(_ batch: CustomCodeBatch, at path: ProblemPath, into findings: inout [CampaignFinding]) {
+        switch batch.source {
+        case .given(let codes):
+            if codes.isEmpty {
+                findings.add(
+                    path["codes"], rule: "custom-codes-not-empty",
+                    "the list of codes is empty; list at least one code, or use \"generate\"",
+                    allowed: AllowedText.codes)
+            }
+            for (index, code) in codes.enumerated() {
+                guard let message = CustomCodeText.problem(with: code) else { continue }
+                findings.add(path["codes"][index], rule: "custom-code-format", message, allowed: AllowedText.customCode)
+            }
+        case .generated(let spec):
+            GenerationSpecRules.check(spec, at: path["generate"], into: &findings)
+        }
+        if batch.redemptionLimit < 1 {
+            findings.add(
+                path["redemptionLimit"], rule: "redemption-limit",
+                "redemptionLimit is \(batch.redemptionLimit); each code must be redeemable at least once",
+                allowed: AllowedText.redemptionLimit)
+        }
+        if let date = batch.expirationDate, date <= today {
+            findings.add(
+                path["expirationDate"], rule: "custom-code-expiry",
+                "\(date) is not after today (\(today)); choose a later date, or leave expirationDate out for codes "
+                    + "that do not expire", allowed: "a date after \(today), or no expirationDate")
+        }
+    }
+
+    /// Reports a batch `count` below 1.
+    static func checkCount(_ count: Int, at path: ProblemPath, into findings: inout [CampaignFinding]) {
+        guard count < 1 else { return }
+        findings.add(
+            path, rule: "code-count", "count is \(count); ask for at least 1 code", allowed: AllowedText.codeCount)
+    }
+}

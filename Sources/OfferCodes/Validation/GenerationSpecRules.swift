@@ -1,0 +1,66 @@
+/// The rules for a description of codes to generate: alphabet, prefix, length, and a count that
+/// leaves room for the codes to be unique.
+enum GenerationSpecRules {
+    /// Adds every problem of `spec`, which is at `path` (the `generate` object).
+    static func check(_ spec: CodeGenerationSpec, at path: ProblemPath, into findings: inout [CampaignFinding]) {
+        CodeBatchRules.checkCount(spec.count, at: path["count"], into: &findings)
+        let prefixProblem = CustomCodeText.characterProblem(in: spec.prefix, what: "prefixes")
+        if let prefixProblem {
+            findings.add(path["prefix"], rule: "generate-prefix", prefixProblem, allowed: AllowedText.prefix)
+        }
+        let alphabetProblem = self.alphabetProblem(spec.alphabet)
+        if let alphabetProblem {
+            findings.add(path["alphabet"], rule: "generate-alphabet", alphabetProblem, allowed: AllowedText.alphabet)
+        }
+        let lengthProblem = self.lengthProblem(spec)
+        if let lengthProblem {
+            findings.add(path["length"], rule: "generate-length", lengthProblem, allowed: AllowedText.length)
+        }
+        guard prefixProblem == nil, alphabetProblem == nil, lengthProblem == nil, spec.count >= 1 else { return }
+        let maximum = possibleCodes(alphabetSize: spec.alphabet.count, length: spec.length) / 2
+        guard spec.count > maximum else { return }
+        findings.add(
+            path["count"], rule: "generate-count",
+            "count is \(ProblemText.grouped(spec.count)), but \(spec.length) characters from a "
+                + "\(spec.alphabet.count)-character alphabet allow only \(ProblemText.grouped(maximum)) unique codes "
+                + "(half of all possible ones); use a longer length or a larger alphabet, or ask for fewer codes",
+            allowed: "at most half of alphabet size ^ length: here \(ProblemText.grouped(maximum))")
+    }
+
+    private static func alphabetProblem(_ alphabet: String) -> String? {
+        if let problem = CustomCodeText.characterProblem(in: alphabet, what: "alphabets") { return problem }
+        var seen: Set<Character> = []
+        if let repeated = alphabet.first(where: { !seen.insert($0).inserted }) {
+            return "\(ProblemText.quoted(alphabet)) has \(CustomCodeText.describe(repeated)) more than once; list "
+                + "each character once, so that every character is equally likely"
+        }
+        guard alphabet.count >= 2 else {
+            return "\(ProblemText.quoted(alphabet)) has \(alphabet.count) character\(alphabet.count == 1 ? "" : "s"); "
+                + "random codes need at least 2"
+        }
+        return nil
+    }
+
+    private static func lengthProblem(_ spec: CodeGenerationSpec) -> String? {
+        if spec.length < CampaignLimits.minimumGeneratedLength {
+            return "length is \(spec.length); generated codes need at least \(CampaignLimits.minimumGeneratedLength) "
+                + "random characters to be hard to guess"
+        }
+        let total = spec.prefix.count + spec.length
+        guard total > CampaignLimits.maximumCodeLength else { return nil }
+        return "the prefix (\(spec.prefix.count) characters) and length \(spec.length) make \(total)-character codes; "
+            + "custom codes hold at most \(CampaignLimits.maximumCodeLength), so use a length of at most "
+            + "\(max(0, CampaignLimits.maximumCodeLength - spec.prefix.count))"
+    }
+
+    /// `alphabetSize ^ length`, saturated at `Int.max`.
+    static func possibleCodes(alphabetSize: Int, length: Int) -> Int {
+        var size = 1
+        for _ in 0..<max(0, length) {
+            let (product, overflow) = size.multipliedReportingOverflow(by: alphabetSize)
+            if overflow { return .max }
+            size = product
+        }
+        return size
+    }
+}

@@ -1,0 +1,51 @@
+/// Small pieces of wording shared by the reader's and the rules' messages.
+enum ProblemText {
+    /// The longest value shown in a message; longer ones are clipped with "…".
+    static let clipLength = 48
+
+    /// `"value"`, clipped to ``clipLength`` characters, with control characters escaped.
+    static func quoted(_ value: String) -> String {
+        let clipped = value.count > clipLength ? String(value.prefix(clipLength)) + "…" : value
+        var text = "\""
+        for scalar in clipped.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                text += scalarName(scalar)
+            } else {
+                text.unicodeScalars.append(scalar)
+            }
+        }
+        return text + "\""
+    }
+
+    /// `U+000A` for a scalar.
+    static func scalarName(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
+    /// `1,000,000`.
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var text = ""
+        for (offset, digit) in digits.enumerated() {
+            if offset > 0, (digits.count - offset) % 3 == 0 { text += "," }
+            text.append(digit)
+        }
+        return (value < 0 ? "-" : "") + text
+    }
+
+    /// `A, B, C`.
+    static func list<Value: RawRepresentable>(_ values: [Value]) -> String where Value.RawValue == String {
+        values.map(\.rawValue).joined(separator: ", ")
+    }
+
+    /// "an auto-renewable subscription", "a consumable", …
+    static func withArticle(_ type: ProductType) -> String {
+        (type == .autoRenewableSubscription ? "an " : "a ") + type.displayName
+    }
+
+    /// `1 code`, `2 codes`.
+    static func count(_ value: Int, _ noun: String) -> String {
+        "\(grouped(value)) \(noun)\(value == 1 ? "" : "s")"
+    }
+}

@@ -1,0 +1,38 @@
+import OfferSigning
+
+extension ShapeReader {
+    static let campaignMembers = ["name", "app", "offers"]
+    static let appMembers = ["bundleId", "appAppleId"]
+
+    /// Reads a whole campaign document: its parts, and each offer that has no shape problem.
+    mutating func readCampaign(_ document: JSONValue) -> CampaignDraft {
+        var draft = CampaignDraft()
+        draft.document = document
+        let allowed = "a JSON object with the members " + Self.campaignMembers.joined(separator: ", ")
+        if let root = object(document, at: .root, noun: "the campaign", members: Self.campaignMembers, allowed: allowed)
+        {
+            draft.name = string("name", of: root, required: true, allowed: AllowedText.name)
+            if let app = object(
+                "app", of: root, required: true, noun: "the app", members: Self.appMembers, allowed: AllowedText.app)
+            {
+                draft.bundleId = string("bundleId", of: app, required: true, allowed: AllowedText.bundleId)
+                draft.appAppleId = string("appAppleId", of: app, required: true, allowed: AllowedText.appAppleId)
+            }
+            if let offers = array("offers", of: root, required: true, allowed: AllowedText.offers, elements: .object) {
+                draft.offerCount = offers.count
+                for (index, value) in offers.enumerated() {
+                    if let offer = readOffer(value, at: root.path["offers"][index]) {
+                        draft.offers.append((index, offer))
+                    }
+                }
+            }
+        }
+        draft.findings = findings
+        if findings.isEmpty, let name = draft.name, let bundleId = draft.bundleId, let appAppleId = draft.appAppleId {
+            draft.campaign = Campaign(
+                name: name, app: CampaignApp(bundleId: bundleId, appAppleId: appAppleId),
+                offers: draft.offers.map(\.offer))
+        }
+        return draft
+    }
+}

@@ -1,0 +1,114 @@
+import ArgumentParser
+import Foundation
+import OfferCodes
+
+/// The campaign file, the ledger and "today", shared by the `codes` subcommands.
+struct CampaignOptions: ParsableArguments {
+    @Argument(help: "The campaign file (JSON), or '-' for stdin.")
+    var campaign: String
+
+    @OptionGroup var ledger: LedgerOptions
+
+    @Option(
+        help: "The day (YYYY-MM-DD, UTC) that expiry limits, relative dates and quarters count from. Default: today.")
+    var today: String?
+
+    func day() throws -> CalendarDate { try Self.day(today) }
+
+    /// Reads the campaign and checks it against every rule (and the ledger): throws every problem
+    /// at once. For commands that create something (generate, plan).
+    func load(ledger: (any CodeLedger)?) throws -> Campaign {
+        try Self.load(path: campaign, ledger: ledger, today: day())
+    }
+
+    /// Reads the campaign for commands that only look codes up (import, export, deactivate): its
+    /// shape must be valid, but rules about creating offers (expiry windows, quarterly limits) no
+    /// longer apply once the offers exist.
+    func loadRecorded() throws -> Campaign {
+        let report = try CampaignValidator(today: day()).validate(json: Self.readBytes(campaign))
+        guard let campaign = report.campaign else { throw CampaignProblems(report.problems) }
+        return campaign
+    }
+
+    func readCampaignBytes() throws -> [UInt8] { try Self.readBytes(campaign) }
+
+    static func load(path: String, ledger: (any CodeLedger)?, today: CalendarDate) throws -> Campaign {
+        try CampaignValidator(today: today, ledger: ledger).validate(json: readBytes(path)).validCampaign()
+    }
+
+    /// `--today`, or the current UTC day.
+    static func day(_ option: String?) throws -> CalendarDate {
+        guard let option else { return CalendarDate(unixSeconds: Int64(Date().timeIntervalSince1970)) }
+        guard let day = CalendarDate(option) else {
+            throw CLIError.usage("--today must be a date written YYYY-MM-DD, such as 2027-03-01")
+        }
+        return day
+    }
+
+    /// A file's bytes, or stdin's for "-".
+    static func readBytes(_ path: String) throws -> [UInt8] {
+        if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
+            throw CLIError.io(path: path, reason: reason)
+        }
+        return Array(data)
+    }
+
+    /// The offer with this reference name, or a usage error listing the names there are.
+    static func offerIndex(named name: String, in campaign: Campaign) throws -> Int {
+        guard let index = campaign.offers.firstIndex(where: { $0.referenceName == name }) else {
+            let names = campaign.offers.map { "\"\($0.referenceName)\"" }.joined(separator: ", ")
+            throw CLIError.usage("--offer: campaign \(campaign.name) has no offer named \"\(name)\" (it has \(names))")
+        }
+        return index
+    }
+}
+
+/// `--ledger PATH` / `--no-ledger`.
+struct LedgerOptions: ParsableArguments {
+    static let defaultPath = "offerkit-ledger.sqlite"
+
+    @Option(
+        name: .customLong("ledger"),
+        help: "The ledger file (SQLite). Default: $OFFERKIT_LEDGER, else ./\(Self.defaultPath).")
+    var path: String?
+
+    @Flag(
+        name: .customLong("no-ledger"),
+        help: "Use no ledger: nothing is recorded, nothing is checked against earlier campaigns.")
+    var disabled = false
+
+    func validate() throws {
+        if disabled, path != nil { throw ValidationError("--ledger and --no-ledger exclude each other") }
+    }
+
+    /// The path in use, or `nil` with `--no-ledger`.
+    var resolvedPath: String? {
+        if disabled { return nil }
+        if let path { return path }
+        if let path = ProcessInfo.processInfo.environment["OFFERKIT_LEDGER"], !path.isEmpty { return path }
+        return Self.defaultPath
+    }
+
+    /// Opens the ledger (creating the file), or `nil` with `--no-ledger`.
+    func open() throws -> SQLiteLedger? {
+        guard let path = resolvedPath else { return nil }
+        return try SQLiteLedger(path: path)
+    }
+
+    /// Opens the ledger if its file exists, for commands that only read it (validate, plan): a
+    /// missing file is an empty ledger, and nothing is created.
+    func openExisting() throws -> SQLiteLedger? {
+        guard let path = resolvedPath, FileManager.default.fileExists(atPath: path) else { return nil }
+        return try SQLiteLedger(path: path)
+    }
+
+    /// Opens the ledger; a command that needs one fails with a usage error under `--no-ledger`.
+    /// - Parameter existing: for commands that read what earlier runs recorded: a missing file is
+    ///   an empty ledger (`nil`), and is not created.
+    func require(for command: String, existing: Bool = false) throws -> SQLiteLedger? {
+        guard resolvedPath != nil else { throw CLIError.usage("codes \(command) needs a ledger: drop --no-ledger") }
+        return existing ? try openExisting() : try open()
+    }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+
+/// `offerkit codes …`: offer-code campaigns from a file to App Store Connect requests and to the
+/// codes marketing hands out.
+struct CodesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "codes",
+        abstract: "Offer-code campaigns: validate, plan App Store Connect requests, generate, import and export codes.",
+        discussion: """
+            A campaign file (JSON) names the app and its offers; see the README. The ledger \
+            (--ledger, OFFERKIT_LEDGER, default ./offerkit-ledger.sqlite) remembers every campaign, offer and \
+            code, so no later campaign reuses a code and any run can be exported again.
+
+            Typical order: validate, generate (custom codes; records batches), plan (the requests to send), \
+            import (Apple's one-time-use codes), export.
+            """,
+        subcommands: [
+            CodesValidate.self, CodesPlan.self, CodesGenerate.self, CodesImport.self, CodesExport.self,
+            CodesDeactivate.self,
+        ]
+    )
+}

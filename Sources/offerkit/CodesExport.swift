@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+import OfferCodes
+
+/// `offerkit codes export`: what marketing hands out, rendered from templates.
+struct CodesExport: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export a campaign's codes from the ledger: CSV, JSON, or a message per recipient.",
+        discussion: """
+            Every code carries its redemption link \
+            https://apps.apple.com/redeem?ctx=offercodes&id=<APP_APPLE_ID>&code=<CODE> (URL-encoded). Formats: \
+            csv (code, url, offer, expirationDate), json, messages (CSV rows of code, language and a ready message; \
+            with --recipients, one code per recipient, greeting them by name). Languages: \
+            \(CodeExporter.languages.joined(separator: ", ")). --templates DIR uses your own Mustache templates \
+            (same file names as templates/codes/; missing ones fall back to the built-in ones).
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case csv, json, messages
+    }
+
+    @OptionGroup var options: CampaignOptions
+
+    @Option(help: "Only this offer (its reference name). Default: every offer of the campaign.")
+    var offer: String?
+
+    @Option(help: "csv, json or messages.")
+    var format: Format = .csv
+
+    @Option(help: "Messages: the language (\(CodeExporter.languages.joined(separator: ", "))).")
+    var language: String = "en"
+
+    @Option(
+        help: """
+            Messages: a file with one recipient per line, "name" or "name,language"; each gets the next code.
+            """)
+    var recipients: String?
+
+    @Option(help: "A folder of your own templates.")
+    var templates: String?
+
+    @Option(help: "Write the export to this file (whole or not at all) instead of stdout.")
+    var out: String?
+
+    @Flag(help: "Replace --out if it exists.")
+    var force = false
+
+    func validate() throws {
+        if recipients != nil, format != .messages { throw ValidationError("--recipients needs --format messages") }
+    }
+
+    func run() throws {
+        let campaign = try options.loadRecorded()
+        if let offer { _ = try CampaignOptions.offerIndex(named: offer, in: campaign) }
+        let ledger = try options.ledger.require(for: "export", existing: true)
+        let exportFormat: ExportFormat =
+            switch format {
+            case .csv: .csv
+            case .json: .json
+            case .messages: .messages(language: language)
+            }
+        let source = templates.map { ExportTemplates.directory(URL(fileURLWithPath: $0)) } ?? .builtIn
+        let exporter = try CodeExporter(templates: source, format: exportFormat, app: campaign.app)
+        let people = try recipients.map(Self.readRecipients)
+        let sink = try OutputSink(path: out, overwrite: force)
+        var progress = ProgressReporter("exporting codes", total: nil)
+        var count = 0
+        do {
+            try exporter.export(
+                recipients: people, to: { try sink.write($0) },
+                forEachCode: { body in
+                    try ledger?.forEachCode(campaign: campaign.name, offer: offer) { code in
+                        count += 1
+                        progress.update(count)
+                        try body(code)
+                    }
+                })
+            progress.finish()
+            if count == 0 {
+                throw CLIError.invalidInput(
+                    "the ledger has no codes for campaign \(campaign.name)\(offer.map { ", offer \"\($0)\"" } ?? ""): "
+                        + "run `offerkit codes generate` (custom codes) or `offerkit codes import` (Apple's codes) first"
+                )
+            }
+            try sink.finish()
+        } catch {
+            progress.finish()
+            sink.abandon()
+            throw error
+        }
+    }
+
+    /// One recipient per non-blank line: `name` or `name,language`.
+    static func readRecipients(_ path: String) throws -> [ExportRecipient] {
+        let text = String(decoding: try CampaignOptions.readBytes(path), as: UTF8.self)
+        var people: [ExportRecipient] = []
+        for line in text.split(whereSeparator: \.isNewline) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty else { continue }
+            let parts = trimmed.split(separator: ",", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            people.append(ExportRecipient(name: parts[0], language: parts.count > 1 ? parts[1] : nil))
+        }
+        return people
+    }
+}

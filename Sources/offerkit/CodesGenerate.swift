@@ -1,0 +1,163 @@
+import ArgumentParser
+import Foundation
+import OfferCodes
+
+/// `offerkit codes generate`: the custom codes of a campaign, recorded in the ledger; or a plain
+/// stream of unique codes with `--count`.
+struct CodesGenerate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate",
+        abstract: "Generate custom codes: a campaign's batches (recorded in the ledger), or --count codes to a file.",
+        discussion: """
+            With a campaign: validates it, then records every code batch in the ledger, each batch atomically \
+            (a crash leaves nothing of it). Given codes are recorded as they are; "generate" batches are drawn \
+            from a cryptographic random source and are unique against the whole ledger. Batches already \
+            recorded are left as they are, so running it again is safe. Then use `codes plan` and `codes export`.
+
+            Without a campaign: --count unique codes, one per line, to --out or stdout (no ledger).
+            """)
+
+    @Argument(help: "The campaign file (JSON), or '-' for stdin. Omit it to generate --count codes.")
+    var campaign: String?
+
+    @Option(help: "Without a campaign: how many unique codes to generate.")
+    var count: Int?
+
+    @Option(help: "Without a campaign: characters before the random part (A-Z, 0-9).")
+    var prefix: String = ""
+
+    @Option(help: "Without a campaign: random characters per code.")
+    var length: Int = CodeGenerationSpec.defaultLength
+
+    @Option(help: "Without a campaign: the characters to draw from (A-Z, 0-9; default: no look-alikes).")
+    var alphabet: String = CodeGenerationSpec.defaultAlphabet
+
+    @Option(help: "Without a campaign: write the codes to this file (whole or not at all) instead of stdout.")
+    var out: String?
+
+    @Flag(help: "Replace --out if it exists.")
+    var force = false
+
+    @Option(
+        help: """
+            Reproducible codes from this seed, for tests and examples. UNSAFE for production: anyone who \
+            knows the seed can list every code.
+            """)
+    var seed: UInt64?
+
+    @OptionGroup var ledger: LedgerOptions
+
+    @Option(help: "The day (YYYY-MM-DD, UTC) that expiry limits, relative dates and quarters count from.")
+    var today: String?
+
+    func validate() throws {
+        if campaign != nil {
+            if count != nil || out != nil {
+                throw ValidationError("--count and --out are for generating without a campaign; use `codes export`")
+            }
+        } else if count == nil {
+            throw ValidationError("give a campaign file, or --count for plain codes")
+        } else if length < CodeGenerationSpec.minimumLength {
+            throw ValidationError(
+                "--length must be at least \(CodeGenerationSpec.minimumLength), so codes cannot be guessed")
+        }
+    }
+
+    func run() throws {
+        if let seed {
+            Output.warning(
+                "--seed \(seed): UNSAFE for production: reproducible codes are guessable; never hand them out")
+        }
+        if let campaign { try generate(campaignPath: campaign) } else { try generatePlain() }
+    }
+
+    private var random: CodeRandomSource { seed.map(CodeRandomSource.seeded) ?? .system }
+
+    private func generatePlain() throws {
+        let count = count ?? 0
+        guard count >= 1 else { throw CLIError.usage("--count must be at least 1") }
+        let spec = CodeGenerationSpec(count: count, prefix: prefix, length: length, alphabet: alphabet)
+        var generator = try CodeGenerator(spec: spec, random: random)
+        var seen = UniqueCodeSet(expectedCount: count)
+        let sink = try OutputSink(path: out, overwrite: force)
+        var progress = ProgressReporter("generating codes", total: count)
+        var done = 0
+        do {
+            try generator.generateUnique(
+                count: count, accept: { seen.insert($0) },
+                emit: { code in
+                    try sink.write(code)
+                    try sink.write([0x0A])
+                    done += 1
+                    progress.update(done)
+                })
+            progress.finish()
+            try sink.finish()
+        } catch {
+            progress.finish()
+            sink.abandon()
+            throw error
+        }
+    }
+
+    private func generate(campaignPath: String) throws {
+        let ledger = try ledger.require(for: "generate")!
+        let today = try CampaignOptions.day(today)
+        let campaign = try CampaignOptions.load(path: campaignPath, ledger: ledger, today: today)
+        for (offerIndex, offer) in campaign.offers.enumerated() {
+            for (batchIndex, batch) in offer.oneTimeUseCodes.enumerated() {
+                let record = LedgerBatch(
+                    campaign: campaign.name, offer: offer.referenceName, kind: .oneTimeUse, index: batchIndex,
+                    quarter: today.quarter, redemptionLimit: 1, codeCount: batch.count,
+                    expirationDate: batch.expirationDate, environment: batch.effectiveEnvironment)
+                let added = try ledger.recordBatch(record, campaign: campaign) { _ in }
+                report(
+                    offer, "one-time-use batch \(batchIndex + 1)", added: added,
+                    what: Self.codes(batch.count) + " from Apple")
+            }
+            for (batchIndex, batch) in offer.customCodes.enumerated() {
+                let record = LedgerBatch(
+                    campaign: campaign.name, offer: offer.referenceName, kind: .custom, index: batchIndex,
+                    quarter: today.quarter, redemptionLimit: batch.redemptionLimit, codeCount: batch.codeCount,
+                    expirationDate: batch.expirationDate, environment: .production)
+                let label = "custom-code batch \(batchIndex + 1)"
+                var progress = ProgressReporter("\(offer.referenceName), \(label)", total: batch.codeCount)
+                defer { progress.finish() }
+                let added = try ledger.recordBatch(record, campaign: campaign) { insert in
+                    switch batch.source {
+                    case .given(let codes):
+                        for code in codes where try !insert(code) {
+                            throw CLIError.invalidInput(
+                                "offer \"\(offer.referenceName)\", \(label): code \(code) was already issued for app "
+                                    + "\(campaign.app.appAppleId); nothing of the batch was recorded")
+                        }
+                    case .generated(let spec):
+                        var generator = try CodeGenerator(
+                            spec: spec, random: batchRandom(offerIndex: offerIndex, batchIndex: batchIndex))
+                        var done = 0
+                        try generator.generateUnique(count: spec.count, accept: insert) { _ in
+                            done += 1
+                            progress.update(done)
+                        }
+                    }
+                }
+                report(offer, label, added: added, what: Self.codes(batch.codeCount))
+            }
+        }
+        Output.line("ledger: \(ledger.path ?? "in memory"); next: offerkit codes plan, offerkit codes export")
+    }
+
+    /// Each batch gets its own seed, so seeded batches do not draw the same sequence.
+    private func batchRandom(offerIndex: Int, batchIndex: Int) -> CodeRandomSource {
+        guard let seed else { return .system }
+        return .seeded(
+            seed &+ UInt64(offerIndex) &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(batchIndex) &* 0xBF58_476D_1CE4_E5B9)
+    }
+
+    static func codes(_ count: Int) -> String { "\(ProgressReporter.grouped(count)) code\(count == 1 ? "" : "s")" }
+
+    private func report(_ offer: OfferDefinition, _ label: String, added: Bool, what: String) {
+        let state = added ? "recorded" : "already recorded, unchanged"
+        Output.line("\(offer.referenceName): \(label): \(what), \(state)")
+    }
+}

@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+import OfferCodes
+import OfferSigning
+
+/// `offerkit codes plan`: the App Store Connect requests that create a campaign.
+struct CodesPlan: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plan",
+        abstract: "Print the App Store Connect requests (method, path, JSON:API body) that create a campaign.",
+        discussion: """
+            Requests come in dependency order: each offer code, then its one-time-use batches and custom codes. \
+            A body that needs an id App Store Connect returns holds a placeholder "<id of REQUEST>": replace it \
+            with data.id of the 201 response to that request (listed in dependsOn). Generated custom codes are \
+            read from the ledger: run `codes generate` first. Nothing is sent and nothing is recorded.
+
+            --format document (default): one JSON document. --format json-lines: one compact request per line, \
+            streamed (for very large campaigns and for scripts).
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case document
+        case jsonLines = "json-lines"
+    }
+
+    @OptionGroup var options: CampaignOptions
+
+    @Option(help: "document (one JSON document) or json-lines (one request per line).")
+    var format: Format = .document
+
+    @Option(help: "Write the plan to this file (whole or not at all) instead of stdout.")
+    var out: String?
+
+    @Flag(help: "Replace --out if it exists.")
+    var force = false
+
+    func run() throws {
+        let ledger = try options.ledger.openExisting()
+        let campaign = try Self.withRecordedExpiry(options.load(ledger: ledger), ledger: ledger)
+        let codes = CustomCodeSource(campaign: campaign, ledger: ledger)
+        try codes.checkGenerated()
+        let sink = try OutputSink(path: out, overwrite: force)
+        do {
+            switch format {
+            case .document:
+                let requests = try RequestPlanner().plan(campaign, customCodes: codes.codes)
+                try sink.write(RequestPlanner.document(campaign: campaign, requests: requests).serialized(pretty: true))
+                try sink.write([0x0A])
+            case .jsonLines:
+                try RequestPlanner().forEachRequest(in: campaign, customCodes: codes.codes) { request in
+                    try sink.write(request.jsonValue().serialized())
+                    try sink.write([0x0A])
+                }
+            }
+            try sink.finish()
+        } catch {
+            sink.abandon()
+            throw error
+        }
+    }
+}
+
+extension CodesPlan {
+    /// Batches already recorded by `codes generate` keep the expiry they were recorded with, so a
+    /// relative date ("P90D") planned on a later day still matches the ledger and the exports.
+    static func withRecordedExpiry(_ campaign: Campaign, ledger: (any CodeLedger)?) throws -> Campaign {
+        guard let ledger else { return campaign }
+        var campaign = campaign
+        for batch in try ledger.batches(campaign: campaign.name) {
+            guard let offerIndex = campaign.offers.firstIndex(where: { $0.referenceName == batch.offer }) else {
+                continue
+            }
+            switch batch.kind {
+            case .custom where batch.index < campaign.offers[offerIndex].customCodes.count:
+                campaign.offers[offerIndex].customCodes[batch.index].expirationDate = batch.expirationDate
+            case .oneTimeUse where batch.index < campaign.offers[offerIndex].oneTimeUseCodes.count:
+                if let date = batch.expirationDate {
+                    campaign.offers[offerIndex].oneTimeUseCodes[batch.index].expirationDate = date
+                }
+            default: continue
+            }
+        }
+        return campaign
+    }
+}
+
+/// The code strings of a custom-code batch: given ones from the campaign, generated ones from the ledger.
+struct CustomCodeSource {
+    let campaign: Campaign
+    let ledger: (any CodeLedger)?
+
+    /// Fails before anything is written when a generated batch is not in the ledger yet.
+    func checkGenerated() throws {
+        let recorded = Set(
+            try ledger?.batches(campaign: campaign.name).filter { $0.kind == .custom }.map {
+                "\($0.offer)\u{0}\($0.index)"
+            }
+                ?? [])
+        for offer in campaign.offers {
+            for (batchIndex, batch) in offer.customCodes.enumerated() {
+                guard case .generated = batch.source, !recorded.contains("\(offer.referenceName)\u{0}\(batchIndex)")
+                else { continue }
+                throw missing(offer, batchIndex)
+            }
+        }
+    }
+
+    private func missing(_ offer: OfferDefinition, _ batchIndex: Int) -> CLIError {
+        CLIError.usage(
+            "offer \"\(offer.referenceName)\", custom-code batch \(batchIndex + 1) is generated: run "
+                + "`offerkit codes generate` first (with the same ledger), then plan again")
+    }
+
+    func codes(offerIndex: Int, batchIndex: Int) throws -> [String] {
+        let offer = campaign.offers[offerIndex]
+        guard case .generated = offer.customCodes[batchIndex].source else {
+            if case .given(let codes) = offer.customCodes[batchIndex].source { return codes }
+            return []
+        }
+        guard let ledger else { throw missing(offer, batchIndex) }
+        var codes: [String] = []
+        try ledger.forEachCode(campaign: campaign.name, offer: offer.referenceName) { issued in
+            if issued.kind == .custom, issued.batchIndex == batchIndex { codes.append(issued.code) }
+        }
+        guard !codes.isEmpty else { throw missing(offer, batchIndex) }
+        return codes
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import OfferCodes
+import OfferSigning
+
+/// `offerkit codes validate`: every problem of a campaign, in one run.
+struct CodesValidate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check a campaign against App Store Connect's rules and the ledger; report every problem at once.",
+        discussion: """
+            Each problem names the JSON path of the field, what is wrong and what is allowed. Exits 0 when the \
+            campaign is valid, 4 when it has problems. Nothing is written, not even to the ledger.
+            """)
+
+    @OptionGroup var options: CampaignOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let ledger = try options.ledger.openExisting()
+        let report = try CampaignValidator(today: options.day(), ledger: ledger).validate(
+            json: options.readCampaignBytes())
+        switch output.format {
+        case .json:
+            let document = JSONValue.object([
+                ("valid", .bool(report.isValid)),
+                ("problems", .array(report.problems.map(Self.json))),
+            ])
+            Output.line(document.text(pretty: true))
+            if !report.isValid { throw ExitCode(ExitStatus.invalidInput.rawValue) }
+        case .text:
+            if !report.isValid { throw CampaignProblems(report.problems) }
+            if let campaign = report.campaign { Output.line(Self.summary(campaign)) }
+        }
+    }
+
+    static func json(_ problem: ValidationProblem) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            ("path", .string(problem.path)), ("rule", .string(problem.rule)), ("message", .string(problem.message)),
+        ]
+        if let allowed = problem.allowed { members.append(("allowed", .string(allowed))) }
+        return .object(members)
+    }
+
+    /// "valid: spring-2027 (app 1234567890): 2 offers, 1 one-time-use batch (500 codes), …"
+    static func summary(_ campaign: Campaign) -> String {
+        let oneTimeUse = campaign.offers.flatMap(\.oneTimeUseCodes)
+        let custom = campaign.offers.flatMap(\.customCodes)
+        let offers = campaign.offers.count
+        return "valid: \(campaign.name) (app \(campaign.app.appAppleId)): \(offers) offer\(offers == 1 ? "" : "s"), "
+            + "\(oneTimeUse.count) one-time-use batch\(oneTimeUse.count == 1 ? "" : "es") "
+            + "(\(oneTimeUse.reduce(0) { $0 + $1.count }) codes), "
+            + "\(custom.count) custom-code batch\(custom.count == 1 ? "" : "es") "
+            + "(\(custom.reduce(0) { $0 + $1.codeCount }) codes)"
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where streamed results go: stdout, or a temporary file that takes `path`'s name only once
+/// everything is written (a file is written whole or not at all).
+///
+/// Writes are buffered (64 KiB), so a caller can write one short line at a time.
+final class OutputSink {
+    private let path: String?
+    private let temporary: String?
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+    private static let bufferSize = 1 << 16
+
+    /// - Parameter overwrite: when false, an existing file at `path` is an error (checked before
+    ///   anything is written, and again when the file takes its name).
+    init(path: String?, overwrite: Bool = true) throws {
+        self.path = path
+        self.overwrite = overwrite
+        buffer.reserveCapacity(Self.bufferSize)
+        guard let path else {
+            temporary = nil
+            handle = .standardOutput
+            return
+        }
+        if !overwrite, FileManager.default.fileExists(atPath: path) {
+            throw CLIError.io(path: path, reason: "already exists (use --force to replace it)")
+        }
+        let url = URL(fileURLWithPath: path)
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).\(UUID().uuidString).tmp"
+        ).path
+        guard FileManager.default.createFile(atPath: temporary, contents: nil),
+            let handle = FileHandle(forWritingAtPath: temporary)
+        else {
+            throw CLIError.io(path: path, reason: "cannot create the output file")
+        }
+        self.temporary = temporary
+        self.handle = handle
+    }
+
+    private let overwrite: Bool
+
+    /// A description of the destination for messages: the path, or "stdout".
+    var destination: String { path ?? "stdout" }
+
+    func write(_ bytes: [UInt8]) throws {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= Self.bufferSize { try flush() }
+    }
+
+    func write(_ text: String) throws {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= Self.bufferSize { try flush() }
+    }
+
+    private func flush() throws {
+        guard !buffer.isEmpty else { return }
+        do {
+            try handle.write(contentsOf: buffer)
+        } catch {
+            throw CLIError.io(path: destination, reason: "write failed")
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Flushes, and gives the file its final name.
+    func finish() throws {
+        try flush()
+        guard let path, let temporary else { return }
+        do {
+            try handle.synchronize()
+            try handle.close()
+        } catch {
+            abandon()
+            throw CLIError.io(path: path, reason: "write failed")
+        }
+        try AtomicFile.commit(temporary, to: path, overwrite: overwrite)
+    }
+
+    /// Drops everything written so far (the target file is never created or replaced).
+    func abandon() {
+        buffer.removeAll()
+        guard let temporary else { return }
+        try? handle.close()
+        unlink(temporary)
+    }
+}

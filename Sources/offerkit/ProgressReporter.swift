@@ -1,0 +1,61 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A one-line progress indicator on stderr for long runs, shown only when stderr is a terminal
+/// (pipelines and logs get nothing but the final messages).
+struct ProgressReporter {
+    private let label: String
+    private let total: Int?
+    private let enabled: Bool
+    private var lastDraw: UInt64 = 0
+    private var drawn = false
+
+    /// - Parameter enabled: `nil` = when stderr is a terminal.
+    init(_ label: String, total: Int?, enabled: Bool? = nil) {
+        self.label = label
+        self.total = total
+        self.enabled = enabled ?? (isatty(STDERR_FILENO) == 1)
+    }
+
+    /// Reports `done` items; redraws at most ten times a second. Cheap enough to call per item.
+    mutating func update(_ done: Int) {
+        guard enabled, done & 1023 == 0 || done == total else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard now - lastDraw >= 100_000_000 || done == total else { return }
+        lastDraw = now
+        draw(done)
+    }
+
+    /// Clears the line (call once, when the work ends or fails).
+    mutating func finish() {
+        guard enabled, drawn else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        drawn = false
+    }
+
+    private mutating func draw(_ done: Int) {
+        var text = "\r\u{1B}[2Kofferkit: \(label) \(Self.grouped(done))"
+        if let total, total > 0 {
+            text += "/\(Self.grouped(total)) (\(done * 100 / total)%)"
+        }
+        FileHandle.standardError.write(Data(text.utf8))
+        drawn = true
+    }
+
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value)
+        var out = ""
+        for (index, character) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
+            out.append(character)
+        }
+        return out
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import OfferCodes
+import Testing
+
+/// Campaigns, batches and helpers for the ledger tests.
+enum LedgerFixtures {
+    static let appAppleId = "1234567890"
+    static let otherAppAppleId = "9876543210"
+    static let quarter = "2027-Q1"
+
+    /// A campaign of consumable offers named `offers`, for `appAppleId`.
+    static func campaign(_ name: String, appAppleId: String = appAppleId, offers: [String]) -> Campaign {
+        Campaign(
+            name: name, app: CampaignApp(bundleId: "com.example.offerkit.demo", appAppleId: appAppleId),
+            offers: offers.map { offer in
+                OfferDefinition(
+                    referenceName: offer,
+                    product: ProductReference(
+                        id: "6450000009", productId: "com.example.offerkit.gems100", type: .consumable),
+                    paymentMode: .oneTime, customerEligibilities: [.nonSpender],
+                    prices: [TerritoryPrice(territory: "USA", pricePoint: nil)])
+            })
+    }
+
+    /// A batch of `campaign`'s `offer`.
+    static func batch(
+        _ campaign: String, _ offer: String, kind: LedgerBatch.Kind = .custom, index: Int = 0,
+        quarter: String = quarter, redemptionLimit: Int = 1, codeCount: Int, expirationDate: String? = "2027-05-31",
+        environment: CodeEnvironment = .production
+    ) -> LedgerBatch {
+        LedgerBatch(
+            campaign: campaign, offer: offer, kind: kind, index: index, quarter: quarter,
+            redemptionLimit: redemptionLimit, codeCount: codeCount,
+            expirationDate: expirationDate.flatMap(CalendarDate.init),
+            environment: environment)
+    }
+
+    /// Records `batch` with `codes`; returns what `recordBatch` returned and the codes the ledger
+    /// refused as already issued.
+    @discardableResult
+    static func record(
+        _ ledger: some CodeLedger, _ batch: LedgerBatch, of campaign: Campaign, codes: [String]
+    ) throws -> (recorded: Bool, refused: [String]) {
+        var refused: [String] = []
+        let recorded = try ledger.recordBatch(batch, campaign: campaign) { insert in
+            for code in codes {
+                if try !insert(code) { refused.append(code) }
+            }
+        }
+        return (recorded, refused)
+    }
+
+    /// Every code of a campaign (or of one offer), as `forEachCode` streams them.
+    static func codes(_ ledger: some CodeLedger, campaign: String, offer: String? = nil) throws -> [IssuedCode] {
+        var codes: [IssuedCode] = []
+        try ledger.forEachCode(campaign: campaign, offer: offer) { codes.append($0) }
+        return codes
+    }
+
+    /// `count` distinct codes, `prefix` followed by a number.
+    static func numberedCodes(_ prefix: String, _ count: Int, from start: Int = 0) -> [String] {
+        (start..<start + count).map { "\(prefix)\($0)" }
+    }
+
+    /// A fresh folder under the temporary directory; `body` runs with it, then it is removed.
+    static func withTemporaryFolder<T>(_ body: (URL) throws -> T) throws -> T {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("offerkit-ledger-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try body(folder)
+    }
+
+    /// An error that `insertCodes` throws to interrupt a batch.
+    struct Interrupted: Error, Equatable {}
+
+    // MARK: The crash test's child process
+
+    /// Set (to the ledger file's path) in the child process of the crash test only.
+    static let crashChildVariable = "OFFERKIT_LEDGER_CRASH_CHILD"
+    /// The child writes its marker file once this many codes are in its transaction.
+    static let crashMarkerAfter = 20_000
+    static let crashCampaign = campaign("crash", offers: ["C"])
+    static let crashBatch = batch("crash", "C", codeCount: 1_000_000)
+
+    /// The `n`th code the child inserts.
+    static func crashCode(_ n: Int) -> String { "CRASH\(n)" }
+
+    /// The file the child creates when it is deep in its transaction.
+    static func crashMarker(_ ledgerPath: String) -> String { ledgerPath + ".marker" }
+
+    /// Whether the running test binary can be started again (Linux: `/proc/self/exe`).
+    static let canRerunTestBinary = FileManager.default.fileExists(atPath: "/proc/self/exe")
+
+    /// A child process and its output.
+    struct CrashChild {
+        let process: Process
+        let log: URL
+
+        /// What the child wrote to stdout and stderr.
+        func output() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+    }
+
+    /// Starts this test binary again, running only the crash child test, for `ledgerPath`.
+    static func startCrashChild(ledgerPath: String, log: URL) throws -> CrashChild {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["--testing-library", "swift-testing", "--filter", "crashChildRecordsUntilKilled"]
+        process.environment = ProcessInfo.processInfo.environment.merging([crashChildVariable: ledgerPath]) { $1 }
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let output = try FileHandle(forWritingTo: log)
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        return CrashChild(process: process, log: log)
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `offerkit codes generate` killed with SIGKILL mid-run: an `--out` file never appears
+/// partially, and a batch being recorded leaves nothing in the ledger.
+@Suite("offerkit codes generate, killed mid-run")
+struct CodesCrashTests {
+    @Test func plainOutFileNeverAppearsPartially() throws {
+        let files = try CampaignFiles.make()
+        defer { files.remove() }
+        let out = files.file("codes.txt")
+        let run = try BackgroundRun(
+            ["codes", "generate", "--count", "5000000", "--length", "12", "--out", out], in: files)
+        // Kill once the temporary file holds something (the first 64 KiB flush); the time limit
+        // is only a safety net (all 5,000,000 codes take seconds).
+        let writing = run.wait(seconds: 30) {
+            files.listing().contains { name in
+                name.hasPrefix(".codes.txt.") && (Self.size(of: files.file(name)) ?? 0) > 0
+            }
+        }
+        let killed = run.kill()
+        #expect(writing, "the temporary output file never appeared: \(files.listing())\n\(run.stderr)")
+        try #require(killed, "offerkit finished before it was killed, so nothing was tested\n\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out), "a partial \(out) exists after SIGKILL")
+        #expect(files.listing().allSatisfy { $0.hasPrefix(".codes.txt.") && $0.hasSuffix(".tmp") })
+    }
+
+    /// Two offers: a small given batch first, then nearly the quarter's limit of generated codes.
+    static func bigCampaign(bulkCount: Int) -> String {
+        CampaignFiles.campaign(
+            name: "big",
+            offers: [
+                CampaignFiles.offer("Early", custom: [CampaignFiles.given(["EARLYBIRD"])]),
+                CampaignFiles.offer("Bulk", custom: [CampaignFiles.generated(count: bulkCount, length: 12)]),
+            ])
+    }
+
+    @Test func killedBatchLeavesNothingAndEarlierBatchesStay() throws {
+        let files = try CampaignFiles.make()
+        defer { files.remove() }
+        // A campaign recorded before, by another run.
+        let small = try files.write(
+            CampaignFiles.campaign(
+                name: "small", offers: [CampaignFiles.offer("Small", custom: [CampaignFiles.generated(count: 100)])]),
+            to: "small.json")
+        #expect(try files.run("generate", small).status == 0)
+        let smallBefore = try files.run("export", small)
+        #expect(smallBefore.status == 0, "\(smallBefore)")
+
+        // 999,000 + 1 + 100 production codes: within the 1,000,000 per quarter.
+        let big = try files.write(Self.bigCampaign(bulkCount: 999_000), to: "big.json")
+        let run = try BackgroundRun(
+            ["codes", "generate", big, "--ledger", files.ledger, "--today", CampaignFiles.today], in: files)
+        // "Early" is committed once its line is out; the journal that appears after it is Bulk's
+        // (the ledger uses a rollback journal; -wal is accepted should it move to WAL).
+        let recording = run.wait(seconds: 60) {
+            run.stdout.contains("Early: custom-code batch 1: 1 code, recorded\n")
+                && ["-journal", "-wal"].contains { FileManager.default.fileExists(atPath: files.ledger + $0) }
+        }
+        let killed = run.kill()
+        #expect(recording, "the Bulk batch never started recording\n\(run.stdout)\(run.stderr)")
+        // Stop here if it was not killed mid-batch: the checks below would export a million codes.
+        try #require(killed, "offerkit finished before it was killed, so nothing was tested\n\(run.stdout)")
+        try #require(!run.stdout.contains("Bulk:"), "the Bulk batch was recorded before the kill\n\(run.stdout)")
+
+        let bulk = try files.run("export", big, ["--offer", "Bulk"])
+        Expect.failure(bulk, status: 4, mentioning: ["no codes"])
+        let early = try files.run("export", big, ["--offer", "Early"])
+        #expect(early.status == 0, "\(early)")
+        #expect(CampaignFiles.codes(ofCSV: early.stdout) == ["EARLYBIRD"])
+        let smallAfter = try files.run("export", small)
+        #expect(smallAfter.stdout == smallBefore.stdout, "the earlier campaign's codes changed")
+
+        // The ledger knows no Bulk batch: the same campaign with a small Bulk batch records it now,
+        // while Early stays as it was.
+        let retry = try files.write(Self.bigCampaign(bulkCount: 5), to: "big-retry.json")
+        let again = try files.run("generate", retry)
+        #expect(again.status == 0, "\(again)")
+        #expect(again.stdout.contains("Early: custom-code batch 1: 1 code, already recorded, unchanged\n"), "\(again)")
+        #expect(again.stdout.contains("Bulk: custom-code batch 1: 5 codes, recorded\n"), "\(again)")
+        let all = try files.run("export", retry)
+        #expect(CampaignFiles.codes(ofCSV: all.stdout).count == 6, "\(all)")
+    }
+
+    static func size(of path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
+    }
+}
+
+/// The `offerkit` binary started with Foundation's `Process` (not ``CLI/run(_:environment:stdin:cwd:)``,
+/// which waits for it), so that a test can SIGKILL it. stdout and stderr go to files in a folder
+/// of their own, readable while the process runs.
+private final class BackgroundRun {
+    private let process = Process()
+    private let spool: TempDir
+    private let outHandle: FileHandle
+    private let errHandle: FileHandle
+
+    init(_ arguments: [String], in files: CampaignFiles) throws {
+        guard let binary = CLI.binary else {
+            throw CLIRunnerError(description: "the offerkit executable was not found: \(CLI.binaryCandidates)")
+        }
+        spool = try TempDir.make()
+        _ = FileManager.default.createFile(atPath: spool.file("out"), contents: nil)
+        _ = FileManager.default.createFile(atPath: spool.file("err"), contents: nil)
+        outHandle = try FileHandle(forWritingTo: spool.url.appendingPathComponent("out"))
+        errHandle = try FileHandle(forWritingTo: spool.url.appendingPathComponent("err"))
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = files.folder.url
+        process.environment = CLI.environment(adding: [:])
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning {
+            killProcess(process.processIdentifier)
+            process.waitUntilExit()
+        }
+        try? outHandle.close()
+        try? errHandle.close()
+        spool.remove()
+    }
+
+    var stdout: String {
+        String(decoding: FileManager.default.contents(atPath: spool.file("out")) ?? Data(), as: UTF8.self)
+    }
+    var stderr: String {
+        String(decoding: FileManager.default.contents(atPath: spool.file("err")) ?? Data(), as: UTF8.self)
+    }
+
+    /// Polls `condition` every 5 ms until it holds (true), the process ends or `seconds` pass (false).
+    ///
+    /// Synchronous on purpose: an async sleep may resume late when other tests block the
+    /// cooperative threads, and the kill would then come after the work it should interrupt.
+    func wait(seconds: Double, until condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            if !process.isRunning { return condition() }
+            usleep(5000)
+        }
+        return condition()
+    }
+
+    /// Sends SIGKILL and waits for the process; true when the signal ended it (it was still running).
+    func kill() -> Bool {
+        if process.isRunning { killProcess(process.processIdentifier) }
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
+    }
+}
+
+/// SIGKILL to one process (outside ``BackgroundRun``, whose `kill()` hides the C function).
+private func killProcess(_ pid: Int32) {
+    _ = kill(pid, SIGKILL)
+}

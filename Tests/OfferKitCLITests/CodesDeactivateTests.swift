@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+/// `offerkit codes deactivate`: inactive offers stop counting against App Store Connect's 10 active offers.
+@Suite("offerkit codes deactivate")
+struct CodesDeactivateTests {
+    /// Ten offers, each with a one-time-use batch: the app's limit of active offers, all used.
+    static let tenOffers = CampaignFiles.campaign(
+        name: "ten",
+        offers: (1...10).map { CampaignFiles.offer("Offer \($0)", oneTimeUse: [CampaignFiles.oneTimeUse(count: 10)]) })
+
+    static let eleventh = CampaignFiles.campaign(
+        name: "eleventh", offers: [CampaignFiles.offer("Eleventh", custom: [CampaignFiles.given(["ELEVEN27"])])])
+
+    @Test func deactivatingAnOfferMakesRoomForANewCampaign() throws {
+        let files = try CampaignFiles.make()
+        defer { files.remove() }
+        let ten = try files.write(Self.tenOffers, to: "ten.json")
+        let new = try files.write(Self.eleventh, to: "eleventh.json")
+        let generate = try files.run("generate", ten)
+        #expect(generate.status == 0, "\(generate)")
+        #expect(try files.run("validate", ten).status == 0, "a campaign's own offers do not count twice")
+
+        func isRefusedForTooManyOffers() throws -> Bool {
+            let validate = try files.run("validate", new, ["--format", "json"])
+            let rules = validate.json?["problems"]?.array?.compactMap { $0["rule"]?.string } ?? []
+            #expect(validate.status == (rules.isEmpty ? 0 : 4), "\(validate)")
+            #expect(rules.allSatisfy { $0 == "active-offers-limit" }, "\(validate)")
+            return rules == ["active-offers-limit"]
+        }
+        #expect(try isRefusedForTooManyOffers(), "11 active offers for one app")
+        let text = try files.run("validate", new)
+        Expect.failure(text, status: 4, mentioning: ["10"])
+        Expect.failure(try files.run("generate", new), status: 4)
+
+        let deactivate = try files.run("deactivate", ten, ["--offer", "Offer 3"])
+        #expect(deactivate.status == 0, "\(deactivate)")
+        #expect(deactivate.output == "Offer 3: inactive")
+        #expect(try !isRefusedForTooManyOffers(), "Offer 3 no longer counts")
+        let valid = try files.run("validate", new)
+        #expect(valid.status == 0 && valid.output.hasPrefix("valid: eleventh "), "\(valid)")
+
+        let activate = try files.run("deactivate", ten, ["--offer", "Offer 3", "--activate"])
+        #expect(activate.status == 0 && activate.output == "Offer 3: active", "\(activate)")
+        #expect(try isRefusedForTooManyOffers(), "Offer 3 counts again")
+    }
+
+    @Test func unknownOfferIsRefused() throws {
+        let files = try CampaignFiles.make()
+        defer { files.remove() }
+        let ten = try files.write(Self.tenOffers, to: "ten.json")
+        // Not in the campaign file: a usage error naming the offers there are.
+        Expect.failure(
+            try files.run("deactivate", ten, ["--offer", "Offer 11"]), status: 2,
+            mentioning: ["\"Offer 11\"", "\"Offer 1\"", "\"Offer 10\""])
+        // In the file, but the campaign was never recorded.
+        Expect.failure(
+            try files.run("deactivate", ten, ["--offer", "Offer 1"]), status: 4, mentioning: ["\"Offer 1\"", "ten"])
+        // Needs a ledger.
+        Expect.failure(
+            try files.run("deactivate", ten, ["--offer", "Offer 1", "--no-ledger"], ledger: .none), status: 2,
+            mentioning: ["--no-ledger"])
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import Testing
+
+/// `offerkit codes export`: CSV, JSON and messages from the ledger, with links, recipients and templates.
+@Suite("offerkit codes export")
+struct CodesExportTests {
+    /// An offer whose name a spreadsheet would run as a formula, and which needs CSV quoting.
+    static let formulaOffer = #"=Gems "deluxe", 2x"#
+
+    /// ``CodesImportTests/offers`` plus the formula-named offer, generated, with Apple's codes
+    /// imported for the gem pack: 1 + 20 + 1 custom codes, then 3 one-time-use codes.
+    static func setUp() throws -> (files: CampaignFiles, campaign: String) {
+        let files = try CampaignFiles.make()
+        let offers =
+            CodesImportTests.offers + [CampaignFiles.offer(formulaOffer, custom: [CampaignFiles.given(["GEMS2X"])])]
+        let campaign = try files.write(CampaignFiles.campaign(name: "exports", offers: offers), to: "campaign.json")
+        let generate = try files.run("generate", campaign)
+        #expect(generate.status == 0, "\(generate)")
+        let imported = try CodesImportTests.importCSV(
+            CodesImportTests.appleCSV, offer: CodesImportTests.gemPack, files: files, campaign: campaign)
+        #expect(imported.status == 0, "\(imported)")
+        return (files, campaign)
+    }
+
+    @Test func csvHasHeaderLinksAndQuotedFields() throws {
+        let (files, campaign) = try Self.setUp()
+        defer { files.remove() }
+        let result = try files.run("export", campaign)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.isEmpty, "\(result)")
+        #expect(result.stdout.hasPrefix("code,url,offer,expirationDate\r\n"))
+        #expect(result.stdout.hasSuffix("\r\n"))
+        #expect(!result.stdout.replacingOccurrences(of: "\r\n", with: "").contains("\n"), "records end with CRLF")
+        let records = CampaignFiles.csvRecords(result.stdout)
+        #expect(records.first == ["code", "url", "offer", "expirationDate"])
+        let rows = Array(records.dropFirst())
+        #expect(rows.count == 25)
+        #expect(rows.allSatisfy { $0.count == 4 }, "\(rows)")
+        #expect(Set(rows.map { $0[0] }).count == rows.count)
+        for row in rows {
+            #expect(row[1] == CampaignFiles.link(row[0]), "\(row)")
+            let components = URLComponents(string: row[1])
+            #expect(components?.scheme == "https" && components?.host == "apps.apple.com")
+            #expect(components?.path == "/redeem")
+            #expect(
+                components?.queryItems == [
+                    URLQueryItem(name: "ctx", value: "offercodes"),
+                    URLQueryItem(name: "id", value: CampaignFiles.appAppleId),
+                    URLQueryItem(name: "code", value: row[0]),
+                ])
+        }
+        let byCode = Dictionary(uniqueKeysWithValues: rows.map { ($0[0], $0) })
+        #expect(byCode["PRESS27"]?[2] == CodesImportTests.press)
+        #expect(byCode["PRESS27"]?[3] == "2027-03-16")
+        #expect(byCode["AAAA1111"]?[2] == CodesImportTests.gemPack)
+        #expect(byCode["AAAA1111"]?[3] == "2027-02-14")
+        #expect(result.stdout.contains(#","Gem pack, launch",2027-02-14"#), "a comma in a field is quoted")
+        // Spreadsheets must show the name, not run it.
+        #expect(byCode["GEMS2X"]?[2] == "'" + Self.formulaOffer, "\(String(describing: byCode["GEMS2X"]))")
+        let generated = rows.filter { $0[0].hasPrefix("P") && $0[0] != "PRESS27" }
+        #expect(generated.count == 20)
+        #expect(generated.allSatisfy { $0[2] == CodesImportTests.press && $0[3].isEmpty })
+    }
+
+    @Test func jsonParsesWithEveryCode() throws {
+        let (files, campaign) = try Self.setUp()
+        defer { files.remove() }
+        let csv = try files.run("export", campaign)
+        let result = try files.run("export", campaign, ["--format", "json"])
+        #expect(result.status == 0, "\(result)")
+        let rows = try #require(JSON.parse(result.stdout)?.array, "\(result)")
+        #expect(rows.compactMap { $0["code"]?.string } == CampaignFiles.codes(ofCSV: csv.stdout))
+        for row in rows {
+            #expect(row.keys == ["code", "url", "offer", "expirationDate", "redemptionLimit", "environment"], "\(row)")
+            #expect(row["url"]?.string == CampaignFiles.link(row["code"]?.string ?? "?"))
+            #expect(row["environment"] == .string("PRODUCTION"))
+        }
+        let byCode = Dictionary(uniqueKeysWithValues: rows.map { ($0["code"]?.string ?? "", $0) })
+        #expect(byCode["PRESS27"]?["redemptionLimit"] == .int(5))
+        #expect(byCode["PRESS27"]?["expirationDate"] == .string("2027-03-16"))
+        #expect(byCode["GEMS2X"]?["offer"] == .string(Self.formulaOffer))
+        #expect(byCode["GEMS2X"]?["expirationDate"] == .null)
+        #expect(byCode["BBBB2222"]?["redemptionLimit"] == .int(1))
+        #expect(byCode["BBBB2222"]?["offer"] == .string(CodesImportTests.gemPack))
+    }
+
+    @Test(arguments: [
+        ("en", "Here's your code for"), ("ja", "コード："), ("ko", "코드: "), ("zh-Hans", "优惠码："),
+    ])
+    func messagesInEveryLanguage(language: String, phrase: String) throws {
+        let (files, campaign) = try Self.setUp()
+        defer { files.remove() }
+        let result = try files.run(
+            "export", campaign, ["--format", "messages", "--language", language, "--offer", CodesImportTests.gemPack])
+        #expect(result.status == 0, "\(result)")
+        let records = CampaignFiles.csvRecords(result.stdout)
+        #expect(records.first == ["code", "language", "message"])
+        let rows = Array(records.dropFirst())
+        #expect(rows.map { $0[0] } == CodesImportTests.appleCodes)
+        for row in rows {
+            #expect(row.count == 3 && row[1] == language, "\(row)")
+            let message = row.count == 3 ? row[2] : ""
+            #expect(message.contains(row[0]), "the message holds its code: \(message)")
+            #expect(message.contains(CampaignFiles.link(row[0])), "the message holds its link: \(message)")
+            #expect(message.contains(CodesImportTests.gemPack), "\(message)")
+            #expect(message.contains(phrase), "\(language): \(message)")
+        }
+    }
+
+    @Test func recipientsGetCodesInOrder() throws {
+        let (files, campaign) = try Self.setUp()
+        defer { files.remove() }
+        let people = try files.write("Alice\nBob,ja\n\nCharlie Brown, ko\n", to: "people.txt")
+        let result = try files.run(
+            "export", campaign,
+            ["--format", "messages", "--recipients", people, "--offer", CodesImportTests.gemPack])
+        #expect(result.status == 0, "\(result)")
+        let records = CampaignFiles.csvRecords(result.stdout)
+        #expect(records.first == ["name", "code", "language", "message"])
+        let rows = Array(records.dropFirst())
+        #expect(rows.map { $0[0] } == ["Alice", "Bob", "Charlie Brown"])
+        #expect(rows.map { $0[1] } == CodesImportTests.appleCodes)
+        #expect(rows.map { $0[2] } == ["en", "ja", "ko"])
+        let greetings = ["Hi Alice,", "Bob様", "Charlie Brown님"]
+        for (row, greeting) in zip(rows, greetings) {
+            #expect(row[3].hasPrefix(greeting), "\(row[3])")
+            #expect(row[3].contains(CampaignFiles.link(row[1])))
+        }
+
+        // All codes of the campaign, the first three to the recipients in export order.
+        let all = try files.run("export", campaign, ["--format", "messages", "--recipients", people])
+        let allCodes = CampaignFiles.codes(ofCSV: try files.run("export", campaign).stdout)
+        #expect(CampaignFiles.csvRecords(all.stdout).dropFirst().map { $0[1] } == Array(allCodes.prefix(3)))
+    }
+
+    @Test func moreRecipientsThanCodesExits4() throws {
+        let (files, campaign) = try Self.setUp()
+        defer { files.remove() }
+        let people = try files.write("A\nB\nC\nD\n", to: "people.txt")
+        let out = files.file("messages.csv")
+        let result = try files.run(
+            "export", campaign,
+            ["--format", "messages", "--recipients", people, "--offer", CodesImportTests.gemPack, "--out", out])
+        Expect.failure(result, status: 4, mentioning: ["4 recipients", "3 codes"])
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test func ownTemplateReplacesTheBuiltInOne() throws {
+        let (files, campaign) = try Self.setUp()
+        defer { files.remove() }
+        let templates = files.file("templates")
+        try FileManager.default.createDirectory(atPath: templates, withIntermediateDirectories: false)
+        try files.write("{{{csv.code}}};{{number}};{{#last}}last{{/last}}\n", to: "templates/csv-row.mustache")
+        let result = try files.run(
+            "export", campaign, ["--templates", templates, "--offer", CodesImportTests.gemPack])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.stdout == "code,url,offer,expirationDate\r\nAAAA1111;1;\r\nBBBB2222;2;\r\nCCCC3333;3;last\r\n",
+            "\(result)")
+    }
+
+    @Test func malformedTemplateExits4NamingTheFile() throws {
+        let (files, campaign) = try Self.setUp()
+        defer { files.remove() }
+        let templates = files.file("templates")
+        try FileManager.default.createDirectory(atPath: templates, withIntermediateDirectories: false)
+        let template = try files.write("{{#code}}broken\n", to: "templates/csv-row.mustache")
+        let result = try files.run("export", campaign, ["--templates", templates])
+        Expect.failure(result, status: 4, mentioning: [template, "Mustache"])
+    }
+
+    @Test func outIsWrittenWhole() throws {
+        let (files, campaign) = try Self.setUp()
+        defer { files.remove() }
+        let stdout = try files.run("export", campaign, ["--format", "json"])
+        let out = files.file("codes.json")
+        let written = try files.run("export", campaign, ["--format", "json", "--out", out])
+        #expect(written.status == 0 && written.stdout.isEmpty, "\(written)")
+        #expect(files.text(of: out) == stdout.stdout)
+        #expect(!files.listing().contains { $0.hasSuffix(".tmp") }, "\(files.listing())")
+
+        let refused = try files.run("export", campaign, ["--out", out])
+        Expect.failure(refused, status: 5, mentioning: [out, "--force"])
+        #expect(files.text(of: out) == stdout.stdout)
+        let forced = try files.run("export", campaign, ["--out", out, "--force"])
+        #expect(forced.status == 0, "\(forced)")
+        #expect(files.text(of: out) == (try files.run("export", campaign)).stdout)
+    }
+
+    @Test func exportWithoutCodesExits4() throws {
+        let files = try CampaignFiles.make()
+        defer { files.remove() }
+        let out = files.file("codes.csv")
+        let result = try files.run("export", CampaignFiles.example, ["--out", out])
+        Expect.failure(result, status: 4, mentioning: ["no codes", "spring-2027", "codes generate", "codes import"])
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+}

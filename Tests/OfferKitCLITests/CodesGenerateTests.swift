@@ -1,0 +1,247 @@
+import Foundation
+import Testing
+
+/// `offerkit codes generate`, run as the built binary: campaign batches recorded in the ledger,
+/// and plain codes with `--count`.
+@Suite("offerkit codes generate")
+struct CodesGenerateTests {
+    /// The batch lines `codes generate` prints for the example campaign.
+    static let exampleBatches = [
+        "Spring trial, 1 month free: one-time-use batch 1: 1,000 codes from Apple",
+        "Spring trial, 1 month free: one-time-use batch 2: 20 codes from Apple",
+        "Spring half price, 3 months: custom-code batch 1: 1 code",
+        "Spring half price, 3 months: custom-code batch 2: 200 codes",
+        "Win-back, first year paid up front: one-time-use batch 1: 500 codes from Apple",
+        "Gem pack launch: one-time-use batch 1: 100 codes from Apple",
+        "Pro unlock for press and reviewers: custom-code batch 1: 2 codes",
+        "Pro unlock for press and reviewers: custom-code batch 2: 100 codes",
+        "Season pass, 30% off: one-time-use batch 1: 200 codes from Apple",
+        "Season pass, 30% off: custom-code batch 1: 1,000 codes",
+    ]
+
+    @Test func recordsBatchesOnceAndRunningAgainChangesNothing() throws {
+        let files = try CampaignFiles.make()
+        defer { files.remove() }
+        let first = try files.run("generate", CampaignFiles.example)
+        #expect(first.status == 0, "\(first)")
+        #expect(first.stderr.isEmpty, "no warning and no progress when stderr is a file\n\(first)")
+        let ledgerLine = "ledger: \(files.ledger); next: offerkit codes plan, offerkit codes export"
+        #expect(
+            first.output.split(separator: "\n").map(String.init) == Self.exampleBatches.map { $0 + ", recorded" } + [
+                ledgerLine
+            ])
+        let before = try files.run("export", CampaignFiles.example)
+        #expect(before.status == 0, "\(before)")
+        // 1 + 200 + 2 + 100 + 1,000 custom codes; Apple's one-time-use codes are not imported yet.
+        #expect(CampaignFiles.codes(ofCSV: before.stdout).count == 1303)
+
+        let again = try files.run("generate", CampaignFiles.example)
+        #expect(again.status == 0, "\(again)")
+        #expect(
+            again.output.split(separator: "\n").map(String.init)
+                == Self.exampleBatches.map { $0 + ", already recorded, unchanged" } + [ledgerLine])
+        let after = try files.run("export", CampaignFiles.example)
+        #expect(after.status == 0, "\(after)")
+        #expect(after.stdout == before.stdout, "running generate again changed the ledger's codes")
+
+        // The campaign's own codes do not count against it.
+        let validate = try files.run("validate", CampaignFiles.example)
+        #expect(validate.status == 0, "\(validate)")
+    }
+
+    /// Two offers with a generated batch each, so seeded batches must also differ from each other.
+    static let twoGeneratedBatches = CampaignFiles.campaign(
+        name: "seeded",
+        offers: [
+            CampaignFiles.offer("First", custom: [CampaignFiles.generated(count: 50, prefix: "S", length: 6)]),
+            CampaignFiles.offer("Second", custom: [CampaignFiles.generated(count: 50, prefix: "S", length: 6)]),
+        ])
+
+    @Test func seedRepeatsCodesAndWarnsWithoutSeedCodesDiffer() throws {
+        let files = try CampaignFiles.make()
+        defer { files.remove() }
+        let campaign = try files.write(Self.twoGeneratedBatches, to: "seeded.json")
+        func codes(ledger: String, seed: String?) throws -> [String] {
+            let generate = try files.run(
+                "generate", campaign, seed.map { ["--seed", $0] } ?? [], ledger: .at(files.file(ledger)))
+            #expect(generate.status == 0, "\(generate)")
+            if let seed {
+                #expect(
+                    generate.stderr.hasPrefix("offerkit: warning: --seed \(seed): ")
+                        && generate.stderr.contains("production"),
+                    "a seeded run warns that its codes are guessable\n\(generate)")
+            } else {
+                #expect(generate.stderr.isEmpty, "\(generate)")
+            }
+            let export = try files.run("export", campaign, ledger: .at(files.file(ledger)))
+            #expect(export.status == 0, "\(export)")
+            return CampaignFiles.codes(ofCSV: export.stdout)
+        }
+        let seededA = try codes(ledger: "a.sqlite", seed: "42")
+        let seededB = try codes(ledger: "b.sqlite", seed: "42")
+        #expect(seededA.count == 100)
+        #expect(seededA == seededB, "the same seed gives the same codes in two fresh ledgers")
+        #expect(Set(seededA.prefix(50)).isDisjoint(with: seededA.suffix(50)))
+        let otherSeed = try codes(ledger: "c.sqlite", seed: "43")
+        #expect(Set(otherSeed).isDisjoint(with: seededA), "another seed gives other codes")
+        let randomA = try codes(ledger: "d.sqlite", seed: nil)
+        let randomB = try codes(ledger: "e.sqlite", seed: nil)
+        #expect(randomA.count == 100 && randomB.count == 100)
+        #expect(Set(randomA).isDisjoint(with: randomB), "without a seed two fresh ledgers get different codes")
+        #expect(Set(randomA).isDisjoint(with: seededA))
+
+        // Plain mode too.
+        let plain = ["--count", "20", "--seed", "7"]
+        let plainA = try files.run("generate", nil, plain, ledger: .none)
+        let plainB = try files.run("generate", nil, plain, ledger: .none)
+        #expect(plainA.status == 0 && plainA.stdout.split(separator: "\n").count == 20, "\(plainA)")
+        #expect(plainA.stdout == plainB.stdout)
+        #expect(plainA.stderr.hasPrefix("offerkit: warning: --seed 7: "), "\(plainA)")
+        let unseeded = try files.run("generate", nil, ["--count", "20"], ledger: .none)
+        #expect(unseeded.status == 0 && unseeded.stderr.isEmpty, "\(unseeded)")
+        #expect(unseeded.stdout != plainA.stdout)
+    }
+
+    @Test func generatedCodesFollowPrefixLengthAndAlphabet() throws {
+        let files = try CampaignFiles.make()
+        defer { files.remove() }
+        let specs: [(offer: String, count: Int, prefix: String, length: Int, alphabet: String, batch: String)] = [
+            (
+                "VIP", 300, "VIP", 8, CampaignFiles.defaultAlphabet,
+                CampaignFiles.generated(count: 300, prefix: "VIP", length: 8)
+            ),
+            ("Defaults", 200, "", 10, CampaignFiles.defaultAlphabet, CampaignFiles.generated(count: 200)),
+            (
+                "Small alphabet", 100, "X9", 6, "XYZ789",
+                CampaignFiles.generated(count: 100, prefix: "X9", length: 6, alphabet: "XYZ789")
+            ),
+        ]
+        let campaign = try files.write(
+            CampaignFiles.campaign(
+                name: "shapes", offers: specs.map { CampaignFiles.offer($0.offer, custom: [$0.batch]) }),
+            to: "shapes.json")
+        let generate = try files.run("generate", campaign)
+        #expect(generate.status == 0, "\(generate)")
+        let export = try files.run("export", campaign, ["--format", "json"])
+        #expect(export.status == 0, "\(export)")
+        let rows = try #require(JSON.parse(export.stdout)?.array, "\(export)")
+        #expect(rows.count == 600)
+        for spec in specs {
+            let codes = rows.filter { $0["offer"]?.string == spec.offer }.compactMap { $0["code"]?.string }
+            #expect(codes.count == spec.count, "\(spec.offer)")
+            #expect(Set(codes).count == codes.count, "\(spec.offer): codes repeat")
+            let allowed = Set(spec.alphabet)
+            let wrong = codes.filter {
+                !$0.hasPrefix(spec.prefix) || $0.count != spec.prefix.count + spec.length
+                    || !$0.dropFirst(spec.prefix.count).allSatisfy(allowed.contains)
+            }
+            #expect(
+                wrong.isEmpty,
+                "\(spec.offer): codes not \(spec.prefix) + \(spec.length) of \(spec.alphabet): \(wrong.prefix(5))")
+        }
+    }
+
+    @Test func customCodeIssuedByAnotherCampaignIsRefused() throws {
+        let files = try CampaignFiles.make()
+        defer { files.remove() }
+        #expect(try files.run("generate", CampaignFiles.example).status == 0)
+        let exported = try files.run("export", CampaignFiles.example)
+        for code in ["SPRING27", "spring27"] {
+            let summer = try files.write(
+                CampaignFiles.campaign(
+                    name: "summer-2027",
+                    offers: [CampaignFiles.offer("Summer unlock", custom: [CampaignFiles.given(["SUMMER27", code])])]),
+                to: "summer.json")
+            let validate = try files.run("validate", summer, ["--format", "json"])
+            #expect(validate.status == 4, "\(validate)")
+            let problems = validate.json?["problems"]?.array ?? []
+            #expect(
+                problems.contains {
+                    $0["rule"] == .string("duplicate-custom-code")
+                        && $0["path"] == .string("$.offers[0].customCodes[0].codes[1]")
+                },
+                "\(code): \(validate)")
+
+            let generate = try files.run("generate", summer)
+            Expect.failure(generate, status: 4, mentioning: ["$.offers[0].customCodes[0].codes[1]", "already issued"])
+            let summerExport = try files.run("export", summer)
+            Expect.failure(summerExport, status: 4, mentioning: ["no codes"])
+        }
+        let after = try files.run("export", CampaignFiles.example)
+        #expect(after.stdout == exported.stdout)
+    }
+
+    @Test func plainModeWritesUniqueLinesToOut() throws {
+        let files = try CampaignFiles.make()
+        defer { files.remove() }
+        let out = files.file("codes.txt")
+        let result = try files.run(
+            "generate", nil, ["--count", "1000", "--length", "8", "--prefix", "T", "--out", out], ledger: .none)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.isEmpty, "\(result)")
+        #expect(!result.stderr.contains("\u{1B}") && !result.stderr.contains("\r"), "progress on a non-terminal")
+        #expect(result.stderr.isEmpty, "\(result)")
+        let text = try #require(files.text(of: out))
+        #expect(text.hasSuffix("\n"))
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        #expect(lines.count == 1000)
+        #expect(Set(lines).count == 1000, "codes repeat")
+        let alphabet = Set(CampaignFiles.defaultAlphabet)
+        #expect(lines.allSatisfy { $0.count == 9 && $0.hasPrefix("T") && $0.dropFirst().allSatisfy(alphabet.contains) })
+        #expect(files.listing() == ["codes.txt"], "no temporary file is left behind")
+    }
+
+    static let scriptAvailable = FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
+
+    /// The other side of "no progress when stderr is not a terminal": on a terminal (a pty from
+    /// util-linux `script`) the progress line is drawn and cleared.
+    @Test(
+        .enabled(
+            if: scriptAvailable,
+            "SKIPPED: /usr/bin/script (util-linux) is missing, so progress on a terminal is not checked"))
+    func progressIsDrawnOnlyOnATerminal() throws {
+        let files = try CampaignFiles.make()
+        defer { files.remove() }
+        let binary = try #require(CLI.binary)
+        let out = files.file("codes.txt")
+        let command = "'\(binary.path)' codes generate --count 3000 --out '\(out)'"
+        let terminal = try Independent.run("script", ["-qec", command, "/dev/null"])
+        #expect(terminal.status == 0, "\(terminal.stdout)\(terminal.stderr)")
+        #expect(
+            terminal.stdout.contains("\r\u{1B}[2Kofferkit: generating codes 1,024/3,000 (34%)"), "\(terminal.stdout)")
+        #expect(terminal.stdout.contains("3,000/3,000 (100%)"), "\(terminal.stdout)")
+        #expect(terminal.stdout.hasSuffix("\r\u{1B}[2K"), "the line is cleared at the end")
+        #expect(files.text(of: out)?.split(separator: "\n").count == 3000)
+
+        let file = try files.run("generate", nil, ["--count", "3000", "--out", out, "--force"], ledger: .none)
+        #expect(file.status == 0, "\(file)")
+        #expect(file.stderr.isEmpty, "progress on a stderr that is a file: \(file.stderr.debugDescription)")
+    }
+
+    @Test func existingOutNeedsForce() throws {
+        let files = try CampaignFiles.make()
+        defer { files.remove() }
+        let out = try files.write("keep me\n", to: "codes.txt")
+        let refused = try files.run("generate", nil, ["--count", "10", "--out", out], ledger: .none)
+        Expect.failure(refused, status: 5, mentioning: [out, "--force"])
+        #expect(files.text(of: out) == "keep me\n")
+        #expect(files.listing() == ["codes.txt"])
+
+        let forced = try files.run("generate", nil, ["--count", "10", "--out", out, "--force"], ledger: .none)
+        #expect(forced.status == 0, "\(forced)")
+        #expect(files.text(of: out)?.split(separator: "\n").count == 10)
+        #expect(files.listing() == ["codes.txt"])
+    }
+
+    @Test func plainModeUsageErrorsExit2() throws {
+        let files = try CampaignFiles.make()
+        defer { files.remove() }
+        Expect.failure(
+            try files.run("generate", nil, ["--length", "8"], ledger: .none), status: 2, mentioning: ["--count"])
+        Expect.failure(
+            try files.run("generate", nil, ["--count", "0"], ledger: .none), status: 2, mentioning: ["--count"])
+        Expect.failure(
+            try files.run("generate", CampaignFiles.example, ["--count", "5"]), status: 2, mentioning: ["--count"])
+        #expect(files.listing().isEmpty, "\(files.listing())")
+    }
+}
