@@ -25,6 +25,7 @@ let package = Package(
             dependencies: [
                 "OfferSigning",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
@@ -45,7 +46,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OfferCodesTests",
-            dependencies: ["OfferCodes", "OfferSigning"]
+            dependencies: ["OfferCodes", "OfferSigning", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "OfferKitCLITests",
