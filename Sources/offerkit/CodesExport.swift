@@ -37,6 +37,13 @@ struct CodesExport: ParsableCommand {
             """)
     var recipients: String?
 
+    enum Environment: String, ExpressibleByArgument, CaseIterable {
+        case production, sandbox, all
+    }
+
+    @Option(help: "Which codes: production (default), sandbox or all. Sandbox codes do not work in the App Store.")
+    var environment: Environment = .production
+
     @Option(help: "A folder of your own templates.")
     var templates: String?
 
@@ -71,6 +78,8 @@ struct CodesExport: ParsableCommand {
                 recipients: people, to: { try sink.write($0) },
                 forEachCode: { body in
                     try ledger?.forEachCode(campaign: campaign.name, offer: offer) { code in
+                        guard environment == .all || code.environment.rawValue.lowercased() == environment.rawValue
+                        else { return }
                         count += 1
                         progress.update(count)
                         try body(code)
@@ -79,7 +88,8 @@ struct CodesExport: ParsableCommand {
             progress.finish()
             if count == 0 {
                 throw CLIError.invalidInput(
-                    "the ledger has no codes for campaign \(campaign.name)\(offer.map { ", offer \"\($0)\"" } ?? ""): "
+                    "the ledger has no codes for campaign \(campaign.name)\(offer.map { ", offer \"\($0)\"" } ?? "")"
+                        + (environment == .all ? "" : " in \(environment.rawValue) (--environment)") + ": "
                         + "run `offerkit codes generate` (custom codes) or `offerkit codes import` (Apple's codes) first"
                 )
             }

@@ -40,8 +40,8 @@ struct CodesGenerate: ParsableCommand {
 
     @Option(
         help: """
-            Reproducible codes from this seed, for tests and examples. UNSAFE for production: anyone who \
-            knows the seed can list every code.
+            Without a campaign: reproducible codes from this seed, for tests and examples. UNSAFE for \
+            production: anyone who knows the seed can list every code.
             """)
     var seed: UInt64?
 
@@ -55,6 +55,11 @@ struct CodesGenerate: ParsableCommand {
             if count != nil || out != nil {
                 throw ValidationError("--count and --out are for generating without a campaign; use `codes export`")
             }
+            if seed != nil {
+                throw ValidationError(
+                    "--seed is only for plain codes (--count) in tests and examples: a campaign's codes are recorded "
+                        + "and handed out, so they always come from the cryptographic random source")
+            }
         } else if count == nil {
             throw ValidationError("give a campaign file, or --count for plain codes")
         } else if length < CodeGenerationSpec.minimumLength {
@@ -64,7 +69,7 @@ struct CodesGenerate: ParsableCommand {
     }
 
     func run() throws {
-        if let seed {
+        if let seed, campaign == nil {
             Output.warning(
                 "--seed \(seed): UNSAFE for production: reproducible codes are guessable; never hand them out")
         }
@@ -104,7 +109,8 @@ struct CodesGenerate: ParsableCommand {
         let ledger = try ledger.require(for: "generate")!
         let today = try CampaignOptions.day(today)
         let campaign = try CampaignOptions.load(path: campaignPath, ledger: ledger, today: today)
-        for (offerIndex, offer) in campaign.offers.enumerated() {
+        try RecordedBatchCheck.verify(campaign, ledger: ledger)
+        for offer in campaign.offers {
             for (batchIndex, batch) in offer.oneTimeUseCodes.enumerated() {
                 let record = LedgerBatch(
                     campaign: campaign.name, offer: offer.referenceName, kind: .oneTimeUse, index: batchIndex,
@@ -132,8 +138,7 @@ struct CodesGenerate: ParsableCommand {
                                     + "\(campaign.app.appAppleId); nothing of the batch was recorded")
                         }
                     case .generated(let spec):
-                        var generator = try CodeGenerator(
-                            spec: spec, random: batchRandom(offerIndex: offerIndex, batchIndex: batchIndex))
+                        var generator = try CodeGenerator(spec: spec, random: .system)
                         var done = 0
                         try generator.generateUnique(count: spec.count, accept: insert) { _ in
                             done += 1
@@ -145,13 +150,6 @@ struct CodesGenerate: ParsableCommand {
             }
         }
         Output.line("ledger: \(ledger.path ?? "in memory"); next: offerkit codes plan, offerkit codes export")
-    }
-
-    /// Each batch gets its own seed, so seeded batches do not draw the same sequence.
-    private func batchRandom(offerIndex: Int, batchIndex: Int) -> CodeRandomSource {
-        guard let seed else { return .system }
-        return .seeded(
-            seed &+ UInt64(offerIndex) &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(batchIndex) &* 0xBF58_476D_1CE4_E5B9)
     }
 
     static func codes(_ count: Int) -> String { "\(ProgressReporter.grouped(count)) code\(count == 1 ? "" : "s")" }

@@ -26,6 +26,9 @@ struct CodesImport: ParsableCommand {
     @Option(name: .customLong("csv"), help: "The CSV file from App Store Connect, or '-' for stdin.")
     var csvPath: String
 
+    @Flag(help: "Import even when the file holds a different number of codes than the batch asked Apple for.")
+    var allowCountMismatch = false
+
     func run() throws {
         if options.campaign == "-", csvPath == "-" {
             throw CLIError.usage("the campaign and --csv cannot both be read from stdin")
@@ -55,9 +58,13 @@ struct CodesImport: ParsableCommand {
         }
         guard !csv.codes.isEmpty else { throw CLIError.invalidInput("\(source): no codes found; nothing was imported") }
         if csv.codes.count != oneTimeUse.count {
-            Output.warning(
+            let message =
                 "\(source) holds \(csv.codes.count) codes, but the batch asked Apple for \(oneTimeUse.count): "
-                    + "is it the right file?")
+                + "is it the right file (and the right --batch)?"
+            guard allowCountMismatch else {
+                throw CLIError.invalidInput(message + " Nothing was imported; --allow-count-mismatch imports it anyway")
+            }
+            Output.warning(message)
         }
         let record = LedgerBatch(
             campaign: campaign.name, offer: offer, kind: .oneTimeUse, index: batch - 1,

@@ -37,6 +37,7 @@ struct CodesPlan: ParsableCommand {
     func run() throws {
         let ledger = try options.ledger.openExisting()
         let campaign = try Self.withRecordedExpiry(options.load(ledger: ledger), ledger: ledger)
+        if let ledger { try RecordedBatchCheck.verify(campaign, ledger: ledger) }
         let codes = CustomCodeSource(campaign: campaign, ledger: ledger)
         try codes.checkGenerated()
         let sink = try OutputSink(path: out, overwrite: force)

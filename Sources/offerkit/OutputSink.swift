@@ -37,7 +37,8 @@ final class OutputSink {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(
             ".\(url.lastPathComponent).\(UUID().uuidString).tmp"
         ).path
-        guard FileManager.default.createFile(atPath: temporary, contents: nil),
+        // Owner-only: outputs hold signatures, tokens or live offer codes.
+        guard FileManager.default.createFile(atPath: temporary, contents: nil, attributes: [.posixPermissions: 0o600]),
             let handle = FileHandle(forWritingAtPath: temporary)
         else {
             throw CLIError.io(path: path, reason: "cannot create the output file")

@@ -87,10 +87,16 @@ struct AppleCodeCSVTests {
         #expect(csv.codes == ["AAA111"])
     }
 
-    @Test func aLineSpelledLikeACodeIsACode() {
-        let csv = Self.parse("CODE\nAAA111\n")
-        #expect(csv.headerLine == nil)
-        #expect(csv.codes == ["CODE", "AAA111"])
+    @Test func anUpperCaseColumnNameOnTheFirstLineIsAHeaderNotACode() {
+        for header in ["CODE", "Codes", "VALUES", "OFFERCODE", "\"CODE\""] {
+            let csv = Self.parse("\(header)\nAAA111\n")
+            #expect(csv.headerLine == 1, "\(header)")
+            #expect(csv.codes == ["AAA111"], "\(header)")
+        }
+        // Anywhere else, a line spelled like a code is a code.
+        let later = Self.parse("AAA111\nCODE\n")
+        #expect(later.headerLine == nil)
+        #expect(later.codes == ["AAA111", "CODE"])
     }
 
     @Test func aFirstLineThatNamesNoColumnIsMalformed() {

@@ -57,46 +57,41 @@ struct CodesGenerateTests {
             CampaignFiles.offer("Second", custom: [CampaignFiles.generated(count: 50, prefix: "S", length: 6)]),
         ])
 
-    @Test func seedRepeatsCodesAndWarnsWithoutSeedCodesDiffer() throws {
+    @Test func seedIsOnlyForPlainCodesAndCampaignCodesAlwaysDiffer() throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let campaign = try files.write(Self.twoGeneratedBatches, to: "seeded.json")
-        func codes(ledger: String, seed: String?) throws -> [String] {
-            let generate = try files.run(
-                "generate", campaign, seed.map { ["--seed", $0] } ?? [], ledger: .at(files.file(ledger)))
-            #expect(generate.status == 0, "\(generate)")
-            if let seed {
-                #expect(
-                    generate.stderr.hasPrefix("offerkit: warning: --seed \(seed): ")
-                        && generate.stderr.contains("production"),
-                    "a seeded run warns that its codes are guessable\n\(generate)")
-            } else {
-                #expect(generate.stderr.isEmpty, "\(generate)")
-            }
+        // Codes recorded in a ledger are handed out: a guessable seed is refused before anything is recorded.
+        let seeded = try files.run("generate", campaign, ["--seed", "42"], ledger: .at(files.file("a.sqlite")))
+        Expect.failure(seeded, status: 2, mentioning: ["--seed", "--count"])
+        #expect(seeded.stdout.isEmpty, "\(seeded)")
+        Expect.failure(
+            try files.run("export", campaign, ledger: .at(files.file("a.sqlite"))), status: 4, mentioning: ["no codes"])
+
+        func codes(ledger: String) throws -> [String] {
+            let generate = try files.run("generate", campaign, ledger: .at(files.file(ledger)))
+            #expect(generate.status == 0 && generate.stderr.isEmpty, "\(generate)")
             let export = try files.run("export", campaign, ledger: .at(files.file(ledger)))
             #expect(export.status == 0, "\(export)")
             return CampaignFiles.codes(ofCSV: export.stdout)
         }
-        let seededA = try codes(ledger: "a.sqlite", seed: "42")
-        let seededB = try codes(ledger: "b.sqlite", seed: "42")
-        #expect(seededA.count == 100)
-        #expect(seededA == seededB, "the same seed gives the same codes in two fresh ledgers")
-        #expect(Set(seededA.prefix(50)).isDisjoint(with: seededA.suffix(50)))
-        let otherSeed = try codes(ledger: "c.sqlite", seed: "43")
-        #expect(Set(otherSeed).isDisjoint(with: seededA), "another seed gives other codes")
-        let randomA = try codes(ledger: "d.sqlite", seed: nil)
-        let randomB = try codes(ledger: "e.sqlite", seed: nil)
+        let randomA = try codes(ledger: "d.sqlite")
+        let randomB = try codes(ledger: "e.sqlite")
         #expect(randomA.count == 100 && randomB.count == 100)
+        #expect(Set(randomA.prefix(50)).isDisjoint(with: randomA.suffix(50)))
         #expect(Set(randomA).isDisjoint(with: randomB), "without a seed two fresh ledgers get different codes")
-        #expect(Set(randomA).isDisjoint(with: seededA))
 
-        // Plain mode too.
+        // Plain mode: the same seed gives the same codes, with a warning; another seed or none gives others.
         let plain = ["--count", "20", "--seed", "7"]
         let plainA = try files.run("generate", nil, plain, ledger: .none)
         let plainB = try files.run("generate", nil, plain, ledger: .none)
         #expect(plainA.status == 0 && plainA.stdout.split(separator: "\n").count == 20, "\(plainA)")
         #expect(plainA.stdout == plainB.stdout)
-        #expect(plainA.stderr.hasPrefix("offerkit: warning: --seed 7: "), "\(plainA)")
+        #expect(
+            plainA.stderr.hasPrefix("offerkit: warning: --seed 7: ") && plainA.stderr.contains("UNSAFE for production"),
+            "\(plainA)")
+        let otherSeed = try files.run("generate", nil, ["--count", "20", "--seed", "8"], ledger: .none)
+        #expect(Set(otherSeed.stdout.split(separator: "\n")).isDisjoint(with: plainA.stdout.split(separator: "\n")))
         let unseeded = try files.run("generate", nil, ["--count", "20"], ledger: .none)
         #expect(unseeded.status == 0 && unseeded.stderr.isEmpty, "\(unseeded)")
         #expect(unseeded.stdout != plainA.stdout)

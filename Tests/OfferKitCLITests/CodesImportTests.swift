@@ -67,7 +67,11 @@ struct CodesImportTests {
             stdin: Data("SEASON01\nSEASON02\n".utf8))
         #expect(stdin.status == 0, "\(stdin)")
         #expect(stdin.output == "\(Self.seasonPass): one-time-use batch 2: imported 2 codes")
-        let season = try files.run("export", campaign, ["--offer", Self.seasonPass, "--format", "json"])
+        // Sandbox codes are left out unless asked for: they do not work in the App Store.
+        let production = try files.run("export", campaign, ["--offer", Self.seasonPass, "--format", "json"])
+        Expect.failure(production, status: 4, mentioning: ["no codes", "PRODUCTION", "--environment"])
+        let season = try files.run(
+            "export", campaign, ["--offer", Self.seasonPass, "--format", "json", "--environment", "sandbox"])
         let rows = JSON.parse(season.stdout)?.array ?? []
         #expect(rows.compactMap { $0["code"]?.string } == ["SEASON01", "SEASON02"], "\(season)")
         #expect(

@@ -29,6 +29,10 @@ struct AppleCodeCSVParser {
         if bytes.isEmpty { return }
         let isFirst = !sawContent
         sawContent = true
+        if isFirst, Self.headerWords.contains(String(decoding: bytes, as: UTF8.self).uppercased()) {
+            headerLine = number  // "CODE", "Codes", "VALUES": a header in any case, never a code
+            return
+        }
         if bytes.count <= AppleCodeCSV.maximumCodeLength, bytes.allSatisfy(CodeSpace.isCodeByte) {
             record(String(decoding: bytes, as: UTF8.self), line: number)
         } else {
@@ -107,6 +111,13 @@ struct AppleCodeCSVParser {
     }
 
     /// Whether `value` names a column: not a code; letters, spaces, `_`, `-`; says "code" or "value".
+    /// Column names that are a header on the first line even in upper case (which would
+    /// otherwise read as a code).
+    static let headerWords: Set<String> = [
+        "CODE", "CODES", "VALUE", "VALUES", "OFFERCODE", "OFFERCODES", "ONETIMEUSECODE", "ONETIMEUSECODES",
+        "\"CODE\"", "\"CODES\"", "\"VALUE\"", "\"VALUES\"",
+    ]
+
     private static func namesColumn(_ value: String) -> Bool {
         guard !value.isEmpty, value.count <= AppleCodeCSV.maximumCodeLength,
             !value.utf8.allSatisfy(CodeSpace.isCodeByte),
