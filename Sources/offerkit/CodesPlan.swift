@@ -112,17 +112,11 @@ struct CustomCodeSource {
                 + "`offerkit codes generate` first (with the same ledger), then plan again")
     }
 
+    /// The planner asks only for generated batches; given codes come from the campaign itself.
     func codes(offerIndex: Int, batchIndex: Int) throws -> [String] {
         let offer = campaign.offers[offerIndex]
-        guard case .generated = offer.customCodes[batchIndex].source else {
-            if case .given(let codes) = offer.customCodes[batchIndex].source { return codes }
-            return []
-        }
-        guard let ledger else { throw missing(offer, batchIndex) }
-        var codes: [String] = []
-        try ledger.forEachCode(campaign: campaign.name, offer: offer.referenceName) { issued in
-            if issued.kind == .custom, issued.batchIndex == batchIndex { codes.append(issued.code) }
-        }
+        let codes =
+            try ledger?.customCodes(campaign: campaign.name, offer: offer.referenceName, batchIndex: batchIndex) ?? []
         guard !codes.isEmpty else { throw missing(offer, batchIndex) }
         return codes
     }

@@ -32,10 +32,8 @@ enum RecordedBatchCheck {
                     )
                 }
                 if case .given(let codes) = current.source {
-                    var recorded: [String] = []
-                    try ledger.forEachCode(campaign: campaign.name, offer: batch.offer) { issued in
-                        if issued.kind == .custom, issued.batchIndex == batch.index { recorded.append(issued.code) }
-                    }
+                    let recorded = try ledger.customCodes(
+                        campaign: campaign.name, offer: batch.offer, batchIndex: batch.index)
                     if codes.map({ $0.uppercased() }) != recorded.map({ $0.uppercased() }) {
                         changes.append("\(label): its codes differ from the ones recorded")
                     }
