@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "OfferSigning", targets: ["OfferSigning"]),
         .library(name: "OfferCodes", targets: ["OfferCodes"]),
+        .library(name: "OfferService", targets: ["OfferService"]),
         .executable(name: "offerkit", targets: ["offerkit"]),
     ],
     dependencies: [
@@ -14,6 +15,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         .target(
@@ -29,10 +37,29 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
+        .target(
+            name: "OfferService",
+            dependencies: [
+                "OfferSigning", "OfferCodes",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "offerkit",
             dependencies: [
-                "OfferSigning", "OfferCodes", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "OfferSigning", "OfferCodes", "OfferService",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
@@ -47,6 +74,15 @@ let package = Package(
         .testTarget(
             name: "OfferCodesTests",
             dependencies: ["OfferCodes", "OfferSigning", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "OfferServiceTests",
+            dependencies: [
+                "OfferService", "OfferSigning", "OfferCodes",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "OfferKitCLITests",

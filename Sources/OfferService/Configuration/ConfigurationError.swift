@@ -1,0 +1,33 @@
+import Foundation
+
+/// A service configuration that cannot be used. Messages name the file and field; they never
+/// contain key material.
+public enum ConfigurationError: Error, Sendable, Equatable, LocalizedError {
+    /// The file cannot be read.
+    case unreadable(path: String)
+    /// The file is not JSON.
+    case notJSON(path: String, detail: String)
+    /// A field is missing or invalid.
+    case invalidField(source: String, field: String, expected: String)
+    /// An app's key cannot be loaded.
+    case keyNotLoaded(bundleID: String, reason: String)
+    /// Authentication is on but there is no API key.
+    case noAPIKeys
+    /// Authentication is off on an address that is not loopback.
+    case unauthenticatedNonLoopback(host: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .unreadable(let path): "cannot read service configuration \(path): no such file or not readable"
+        case .notJSON(let path, let detail): "service configuration \(path) is not JSON: \(detail)"
+        case .invalidField(let source, let field, let expected): "\(source): \(field): expected \(expected)"
+        case .keyNotLoaded(let bundleID, let reason): "cannot load the key of app \(bundleID): \(reason)"
+        case .noAPIKeys:
+            "no API keys are configured: add one with `offerkit api-key create` (to config \"apiKeys\" or "
+                + "OFFERKIT_API_KEYS), or run with --no-auth on a loopback address"
+        case .unauthenticatedNonLoopback(let host):
+            "--no-auth is refused on \(host): without authentication the service only listens on a loopback "
+                + "address (127.0.0.1, ::1 or localhost)"
+        }
+    }
+}

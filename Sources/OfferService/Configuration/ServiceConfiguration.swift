@@ -1,0 +1,227 @@
+import Foundation
+import OfferSigning
+
+/// What the service serves: the apps (bundle ID → key file, key ID, issuer ID), an optional App
+/// Store Connect API key, the API keys that may call it, and its limits.
+///
+/// ```json
+/// {
+///   "apps": {
+///     "com.example.app": { "keyFile": "SubscriptionKey_2X9R4HXF34.p8", "keyId": "2X9R4HXF34",
+///                          "issuerId": "57246542-96fe-1a63-e053-0824d011072a" }
+///   },
+///   "apiKeys": [ { "name": "billing", "sha256": "<64 hex digits>", "scopes": ["*"], "bundleIds": ["*"] } ],
+///   "limits": { "maxBodyBytes": 1048576, "requestTimeoutSeconds": 10, "requestsPerSecond": 50, "burst": 100 }
+/// }
+/// ```
+public struct ServiceConfiguration: Sendable {
+    public var apps: [String: AppCredentials]
+    public var connectAPI: ConnectAPICredentials?
+    public var apiKeys: [APIKey]
+    public var limits: ServiceLimits
+
+    public init(
+        apps: [String: AppCredentials], connectAPI: ConnectAPICredentials? = nil, apiKeys: [APIKey] = [],
+        limits: ServiceLimits = ServiceLimits()
+    ) {
+        self.apps = apps
+        self.connectAPI = connectAPI
+        self.apiKeys = apiKeys
+        self.limits = limits
+    }
+
+    /// The environment variable that may hold more API keys: a JSON array of entries as in `apiKeys`.
+    public static let apiKeysVariable = "OFFERKIT_API_KEYS"
+
+    /// Reads a configuration file, resolving relative key files against its folder, and adds the
+    /// API keys in `OFFERKIT_API_KEYS` when the environment has it.
+    public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(ConfigurationError) -> ServiceConfiguration
+    {
+        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path) }
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(Array(data))
+        } catch {
+            throw .notJSON(path: path, detail: "\(error)")
+        }
+        var configuration = try parse(
+            json, source: path, folder: URL(fileURLWithPath: path).deletingLastPathComponent())
+        if let variable = environment[apiKeysVariable] {
+            configuration.apiKeys += try parseAPIKeys(variable, source: apiKeysVariable)
+        }
+        let names = configuration.apiKeys.map(\.name)
+        if let duplicate = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
+            throw .invalidField(source: path, field: "apiKeys", expected: "unique names (\(duplicate) appears twice)")
+        }
+        return configuration
+    }
+
+    /// Parses the API keys of `OFFERKIT_API_KEYS`.
+    static func parseAPIKeys(_ text: String, source: String) throws(ConfigurationError) -> [APIKey] {
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(Array(text.utf8))
+        } catch {
+            throw .notJSON(path: source, detail: "\(error)")
+        }
+        try check(json, against: .array(of: apiKeySchema), source: source)
+        guard case .array(let entries) = json else { return [] }
+        return try entries.enumerated().map { (index, entry) throws(ConfigurationError) in
+            try apiKey(entry, source: source, field: "[\(index)]")
+        }
+    }
+
+    /// Builds a configuration from parsed JSON.
+    static func parse(_ json: JSONValue, source: String, folder: URL) throws(ConfigurationError) -> ServiceConfiguration
+    {
+        try check(json, against: schema, source: source)
+        var apps: [String: AppCredentials] = [:]
+        if case .object(let members)? = json["apps"] {
+            for (bundleID, entry) in members {
+                guard StringRules.Format.bundleID.matches(bundleID) else {
+                    throw .invalidField(
+                        source: source, field: "apps.\(bundleID)", expected: StringRules.Format.bundleID.expected)
+                }
+                apps[bundleID] = AppCredentials(
+                    keyFile: resolve(text(entry, "keyFile"), in: folder), keyID: text(entry, "keyId"),
+                    issuerID: text(entry, "issuerId"))
+            }
+        }
+        var connectAPI: ConnectAPICredentials?
+        if let entry = json["connectApiKey"] {
+            connectAPI = ConnectAPICredentials(
+                keyFile: resolve(text(entry, "keyFile"), in: folder), keyID: text(entry, "keyId"),
+                issuerID: entry["issuerId"].map { _ in text(entry, "issuerId") })
+        }
+        var apiKeys: [APIKey] = []
+        if case .array(let entries)? = json["apiKeys"] {
+            for (index, entry) in entries.enumerated() {
+                apiKeys.append(try apiKey(entry, source: source, field: "apiKeys[\(index)]"))
+            }
+        }
+        var limits = ServiceLimits()
+        if let entry = json["limits"] {
+            if let value = entry["maxBodyBytes"]?.int64 { limits.maxBodyBytes = Int(value) }
+            if let value = entry["requestTimeoutSeconds"]?.int64 { limits.requestTimeoutSeconds = Double(value) }
+            if let value = entry["requestsPerSecond"]?.int64 { limits.requestsPerSecond = Double(value) }
+            if let value = entry["burst"]?.int64 { limits.burst = Int(value) }
+        }
+        return ServiceConfiguration(apps: apps, connectAPI: connectAPI, apiKeys: apiKeys, limits: limits)
+    }
+
+    private static func apiKey(_ entry: JSONValue, source: String, field: String) throws(ConfigurationError) -> APIKey {
+        let hex = text(entry, "sha256")
+        guard let digest = bytes(hex: hex), digest.count == 32 else {
+            throw .invalidField(source: source, field: "\(field).sha256", expected: "64 hexadecimal digits (SHA-256)")
+        }
+        let scopeNames = strings(entry, "scopes")
+        var scopes: Set<OperationScope>?
+        if scopeNames != ["*"] {
+            var set = Set<OperationScope>()
+            for (index, name) in scopeNames.enumerated() {
+                guard let scope = OperationScope(rawValue: name) else {
+                    throw .invalidField(
+                        source: source, field: "\(field).scopes[\(index)]",
+                        expected: "\"*\" alone, or scopes among \(OperationScope.names)")
+                }
+                set.insert(scope)
+            }
+            scopes = set
+        }
+        let bundleNames = strings(entry, "bundleIds")
+        var bundleIDs: Set<String>?
+        if bundleNames != ["*"] {
+            for (index, name) in bundleNames.enumerated() where !StringRules.Format.bundleID.matches(name) {
+                throw .invalidField(
+                    source: source, field: "\(field).bundleIds[\(index)]", expected: "\"*\" alone, or bundle IDs")
+            }
+            bundleIDs = Set(bundleNames)
+        }
+        return APIKey(name: text(entry, "name"), digest: digest, scopes: scopes, bundleIDs: bundleIDs)
+    }
+
+    private static func check(_ json: JSONValue, against schema: JSONSchema, source: String) throws(ConfigurationError)
+    {
+        do {
+            try SchemaValidator().validate(json, against: schema)
+        } catch {
+            throw .invalidField(
+                source: source, field: error.field, expected: "\(error.expected) (found \(error.found))")
+        }
+    }
+
+    private static func text(_ entry: JSONValue, _ name: String) -> String {
+        if case .string(let value)? = entry[name] { return value }
+        return ""
+    }
+
+    private static func strings(_ entry: JSONValue, _ name: String) -> [String] {
+        guard case .array(let elements)? = entry[name] else { return [] }
+        return elements.compactMap { if case .string(let value) = $0 { value } else { nil } }
+    }
+
+    private static func resolve(_ file: String, in folder: URL) -> String {
+        file.hasPrefix("/") ? file : folder.appendingPathComponent(file).path
+    }
+
+    private static func bytes(hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(digits.count / 2)
+        var index = 0
+        while index < digits.count {
+            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
+            out.append(high << 4 | low)
+            index += 2
+        }
+        return out
+    }
+
+    private static func nibble(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
+
+extension ServiceConfiguration {
+    static let credentialsSchema = JSONSchema.object([
+        .init("keyFile", .string(.identifier(), description: "The .p8 key file, relative to this file or absolute.")),
+        .init("keyId", .string(.identifier(), description: "The key ID from App Store Connect.")),
+        .init("issuerId", .string(StringRules(format: .uuid), description: "The issuer ID from App Store Connect.")),
+    ])
+
+    static let apiKeySchema = JSONSchema.object([
+        .init("name", .string(.identifier(maxLength: 64), description: "A name for logs and metrics.")),
+        .init("sha256", .string(StringRules(minLength: 64, maxLength: 64), description: "SHA-256 of the secret, hex.")),
+        .init("scopes", .array(of: .string(.identifier()), minItems: 1, description: "Scopes, or [\"*\"] for all.")),
+        .init(
+            "bundleIds", .array(of: .string(.identifier()), minItems: 1, description: "Bundle IDs, or [\"*\"] for all.")
+        ),
+    ])
+
+    /// The schema of a configuration file.
+    static let schema = JSONSchema.object([
+        .init("apps", JSONSchema(.object([], additionalProperties: credentialsSchema)), required: true),
+        .init(
+            "connectApiKey",
+            .object([
+                .init("keyFile", .string(.identifier())), .init("keyId", .string(.identifier())),
+                .init("issuerId", .string(StringRules(format: .uuid)), required: false),
+            ]), required: false),
+        .init("apiKeys", .array(of: apiKeySchema), required: false),
+        .init(
+            "limits",
+            .object([
+                .init("maxBodyBytes", .integer(minimum: 1024, maximum: 104_857_600), required: false),
+                .init("requestTimeoutSeconds", .integer(minimum: 1, maximum: 600), required: false),
+                .init("requestsPerSecond", .integer(minimum: 1, maximum: 1_000_000), required: false),
+                .init("burst", .integer(minimum: 1, maximum: 1_000_000), required: false),
+            ]), required: false),
+    ])
+}

@@ -1,0 +1,55 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// The outermost middleware: gives each request its id (the caller's `X-Request-Id` when it is
+/// 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one), puts it in the logger's
+/// metadata and the response, logs one line per request and records its metrics.
+struct RequestObservationMiddleware: RouterMiddleware {
+    typealias Context = ServiceRequestContext
+    let metrics: ServiceMetrics
+
+    static let requestIDField = HTTPField.Name("X-Request-Id")!
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        var context = context
+        context.requestID = Self.requestID(from: request.headers[Self.requestIDField])
+        context.logger[metadataKey: "request.id"] = .string(context.requestID)
+        let start = DispatchTime.now().uptimeNanoseconds
+        var response = try await next(request, context)
+        let elapsed = Int64(DispatchTime.now().uptimeNanoseconds - start)
+        response.headers[Self.requestIDField] = context.requestID
+        let operation = context.endpointPath ?? "unmatched"
+        metrics.request(operation: operation, status: response.status.code, nanoseconds: elapsed)
+        context.logger.info(
+            "request",
+            metadata: [
+                "http.method": .string(request.method.rawValue), "http.path": .string(request.uri.path),
+                "http.status": .stringConvertible(response.status.code),
+                "duration.ms": .string(String(format: "%.3f", Double(elapsed) / 1e6)),
+            ])
+        return response
+    }
+
+    /// The caller's id when well formed, otherwise 16 random hexadecimal digits.
+    static func requestID(from header: String?) -> String {
+        if let header, (1...128).contains(header.utf8.count),
+            header.utf8.allSatisfy({
+                $0.isASCIIAlphanumeric
+                    || [UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "-")].contains($0)
+            })
+        {
+            return header
+        }
+        return String(UInt64.random(in: .min ... .max), radix: 16).leftPadded(to: 16)
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
+    }
+}

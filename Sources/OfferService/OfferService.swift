@@ -1,0 +1,61 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+import OfferSigning
+
+/// The OfferKit signing service: JSON endpoints for every signing operation, the two API
+/// tokens and offer-code campaigns, with API keys, limits, problems, logs and metrics.
+///
+/// ```swift
+/// let configuration = try ServiceConfiguration.load(path: "service.json")
+/// let service = try OfferService(configuration: configuration)
+/// let app = Application(router: service.makeRouter(), configuration: .init(address: .hostname("127.0.0.1", port: 8080)))
+/// try await app.runService()
+/// ```
+public struct OfferService: Sendable {
+    public let state: ServiceState
+
+    /// Loads every app's key and checks the authentication settings.
+    /// - Throws: ``ConfigurationError`` when a key cannot be loaded, or authentication is required
+    ///   and there is no API key.
+    public init(
+        configuration: ServiceConfiguration, authentication: Authentication = .required,
+        metrics: ServiceMetrics = ServiceMetrics(), clock: SigningClock = .system, nonces: NonceGenerator = .random
+    ) throws(ConfigurationError) {
+        if authentication == .required, configuration.apiKeys.isEmpty { throw .noAPIKeys }
+        let apps = try AppRegistry(configuration: configuration, clock: clock, nonces: nonces)
+        self.init(
+            state: ServiceState(
+                apps: apps, apiKeys: APIKeyStore(keys: configuration.apiKeys), limits: configuration.limits,
+                authentication: authentication, metrics: metrics, clock: clock))
+    }
+
+    /// A service over prepared state (tests use it to inject a rate limiter or a clock).
+    public init(state: ServiceState) { self.state = state }
+
+    /// Every operation of the service, in the order of the OpenAPI document.
+    public static var operations: [ServiceOperation] { ServiceOperation.all }
+
+    /// The router: every operation of ``operations`` behind the request-id, logging, metrics
+    /// and problem middlewares.
+    public func makeRouter() -> Router<ServiceRequestContext> {
+        let router = Router(context: ServiceRequestContext.self)
+        var methodsByPath: [String: [HTTPRequest.Method]] = [:]
+        for operation in Self.operations { methodsByPath[operation.path, default: []].append(operation.method) }
+        router.add(middleware: RequestObservationMiddleware(metrics: state.metrics))
+        router.add(middleware: ProblemMiddleware(methodsByPath: methodsByPath, metrics: state.metrics))
+        for operation in Self.operations {
+            let responder = OperationResponder(operation: operation, state: state)
+            router.on(RouterPath(operation.path), method: operation.method) { request, context in
+                try await responder.respond(to: request, context: context)
+            }
+        }
+        return router
+    }
+
+    /// Whether `host` is a loopback address, where the service may run without authentication.
+    public static func isLoopback(_ host: String) -> Bool {
+        let host = host.lowercased()
+        return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
+}

@@ -1,0 +1,4 @@
+extension ServiceOperation {
+    /// The offer-code campaign operations.
+    static var campaignOperations: [ServiceOperation] { [] }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import OfferSigning
+
+/// Schemas that several operations share.
+enum CommonSchemas {
+    static let bundleID = JSONSchema.string(
+        StringRules(format: .bundleID, maxLength: 255),
+        description: "The app's bundle ID; the service must be configured with it.", example: "com.example.app")
+
+    static let nonce = JSONSchema.string(
+        StringRules(format: .uuid),
+        description: "A nonce (random UUID, version 4). Leave it out and the service makes a fresh one.",
+        example: "9f2d3c1e-6b1f-4a9e-8c8e-2a4f5d6b7c8d")
+
+    static let productID = JSONSchema.string(
+        .identifier(), description: "The product ID from App Store Connect.", example: "com.example.monthly")
+
+    static let transactionID = JSONSchema.string(
+        .identifier(), description: "A transaction ID of the customer.", example: "2000000123456789")
+
+    static let jws = JSONSchema.string(
+        StringRules(minLength: 1), description: "The compact JWS: header.payload.signature, base64url, ES256.",
+        example: "eyJhbGciOiJFUzI1NiIsImtpZCI6IjJYOVI0SFhGMzQiLCJ0eXAiOiJKV1QifQ.eyJ…In0.MEUCIQ…")
+
+    static let keyID = JSONSchema.string(
+        .identifier(), description: "The key ID of the key that signed.", example: "2X9R4HXF34")
+
+    static let issuedAt = JSONSchema.integer(
+        minimum: 0, description: "The `iat` claim: UNIX time in seconds.", example: 1_763_712_000)
+
+    /// The response of the compact JWS operations.
+    static let signedJWS = JSONSchema.object(
+        [
+            .init("jws", jws), .init("keyId", keyID),
+            .init("nonce", .string(StringRules(format: .uuid), description: "The nonce in the payload.")),
+            .init("issuedAt", issuedAt),
+        ], description: "A signed compact JWS and the values it carries."
+    ).named("SignedJWS")
+
+    /// The JSON of a compact JWS response.
+    static func signedJWS(_ jws: CompactJWS, keyID: String) -> JSONValue {
+        .object([
+            ("jws", .string(jws.serialization)), ("keyId", .string(keyID)), ("nonce", .string(jws.nonceString ?? "")),
+            ("issuedAt", .integer(Int64(jws.issuedAt.timeIntervalSince1970))),
+        ])
+    }
+
+    /// The nonce of a request body, parsed (the schema has checked its format).
+    static func nonce(_ request: OperationRequest) throws(ServiceProblem) -> UUID? {
+        guard let text = request.optionalString("nonce") else { return nil }
+        guard let uuid = UUID(uuidString: text) else {
+            throw ServiceProblem(.invalidField, detail: "nonce is not a UUID", field: "nonce")
+        }
+        return uuid
+    }
+}

@@ -1,0 +1,46 @@
+import OfferSigning
+
+extension ServiceOperation {
+    /// `GET /healthz`: the process is up.
+    static let health = ServiceOperation(
+        id: "health", method: .get, path: "/healthz", tag: "Service", summary: "Liveness",
+        description: "Answers 200 while the process runs. Needs no API key.", scope: nil, requestSchema: nil,
+        responseSchema: JSONSchema.object([.init("status", .enumeration(["ok"]))]).named("Health"), problems: []
+    ) { _ in
+        OperationResponse(body: .object([("status", .string("ok"))]), noStore: true)
+    }
+
+    /// `GET /readyz`: the service takes requests (503 once graceful shutdown begins).
+    static let readiness = ServiceOperation(
+        id: "readiness", method: .get, path: "/readyz", tag: "Service", summary: "Readiness",
+        description: """
+            Answers 200 when every configured key is loaded and the service takes requests, 503 once graceful \
+            shutdown has begun. Needs no API key.
+            """,
+        scope: nil, requestSchema: nil,
+        responseSchema: JSONSchema.object([
+            .init("status", .enumeration(["ready"])),
+            .init("apps", .integer(minimum: 0, description: "How many apps are configured.")),
+        ]).named("Readiness"), problems: [.unavailable]
+    ) { request in
+        if request.state.isShuttingDown {
+            throw ServiceProblem(.unavailable, detail: "the service is shutting down", headers: [("Retry-After", "1")])
+        }
+        return OperationResponse(
+            body: .object([("status", .string("ready")), ("apps", .integer(request.state.apps.bundleIDs.count))]))
+    }
+
+    /// `GET /metrics`: Prometheus text.
+    static let metrics = ServiceOperation(
+        id: "metrics", method: .get, path: "/metrics", tag: "Service", summary: "Metrics (Prometheus text format)",
+        description: """
+            Signatures by type, problems by type, requests by operation and status, and a latency histogram, in the \
+            Prometheus text exposition format 0.0.4. Needs an API key with the `metrics` scope.
+            """,
+        scope: .metrics, requestSchema: nil, responseSchema: JSONSchema.string(description: "Prometheus text."),
+        responseMediaType: "text/plain; version=0.0.4", problems: []
+    ) { request in
+        OperationResponse(
+            text: request.state.metrics.exposition(), mediaType: "text/plain; version=0.0.4; charset=utf-8")
+    }
+}

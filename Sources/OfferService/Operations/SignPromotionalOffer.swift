@@ -1,0 +1,43 @@
+import OfferSigning
+
+extension ServiceOperation {
+    /// `POST /v1/signatures/promotional-offer`: a promotional offer as a V2 compact JWS.
+    static let signPromotionalOffer = ServiceOperation(
+        id: "signPromotionalOffer", method: .post, path: "/v1/signatures/promotional-offer", tag: "Signatures",
+        summary: "Sign a promotional offer (V2 compact JWS)",
+        description: """
+            Signs a promotional offer as a compact JWS for StoreKit's `Product.PurchaseOption.promotionalOffer(_:compactJWS:)` \
+            (iOS 15+, back-deployed) and Retention Messaging's `promotionalOfferSignatureV2`.
+            """,
+        scope: .promotionalOffer, requestSchema: PromotionalOfferBody.schema, responseSchema: CommonSchemas.signedJWS,
+        problems: [.unknownApp, .forbidden]
+    ) { request in
+        let signer = try request.signer(for: request.string("bundleId"))
+        let offer = PromotionalOfferRequest(
+            productId: request.string("productId"), offerIdentifier: request.string("offerIdentifier"),
+            transactionId: request.optionalString("transactionId"))
+        let jws: CompactJWS
+        do {
+            jws = try signer.sign(offer, nonce: try CommonSchemas.nonce(request))
+        } catch let error as RequestValidationError {
+            throw ServiceProblem.invalid(error)
+        }
+        request.state.metrics.signed(OperationScope.promotionalOffer.rawValue)
+        return OperationResponse(body: CommonSchemas.signedJWS(jws, keyID: signer.key.keyID))
+    }
+}
+
+/// The body of `signPromotionalOffer`.
+enum PromotionalOfferBody {
+    static let schema = JSONSchema.object(
+        [
+            .init("bundleId", CommonSchemas.bundleID),
+            .init("productId", CommonSchemas.productID),
+            .init(
+                "offerIdentifier",
+                .string(.identifier(), description: "The promotional offer's identifier.", example: "WINBACK50")),
+            .init("transactionId", CommonSchemas.transactionID, required: false),
+            .init("nonce", CommonSchemas.nonce, required: false),
+        ], description: "A promotional offer to sign."
+    ).named("PromotionalOfferRequest")
+}

@@ -1,0 +1,4 @@
+extension ServiceOperation {
+    /// The four signing operations.
+    static var signatureOperations: [ServiceOperation] { [signPromotionalOffer] }
+}

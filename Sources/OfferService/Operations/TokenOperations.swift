@@ -1,0 +1,4 @@
+extension ServiceOperation {
+    /// The two API token operations.
+    static var tokenOperations: [ServiceOperation] { [] }
+}

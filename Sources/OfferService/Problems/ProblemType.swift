@@ -1,0 +1,76 @@
+import HTTPTypes
+
+/// A class of error the service reports as an RFC 9457 problem. Its `type` URI is stable:
+/// clients may branch on it.
+public struct ProblemType: Sendable, Hashable {
+    /// The last part of the `type` URI, such as `invalid-field`.
+    public let slug: String
+    /// The HTTP status that goes with it.
+    public let status: Int
+    /// A short, fixed summary (the problem's `title`).
+    public let title: String
+    /// When clients see it and what to do, for the OpenAPI document and the README.
+    public let explanation: String
+
+    /// The problem's `type` member: `urn:offerkit:problem:<slug>`.
+    public var uri: String { "urn:offerkit:problem:\(slug)" }
+
+    var httpStatus: HTTPResponse.Status { HTTPResponse.Status(code: status) }
+}
+
+extension ProblemType {
+    public static let malformedJSON = ProblemType(
+        slug: "malformed-json", status: 400, title: "The request body is not valid JSON",
+        explanation: "The body could not be parsed as JSON (RFC 8259). `detail` says where parsing stopped.")
+    public static let invalidField = ProblemType(
+        slug: "invalid-field", status: 422, title: "A field is missing or invalid",
+        explanation: "A field does not match the operation's schema or the signing rules. `field` is its path.")
+    public static let invalidCampaign = ProblemType(
+        slug: "invalid-campaign", status: 422, title: "The campaign has problems",
+        explanation: "The campaign cannot be planned. `problems` lists every problem with its JSON path and rule.")
+    public static let unauthorized = ProblemType(
+        slug: "unauthorized", status: 401, title: "A valid API key is required",
+        explanation: "The `Authorization: Bearer <API key>` header is missing, malformed or names no known key.")
+    public static let forbidden = ProblemType(
+        slug: "forbidden", status: 403, title: "The API key may not do this",
+        explanation: "The API key is valid but its scopes do not include this operation or this bundle ID.")
+    public static let unknownApp = ProblemType(
+        slug: "unknown-app", status: 404, title: "No app with this bundle ID is configured",
+        explanation: "The request's `bundleId` is not in the service's configuration.")
+    public static let notConfigured = ProblemType(
+        slug: "not-configured", status: 404, title: "This operation is not configured",
+        explanation:
+            "The operation needs credentials the service was not given (for example an App Store Connect API key).")
+    public static let notFound = ProblemType(
+        slug: "not-found", status: 404, title: "No such endpoint",
+        explanation: "The path is not one of the service's endpoints; see the OpenAPI document at /openapi.json.")
+    public static let methodNotAllowed = ProblemType(
+        slug: "method-not-allowed", status: 405, title: "Method not allowed",
+        explanation: "The endpoint exists but not for this HTTP method; the `Allow` header lists the methods it takes.")
+    public static let bodyTooLarge = ProblemType(
+        slug: "body-too-large", status: 413, title: "The request body is too large",
+        explanation: "The body is larger than the service's limit (`limits.maxBodyBytes`).")
+    public static let unsupportedMediaType = ProblemType(
+        slug: "unsupported-media-type", status: 415, title: "The body must be JSON",
+        explanation: "Operations with a body take `Content-Type: application/json`.")
+    public static let rateLimited = ProblemType(
+        slug: "rate-limited", status: 429, title: "Too many requests for this API key",
+        explanation: "The API key's rate limit is used up; retry after the seconds in `Retry-After`.")
+    public static let timeout = ProblemType(
+        slug: "timeout", status: 503, title: "The request took too long",
+        explanation: "The operation did not finish within the service's request timeout; it was stopped.")
+    public static let unavailable = ProblemType(
+        slug: "unavailable", status: 503, title: "The service is not ready",
+        explanation: "The service is shutting down or not yet ready; retry against another instance.")
+    public static let internalError = ProblemType(
+        slug: "internal-error", status: 500, title: "Internal error",
+        explanation:
+            "Something failed inside the service. Nothing about it is exposed; the log has it under the request id.")
+
+    /// Every problem type the service can return.
+    public static let all: [ProblemType] = [
+        .malformedJSON, .invalidField, .invalidCampaign, .unauthorized, .forbidden, .unknownApp, .notConfigured,
+        .notFound, .methodNotAllowed, .bodyTooLarge, .unsupportedMediaType, .rateLimited, .timeout, .unavailable,
+        .internalError,
+    ]
+}

@@ -1,0 +1,57 @@
+import Foundation
+import OfferSigning
+
+/// An error that the service answers with an `application/problem+json` response.
+public struct ServiceProblem: Error, Sendable, LocalizedError {
+    public var type: ProblemType
+    /// What happened in this request, for a person. Never contains key material.
+    public var detail: String
+    /// The path of the field at fault, when there is one.
+    public var field: String?
+    /// Further members of the problem object (for example `problems` for a campaign).
+    package var extensions: [(key: String, value: JSONValue)]
+    /// Extra response headers (`Retry-After`, `Allow`, `WWW-Authenticate`).
+    public var headers: [(name: String, value: String)]
+
+    package init(
+        _ type: ProblemType, detail: String, field: String? = nil, extensions: [(key: String, value: JSONValue)] = [],
+        headers: [(name: String, value: String)] = []
+    ) {
+        self.type = type
+        self.detail = detail
+        self.field = field
+        self.extensions = extensions
+        self.headers = headers
+    }
+
+    public var errorDescription: String? {
+        field.map { "\(type.title): \($0): \(detail)" } ?? "\(type.title): \(detail)"
+    }
+
+    /// The problem object: `type`, `title`, `status`, `detail`, `instance` (the request id as a URN),
+    /// `requestId`, then `field` and any extensions.
+    package func jsonValue(requestID: String) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            ("type", .string(type.uri)), ("title", .string(type.title)), ("status", .integer(type.status)),
+            ("detail", .string(detail)), ("requestId", .string(requestID)),
+        ]
+        if let field { members.append(("field", .string(field))) }
+        members.append(contentsOf: extensions)
+        return .object(members)
+    }
+}
+
+extension ServiceProblem {
+    /// A request body that does not match its schema.
+    public static func invalid(_ violation: SchemaViolation) -> ServiceProblem {
+        ServiceProblem(
+            .invalidField, detail: "\(violation.field): expected \(violation.expected), found \(violation.found)",
+            field: violation.field)
+    }
+
+    /// A field the signing library refused.
+    public static func invalid(_ error: RequestValidationError, under prefix: String? = nil) -> ServiceProblem {
+        let field = prefix.map { "\($0).\(error.field)" } ?? error.field
+        return ServiceProblem(.invalidField, detail: error.errorDescription ?? "\(field) is invalid", field: field)
+    }
+}

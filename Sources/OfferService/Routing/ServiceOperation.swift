@@ -1,0 +1,64 @@
+import HTTPTypes
+import OfferSigning
+
+/// One operation of the service: its route, its documentation and its handler.
+///
+/// The router and the OpenAPI document are both built from ``ServiceOperation/all``, so every
+/// route is documented with the schemas that its requests are checked against.
+public struct ServiceOperation: Sendable {
+    /// The OpenAPI `operationId`, such as `signPromotionalOffer`.
+    public var id: String
+    public var method: HTTPRequest.Method
+    public var path: String
+    /// The OpenAPI tag that groups it.
+    public var tag: String
+    public var summary: String
+    public var description: String
+    /// The scope an API key needs; `nil` for public endpoints (health, the document itself).
+    public var scope: OperationScope?
+    /// The request body's schema (a named component), if the operation takes a body.
+    public var requestSchema: JSONSchema?
+    /// The successful response: its status and schema (a named component).
+    public var responseStatus: Int
+    public var responseSchema: JSONSchema
+    /// The media type of the successful response.
+    public var responseMediaType: String
+    /// Problems specific to this operation. The document adds the ones every operation can
+    /// return (auth, limits, internal errors) from ``documentedProblems``.
+    public var problems: [ProblemType]
+    /// The handler. It runs after authentication, rate limiting and body validation.
+    public var handler: @Sendable (OperationRequest) async throws -> OperationResponse
+
+    public init(
+        id: String, method: HTTPRequest.Method, path: String, tag: String, summary: String, description: String,
+        scope: OperationScope?, requestSchema: JSONSchema?, responseStatus: Int = 200, responseSchema: JSONSchema,
+        responseMediaType: String = "application/json", problems: [ProblemType],
+        handler: @escaping @Sendable (OperationRequest) async throws -> OperationResponse
+    ) {
+        self.id = id
+        self.method = method
+        self.path = path
+        self.tag = tag
+        self.summary = summary
+        self.description = description
+        self.scope = scope
+        self.requestSchema = requestSchema
+        self.responseStatus = responseStatus
+        self.responseSchema = responseSchema
+        self.responseMediaType = responseMediaType
+        self.problems = problems
+        self.handler = handler
+    }
+
+    /// Every problem this operation can answer with, in status order.
+    public var documentedProblems: [ProblemType] {
+        var types = problems
+        if requestSchema != nil {
+            types += [.malformedJSON, .invalidField, .bodyTooLarge, .unsupportedMediaType]
+        }
+        if scope != nil { types += [.unauthorized, .forbidden, .rateLimited] }
+        types += [.timeout, .internalError]
+        var seen = Set<String>()
+        return types.filter { seen.insert($0.slug).inserted }.sorted { ($0.status, $0.slug) < ($1.status, $1.slug) }
+    }
+}

@@ -1,0 +1,127 @@
+import OfferSigning
+
+/// Checks a JSON value against a ``JSONSchema`` and reports the first field at fault.
+public struct SchemaValidator: Sendable {
+    public init() {}
+
+    /// - Throws: ``SchemaViolation`` naming the first field that does not match.
+    package func validate(_ value: JSONValue, against schema: JSONSchema) throws(SchemaViolation) {
+        try check(value, schema, path: "")
+    }
+
+    private func check(_ value: JSONValue, _ schema: JSONSchema, path: String) throws(SchemaViolation) {
+        switch schema.kind {
+        case .component(_, let inner):
+            try check(value, inner, path: path)
+        case .any:
+            return
+        case .boolean:
+            guard case .bool = value else { throw violation(path, "a boolean (true or false)", value) }
+        case .integer(let minimum, let maximum):
+            guard let number = value.int64 else { throw violation(path, "an integer", value) }
+            if let minimum, number < minimum { throw violation(path, "an integer ≥ \(minimum)", value) }
+            if let maximum, number > maximum { throw violation(path, "an integer ≤ \(maximum)", value) }
+        case .string(let rules):
+            guard case .string(let text) = value else { throw violation(path, expectation(rules), value) }
+            try check(text, rules, path: path, value: value)
+        case .array(let items, let minItems, let maxItems):
+            guard case .array(let elements) = value else { throw violation(path, "an array", value) }
+            if let minItems, elements.count < minItems {
+                throw violation(path, "an array of at least \(minItems) element\(minItems == 1 ? "" : "s")", value)
+            }
+            if let maxItems, elements.count > maxItems {
+                throw violation(path, "an array of at most \(maxItems) elements", value)
+            }
+            for (index, element) in elements.enumerated() {
+                try check(element, items, path: "\(path)[\(index)]")
+            }
+        case .object(let properties, let additional):
+            try checkObject(value, properties, additional, path: path)
+        case .oneOf(let choices, let discriminator):
+            let names = choices.compactMap { Self.discriminatorValue(of: $0, discriminator) }
+            let expected = "one of \(names.joined(separator: ", "))"
+            guard case .object = value else { throw violation(path, "an object", value) }
+            guard let tag = value[discriminator] else {
+                throw SchemaViolation(field: join(path, discriminator), expected: expected, found: "nothing")
+            }
+            guard case .string(let name) = tag,
+                let choice = choices.first(where: { Self.discriminatorValue(of: $0, discriminator) == name })
+            else { throw violation(join(path, discriminator), expected, tag) }
+            try check(value, choice, path: path)
+        }
+    }
+
+    private func checkObject(
+        _ value: JSONValue, _ properties: [JSONSchema.Property], _ additional: JSONSchema?, path: String
+    ) throws(SchemaViolation) {
+        guard case .object(let members) = value else { throw violation(path, "an object", value) }
+        var seen = Set<String>()
+        for member in members {
+            guard seen.insert(member.key).inserted else {
+                throw SchemaViolation(field: join(path, member.key), expected: "one member of this name", found: "two")
+            }
+            if let property = properties.first(where: { $0.name == member.key }) {
+                try check(member.value, property.schema, path: join(path, member.key))
+            } else if let additional {
+                try check(member.value, additional, path: join(path, member.key))
+            } else {
+                let known = properties.map(\.name).joined(separator: ", ")
+                throw SchemaViolation(
+                    field: join(path, member.key), expected: "no such member (known: \(known))",
+                    found: "an unknown member")
+            }
+        }
+        for property in properties where property.required && !seen.contains(property.name) {
+            throw SchemaViolation(
+                field: join(path, property.name), expected: describe(property.schema), found: "nothing (it is required)"
+            )
+        }
+    }
+
+    private func check(_ text: String, _ rules: StringRules, path: String, value: JSONValue) throws(SchemaViolation) {
+        if let allowed = rules.allowed, !allowed.contains(text) {
+            throw violation(path, "one of \(allowed.joined(separator: ", "))", value)
+        }
+        if let minLength = rules.minLength, text.unicodeScalars.count < minLength {
+            throw violation(path, minLength == 1 ? "a non-empty string" : "at least \(minLength) characters", value)
+        }
+        if let maxLength = rules.maxLength, text.unicodeScalars.count > maxLength {
+            throw violation(path, "at most \(maxLength) characters", value)
+        }
+        if let format = rules.format, !format.matches(text) {
+            throw violation(path, format.expected, value)
+        }
+    }
+
+    private func expectation(_ rules: StringRules) -> String {
+        if let allowed = rules.allowed { return "one of \(allowed.joined(separator: ", "))" }
+        return rules.format.map { $0.expected } ?? "a string"
+    }
+
+    /// A short description of what a schema accepts, for "required" messages.
+    private func describe(_ schema: JSONSchema) -> String {
+        switch schema.resolved.kind {
+        case .string(let rules): expectation(rules)
+        case .integer: "an integer"
+        case .boolean: "a boolean"
+        case .object, .oneOf: "an object"
+        case .array: "an array"
+        case .any, .component: "a value"
+        }
+    }
+
+    /// The value a `oneOf` choice requires for the discriminator member.
+    static func discriminatorValue(of choice: JSONSchema, _ discriminator: String) -> String? {
+        guard case .object(let properties, _) = choice.resolved.kind,
+            let property = properties.first(where: { $0.name == discriminator }),
+            case .string(let rules) = property.schema.resolved.kind, let allowed = rules.allowed, allowed.count == 1
+        else { return nil }
+        return allowed[0]
+    }
+
+    private func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    private func violation(_ path: String, _ expected: String, _ value: JSONValue) -> SchemaViolation {
+        SchemaViolation(field: path.isEmpty ? "(body)" : path, expected: expected, found: value.typeName)
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+
+/// What a string must look like. Each ``Format`` is both written to the document (as `format` or
+/// `pattern`) and checked by ``SchemaValidator`` with the same rule, natively.
+public struct StringRules: Sendable {
+    /// A named string shape with its own check.
+    public enum Format: String, Sendable, CaseIterable {
+        /// Text without control characters (U+0000–U+001F, U+007F–U+009F) or U+2063, the rule
+        /// the signing library applies to identifiers.
+        case plainText
+        /// A UUID, 8-4-4-4-12 hexadecimal digits, either case.
+        case uuid
+        /// A bundle ID: letters, digits, `-` and `.`, no empty component.
+        case bundleID
+        /// A calendar date `YYYY-MM-DD`.
+        case date
+
+        /// The JSON Schema `pattern` for this format.
+        public var pattern: String {
+            switch self {
+            case .plainText: #"^[^\u0000-\u001F\u007F-\u009F\u2063]*$"#
+            case .uuid: "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"
+            case .bundleID: #"^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$"#
+            case .date: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+            }
+        }
+
+        /// The JSON Schema `format` for this format, when there is a standard one.
+        public var standardFormat: String? {
+            switch self {
+            case .uuid: "uuid"
+            case .date: "date"
+            case .plainText, .bundleID: nil
+            }
+        }
+
+        /// What is expected, for error messages.
+        public var expected: String {
+            switch self {
+            case .plainText: "text without control characters or U+2063"
+            case .uuid: "a UUID (8-4-4-4-12 hexadecimal digits)"
+            case .bundleID: "a bundle ID (letters, digits, '-' and '.', e.g. com.example.app)"
+            case .date: "a date YYYY-MM-DD"
+            }
+        }
+
+        /// Whether `value` has this format.
+        public func matches(_ value: String) -> Bool {
+            let utf8 = value.utf8
+            switch self {
+            case .plainText:
+                var previous: UInt8 = 0
+                var beforePrevious: UInt8 = 0
+                for byte in utf8 {
+                    if byte < 0x20 || byte == 0x7F { return false }
+                    if previous == 0xC2, (0x80...0x9F).contains(byte) { return false }
+                    if beforePrevious == 0xE2, previous == 0x81, byte == 0xA3 { return false }
+                    beforePrevious = previous
+                    previous = byte
+                }
+                return true
+            case .uuid:
+                guard utf8.count == 36 else { return false }
+                for (index, byte) in utf8.enumerated() {
+                    if [8, 13, 18, 23].contains(index) {
+                        guard byte == UInt8(ascii: "-") else { return false }
+                    } else {
+                        guard byte.isHexDigit else { return false }
+                    }
+                }
+                return true
+            case .bundleID:
+                guard !utf8.isEmpty else { return false }
+                let allowed = utf8.allSatisfy {
+                    $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+                }
+                return allowed
+                    && value.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty }
+            case .date:
+                let bytes = Array(utf8)
+                guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else {
+                    return false
+                }
+                return [0, 1, 2, 3, 5, 6, 8, 9].allSatisfy { bytes[$0].isDigit }
+            }
+        }
+    }
+
+    public var format: Format?
+    /// Inclusive bounds on the length in Unicode scalars (as JSON Schema counts).
+    public var minLength: Int?
+    public var maxLength: Int?
+    /// When set, the string must be one of these values.
+    public var allowed: [String]?
+
+    public init(format: Format? = nil, minLength: Int? = nil, maxLength: Int? = nil, allowed: [String]? = nil) {
+        self.format = format
+        self.minLength = minLength
+        self.maxLength = maxLength
+        self.allowed = allowed
+    }
+
+    /// Non-empty plain text of at most `maxLength` characters (the signing library's identifier rule).
+    public static func identifier(maxLength: Int? = nil) -> StringRules {
+        StringRules(format: .plainText, minLength: 1, maxLength: maxLength)
+    }
+}
+
+extension UInt8 {
+    var isDigit: Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) }
+    var isHexDigit: Bool {
+        isDigit || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
+            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
+    }
+    var isASCIIAlphanumeric: Bool {
+        isDigit || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self)
+            || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self)
+    }
+}
