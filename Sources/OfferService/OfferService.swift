@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -39,12 +40,18 @@ public struct OfferService: Sendable {
     /// The router: every operation of ``operations`` behind the request-id, logging, metrics
     /// and problem middlewares.
     public func makeRouter() -> Router<ServiceRequestContext> {
+        makeRouter(operations: Self.operations)
+    }
+
+    /// The router for `operations` (tests route operations of their own through the same
+    /// middlewares and responder).
+    func makeRouter(operations: [ServiceOperation]) -> Router<ServiceRequestContext> {
         let router = Router(context: ServiceRequestContext.self)
         var methodsByPath: [String: [HTTPRequest.Method]] = [:]
-        for operation in Self.operations { methodsByPath[operation.path, default: []].append(operation.method) }
+        for operation in operations { methodsByPath[operation.path, default: []].append(operation.method) }
         router.add(middleware: RequestObservationMiddleware(metrics: state.metrics))
         router.add(middleware: ProblemMiddleware(methodsByPath: methodsByPath, metrics: state.metrics))
-        for operation in Self.operations {
+        for operation in operations {
             let responder = OperationResponder(operation: operation, state: state)
             router.on(RouterPath(operation.path), method: operation.method) { request, context in
                 try await responder.respond(to: request, context: context)
@@ -53,9 +60,24 @@ public struct OfferService: Sendable {
         return router
     }
 
-    /// Whether `host` is a loopback address, where the service may run without authentication.
+    /// Whether `host` is a loopback address, where the service may run without authentication:
+    /// `localhost`, an IPv4 address in 127.0.0.0/8, `::1` (with or without brackets) or an
+    /// IPv4-mapped IPv6 address in 127.0.0.0/8. Host names are not resolved, so a name such as
+    /// `127.example.com` is not loopback.
     public static func isLoopback(_ host: String) -> Bool {
-        let host = host.lowercased()
-        return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+        var host = host.lowercased()
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host == "localhost" { return true }
+        var ipv4 = in_addr()
+        if inet_pton(AF_INET, host, &ipv4) == 1 {
+            return withUnsafeBytes(of: &ipv4) { $0[0] == 127 }
+        }
+        var ipv6 = in6_addr()
+        guard inet_pton(AF_INET6, host, &ipv6) == 1 else { return false }
+        return withUnsafeBytes(of: &ipv6) { bytes in
+            let loopback = bytes.prefix(15).allSatisfy { $0 == 0 } && bytes[15] == 1
+            let mappedIPv4 = bytes.prefix(10).allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF
+            return loopback || (mappedIPv4 && bytes[12] == 127)
+        }
     }
 }

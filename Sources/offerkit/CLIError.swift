@@ -1,5 +1,6 @@
 import Foundation
 import OfferCodes
+import OfferService
 import OfferSigning
 
 /// Errors the command line itself raises, each with its documented exit code.
@@ -59,6 +60,10 @@ enum ExitStatus: Int32 {
             default: .invalidInput
             }
         case is CocoaError: .io
+        // `serve`: --no-auth off loopback is a usage error; the rest is configuration (like --config).
+        case let error as ConfigurationError:
+            if case .unauthenticatedNonLoopback = error { .usage } else { .credentials }
+        case is ServiceRunnerError: .io
         default: nil
         }
     }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 /// `offerkit`: signatures, tokens and verification for App Store In-App Purchases.
-struct OfferKitCommand: ParsableCommand {
+struct OfferKitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "offerkit",
         abstract: "Sign promotional offers, eligibility and Advanced Commerce requests; make App Store API tokens.",
@@ -16,17 +16,21 @@ struct OfferKitCommand: ParsableCommand {
             """,
         subcommands: [
             SignCommand.self, TokenCommand.self, VerifyCommand.self, KeyCommand.self, BatchCommand.self,
-            CodesCommand.self,
+            CodesCommand.self, ServeCommand.self, APIKeyCommand.self, OpenAPICommand.self,
         ]
     )
 }
 
 @main
 enum EntryPoint {
-    static func main() {
+    static func main() async {
         do {
-            var command = try OfferKitCommand.parseAsRoot()
-            try command.run()
+            var command = try await OfferKitCommand.asyncParseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
         } catch {
             fail(error)
         }

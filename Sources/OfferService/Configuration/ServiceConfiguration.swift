@@ -43,16 +43,27 @@ public struct ServiceConfiguration: Sendable {
         do {
             json = try JSONValue.parse(Array(data))
         } catch {
-            throw .notJSON(path: path, detail: "\(error)")
+            throw .notJSON(path: path, detail: error.message)
         }
         var configuration = try parse(
             json, source: path, folder: URL(fileURLWithPath: path).deletingLastPathComponent())
+        var source = path
         if let variable = environment[apiKeysVariable] {
             configuration.apiKeys += try parseAPIKeys(variable, source: apiKeysVariable)
+            source += " with \(apiKeysVariable)"
         }
-        let names = configuration.apiKeys.map(\.name)
-        if let duplicate = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
-            throw .invalidField(source: path, field: "apiKeys", expected: "unique names (\(duplicate) appears twice)")
+        var names = Set<String>()
+        var digests = Set<[UInt8]>()
+        for key in configuration.apiKeys {
+            guard names.insert(key.name).inserted else {
+                throw .invalidField(
+                    source: source, field: "apiKeys", expected: "unique names (\(key.name) appears more than once)")
+            }
+            guard digests.insert(key.digest).inserted else {
+                throw .invalidField(
+                    source: source, field: "apiKeys",
+                    expected: "a different secret for each key (\(key.name) has the sha256 of another key)")
+            }
         }
         return configuration
     }
@@ -63,7 +74,7 @@ public struct ServiceConfiguration: Sendable {
         do {
             json = try JSONValue.parse(Array(text.utf8))
         } catch {
-            throw .notJSON(path: source, detail: "\(error)")
+            throw .notJSON(path: source, detail: error.message)
         }
         try check(json, against: .array(of: apiKeySchema), source: source)
         guard case .array(let entries) = json else { return [] }
@@ -146,8 +157,10 @@ public struct ServiceConfiguration: Sendable {
         do {
             try SchemaValidator().validate(json, against: schema)
         } catch {
+            // The validator calls the root `(body)`; in a configuration it is the whole document.
             throw .invalidField(
-                source: source, field: error.field, expected: "\(error.expected) (found \(error.found))")
+                source: source, field: error.field == "(body)" ? "(top level)" : error.field,
+                expected: "\(error.expected) (found \(error.found))")
         }
     }
 

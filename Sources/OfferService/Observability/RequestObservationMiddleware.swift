@@ -5,7 +5,9 @@ import Logging
 
 /// The outermost middleware: gives each request its id (the caller's `X-Request-Id` when it is
 /// 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one), puts it in the logger's
-/// metadata and the response, logs one line per request and records its metrics.
+/// metadata and the response, logs one line per request (method, path, status, operation, API key
+/// name, duration) and records its metrics under the operation's `operationId` (`unmatched` when
+/// no route matched).
 struct RequestObservationMiddleware: RouterMiddleware {
     typealias Context = ServiceRequestContext
     let metrics: ServiceMetrics
@@ -22,15 +24,15 @@ struct RequestObservationMiddleware: RouterMiddleware {
         var response = try await next(request, context)
         let elapsed = Int64(DispatchTime.now().uptimeNanoseconds - start)
         response.headers[Self.requestIDField] = context.requestID
-        let operation = context.endpointPath ?? "unmatched"
+        let operation = context.operationID ?? "unmatched"
         metrics.request(operation: operation, status: response.status.code, nanoseconds: elapsed)
-        context.logger.info(
-            "request",
-            metadata: [
-                "http.method": .string(request.method.rawValue), "http.path": .string(request.uri.path),
-                "http.status": .stringConvertible(response.status.code),
-                "duration.ms": .string(String(format: "%.3f", Double(elapsed) / 1e6)),
-            ])
+        var metadata: Logger.Metadata = [
+            "http.method": .string(request.method.rawValue), "http.path": .string(request.uri.path),
+            "http.status": .stringConvertible(response.status.code), "operation": .string(operation),
+            "duration.ms": .string(String(format: "%.3f", Double(elapsed) / 1e6)),
+        ]
+        if let name = context.apiKeyName { metadata["api.key"] = .string(name) }
+        context.logger.info("request", metadata: metadata)
         return response
     }
 

@@ -6,7 +6,8 @@ import Prometheus
 ///
 /// - `offerkit_signatures_total{type}`: signatures and tokens made, by type;
 /// - `offerkit_problems_total{type}`: problem responses, by problem type;
-/// - `offerkit_http_requests_total{operation,status}`: responses, by operation and status;
+/// - `offerkit_http_requests_total{operation,status}`: responses, by operation (its `operationId`,
+///   or `unmatched` when no route matched) and status;
 /// - `offerkit_http_request_duration_seconds{operation}`: latency histogram.
 public struct ServiceMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry

@@ -1,4 +1,4 @@
 extension ServiceOperation {
     /// The offer-code campaign operations.
-    static var campaignOperations: [ServiceOperation] { [] }
+    static var campaignOperations: [ServiceOperation] { [validateCampaign, planCampaign] }
 }

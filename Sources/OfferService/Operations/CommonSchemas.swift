@@ -54,3 +54,32 @@ enum CommonSchemas {
         return uuid
     }
 }
+
+extension CommonSchemas {
+    /// The response of the two API token operations.
+    static let bearerToken = JSONSchema.object(
+        [
+            .init(
+                "token",
+                .string(
+                    StringRules(minLength: 1),
+                    description: "The bearer token, a compact JWS (ES256). Send it as `Authorization: Bearer <token>`.",
+                    example: "eyJhbGciOiJFUzI1NiIsImtpZCI6IjJYOVI0SFhGMzQiLCJ0eXAiOiJKV1QifQ.eyJpc3Mi…In0.k3Rw…")),
+            .init("issuedAt", issuedAt),
+            .init(
+                "expiresAt",
+                .integer(
+                    minimum: 0, description: "The `exp` claim: UNIX time in seconds, when the token stops working.",
+                    example: 1_763_712_300)),
+        ], description: "A signed API bearer token and when it was issued and expires."
+    ).named("BearerToken")
+
+    /// The JSON of a bearer token response.
+    static func bearerToken(_ token: BearerToken) -> JSONValue {
+        .object([
+            ("token", .string(token.token)),
+            ("issuedAt", .integer(Int64(token.issuedAt.timeIntervalSince1970.rounded(.down)))),
+            ("expiresAt", .integer(Int64(token.expiresAt.timeIntervalSince1970.rounded(.down)))),
+        ])
+    }
+}

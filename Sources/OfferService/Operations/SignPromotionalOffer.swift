@@ -6,8 +6,11 @@ extension ServiceOperation {
         id: "signPromotionalOffer", method: .post, path: "/v1/signatures/promotional-offer", tag: "Signatures",
         summary: "Sign a promotional offer (V2 compact JWS)",
         description: """
-            Signs a promotional offer as a compact JWS for StoreKit's `Product.PurchaseOption.promotionalOffer(_:compactJWS:)` \
-            (iOS 15+, back-deployed) and Retention Messaging's `promotionalOfferSignatureV2`.
+            Signs a promotional offer as a compact JWS (`aud` = `promotional-offer`) for StoreKit's \
+            `Product.PurchaseOption.promotionalOffer(_:compactJWS:)` (iOS 15+, back-deployed), SwiftUI's \
+            `subscriptionPromotionalOffer` modifiers, and Retention Messaging's `promotionalOfferSignatureV2`. \
+            `transactionId` (any transaction ID of the customer, or the appTransactionId) is optional but \
+            recommended. A `nonce`, when given, must be a version-4 UUID.
             """,
         scope: .promotionalOffer, requestSchema: PromotionalOfferBody.schema, responseSchema: CommonSchemas.signedJWS,
         problems: [.unknownApp, .forbidden]
@@ -39,5 +42,9 @@ enum PromotionalOfferBody {
             .init("transactionId", CommonSchemas.transactionID, required: false),
             .init("nonce", CommonSchemas.nonce, required: false),
         ], description: "A promotional offer to sign."
-    ).named("PromotionalOfferRequest")
+    ).named("PromotionalOfferRequest").example(
+        .object([
+            ("bundleId", .string("com.example.app")), ("productId", .string("com.example.monthly")),
+            ("offerIdentifier", .string("WINBACK50")), ("transactionId", .string("2000000123456789")),
+        ]))
 }

@@ -1,4 +1,10 @@
 extension ServiceOperation {
-    /// The four signing operations.
-    static var signatureOperations: [ServiceOperation] { [signPromotionalOffer] }
+    /// The four signing operations: promotional offer (V2 JWS), promotional offer (legacy
+    /// signature), introductory-offer eligibility, and Advanced Commerce in-app requests.
+    static var signatureOperations: [ServiceOperation] {
+        [
+            signPromotionalOffer, signLegacyPromotionalOffer, signIntroductoryOfferEligibility,
+            signAdvancedCommerceRequest,
+        ]
+    }
 }

@@ -1,4 +1,4 @@
 extension ServiceOperation {
     /// The two API token operations.
-    static var tokenOperations: [ServiceOperation] { [] }
+    static var tokenOperations: [ServiceOperation] { [createServerAPIToken, createConnectAPIToken] }
 }

@@ -6,7 +6,8 @@ import OfferSigning
 
 /// Turns every error into an `application/problem+json` response: ``ServiceProblem`` as it is,
 /// Hummingbird's own errors (no route, body too large) into their problem types, a wrong method
-/// on a known path into 405 with `Allow`, and anything else into a 500 that exposes nothing.
+/// on a known path into 405 with `Allow`, a signing library validation error that a handler let
+/// through into 422, and anything else into a 500 that exposes nothing.
 struct ProblemMiddleware: RouterMiddleware {
     typealias Context = ServiceRequestContext
     /// For 405: the methods each path takes.
@@ -21,26 +22,30 @@ struct ProblemMiddleware: RouterMiddleware {
         } catch let problem as ServiceProblem {
             return respond(problem, context: context)
         } catch let error as NIOTooManyBytesError {
-            _ = error
-            return respond(Self.bodyTooLarge, context: context)
+            return respond(.bodyTooLarge(limit: error.maxBytes), context: context)
         } catch let error as HTTPError where error.status == .notFound {
+            let path = Self.clipped(request.uri.path)
             if let methods = methodsByPath[request.uri.path], !methods.contains(request.method) {
                 let allow = methods.map(\.rawValue).joined(separator: ", ")
                 return respond(
                     ServiceProblem(
-                        .methodNotAllowed, detail: "\(request.uri.path) takes \(allow), not \(request.method.rawValue)",
+                        .methodNotAllowed, detail: "\(path) takes \(allow), not \(request.method.rawValue)",
                         headers: [("Allow", allow)]), context: context)
             }
             return respond(
-                ServiceProblem(
-                    .notFound, detail: "no endpoint at \(request.uri.path); the API is described at /openapi.json"),
+                ServiceProblem(.notFound, detail: "no endpoint at \(path); the API is described at /openapi.json"),
                 context: context)
         } catch let error as HTTPError where error.status == .contentTooLarge {
-            return respond(Self.bodyTooLarge, context: context)
+            return respond(.bodyTooLarge(limit: nil), context: context)
+        } catch let error as RequestValidationError {
+            return respond(.invalid(error), context: context)
         } catch is CancellationError {
             return respond(ServiceProblem(.unavailable, detail: "the request was cancelled"), context: context)
         } catch {
-            context.logger.error("internal error", metadata: ["error.type": "\(type(of: error))"])
+            // Only the error's type goes to the log: an arbitrary error's text could hold anything,
+            // key material included.
+            context.logger.error(
+                "internal error", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
             return respond(
                 ServiceProblem(
                     .internalError,
@@ -49,12 +54,15 @@ struct ProblemMiddleware: RouterMiddleware {
         }
     }
 
-    private static let bodyTooLarge = ServiceProblem(.bodyTooLarge, detail: "the request body is larger than the limit")
-
     private func respond(_ problem: ServiceProblem, context: Context) -> Response {
         metrics.problem(problem.type)
         context.logger.debug("problem", metadata: ["problem.type": "\(problem.type.slug)"])
         return Self.response(for: problem, requestID: context.requestID)
+    }
+
+    /// A request path for a message, cut at 200 characters.
+    private static func clipped(_ path: String) -> String {
+        path.unicodeScalars.count > 200 ? String(String.UnicodeScalarView(path.unicodeScalars.prefix(200))) + "…" : path
     }
 
     /// The problem response for `problem`.

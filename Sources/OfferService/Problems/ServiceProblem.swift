@@ -28,8 +28,8 @@ public struct ServiceProblem: Error, Sendable, LocalizedError {
         field.map { "\(type.title): \($0): \(detail)" } ?? "\(type.title): \(detail)"
     }
 
-    /// The problem object: `type`, `title`, `status`, `detail`, `instance` (the request id as a URN),
-    /// `requestId`, then `field` and any extensions.
+    /// The problem object: `type`, `title`, `status`, `detail`, `requestId`, then `field` and any
+    /// extensions.
     package func jsonValue(requestID: String) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [
             ("type", .string(type.uri)), ("title", .string(type.title)), ("status", .integer(type.status)),
@@ -49,9 +49,24 @@ extension ServiceProblem {
             field: violation.field)
     }
 
-    /// A field the signing library refused.
+    /// A field the signing library refused; `prefix` is where the library's request sits in the
+    /// body (`request` + `items[0].SKU` → `request.items[0].SKU`), and `detail` names the same path.
     public static func invalid(_ error: RequestValidationError, under prefix: String? = nil) -> ServiceProblem {
-        let field = prefix.map { "\($0).\(error.field)" } ?? error.field
-        return ServiceProblem(.invalidField, detail: error.errorDescription ?? "\(field) is invalid", field: field)
+        let description = error.errorDescription ?? "\(error.field) is invalid"
+        guard let prefix, !prefix.isEmpty else {
+            return ServiceProblem(.invalidField, detail: description, field: error.field)
+        }
+        let separator = error.field.hasPrefix("[") ? "" : "."
+        // The library's messages begin with the field's path.
+        let detail = prefix + separator + description
+        return ServiceProblem(.invalidField, detail: detail, field: prefix + separator + error.field)
+    }
+
+    /// A request body larger than `limit` bytes.
+    public static func bodyTooLarge(limit: Int?) -> ServiceProblem {
+        ServiceProblem(
+            .bodyTooLarge,
+            detail: limit.map { "the request body is larger than the limit of \($0) bytes" }
+                ?? "the request body is larger than the limit")
     }
 }

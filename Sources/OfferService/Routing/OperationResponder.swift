@@ -12,9 +12,10 @@ struct OperationResponder: Sendable {
     let state: ServiceState
 
     func respond(to request: Request, context: ServiceRequestContext) async throws -> Response {
+        context.operationID = operation.id
         var logger = context.logger
         logger[metadataKey: "operation"] = .string(operation.id)
-        let apiKey = try authorize(request, logger: &logger)
+        let apiKey = try authorize(request, context: context, logger: &logger)
         var body: JSONValue?
         if let schema = operation.requestSchema {
             body = try await readBody(request, schema: schema)
@@ -29,21 +30,28 @@ struct OperationResponder: Sendable {
         return Self.response(output)
     }
 
-    /// The API key for the request, checked against the operation's scope and the rate limit.
-    private func authorize(_ request: Request, logger: inout Logger) throws(ServiceProblem) -> APIKey? {
+    /// The API key for the request, checked against the operation's scope and the rate limit. Once
+    /// the key is known, the context and the logger name it (also when scope or rate limit refuse).
+    private func authorize(
+        _ request: Request, context: ServiceRequestContext, logger: inout Logger
+    ) throws(ServiceProblem) -> APIKey? {
         guard let scope = operation.scope else { return nil }
         guard state.authentication == .required else {
             try limitRate(for: "(no authentication)")
             return nil
         }
-        guard let key = state.apiKeys.authenticate(authorization: request.headers[.authorization]) else {
+        let authorization = request.headers[.authorization]
+        guard let key = state.apiKeys.authenticate(authorization: authorization) else {
+            // RFC 6750 section 3: a challenge, with `invalid_token` when a credential was presented.
+            let challenge =
+                authorization == nil ? #"Bearer realm="offerkit""# : #"Bearer realm="offerkit", error="invalid_token""#
             let detail =
-                request.headers[.authorization] == nil
+                authorization == nil
                 ? "send the API key as `Authorization: Bearer <key>`"
                 : "the Authorization header does not hold a known API key"
-            throw ServiceProblem(
-                .unauthorized, detail: detail, headers: [("WWW-Authenticate", "Bearer realm=\"offerkit\"")])
+            throw ServiceProblem(.unauthorized, detail: detail, headers: [("WWW-Authenticate", challenge)])
         }
+        context.apiKeyName = key.name
         logger[metadataKey: "api.key"] = .string(key.name)
         guard key.allows(scope) else {
             throw ServiceProblem(
@@ -54,11 +62,12 @@ struct OperationResponder: Sendable {
     }
 
     private func limitRate(for name: String) throws(ServiceProblem) {
-        if let wait = state.rateLimiter.acquire(for: name) {
+        let limiter = state.rateLimiter
+        if let wait = limiter.acquire(for: name) {
             throw ServiceProblem(
                 .rateLimited,
-                detail:
-                    "API key '\(name)' made more than \(Int(state.limits.requestsPerSecond)) requests per second; retry in \(wait) s",
+                detail: "API key '\(name)' used up its rate limit (\(Self.format(limiter.requestsPerSecond)) requests "
+                    + "per second, bursts of \(Self.format(limiter.burst))); retry in \(wait) s",
                 headers: [("Retry-After", String(wait))])
         }
     }
@@ -71,12 +80,23 @@ struct OperationResponder: Sendable {
                 detail: "send the body as JSON with `Content-Type: application/json`"
                     + (request.headers[.contentType].map { " (found \($0.prefix(64)))" } ?? " (found none)"))
         }
-        let buffer = try await request.body.collect(upTo: state.limits.maxBodyBytes)
+        let limit = max(0, state.limits.maxBodyBytes)
+        // Refuse a declared oversize body before reading any of it; a body without a length (chunked)
+        // is cut off by `collect(upTo:)` as soon as it passes the limit.
+        if let declared = request.headers[.contentLength], let length = Int(declared), length > limit {
+            throw ServiceProblem.bodyTooLarge(limit: limit)
+        }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw ServiceProblem.bodyTooLarge(limit: limit)
+        }
         let json: JSONValue
         do {
             json = try JSONValue.parse(Array(buffer.readableBytesView))
         } catch {
-            throw ServiceProblem(.malformedJSON, detail: "the body is not valid JSON: \(error)")
+            throw ServiceProblem(.malformedJSON, detail: "the body is not valid JSON: \(error.message)")
         }
         do {
             try SchemaValidator().validate(json, against: schema)
@@ -100,7 +120,9 @@ struct OperationResponder: Sendable {
     private func withTimeout(
         seconds: Double, _ work: @escaping @Sendable () async throws -> OperationResponse
     ) async throws -> OperationResponse {
-        try await withThrowingTaskGroup(of: OperationResponse?.self) { group in
+        // Clamped to 0...86 400 s (NaN as 0) so that a limit set in code cannot trap the conversion below.
+        let seconds = seconds.isNaN ? 0 : min(max(seconds, 0), 86_400)
+        return try await withThrowingTaskGroup(of: OperationResponse?.self) { group in
             group.addTask { try await work() }
             group.addTask {
                 try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
@@ -115,8 +137,8 @@ struct OperationResponder: Sendable {
         }
     }
 
-    private static func format(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    private static func format(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
     }
 
     static func response(_ output: OperationResponse) -> Response {

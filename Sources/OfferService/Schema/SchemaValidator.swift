@@ -18,9 +18,14 @@ public struct SchemaValidator: Sendable {
         case .boolean:
             guard case .bool = value else { throw violation(path, "a boolean (true or false)", value) }
         case .integer(let minimum, let maximum):
-            guard let number = value.int64 else { throw violation(path, "an integer", value) }
-            if let minimum, number < minimum { throw violation(path, "an integer ≥ \(minimum)", value) }
-            if let maximum, number > maximum { throw violation(path, "an integer ≤ \(maximum)", value) }
+            let expected = integerExpectation(minimum, maximum)
+            guard let number = value.int64 else {
+                // An integer literal that `int64` refuses does not fit in 64 bits.
+                let found = value.typeName == "an integer" ? "an integer out of the 64-bit range" : value.typeName
+                throw SchemaViolation(field: path.isEmpty ? "(body)" : path, expected: expected, found: found)
+            }
+            if let minimum, number < minimum { throw violation(path, expected, value) }
+            if let maximum, number > maximum { throw violation(path, expected, value) }
         case .string(let rules):
             guard case .string(let text) = value else { throw violation(path, expectation(rules), value) }
             try check(text, rules, path: path, value: value)
@@ -98,11 +103,20 @@ public struct SchemaValidator: Sendable {
         return rules.format.map { $0.expected } ?? "a string"
     }
 
+    private func integerExpectation(_ minimum: Int64?, _ maximum: Int64?) -> String {
+        switch (minimum, maximum) {
+        case (let minimum?, let maximum?): "an integer from \(minimum) to \(maximum)"
+        case (let minimum?, nil): "an integer ≥ \(minimum)"
+        case (nil, let maximum?): "an integer ≤ \(maximum)"
+        case (nil, nil): "an integer"
+        }
+    }
+
     /// A short description of what a schema accepts, for "required" messages.
     private func describe(_ schema: JSONSchema) -> String {
         switch schema.resolved.kind {
         case .string(let rules): expectation(rules)
-        case .integer: "an integer"
+        case .integer(let minimum, let maximum): integerExpectation(minimum, maximum)
         case .boolean: "a boolean"
         case .object, .oneOf: "an object"
         case .array: "an array"

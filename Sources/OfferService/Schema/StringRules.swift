@@ -1,4 +1,5 @@
 import Foundation
+import OfferCodes
 
 /// What a string must look like. Each ``Format`` is both written to the document (as `format` or
 /// `pattern`) and checked by ``SchemaValidator`` with the same rule, natively.
@@ -12,7 +13,8 @@ public struct StringRules: Sendable {
         case uuid
         /// A bundle ID: letters, digits, `-` and `.`, no empty component.
         case bundleID
-        /// A calendar date `YYYY-MM-DD`.
+        /// A calendar date `YYYY-MM-DD` that exists (no month 13, no February 30), as the offer-code
+        /// library parses it.
         case date
 
         /// The JSON Schema `pattern` for this format.
@@ -40,7 +42,7 @@ public struct StringRules: Sendable {
             case .plainText: "text without control characters or U+2063"
             case .uuid: "a UUID (8-4-4-4-12 hexadecimal digits)"
             case .bundleID: "a bundle ID (letters, digits, '-' and '.', e.g. com.example.app)"
-            case .date: "a date YYYY-MM-DD"
+            case .date: "a calendar date YYYY-MM-DD"
             }
         }
 
@@ -77,11 +79,8 @@ public struct StringRules: Sendable {
                 return allowed
                     && value.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty }
             case .date:
-                let bytes = Array(utf8)
-                guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else {
-                    return false
-                }
-                return [0, 1, 2, 3, 5, 6, 8, 9].allSatisfy { bytes[$0].isDigit }
+                // The offer-code library's own parser: a real day of the proleptic Gregorian calendar.
+                return CalendarDate(value) != nil
             }
         }
     }

@@ -108,35 +108,10 @@ enum Independent {
             stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
     }
 
-    /// Verifies with PyJWT (ES256 only, audience checked) and again with `cryptography` over the
-    /// raw `r || s` signature; reads [{"token","aud","pem"}] on stdin, prints [{"header","claims"}].
-    static let pyJWTScript = #"""
-        import base64, json, sys
-        import jwt
-        from cryptography.hazmat.primitives import hashes, serialization
-        from cryptography.hazmat.primitives.asymmetric import ec
-        from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
-
-        def b64url(text):
-            return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-        out = []
-        for item in json.load(sys.stdin):
-            token, aud = item["token"], item["aud"]
-            pem = open(item["pem"], "rb").read()
-            claims = jwt.decode(token, pem, algorithms=["ES256"], audience=aud,
-                                options={"verify_iat": False, "require": ["iat", "aud"]})
-            header = jwt.get_unverified_header(token)
-            h, p, s = token.split(".")
-            raw = b64url(s)
-            if len(raw) != 64:
-                raise SystemExit("signature is %d bytes, not raw r||s" % len(raw))
-            key = serialization.load_pem_public_key(pem)
-            der = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
-            key.verify(der, (h + "." + p).encode("ascii"), ec.ECDSA(hashes.SHA256()))
-            out.append({"header": header, "claims": claims})
-        print(json.dumps(out))
-        """#
+    /// `Tests/Interop/verify_jws.py`: verifies with PyJWT (ES256 only, audience checked) and again
+    /// with `cryptography` over the raw `r || s` signature; reads [{"token","aud","pem"}] on stdin,
+    /// prints [{"header","claims"}].
+    static let verifyJWSScript = CLI.packageRoot.appendingPathComponent("Tests/Interop/verify_jws.py").path
 
     struct VerifiedByPython {
         let header: JSON
@@ -155,7 +130,7 @@ enum Independent {
             ]
         }
         let input = try JSONSerialization.data(withJSONObject: items)
-        let result = try run(python, ["-c", pyJWTScript], stdin: input)
+        let result = try run(python, [verifyJWSScript], stdin: input)
         #expect(
             result.status == 0, "PyJWT/cryptography rejected the CLI's output:\n\(result.stderr)",
             sourceLocation: sourceLocation)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import NIOCore
 import OfferService
 import OfferSigning
@@ -43,9 +44,11 @@ enum ServiceFixtures {
         return try OfferService(configuration: configuration, authentication: authentication, clock: clock)
     }
 
-    /// An application serving `service`.
+    /// An application serving `service`, logging only critical messages (tests stay quiet).
     static func application(_ service: OfferService) -> some ApplicationProtocol {
-        Application(router: service.makeRouter())
+        var logger = Logger(label: "OfferServiceTests")
+        logger.logLevel = .critical
+        return Application(router: service.makeRouter(), logger: logger)
     }
 
     /// The demo key's public key, for verifying.

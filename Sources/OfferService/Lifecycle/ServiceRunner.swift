@@ -1,0 +1,78 @@
+import Hummingbird
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import ServiceLifecycle
+
+/// Runs an ``OfferService`` over HTTP/1.1 until SIGTERM or SIGINT, then shuts down gracefully.
+///
+/// The Hummingbird application and a ``ReadinessService`` run in one `ServiceGroup`. On SIGTERM
+/// or SIGINT, readiness flips first (`/readyz` answers 503), then the server stops accepting
+/// connections, closes idle ones and lets in-flight requests finish. Requests still running after
+/// ``shutdownGracePeriod`` are cancelled.
+///
+/// ```swift
+/// let runner = ServiceRunner(service: service, host: "127.0.0.1", port: 0, logger: logger)
+/// try await runner.run { address in print("listening on \(address.url)") }
+/// ```
+public struct ServiceRunner: Sendable {
+    public let service: OfferService
+    /// The address to bind, such as `127.0.0.1`, `::1` or `0.0.0.0`.
+    public let host: String
+    /// The port to bind; 0 lets the system choose one (reported to `onServerRunning`).
+    public let port: Int
+    public let logger: Logger
+    /// How long a connection may stay silent (between requests, or while sending a body) before
+    /// it is closed.
+    public let idleTimeoutSeconds: Int64
+    /// How long graceful shutdown may take before the remaining requests are cancelled: by default
+    /// the request timeout plus the idle timeout.
+    public let shutdownGracePeriod: Duration
+
+    public init(
+        service: OfferService, host: String, port: Int, logger: Logger, idleTimeoutSeconds: Int64 = 60,
+        shutdownGracePeriod: Duration? = nil
+    ) {
+        self.service = service
+        self.host = host
+        self.port = port
+        self.logger = logger
+        self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.shutdownGracePeriod =
+            shutdownGracePeriod
+            ?? .milliseconds(Int64(service.state.limits.requestTimeoutSeconds * 1000) + idleTimeoutSeconds * 1000)
+    }
+
+    /// Serves until SIGTERM or SIGINT and returns once graceful shutdown has finished.
+    /// - Parameter onServerRunning: called once the socket is bound, with the real address.
+    /// - Throws: ``ServiceRunnerError/cannotListen(host:port:reason:)`` when the address cannot be
+    ///   bound; ``ServiceRunnerError/stopped(reason:)`` when the server fails later.
+    public func run(
+        onServerRunning: @escaping @Sendable (ListeningAddress) async -> Void = { _ in }
+    ) async throws(ServiceRunnerError) {
+        let listening = NIOLockedValueBox(false)
+        let host = self.host
+        let port = self.port
+        let application = Application(
+            router: service.makeRouter(),
+            server: .http1(configuration: .init(idleTimeout: .seconds(idleTimeoutSeconds))),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
+            onServerRunning: { channel in
+                listening.withLockedValue { $0 = true }
+                let local = channel.localAddress
+                await onServerRunning(ListeningAddress(host: local?.ipAddress ?? host, port: local?.port ?? port))
+            },
+            logger: logger
+        )
+        var configuration = ServiceGroupConfiguration(
+            services: [application, ReadinessService(state: service.state, logger: logger)],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        configuration.maximumGracefulShutdownDuration = shutdownGracePeriod
+        do {
+            try await ServiceGroup(configuration: configuration).run()
+        } catch {
+            if listening.withLockedValue({ $0 }) { throw .stopped(reason: String(describing: error)) }
+            throw .cannotListen(host: host, port: port, reason: ServiceRunnerError.reason(error))
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import OfferSigning
+
+/// The service's OpenAPI 3.1.0 description, built from ``ServiceOperation/all`` and
+/// ``ProblemType/all``: the routes, the schemas requests are validated against, the problems.
+///
+/// The document is never kept by hand: `offerkit openapi` prints it, `GET /openapi.json` serves
+/// it, and a test checks that the committed `openapi.json` is identical to it. Its members come
+/// in a fixed order and components are sorted by name, so the bytes are the same on every run.
+///
+/// ```swift
+/// let json = OpenAPIDocument.jsonText()   // pretty JSON, ending in a newline
+/// let yaml = OpenAPIDocument.yamlText()   // the same document as block-style YAML
+/// ```
+public enum OpenAPIDocument {
+    /// The OpenAPI version the document follows.
+    public static let openAPIVersion = "3.1.0"
+
+    /// The document as JSON text; pretty (two-space indentation) with a trailing newline, or
+    /// compact without one.
+    public static func jsonText(pretty: Bool = true) -> String {
+        let text = document().text(pretty: pretty)
+        return pretty ? text + "\n" : text
+    }
+
+    /// The document as block-style YAML 1.2 (strings double-quoted), ending in a newline.
+    public static func yamlText() -> String { YAMLWriter.text(of: document()) }
+
+    /// The document, built once.
+    package static func document() -> JSONValue { built.document }
+
+    /// Component names that two different schemas use (empty unless an operation is wrong).
+    package static var componentConflicts: [String] { built.conflicts }
+
+    /// The schema of every problem response (the `Problem` component).
+    package static var problemSchema: JSONSchema { ProblemSchemas.problem }
+
+    private static let built = generate()
+
+    /// Builds the document afresh (``document()`` keeps the first build).
+    package static func generate() -> (document: JSONValue, conflicts: [String]) {
+        var writer = OpenAPIPaths()
+        let paths = writer.paths(ServiceOperation.all)
+        _ = writer.schemas.write(ProblemSchemas.problem)
+        let components = JSONValue.object([
+            ("schemas", writer.schemas.sortedComponents), ("responses", writer.sharedResponses()),
+            ("headers", OpenAPIHeaders.components), ("securitySchemes", OpenAPIInfo.securitySchemes),
+        ])
+        let document = JSONValue.object([
+            ("openapi", .string(openAPIVersion)), ("info", OpenAPIInfo.info),
+            ("servers", .array([.object([("url", .string(OpenAPIInfo.server))])])), ("tags", OpenAPIInfo.tags),
+            ("paths", paths), ("components", components), ("x-problem-types", OpenAPIInfo.problemTypes),
+        ])
+        return (document, writer.schemas.conflicts)
+    }
+}

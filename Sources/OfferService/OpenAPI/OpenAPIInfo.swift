@@ -1,0 +1,111 @@
+import OfferSigning
+
+/// The document's prose: `info`, the tags, the security scheme and the list of problem types.
+enum OpenAPIInfo {
+    static let title = "OfferKit signing service"
+    static let server = "http://127.0.0.1:8080"
+    static let securitySchemeName = "apiKey"
+
+    /// What each tag of ``ServiceOperation/tag`` groups. A tag missing here is written without a
+    /// description, and the tests report it.
+    static let tagDescriptions: [String: String] = [
+        "Signatures": """
+        Signatures for StoreKit and the App Store: V2 promotional offers (compact JWS), legacy promotional offer \
+        signatures, introductory offer eligibility and Advanced Commerce requests, made with the In-App Purchase key \
+        the service holds for the app named by `bundleId`.
+        """,
+        "Tokens": """
+        Short-lived JSON Web Tokens for calling Apple's APIs: the App Store Server API (per app) and the App Store \
+        Connect API (team-wide).
+        """,
+        "Campaigns": """
+        Offer-code campaigns, stateless: validate a campaign file, or plan the App Store Connect requests that \
+        create it. Nothing is sent to Apple and nothing is recorded.
+        """,
+        "Service": "The service itself: liveness, readiness, metrics and this document.",
+    ]
+
+    /// The `info` object.
+    static var info: JSONValue {
+        .object([
+            ("title", .string(title)), ("version", .string(OfferService.version)),
+            ("description", .string(description)),
+        ])
+    }
+
+    /// The `tags` list, in the order the operations first use them.
+    static var tags: JSONValue {
+        var names: [String] = []
+        for operation in ServiceOperation.all where !names.contains(operation.tag) { names.append(operation.tag) }
+        return .array(
+            names.map { name in
+                .members([("name", .string(name)), ("description", tagDescriptions[name].map(JSONValue.string))])
+            })
+    }
+
+    /// `components/securitySchemes`.
+    static var securitySchemes: JSONValue {
+        let scopes = OperationScope.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", ")
+        let description = """
+            An API key as a bearer token: `Authorization: Bearer \(APIKey.secretPrefix)…`. A key is \
+            `\(APIKey.secretPrefix)` followed by 43 base64url characters (32 random bytes); the service keeps \
+            only its SHA-256 digest and compares in constant time. Create one with `offerkit api-key create`. Each key \
+            has scopes, the kinds of operation it may call (\(scopes); each operation's security requirement names \
+            the one it needs), and may be limited to some bundle IDs.
+            """
+        return .object([
+            (
+                securitySchemeName,
+                .object([
+                    ("type", .string("http")), ("scheme", .string("bearer")),
+                    ("bearerFormat", .string("\(APIKey.secretPrefix)<43 base64url characters>")),
+                    ("description", .string(description)),
+                ])
+            )
+        ])
+    }
+
+    /// `x-problem-types`: every problem type, for tools.
+    static var problemTypes: JSONValue {
+        .array(
+            ProblemType.all.map { type in
+                .object([
+                    ("type", .string(type.uri)), ("slug", .string(type.slug)), ("status", .integer(type.status)),
+                    ("title", .string(type.title)), ("explanation", .string(type.explanation)),
+                ])
+            })
+    }
+
+    private static var description: String {
+        let rows = ProblemType.all.map { type in
+            "| `\(type.slug)` | \(type.status) | \(type.title) | \(type.explanation.replacingOccurrences(of: "|", with: "\\|")) |"
+        }
+        return """
+            Signs App Store In-App Purchase requests over HTTP, so services in any language can ask one place that \
+            holds the keys: V2 promotional offers, legacy promotional offer signatures, introductory offer \
+            eligibility, Advanced Commerce requests, App Store Server API and App Store Connect API tokens, and \
+            stateless offer-code campaign validation and planning. One service serves several apps; each request \
+            names its app by `bundleId`.
+
+            **Authentication.** Every operation except the public service endpoints needs an API key as a bearer \
+            token (see the `\(securitySchemeName)` security scheme). Each key has scopes and may be limited to some \
+            bundle IDs: a missing or unknown key is `401 unauthorized`, a key without the scope or the bundle ID is \
+            `403 forbidden`.
+
+            **Limits.** Request bodies are JSON (`Content-Type: application/json`) up to the configured size; each \
+            API key has a rate limit (`429` with `Retry-After`); each operation runs under a timeout. Responses that \
+            carry signatures or tokens have `Cache-Control: no-store`. Every response has an `X-Request-Id`.
+
+            **Problems.** Every error is an RFC 9457 problem (`application/problem+json`, the `Problem` schema) \
+            whose `type` is one of the stable URIs `urn:offerkit:problem:<slug>` below (also listed in \
+            `x-problem-types`). A path the service does not have is `404 not-found`; a known path with another \
+            method is `405 method-not-allowed` with an `Allow` header (the `NotFound` and `MethodNotAllowed` \
+            responses under `components/responses`). A 5xx never exposes internals; the log has them under the \
+            request id.
+
+            | Problem | Status | Title | When |
+            | --- | --- | --- | --- |
+            \(rows.joined(separator: "\n"))
+            """
+    }
+}

@@ -1,0 +1,104 @@
+import OfferCodes
+import OfferSigning
+
+extension ProblemType {
+    /// The request id in the document's examples.
+    static let exampleRequestID = "5f0c1e9a7b2d4c83"
+
+    /// An example of this problem as `operation` answers it, built by ``ServiceProblem`` the way
+    /// the service builds it (an `invalid-field` example comes from validating an empty body
+    /// against the operation's schema).
+    func example(in operation: ServiceOperation?) -> JSONValue {
+        exampleProblem(in: operation).jsonValue(requestID: Self.exampleRequestID)
+    }
+
+    /// The headers this problem's responses carry, by name (see ``OpenAPIHeaders``).
+    var documentedHeaders: [String] {
+        switch self {
+        case .unauthorized: [OpenAPIHeaders.wwwAuthenticate]
+        case .methodNotAllowed: [OpenAPIHeaders.allow]
+        case .rateLimited, .unavailable: [OpenAPIHeaders.retryAfter]
+        default: []
+        }
+    }
+
+    private func exampleProblem(in operation: ServiceOperation?) -> ServiceProblem {
+        let limits = ServiceLimits()
+        switch self {
+        case .malformedJSON:
+            return ServiceProblem(self, detail: "the body is not valid JSON: expected a member name at byte 31")
+        case .invalidField:
+            return ServiceProblem.invalid(Self.missingMember(of: operation?.requestSchema))
+        case .invalidCampaign:
+            return CampaignSchemas.invalidCampaign(Self.exampleCampaignProblems)
+        case .unauthorized:
+            return ServiceProblem(self, detail: "send the API key as `Authorization: Bearer <key>`")
+        case .forbidden:
+            let scope = operation?.scope?.rawValue ?? OperationScope.promotionalOffer.rawValue
+            return ServiceProblem(self, detail: "API key 'billing-backend' does not have the scope '\(scope)'")
+        case .unknownApp:
+            return ServiceProblem(
+                self, detail: "bundle ID com.example.unknown is not configured in this service", field: "bundleId")
+        case .notConfigured:
+            return ServiceProblem(
+                self, detail: "this service has no App Store Connect API key: add `connectApiKey` to its configuration")
+        case .notFound:
+            return ServiceProblem(
+                self, detail: "no endpoint at /v1/signatures/unknown; the API is described at /openapi.json")
+        case .methodNotAllowed:
+            let path = operation?.path ?? "/healthz"
+            let method = operation?.method.rawValue ?? "GET"
+            return ServiceProblem(self, detail: "\(path) takes \(method), not DELETE")
+        case .bodyTooLarge:
+            return ServiceProblem.bodyTooLarge(limit: limits.maxBodyBytes)
+        case .unsupportedMediaType:
+            return ServiceProblem(
+                self, detail: "send the body as JSON with `Content-Type: application/json` (found text/plain)")
+        case .rateLimited:
+            return ServiceProblem(
+                self,
+                detail: "API key 'billing-backend' used up its rate limit (\(Int(limits.requestsPerSecond)) requests "
+                    + "per second, bursts of \(limits.burst)); retry in 1 s")
+        case .timeout:
+            return ServiceProblem(
+                self, detail: "the operation took longer than \(Int(limits.requestTimeoutSeconds)) s and was stopped")
+        case .unavailable:
+            return ServiceProblem(self, detail: "the service is shutting down")
+        case .internalError:
+            return ServiceProblem(
+                self,
+                detail: "the service failed to answer; the log has the details under request id "
+                    + Self.exampleRequestID)
+        default:
+            return ServiceProblem(self, detail: explanation)
+        }
+    }
+
+    /// The problems in the example of `validateCampaign`'s response.
+    private static var exampleCampaignProblems: [ValidationProblem] {
+        guard case .array(let problems)? = CampaignSchemas.validation.documentedExample?["problems"] else { return [] }
+        return problems.compactMap { problem in
+            guard case .string(let path)? = problem["path"], case .string(let rule)? = problem["rule"],
+                case .string(let message)? = problem["message"]
+            else { return nil }
+            var allowed: String?
+            if case .string(let text)? = problem["allowed"] { allowed = text }
+            return ValidationProblem(path: path, rule: rule, message: message, allowed: allowed)
+        }
+    }
+
+    /// What the validator reports for an empty object as the body of `schema` (its first required
+    /// member is missing), or for an array when the schema requires no member.
+    private static func missingMember(of schema: JSONSchema?) -> SchemaViolation {
+        if let schema {
+            for body in [JSONValue.object([]), .array([])] {
+                do {
+                    try SchemaValidator().validate(body, against: schema)
+                } catch {
+                    return error
+                }
+            }
+        }
+        return SchemaViolation(field: "bundleId", expected: StringRules.Format.bundleID.expected, found: "nothing")
+    }
+}

@@ -1,0 +1,95 @@
+import OfferSigning
+
+/// The schemas of the four Advanced Commerce in-app requests, built from the library's enums and
+/// limits (`AdvancedCommerce`) so that what the schema accepts, the library decodes and validates.
+///
+/// Two rules of the library cannot be stated in this schema language and are checked by the
+/// library after the schema: `currency` and `storefront` must be three upper-case letters, and
+/// text lengths count UTF-16 code units (JSON Schema counts code points). Both are refused as
+/// `invalid-field` with the same `request.…` path.
+enum AdvancedCommerceSchemas {
+    /// Any of the four requests, chosen by `operation`.
+    static let inAppRequest = JSONSchema(
+        .oneOf(
+            [oneTimeCharge, createSubscription, modifySubscription, reactivateSubscription], discriminator: "operation"),
+        description: """
+            An Advanced Commerce in-app request: the JSON your app would otherwise build, chosen by `operation`. \
+            It is signed, base64-encoded, into the JWS's `request` claim with the members in a fixed order.
+            """
+    ).named("AdvancedCommerceInAppRequest")
+
+    static let oneTimeCharge = JSONSchema.object(
+        header(.createOneTimeCharge) + [
+            .init("currency", currency), .init("taxCode", taxCode), .init("item", oneTimeChargeItem),
+            .init("storefront", storefront, required: false),
+        ], description: "`CREATE_ONE_TIME_CHARGE`: a customer buys a one-time-charge product."
+    ).named("AdvancedCommerceOneTimeChargeRequest").example(AdvancedCommerceExamples.oneTimeCharge)
+
+    static let createSubscription = JSONSchema.object(
+        header(.createSubscription) + [
+            .init("currency", currency), .init("taxCode", taxCode), .init("descriptors", descriptors),
+            .init("items", .array(of: subscriptionItem, minItems: 1, description: "The subscription's items.")),
+            .init("period", period),
+            .init(
+                "previousTransactionId",
+                .string(
+                    .identifier(),
+                    description:
+                        "The transaction ID of the customer's previous subscription, when they subscribe again.",
+                    example: "2000000123456789"), required: false),
+            .init("storefront", storefront, required: false),
+        ], description: "`CREATE_SUBSCRIPTION`: a customer subscribes."
+    ).named("AdvancedCommerceSubscriptionCreateRequest").example(AdvancedCommerceExamples.createSubscription)
+
+    static let modifySubscription = JSONSchema.object(
+        header(.modifySubscription) + [
+            .init("transactionId", subscriptionTransactionID),
+            .init(
+                "retainBillingCycle",
+                .boolean(description: "Whether the subscription keeps its billing cycle.", example: true)),
+            .init("addItems", .array(of: addItem, minItems: 1, description: "Items to add."), required: false),
+            .init(
+                "changeItems", .array(of: changeItem, minItems: 1, description: "Items to replace."),
+                required: false),
+            .init(
+                "removeItems", .array(of: skuItem, minItems: 1, description: "Items to remove."), required: false),
+            .init("periodChange", periodChange, required: false),
+            .init("descriptors", modifyDescriptors, required: false),
+            .init("currency", currency, required: false),
+            .init("taxCode", taxCode, required: false),
+            .init("storefront", storefront, required: false),
+        ],
+        description: """
+            `MODIFY_SUBSCRIPTION`: a customer changes a subscription (upgrade, downgrade, add or remove items, \
+            change the period or the descriptors).
+            """
+    ).named("AdvancedCommerceSubscriptionModifyRequest").example(AdvancedCommerceExamples.modifySubscription)
+
+    static let reactivateSubscription = JSONSchema.object(
+        header(.reactivateSubscription) + [
+            .init("transactionId", subscriptionTransactionID),
+            .init(
+                "items",
+                .array(of: skuItem, minItems: 1, description: "The items to reactivate; all of them when left out."),
+                required: false),
+            .init("storefront", storefront, required: false),
+        ], description: "`REACTIVATE_SUBSCRIPTION`: a customer turns auto-renewal of a subscription back on."
+    ).named("AdvancedCommerceSubscriptionReactivateRequest").example(AdvancedCommerceExamples.reactivateSubscription)
+
+    /// `operation`, `version` and `requestInfo`, which every request starts with.
+    private static func header(_ operation: AdvancedCommerce.Operation) -> [JSONSchema.Property] {
+        [
+            .init("operation", .enumeration([operation.rawValue], description: "The kind of request.")),
+            .init(
+                "version",
+                .enumeration(
+                    [AdvancedCommerce.InAppRequest.version],
+                    description: "The request format's version; \"1\", also when left out."),
+                required: false),
+            .init("requestInfo", requestInfo),
+        ]
+    }
+
+    private static let subscriptionTransactionID = JSONSchema.string(
+        .identifier(), description: "The subscription's transaction ID.", example: "2000000123456789")
+}

@@ -1,0 +1,66 @@
+import OfferSigning
+
+extension ServiceOperation {
+    /// `POST /v1/tokens/connect-api`: a bearer token for the App Store Connect API.
+    static let createConnectAPIToken = ServiceOperation(
+        id: "createConnectAPIToken", method: .post, path: "/v1/tokens/connect-api", tag: "Tokens",
+        summary: "Create an App Store Connect API token",
+        description: """
+            Signs a bearer token for the App Store Connect API (`https://api.appstoreconnect.apple.com`) with the \
+            service's App Store Connect API key (`connectApiKey` in the configuration; team-wide, so the request \
+            names no bundle ID): claims `iss` (the issuer ID of a team key; an individual key has `sub` = `user` \
+            instead), `iat`, `exp`, `aud` = `appstoreconnect-v1`, and `scope` when given. Apple accepts at most 20 \
+            minutes between `iat` and `exp`; the default lifetime is 15 minutes, leaving room for clock skew. A \
+            service configured without an App Store Connect API key answers 404 `not-configured`.
+            """,
+        scope: .connectAPIToken, requestSchema: ConnectAPITokenBody.schema, responseSchema: CommonSchemas.bearerToken,
+        problems: [.notConfigured]
+    ) { request in
+        guard let signer = request.state.apps.connectAPI else {
+            throw ServiceProblem(
+                .notConfigured,
+                detail: "this service has no App Store Connect API key: add `connectApiKey` to its configuration")
+        }
+        let token: BearerToken
+        do {
+            let scope = request.optionalStrings("scope") ?? []
+            if let lifetime = request.optionalInteger("lifetime") {
+                token = try signer.token(lifetime: Int(lifetime), scope: scope)
+            } else {
+                token = try signer.token(scope: scope)
+            }
+        } catch let error as RequestValidationError {
+            throw ServiceProblem.invalid(error)
+        }
+        request.state.metrics.signed(OperationScope.connectAPIToken.rawValue)
+        return OperationResponse(body: CommonSchemas.bearerToken(token))
+    }
+}
+
+/// The body of `createConnectAPIToken`.
+enum ConnectAPITokenBody {
+    static let schema = JSONSchema.object(
+        [
+            .init(
+                "lifetime",
+                .integer(
+                    minimum: 1, maximum: Int64(ConnectAPITokenSigner.maximumLifetime),
+                    description: "Seconds from `iat` to `exp`, at most 1200 (20 minutes). Default: 900 (15 minutes).",
+                    example: 600),
+                required: false),
+            .init(
+                "scope",
+                .array(
+                    of: .string(
+                        .identifier(), description: "One request the token allows: method and path, with query.",
+                        example: "GET /v1/apps"),
+                    description: """
+                        The requests the token may make (the `scope` claim), such as `GET /v1/apps` or \
+                        `GET /v1/apps?filter[platform]=IOS`. Leave it out for a token that may make any request \
+                        the key may.
+                        """),
+                required: false),
+        ], description: "How long the App Store Connect API token lives and what it may do; `{}` takes the defaults."
+    ).example(.object([("lifetime", .integer(600)), ("scope", .array([.string("GET /v1/apps")]))]))
+        .named("ConnectAPITokenRequest")
+}

@@ -1,0 +1,300 @@
+import Foundation
+import OfferCodes
+import OfferSigning
+
+extension ServiceOperation {
+    /// `POST /v1/campaigns/plan`: the App Store Connect requests that create a campaign.
+    static let planCampaign = ServiceOperation(
+        id: "planCampaign", method: .post, path: "/v1/campaigns/plan", tag: "Campaigns",
+        summary: "Plan the App Store Connect requests that create a campaign",
+        description: """
+            Validates the campaign, then answers the App Store Connect API 4.4.1 create requests (method, path, \
+            JSON:API body) that make its offers and codes, in dependency order: the same document as \
+            `offerkit codes plan`. Nothing is sent to App Store Connect. A body that needs an id App Store \
+            Connect returns holds the placeholder `<id of R>`: replace it with `data.id` of the 201 response to \
+            request R (listed in `dependsOn`).
+
+            The service keeps no ledger, so the codes of each custom-code batch with `generate` must come with \
+            the request, in `customCodes`: generate and record them with `offerkit codes generate` (with the \
+            ledger), then send them. They must fit the batch's `generate` (count, prefix, length, alphabet) and \
+            be unique in the campaign, ignoring case. An invalid campaign is a 422 `invalid-campaign` problem \
+            whose `problems` lists every problem, with JSON paths relative to `campaign`.
+            """,
+        scope: .campaigns, requestSchema: PlanCampaignBody.schema, responseSchema: CampaignSchemas.plan,
+        problems: [.invalidCampaign]
+    ) { request in
+        let today = try CampaignSchemas.today(request)
+        let report = try CampaignValidator(today: today).validate(json: CampaignSchemas.campaignBytes(request))
+        guard report.isValid, let campaign = report.campaign else {
+            throw CampaignSchemas.invalidCampaign(report.problems)
+        }
+        let supplied = try SuppliedCustomCodes(request.body?["customCodes"], campaign: campaign, today: today)
+        var requests: [PlannedRequest] = []
+        do {
+            try RequestPlanner().forEachRequest(in: campaign, customCodes: supplied.codes) { planned in
+                if Task.isCancelled { throw CancellationError() }
+                requests.append(planned)
+            }
+        } catch let error as RequestPlanningError {
+            // A validated campaign with checked codes never gets here; say what the library found.
+            throw ServiceProblem(
+                .invalidField, detail: error.errorDescription ?? "the campaign cannot be planned",
+                field: error.isAboutSuppliedCodes ? "customCodes" : "campaign")
+        }
+        return OperationResponse(body: RequestPlanner.document(campaign: campaign, requests: requests))
+    }
+}
+
+/// The body of `planCampaign`.
+enum PlanCampaignBody {
+    /// The codes of one generated custom-code batch.
+    static let suppliedCodes = JSONSchema.object(
+        [
+            .init(
+                "offer",
+                .string(
+                    .identifier(), description: "The offer's `referenceName` in the campaign.",
+                    example: CampaignSchemas.exampleOfferName)),
+            .init(
+                "batch",
+                .integer(
+                    minimum: 0,
+                    description: """
+                        Which of the offer's `customCodes` batches: its index in that list, 0 for the first (as in \
+                        the JSON path `customCodes[1]`). The batch must have `generate`.
+                        """,
+                    example: 1)),
+            .init(
+                "codes",
+                .array(
+                    of: .string(
+                        .identifier(maxLength: CodeGenerator.maximumCodeLength), description: "A generated code.",
+                        example: CampaignSchemas.exampleGeneratedCodes[0]),
+                    minItems: 1,
+                    description: """
+                        The batch's codes, as `offerkit codes generate` recorded them in the ledger: as many as its \
+                        `generate.count`, each the prefix followed by `length` characters of the alphabet.
+                        """)),
+        ], description: "The codes of one custom-code batch that the campaign generates."
+    ).named("SuppliedCustomCodes")
+
+    static let schema = JSONSchema.object(
+        [
+            .init("campaign", CampaignSchemas.campaign),
+            .init("today", CampaignSchemas.today, required: false),
+            .init(
+                "customCodes",
+                .array(
+                    of: suppliedCodes,
+                    description: "The codes of every custom-code batch with `generate`, one entry per batch."),
+                required: false),
+        ], description: "A campaign to plan, the day to plan it on, and the codes of its generated batches."
+    ).example(
+        .object([
+            ("campaign", CampaignSchemas.exampleCampaign),
+            ("today", .string(CampaignSchemas.exampleToday.description)),
+            (
+                "customCodes",
+                .array([
+                    .object([
+                        ("offer", .string(CampaignSchemas.exampleOfferName)), ("batch", .integer(1)),
+                        ("codes", .array(CampaignSchemas.exampleGeneratedCodes.map { .string($0) })),
+                    ])
+                ])
+            ),
+        ])
+    ).named("PlanCampaignRequest")
+}
+
+extension RequestPlanningError {
+    /// Whether the error is about codes the caller supplied rather than the campaign.
+    fileprivate var isAboutSuppliedCodes: Bool {
+        if case .generatedCodeCount = self { return true }
+        return false
+    }
+}
+
+/// The codes a plan request supplies for the campaign's generated custom-code batches.
+///
+/// The service keeps no ledger, so the caller sends the codes `offerkit codes generate` recorded.
+/// Each batch's codes must fit its `generate` spec; then the campaign is validated again with the
+/// supplied codes in place of the specs, so that the library's custom-code rules (format, no
+/// duplicate in the campaign, ignoring case) apply to them as to given codes.
+struct SuppliedCustomCodes {
+    /// A custom-code batch: the offer's index in the campaign and the batch's in the offer's `customCodes`.
+    private struct Batch: Hashable {
+        var offer: Int
+        var batch: Int
+
+        /// The batch's JSON path in the campaign.
+        var path: String { "$.offers[\(offer)].customCodes[\(batch)]" }
+    }
+
+    private var codesByBatch: [Batch: [String]] = [:]
+    /// The request field of each batch's entry, such as `customCodes[0]`.
+    private var fieldsByBatch: [Batch: String] = [:]
+
+    /// Reads and checks the `customCodes` member against a validated campaign.
+    /// - Throws: an `invalid-field` problem naming the entry, code or batch at fault.
+    init(_ entries: JSONValue?, campaign: Campaign, today: CalendarDate) throws {
+        if case .array(let elements)? = entries {
+            for (index, entry) in elements.enumerated() {
+                try add(entry, field: "customCodes[\(index)]", campaign: campaign)
+            }
+        }
+        try checkEveryGeneratedBatch(campaign)
+        try checkAgainstCampaign(campaign, today: today)
+    }
+
+    /// The codes of a generated batch, for ``RequestPlanner``.
+    func codes(offerIndex: Int, batchIndex: Int) throws -> [String] {
+        guard let codes = codesByBatch[Batch(offer: offerIndex, batch: batchIndex)] else {
+            throw ServiceProblem(
+                .invalidField, detail: "customCodes: no codes for offers[\(offerIndex)].customCodes[\(batchIndex)]",
+                field: "customCodes")
+        }
+        return codes
+    }
+
+    private mutating func add(_ entry: JSONValue, field: String, campaign: Campaign) throws(ServiceProblem) {
+        guard case .string(let name)? = entry["offer"], let batchNumber = entry["batch"]?.int64,
+            case .array(let values)? = entry["codes"]
+        else { preconditionFailure("schema must require offer, batch and codes") }
+        guard let offerIndex = campaign.offers.firstIndex(where: { $0.referenceName == name }) else {
+            let names = campaign.offers.map { "\"\($0.referenceName)\"" }.joined(separator: ", ")
+            throw ServiceProblem(
+                .invalidField, detail: "\(field).offer: the campaign has no offer named \"\(name)\" (it has \(names))",
+                field: "\(field).offer")
+        }
+        let offer = campaign.offers[offerIndex]
+        guard batchNumber < offer.customCodes.count else {
+            let count = offer.customCodes.count
+            let has = count == 0 ? "no custom-code batches" : "custom-code batches 0 to \(count - 1)"
+            throw ServiceProblem(
+                .invalidField, detail: "\(field).batch: offer \"\(name)\" has \(has) (its customCodes)",
+                field: "\(field).batch")
+        }
+        let batch = Batch(offer: offerIndex, batch: Int(batchNumber))
+        guard case .generated(let spec) = offer.customCodes[batch.batch].source else {
+            throw ServiceProblem(
+                .invalidField,
+                detail: "\(field).batch: offer \"\(name)\", customCodes[\(batch.batch)] lists its codes in the "
+                    + "campaign; supply codes only for batches with \"generate\"", field: "\(field).batch")
+        }
+        if let earlier = fieldsByBatch[batch] {
+            throw ServiceProblem(
+                .invalidField,
+                detail:
+                    "\(field): \(earlier) already supplies the codes of offer \"\(name)\", customCodes[\(batch.batch)]"
+                    + "; send each batch once", field: field)
+        }
+        let codes = values.compactMap { if case .string(let code) = $0 { code } else { nil } }
+        guard codes.count == spec.count else {
+            throw ServiceProblem(
+                .invalidField,
+                detail: "\(field).codes: \(codes.count) codes, but offer \"\(name)\", customCodes[\(batch.batch)] "
+                    + "generates \(spec.count) (generate.count)", field: "\(field).codes")
+        }
+        for (index, code) in codes.enumerated() {
+            if let problem = Self.problem(with: code, spec: spec) {
+                throw ServiceProblem(
+                    .invalidField, detail: "\(field).codes[\(index)]: \(problem)", field: "\(field).codes[\(index)]")
+            }
+        }
+        codesByBatch[batch] = codes
+        fieldsByBatch[batch] = field
+    }
+
+    /// What is wrong with `code` as a code of the batch that `spec` generates, or `nil`.
+    ///
+    /// OfferCodes has no public check of a code against a spec (its `CodeSpace` is internal), so
+    /// this adapter checks the three things a spec fixes: the prefix, the number of random
+    /// characters and their alphabet.
+    static func problem(with code: String, spec: CodeGenerationSpec) -> String? {
+        let quoted = code.debugDescription
+        guard code.hasPrefix(spec.prefix) else {
+            return "\(quoted) does not start with the batch's prefix \"\(spec.prefix)\" (generate.prefix)"
+        }
+        let random = code.dropFirst(spec.prefix.count)
+        guard random.count == spec.length else {
+            return "\(quoted) has \(random.count) characters after the prefix, but the batch generates "
+                + "\(spec.length) (generate.length)"
+        }
+        if let character = random.first(where: { !spec.alphabet.contains($0) }) {
+            return "\(quoted) has \(String(character).debugDescription), which is not in the batch's alphabet "
+                + "\"\(spec.alphabet)\" (generate.alphabet)"
+        }
+        return nil
+    }
+
+    /// Refuses a plan while a generated batch has no codes: only the caller's ledger has them.
+    private func checkEveryGeneratedBatch(_ campaign: Campaign) throws(ServiceProblem) {
+        for (offerIndex, offer) in campaign.offers.enumerated() {
+            for (batchIndex, batch) in offer.customCodes.enumerated() {
+                guard case .generated = batch.source, codesByBatch[Batch(offer: offerIndex, batch: batchIndex)] == nil
+                else { continue }
+                let name = offer.referenceName
+                throw ServiceProblem(
+                    .invalidField,
+                    detail: "customCodes: offer \"\(name)\" (offers[\(offerIndex)]), custom-code batch "
+                        + "\(batchIndex) (customCodes[\(batchIndex)]) generates its codes, and this service keeps no "
+                        + "ledger: run `offerkit codes generate` on the campaign with your ledger, then send the "
+                        + "batch's codes as {\"offer\": \"\(name)\", \"batch\": \(batchIndex), \"codes\": [...]} "
+                        + "(or plan with `offerkit codes plan` and the ledger)", field: "customCodes")
+            }
+        }
+    }
+
+    /// Validates the campaign again with the supplied codes as given codes, and reports the first
+    /// problem of a supplied code (a malformed one, or one that repeats a code of the campaign).
+    private func checkAgainstCampaign(_ campaign: Campaign, today: CalendarDate) throws {
+        guard !codesByBatch.isEmpty else { return }
+        var substituted = campaign
+        var givenCodes: [String: String] = [:]  // campaign path → code, for duplicates found at a given code
+        for (offerIndex, offer) in campaign.offers.enumerated() {
+            for (batchIndex, batch) in offer.customCodes.enumerated() {
+                let position = Batch(offer: offerIndex, batch: batchIndex)
+                if let codes = codesByBatch[position] {
+                    substituted.offers[offerIndex].customCodes[batchIndex].source = .given(codes)
+                } else if case .given(let codes) = batch.source {
+                    for (index, code) in codes.enumerated() { givenCodes["\(position.path).codes[\(index)]"] = code }
+                }
+            }
+        }
+        for problem in try CampaignValidator(today: today).validate(substituted) {
+            if let match = fieldsByBatch.first(where: { problem.path.hasPrefix($0.key.path + ".codes[") }) {
+                let path = match.value + problem.path.dropFirst(match.key.path.count)
+                throw ServiceProblem(
+                    .invalidField, detail: "\(path): \(requestPaths(in: problem.message))", field: path)
+            }
+            guard problem.rule == "duplicate-custom-code", let code = givenCodes[problem.path],
+                let path = suppliedPath(of: code)
+            else { continue }
+            throw ServiceProblem(
+                .invalidField,
+                detail: "\(path): \(code.debugDescription) is also a code of the campaign, at \(problem.path) "
+                    + "(relative to `campaign`; codes compare ignoring case); each code can exist only once",
+                field: path)
+        }
+    }
+
+    /// `text` with the campaign paths of supplied codes (`$.offers[1].customCodes[1].codes[3]`)
+    /// written as request paths (`customCodes[0].codes[3]`).
+    private func requestPaths(in text: String) -> String {
+        fieldsByBatch.reduce(text) { text, entry in
+            text.replacingOccurrences(of: entry.key.path + ".codes[", with: entry.value + ".codes[")
+        }
+    }
+
+    /// The request path (`customCodes[0].codes[3]`) of the first supplied code equal to `code`, ignoring case.
+    private func suppliedPath(of code: String) -> String? {
+        let key = code.uppercased()
+        for (batch, field) in fieldsByBatch.sorted(by: { ($0.key.offer, $0.key.batch) < ($1.key.offer, $1.key.batch) })
+        {
+            if let index = codesByBatch[batch]?.firstIndex(where: { $0.uppercased() == key }) {
+                return "\(field).codes[\(index)]"
+            }
+        }
+        return nil
+    }
+}

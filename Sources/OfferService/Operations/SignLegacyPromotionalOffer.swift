@@ -1,0 +1,122 @@
+import OfferSigning
+
+extension ServiceOperation {
+    /// `POST /v1/signatures/promotional-offer-v1`: a promotional offer signed the legacy way (version 1).
+    static let signLegacyPromotionalOffer = ServiceOperation(
+        id: "signLegacyPromotionalOffer", method: .post, path: "/v1/signatures/promotional-offer-v1",
+        tag: "Signatures",
+        summary: "Sign a promotional offer (legacy signature, version 1)",
+        description: """
+            Signs a promotional offer the legacy way: ECDSA P-256 with SHA-256 over `bundleId`, `keyId`, `productId`, \
+            `offerIdentifier`, `appAccountToken` (lower-cased), `nonce` and `timestamp` (UNIX milliseconds) joined by \
+            U+2063, DER-encoded and then base64. The response holds exactly what StoreKit takes: \
+            `Product.PurchaseOption.promotionalOffer(offerID:keyID:nonce:signature:timestamp:)` (StoreKit 2), \
+            `SKPaymentDiscount(identifier:keyIdentifier:nonce:signature:timestamp:)` (StoreKit 1), and Retention \
+            Messaging's `promotionalOfferSignatureV1`. The app must pass `signature` base64-*decoded* to `Data`, \
+            and make the purchase with the same app account token (or application username) that was signed.
+            """,
+        scope: .legacyPromotionalOffer, requestSchema: LegacyPromotionalOfferBody.schema,
+        responseSchema: LegacyPromotionalOfferBody.responseSchema, problems: [.unknownApp, .forbidden]
+    ) { request in
+        let signer = try request.signer(for: request.string("bundleId"))
+        let offer = LegacyPromotionalOfferRequest(
+            productId: request.string("productId"), offerIdentifier: request.string("offerIdentifier"),
+            appAccountToken: request.optionalString("appAccountToken") ?? "")
+        let signature: LegacyPromotionalOfferSignature
+        do {
+            signature = try signer.sign(offer, nonce: try CommonSchemas.nonce(request))
+        } catch let error as RequestValidationError {
+            throw ServiceProblem.invalid(error)
+        }
+        request.state.metrics.signed(OperationScope.legacyPromotionalOffer.rawValue)
+        return OperationResponse(body: LegacyPromotionalOfferBody.response(signature))
+    }
+}
+
+/// The body and the response of `signLegacyPromotionalOffer`.
+enum LegacyPromotionalOfferBody {
+    static let schema = JSONSchema.object(
+        [
+            .init("bundleId", CommonSchemas.bundleID),
+            .init("productId", CommonSchemas.productID),
+            .init(
+                "offerIdentifier",
+                .string(.identifier(), description: "The promotional offer's identifier.", example: "WINBACK50")),
+            .init("appAccountToken", appAccountToken, required: false),
+            .init("nonce", CommonSchemas.nonce, required: false),
+        ], description: "A promotional offer to sign with the legacy (version 1) signature."
+    ).named("LegacyPromotionalOfferRequest").example(
+        .object([
+            ("bundleId", .string("com.example.app")), ("productId", .string("com.example.monthly")),
+            ("offerIdentifier", .string("WINBACK50")),
+            ("appAccountToken", .string("e3b1c9a2-5f4d-4c8e-9a7b-1d2e3f4a5b6c")),
+        ]))
+
+    static let appAccountToken = JSONSchema.string(
+        StringRules(format: .plainText),
+        description: """
+            The customer's app account token (StoreKit 2: a UUID) or application username (StoreKit 1). It is \
+            lower-cased before signing; the purchase must carry the same value. Leave it out, or send an empty \
+            string, when the app sets none.
+            """,
+        example: "e3b1c9a2-5f4d-4c8e-9a7b-1d2e3f4a5b6c")
+
+    /// The response: the signature and every value StoreKit needs with it.
+    static let responseSchema = JSONSchema.object(
+        [
+            .init("keyId", CommonSchemas.keyID),
+            .init(
+                "nonce",
+                .string(
+                    StringRules(format: .uuid),
+                    description: "The nonce that was signed, lower-case (StoreKit's `nonce:` takes it as a UUID).",
+                    example: "9f2d3c1e-6b1f-4a9e-8c8e-2a4f5d6b7c8d")),
+            .init(
+                "timestamp",
+                .integer(
+                    minimum: 0, description: "The signed time: UNIX time in milliseconds.",
+                    example: 1_763_712_000_000)),
+            .init(
+                "signature",
+                .string(
+                    StringRules(minLength: 1),
+                    description: """
+                        The ECDSA signature, DER-encoded, standard base64 with padding. Decode it to `Data` before \
+                        passing it to StoreKit.
+                        """,
+                    example: exampleSignature)),
+            .init("productId", CommonSchemas.productID),
+            .init(
+                "offerIdentifier",
+                .string(.identifier(), description: "The promotional offer's identifier.", example: "WINBACK50")),
+            .init(
+                "appAccountToken",
+                .string(
+                    StringRules(format: .plainText),
+                    description: "The app account token that was signed, lower-cased; empty when none was.",
+                    example: "e3b1c9a2-5f4d-4c8e-9a7b-1d2e3f4a5b6c")),
+        ], description: "A legacy promotional offer signature and the values that were signed with it."
+    ).named("LegacyPromotionalOfferSignature").example(
+        .object([
+            ("keyId", .string("DEMOKEY123")), ("nonce", .string("9f2d3c1e-6b1f-4a9e-8c8e-2a4f5d6b7c8d")),
+            ("timestamp", .integer(1_763_712_000_000)),
+            ("signature", .string(exampleSignature)),
+            ("productId", .string("com.example.monthly")), ("offerIdentifier", .string("WINBACK50")),
+            ("appAccountToken", .string("e3b1c9a2-5f4d-4c8e-9a7b-1d2e3f4a5b6c")),
+        ]))
+
+    /// The request example's signature with the example nonce and timestamp, really signed with the
+    /// demo key in keys-example/ (verifiable with its public key).
+    static let exampleSignature =
+        "MEUCIQDBWf4MakF1iQIUloqv5w+5yfjrpMOhoI35Ia6Yd3TvQQIgC0AZ/5IN/ZqtQmZZSaxylfoe5JLUJtW24a4Og8tOcBk="
+
+    /// The JSON of a signature.
+    static func response(_ signature: LegacyPromotionalOfferSignature) -> JSONValue {
+        .object([
+            ("keyId", .string(signature.keyId)), ("nonce", .string(signature.nonceString)),
+            ("timestamp", .integer(signature.timestamp)), ("signature", .string(signature.signature)),
+            ("productId", .string(signature.productId)), ("offerIdentifier", .string(signature.offerIdentifier)),
+            ("appAccountToken", .string(signature.appAccountToken)),
+        ])
+    }
+}

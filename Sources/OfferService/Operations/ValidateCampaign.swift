@@ -1,0 +1,38 @@
+import OfferCodes
+import OfferSigning
+
+extension ServiceOperation {
+    /// `POST /v1/campaigns/validate`: every problem of an offer-code campaign.
+    static let validateCampaign = ServiceOperation(
+        id: "validateCampaign", method: .post, path: "/v1/campaigns/validate", tag: "Campaigns",
+        summary: "Validate an offer-code campaign",
+        description: """
+            Checks a campaign against the campaign format, App Store Connect's rules and Apple's limits, as \
+            `offerkit codes validate` does, and lists every problem at once, each with its JSON path (relative to \
+            the request's `campaign` member, such as `$.offers[1].paymentMode`), a stable rule id, a message and \
+            what is allowed. An invalid campaign is a 200 answer with `valid: false`. The service is stateless: \
+            it keeps no ledger, so checks against other campaigns of the app (active offers, codes already \
+            issued, codes counted earlier in the quarter) are left to `offerkit codes validate` with the ledger.
+            """,
+        scope: .campaigns, requestSchema: ValidateCampaignBody.schema, responseSchema: CampaignSchemas.validation,
+        problems: []
+    ) { request in
+        let validator = CampaignValidator(today: try CampaignSchemas.today(request))
+        let report = try validator.validate(json: CampaignSchemas.campaignBytes(request))
+        return OperationResponse(body: CampaignSchemas.validationJSON(report.problems))
+    }
+}
+
+/// The body of `validateCampaign`.
+enum ValidateCampaignBody {
+    static let schema = JSONSchema.object(
+        [
+            .init("campaign", CampaignSchemas.campaign),
+            .init("today", CampaignSchemas.today, required: false),
+        ], description: "A campaign to validate, and the day to validate it on."
+    ).example(
+        .object([
+            ("campaign", CampaignSchemas.exampleCampaign), ("today", .string(CampaignSchemas.exampleToday.description)),
+        ])
+    ).named("ValidateCampaignRequest")
+}

@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import Logging
+import OfferService
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the signing service: JSON over HTTP for every signing operation, tokens and campaigns.",
+        discussion: """
+            The configuration file maps bundle IDs to key file, key ID and issuer ID, lists the API keys (as \
+            SHA-256 entries from `offerkit api-key create`) and the limits; see keys-example/service.json. More \
+            API keys may come from OFFERKIT_API_KEYS (a JSON array of entries). Every operation needs \
+            `Authorization: Bearer <secret>` unless --no-auth is given, which is refused on any address but \
+            loopback.
+
+            Logs go to stderr, one line per request with its request id. SIGTERM or SIGINT shut down gracefully: \
+            /readyz answers 503, new connections are refused and in-flight requests finish; the exit status is 0. \
+            The OpenAPI document is served at /openapi.json.
+
+            Exit codes: 2 usage (such as --no-auth off loopback), 3 configuration or API keys, 5 the address \
+            cannot be bound (such as a port in use).
+            """)
+
+    @Option(help: "The service configuration (JSON: apps, apiKeys, limits).")
+    var config: String
+
+    @Option(help: "The address to listen on (127.0.0.1 and ::1 are loopback; 0.0.0.0 is every interface).")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on (0 lets the system choose; the listening line tells which).")
+    var port = 8080
+
+    @Flag(
+        name: .customLong("no-auth"),
+        help: "Accept requests without an API key. Loopback addresses only; for local development.")
+    var noAuth = false
+
+    @Option(name: .customLong("max-body-bytes"), help: "The largest request body in bytes (default: config, or 1 MiB).")
+    var maxBodyBytes: Int?
+
+    @Option(help: "How long an operation may run, in seconds (default: config, or 10).")
+    var timeout: Double?
+
+    @Option(
+        name: .customLong("rate-limit"),
+        help: "Each API key's sustained rate in requests per second (default: config, or 50).")
+    var rateLimit: Double?
+
+    @Option(help: "How many requests an API key may make at once before the rate applies (default: config, or 100).")
+    var burst: Int?
+
+    @Option(name: .customLong("log-level"), help: "The least severe level logged to stderr.")
+    var logLevel: LogLevel = .info
+
+    /// swift-log's levels, as an option value.
+    enum LogLevel: String, ExpressibleByArgument, CaseIterable {
+        case trace, debug, info, notice, warning, error, critical
+
+        var level: Logger.Level { Logger.Level(rawValue: rawValue) ?? .info }
+    }
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw CLIError.usage("--port: expected 0-65535 (found \(port))") }
+        if let maxBodyBytes, !(1024...104_857_600).contains(maxBodyBytes) {
+            throw CLIError.usage("--max-body-bytes: expected 1024-104857600 (found \(maxBodyBytes))")
+        }
+        if let timeout, !(timeout > 0 && timeout <= 600) {
+            throw CLIError.usage("--timeout: expected more than 0 and at most 600 seconds (found \(timeout))")
+        }
+        if let rateLimit, !(rateLimit > 0 && rateLimit <= 1_000_000) {
+            throw CLIError.usage(
+                "--rate-limit: expected more than 0 and at most 1000000 per second (found \(rateLimit))")
+        }
+        if let burst, !(1...1_000_000).contains(burst) {
+            throw CLIError.usage("--burst: expected 1-1000000 (found \(burst))")
+        }
+    }
+
+    func run() async throws {
+        if noAuth, !OfferService.isLoopback(host) { throw ConfigurationError.unauthenticatedNonLoopback(host: host) }
+        var configuration = try ServiceConfiguration.load(path: config)
+        if let maxBodyBytes { configuration.limits.maxBodyBytes = maxBodyBytes }
+        if let timeout { configuration.limits.requestTimeoutSeconds = timeout }
+        if let rateLimit { configuration.limits.requestsPerSecond = rateLimit }
+        if let burst { configuration.limits.burst = burst }
+        let service = try OfferService(configuration: configuration, authentication: noAuth ? .disabled : .required)
+
+        var logger = Logger(label: "offerkit") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = logLevel.level
+        if noAuth {
+            Output.warning(
+                "AUTHENTICATION IS OFF (--no-auth): anyone who can connect to \(host):\(port) can sign with every "
+                    + "configured key" + (configuration.apiKeys.isEmpty ? "" : "; the configured API keys are ignored"))
+        }
+        let limits = configuration.limits
+        logger.info(
+            "starting",
+            metadata: [
+                "apps": .string(service.state.apps.bundleIDs.joined(separator: ",")),
+                "api.keys": .stringConvertible(noAuth ? 0 : configuration.apiKeys.count),
+                "limits.maxBodyBytes": .stringConvertible(limits.maxBodyBytes),
+                "limits.timeoutSeconds": .stringConvertible(limits.requestTimeoutSeconds),
+                "limits.requestsPerSecond": .stringConvertible(limits.requestsPerSecond),
+                "limits.burst": .stringConvertible(limits.burst),
+            ])
+        let runner = ServiceRunner(service: service, host: host, port: port, logger: logger)
+        try await runner.run { address in
+            FileHandle.standardError.write(Data("offerkit: listening on \(address.url)\n".utf8))
+        }
+        logger.notice("stopped")
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import OfferSigning
+import Testing
+
+/// `offerkit serve`, run as a real process on a loopback port and called over HTTP.
+@Suite("offerkit serve")
+struct ServeCommandTests {
+    static let servicePath = DemoKey.folder.appendingPathComponent("service.json").path
+    static let otherBundleID = "com.example.offerkit.other"
+    static let signPath = "/v1/signatures/promotional-offer"
+
+    /// A key made by `offerkit api-key create`: its secret and its entry as JSON text.
+    struct CreatedKey {
+        let secret: String
+        let entryText: String
+    }
+
+    static func createKey(name: String, _ options: [String] = []) throws -> CreatedKey {
+        let result = try CLI.run(["api-key", "create", "--name", name, "--format", "json"] + options)
+        try #require(result.status == 0, "\(result)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
+        let secret = try #require(object["secret"] as? String)
+        let entry = try #require(object["entry"])
+        let entryText = String(decoding: try JSONSerialization.data(withJSONObject: entry), as: UTF8.self)
+        return CreatedKey(secret: secret, entryText: entryText)
+    }
+
+    /// Starts `offerkit serve --config keys-example/service.json --port 0 options…` with `keys` in
+    /// OFFERKIT_API_KEYS, and waits for its listening line.
+    static func start(_ options: [String] = [], keys: [CreatedKey] = []) throws -> (server: ServerProcess, port: Int) {
+        var environment: [String: String] = [:]
+        if !keys.isEmpty {
+            environment["OFFERKIT_API_KEYS"] = "[" + keys.map(\.entryText).joined(separator: ",") + "]"
+        }
+        let server = try ServerProcess(
+            ["serve", "--config", servicePath, "--port", "0"] + options, environment: environment)
+        let prefix = "offerkit: listening on http://127.0.0.1:"
+        let line = try server.waitForStderrLine(containing: prefix)
+        let port = try #require(Int(line.dropFirst(prefix.count)), "no port in \(line)")
+        return (server, port)
+    }
+
+    static func offerBody(bundleID: String) -> String {
+        #"{"bundleId":"\#(bundleID)","productId":"com.example.offerkit.monthly","offerIdentifier":"WINBACK50"}"#
+    }
+
+    static func signHeaders(_ key: CreatedKey?, requestID: String) -> [(String, String)] {
+        var headers = [("Content-Type", "application/json"), ("X-Request-Id", requestID)]
+        if let key { headers.append(("Authorization", "Bearer \(key.secret)")) }
+        return headers
+    }
+
+    /// Verifies a service response's JWS with the demo public key and checks its claims.
+    static func expectSignedOffer(
+        _ reply: HTTPReply, bundleID: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        #expect(reply.status == 200, "\(reply)", sourceLocation: sourceLocation)
+        let json = try #require(reply.json, "\(reply)", sourceLocation: sourceLocation)
+        let jws = try #require(json["jws"]?.string, "\(reply)", sourceLocation: sourceLocation)
+        let pem = try String(contentsOfFile: DemoKey.publicKeyPath, encoding: .utf8)
+        let verified = try JWSVerifier(publicKeyPEM: pem).verify(jws, as: .promotionalOffer)
+        #expect(verified.header.kid == DemoKey.keyID, sourceLocation: sourceLocation)
+        #expect(verified.claims.iss == DemoKey.issuerID, sourceLocation: sourceLocation)
+        #expect(verified.claims.bid == bundleID, sourceLocation: sourceLocation)
+        #expect(verified.claims.productId == "com.example.offerkit.monthly", sourceLocation: sourceLocation)
+        #expect(verified.claims.offerIdentifier == "WINBACK50", sourceLocation: sourceLocation)
+        #expect(verified.claims.nonce == json["nonce"]?.string, sourceLocation: sourceLocation)
+        #expect(json["keyId"]?.string == DemoKey.keyID, sourceLocation: sourceLocation)
+    }
+
+    @Test func servesSignsAuthenticatesAndExitsZeroOnSIGTERM() throws {
+        let signer = try Self.createKey(name: "e2e-signer")
+        let metricsOnly = try Self.createKey(name: "e2e-metrics", ["--scope", "metrics"])
+        let (server, port) = try Self.start(keys: [signer, metricsOnly])
+
+        let health = try HTTPConnection.request("GET", "/healthz", port: port)
+        #expect(health.status == 200 && health.json?["status"]?.string == "ok", "\(health)")
+        let ready = try HTTPConnection.request("GET", "/readyz", port: port)
+        #expect(ready.status == 200 && ready.json?["status"]?.string == "ready", "\(ready)")
+        #expect(ready.json?["apps"]?.int == 2, "two apps in keys-example/service.json\n\(ready)")
+
+        // Either app, one shared team key.
+        let signed = try HTTPConnection.request(
+            "POST", Self.signPath, port: port, headers: Self.signHeaders(signer, requestID: "e2e-sign-1"),
+            body: Self.offerBody(bundleID: Self.otherBundleID))
+        try Self.expectSignedOffer(signed, bundleID: Self.otherBundleID)
+        #expect(signed.header("X-Request-Id") == "e2e-sign-1", "the caller's request id comes back\n\(signed)")
+        #expect(signed.header("Content-Type")?.hasPrefix("application/json") == true)
+        let demo = try HTTPConnection.request(
+            "POST", Self.signPath, port: port, headers: Self.signHeaders(signer, requestID: "e2e-sign-2"),
+            body: Self.offerBody(bundleID: DemoKey.bundleID))
+        try Self.expectSignedOffer(demo, bundleID: DemoKey.bundleID)
+
+        let anonymous = try HTTPConnection.request(
+            "POST", Self.signPath, port: port, headers: Self.signHeaders(nil, requestID: "e2e-anonymous"),
+            body: Self.offerBody(bundleID: DemoKey.bundleID))
+        #expect(anonymous.status == 401, "\(anonymous)")
+        #expect(anonymous.header("Content-Type")?.hasPrefix("application/problem+json") == true, "\(anonymous)")
+        #expect(anonymous.header("WWW-Authenticate")?.hasPrefix("Bearer") == true, "\(anonymous)")
+        #expect(anonymous.json?["status"]?.int == 401)
+        #expect(anonymous.json?["type"]?.string?.hasPrefix("urn:offerkit:problem:") == true, "\(anonymous)")
+        #expect(anonymous.header("X-Request-Id") == "e2e-anonymous")
+        #expect(anonymous.json?["jws"] == nil)
+
+        let outOfScope = try HTTPConnection.request(
+            "POST", Self.signPath, port: port, headers: Self.signHeaders(metricsOnly, requestID: "e2e-scope"),
+            body: Self.offerBody(bundleID: DemoKey.bundleID))
+        #expect(outOfScope.status == 403, "a metrics-only key may not sign\n\(outOfScope)")
+
+        server.terminate()
+        let run = server.waitForExit()
+        #expect(run.status == 0, "SIGTERM is a graceful stop: exit 0\n\(run)")
+        #expect(run.stdout.isEmpty, "logs go to stderr\n\(run)")
+        let lines = run.stderr.split(separator: "\n")
+        let signLine = lines.first { $0.contains("request.id=e2e-sign-1") }
+        #expect(signLine?.contains("http.status=200") == true, "one log line per request, with its id\n\(run)")
+        #expect(signLine?.contains("api.key=e2e-signer") == true, "the key's name, not its secret\n\(run)")
+        #expect(lines.contains { $0.contains("request.id=e2e-anonymous") && $0.contains("http.status=401") })
+        #expect(!run.stderr.contains(signer.secret) && !run.stderr.contains(metricsOnly.secret), "no secret in logs")
+        #expect(run.stderr.contains("graceful shutdown"), "\(run)")
+    }
+
+    /// A request whose head and half its body have reached the server when SIGTERM arrives is
+    /// answered in full, and the process still exits 0.
+    ///
+    /// Deterministic without timing: the test waits until the server process has read the bytes
+    /// (the kernel's receive queue of the server's socket is empty, `/proc/net/tcp`), sends SIGTERM,
+    /// waits until the port refuses new connections (graceful shutdown has begun), and only then
+    /// sends the rest of the body.
+    @Test(
+        .enabled(
+            if: FileManager.default.isReadableFile(atPath: "/proc/net/tcp") || Independent.isCI,
+            Comment(
+                rawValue: "SKIPPED LOUDLY: /proc/net/tcp cannot be read (not Linux), so the test cannot tell when the "
+                    + "server has read a request; CI never skips this")))
+    func aRequestInFlightAtSIGTERMIsAnsweredBeforeExit() throws {
+        let key = try Self.createKey(name: "in-flight")
+        let (server, port) = try Self.start(keys: [key])
+        let body = Array(Self.offerBody(bundleID: Self.otherBundleID).utf8)
+        let connection = try HTTPConnection(port: port)
+        try connection.send(
+            HTTPConnection.head(
+                "POST", Self.signPath, headers: Self.signHeaders(key, requestID: "e2e-in-flight"),
+                contentLength: body.count))
+        try connection.send(Array(body[..<(body.count / 2)]))
+        _ = try server.waitUntil("the server reading the request's head and first half") {
+            connection.unreadByServer() == 0 ? true : nil
+        }
+
+        server.terminate()
+        _ = try server.waitUntil("the port refusing new connections") {
+            HTTPConnection.accepts(port: port) ? nil : true
+        }
+        // Readiness flipped before the listener closed (the group stops its services in reverse order).
+        #expect(server.stderr.contains("graceful shutdown: /readyz answers 503"), "\(server.result())")
+        #expect(server.isRunning, "the server waits for the request in flight")
+
+        try connection.send(Array(body[(body.count / 2)...]))
+        let reply = try connection.readReply()
+        try Self.expectSignedOffer(reply, bundleID: Self.otherBundleID)
+        #expect(reply.header("X-Request-Id") == "e2e-in-flight")
+
+        let run = server.waitForExit()
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr.contains("request.id=e2e-in-flight"), "\(run)")
+    }
+
+    @Test(.enabled(if: Independent.pythonAvailable || Independent.isCI, Independent.pythonReason))
+    func theServicesSignaturesVerifyWithPyJWTAndCryptography() throws {
+        let key = try Self.createKey(name: "independent")
+        let (server, port) = try Self.start(keys: [key])
+        var tokens: [(token: String, audience: String)] = []
+        for (index, bundleID) in [DemoKey.bundleID, Self.otherBundleID].enumerated() {
+            let reply = try HTTPConnection.request(
+                "POST", Self.signPath, port: port, headers: Self.signHeaders(key, requestID: "independent-\(index)"),
+                body: Self.offerBody(bundleID: bundleID))
+            #expect(reply.status == 200, "\(reply)")
+            tokens.append((try #require(reply.json?["jws"]?.string), "promotional-offer"))
+        }
+        let verified = try Independent.verifyWithPython(tokens)
+        #expect(verified.map { $0.claims["bid"]?.string } == [DemoKey.bundleID, Self.otherBundleID])
+        server.terminate()
+        #expect(server.waitForExit().status == 0)
+    }
+
+    @Test func noAuthOnLoopbackWarnsLoudlyAndTakesRequestsWithoutAKey() throws {
+        let (server, port) = try Self.start(["--no-auth"])
+        #expect(server.stderr.contains("AUTHENTICATION IS OFF"), "\(server.result())")
+        let reply = try HTTPConnection.request(
+            "POST", Self.signPath, port: port, headers: Self.signHeaders(nil, requestID: "no-auth"),
+            body: Self.offerBody(bundleID: DemoKey.bundleID))
+        try Self.expectSignedOffer(reply, bundleID: DemoKey.bundleID)
+        server.terminate()
+        #expect(server.waitForExit().status == 0)
+    }
+
+    @Test(arguments: ["0.0.0.0", "::", "192.0.2.10"])
+    func noAuthIsRefusedOffLoopback(host: String) throws {
+        let result = try CLI.run(["serve", "--config", Self.servicePath, "--no-auth", "--host", host])
+        Expect.failure(result, status: 2, mentioning: ["--no-auth", host, "loopback"])
+    }
+
+    @Test func withoutAPIKeysItRefusesToStart() throws {
+        let result = try CLI.run(["serve", "--config", Self.servicePath, "--port", "0"])
+        Expect.failure(result, status: 3, mentioning: ["no API keys", "offerkit api-key create", "OFFERKIT_API_KEYS"])
+    }
+
+    @Test func aMissingConfigurationIsNamed() throws {
+        let result = try CLI.run(["serve", "--config", "/nonexistent/service.json", "--no-auth"])
+        Expect.failure(result, status: 3, mentioning: ["/nonexistent/service.json", "cannot read"])
+    }
+
+    @Test func aConfigurationOfTheWrongShapeIsNamed() throws {
+        // keys-example/config.json is the signing commands' format, not the service's.
+        let result = try CLI.run(["serve", "--config", DemoKey.configPath, "--no-auth"])
+        Expect.failure(result, status: 3, mentioning: ["config.json"])
+    }
+
+    @Test func aBadAPIKeyEntryInTheEnvironmentIsNamed() throws {
+        let result = try CLI.run(
+            ["serve", "--config", Self.servicePath, "--port", "0"],
+            environment: ["OFFERKIT_API_KEYS": #"[{"name":"x","sha256":"abc","scopes":["*"],"bundleIds":["*"]}]"#])
+        Expect.failure(result, status: 3, mentioning: ["OFFERKIT_API_KEYS", "sha256"])
+    }
+
+    @Test func aPortInUseIsAnIOError() throws {
+        let holder = try ListeningSocket()
+        let result = try CLI.run(["serve", "--config", Self.servicePath, "--no-auth", "--port", String(holder.port)])
+        Expect.failure(result, status: 5, mentioning: ["127.0.0.1:\(holder.port)", "already in use"])
+    }
+
+    @Test(arguments: [
+        ["--port", "70000"], ["--max-body-bytes", "10"], ["--timeout", "0"], ["--rate-limit", "-1"],
+        ["--burst", "0"], ["--log-level", "loud"],
+    ])
+    func outOfRangeFlagsAreUsageErrors(flags: [String]) throws {
+        let result = try CLI.run(["serve", "--config", Self.servicePath, "--no-auth"] + flags)
+        Expect.failure(result, status: 2, mentioning: [flags[0]])
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+struct HTTPConnectionError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// A bare HTTP/1.1 client on a loopback TCP socket, made of POSIX calls only (independent of the
+/// service's libraries), so that a test can send part of a request, act, and send the rest.
+///
+/// Reads give up after 60 s (a safety net so a broken server cannot hang the suite).
+final class HTTPConnection {
+    private let socket: Int32
+    /// This end's port.
+    let localPort: Int
+    /// The server's port.
+    let port: Int
+
+    /// Connects to 127.0.0.1:`port`.
+    /// - Throws: when the connection is refused or fails.
+    init(port: Int) throws {
+        #if canImport(Glibc)
+            let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let descriptor = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw HTTPConnectionError(description: "socket() failed: errno \(errno)") }
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        #if canImport(Darwin)
+            var one: Int32 = 1
+            setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        var address = Self.loopback(port: port)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            let code = errno
+            close(descriptor)
+            throw HTTPConnectionError(description: "connect to 127.0.0.1:\(port) failed: errno \(code)")
+        }
+        var local = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        self.socket = descriptor
+        self.localPort = Int(UInt16(bigEndian: local.sin_port))
+        self.port = port
+    }
+
+    deinit { close(socket) }
+
+    static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port)).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+
+    /// Whether a new connection to 127.0.0.1:`port` is accepted by the kernel.
+    static func accepts(port: Int) -> Bool { (try? HTTPConnection(port: port)) != nil }
+
+    /// Sends every byte.
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            #if canImport(Glibc)
+                let flags = Int32(MSG_NOSIGNAL)
+            #else
+                let flags: Int32 = 0
+            #endif
+            let sent = bytes[offset...].withUnsafeBytes { systemSend(socket, $0.baseAddress, $0.count, flags) }
+            guard sent > 0 else { throw HTTPConnectionError(description: "send failed: errno \(errno)") }
+            offset += sent
+        }
+    }
+
+    func send(_ text: String) throws { try send(Array(text.utf8)) }
+
+    /// The head of a request: request line, `Host`, `Content-Length` when there is a body, `extra` fields.
+    static func head(
+        _ method: String, _ path: String, headers extra: [(String, String)] = [], contentLength: Int? = nil
+    ) -> String {
+        var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        for (name, value) in extra { text += "\(name): \(value)\r\n" }
+        if let contentLength { text += "Content-Length: \(contentLength)\r\n" }
+        return text + "\r\n"
+    }
+
+    /// Reads one response: the head, then `Content-Length` bytes of body (or up to the end of the stream).
+    func readReply() throws -> HTTPReply {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            if let end = Self.headerEnd(in: bytes) {
+                let head = String(decoding: bytes[..<end], as: UTF8.self).lowercased()
+                let length = head.components(separatedBy: "\r\n")
+                    .first { $0.hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) }
+                if let length, bytes.count >= end + 4 + length { break }
+            }
+            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if count == 0 { break }
+            guard count > 0 else { throw HTTPConnectionError(description: "recv failed: errno \(errno)") }
+            bytes += buffer[..<count]
+        }
+        guard let reply = HTTPReply.parse(bytes) else {
+            throw HTTPConnectionError(
+                description: "not an HTTP response (\(bytes.count) bytes): \(String(decoding: bytes, as: UTF8.self))")
+        }
+        return reply
+    }
+
+    /// The index of the blank line that ends the head.
+    static func headerEnd(in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for index in 0...(bytes.count - 4)
+        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+            return index
+        }
+        return nil
+    }
+
+    /// Sends one request on a fresh connection (`Connection: close`) and reads the response.
+    static func request(
+        _ method: String, _ path: String, port: Int, headers: [(String, String)] = [], body: String? = nil
+    ) throws -> HTTPReply {
+        let connection = try HTTPConnection(port: port)
+        let bodyBytes = Array((body ?? "").utf8)
+        try connection.send(
+            head(
+                method, path, headers: headers + [("Connection", "close")],
+                contentLength: body.map { _ in bodyBytes.count }))
+        try connection.send(bodyBytes)
+        return try connection.readReply()
+    }
+
+    /// How many bytes this connection sent that the server process has not read yet, from the
+    /// kernel's table of TCP sockets (`/proc/net/tcp`, Linux); nil when the table cannot be read.
+    func unreadByServer() -> Int? {
+        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return nil }
+        let serverEnd = String(format: "0100007F:%04X", port)
+        let clientEnd = String(format: "0100007F:%04X", localPort)
+        for line in table.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count > 4, fields[1] == serverEnd, fields[2] == clientEnd else { continue }
+            let queues = fields[4].split(separator: ":")
+            return queues.count == 2 ? Int(queues[1], radix: 16) : nil
+        }
+        return nil
+    }
+}
+
+/// `send(2)` (the class's own `send` methods hide the C function's name).
+private func systemSend(_ socket: Int32, _ buffer: UnsafeRawPointer?, _ length: Int, _ flags: Int32) -> Int {
+    #if canImport(Glibc)
+        Glibc.send(socket, buffer, length, flags)
+    #else
+        Darwin.send(socket, buffer, length, flags)
+    #endif
+}

@@ -1,0 +1,274 @@
+import Foundation
+import OfferCodes
+import OfferSigning
+import Testing
+
+@testable import OfferService
+
+@Suite("SchemaValidator and StringRules.Format")
+struct SchemaValidatorTests {
+    // MARK: Formats
+
+    /// Strings for plainText, and whether they are plain text.
+    static let plainTexts: [(String, Bool)] = [
+        ("com.example.monthly", true), ("WINBACK50", true), ("with space", true), ("ünïcödé", true),
+        ("emoji 🎉", true), ("\u{00A0}nbsp", true), ("\u{2062}", true), ("\u{2064}", true), ("\u{200B}zwsp", true),
+        ("e\u{0301}", true), ("\u{FFFD}", true), ("😀\u{1F3FD}", true), ("Ā", true), ("\u{2023}", true),
+        ("\u{20A3}", true),
+        ("a\u{2063}b", false), ("\u{2063}", false), ("tab\t", false), ("new\nline", false), ("cr\r\n", false),
+        ("nul\u{0000}", false), ("\u{001F}", false), ("del\u{007F}", false), ("\u{0080}", false),
+        ("\u{0085}next", false),
+        ("c1\u{009F}", false), ("\u{001B}[31m", false), ("Â\u{0080}", false),
+    ]
+
+    @Test("plainText: no control characters (Cc) and no U+2063", arguments: plainTexts)
+    func plainText(text: String, matches: Bool) {
+        #expect(StringRules.Format.plainText.matches(text) == matches)
+    }
+
+    @Test("plainText agrees with what the signing library refuses", arguments: plainTexts)
+    func plainTextAgreesWithSigner(text: String, matches: Bool) throws {
+        let key = try SigningKey(contentsOfFile: ServiceFixtures.keyFile, keyID: ServiceFixtures.keyID)
+        let signer = try OfferSigner(key: key, issuerID: ServiceFixtures.issuerID, bundleID: ServiceFixtures.app)
+        let refused: Bool
+        do {
+            _ = try signer.sign(PromotionalOfferRequest(productId: text, offerIdentifier: "offer"))
+            refused = false
+        } catch let error as RequestValidationError {
+            guard case .invalidFormat(field: "productId", _) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            refused = true
+        }
+        #expect(StringRules.Format.plainText.matches(text) == !refused)
+    }
+
+    static let uuids: [(String, Bool)] = [
+        ("98802e6e-bab8-4f06-8c88-a2582cda3c9c", true), ("98802E6E-BAB8-4F06-8C88-A2582CDA3C9C", true),
+        ("00000000-0000-0000-0000-000000000000", true), ("98802e6e-bab8-4f06-8c88-a2582cda3c9", false),
+        ("98802e6e-bab8-4f06-8c88-a2582cda3c9cc", false), ("98802e6ebab84f068c88a2582cda3c9c", false),
+        ("98802e6e-bab8-4f06-8c88_a2582cda3c9c", false), ("g8802e6e-bab8-4f06-8c88-a2582cda3c9c", false),
+        ("{98802e6e-bab8-4f06-8c88-a2582cda3c9c}", false), (" 98802e6e-bab8-4f06-8c88-a2582cda3c9", false),
+        ("", false), ("98802e6e-bab8-4f06-8c88-a2582cda3c９c", false),
+    ]
+
+    @Test("uuid: 8-4-4-4-12 hexadecimal digits, as Foundation and the signing library read them", arguments: uuids)
+    func uuid(text: String, matches: Bool) throws {
+        #expect(StringRules.Format.uuid.matches(text) == matches)
+        // Foundation, which the nonce is parsed with after this check, reads every UUID it passes.
+        if matches { #expect(UUID(uuidString: text) != nil) }
+        let key = try SigningKey(contentsOfFile: ServiceFixtures.keyFile, keyID: ServiceFixtures.keyID)
+        let accepted = (try? OfferSigner(key: key, issuerID: text, bundleID: ServiceFixtures.app)) != nil
+        #expect(accepted == matches)
+    }
+
+    static let bundleIDs: [(String, Bool)] = [
+        ("com.example.app", true), ("com.example.my-app", true), ("App", true), ("a.b.c.d.e", true),
+        ("com.Example.APP9", true), ("123.456", true), ("com..app", false), (".com.app", false), ("com.app.", false),
+        ("", false), ("com.example.app!", false), ("com example", false), ("com.exämple.app", false),
+        ("com_example", false), ("com/example", false), ("*", false),
+    ]
+
+    @Test(
+        "bundleID: letters, digits, - and ., no empty component, as the signing library reads it",
+        arguments: bundleIDs)
+    func bundleID(text: String, matches: Bool) throws {
+        #expect(StringRules.Format.bundleID.matches(text) == matches)
+        let key = try SigningKey(contentsOfFile: ServiceFixtures.keyFile, keyID: ServiceFixtures.keyID)
+        let accepted = (try? OfferSigner(key: key, issuerID: ServiceFixtures.issuerID, bundleID: text)) != nil
+        #expect(accepted == matches)
+    }
+
+    static let dates: [(String, Bool)] = [
+        ("2026-11-21", true), ("2024-02-29", true), ("0001-01-01", true), ("9999-12-31", true), ("2025-02-29", false),
+        ("2026-13-01", false), ("2026-00-10", false), ("2026-04-31", false), ("2026-11-00", false),
+        ("2026-1-21", false), ("26-11-21", false), ("2026/11/21", false), ("2026-11-21T00:00:00Z", false),
+        ("", false), ("abcd-ef-gh", false), ("0000-01-01", false), ("2026-11-2１", false),
+    ]
+
+    @Test("date: a real calendar day YYYY-MM-DD, as the offer-code library reads it", arguments: dates)
+    func date(text: String, matches: Bool) {
+        #expect(StringRules.Format.date.matches(text) == matches)
+        #expect((CalendarDate(text) != nil) == matches)
+    }
+
+    @Test("each format's pattern (written to the document) agrees with its native check")
+    func patternsAgree() throws {
+        let tables: [StringRules.Format: [(String, Bool)]] = [
+            .plainText: Self.plainTexts, .uuid: Self.uuids, .bundleID: Self.bundleIDs, .date: Self.dates,
+        ]
+        #expect(Set(tables.keys) == Set(StringRules.Format.allCases))
+        for (format, table) in tables {
+            let regex = try NSRegularExpression(pattern: format.pattern)
+            for (text, _) in table {
+                // ECMA-262 `$` (JSON Schema's dialect) is the end of input; ICU's also matches before a
+                // final line break, so the match must cover the whole string.
+                let range = NSRange(text.startIndex..., in: text)
+                let patternMatches = regex.firstMatch(in: text, range: range)?.range == range
+                if format == .date {
+                    // The pattern is the shape; `format: date` adds the calendar, as the native check does.
+                    if format.matches(text) { #expect(patternMatches, "\(format) \(text)") }
+                } else {
+                    #expect(patternMatches == format.matches(text), "\(format) \(text.debugDescription)")
+                }
+            }
+        }
+        #expect(StringRules.Format.uuid.standardFormat == "uuid" && StringRules.Format.date.standardFormat == "date")
+        #expect(StringRules.Format.plainText.standardFormat == nil && StringRules.Format.bundleID.standardFormat == nil)
+    }
+
+    // MARK: Validator
+
+    /// The violation for `json` against `schema`, or `nil` when it is valid.
+    func violation(_ json: String, _ schema: JSONSchema) throws -> SchemaViolation? {
+        let value = try JSONValue.parse(Array(json.utf8))
+        do {
+            try SchemaValidator().validate(value, against: schema)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("scalars: types, integer bounds and 64-bit range")
+    func scalars() throws {
+        let integer = JSONSchema.integer(minimum: 1, maximum: 10)
+        #expect(try violation("5", integer) == nil)
+        #expect(try violation("1", integer) == nil)
+        #expect(try violation("10", integer) == nil)
+        #expect(
+            try violation("0", integer)
+                == SchemaViolation(field: "(body)", expected: "an integer from 1 to 10", found: "an integer"))
+        #expect(try violation("11", integer)?.expected == "an integer from 1 to 10")
+        #expect(try violation("5.0", integer)?.found == "a fractional number")
+        #expect(try violation("5e0", integer)?.found == "a fractional number")
+        #expect(try violation("\"5\"", integer)?.found == "a string")
+        #expect(try violation("99999999999999999999", integer)?.found == "an integer out of the 64-bit range")
+        #expect(try violation("-1", JSONSchema.integer(minimum: 0))?.expected == "an integer ≥ 0")
+        #expect(try violation("1", JSONSchema.integer(maximum: 0))?.expected == "an integer ≤ 0")
+        #expect(try violation("-9223372036854775808", JSONSchema.integer()) == nil)
+        #expect(try violation("true", JSONSchema.boolean()) == nil)
+        #expect(try violation("null", JSONSchema.boolean())?.found == "null")
+        #expect(try violation("1", JSONSchema.boolean())?.expected == "a boolean (true or false)")
+        #expect(try violation("[1, {\"a\": null}]", JSONSchema(.any)) == nil)
+    }
+
+    @Test("strings: length in Unicode scalars, allowed values, formats")
+    func strings() throws {
+        let bounded = JSONSchema.string(StringRules(minLength: 2, maxLength: 3))
+        #expect(try violation(#""ab""#, bounded) == nil)
+        #expect(try violation(#""🎉🎉🎉""#, bounded) == nil)
+        #expect(try violation(#""e\u0301e""#, bounded) == nil)
+        #expect(try violation(#""a""#, bounded)?.expected == "at least 2 characters")
+        #expect(try violation(#""abcd""#, bounded)?.expected == "at most 3 characters")
+        #expect(try violation(#""""#, JSONSchema.string(.identifier()))?.expected == "a non-empty string")
+        #expect(
+            try violation(#""a\u2063b""#, JSONSchema.string(.identifier()))?.expected
+                == StringRules.Format.plainText.expected)
+        let choice = JSONSchema.enumeration(["a", "b"])
+        #expect(try violation(#""b""#, choice) == nil)
+        #expect(try violation(#""c""#, choice)?.expected == "one of a, b")
+        #expect(try violation("1", choice)?.expected == "one of a, b")
+        #expect(
+            try violation(#""x""#, JSONSchema.string(StringRules(format: .uuid)))?.expected
+                == StringRules.Format.uuid.expected)
+        // The violation never echoes the value itself.
+        #expect(try violation(#""secret-value-123""#, choice)?.found == "a string")
+    }
+
+    static let order = JSONSchema.object([
+        .init("id", .string(.identifier())),
+        .init(
+            "lines",
+            .array(
+                of: .object([
+                    .init("sku", .string(.identifier())), .init("count", .integer(minimum: 1), required: false),
+                ]),
+                minItems: 1, maxItems: 2)),
+        .init("note", .string(), required: false),
+    ]).named("Order")
+
+    @Test(
+        "objects and arrays: paths name the field at fault",
+        arguments: [
+            (#"{"id":"1","lines":[{"sku":"a"}]}"#, nil),
+            (#"{"id":"1","lines":[{"sku":"a"},{"sku":"b","count":2}],"note":""}"#, nil),
+            (#"{"lines":[{"sku":"a"}]}"#, "id"),
+            (#"{"id":"1"}"#, "lines"),
+            (#"{"id":"1","lines":[]}"#, "lines"),
+            (#"{"id":"1","lines":[{"sku":"a"},{"sku":"b"},{"sku":"c"}]}"#, "lines"),
+            (#"{"id":"1","lines":[{"sku":"a"},{"sku":""}]}"#, "lines[1].sku"),
+            (#"{"id":"1","lines":[{"sku":"a"},{"count":1}]}"#, "lines[1].sku"),
+            (#"{"id":"1","lines":[{"sku":"a","count":0}]}"#, "lines[0].count"),
+            (#"{"id":"1","lines":[{"sku":"a","extra":0}]}"#, "lines[0].extra"),
+            (#"{"id":"1","lines":{"sku":"a"}}"#, "lines"),
+            (#"{"id":"1","lines":["a"]}"#, "lines[0]"),
+            (#"{"id":"1","lines":[{"sku":"a"}],"Note":"x"}"#, "Note"),
+            (#"[]"#, "(body)"),
+            (#""order""#, "(body)"),
+        ] as [(String, String?)])
+    func paths(json: String, field: String?) throws {
+        #expect(try violation(json, Self.order)?.field == field)
+    }
+
+    @Test("a missing member's message says what it must be; an unknown one lists the known members")
+    func messages() throws {
+        let missing = try #require(try violation(#"{"lines":[{"sku":"a"}]}"#, Self.order))
+        #expect(missing.expected == StringRules.Format.plainText.expected)
+        #expect(missing.found == "nothing (it is required)")
+        let unknown = try #require(try violation(#"{"id":"1","lines":[{"sku":"a"}],"x":1}"#, Self.order))
+        #expect(unknown.expected == "no such member (known: id, lines, note)")
+        #expect(unknown.errorDescription == "x: expected \(unknown.expected), found an unknown member")
+    }
+
+    @Test("a duplicate member is refused by the validator too (for values not made by the parser)")
+    func duplicateMember() {
+        let value = JSONValue.object([("id", .string("1")), ("id", .string("2"))])
+        #expect(throws: SchemaViolation(field: "id", expected: "one member of this name", found: "two")) {
+            try SchemaValidator().validate(value, against: Self.order)
+        }
+    }
+
+    @Test("additionalProperties: extra members must match its schema")
+    func additionalProperties() throws {
+        let map = JSONSchema(.object([.init("fixed", .boolean())], additionalProperties: .integer(minimum: 0)))
+        #expect(try violation(#"{"fixed":true,"a":1,"b":2}"#, map) == nil)
+        #expect(try violation(#"{"fixed":true,"a":-1}"#, map)?.field == "a")
+        #expect(try violation(#"{"a":1}"#, map)?.field == "fixed")
+    }
+
+    static let tagged = JSONSchema(
+        .oneOf(
+            [
+                .object([.init("kind", .enumeration(["circle"])), .init("radius", .integer(minimum: 0))]),
+                .object([.init("kind", .enumeration(["square"])), .init("side", .integer(minimum: 0))]),
+            ], discriminator: "kind"))
+
+    @Test(
+        "oneOf: the discriminator picks the schema",
+        arguments: [
+            (#"{"kind":"circle","radius":1}"#, nil, nil),
+            (#"{"kind":"square","side":1}"#, nil, nil),
+            (#"{"kind":"square","radius":1}"#, "radius", nil),
+            (#"{"kind":"square"}"#, "side", nil),
+            (#"{"radius":1}"#, "kind", "one of circle, square"),
+            (#"{"kind":"triangle"}"#, "kind", "one of circle, square"),
+            (#"{"kind":1}"#, "kind", "one of circle, square"),
+            (#"[]"#, "(body)", "an object"),
+        ] as [(String, String?, String?)])
+    func oneOf(json: String, field: String?, expected: String?) throws {
+        let found = try violation(json, Self.tagged)
+        #expect(found?.field == field)
+        if let expected { #expect(found?.expected == expected) }
+    }
+
+    @Test("oneOf inside an object reports the nested path")
+    func nestedOneOf() throws {
+        let schema = JSONSchema.object([.init("shapes", .array(of: Self.tagged))])
+        #expect(
+            try violation(#"{"shapes":[{"kind":"circle","radius":1},{"kind":"x"}]}"#, schema)?.field == "shapes[1].kind"
+        )
+        #expect(try violation(#"{"shapes":[{"radius":1}]}"#, schema)?.field == "shapes[0].kind")
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import OfferSigning
+import Testing
+
+/// The independent verifiers for the service's signatures: `Tests/Interop/verify_jws.py` (PyJWT and
+/// `cryptography`) for compact JWS, the `openssl` CLI for legacy signatures. No library code takes
+/// part in a verification.
+///
+/// Missing on a developer machine: the tests that need them are skipped with a loud reason. With
+/// `CI` set they run anyway and fail, so CI can never pass without them.
+enum IndependentVerifier {
+    static var isCI: Bool {
+        let value = ProcessInfo.processInfo.environment["CI"]?.lowercased() ?? ""
+        return !value.isEmpty && value != "false" && value != "0"
+    }
+
+    /// `OFFERKIT_PYTHON` (the venv `.ci/run` makes) or `python3` from PATH.
+    static var python: String { ProcessInfo.processInfo.environment["OFFERKIT_PYTHON"] ?? "python3" }
+
+    static let script = ServiceFixtures.packageRoot.appendingPathComponent("Tests/Interop/verify_jws.py").path
+
+    static let pythonAvailable: Bool = (try? run(python, ["-c", "import cryptography, jwt"]).status) == 0
+    static let opensslAvailable: Bool = (try? run("openssl", ["version"]).status) == 0
+
+    /// Whether the JWS tests run: the verifier is there, or CI demands it.
+    static var pythonEnabled: Bool { pythonAvailable || isCI }
+    /// Whether the legacy signature tests run: openssl is there, or CI demands it.
+    static var opensslEnabled: Bool { opensslAvailable || isCI }
+
+    static let pythonReason = Comment(
+        rawValue: "SKIPPED LOUDLY: \(python) cannot import cryptography and jwt, so the service's JWS are not "
+            + "independently verified here (run .ci/run, or pip install cryptography PyJWT and set "
+            + "OFFERKIT_PYTHON; CI never skips this)")
+    static let opensslReason = Comment(
+        rawValue: "SKIPPED LOUDLY: the openssl CLI is not on PATH, so the service's legacy signatures are not "
+            + "independently verified here (apt-get install openssl; CI never skips this)")
+
+    /// A JWS as PyJWT decoded it after both verifications passed.
+    struct VerifiedJWS {
+        let header: JSONValue
+        let claims: JSONValue
+    }
+
+    /// Verifies every `(token, audience)` with PyJWT and `cryptography` against the demo public key.
+    /// - Returns: one result per token, or none when the verifier refused any (recorded as an issue).
+    static func verify(
+        _ tokens: [(token: String, audience: String)], sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> [VerifiedJWS] {
+        let items = JSONValue.array(
+            tokens.map {
+                .object([
+                    ("token", .string($0.token)), ("aud", .string($0.audience)),
+                    ("pem", .string(ServiceFixtures.publicKeyFile)),
+                ])
+            })
+        let result = try run(python, [script], stdin: Data(items.serialized()))
+        #expect(
+            result.status == 0, "PyJWT/cryptography rejected the service's JWS:\n\(result.stderr)",
+            sourceLocation: sourceLocation)
+        guard result.status == 0, case .array(let list) = try JSONValue.parse(Array(result.stdout.utf8)) else {
+            return []
+        }
+        return list.map { VerifiedJWS(header: $0["header"] ?? .null, claims: $0["claims"] ?? .null) }
+    }
+
+    /// `openssl dgst -sha256 -verify` of a base64 DER signature over `message` with the demo public key.
+    static func opensslVerify(signatureBase64: String, message: [UInt8]) throws -> Result {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        guard let der = Data(base64Encoded: signatureBase64) else {
+            return Result(status: -1, stdout: "", stderr: "the signature is not standard base64: \(signatureBase64)")
+        }
+        let signature = folder.url.appendingPathComponent("signature.der")
+        let messageFile = folder.url.appendingPathComponent("message.bin")
+        try der.write(to: signature)
+        try Data(message).write(to: messageFile)
+        return try run(
+            "openssl",
+            [
+                "dgst", "-sha256", "-verify", ServiceFixtures.publicKeyFile, "-signature", signature.path,
+                messageFile.path,
+            ])
+    }
+
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// Runs a tool through `/usr/bin/env`, output through files so that nothing can block.
+    static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> Result {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let outURL = folder.url.appendingPathComponent("out")
+        let errURL = folder.url.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [executable] + arguments
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        process.standardOutput = out
+        process.standardError = err
+        if let stdin {
+            let inURL = folder.url.appendingPathComponent("in")
+            try stdin.write(to: inURL)
+            process.standardInput = try FileHandle(forReadingFrom: inURL)
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
+        try process.run()
+        process.waitUntilExit()
+        try? out.close()
+        try? err.close()
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
+            stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
+    }
+
+    /// A fresh folder under the temporary directory.
+    struct TemporaryFolder {
+        let url: URL
+
+        init() throws {
+            url = FileManager.default.temporaryDirectory.appendingPathComponent("offerkit-service-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        }
+
+        func remove() { try? FileManager.default.removeItem(at: url) }
+    }
+}

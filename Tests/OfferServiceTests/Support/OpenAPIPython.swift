@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+/// Python with openapi-spec-validator, jsonschema and PyYAML (the venv `.ci/run` makes), for
+/// checking the OpenAPI document with tools independent of the Swift code.
+///
+/// Missing on a developer machine: the tests that need it are skipped with a loud reason. With
+/// `CI` set they run anyway and fail, so CI can never pass without them.
+enum OpenAPIPython {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `Tests/Interop/check_openapi.py`.
+    static let checkScript = packageRoot.appendingPathComponent("Tests/Interop/check_openapi.py").path
+
+    static var isCI: Bool {
+        let value = ProcessInfo.processInfo.environment["CI"]?.lowercased() ?? ""
+        return !value.isEmpty && value != "false" && value != "0"
+    }
+
+    /// `OFFERKIT_PYTHON` or `python3` from PATH.
+    static var python: String { ProcessInfo.processInfo.environment["OFFERKIT_PYTHON"] ?? "python3" }
+
+    static let available: Bool =
+        (try? run(["-c", "import openapi_spec_validator, jsonschema, referencing, yaml"]).status) == 0
+
+    /// Whether the tests that need Python should run: when it is there, and always in CI.
+    static var shouldRun: Bool { available || isCI }
+
+    static let reason = Comment(
+        rawValue: "SKIPPED LOUDLY: \(python) cannot import openapi_spec_validator, jsonschema and yaml, so the "
+            + "OpenAPI document is not checked by independent tools here (run .ci/run, or pip install "
+            + "openapi-spec-validator jsonschema PyYAML and set OFFERKIT_PYTHON; CI never skips this)")
+
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// Runs Python with `arguments` through `/usr/bin/env`, output through files.
+    static func run(_ arguments: [String]) throws -> Result {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-python-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outURL = folder.appendingPathComponent("out")
+        let errURL = folder.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [python] + arguments
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try? out.close()
+        try? err.close()
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
+            stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
+    }
+
+    /// Runs `check_openapi.py` on `json` (and `yaml`, when given), written to temporary files.
+    static func check(json: String, yaml: String? = nil) throws -> Result {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-check-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let jsonURL = folder.appendingPathComponent("openapi.json")
+        try Data(json.utf8).write(to: jsonURL)
+        var arguments = [checkScript, jsonURL.path]
+        if let yaml {
+            let yamlURL = folder.appendingPathComponent("openapi.yaml")
+            try Data(yaml.utf8).write(to: yamlURL)
+            arguments.append(yamlURL.path)
+        }
+        return try run(arguments)
+    }
+
+    /// Whether PyYAML's `safe_load` of `yaml` equals `json.loads` of `json`; on a difference,
+    /// stdout holds both values.
+    static func yamlLoadsAsJSON(yaml: String, json: String) throws -> Result {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-yaml-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let yamlURL = folder.appendingPathComponent("value.yaml")
+        let jsonURL = folder.appendingPathComponent("value.json")
+        try Data(yaml.utf8).write(to: yamlURL)
+        try Data(json.utf8).write(to: jsonURL)
+        return try run([
+            "-c",
+            """
+            import json, sys, yaml
+            loaded = yaml.safe_load(open(sys.argv[1], encoding="utf-8"))
+            expected = json.load(open(sys.argv[2], encoding="utf-8"))
+            if loaded != expected:
+                print("YAML:", repr(loaded)); print("JSON:", repr(expected)); sys.exit(1)
+            """,
+            yamlURL.path, jsonURL.path,
+        ])
+    }
+}

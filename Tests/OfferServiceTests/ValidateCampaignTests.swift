@@ -1,0 +1,178 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import OfferCodes
+import OfferService
+import OfferSigning
+import Testing
+
+@Suite("POST /v1/campaigns/validate")
+struct ValidateCampaignTests {
+    let path = "/v1/campaigns/validate"
+    static let today = CalendarDate(year: 2027, month: 3, day: 15)!
+
+    /// `examples/campaign.json`, as text.
+    static let exampleText: String = {
+        let url = ServiceFixtures.packageRoot.appendingPathComponent("examples/campaign.json")
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+            fatalError("examples/campaign.json is missing")
+        }
+        return text
+    }()
+
+    /// A request body: `{"campaign": <campaign>, "today": <today>}`.
+    static func body(_ campaign: String, today: String? = "2027-03-15") -> String {
+        #"{"campaign":\#(campaign)"# + (today.map { #","today":"\#($0)""# } ?? "") + "}"
+    }
+
+    /// A one-offer campaign whose one-time-use codes expire on `expiry`.
+    static func campaign(expiring expiry: String) -> String {
+        """
+        {"name":"gems-launch","app":{"bundleId":"com.example.offerkit.demo","appAppleId":"1234567890"},
+         "offers":[{"referenceName":"Gem pack launch",
+           "product":{"id":"6450000009","productId":"com.example.offerkit.gems100","type":"CONSUMABLE"},
+           "paymentMode":"ONE_TIME","customerEligibilities":["NON_SPENDER"],"prices":[{"territory":"USA","free":true}],
+           "oneTimeUseCodes":[{"count":100,"expirationDate":"\(expiry)"}]}]}
+        """
+    }
+
+    /// The problems the library finds in `campaign` on ``today``, as the service writes them.
+    static func libraryProblems(_ campaign: String, today: CalendarDate = today) throws -> [JSONValue] {
+        try CampaignValidator(today: today).validate(json: Array(campaign.utf8)).problems.map { problem in
+            var members: [(key: String, value: JSONValue)] = [
+                ("path", .string(problem.path)), ("rule", .string(problem.rule)),
+                ("message", .string(problem.message)),
+            ]
+            if let allowed = problem.allowed { members.append(("allowed", .string(allowed))) }
+            return .object(members)
+        }
+    }
+
+    @Test("examples/campaign.json is valid: 200 with valid true and no problems")
+    func validExample() async throws {
+        let app = ServiceFixtures.application(try ServiceFixtures.service())
+        try await app.test(.router) { client in
+            let response = try await client.send(
+                .post, path, json: Self.body(Self.exampleText), key: ServiceFixtures.admin.secret)
+            #expect(response.status == 200, "\(response.text)")
+            #expect(response.headers[.contentType] == "application/json")
+            #expect(response.text == #"{"valid":true,"problems":[]}"# + "\n")
+            #expect(try CampaignValidator(today: Self.today).validate(json: Array(Self.exampleText.utf8)).isValid)
+        }
+    }
+
+    @Test("an invalid campaign is a 200 with valid false and every problem the library finds, in order")
+    func invalidExample() async throws {
+        let broken = Self.exampleText
+            .replacingOccurrences(of: #""paymentMode": "PAY_AS_YOU_GO""#, with: #""paymentMode": "ONE_TIME""#)
+            .replacingOccurrences(of: #""duration": "ONE_YEAR""#, with: #""duration": "TWO_YEARS""#)
+            .replacingOccurrences(
+                of: #""customerEligibilities": ["EXPIRED"]"#, with: #""customerEligibilites": ["EXPIRED"]"#)
+        #expect(broken != Self.exampleText)
+        let app = ServiceFixtures.application(try ServiceFixtures.service())
+        try await app.test(.router) { client in
+            let response = try await client.send(
+                .post, path, json: Self.body(broken), key: ServiceFixtures.admin.secret)
+            #expect(response.status == 200, "\(response.text)")
+            #expect(response.json?["valid"] == .bool(false))
+            let problems = try #require(response.json?["problems"])
+            #expect(problems == .array(try Self.libraryProblems(broken)))
+            guard case .array(let list) = problems else { return }
+            let paths = list.compactMap { if case .string(let path)? = $0["path"] { path } else { nil } }
+            #expect(paths.contains("$.offers[1].paymentMode"))
+            #expect(paths.contains("$.offers[2].customerEligibilites"))
+            let paymentMode = list.first { $0["path"] == .string("$.offers[1].paymentMode") }
+            #expect(paymentMode?["rule"] == .string("payment-mode-for-product-type"))
+        }
+    }
+
+    @Test("a campaign with no members lists what is missing")
+    func emptyCampaign() async throws {
+        let app = ServiceFixtures.application(try ServiceFixtures.service())
+        try await app.test(.router) { client in
+            let response = try await client.send(.post, path, json: Self.body("{}"), key: ServiceFixtures.admin.secret)
+            #expect(response.status == 200, "\(response.text)")
+            #expect(response.json?["valid"] == .bool(false))
+            let expected = try Self.libraryProblems("{}")
+            #expect(!expected.isEmpty)
+            #expect(response.json?["problems"] == .array(expected))
+        }
+    }
+
+    @Test("today defaults to the service clock's day in UTC, and the request's today overrides it")
+    func todayFromClock() async throws {
+        let campaign = Self.campaign(expiring: "2027-04-01")
+        let march = Date(timeIntervalSince1970: 1_805_155_199)  // 2027-03-15T23:59:59Z
+        let april = Date(timeIntervalSince1970: 1_806_624_000)  // 2027-04-02T00:00:00Z
+        let before = ServiceFixtures.application(try ServiceFixtures.service(clock: .fixed(march)))
+        try await before.test(.router) { client in
+            let response = try await client.send(
+                .post, path, json: Self.body(campaign, today: nil), key: ServiceFixtures.admin.secret)
+            #expect(response.json?["valid"] == .bool(true), "\(response.text)")
+        }
+        let after = ServiceFixtures.application(try ServiceFixtures.service(clock: .fixed(april)))
+        try await after.test(.router) { client in
+            let response = try await client.send(
+                .post, path, json: Self.body(campaign, today: nil), key: ServiceFixtures.admin.secret)
+            #expect(response.json?["valid"] == .bool(false), "\(response.text)")
+            let expected = try Self.libraryProblems(campaign, today: CalendarDate(year: 2027, month: 4, day: 2)!)
+            #expect(response.json?["problems"] == .array(expected))
+            #expect(expected.first?["path"] == .string("$.offers[0].oneTimeUseCodes[0].expirationDate"))
+            #expect(expected.first?["rule"] == .string("one-time-use-expiry"))
+
+            let overridden = try await client.send(
+                .post, path, json: Self.body(campaign, today: "2027-03-15"), key: ServiceFixtures.admin.secret)
+            #expect(overridden.json?["valid"] == .bool(true), "\(overridden.text)")
+        }
+    }
+
+    @Test(
+        "a today that is not a calendar day is a 422 naming today",
+        arguments: [#""2027-02-30""#, #""2027-13-01""#, #""15.03.2027""#, #""2027-3-15""#, "20270315", "null"])
+    func invalidToday(_ today: String) async throws {
+        let app = ServiceFixtures.application(try ServiceFixtures.service())
+        try await app.test(.router) { client in
+            let response = try await client.send(
+                .post, path, json: #"{"campaign":\#(Self.exampleText),"today":\#(today)}"#,
+                key: ServiceFixtures.admin.secret)
+            #expect(response.status == 422, "\(response.text)")
+            #expect(response.headers[.contentType] == "application/problem+json")
+            #expect(response.problemSlug == "invalid-field")
+            #expect(response.string("field") == "today")
+        }
+    }
+
+    @Test(
+        "a missing or non-object campaign, or an unknown member, is a 422 naming it",
+        arguments: [
+            (#"{"today":"2027-03-15"}"#, "campaign"),
+            (#"{"campaign":[]}"#, "campaign"),
+            (#"{"campaign":"spring-2027"}"#, "campaign"),
+            (#"{"campaign":null}"#, "campaign"),
+            (#"{"campaign":{},"ledger":"offerkit-ledger.sqlite"}"#, "ledger"),
+        ])
+    func invalidField(_ json: String, _ field: String) async throws {
+        let app = ServiceFixtures.application(try ServiceFixtures.service())
+        try await app.test(.router) { client in
+            let response = try await client.send(.post, path, json: json, key: ServiceFixtures.admin.secret)
+            #expect(response.status == 422, "\(response.text)")
+            #expect(response.problemSlug == "invalid-field")
+            #expect(response.string("field") == field)
+        }
+    }
+
+    @Test("no API key is a 401; a key without the campaigns scope is a 403")
+    func authentication() async throws {
+        let app = ServiceFixtures.application(try ServiceFixtures.service())
+        try await app.test(.router) { client in
+            let anonymous = try await client.send(.post, path, json: Self.body(Self.exampleText))
+            #expect(anonymous.status == 401, "\(anonymous.text)")
+            #expect(anonymous.problemSlug == "unauthorized")
+            let limited = try await client.send(
+                .post, path, json: Self.body(Self.exampleText), key: ServiceFixtures.promotionalOnly.secret)
+            #expect(limited.status == 403, "\(limited.text)")
+            #expect(limited.problemSlug == "forbidden")
+            #expect(limited.string("detail")?.contains("campaigns") == true)
+        }
+    }
+}
