@@ -101,16 +101,19 @@ struct ConfigurationTests {
     static let invalid: [(json: String, field: String)] = [
         ("{}", "apps"),
         (#"{"apps": []}"#, "apps"),
-        (#"{"apps": {\#(app(issuerID: "not-a-uuid"))}}"#, "apps.com.example.app.issuerId"),
-        (#"{"apps": {\#(app(issuerID: "98802e6e-bab8-4f06-8c88-a2582cda3c9"))}}"#, "apps.com.example.app.issuerId"),
-        (#"{"apps": {\#(app(keyID: ""))}}"#, "apps.com.example.app.keyId"),
+        (#"{"apps": {\#(app(issuerID: "not-a-uuid"))}}"#, "apps[\"com.example.app\"].issuerId"),
+        (
+            #"{"apps": {\#(app(issuerID: "98802e6e-bab8-4f06-8c88-a2582cda3c9"))}}"#,
+            "apps[\"com.example.app\"].issuerId"
+        ),
+        (#"{"apps": {\#(app(keyID: ""))}}"#, "apps[\"com.example.app\"].keyId"),
         (
             #"{"apps": {"com.example.app": {"keyId": "DEMOKEY123", "issuerId": "\#(issuer)"}}}"#,
-            "apps.com.example.app.keyFile"
+            "apps[\"com.example.app\"].keyFile"
         ),
         (
             #"{"apps": {"com.example.app": {"keyFile": "k.p8", "keyId": "DEMOKEY123", "issuerId": "\#(issuer)", "x": 1}}}"#,
-            "apps.com.example.app.x"
+            "apps[\"com.example.app\"].x"
         ),
         (#"{"apps": {\#(app("com..app"))}}"#, "apps.com..app"),
         (#"{"apps": {\#(app("com.example.app!"))}}"#, "apps.com.example.app!"),

@@ -82,7 +82,7 @@ struct CreateConnectAPITokenTests {
 
     @Test(
         "a lifetime that is not an integer from 1 to 1200 is a 422 naming lifetime",
-        arguments: ["0", "1201", "3600", "-1", "\"900\"", "900.0", "null"])
+        arguments: ["0", "1201", "3600", "-1", "\"900\"", "900.5", "1200.0001", "null"])
     func lifetimeOutOfRange(_ lifetime: String) async throws {
         let app = ServiceFixtures.application(try ServiceFixtures.service())
         try await app.test(.router) { client in

@@ -80,6 +80,32 @@ struct SchemaValidatorTests {
         #expect(accepted == matches)
     }
 
+    static let uuidV4s: [(String, Bool)] = [
+        ("9f2d3c1e-6b1f-4a9e-8c8e-2a4f5d6b7c8d", true), ("9F2D3C1E-6B1F-4A9E-BC8E-2A4F5D6B7C8D", true),
+        ("9f2d3c1e-6b1f-1a9e-8c8e-2a4f5d6b7c8d", false), ("9f2d3c1e-6b1f-4a9e-cc8e-2a4f5d6b7c8d", false),
+        ("9f2d3c1e-6b1f-4a9e-8c8e-2a4f5d6b7c8", false), ("not-a-uuid", false),
+    ]
+
+    @Test("uuidV4: a version 4 UUID, exactly the nonces the signing library takes", arguments: uuidV4s)
+    func uuidV4(text: String, matches: Bool) throws {
+        #expect(StringRules.Format.uuidV4.matches(text) == matches)
+        let key = try SigningKey(contentsOfFile: ServiceFixtures.keyFile, keyID: ServiceFixtures.keyID)
+        let signer = try OfferSigner(key: key, issuerID: ServiceFixtures.issuerID, bundleID: ServiceFixtures.app)
+        let nonce = UUID(uuidString: text)
+        let signed =
+            nonce.flatMap { try? signer.sign(PromotionalOfferRequest(productId: "p", offerIdentifier: "o"), nonce: $0) }
+        #expect((signed != nil) == matches)
+    }
+
+    static let alpha3s: [(String, Bool)] = [
+        ("USD", true), ("USA", true), ("usd", false), ("US", false), ("USDT", false), ("U5A", false), ("ÜSA", false),
+    ]
+
+    @Test("alpha3: three upper-case letters A–Z", arguments: alpha3s)
+    func alpha3(text: String, matches: Bool) {
+        #expect(StringRules.Format.alpha3.matches(text) == matches)
+    }
+
     static let dates: [(String, Bool)] = [
         ("2026-11-21", true), ("2024-02-29", true), ("0001-01-01", true), ("9999-12-31", true), ("2025-02-29", false),
         ("2026-13-01", false), ("2026-00-10", false), ("2026-04-31", false), ("2026-11-00", false),
@@ -97,6 +123,7 @@ struct SchemaValidatorTests {
     func patternsAgree() throws {
         let tables: [StringRules.Format: [(String, Bool)]] = [
             .plainText: Self.plainTexts, .uuid: Self.uuids, .bundleID: Self.bundleIDs, .date: Self.dates,
+            .uuidV4: Self.uuidV4s, .alpha3: Self.alpha3s,
         ]
         #expect(Set(tables.keys) == Set(StringRules.Format.allCases))
         for (format, table) in tables {
@@ -141,8 +168,12 @@ struct SchemaValidatorTests {
             try violation("0", integer)
                 == SchemaViolation(field: "(body)", expected: "an integer from 1 to 10", found: "an integer"))
         #expect(try violation("11", integer)?.expected == "an integer from 1 to 10")
-        #expect(try violation("5.0", integer)?.found == "a fractional number")
-        #expect(try violation("5e0", integer)?.found == "a fractional number")
+        // JSON Schema counts a whole number written with a fraction or exponent as an integer.
+        #expect(try violation("5.0", integer) == nil)
+        #expect(try violation("5e0", integer) == nil)
+        #expect(try violation("500e-2", integer) == nil)
+        #expect(try violation("5.5", integer)?.found == "a fractional number")
+        #expect(try violation("1e-1", integer)?.found == "a fractional number")
         #expect(try violation("\"5\"", integer)?.found == "a string")
         #expect(try violation("99999999999999999999", integer)?.found == "an integer out of the 64-bit range")
         #expect(try violation("-1", JSONSchema.integer(minimum: 0))?.expected == "an integer ≥ 0")
@@ -270,5 +301,27 @@ struct SchemaValidatorTests {
             try violation(#"{"shapes":[{"kind":"circle","radius":1},{"kind":"x"}]}"#, schema)?.field == "shapes[1].kind"
         )
         #expect(try violation(#"{"shapes":[{"radius":1}]}"#, schema)?.field == "shapes[0].kind")
+    }
+
+    @Test("validated(_:against:) writes whole numbers as plain integers, everywhere in the body")
+    func canonicalIntegers() throws {
+        let schema = JSONSchema.object([
+            .init("count", .integer()),
+            .init("items", .array(of: .object([.init("price", .integer(minimum: 0))]))),
+            .init("note", .string(), required: false),
+        ])
+        let value = try JSONValue.parse(
+            Array(#"{"count":6.0,"items":[{"price":99e1},{"price":-0.0}],"note":"1.0"}"#.utf8))
+        let checked = try SchemaValidator().validated(value, against: schema)
+        #expect(checked.text(pretty: false) == #"{"count":6,"items":[{"price":990},{"price":0}],"note":"1.0"}"#)
+    }
+
+    @Test("member names that would make a path ambiguous are quoted in it")
+    func quotedMemberNames() throws {
+        let schema = JSONSchema.object([.init("a", .integer(), required: false)])
+        #expect(try violation(#"{"":1}"#, schema)?.field == #"[""]"#)
+        #expect(try violation(#"{"x.y":1}"#, schema)?.field == #"["x.y"]"#)
+        let nested = JSONSchema.object([.init("a", JSONSchema(.object([], additionalProperties: .integer())))])
+        #expect(try violation(#"{"a":{"b c":"x"}}"#, nested)?.field == #"a["b c"]"#)
     }
 }

@@ -208,11 +208,11 @@ struct SignAdvancedCommerceTests {
             // The library's upper-case rule.
             InvalidCase(
                 field: "request.currency", body: charge(goodItem, "").replacingOccurrences(of: "USD", with: "usd"),
-                detail: "3 upper-case letters"),
+                detail: "three upper-case letters"),
             InvalidCase(field: "request.storefront", body: charge(goodItem, #","storefront":"US""#)),
             InvalidCase(
                 field: "request.storefront", body: charge(goodItem, #","storefront":"U5A""#),
-                detail: "3 upper-case letters"),
+                detail: "three upper-case letters"),
             InvalidCase(field: "request.items", body: subscription("[]")),
             InvalidCase(field: "request.items[0].offer.periodCount", body: subscription(offerItem("13"))),
             InvalidCase(field: "request.items[0].offer.periodCount", body: subscription(offerItem("0"))),

@@ -28,16 +28,15 @@ extension AdvancedCommerceSchemas {
 
     // MARK: Strings and numbers (the library's limits)
 
-    /// The library checks `^[A-Z]{3}$`; the schema can only state the length (see the description).
     static let currency = JSONSchema.string(
-        StringRules(minLength: 3, maxLength: 3),
+        StringRules(format: .alpha3),
         description: """
             The ISO 4217 currency code of the prices: exactly three upper-case letters A–Z, such as `USD` (anything \
             else is refused with `invalid-field`).
             """, example: "USD")
 
     static let storefront = JSONSchema.string(
-        StringRules(minLength: 3, maxLength: 3),
+        StringRules(format: .alpha3),
         description: """
             The storefront, as an ISO 3166-1 alpha-3 code: exactly three upper-case letters A–Z, such as `USA` \
             (anything else is refused with `invalid-field`).

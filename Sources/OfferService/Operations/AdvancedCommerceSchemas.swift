@@ -3,9 +3,9 @@ import OfferSigning
 /// The schemas of the four Advanced Commerce in-app requests, built from the library's enums and
 /// limits (`AdvancedCommerce`) so that what the schema accepts, the library decodes and validates.
 ///
-/// Two rules of the library cannot be stated in this schema language and are checked by the
-/// library after the schema: `currency` and `storefront` must be three upper-case letters, and
-/// text lengths count UTF-16 code units (JSON Schema counts code points). Both are refused as
+/// One rule of the library cannot be stated in JSON Schema and is checked by the library after the
+/// schema: text lengths count UTF-16 code units (JSON Schema counts code points, so a character
+/// outside the Basic Multilingual Plane, such as an emoji, counts twice). It is refused as
 /// `invalid-field` with the same `request.…` path.
 enum AdvancedCommerceSchemas {
     /// Any of the four requests, chosen by `operation`.

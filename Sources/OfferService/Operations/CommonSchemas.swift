@@ -5,11 +5,18 @@ import OfferSigning
 enum CommonSchemas {
     static let bundleID = JSONSchema.string(
         StringRules(format: .bundleID, maxLength: 255),
-        description: "The app's bundle ID; the service must be configured with it.", example: "com.example.app")
+        description: "The app's bundle ID; the service must be configured with it.",
+        example: "com.example.offerkit.demo")
 
     static let nonce = JSONSchema.string(
-        StringRules(format: .uuid),
+        StringRules(format: .uuidV4),
         description: "A nonce (random UUID, version 4). Leave it out and the service makes a fresh one.",
+        example: "9f2d3c1e-6b1f-4a9e-8c8e-2a4f5d6b7c8d")
+
+    /// The legacy signature takes any UUID as its nonce.
+    static let legacyNonce = JSONSchema.string(
+        StringRules(format: .uuid),
+        description: "A nonce (a UUID). Leave it out and the service makes a fresh random one.",
         example: "9f2d3c1e-6b1f-4a9e-8c8e-2a4f5d6b7c8d")
 
     static let productID = JSONSchema.string(
@@ -32,7 +39,11 @@ enum CommonSchemas {
     static let signedJWS = JSONSchema.object(
         [
             .init("jws", jws), .init("keyId", keyID),
-            .init("nonce", .string(StringRules(format: .uuid), description: "The nonce in the payload.")),
+            .init(
+                "nonce",
+                .string(
+                    StringRules(format: .uuidV4), description: "The nonce in the payload, lower case.",
+                    example: "9f2d3c1e-6b1f-4a9e-8c8e-2a4f5d6b7c8d")),
             .init("issuedAt", issuedAt),
         ], description: "A signed compact JWS and the values it carries."
     ).named("SignedJWS")

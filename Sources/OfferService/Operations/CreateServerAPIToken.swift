@@ -43,6 +43,6 @@ enum ServerAPITokenBody {
                     example: 300),
                 required: false),
         ], description: "The app to sign an App Store Server API token for, and how long the token lives."
-    ).example(.object([("bundleId", .string("com.example.app")), ("lifetime", .integer(300))]))
+    ).example(.object([("bundleId", .string("com.example.offerkit.demo")), ("lifetime", .integer(300))]))
         .named("ServerAPITokenRequest")
 }

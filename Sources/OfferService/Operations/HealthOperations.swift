@@ -38,7 +38,7 @@ extension ServiceOperation {
             Prometheus text exposition format 0.0.4. Needs an API key with the `metrics` scope.
             """,
         scope: .metrics, requestSchema: nil, responseSchema: JSONSchema.string(description: "Prometheus text."),
-        responseMediaType: "text/plain; version=0.0.4", problems: []
+        responseMediaType: "text/plain; version=0.0.4; charset=utf-8", problems: []
     ) { request in
         OperationResponse(
             text: request.state.metrics.exposition(), mediaType: "text/plain; version=0.0.4; charset=utf-8")

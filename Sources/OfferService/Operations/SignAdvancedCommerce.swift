@@ -41,7 +41,9 @@ enum AdvancedCommerceBody {
             .init("nonce", CommonSchemas.nonce, required: false),
         ], description: "An Advanced Commerce in-app request to sign for an app."
     ).named("AdvancedCommerceRequest").example(
-        .object([("bundleId", .string("com.example.app")), ("request", AdvancedCommerceExamples.oneTimeCharge)]))
+        .object([
+            ("bundleId", .string("com.example.offerkit.demo")), ("request", AdvancedCommerceExamples.oneTimeCharge),
+        ]))
 
     /// The body's `request` member, decoded and validated by the library.
     /// - Throws: an `invalid-field` problem whose `field` is the path under `request`.

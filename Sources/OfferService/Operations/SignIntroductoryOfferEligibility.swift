@@ -46,7 +46,7 @@ enum IntroductoryOfferEligibilityBody {
         ], description: "An introductory-offer eligibility statement to sign."
     ).named("IntroductoryOfferEligibilityRequest").example(
         .object([
-            ("bundleId", .string("com.example.app")), ("productId", .string("com.example.monthly")),
+            ("bundleId", .string("com.example.offerkit.demo")), ("productId", .string("com.example.monthly")),
             ("allowIntroductoryOffer", .bool(true)), ("transactionId", .string("2000000123456789")),
         ]))
 }

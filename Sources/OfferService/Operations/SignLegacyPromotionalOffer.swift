@@ -43,11 +43,11 @@ enum LegacyPromotionalOfferBody {
                 "offerIdentifier",
                 .string(.identifier(), description: "The promotional offer's identifier.", example: "WINBACK50")),
             .init("appAccountToken", appAccountToken, required: false),
-            .init("nonce", CommonSchemas.nonce, required: false),
+            .init("nonce", CommonSchemas.legacyNonce, required: false),
         ], description: "A promotional offer to sign with the legacy (version 1) signature."
     ).named("LegacyPromotionalOfferRequest").example(
         .object([
-            ("bundleId", .string("com.example.app")), ("productId", .string("com.example.monthly")),
+            ("bundleId", .string("com.example.offerkit.demo")), ("productId", .string("com.example.monthly")),
             ("offerIdentifier", .string("WINBACK50")),
             ("appAccountToken", .string("e3b1c9a2-5f4d-4c8e-9a7b-1d2e3f4a5b6c")),
         ]))
@@ -108,7 +108,7 @@ enum LegacyPromotionalOfferBody {
     /// The request example's signature with the example nonce and timestamp, really signed with the
     /// demo key in keys-example/ (verifiable with its public key).
     static let exampleSignature =
-        "MEUCIQDBWf4MakF1iQIUloqv5w+5yfjrpMOhoI35Ia6Yd3TvQQIgC0AZ/5IN/ZqtQmZZSaxylfoe5JLUJtW24a4Og8tOcBk="
+        "MEQCIA71hX1Jc6D44HSAbzw/ICu1CVXRSYXHr2pbJk9B3NVEAiAsNqMwJ2hfnSP71GC5Nn28MZb/gpcVbBdZ+imb5StrLA=="
 
     /// The JSON of a signature.
     static func response(_ signature: LegacyPromotionalOfferSignature) -> JSONValue {

@@ -44,7 +44,7 @@ enum PromotionalOfferBody {
         ], description: "A promotional offer to sign."
     ).named("PromotionalOfferRequest").example(
         .object([
-            ("bundleId", .string("com.example.app")), ("productId", .string("com.example.monthly")),
+            ("bundleId", .string("com.example.offerkit.demo")), ("productId", .string("com.example.monthly")),
             ("offerIdentifier", .string("WINBACK50")), ("transactionId", .string("2000000123456789")),
         ]))
 }

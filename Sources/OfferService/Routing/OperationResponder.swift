@@ -99,11 +99,10 @@ struct OperationResponder: Sendable {
             throw ServiceProblem(.malformedJSON, detail: "the body is not valid JSON: \(error.message)")
         }
         do {
-            try SchemaValidator().validate(json, against: schema)
+            return try SchemaValidator().validated(json, against: schema)
         } catch {
             throw ServiceProblem.invalid(error)
         }
-        return json
     }
 
     /// `application/json`, with or without parameters such as `charset=utf-8`.

@@ -6,29 +6,42 @@ public struct SchemaValidator: Sendable {
 
     /// - Throws: ``SchemaViolation`` naming the first field that does not match.
     package func validate(_ value: JSONValue, against schema: JSONSchema) throws(SchemaViolation) {
+        _ = try check(value, schema, path: "")
+    }
+
+    /// Checks `value` and returns it with every integer written in its plain form: JSON Schema
+    /// counts `6.0` and `6e0` as the integer 6, and everything after validation (the handlers,
+    /// the signing library's decoders) then sees `6`.
+    /// - Throws: ``SchemaViolation`` naming the first field that does not match.
+    package func validated(_ value: JSONValue, against schema: JSONSchema) throws(SchemaViolation) -> JSONValue {
         try check(value, schema, path: "")
     }
 
-    private func check(_ value: JSONValue, _ schema: JSONSchema, path: String) throws(SchemaViolation) {
+    private func check(_ value: JSONValue, _ schema: JSONSchema, path: String) throws(SchemaViolation) -> JSONValue {
         switch schema.kind {
         case .component(_, let inner):
-            try check(value, inner, path: path)
+            return try check(value, inner, path: path)
         case .any:
-            return
+            return value
         case .boolean:
             guard case .bool = value else { throw violation(path, "a boolean (true or false)", value) }
+            return value
         case .integer(let minimum, let maximum):
             let expected = integerExpectation(minimum, maximum)
-            guard let number = value.int64 else {
-                // An integer literal that `int64` refuses does not fit in 64 bits.
-                let found = value.typeName == "an integer" ? "an integer out of the 64-bit range" : value.typeName
+            guard case .number(let text) = value else { throw violation(path, expected, value) }
+            guard let number = Self.exactInteger(text) else {
+                let found =
+                    text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
+                    ? "a fractional number" : "an integer out of the 64-bit range"
                 throw SchemaViolation(field: path.isEmpty ? "(body)" : path, expected: expected, found: found)
             }
             if let minimum, number < minimum { throw violation(path, expected, value) }
             if let maximum, number > maximum { throw violation(path, expected, value) }
+            return .number(String(number))
         case .string(let rules):
             guard case .string(let text) = value else { throw violation(path, expectation(rules), value) }
             try check(text, rules, path: path, value: value)
+            return value
         case .array(let items, let minItems, let maxItems):
             guard case .array(let elements) = value else { throw violation(path, "an array", value) }
             if let minItems, elements.count < minItems {
@@ -37,11 +50,14 @@ public struct SchemaValidator: Sendable {
             if let maxItems, elements.count > maxItems {
                 throw violation(path, "an array of at most \(maxItems) elements", value)
             }
+            var checked: [JSONValue] = []
+            checked.reserveCapacity(elements.count)
             for (index, element) in elements.enumerated() {
-                try check(element, items, path: "\(path)[\(index)]")
+                checked.append(try check(element, items, path: "\(path)[\(index)]"))
             }
+            return .array(checked)
         case .object(let properties, let additional):
-            try checkObject(value, properties, additional, path: path)
+            return try checkObject(value, properties, additional, path: path)
         case .oneOf(let choices, let discriminator):
             let names = choices.compactMap { Self.discriminatorValue(of: $0, discriminator) }
             let expected = "one of \(names.joined(separator: ", "))"
@@ -52,23 +68,25 @@ public struct SchemaValidator: Sendable {
             guard case .string(let name) = tag,
                 let choice = choices.first(where: { Self.discriminatorValue(of: $0, discriminator) == name })
             else { throw violation(join(path, discriminator), expected, tag) }
-            try check(value, choice, path: path)
+            return try check(value, choice, path: path)
         }
     }
 
     private func checkObject(
         _ value: JSONValue, _ properties: [JSONSchema.Property], _ additional: JSONSchema?, path: String
-    ) throws(SchemaViolation) {
+    ) throws(SchemaViolation) -> JSONValue {
         guard case .object(let members) = value else { throw violation(path, "an object", value) }
         var seen = Set<String>()
+        var checked: [(key: String, value: JSONValue)] = []
+        checked.reserveCapacity(members.count)
         for member in members {
             guard seen.insert(member.key).inserted else {
                 throw SchemaViolation(field: join(path, member.key), expected: "one member of this name", found: "two")
             }
             if let property = properties.first(where: { $0.name == member.key }) {
-                try check(member.value, property.schema, path: join(path, member.key))
+                checked.append((member.key, try check(member.value, property.schema, path: join(path, member.key))))
             } else if let additional {
-                try check(member.value, additional, path: join(path, member.key))
+                checked.append((member.key, try check(member.value, additional, path: join(path, member.key))))
             } else {
                 let known = properties.map(\.name).joined(separator: ", ")
                 throw SchemaViolation(
@@ -81,6 +99,7 @@ public struct SchemaValidator: Sendable {
                 field: join(path, property.name), expected: describe(property.schema), found: "nothing (it is required)"
             )
         }
+        return .object(checked)
     }
 
     private func check(_ text: String, _ rules: StringRules, path: String, value: JSONValue) throws(SchemaViolation) {
@@ -133,7 +152,81 @@ public struct SchemaValidator: Sendable {
         return allowed[0]
     }
 
-    private func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    /// `path.key`, or `path["key"]` (JSON-quoted) for a key that is empty or holds characters that
+    /// would make the path ambiguous.
+    private func join(_ path: String, _ key: String) -> String {
+        let plain =
+            !key.isEmpty
+            && key.utf8.allSatisfy { $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+        if plain { return path.isEmpty ? key : "\(path).\(key)" }
+        var quoted: [UInt8] = []
+        JSONWriter.appendQuoted(key, to: &quoted)
+        return "\(path)[\(String(decoding: quoted, as: UTF8.self))]"
+    }
+
+    /// The value of a JSON number literal when it is a whole number that fits in 64 bits
+    /// (`6`, `6.0`, `6e0`, `600e-2`), else `nil`.
+    static func exactInteger(_ literal: String) -> Int64? {
+        var bytes = Substring(literal).utf8[...]
+        var negative = false
+        if bytes.first == UInt8(ascii: "-") {
+            negative = true
+            bytes = bytes.dropFirst()
+        }
+        var digits: [UInt8] = []
+        var fractionDigits = 0
+        var exponent = 0
+        var inFraction = false
+        while let byte = bytes.first, byte != UInt8(ascii: "e"), byte != UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if byte == UInt8(ascii: ".") {
+                guard !inFraction else { return nil }
+                inFraction = true
+            } else if byte.isDigit {
+                digits.append(byte - UInt8(ascii: "0"))
+                if inFraction { fractionDigits += 1 }
+            } else {
+                return nil
+            }
+        }
+        if !bytes.isEmpty {
+            bytes = bytes.dropFirst()
+            var exponentNegative = false
+            if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+                exponentNegative = sign == UInt8(ascii: "-")
+                bytes = bytes.dropFirst()
+            }
+            guard !bytes.isEmpty else { return nil }
+            for byte in bytes {
+                guard byte.isDigit else { return nil }
+                exponent = min(exponent * 10 + Int(byte - UInt8(ascii: "0")), 1_000_000)
+            }
+            if exponentNegative { exponent = -exponent }
+        }
+        guard !digits.isEmpty else { return nil }
+        var scale = exponent - fractionDigits
+        while scale < 0, let last = digits.last, last == 0 {
+            digits.removeLast()
+            scale += 1
+        }
+        if digits.allSatisfy({ $0 == 0 }) { return 0 }
+        guard scale >= 0 else { return nil }
+        while let first = digits.first, first == 0 { digits.removeFirst() }
+        guard digits.count + scale <= 19 else { return nil }
+        var magnitude: UInt64 = 0
+        for digit in digits { magnitude = magnitude * 10 + UInt64(digit) }
+        for _ in 0..<scale {
+            let (product, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+            guard !overflow else { return nil }
+            magnitude = product
+        }
+        if negative {
+            guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
+            return magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
+        }
+        guard magnitude <= UInt64(Int64.max) else { return nil }
+        return Int64(magnitude)
+    }
 
     private func violation(_ path: String, _ expected: String, _ value: JSONValue) -> SchemaViolation {
         SchemaViolation(field: path.isEmpty ? "(body)" : path, expected: expected, found: value.typeName)

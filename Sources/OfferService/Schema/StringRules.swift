@@ -11,6 +11,10 @@ public struct StringRules: Sendable {
         case plainText
         /// A UUID, 8-4-4-4-12 hexadecimal digits, either case.
         case uuid
+        /// A random UUID (version 4, RFC 9562 variant), as JWS nonces must be.
+        case uuidV4
+        /// Three upper-case letters A–Z: an ISO 4217 currency or ISO 3166-1 alpha-3 code.
+        case alpha3
         /// A bundle ID: letters, digits, `-` and `.`, no empty component.
         case bundleID
         /// A calendar date `YYYY-MM-DD` that exists (no month 13, no February 30), as the offer-code
@@ -22,6 +26,8 @@ public struct StringRules: Sendable {
             switch self {
             case .plainText: #"^[^\u0000-\u001F\u007F-\u009F\u2063]*$"#
             case .uuid: "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"
+            case .uuidV4: "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$"
+            case .alpha3: "^[A-Z]{3}$"
             case .bundleID: #"^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$"#
             case .date: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
             }
@@ -30,9 +36,9 @@ public struct StringRules: Sendable {
         /// The JSON Schema `format` for this format, when there is a standard one.
         public var standardFormat: String? {
             switch self {
-            case .uuid: "uuid"
+            case .uuid, .uuidV4: "uuid"
             case .date: "date"
-            case .plainText, .bundleID: nil
+            case .plainText, .bundleID, .alpha3: nil
             }
         }
 
@@ -41,6 +47,8 @@ public struct StringRules: Sendable {
             switch self {
             case .plainText: "text without control characters or U+2063"
             case .uuid: "a UUID (8-4-4-4-12 hexadecimal digits)"
+            case .uuidV4: "a random UUID (version 4)"
+            case .alpha3: "three upper-case letters A–Z"
             case .bundleID: "a bundle ID (letters, digits, '-' and '.', e.g. com.example.app)"
             case .date: "a calendar date YYYY-MM-DD"
             }
@@ -71,6 +79,16 @@ public struct StringRules: Sendable {
                     }
                 }
                 return true
+            case .uuidV4:
+                let bytes = Array(utf8)
+                guard Format.uuid.matches(value) else { return false }
+                return bytes[14] == UInt8(ascii: "4")
+                    && [
+                        UInt8(ascii: "8"), UInt8(ascii: "9"), UInt8(ascii: "a"),
+                        UInt8(ascii: "b"), UInt8(ascii: "A"), UInt8(ascii: "B"),
+                    ].contains(bytes[19])
+            case .alpha3:
+                return utf8.count == 3 && utf8.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
             case .bundleID:
                 guard !utf8.isEmpty else { return false }
                 let allowed = utf8.allSatisfy {
