@@ -66,19 +66,23 @@ let package = Package(
             name: "offerkit-demo",
             dependencies: ["OfferSigning", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // Runs the independent tools (Python, openssl) for the test targets; used by tests only.
+        .target(name: "InteropSupport", path: "Tests/InteropSupport"),
         .testTarget(
             name: "OfferSigningTests",
-            dependencies: ["OfferSigning"],
+            dependencies: ["OfferSigning", "InteropSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "OfferCodesTests",
-            dependencies: ["OfferCodes", "OfferSigning", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "OfferCodes", "OfferSigning", "InteropSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "OfferServiceTests",
             dependencies: [
-                "OfferService", "OfferSigning", "OfferCodes",
+                "OfferService", "OfferSigning", "OfferCodes", "InteropSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -86,7 +90,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OfferKitCLITests",
-            dependencies: ["OfferSigning"]
+            dependencies: ["OfferSigning", "InteropSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -24,7 +24,7 @@ struct CodesValidate: ParsableCommand {
         case .json:
             let document = JSONValue.object([
                 ("valid", .bool(report.isValid)),
-                ("problems", .array(report.problems.map(Self.json))),
+                ("problems", .array(report.problems.map { $0.jsonValue() })),
             ])
             Output.line(document.text(pretty: true))
             if !report.isValid { throw ExitCode(ExitStatus.invalidInput.rawValue) }
@@ -32,14 +32,6 @@ struct CodesValidate: ParsableCommand {
             if !report.isValid { throw CampaignProblems(report.problems) }
             if let campaign = report.campaign { Output.line(Self.summary(campaign)) }
         }
-    }
-
-    static func json(_ problem: ValidationProblem) -> JSONValue {
-        var members: [(key: String, value: JSONValue)] = [
-            ("path", .string(problem.path)), ("rule", .string(problem.rule)), ("message", .string(problem.message)),
-        ]
-        if let allowed = problem.allowed { members.append(("allowed", .string(allowed))) }
-        return .object(members)
     }
 
     /// "valid: spring-2027 (app 1234567890): 2 offers, 1 one-time-use batch (500 codes), …"

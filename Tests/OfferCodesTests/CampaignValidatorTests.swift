@@ -699,4 +699,13 @@ struct CampaignValidatorTests {
         #expect(!failing.isValid)
         #expect(throws: CampaignProblems(failing.problems)) { try failing.validCampaign() }
     }
+
+    @Test func aProblemAsJSONHasPathRuleMessageAndAllowedOnlyWhenThereIsOne() {
+        let withAllowed = ValidationProblem(path: "$.name", rule: "campaign-name", message: "m \"q\"", allowed: "a")
+        #expect(
+            withAllowed.jsonValue().text()
+                == #"{"path":"$.name","rule":"campaign-name","message":"m \"q\"","allowed":"a"}"#)
+        let without = ValidationProblem(path: "$", rule: "json-syntax", message: "m")
+        #expect(without.jsonValue().text() == #"{"path":"$","rule":"json-syntax","message":"m"}"#)
+    }
 }

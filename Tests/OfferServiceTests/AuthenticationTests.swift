@@ -9,9 +9,8 @@ import Testing
 
 @Suite("Authentication: bearer API keys, scopes, bundle IDs")
 struct AuthenticationTests {
-    let path = "/v1/signatures/promotional-offer"
-    let body =
-        #"{"bundleId":"com.example.offerkit.demo","productId":"com.example.monthly","offerIdentifier":"WINBACK50"}"#
+    let path = ServiceFixtures.promotionalOfferPath
+    let body = ServiceFixtures.promotionalOfferBody
 
     func body(bundleID: String) -> String {
         body.replacingOccurrences(of: ServiceFixtures.app, with: bundleID)

@@ -11,72 +11,56 @@ struct CreateServerAPITokenTests {
     static let now = Date(timeIntervalSince1970: 1_763_712_000.75)
     let path = "/v1/tokens/server-api"
     let body = #"{"bundleId":"com.example.offerkit.demo"}"#
+    var route: OperationRoute { OperationRoute(path: path) }
 
     @Test("signs a 5-minute token by default, with exactly iss, iat, exp, aud and bid")
     func defaultLifetime() async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service(clock: .fixed(Self.now)))
-        try await app.test(.router) { client in
-            let response = try await client.send(.post, path, json: body, key: ServiceFixtures.admin.secret)
-            #expect(response.status == 200, "\(response.text)")
-            #expect(response.headers[.contentType] == "application/json")
-            #expect(response.headers[.cacheControl] == "no-store")
-            let token = try #require(response.string("token"))
-            let verified = try JWSVerifier(publicKeyPEM: ServiceFixtures.publicKeyPEM).verify(
-                token, as: .serverAPIToken)
-            #expect(verified.header.kid == ServiceFixtures.keyID)
+        let service = try ServiceFixtures.service(clock: .fixed(Self.now))
+        let response = try await route.post(body, to: service)
+        #expect(response.status == 200, "\(response.text)")
+        #expect(response.headers[.contentType] == "application/json")
+        #expect(response.headers[.cacheControl] == "no-store")
+        let token = try #require(response.string("token"))
+        let verified = try JWSVerifier(publicKeyPEM: ServiceFixtures.publicKeyPEM).verify(
+            token, as: .serverAPIToken)
+        #expect(verified.header.kid == ServiceFixtures.keyID)
 
-            let decoded = try DecodedToken(token)
-            #expect(decoded.header == ["alg": "ES256", "kid": ServiceFixtures.keyID, "typ": "JWT"])
-            #expect(decoded.claimNames == ["iss", "iat", "exp", "aud", "bid"])
-            #expect(decoded.claims.iss == ServiceFixtures.issuerID)
-            #expect(decoded.claims.iat == 1_763_712_000)
-            #expect(decoded.claims.exp == 1_763_712_000 + 300)
-            #expect(decoded.claims.aud == "appstoreconnect-v1")
-            #expect(decoded.claims.bid == ServiceFixtures.app)
-            #expect(response.json?["issuedAt"] == .integer(1_763_712_000))
-            #expect(response.json?["expiresAt"] == .integer(1_763_712_300))
-        }
+        let decoded = try DecodedToken(token)
+        #expect(decoded.header == ["alg": "ES256", "kid": ServiceFixtures.keyID, "typ": "JWT"])
+        #expect(decoded.claimNames == ["iss", "iat", "exp", "aud", "bid"])
+        #expect(decoded.claims.iss == ServiceFixtures.issuerID)
+        #expect(decoded.claims.iat == 1_763_712_000)
+        #expect(decoded.claims.exp == 1_763_712_000 + 300)
+        #expect(decoded.claims.aud == "appstoreconnect-v1")
+        #expect(decoded.claims.bid == ServiceFixtures.app)
+        #expect(response.json?["issuedAt"] == .integer(1_763_712_000))
+        #expect(response.json?["expiresAt"] == .integer(1_763_712_300))
     }
 
     @Test("signs for the app the request names", arguments: [ServiceFixtures.app, ServiceFixtures.otherApp])
     func bundleID(_ bundleID: String) async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(
-                .post, path, json: #"{"bundleId":"\#(bundleID)"}"#, key: ServiceFixtures.admin.secret)
-            #expect(response.status == 200, "\(response.text)")
-            #expect(try DecodedToken(#require(response.string("token"))).claims.bid == bundleID)
-        }
+        let response = try await route.post(#"{"bundleId":"\#(bundleID)"}"#)
+        #expect(response.status == 200, "\(response.text)")
+        #expect(try DecodedToken(#require(response.string("token"))).claims.bid == bundleID)
     }
 
     @Test("lifetime sets exp, from 1 second to 60 minutes", arguments: [1, 60, 3600])
     func lifetime(_ seconds: Int) async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service(clock: .fixed(Self.now)))
-        try await app.test(.router) { client in
-            let response = try await client.send(
-                .post, path, json: #"{"bundleId":"com.example.offerkit.demo","lifetime":\#(seconds)}"#,
-                key: ServiceFixtures.admin.secret)
-            #expect(response.status == 200, "\(response.text)")
-            let claims = try DecodedToken(#require(response.string("token"))).claims
-            #expect(claims.exp == claims.iat + Int64(seconds))
-            #expect(response.json?["expiresAt"] == .integer(1_763_712_000 + seconds))
-        }
+        let service = try ServiceFixtures.service(clock: .fixed(Self.now))
+        let response = try await route.post(
+            #"{"bundleId":"com.example.offerkit.demo","lifetime":\#(seconds)}"#, to: service)
+        #expect(response.status == 200, "\(response.text)")
+        let claims = try DecodedToken(#require(response.string("token"))).claims
+        #expect(claims.exp == claims.iat + Int64(seconds))
+        #expect(response.json?["expiresAt"] == .integer(1_763_712_000 + seconds))
     }
 
     @Test(
         "a lifetime that is not an integer from 1 to 3600 is a 422 naming lifetime",
         arguments: ["0", "3601", "-300", "86400", "\"300\"", "300.5", "null", "true"])
     func lifetimeOutOfRange(_ lifetime: String) async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(
-                .post, path, json: #"{"bundleId":"com.example.offerkit.demo","lifetime":\#(lifetime)}"#,
-                key: ServiceFixtures.admin.secret)
-            #expect(response.status == 422, "\(response.text)")
-            #expect(response.headers[.contentType] == "application/problem+json")
-            #expect(response.problemSlug == "invalid-field")
-            #expect(response.string("field") == "lifetime")
-        }
+        try await route.expectInvalidField(
+            #"{"bundleId":"com.example.offerkit.demo","lifetime":\#(lifetime)}"#, field: "lifetime")
     }
 
     @Test(
@@ -90,25 +74,12 @@ struct CreateServerAPITokenTests {
             (#"["com.example.offerkit.demo"]"#, "(body)"),
         ])
     func invalidField(_ json: String, _ field: String) async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(.post, path, json: json, key: ServiceFixtures.admin.secret)
-            #expect(response.status == 422, "\(response.text)")
-            #expect(response.problemSlug == "invalid-field")
-            #expect(response.string("field") == field)
-        }
+        try await route.expectInvalidField(json, field: field)
     }
 
     @Test("a bundle ID the service does not have is a 404 unknown-app naming bundleId")
     func unknownApp() async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(
-                .post, path, json: #"{"bundleId":"com.example.elsewhere"}"#, key: ServiceFixtures.admin.secret)
-            #expect(response.status == 404, "\(response.text)")
-            #expect(response.problemSlug == "unknown-app")
-            #expect(response.string("field") == "bundleId")
-        }
+        try await route.expectUnknownApp(#"{"bundleId":"com.example.elsewhere"}"#)
     }
 
     @Test("no API key, or an unknown one, is a 401 with WWW-Authenticate", arguments: [nil, "offerkit_not-a-key"])
@@ -125,13 +96,7 @@ struct CreateServerAPITokenTests {
 
     @Test("a key without the server-api-token scope is a 403")
     func missingScope() async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(.post, path, json: body, key: ServiceFixtures.promotionalOnly.secret)
-            #expect(response.status == 403, "\(response.text)")
-            #expect(response.problemSlug == "forbidden")
-            #expect(response.string("detail")?.contains("server-api-token") == true)
-        }
+        try await route.expectScopeRequired("server-api-token", json: body)
     }
 
     @Test("a key limited to other bundle IDs is a 403 naming bundleId")
@@ -168,61 +133,16 @@ struct CreateServerAPITokenTests {
         "PyJWT and cryptography verify the token and read the same claims",
         .enabled(if: IndependentVerifier.pythonEnabled, IndependentVerifier.pythonReason))
     func independentlyVerified() async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(
-                .post, path, json: #"{"bundleId":"com.example.offerkit.demo","lifetime":600}"#,
-                key: ServiceFixtures.admin.secret)
-            #expect(response.status == 200, "\(response.text)")
-            let token = try #require(response.string("token"))
-            let verified = try IndependentVerifier.verify([(token, "appstoreconnect-v1")])
-            let claims = try #require(verified.first?.claims)
-            #expect(claims["iss"] == .string(ServiceFixtures.issuerID))
-            #expect(claims["bid"] == .string(ServiceFixtures.app))
-            #expect(claims["aud"] == .string("appstoreconnect-v1"))
-            let iat = try #require(claims["iat"]?.int64)
-            #expect(claims["exp"]?.int64 == iat + 600)
-            #expect(verified.first?.header["alg"] == .string("ES256"))
-        }
-    }
-}
-
-/// A compact JWS taken apart with Foundation alone (not the library's codecs), for checking
-/// the claims of the service's tokens independently of ``JWSVerifier``.
-struct DecodedToken {
-    struct Claims: Decodable {
-        var iss: String?
-        var sub: String?
-        var iat: Int64
-        var exp: Int64
-        var aud: String
-        var bid: String?
-        var scope: [String]?
-    }
-
-    let header: [String: String]
-    let claims: Claims
-    /// The payload's member names, in the order they appear.
-    let claimNames: [String]
-
-    init(_ compact: String) throws {
-        let segments = compact.split(separator: ".", omittingEmptySubsequences: false)
-        #expect(segments.count == 3)
-        let header = try #require(segments.first.flatMap(Self.decode))
-        let payload = try #require(segments.dropFirst().first.flatMap(Self.decode))
-        self.header = try JSONDecoder().decode([String: String].self, from: header)
-        self.claims = try JSONDecoder().decode(Claims.self, from: payload)
-        let text = String(decoding: payload, as: UTF8.self)
-        let object = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
-        let position = { (name: String) in text.range(of: "\"\(name)\":")?.lowerBound ?? text.endIndex }
-        self.claimNames = object.keys.sorted { position($0) < position($1) }
-    }
-
-    /// base64url without padding, decoded with Foundation.
-    private static func decode(_ segment: Substring) -> Data? {
-        guard !segment.contains("="), !segment.contains("+"), !segment.contains("/") else { return nil }
-        var text = segment.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while text.count % 4 != 0 { text += "=" }
-        return Data(base64Encoded: text)
+        let response = try await route.post(#"{"bundleId":"com.example.offerkit.demo","lifetime":600}"#)
+        #expect(response.status == 200, "\(response.text)")
+        let token = try #require(response.string("token"))
+        let verified = try IndependentVerifier.verify([(token, "appstoreconnect-v1")])
+        let claims = try #require(verified.first?.claims)
+        #expect(claims["iss"] == .string(ServiceFixtures.issuerID))
+        #expect(claims["bid"] == .string(ServiceFixtures.app))
+        #expect(claims["aud"] == .string("appstoreconnect-v1"))
+        let iat = try #require(claims["iat"]?.int64)
+        #expect(claims["exp"]?.int64 == iat + 600)
+        #expect(verified.first?.header["alg"] == .string("ES256"))
     }
 }

@@ -10,9 +10,8 @@ import Testing
 
 @Suite("Limits: body size, media type, JSON, rate limit, timeout, internal errors")
 struct LimitsTests {
-    let path = "/v1/signatures/promotional-offer"
-    let body =
-        #"{"bundleId":"com.example.offerkit.demo","productId":"com.example.monthly","offerIdentifier":"WINBACK50"}"#
+    let path = ServiceFixtures.promotionalOfferPath
+    let body = ServiceFixtures.promotionalOfferBody
 
     /// `body` padded with trailing spaces to exactly `size` bytes.
     func body(ofSize size: Int) -> String {

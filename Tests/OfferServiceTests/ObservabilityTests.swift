@@ -10,9 +10,8 @@ import Testing
 
 @Suite("Observability: request ids, metrics, logs")
 struct ObservabilityTests {
-    let path = "/v1/signatures/promotional-offer"
-    let body =
-        #"{"bundleId":"com.example.offerkit.demo","productId":"com.example.monthly","offerIdentifier":"WINBACK50"}"#
+    let path = ServiceFixtures.promotionalOfferPath
+    let body = ServiceFixtures.promotionalOfferBody
 
     @Test(
         "a well-formed X-Request-Id is echoed, on successes and problems",
@@ -192,42 +191,5 @@ struct ObservabilityTests {
             #expect(!"\(record.metadata)".contains("hunter2"))
             #expect(!"\(record.message) \(record.metadata)".contains(ServiceFixtures.promotionalOnly.secret))
         }
-    }
-}
-
-/// One captured log line: level, message and all metadata as strings.
-struct LogRecord: Sendable {
-    let level: Logger.Level
-    let message: String
-    let metadata: [String: String]
-}
-
-/// The lines a ``CapturingLogHandler`` captured.
-final class LogRecords: @unchecked Sendable {
-    private let lock = NSLock()
-    private var records: [LogRecord] = []
-
-    var all: [LogRecord] { lock.withLock { records } }
-
-    func append(_ record: LogRecord) { lock.withLock { records.append(record) } }
-}
-
-/// A swift-log handler that keeps every line in memory.
-struct CapturingLogHandler: LogHandler {
-    let records: LogRecords
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-        records.append(
-            LogRecord(
-                level: event.level, message: event.message.description,
-                metadata: merged.mapValues { $0.description }))
     }
 }

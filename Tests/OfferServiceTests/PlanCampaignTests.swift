@@ -11,6 +11,7 @@ import Testing
 @Suite("POST /v1/campaigns/plan")
 struct PlanCampaignTests {
     let path = "/v1/campaigns/plan"
+    var route: OperationRoute { OperationRoute(path: path) }
     static let today = CalendarDate(year: 2027, month: 3, day: 15)!
     static let defaultAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 
@@ -71,39 +72,35 @@ struct PlanCampaignTests {
     func example() async throws {
         let campaign = ValidateCampaignTests.exampleText
         let entries = Self.exampleBatches.map { Self.entry($0.name, batch: $0.batch, codes: $0.codes) }
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(
-                .post, path, json: Self.body(campaign, entries: entries), key: ServiceFixtures.admin.secret)
-            #expect(response.status == 200, "\(response.text.prefix(2000))")
-            #expect(response.headers[.contentType] == "application/json")
-            var supplied: [[Int]: [String]] = [:]
-            for batch in Self.exampleBatches { supplied[[batch.offer, batch.batch]] = batch.codes }
-            let expected = try Self.libraryPlan(campaign, supplied)
-            #expect(response.json == expected)
+        let response = try await route.post(Self.body(campaign, entries: entries))
+        #expect(response.status == 200, "\(response.text.prefix(2000))")
+        #expect(response.headers[.contentType] == "application/json")
+        var supplied: [[Int]: [String]] = [:]
+        for batch in Self.exampleBatches { supplied[[batch.offer, batch.batch]] = batch.codes }
+        let expected = try Self.libraryPlan(campaign, supplied)
+        #expect(response.json == expected)
 
-            // Independently of the library: one request per offer, one-time-use batch and custom code.
-            let file = try JSONSerialization.jsonObject(with: Data(campaign.utf8)) as? [String: Any]
-            let offers = try #require(file?["offers"] as? [[String: Any]])
-            var expectedCount = 0
-            for offer in offers {
-                expectedCount += 1 + ((offer["oneTimeUseCodes"] as? [Any])?.count ?? 0)
-                for batch in (offer["customCodes"] as? [[String: Any]]) ?? [] {
-                    let generated = (batch["generate"] as? [String: Any])?["count"] as? Int
-                    expectedCount += generated ?? (batch["codes"] as? [Any])?.count ?? 0
-                }
+        // Independently of the library: one request per offer, one-time-use batch and custom code.
+        let file = try JSONSerialization.jsonObject(with: Data(campaign.utf8)) as? [String: Any]
+        let offers = try #require(file?["offers"] as? [[String: Any]])
+        var expectedCount = 0
+        for offer in offers {
+            expectedCount += 1 + ((offer["oneTimeUseCodes"] as? [Any])?.count ?? 0)
+            for batch in (offer["customCodes"] as? [[String: Any]]) ?? [] {
+                let generated = (batch["generate"] as? [String: Any])?["count"] as? Int
+                expectedCount += generated ?? (batch["codes"] as? [Any])?.count ?? 0
             }
-            guard case .array(let requests)? = response.json?["requests"] else {
-                Issue.record("no requests in \(response.text.prefix(500))")
-                return
-            }
-            #expect(requests.count == expectedCount)
-            #expect(response.json?["campaign"] == .string("spring-2027"))
-            // offers[1]: its given code SPRING27 is custom code 1, the generated batch follows.
-            let second = requests.first { $0["id"] == .string("offer-2-custom-code-2") }
-            #expect(second?["body"]?["data"]?["attributes"]?["customCode"] == .string(Self.exampleBatches[0].codes[0]))
-            #expect(second?["dependsOn"] == .array([.string("offer-2")]))
         }
+        guard case .array(let requests)? = response.json?["requests"] else {
+            Issue.record("no requests in \(response.text.prefix(500))")
+            return
+        }
+        #expect(requests.count == expectedCount)
+        #expect(response.json?["campaign"] == .string("spring-2027"))
+        // offers[1]: its given code SPRING27 is custom code 1, the generated batch follows.
+        let second = requests.first { $0["id"] == .string("offer-2-custom-code-2") }
+        #expect(second?["body"]?["data"]?["attributes"]?["customCode"] == .string(Self.exampleBatches[0].codes[0]))
+        #expect(second?["dependsOn"] == .array([.string("offer-2")]))
     }
 
     @Test("a campaign without generated batches needs no customCodes")
@@ -111,32 +108,23 @@ struct PlanCampaignTests {
         let campaign = Self.small.replacingOccurrences(
             of: #"{"generate":{"count":3,"prefix":"VIP","length":4},"redemptionLimit":1},"#, with: "")
         #expect(campaign != Self.small)
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(
-                .post, path, json: Self.body(campaign), key: ServiceFixtures.admin.secret)
-            #expect(response.status == 200, "\(response.text)")
-            let expected = try Self.libraryPlan(campaign, [:])
-            #expect(response.json == expected)
-        }
+        let response = try await route.post(Self.body(campaign))
+        #expect(response.status == 200, "\(response.text)")
+        let expected = try Self.libraryPlan(campaign, [:])
+        #expect(response.json == expected)
     }
 
     @Test("supplied codes that fit the batch are planned in their order")
     func smallCampaign() async throws {
         let codes = ["VIPAAAA", "VIPZZZZ", "VIP2345"]
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(
-                .post, path,
-                json: Self.body(Self.small, entries: [Self.entry("Gem pack launch", batch: 0, codes: codes)]),
-                key: ServiceFixtures.admin.secret)
-            #expect(response.status == 200, "\(response.text)")
-            let expected = try Self.libraryPlan(Self.small, [[0, 0]: codes])
-            #expect(response.json == expected)
-            guard case .array(let requests)? = response.json?["requests"] else { return }
-            let planned = requests.compactMap { $0["body"]?["data"]?["attributes"]?["customCode"] }
-            #expect(planned == (codes + ["VIPABCD"]).map { .string($0) })
-        }
+        let response = try await route.post(
+            Self.body(Self.small, entries: [Self.entry("Gem pack launch", batch: 0, codes: codes)]))
+        #expect(response.status == 200, "\(response.text)")
+        let expected = try Self.libraryPlan(Self.small, [[0, 0]: codes])
+        #expect(response.json == expected)
+        guard case .array(let requests)? = response.json?["requests"] else { return }
+        let planned = requests.compactMap { $0["body"]?["data"]?["attributes"]?["customCode"] }
+        #expect(planned == (codes + ["VIPABCD"]).map { .string($0) })
     }
 
     @Test("a generated batch without codes is a 422 naming customCodes, the offer and how to get codes")
@@ -179,18 +167,9 @@ struct PlanCampaignTests {
             ([], "customCodes[0].codes", "at least 1"),
         ])
     func wrongCodes(_ codes: [String], _ field: String, _ detail: String) async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(
-                .post, path,
-                json: Self.body(Self.small, entries: [Self.entry("Gem pack launch", batch: 0, codes: codes)]),
-                key: ServiceFixtures.admin.secret)
-            #expect(response.status == 422, "\(response.text)")
-            #expect(response.headers[.contentType] == "application/problem+json")
-            #expect(response.problemSlug == "invalid-field")
-            #expect(response.string("field") == field)
-            #expect(response.string("detail")?.contains(detail) == true, "\(response.text)")
-        }
+        let response = try await route.expectInvalidField(
+            Self.body(Self.small, entries: [Self.entry("Gem pack launch", batch: 0, codes: codes)]), field: field)
+        #expect(response.string("detail")?.contains(detail) == true, "\(response.text)")
     }
 
     @Test(
@@ -210,14 +189,7 @@ struct PlanCampaignTests {
             ),
         ])
     func wrongEntry(_ entries: [String], _ field: String) async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(
-                .post, path, json: Self.body(Self.small, entries: entries), key: ServiceFixtures.admin.secret)
-            #expect(response.status == 422, "\(response.text)")
-            #expect(response.problemSlug == "invalid-field")
-            #expect(response.string("field") == field)
-        }
+        try await route.expectInvalidField(Self.body(Self.small, entries: entries), field: field)
     }
 
     @Test("an invalid campaign is a 422 invalid-campaign whose problems are the library's, relative to campaign")
@@ -226,47 +198,29 @@ struct PlanCampaignTests {
             .replacingOccurrences(of: #""paymentMode": "PAY_AS_YOU_GO""#, with: #""paymentMode": "ONE_TIME""#)
             .replacingOccurrences(of: #""count": 1000,"#, with: #""count": 0,"#)
         #expect(broken != ValidateCampaignTests.exampleText)
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(
-                .post, path, json: Self.body(broken), key: ServiceFixtures.admin.secret)
-            #expect(response.status == 422, "\(response.text)")
-            #expect(response.headers[.contentType] == "application/problem+json")
-            #expect(response.problemSlug == "invalid-campaign")
-            #expect(response.string("field") == "campaign")
-            #expect(response.string("detail")?.contains("relative to `campaign`") == true)
-            let expected = try ValidateCampaignTests.libraryProblems(broken)
-            #expect(expected.count >= 2)
-            #expect(response.json?["problems"] == .array(expected))
-            #expect(response.json?["requests"] == nil)
-        }
+        let response = try await route.post(Self.body(broken))
+        #expect(response.status == 422, "\(response.text)")
+        #expect(response.headers[.contentType] == "application/problem+json")
+        #expect(response.problemSlug == "invalid-campaign")
+        #expect(response.string("field") == "campaign")
+        #expect(response.string("detail")?.contains("relative to `campaign`") == true)
+        let expected = try ValidateCampaignTests.libraryProblems(broken)
+        #expect(expected.count >= 2)
+        #expect(response.json?["problems"] == .array(expected))
+        #expect(response.json?["requests"] == nil)
     }
 
     @Test(
         "a today that is not a calendar day is a 422 naming today", arguments: ["2027-02-29", "2027-00-10", "tomorrow"])
     func invalidToday(_ today: String) async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(
-                .post, path, json: Self.body(Self.small, today: today), key: ServiceFixtures.admin.secret)
-            #expect(response.status == 422, "\(response.text)")
-            #expect(response.problemSlug == "invalid-field")
-            #expect(response.string("field") == "today")
-        }
+        try await route.expectInvalidField(Self.body(Self.small, today: today), field: "today")
     }
 
     @Test("no API key is a 401; a key without the campaigns scope is a 403")
     func authentication() async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let body = Self.body(Self.small, entries: [Self.entry("Gem pack launch", batch: 0, codes: ["VIPAAAA"])])
-            let anonymous = try await client.send(.post, path, json: body)
-            #expect(anonymous.status == 401, "\(anonymous.text)")
-            #expect(anonymous.problemSlug == "unauthorized")
-            let limited = try await client.send(.post, path, json: body, key: ServiceFixtures.promotionalOnly.secret)
-            #expect(limited.status == 403, "\(limited.text)")
-            #expect(limited.problemSlug == "forbidden")
-        }
+        try await route.expectScopeRequired(
+            "campaigns",
+            json: Self.body(Self.small, entries: [Self.entry("Gem pack launch", batch: 0, codes: ["VIPAAAA"])]))
     }
 
     @Test("a cancelled plan (the request timed out) stops with CancellationError")

@@ -8,6 +8,7 @@ import Testing
 @Suite("POST /v1/signatures/advanced-commerce")
 struct SignAdvancedCommerceTests {
     static let path = "/v1/signatures/advanced-commerce"
+    let route = OperationRoute(path: Self.path)
 
     /// A request of each operation and the exact JSON that must be signed into the `request` claim.
     struct SignedCase: Sendable, CustomTestStringConvertible {
@@ -77,34 +78,29 @@ struct SignAdvancedCommerceTests {
         arguments: signedCases)
     func signs(_ signedCase: SignedCase) async throws {
         let service = try ServiceFixtures.service(clock: .fixed(Date(timeIntervalSince1970: 1_763_712_000)))
-        try await ServiceFixtures.application(service).test(.router) { client in
-            let response = try await client.send(
-                .post, Self.path, json: Self.body(signedCase.request), key: ServiceFixtures.admin.secret)
-            #expect(response.status == 200, "\(response.text)")
-            #expect(response.headers[.cacheControl] == "no-store")
-            #expect(response.string("keyId") == ServiceFixtures.keyID)
-            #expect(response.json?["issuedAt"] == .number("1763712000"))
-            let jws = try #require(response.string("jws"))
-            let verified = try #require(try IndependentVerifier.verify([(jws, "advanced-commerce-api")]).first)
-            #expect(verified.header.keys.sorted() == ["alg", "kid", "typ"])
-            #expect(verified.header["alg"] == .string("ES256"))
-            #expect(verified.header["kid"] == .string(ServiceFixtures.keyID))
-            let claims = verified.claims
-            #expect(claims.keys == ["iss", "iat", "aud", "bid", "nonce", "request"])
-            #expect(claims["iss"] == .string(ServiceFixtures.issuerID))
-            #expect(claims["iat"] == .number("1763712000"))
-            #expect(claims["bid"] == .string(ServiceFixtures.app))
-            let nonce = try #require(response.string("nonce"))
-            #expect(claims["nonce"] == .string(nonce))
-            guard case .string(let request)? = claims["request"] else {
-                Issue.record("the request claim is not a string: \(claims.text())")
-                return
-            }
-            #expect(request.utf8.count % 4 == 0, "the request claim must be padded standard base64")
-            let decoded = try #require(Data(base64Encoded: request))
-            let expected = signedCase.signed ?? signedCase.request
-            #expect(String(decoding: decoded, as: UTF8.self) == expected)
+        let response = try await route.post(Self.body(signedCase.request), to: service)
+        #expect(response.status == 200, "\(response.text)")
+        #expect(response.headers[.cacheControl] == "no-store")
+        #expect(response.string("keyId") == ServiceFixtures.keyID)
+        #expect(response.json?["issuedAt"] == .number("1763712000"))
+        let jws = try #require(response.string("jws"))
+        let verified = try #require(try IndependentVerifier.verify([(jws, "advanced-commerce-api")]).first)
+        verified.expectDemoKeyHeader()
+        let claims = verified.claims
+        #expect(claims.keys == ["iss", "iat", "aud", "bid", "nonce", "request"])
+        #expect(claims["iss"] == .string(ServiceFixtures.issuerID))
+        #expect(claims["iat"] == .number("1763712000"))
+        #expect(claims["bid"] == .string(ServiceFixtures.app))
+        let nonce = try #require(response.string("nonce"))
+        #expect(claims["nonce"] == .string(nonce))
+        guard case .string(let request)? = claims["request"] else {
+            Issue.record("the request claim is not a string: \(claims.text())")
+            return
         }
+        #expect(request.utf8.count % 4 == 0, "the request claim must be padded standard base64")
+        let decoded = try #require(Data(base64Encoded: request))
+        let expected = signedCase.signed ?? signedCase.request
+        #expect(String(decoding: decoded, as: UTF8.self) == expected)
         #expect(service.state.metrics.exposition().contains(#"offerkit_signatures_total{type="advanced-commerce"} 1"#))
     }
 
@@ -240,18 +236,10 @@ struct SignAdvancedCommerceTests {
 
     @Test("an invalid body is a 422 invalid-field problem naming the field", arguments: invalidCases)
     func invalidField(_ invalidCase: InvalidCase) async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(
-                .post, Self.path, json: invalidCase.body, key: ServiceFixtures.admin.secret)
-            #expect(response.status == 422, "\(response.text)")
-            #expect(response.headers[.contentType] == "application/problem+json")
-            #expect(response.problemSlug == "invalid-field")
-            #expect(response.string("field") == invalidCase.field, "\(response.text)")
-            let detail = try #require(response.string("detail"))
-            #expect(detail.contains(invalidCase.field), "\(detail)")
-            if let words = invalidCase.detail { #expect(detail.contains(words), "\(detail)") }
-        }
+        let response = try await route.expectInvalidField(invalidCase.body, field: invalidCase.field)
+        let detail = try #require(response.string("detail"))
+        #expect(detail.contains(invalidCase.field), "\(detail)")
+        if let words = invalidCase.detail { #expect(detail.contains(words), "\(detail)") }
     }
 
     @Test("values at the limits pass the schema and the library")
@@ -269,41 +257,19 @@ struct SignAdvancedCommerceTests {
             #""offer":{"period":"P3D","periodCount":1,"price":\#(Int64.max),"reason":"ACQUISITION"}}],"#,
             #""period":"P1Y"}"#,
         ].joined()
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(
-                .post, Self.path, json: Self.body(request), key: ServiceFixtures.admin.secret)
-            #expect(response.status == 200, "\(response.text)")
-        }
+        let response = try await route.post(Self.body(request))
+        #expect(response.status == 200, "\(response.text)")
     }
 
     @Test("an unknown bundle ID is a 404 unknown-app problem")
     func unknownApp() async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let json = #"{"bundleId":"com.example.unknown","request":"# + Self.signedCases[0].request + "}"
-            let response = try await client.send(.post, Self.path, json: json, key: ServiceFixtures.admin.secret)
-            #expect(response.status == 404)
-            #expect(response.problemSlug == "unknown-app")
-            #expect(response.string("field") == "bundleId")
-        }
+        try await route.expectUnknownApp(
+            #"{"bundleId":"com.example.unknown","request":"# + Self.signedCases[0].request + "}")
     }
 
     @Test("a key without the advanced-commerce scope is refused with 403, no key with 401")
     func authorization() async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        let json = Self.body(Self.signedCases[0].request)
-        try await app.test(.router) { client in
-            let forbidden = try await client.send(
-                .post, Self.path, json: json, key: ServiceFixtures.promotionalOnly.secret)
-            #expect(forbidden.status == 403)
-            #expect(forbidden.problemSlug == "forbidden")
-            #expect(forbidden.string("detail")?.contains("advanced-commerce") == true)
-            let anonymous = try await client.send(.post, Self.path, json: json)
-            #expect(anonymous.status == 401)
-            #expect(anonymous.problemSlug == "unauthorized")
-            #expect(anonymous.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
-        }
+        try await route.expectScopeRequired("advanced-commerce", json: Self.body(Self.signedCases[0].request))
     }
 
     @Test("the request component's example and each operation's example pass their schemas and are signed")

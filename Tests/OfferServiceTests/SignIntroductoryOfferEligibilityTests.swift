@@ -12,39 +12,35 @@ struct SignIntroductoryOfferEligibilityTests {
         {"bundleId":"com.example.offerkit.demo","productId":"com.example.monthly","allowIntroductoryOffer":false,
          "transactionId":"2000000123456789"}
         """#
+    var route: OperationRoute { OperationRoute(path: path) }
 
     @Test(
         "signs an eligibility JWS that PyJWT and cryptography verify, with the claims of the request",
         .enabled(if: IndependentVerifier.pythonEnabled, IndependentVerifier.pythonReason))
     func signs() async throws {
         let service = try ServiceFixtures.service(clock: .fixed(Date(timeIntervalSince1970: 1_763_712_000)))
-        try await ServiceFixtures.application(service).test(.router) { client in
-            let response = try await client.send(.post, path, json: body, key: ServiceFixtures.admin.secret)
-            #expect(response.status == 200, "\(response.text)")
-            #expect(response.headers[.cacheControl] == "no-store")
-            #expect(response.string("keyId") == ServiceFixtures.keyID)
-            #expect(response.json?["issuedAt"] == .number("1763712000"))
-            let jws = try #require(response.string("jws"))
-            let verified = try #require(
-                try IndependentVerifier.verify([(jws, "introductory-offer-eligibility")]).first)
-            #expect(verified.header.keys.sorted() == ["alg", "kid", "typ"])
-            #expect(verified.header["alg"] == .string("ES256"))
-            #expect(verified.header["kid"] == .string(ServiceFixtures.keyID))
-            #expect(verified.header["typ"] == .string("JWT"))
-            let claims = verified.claims
-            #expect(
-                claims.keys == [
-                    "iss", "iat", "aud", "bid", "nonce", "productId", "allowIntroductoryOffer", "transactionId",
-                ])
-            #expect(claims["iss"] == .string(ServiceFixtures.issuerID))
-            #expect(claims["iat"] == .number("1763712000"))
-            #expect(claims["bid"] == .string(ServiceFixtures.app))
-            let nonce = try #require(response.string("nonce"))
-            #expect(claims["nonce"] == .string(nonce))
-            #expect(claims["productId"] == .string("com.example.monthly"))
-            #expect(claims["allowIntroductoryOffer"] == .bool(false))
-            #expect(claims["transactionId"] == .string("2000000123456789"))
-        }
+        let response = try await route.post(body, to: service)
+        #expect(response.status == 200, "\(response.text)")
+        #expect(response.headers[.cacheControl] == "no-store")
+        #expect(response.string("keyId") == ServiceFixtures.keyID)
+        #expect(response.json?["issuedAt"] == .number("1763712000"))
+        let jws = try #require(response.string("jws"))
+        let verified = try #require(
+            try IndependentVerifier.verify([(jws, "introductory-offer-eligibility")]).first)
+        verified.expectDemoKeyHeader()
+        let claims = verified.claims
+        #expect(
+            claims.keys == [
+                "iss", "iat", "aud", "bid", "nonce", "productId", "allowIntroductoryOffer", "transactionId",
+            ])
+        #expect(claims["iss"] == .string(ServiceFixtures.issuerID))
+        #expect(claims["iat"] == .number("1763712000"))
+        #expect(claims["bid"] == .string(ServiceFixtures.app))
+        let nonce = try #require(response.string("nonce"))
+        #expect(claims["nonce"] == .string(nonce))
+        #expect(claims["productId"] == .string("com.example.monthly"))
+        #expect(claims["allowIntroductoryOffer"] == .bool(false))
+        #expect(claims["transactionId"] == .string("2000000123456789"))
         #expect(
             service.state.metrics.exposition().contains(
                 #"offerkit_signatures_total{type="introductory-offer-eligibility"} 1"#))
@@ -54,24 +50,20 @@ struct SignIntroductoryOfferEligibilityTests {
         "uses the given nonce, lower-cased, and signs allowIntroductoryOffer true",
         .enabled(if: IndependentVerifier.pythonEnabled, IndependentVerifier.pythonReason))
     func givenNonce() async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(
-                .post, path,
-                json: #"""
-                    {"bundleId":"com.example.offerkit.other","productId":"com.example.yearly",
-                     "allowIntroductoryOffer":true,"transactionId":"2000000987654321",
-                     "nonce":"9F2D3C1E-6B1F-4A9E-8C8E-2A4F5D6B7C8D"}
-                    """#, key: ServiceFixtures.admin.secret)
-            #expect(response.status == 200, "\(response.text)")
-            #expect(response.string("nonce") == "9f2d3c1e-6b1f-4a9e-8c8e-2a4f5d6b7c8d")
-            let jws = try #require(response.string("jws"))
-            let verified = try #require(
-                try IndependentVerifier.verify([(jws, "introductory-offer-eligibility")]).first)
-            #expect(verified.claims["nonce"] == .string("9f2d3c1e-6b1f-4a9e-8c8e-2a4f5d6b7c8d"))
-            #expect(verified.claims["bid"] == .string(ServiceFixtures.otherApp))
-            #expect(verified.claims["allowIntroductoryOffer"] == .bool(true))
-        }
+        let response = try await route.post(
+            #"""
+            {"bundleId":"com.example.offerkit.other","productId":"com.example.yearly",
+             "allowIntroductoryOffer":true,"transactionId":"2000000987654321",
+             "nonce":"9F2D3C1E-6B1F-4A9E-8C8E-2A4F5D6B7C8D"}
+            """#)
+        #expect(response.status == 200, "\(response.text)")
+        #expect(response.string("nonce") == "9f2d3c1e-6b1f-4a9e-8c8e-2a4f5d6b7c8d")
+        let jws = try #require(response.string("jws"))
+        let verified = try #require(
+            try IndependentVerifier.verify([(jws, "introductory-offer-eligibility")]).first)
+        #expect(verified.claims["nonce"] == .string("9f2d3c1e-6b1f-4a9e-8c8e-2a4f5d6b7c8d"))
+        #expect(verified.claims["bid"] == .string(ServiceFixtures.otherApp))
+        #expect(verified.claims["allowIntroductoryOffer"] == .bool(true))
     }
 
     @Test(
@@ -100,64 +92,26 @@ struct SignIntroductoryOfferEligibilityTests {
             ),
         ])
     func invalidField(json: String, field: String) async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(.post, path, json: json, key: ServiceFixtures.admin.secret)
-            #expect(response.status == 422, "\(response.text)")
-            #expect(response.headers[.contentType] == "application/problem+json")
-            #expect(response.problemSlug == "invalid-field")
-            #expect(response.string("field") == field)
-        }
+        try await route.expectInvalidField(json, field: field)
     }
 
     @Test("an unknown bundle ID is a 404 unknown-app problem")
     func unknownApp() async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(
-                .post, path,
-                json: #"""
-                    {"bundleId":"com.example.unknown","productId":"p","allowIntroductoryOffer":true,
-                     "transactionId":"1"}
-                    """#, key: ServiceFixtures.admin.secret)
-            #expect(response.status == 404)
-            #expect(response.problemSlug == "unknown-app")
-            #expect(response.string("field") == "bundleId")
-        }
+        try await route.expectUnknownApp(
+            #"{"bundleId":"com.example.unknown","productId":"p","allowIntroductoryOffer":true,"transactionId":"1"}"#)
     }
 
     @Test("a key without the introductory-offer-eligibility scope is refused with 403, no key with 401")
     func authorization() async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let forbidden = try await client.send(.post, path, json: body, key: ServiceFixtures.promotionalOnly.secret)
-            #expect(forbidden.status == 403)
-            #expect(forbidden.problemSlug == "forbidden")
-            #expect(forbidden.string("detail")?.contains("introductory-offer-eligibility") == true)
-            let anonymous = try await client.send(.post, path, json: body)
-            #expect(anonymous.status == 401)
-            #expect(anonymous.problemSlug == "unauthorized")
-            #expect(anonymous.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
-        }
+        try await route.expectScopeRequired("introductory-offer-eligibility", json: body)
     }
 
     @Test("the request component's example passes its own schema and is signed")
     func requestExample() async throws {
         let operation = try #require(OfferService.operations.first { $0.id == "signIntroductoryOfferEligibility" })
-        #expect(operation.path == path)
-        let schema = try #require(operation.requestSchema)
-        #expect(schema.componentName == "IntroductoryOfferEligibilityRequest")
         #expect(operation.responseSchema.componentName == "SignedJWS")
-        let example = try #require(schema.example)
-        try SchemaValidator().validate(example, against: schema)
-        guard case .string(let bundleID)? = example["bundleId"] else {
-            Issue.record("the example has no bundleId")
-            return
-        }
-        let service = try ServiceFixtures.service { $0.apps[bundleID] = $0.apps[ServiceFixtures.app] }
-        try await ServiceFixtures.application(service).test(.router) { client in
-            let response = try await client.send(.post, path, json: example.text(), key: ServiceFixtures.admin.secret)
-            #expect(response.status == 200, "\(response.text)")
-        }
+        let (_, response) = try await route.postRequestExample(
+            of: "signIntroductoryOfferEligibility", component: "IntroductoryOfferEligibilityRequest")
+        #expect(response.status == 200, "\(response.text)")
     }
 }

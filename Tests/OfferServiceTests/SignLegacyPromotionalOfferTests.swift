@@ -8,36 +8,33 @@ import Testing
 @Suite("POST /v1/signatures/promotional-offer-v1")
 struct SignLegacyPromotionalOfferTests {
     let path = "/v1/signatures/promotional-offer-v1"
-    let body =
-        #"{"bundleId":"com.example.offerkit.demo","productId":"com.example.monthly","offerIdentifier":"WINBACK50"}"#
+    let body = ServiceFixtures.promotionalOfferBody
+    var route: OperationRoute { OperationRoute(path: path) }
 
     @Test(
         "signs the legacy message; openssl verifies it over the seven fields of the response",
         .enabled(if: IndependentVerifier.opensslEnabled, IndependentVerifier.opensslReason))
     func signs() async throws {
         let service = try ServiceFixtures.service(clock: .fixed(Date(timeIntervalSince1970: 1_763_712_000.5)))
-        try await ServiceFixtures.application(service).test(.router) { client in
-            let response = try await client.send(
-                .post, path,
-                json: #"""
-                    {"bundleId":"com.example.offerkit.demo","productId":"com.example.monthly",
-                     "offerIdentifier":"WINBACK50","appAccountToken":"E3B1C9A2-5F4D-4C8E-9A7B-1D2E3F4A5B6C"}
-                    """#, key: ServiceFixtures.admin.secret)
-            #expect(response.status == 200, "\(response.text)")
-            #expect(response.headers[.cacheControl] == "no-store")
-            #expect(
-                response.json?.keys == [
-                    "keyId", "nonce", "timestamp", "signature", "productId", "offerIdentifier", "appAccountToken",
-                ])
-            #expect(response.string("keyId") == ServiceFixtures.keyID)
-            #expect(response.string("productId") == "com.example.monthly")
-            #expect(response.string("offerIdentifier") == "WINBACK50")
-            #expect(response.string("appAccountToken") == "e3b1c9a2-5f4d-4c8e-9a7b-1d2e3f4a5b6c")
-            #expect(response.json?["timestamp"] == .number("1763712000500"))
-            let nonce = try #require(response.string("nonce"))
-            #expect(UUID(uuidString: nonce) != nil && nonce == nonce.lowercased())
-            try expectVerified(response, bundleID: ServiceFixtures.app)
-        }
+        let response = try await route.post(
+            #"""
+            {"bundleId":"com.example.offerkit.demo","productId":"com.example.monthly",
+             "offerIdentifier":"WINBACK50","appAccountToken":"E3B1C9A2-5F4D-4C8E-9A7B-1D2E3F4A5B6C"}
+            """#, to: service)
+        #expect(response.status == 200, "\(response.text)")
+        #expect(response.headers[.cacheControl] == "no-store")
+        #expect(
+            response.json?.keys == [
+                "keyId", "nonce", "timestamp", "signature", "productId", "offerIdentifier", "appAccountToken",
+            ])
+        #expect(response.string("keyId") == ServiceFixtures.keyID)
+        #expect(response.string("productId") == "com.example.monthly")
+        #expect(response.string("offerIdentifier") == "WINBACK50")
+        #expect(response.string("appAccountToken") == "e3b1c9a2-5f4d-4c8e-9a7b-1d2e3f4a5b6c")
+        #expect(response.json?["timestamp"] == .number("1763712000500"))
+        let nonce = try #require(response.string("nonce"))
+        #expect(UUID(uuidString: nonce) != nil && nonce == nonce.lowercased())
+        try expectVerified(response, bundleID: ServiceFixtures.app)
         #expect(
             service.state.metrics.exposition().contains(
                 #"offerkit_signatures_total{type="legacy-promotional-offer"} 1"#))
@@ -47,37 +44,30 @@ struct SignLegacyPromotionalOfferTests {
         "uses the given nonce (lower-cased) and signs an empty app account token when there is none",
         .enabled(if: IndependentVerifier.opensslEnabled, IndependentVerifier.opensslReason))
     func givenNonce() async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(
-                .post, path,
-                json: #"""
-                    {"bundleId":"com.example.offerkit.other","productId":"com.example.yearly",
-                     "offerIdentifier":"ÜBER-50 \"quoted\"","nonce":"9F2D3C1E-6B1F-4A9E-8C8E-2A4F5D6B7C8D"}
-                    """#, key: ServiceFixtures.admin.secret)
-            #expect(response.status == 200, "\(response.text)")
-            #expect(response.string("nonce") == "9f2d3c1e-6b1f-4a9e-8c8e-2a4f5d6b7c8d")
-            #expect(response.string("appAccountToken") == "")
-            #expect(response.string("offerIdentifier") == "ÜBER-50 \"quoted\"")
-            try expectVerified(response, bundleID: ServiceFixtures.otherApp)
-        }
+        let response = try await route.post(
+            #"""
+            {"bundleId":"com.example.offerkit.other","productId":"com.example.yearly",
+             "offerIdentifier":"ÜBER-50 \"quoted\"","nonce":"9F2D3C1E-6B1F-4A9E-8C8E-2A4F5D6B7C8D"}
+            """#)
+        #expect(response.status == 200, "\(response.text)")
+        #expect(response.string("nonce") == "9f2d3c1e-6b1f-4a9e-8c8e-2a4f5d6b7c8d")
+        #expect(response.string("appAccountToken") == "")
+        #expect(response.string("offerIdentifier") == "ÜBER-50 \"quoted\"")
+        try expectVerified(response, bundleID: ServiceFixtures.otherApp)
     }
 
     @Test(
         "a signature does not verify over another message (the openssl check discriminates)",
         .enabled(if: IndependentVerifier.opensslEnabled, IndependentVerifier.opensslReason))
     func verifierDiscriminates() async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(.post, path, json: body, key: ServiceFixtures.admin.secret)
-            #expect(response.status == 200, "\(response.text)")
-            let signature = try #require(response.string("signature"))
-            var fields = try message(response, bundleID: ServiceFixtures.app)
-            fields[3] = "WINBACK51"
-            let result = try IndependentVerifier.opensslVerify(
-                signatureBase64: signature, message: Array(fields.joined(separator: "\u{2063}").utf8))
-            #expect(result.status != 0)
-        }
+        let response = try await route.post(body)
+        #expect(response.status == 200, "\(response.text)")
+        let signature = try #require(response.string("signature"))
+        var fields = try message(response, bundleID: ServiceFixtures.app)
+        fields[3] = "WINBACK51"
+        let result = try IndependentVerifier.opensslVerify(
+            signatureBase64: signature, message: Array(fields.joined(separator: "\u{2063}").utf8))
+        #expect(result.status != 0)
     }
 
     @Test(
@@ -98,59 +88,25 @@ struct SignLegacyPromotionalOfferTests {
             (#"{"bundleId":"not a bundle","productId":"p","offerIdentifier":"o"}"#, "bundleId"),
         ])
     func invalidField(json: String, field: String) async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(.post, path, json: json, key: ServiceFixtures.admin.secret)
-            #expect(response.status == 422, "\(response.text)")
-            #expect(response.headers[.contentType] == "application/problem+json")
-            #expect(response.problemSlug == "invalid-field")
-            #expect(response.string("field") == field)
-        }
+        try await route.expectInvalidField(json, field: field)
     }
 
     @Test("an unknown bundle ID is a 404 unknown-app problem")
     func unknownApp() async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(
-                .post, path, json: #"{"bundleId":"com.example.unknown","productId":"p","offerIdentifier":"o"}"#,
-                key: ServiceFixtures.admin.secret)
-            #expect(response.status == 404)
-            #expect(response.problemSlug == "unknown-app")
-            #expect(response.string("field") == "bundleId")
-        }
+        try await route.expectUnknownApp(#"{"bundleId":"com.example.unknown","productId":"p","offerIdentifier":"o"}"#)
     }
 
     @Test("a key without the legacy-promotional-offer scope is refused with 403, no key with 401")
     func authorization() async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let forbidden = try await client.send(.post, path, json: body, key: ServiceFixtures.promotionalOnly.secret)
-            #expect(forbidden.status == 403)
-            #expect(forbidden.problemSlug == "forbidden")
-            #expect(forbidden.string("detail")?.contains("legacy-promotional-offer") == true)
-            let anonymous = try await client.send(.post, path, json: body)
-            #expect(anonymous.status == 401)
-            #expect(anonymous.problemSlug == "unauthorized")
-            #expect(anonymous.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
-        }
+        try await route.expectScopeRequired("legacy-promotional-offer", json: body)
     }
 
     @Test("the request component's example passes its own schema and is signed")
     func requestExample() async throws {
-        let operation = try #require(OfferService.operations.first { $0.id == "signLegacyPromotionalOffer" })
-        #expect(operation.path == path)
-        let schema = try #require(operation.requestSchema)
-        #expect(schema.componentName == "LegacyPromotionalOfferRequest")
-        let example = try #require(schema.example)
-        try SchemaValidator().validate(example, against: schema)
-        let bundleID = try #require(example["bundleId"].flatMap(Self.string))
-        let service = try ServiceFixtures.service { $0.apps[bundleID] = $0.apps[ServiceFixtures.app] }
-        try await ServiceFixtures.application(service).test(.router) { client in
-            let response = try await client.send(.post, path, json: example.text(), key: ServiceFixtures.admin.secret)
-            #expect(response.status == 200, "\(response.text)")
-            #expect(response.json?["appAccountToken"] == example["appAccountToken"])
-        }
+        let (example, response) = try await route.postRequestExample(
+            of: "signLegacyPromotionalOffer", component: "LegacyPromotionalOfferRequest")
+        #expect(response.status == 200, "\(response.text)")
+        #expect(response.json?["appAccountToken"] == example["appAccountToken"])
     }
 
     @Test(

@@ -7,24 +7,22 @@ import Testing
 
 @Suite("POST /v1/signatures/promotional-offer")
 struct SignPromotionalOfferTests {
-    let path = "/v1/signatures/promotional-offer"
-    let body =
-        #"{"bundleId":"com.example.offerkit.demo","productId":"com.example.monthly","offerIdentifier":"WINBACK50"}"#
+    let path = ServiceFixtures.promotionalOfferPath
+    let body = ServiceFixtures.promotionalOfferBody
+    var route: OperationRoute { OperationRoute(path: path) }
 
     @Test("signs a V2 promotional offer that the library's verifier accepts")
     func signs() async throws {
         let service = try ServiceFixtures.service()
-        try await ServiceFixtures.application(service).test(.router) { client in
-            let response = try await client.send(.post, path, json: body, key: ServiceFixtures.admin.secret)
-            #expect(response.status == 200, "\(response.text)")
-            #expect(response.headers[.cacheControl] == "no-store")
-            let jws = try #require(response.string("jws"))
-            let verified = try JWSVerifier(publicKeyPEM: ServiceFixtures.publicKeyPEM).verify(
-                jws, as: .promotionalOffer)
-            #expect(verified.claims.bid == ServiceFixtures.app)
-            #expect(response.string("nonce") == verified.claims.nonce)
-            #expect(response.string("keyId") == ServiceFixtures.keyID)
-        }
+        let response = try await route.post(body, to: service)
+        #expect(response.status == 200, "\(response.text)")
+        #expect(response.headers[.cacheControl] == "no-store")
+        let jws = try #require(response.string("jws"))
+        let verified = try JWSVerifier(publicKeyPEM: ServiceFixtures.publicKeyPEM).verify(
+            jws, as: .promotionalOffer)
+        #expect(verified.claims.bid == ServiceFixtures.app)
+        #expect(response.string("nonce") == verified.claims.nonce)
+        #expect(response.string("keyId") == ServiceFixtures.keyID)
         #expect(service.state.metrics.exposition().contains(#"offerkit_signatures_total{type="promotional-offer"} 1"#))
     }
 
@@ -33,61 +31,39 @@ struct SignPromotionalOfferTests {
         .enabled(if: IndependentVerifier.pythonEnabled, IndependentVerifier.pythonReason))
     func verifiedIndependently() async throws {
         let service = try ServiceFixtures.service(clock: .fixed(Date(timeIntervalSince1970: 1_763_712_000)))
-        try await ServiceFixtures.application(service).test(.router) { client in
-            let response = try await client.send(
-                .post, path,
-                json: #"""
-                    {"bundleId":"com.example.offerkit.other","productId":"é.monthly \"quoted\"",
-                     "offerIdentifier":"ÜBER-50","transactionId":"2000000123456789",
-                     "nonce":"9F2D3C1E-6B1F-4A9E-8C8E-2A4F5D6B7C8D"}
-                    """#, key: ServiceFixtures.admin.secret)
-            #expect(response.status == 200, "\(response.text)")
-            #expect(response.string("nonce") == "9f2d3c1e-6b1f-4a9e-8c8e-2a4f5d6b7c8d")
-            #expect(response.json?["issuedAt"] == .number("1763712000"))
-            let jws = try #require(response.string("jws"))
-            let verified = try #require(try IndependentVerifier.verify([(jws, "promotional-offer")]).first)
-            #expect(verified.header.keys.sorted() == ["alg", "kid", "typ"])
-            #expect(verified.header["alg"] == .string("ES256"))
-            #expect(verified.header["kid"] == .string(ServiceFixtures.keyID))
-            #expect(verified.header["typ"] == .string("JWT"))
-            let claims = verified.claims
-            #expect(
-                claims.keys == ["iss", "iat", "aud", "bid", "nonce", "productId", "offerIdentifier", "transactionId"])
-            #expect(claims["iss"] == .string(ServiceFixtures.issuerID))
-            #expect(claims["iat"] == .number("1763712000"))
-            #expect(claims["bid"] == .string(ServiceFixtures.otherApp))
-            #expect(claims["nonce"] == .string("9f2d3c1e-6b1f-4a9e-8c8e-2a4f5d6b7c8d"))
-            #expect(claims["productId"] == .string("é.monthly \"quoted\""))
-            #expect(claims["offerIdentifier"] == .string("ÜBER-50"))
-            #expect(claims["transactionId"] == .string("2000000123456789"))
-        }
+        let response = try await route.post(
+            #"""
+            {"bundleId":"com.example.offerkit.other","productId":"é.monthly \"quoted\"",
+             "offerIdentifier":"ÜBER-50","transactionId":"2000000123456789",
+             "nonce":"9F2D3C1E-6B1F-4A9E-8C8E-2A4F5D6B7C8D"}
+            """#, to: service)
+        #expect(response.status == 200, "\(response.text)")
+        #expect(response.string("nonce") == "9f2d3c1e-6b1f-4a9e-8c8e-2a4f5d6b7c8d")
+        #expect(response.json?["issuedAt"] == .number("1763712000"))
+        let jws = try #require(response.string("jws"))
+        let verified = try #require(try IndependentVerifier.verify([(jws, "promotional-offer")]).first)
+        verified.expectDemoKeyHeader()
+        let claims = verified.claims
+        #expect(
+            claims.keys == ["iss", "iat", "aud", "bid", "nonce", "productId", "offerIdentifier", "transactionId"])
+        #expect(claims["iss"] == .string(ServiceFixtures.issuerID))
+        #expect(claims["iat"] == .number("1763712000"))
+        #expect(claims["bid"] == .string(ServiceFixtures.otherApp))
+        #expect(claims["nonce"] == .string("9f2d3c1e-6b1f-4a9e-8c8e-2a4f5d6b7c8d"))
+        #expect(claims["productId"] == .string("é.monthly \"quoted\""))
+        #expect(claims["offerIdentifier"] == .string("ÜBER-50"))
+        #expect(claims["transactionId"] == .string("2000000123456789"))
     }
 
     @Test("a missing field is a 422 invalid-field problem naming it")
     func missingField() async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(
-                .post, path, json: #"{"bundleId":"com.example.offerkit.demo","productId":"p"}"#,
-                key: ServiceFixtures.admin.secret)
-            #expect(response.status == 422)
-            #expect(response.headers[.contentType] == "application/problem+json")
-            #expect(response.problemSlug == "invalid-field")
-            #expect(response.string("field") == "offerIdentifier")
-        }
+        try await route.expectInvalidField(
+            #"{"bundleId":"com.example.offerkit.demo","productId":"p"}"#, field: "offerIdentifier")
     }
 
     @Test("an unknown bundle ID is a 404 unknown-app problem")
     func unknownApp() async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(
-                .post, path, json: #"{"bundleId":"com.example.unknown","productId":"p","offerIdentifier":"o"}"#,
-                key: ServiceFixtures.admin.secret)
-            #expect(response.status == 404)
-            #expect(response.problemSlug == "unknown-app")
-            #expect(response.string("field") == "bundleId")
-        }
+        try await route.expectUnknownApp(#"{"bundleId":"com.example.unknown","productId":"p","offerIdentifier":"o"}"#)
     }
 
     @Test("a key limited to another bundle ID is refused with 403, no key with 401")
@@ -109,20 +85,8 @@ struct SignPromotionalOfferTests {
 
     @Test("the request component's example passes its own schema and is signed")
     func requestExample() async throws {
-        let operation = try #require(OfferService.operations.first { $0.id == "signPromotionalOffer" })
-        #expect(operation.path == path)
-        let schema = try #require(operation.requestSchema)
-        #expect(schema.componentName == "PromotionalOfferRequest")
-        let example = try #require(schema.example)
-        try SchemaValidator().validate(example, against: schema)
-        guard case .string(let bundleID)? = example["bundleId"] else {
-            Issue.record("the example has no bundleId")
-            return
-        }
-        let service = try ServiceFixtures.service { $0.apps[bundleID] = $0.apps[ServiceFixtures.app] }
-        try await ServiceFixtures.application(service).test(.router) { client in
-            let response = try await client.send(.post, path, json: example.text(), key: ServiceFixtures.admin.secret)
-            #expect(response.status == 200, "\(response.text)")
-        }
+        let (_, response) = try await route.postRequestExample(
+            of: "signPromotionalOffer", component: "PromotionalOfferRequest")
+        #expect(response.status == 200, "\(response.text)")
     }
 }

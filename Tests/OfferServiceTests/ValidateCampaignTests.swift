@@ -9,6 +9,7 @@ import Testing
 @Suite("POST /v1/campaigns/validate")
 struct ValidateCampaignTests {
     let path = "/v1/campaigns/validate"
+    var route: OperationRoute { OperationRoute(path: path) }
     static let today = CalendarDate(year: 2027, month: 3, day: 15)!
 
     /// `examples/campaign.json`, as text.
@@ -50,15 +51,11 @@ struct ValidateCampaignTests {
 
     @Test("examples/campaign.json is valid: 200 with valid true and no problems")
     func validExample() async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(
-                .post, path, json: Self.body(Self.exampleText), key: ServiceFixtures.admin.secret)
-            #expect(response.status == 200, "\(response.text)")
-            #expect(response.headers[.contentType] == "application/json")
-            #expect(response.text == #"{"valid":true,"problems":[]}"# + "\n")
-            #expect(try CampaignValidator(today: Self.today).validate(json: Array(Self.exampleText.utf8)).isValid)
-        }
+        let response = try await route.post(Self.body(Self.exampleText))
+        #expect(response.status == 200, "\(response.text)")
+        #expect(response.headers[.contentType] == "application/json")
+        #expect(response.text == #"{"valid":true,"problems":[]}"# + "\n")
+        #expect(try CampaignValidator(today: Self.today).validate(json: Array(Self.exampleText.utf8)).isValid)
     }
 
     @Test("an invalid campaign is a 200 with valid false and every problem the library finds, in order")
@@ -69,34 +66,27 @@ struct ValidateCampaignTests {
             .replacingOccurrences(
                 of: #""customerEligibilities": ["EXPIRED"]"#, with: #""customerEligibilites": ["EXPIRED"]"#)
         #expect(broken != Self.exampleText)
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(
-                .post, path, json: Self.body(broken), key: ServiceFixtures.admin.secret)
-            #expect(response.status == 200, "\(response.text)")
-            #expect(response.json?["valid"] == .bool(false))
-            let problems = try #require(response.json?["problems"])
-            #expect(problems == .array(try Self.libraryProblems(broken)))
-            guard case .array(let list) = problems else { return }
-            let paths = list.compactMap { if case .string(let path)? = $0["path"] { path } else { nil } }
-            #expect(paths.contains("$.offers[1].paymentMode"))
-            #expect(paths.contains("$.offers[2].customerEligibilites"))
-            let paymentMode = list.first { $0["path"] == .string("$.offers[1].paymentMode") }
-            #expect(paymentMode?["rule"] == .string("payment-mode-for-product-type"))
-        }
+        let response = try await route.post(Self.body(broken))
+        #expect(response.status == 200, "\(response.text)")
+        #expect(response.json?["valid"] == .bool(false))
+        let problems = try #require(response.json?["problems"])
+        #expect(problems == .array(try Self.libraryProblems(broken)))
+        guard case .array(let list) = problems else { return }
+        let paths = list.compactMap { if case .string(let path)? = $0["path"] { path } else { nil } }
+        #expect(paths.contains("$.offers[1].paymentMode"))
+        #expect(paths.contains("$.offers[2].customerEligibilites"))
+        let paymentMode = list.first { $0["path"] == .string("$.offers[1].paymentMode") }
+        #expect(paymentMode?["rule"] == .string("payment-mode-for-product-type"))
     }
 
     @Test("a campaign with no members lists what is missing")
     func emptyCampaign() async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(.post, path, json: Self.body("{}"), key: ServiceFixtures.admin.secret)
-            #expect(response.status == 200, "\(response.text)")
-            #expect(response.json?["valid"] == .bool(false))
-            let expected = try Self.libraryProblems("{}")
-            #expect(!expected.isEmpty)
-            #expect(response.json?["problems"] == .array(expected))
-        }
+        let response = try await route.post(Self.body("{}"))
+        #expect(response.status == 200, "\(response.text)")
+        #expect(response.json?["valid"] == .bool(false))
+        let expected = try Self.libraryProblems("{}")
+        #expect(!expected.isEmpty)
+        #expect(response.json?["problems"] == .array(expected))
     }
 
     @Test("today defaults to the service clock's day in UTC, and the request's today overrides it")
@@ -130,16 +120,7 @@ struct ValidateCampaignTests {
         "a today that is not a calendar day is a 422 naming today",
         arguments: [#""2027-02-30""#, #""2027-13-01""#, #""15.03.2027""#, #""2027-3-15""#, "20270315", "null"])
     func invalidToday(_ today: String) async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(
-                .post, path, json: #"{"campaign":\#(Self.exampleText),"today":\#(today)}"#,
-                key: ServiceFixtures.admin.secret)
-            #expect(response.status == 422, "\(response.text)")
-            #expect(response.headers[.contentType] == "application/problem+json")
-            #expect(response.problemSlug == "invalid-field")
-            #expect(response.string("field") == "today")
-        }
+        try await route.expectInvalidField(#"{"campaign":\#(Self.exampleText),"today":\#(today)}"#, field: "today")
     }
 
     @Test(
@@ -152,27 +133,11 @@ struct ValidateCampaignTests {
             (#"{"campaign":{},"ledger":"offerkit-ledger.sqlite"}"#, "ledger"),
         ])
     func invalidField(_ json: String, _ field: String) async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(.post, path, json: json, key: ServiceFixtures.admin.secret)
-            #expect(response.status == 422, "\(response.text)")
-            #expect(response.problemSlug == "invalid-field")
-            #expect(response.string("field") == field)
-        }
+        try await route.expectInvalidField(json, field: field)
     }
 
     @Test("no API key is a 401; a key without the campaigns scope is a 403")
     func authentication() async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let anonymous = try await client.send(.post, path, json: Self.body(Self.exampleText))
-            #expect(anonymous.status == 401, "\(anonymous.text)")
-            #expect(anonymous.problemSlug == "unauthorized")
-            let limited = try await client.send(
-                .post, path, json: Self.body(Self.exampleText), key: ServiceFixtures.promotionalOnly.secret)
-            #expect(limited.status == 403, "\(limited.text)")
-            #expect(limited.problemSlug == "forbidden")
-            #expect(limited.string("detail")?.contains("campaigns") == true)
-        }
+        try await route.expectScopeRequired("campaigns", json: Self.body(Self.exampleText))
     }
 }

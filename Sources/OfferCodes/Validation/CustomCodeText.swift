@@ -3,9 +3,7 @@
 enum CustomCodeText {
     /// Whether `character` may appear in a custom code.
     static func isCodeCharacter(_ character: Character) -> Bool {
-        guard let byte = character.asciiValue else { return false }
-        return (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        CodeSpace.codeByte(character) != nil
     }
 
     /// What is wrong with a given custom code, or `nil`.

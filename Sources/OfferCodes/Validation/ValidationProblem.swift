@@ -1,4 +1,5 @@
 import Foundation
+import OfferSigning
 
 /// One problem found in a campaign: where it is (a JSON path such as
 /// `$.offers[1].prices[0].pricePoint`), what is wrong and what is allowed.
@@ -23,6 +24,16 @@ public struct ValidationProblem: Sendable, Equatable, CustomStringConvertible {
     /// `path: message (allowed: …)`.
     public var description: String {
         "\(path): \(message)" + (allowed.map { " (allowed: \($0))" } ?? "")
+    }
+
+    /// The problem as JSON, as `offerkit codes validate --format json` and the service write it:
+    /// `{"path", "rule", "message", "allowed"?}` in that order, `allowed` only when there is one.
+    package func jsonValue() -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            ("path", .string(path)), ("rule", .string(rule)), ("message", .string(message)),
+        ]
+        if let allowed { members.append(("allowed", .string(allowed))) }
+        return .object(members)
     }
 }
 

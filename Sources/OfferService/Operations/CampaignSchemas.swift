@@ -156,18 +156,9 @@ enum CampaignSchemas {
         return campaign.serialized()
     }
 
-    /// A problem as JSON: `{"path", "rule", "message", "allowed"?}`.
-    static func json(_ problem: ValidationProblem) -> JSONValue {
-        var members: [(key: String, value: JSONValue)] = [
-            ("path", .string(problem.path)), ("rule", .string(problem.rule)), ("message", .string(problem.message)),
-        ]
-        if let allowed = problem.allowed { members.append(("allowed", .string(allowed))) }
-        return .object(members)
-    }
-
     /// The body of `validateCampaign`.
     static func validationJSON(_ problems: [ValidationProblem]) -> JSONValue {
-        .object([("valid", .bool(problems.isEmpty)), ("problems", .array(problems.map(json)))])
+        .object([("valid", .bool(problems.isEmpty)), ("problems", .array(problems.map { $0.jsonValue() }))])
     }
 
     /// The `invalid-campaign` problem, with every problem in its `problems` member.
@@ -178,7 +169,7 @@ enum CampaignSchemas {
             .invalidCampaign,
             detail: "the campaign has \(count) problem\(count == 1 ? "" : "s") (`problems` lists them all, with JSON "
                 + "paths relative to `campaign`)\(first)",
-            field: "campaign", extensions: [("problems", .array(problems.map(json)))])
+            field: "campaign", extensions: [("problems", .array(problems.map { $0.jsonValue() }))])
     }
 
     // MARK: Examples

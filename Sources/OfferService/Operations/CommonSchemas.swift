@@ -22,6 +22,9 @@ enum CommonSchemas {
     static let productID = JSONSchema.string(
         .identifier(), description: "The product ID from App Store Connect.", example: "com.example.monthly")
 
+    static let offerIdentifier = JSONSchema.string(
+        .identifier(), description: "The promotional offer's identifier.", example: "WINBACK50")
+
     static let transactionID = JSONSchema.string(
         .identifier(), description: "A transaction ID of the customer.", example: "2000000123456789")
 

@@ -21,16 +21,12 @@ extension ServiceOperation {
                 .notConfigured,
                 detail: "this service has no App Store Connect API key: add `connectApiKey` to its configuration")
         }
+        let scope = request.optionalStrings("scope") ?? []
         let token: BearerToken
-        do {
-            let scope = request.optionalStrings("scope") ?? []
-            if let lifetime = request.optionalInteger("lifetime") {
-                token = try signer.token(lifetime: Int(lifetime), scope: scope)
-            } else {
-                token = try signer.token(scope: scope)
-            }
-        } catch let error as RequestValidationError {
-            throw ServiceProblem.invalid(error)
+        if let lifetime = request.optionalInteger("lifetime") {
+            token = try signer.token(lifetime: Int(lifetime), scope: scope)
+        } else {
+            token = try signer.token(scope: scope)
         }
         request.state.metrics.signed(OperationScope.connectAPIToken.rawValue)
         return OperationResponse(body: CommonSchemas.bearerToken(token))

@@ -16,14 +16,10 @@ extension ServiceOperation {
     ) { request in
         let signer = try request.signer(for: request.string("bundleId"))
         let token: BearerToken
-        do {
-            if let lifetime = request.optionalInteger("lifetime") {
-                token = try signer.serverAPIToken(lifetime: Int(lifetime))
-            } else {
-                token = try signer.serverAPIToken()
-            }
-        } catch let error as RequestValidationError {
-            throw ServiceProblem.invalid(error)
+        if let lifetime = request.optionalInteger("lifetime") {
+            token = try signer.serverAPIToken(lifetime: Int(lifetime))
+        } else {
+            token = try signer.serverAPIToken()
         }
         request.state.metrics.signed(OperationScope.serverAPIToken.rawValue)
         return OperationResponse(body: CommonSchemas.bearerToken(token))

@@ -196,35 +196,13 @@ struct SuppliedCustomCodes {
                     + "generates \(spec.count) (generate.count)", field: "\(field).codes")
         }
         for (index, code) in codes.enumerated() {
-            if let problem = Self.problem(with: code, spec: spec) {
+            if let problem = spec.problem(with: code) {
                 throw ServiceProblem(
                     .invalidField, detail: "\(field).codes[\(index)]: \(problem)", field: "\(field).codes[\(index)]")
             }
         }
         codesByBatch[batch] = codes
         fieldsByBatch[batch] = field
-    }
-
-    /// What is wrong with `code` as a code of the batch that `spec` generates, or `nil`.
-    ///
-    /// OfferCodes has no public check of a code against a spec (its `CodeSpace` is internal), so
-    /// this adapter checks the three things a spec fixes: the prefix, the number of random
-    /// characters and their alphabet.
-    static func problem(with code: String, spec: CodeGenerationSpec) -> String? {
-        let quoted = code.debugDescription
-        guard code.hasPrefix(spec.prefix) else {
-            return "\(quoted) does not start with the batch's prefix \"\(spec.prefix)\" (generate.prefix)"
-        }
-        let random = code.dropFirst(spec.prefix.count)
-        guard random.count == spec.length else {
-            return "\(quoted) has \(random.count) characters after the prefix, but the batch generates "
-                + "\(spec.length) (generate.length)"
-        }
-        if let character = random.first(where: { !spec.alphabet.contains($0) }) {
-            return "\(quoted) has \(String(character).debugDescription), which is not in the batch's alphabet "
-                + "\"\(spec.alphabet)\" (generate.alphabet)"
-        }
-        return nil
     }
 
     /// Refuses a plan while a generated batch has no codes: only the caller's ledger has them.

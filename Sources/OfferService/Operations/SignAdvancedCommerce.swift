@@ -21,12 +21,7 @@ extension ServiceOperation {
     ) { request in
         let signer = try request.signer(for: request.string("bundleId"))
         let inAppRequest = try AdvancedCommerceBody.inAppRequest(request)
-        let jws: CompactJWS
-        do {
-            jws = try signer.sign(inAppRequest, nonce: try CommonSchemas.nonce(request))
-        } catch let error as RequestValidationError {
-            throw ServiceProblem.invalid(error)
-        }
+        let jws = try signer.sign(inAppRequest, nonce: try CommonSchemas.nonce(request))
         request.state.metrics.signed(OperationScope.advancedCommerce.rawValue)
         return OperationResponse(body: CommonSchemas.signedJWS(jws, keyID: signer.key.keyID))
     }

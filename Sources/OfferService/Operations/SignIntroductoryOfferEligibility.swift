@@ -19,12 +19,7 @@ extension ServiceOperation {
         let eligibility = IntroductoryOfferEligibilityRequest(
             productId: request.string("productId"), allowIntroductoryOffer: request.bool("allowIntroductoryOffer"),
             transactionId: request.string("transactionId"))
-        let jws: CompactJWS
-        do {
-            jws = try signer.sign(eligibility, nonce: try CommonSchemas.nonce(request))
-        } catch let error as RequestValidationError {
-            throw ServiceProblem.invalid(error)
-        }
+        let jws = try signer.sign(eligibility, nonce: try CommonSchemas.nonce(request))
         request.state.metrics.signed(OperationScope.introductoryOfferEligibility.rawValue)
         return OperationResponse(body: CommonSchemas.signedJWS(jws, keyID: signer.key.keyID))
     }

@@ -22,12 +22,7 @@ extension ServiceOperation {
         let offer = LegacyPromotionalOfferRequest(
             productId: request.string("productId"), offerIdentifier: request.string("offerIdentifier"),
             appAccountToken: request.optionalString("appAccountToken") ?? "")
-        let signature: LegacyPromotionalOfferSignature
-        do {
-            signature = try signer.sign(offer, nonce: try CommonSchemas.nonce(request))
-        } catch let error as RequestValidationError {
-            throw ServiceProblem.invalid(error)
-        }
+        let signature = try signer.sign(offer, nonce: try CommonSchemas.nonce(request))
         request.state.metrics.signed(OperationScope.legacyPromotionalOffer.rawValue)
         return OperationResponse(body: LegacyPromotionalOfferBody.response(signature))
     }
@@ -39,9 +34,7 @@ enum LegacyPromotionalOfferBody {
         [
             .init("bundleId", CommonSchemas.bundleID),
             .init("productId", CommonSchemas.productID),
-            .init(
-                "offerIdentifier",
-                .string(.identifier(), description: "The promotional offer's identifier.", example: "WINBACK50")),
+            .init("offerIdentifier", CommonSchemas.offerIdentifier),
             .init("appAccountToken", appAccountToken, required: false),
             .init("nonce", CommonSchemas.legacyNonce, required: false),
         ], description: "A promotional offer to sign with the legacy (version 1) signature."
@@ -86,9 +79,7 @@ enum LegacyPromotionalOfferBody {
                         """,
                     example: exampleSignature)),
             .init("productId", CommonSchemas.productID),
-            .init(
-                "offerIdentifier",
-                .string(.identifier(), description: "The promotional offer's identifier.", example: "WINBACK50")),
+            .init("offerIdentifier", CommonSchemas.offerIdentifier),
             .init(
                 "appAccountToken",
                 .string(

@@ -19,12 +19,7 @@ extension ServiceOperation {
         let offer = PromotionalOfferRequest(
             productId: request.string("productId"), offerIdentifier: request.string("offerIdentifier"),
             transactionId: request.optionalString("transactionId"))
-        let jws: CompactJWS
-        do {
-            jws = try signer.sign(offer, nonce: try CommonSchemas.nonce(request))
-        } catch let error as RequestValidationError {
-            throw ServiceProblem.invalid(error)
-        }
+        let jws = try signer.sign(offer, nonce: try CommonSchemas.nonce(request))
         request.state.metrics.signed(OperationScope.promotionalOffer.rawValue)
         return OperationResponse(body: CommonSchemas.signedJWS(jws, keyID: signer.key.keyID))
     }
@@ -36,9 +31,7 @@ enum PromotionalOfferBody {
         [
             .init("bundleId", CommonSchemas.bundleID),
             .init("productId", CommonSchemas.productID),
-            .init(
-                "offerIdentifier",
-                .string(.identifier(), description: "The promotional offer's identifier.", example: "WINBACK50")),
+            .init("offerIdentifier", CommonSchemas.offerIdentifier),
             .init("transactionId", CommonSchemas.transactionID, required: false),
             .init("nonce", CommonSchemas.nonce, required: false),
         ], description: "A promotional offer to sign."

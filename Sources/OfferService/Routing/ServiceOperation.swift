@@ -26,7 +26,9 @@ public struct ServiceOperation: Sendable {
     /// Problems specific to this operation. The document adds the ones every operation can
     /// return (auth, limits, internal errors) from ``documentedProblems``.
     public var problems: [ProblemType]
-    /// The handler. It runs after authentication, rate limiting and body validation.
+    /// The handler. It runs after authentication, rate limiting and body validation. It throws
+    /// ``ServiceProblem``s; a signing library `RequestValidationError` it lets through becomes an
+    /// `invalid-field` problem naming the field (``ServiceProblem/invalid(_:under:)``).
     public var handler: @Sendable (OperationRequest) async throws -> OperationResponse
 
     public init(

@@ -1,5 +1,6 @@
 import Foundation
 import OfferCodes
+import OfferSigning
 
 /// What a string must look like. Each ``Format`` is both written to the document (as `format` or
 /// `pattern`) and checked by ``SchemaValidator`` with the same rule, natively.
@@ -59,26 +60,11 @@ public struct StringRules: Sendable {
             let utf8 = value.utf8
             switch self {
             case .plainText:
-                var previous: UInt8 = 0
-                var beforePrevious: UInt8 = 0
-                for byte in utf8 {
-                    if byte < 0x20 || byte == 0x7F { return false }
-                    if previous == 0xC2, (0x80...0x9F).contains(byte) { return false }
-                    if beforePrevious == 0xE2, previous == 0x81, byte == 0xA3 { return false }
-                    beforePrevious = previous
-                    previous = byte
-                }
-                return true
+                // The signing library's own rule for identifiers.
+                return Check.isPlainText(utf8)
             case .uuid:
-                guard utf8.count == 36 else { return false }
-                for (index, byte) in utf8.enumerated() {
-                    if [8, 13, 18, 23].contains(index) {
-                        guard byte == UInt8(ascii: "-") else { return false }
-                    } else {
-                        guard byte.isHexDigit else { return false }
-                    }
-                }
-                return true
+                // The signing library's own UUID check (issuer IDs, nonces).
+                return CredentialValidation.isUUID(value)
             case .uuidV4:
                 let bytes = Array(utf8)
                 guard Format.uuid.matches(value) else { return false }
@@ -125,10 +111,6 @@ public struct StringRules: Sendable {
 
 extension UInt8 {
     var isDigit: Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) }
-    var isHexDigit: Bool {
-        isDigit || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
-            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
-    }
     var isASCIIAlphanumeric: Bool {
         isDigit || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self)
             || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self)

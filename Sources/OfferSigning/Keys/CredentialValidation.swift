@@ -1,5 +1,5 @@
 /// Format checks for the identifiers App Store Connect issues.
-enum CredentialValidation {
+package enum CredentialValidation {
     static func validateKeyID(_ value: String) throws(CredentialError) {
         let utf8 = value.utf8
         guard utf8.count == 10, utf8.allSatisfy({ $0.isUpperAlphanumeric }) else {
@@ -20,7 +20,7 @@ enum CredentialValidation {
     }
 
     /// 8-4-4-4-12 hexadecimal digits, either case.
-    static func isUUID(_ value: String) -> Bool {
+    package static func isUUID(_ value: String) -> Bool {
         let utf8 = Array(value.utf8)
         guard utf8.count == 36 else { return false }
         for (index, byte) in utf8.enumerated() {

@@ -49,7 +49,7 @@ extension RequestValidationError: LocalizedError {
 }
 
 /// Field checks shared by every request type.
-enum Check {
+package enum Check {
     static func identifier(_ value: String, _ field: String) throws(RequestValidationError) {
         guard !value.isEmpty else { throw .empty(field: field) }
         guard isPlainText(value.utf8) else {
@@ -59,8 +59,9 @@ enum Check {
 
     /// No control character (Unicode category Cc: U+0000–U+001F, U+007F–U+009F) and no U+2063,
     /// checked on the UTF-8 bytes in one pass: this runs on every signature.
+    /// The service's schemas check the same rule (`StringRules.Format.plainText`).
     @inline(__always)
-    static func isPlainText(_ utf8: String.UTF8View) -> Bool {
+    package static func isPlainText(_ utf8: String.UTF8View) -> Bool {
         var previous: UInt8 = 0
         var beforePrevious: UInt8 = 0
         for byte in utf8 {

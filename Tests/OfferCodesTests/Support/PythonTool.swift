@@ -1,4 +1,5 @@
 import Foundation
+import InteropSupport
 import Testing
 
 /// Runs `Tests/Interop/validate_asc_requests.py` (Python's `jsonschema`, not OfferKit's code) on
@@ -8,22 +9,15 @@ import Testing
 /// skipped with a loud reason; with `CI` set they run anyway and fail, so CI can never pass
 /// without the independent check.
 enum PythonTool {
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
+    typealias Result = ExternalProcess.Result
 
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static var isCI: Bool {
-        let value = ProcessInfo.processInfo.environment["CI"]?.lowercased() ?? ""
-        return !value.isEmpty && value != "false" && value != "0"
-    }
+    static var isCI: Bool { InteropEnvironment.isCI }
 
     /// `OFFERKIT_PYTHON` (the venv `.ci/run` makes) or `python3` from PATH.
-    static var python: String { ProcessInfo.processInfo.environment["OFFERKIT_PYTHON"] ?? "python3" }
+    static var python: String { InteropEnvironment.python }
 
     static let script = packageRoot.appendingPathComponent("Tests/Interop/validate_asc_requests.py").path
 
@@ -51,24 +45,10 @@ enum PythonTool {
                 : "\(python) cannot import jsonschema and referencing (run .ci/run, or pip install jsonschema and "
                     + "set OFFERKIT_PYTHON)") + "; CI never skips this")
 
+    /// Runs a tool through `/usr/bin/env` (output through files, so nothing can block).
     @discardableResult
     static func run(_ executable: String, _ arguments: [String]) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // The script writes little to stderr (usage errors), so reading stdout first cannot block it.
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        try ExternalProcess.run(executable, arguments)
     }
 
     /// Runs the validator on plan files (plan documents or arrays of requests), in one Python run.

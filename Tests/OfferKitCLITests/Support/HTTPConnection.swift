@@ -24,48 +24,25 @@ final class HTTPConnection {
     /// Connects to 127.0.0.1:`port`.
     /// - Throws: when the connection is refused or fails.
     init(port: Int) throws {
-        #if canImport(Glibc)
-            let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let descriptor = Darwin.socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { throw HTTPConnectionError(description: "socket() failed: errno \(errno)") }
+        let descriptor = try LoopbackSocket.open()
         var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         #if canImport(Darwin)
             var one: Int32 = 1
             setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
-        var address = Self.loopback(port: port)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        let connected = LoopbackSocket.withAddress(port: port) { connect(descriptor, $0, $1) }
         guard connected == 0 else {
             let code = errno
             close(descriptor)
             throw HTTPConnectionError(description: "connect to 127.0.0.1:\(port) failed: errno \(code)")
         }
-        var local = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &local) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
         self.socket = descriptor
-        self.localPort = Int(UInt16(bigEndian: local.sin_port))
+        self.localPort = LoopbackSocket.localPort(of: descriptor)
         self.port = port
     }
 
     deinit { close(socket) }
-
-    static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port)).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return address
-    }
 
     /// Whether a new connection to 127.0.0.1:`port` is accepted by the kernel.
     static func accepts(port: Int) -> Bool { (try? HTTPConnection(port: port)) != nil }

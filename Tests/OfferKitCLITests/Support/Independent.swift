@@ -1,4 +1,5 @@
 import Foundation
+import InteropSupport
 import Testing
 
 /// A compact JWS taken apart with Foundation (not the library's codecs).
@@ -51,13 +52,10 @@ enum Base64URL {
 /// Missing on a developer machine: the tests that need them are skipped with a loud reason.
 /// With `CI` set they run anyway and fail, so CI can never pass without them.
 enum Independent {
-    static var isCI: Bool {
-        let value = ProcessInfo.processInfo.environment["CI"]?.lowercased() ?? ""
-        return !value.isEmpty && value != "false" && value != "0"
-    }
+    static var isCI: Bool { InteropEnvironment.isCI }
 
     /// `OFFERKIT_PYTHON` (the venv `.ci/run` makes) or `python3` from PATH.
-    static var python: String { ProcessInfo.processInfo.environment["OFFERKIT_PYTHON"] ?? "python3" }
+    static var python: String { InteropEnvironment.python }
 
     static let pythonAvailable: Bool = (try? run(python, ["-c", "import cryptography, jwt"]).status) == 0
     static let opensslAvailable: Bool = (try? run("openssl", ["version"]).status) == 0
@@ -70,42 +68,12 @@ enum Independent {
         rawValue: "SKIPPED LOUDLY: the openssl CLI is not on PATH, so the CLI's legacy signatures are not "
             + "independently verified here (apt-get install openssl; CI never skips this)")
 
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
+    typealias Result = ExternalProcess.Result
 
     /// Runs a tool through `/usr/bin/env` (output through files, so nothing can block).
+    @discardableResult
     static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> Result {
-        let folder = try TempDir.make()
-        defer { folder.remove() }
-        let outURL = folder.url.appendingPathComponent("out")
-        let errURL = folder.url.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = out
-        process.standardError = err
-        if let stdin {
-            let inURL = folder.url.appendingPathComponent("in")
-            try stdin.write(to: inURL)
-            process.standardInput = try FileHandle(forReadingFrom: inURL)
-        } else {
-            process.standardInput = FileHandle.nullDevice
-        }
-        try process.run()
-        process.waitUntilExit()
-        try? out.close()
-        try? err.close()
-        return Result(
-            status: process.terminationStatus,
-            stdout: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
-            stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
+        try ExternalProcess.run(executable, arguments, stdin: stdin)
     }
 
     /// `Tests/Interop/verify_jws.py`: verifies with PyJWT (ES256 only, audience checked) and again

@@ -1,4 +1,5 @@
 import Foundation
+import InteropSupport
 import OfferSigning
 import Testing
 
@@ -9,13 +10,10 @@ import Testing
 /// Missing on a developer machine: the tests that need them are skipped with a loud reason. With
 /// `CI` set they run anyway and fail, so CI can never pass without them.
 enum IndependentVerifier {
-    static var isCI: Bool {
-        let value = ProcessInfo.processInfo.environment["CI"]?.lowercased() ?? ""
-        return !value.isEmpty && value != "false" && value != "0"
-    }
+    static var isCI: Bool { InteropEnvironment.isCI }
 
     /// `OFFERKIT_PYTHON` (the venv `.ci/run` makes) or `python3` from PATH.
-    static var python: String { ProcessInfo.processInfo.environment["OFFERKIT_PYTHON"] ?? "python3" }
+    static var python: String { InteropEnvironment.python }
 
     static let script = ServiceFixtures.packageRoot.appendingPathComponent("Tests/Interop/verify_jws.py").path
 
@@ -39,6 +37,14 @@ enum IndependentVerifier {
     struct VerifiedJWS {
         let header: JSONValue
         let claims: JSONValue
+
+        /// Expects the header of a JWS the demo key signed: exactly `alg` ES256, `kid` and `typ` JWT.
+        func expectDemoKeyHeader(sourceLocation: SourceLocation = #_sourceLocation) {
+            #expect(header.keys.sorted() == ["alg", "kid", "typ"], sourceLocation: sourceLocation)
+            #expect(header["alg"] == .string("ES256"), sourceLocation: sourceLocation)
+            #expect(header["kid"] == .string(ServiceFixtures.keyID), sourceLocation: sourceLocation)
+            #expect(header["typ"] == .string("JWT"), sourceLocation: sourceLocation)
+        }
     }
 
     /// Verifies every `(token, audience)` with PyJWT and `cryptography` against the demo public key.
@@ -66,7 +72,6 @@ enum IndependentVerifier {
     /// `openssl dgst -sha256 -verify` of a base64 DER signature over `message` with the demo public key.
     static func opensslVerify(signatureBase64: String, message: [UInt8]) throws -> Result {
         let folder = try TemporaryFolder()
-        defer { folder.remove() }
         guard let der = Data(base64Encoded: signatureBase64) else {
             return Result(status: -1, stdout: "", stderr: "the signature is not standard base64: \(signatureBase64)")
         }
@@ -74,61 +79,21 @@ enum IndependentVerifier {
         let messageFile = folder.url.appendingPathComponent("message.bin")
         try der.write(to: signature)
         try Data(message).write(to: messageFile)
-        return try run(
-            "openssl",
-            [
-                "dgst", "-sha256", "-verify", ServiceFixtures.publicKeyFile, "-signature", signature.path,
-                messageFile.path,
-            ])
+        return try withExtendedLifetime(folder) {
+            try run(
+                "openssl",
+                [
+                    "dgst", "-sha256", "-verify", ServiceFixtures.publicKeyFile, "-signature", signature.path,
+                    messageFile.path,
+                ])
+        }
     }
 
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
+    typealias Result = ExternalProcess.Result
 
     /// Runs a tool through `/usr/bin/env`, output through files so that nothing can block.
+    @discardableResult
     static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> Result {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let outURL = folder.url.appendingPathComponent("out")
-        let errURL = folder.url.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = out
-        process.standardError = err
-        if let stdin {
-            let inURL = folder.url.appendingPathComponent("in")
-            try stdin.write(to: inURL)
-            process.standardInput = try FileHandle(forReadingFrom: inURL)
-        } else {
-            process.standardInput = FileHandle.nullDevice
-        }
-        try process.run()
-        process.waitUntilExit()
-        try? out.close()
-        try? err.close()
-        return Result(
-            status: process.terminationStatus,
-            stdout: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
-            stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
-    }
-
-    /// A fresh folder under the temporary directory.
-    struct TemporaryFolder {
-        let url: URL
-
-        init() throws {
-            url = FileManager.default.temporaryDirectory.appendingPathComponent("offerkit-service-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        }
-
-        func remove() { try? FileManager.default.removeItem(at: url) }
+        try ExternalProcess.run(executable, arguments, stdin: stdin)
     }
 }

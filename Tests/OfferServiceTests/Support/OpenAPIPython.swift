@@ -1,4 +1,5 @@
 import Foundation
+import InteropSupport
 import Testing
 
 /// Python with openapi-spec-validator, jsonschema and PyYAML (the venv `.ci/run` makes), for
@@ -7,19 +8,13 @@ import Testing
 /// Missing on a developer machine: the tests that need it are skipped with a loud reason. With
 /// `CI` set they run anyway and fail, so CI can never pass without them.
 enum OpenAPIPython {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// `Tests/Interop/check_openapi.py`.
-    static let checkScript = packageRoot.appendingPathComponent("Tests/Interop/check_openapi.py").path
+    static let checkScript = ServiceFixtures.packageRoot.appendingPathComponent("Tests/Interop/check_openapi.py").path
 
-    static var isCI: Bool {
-        let value = ProcessInfo.processInfo.environment["CI"]?.lowercased() ?? ""
-        return !value.isEmpty && value != "false" && value != "0"
-    }
+    static var isCI: Bool { InteropEnvironment.isCI }
 
     /// `OFFERKIT_PYTHON` or `python3` from PATH.
-    static var python: String { ProcessInfo.processInfo.environment["OFFERKIT_PYTHON"] ?? "python3" }
+    static var python: String { InteropEnvironment.python }
 
     static let available: Bool =
         (try? run(["-c", "import openapi_spec_validator, jsonschema, referencing, yaml"]).status) == 0
@@ -32,37 +27,11 @@ enum OpenAPIPython {
             + "OpenAPI document is not checked by independent tools here (run .ci/run, or pip install "
             + "openapi-spec-validator jsonschema PyYAML and set OFFERKIT_PYTHON; CI never skips this)")
 
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
+    typealias Result = ExternalProcess.Result
 
     /// Runs Python with `arguments` through `/usr/bin/env`, output through files.
     static func run(_ arguments: [String]) throws -> Result {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-python-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let outURL = folder.appendingPathComponent("out")
-        let errURL = folder.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [python] + arguments
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try? out.close()
-        try? err.close()
-        return Result(
-            status: process.terminationStatus,
-            stdout: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
-            stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
+        try ExternalProcess.run(python, arguments)
     }
 
     /// Runs `check_openapi.py` on `json` (and `yaml`, when given), written to temporary files.

@@ -1,12 +1,8 @@
 import Foundation
-import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import Logging
-import NIOCore
 import OfferService
 import OfferSigning
-import Testing
 
 /// A service over the demo key (`keys-example/`) for two apps, with API keys of several scopes.
 enum ServiceFixtures {
@@ -19,6 +15,12 @@ enum ServiceFixtures {
     static let issuerID = "98802e6e-bab8-4f06-8c88-a2582cda3c9c"
     static let app = "com.example.offerkit.demo"
     static let otherApp = "com.example.offerkit.other"
+
+    /// The V2 promotional-offer route, which every key of the fixtures may call for ``app``.
+    static let promotionalOfferPath = "/v1/signatures/promotional-offer"
+    /// A body that ``promotionalOfferPath`` signs for ``app``.
+    static let promotionalOfferBody =
+        #"{"bundleId":"com.example.offerkit.demo","productId":"com.example.monthly","offerIdentifier":"WINBACK50"}"#
 
     /// A key with every scope for every app.
     static let admin = APIKey.generate(name: "admin")
@@ -46,9 +48,14 @@ enum ServiceFixtures {
 
     /// An application serving `service`, logging only critical messages (tests stay quiet).
     static func application(_ service: OfferService) -> some ApplicationProtocol {
+        Application(router: service.makeRouter(), logger: quietLogger)
+    }
+
+    /// A logger that lets only critical messages through.
+    static var quietLogger: Logger {
         var logger = Logger(label: "OfferServiceTests")
         logger.logLevel = .critical
-        return Application(router: service.makeRouter(), logger: logger)
+        return logger
     }
 
     /// The demo key's public key, for verifying.
@@ -58,40 +65,4 @@ enum ServiceFixtures {
         }
         return pem
     }()
-}
-
-/// A response with its body parsed.
-struct ServiceResponse {
-    let status: Int
-    let headers: HTTPFields
-    let text: String
-    let json: JSONValue?
-
-    /// The string member `name` of the body.
-    func string(_ name: String) -> String? {
-        guard case .string(let value)? = json?[name] else { return nil }
-        return value
-    }
-
-    /// The problem type slug (`invalid-field` for `urn:offerkit:problem:invalid-field`).
-    var problemSlug: String? { string("type").map { String($0.dropFirst("urn:offerkit:problem:".count)) } }
-}
-
-extension TestClientProtocol {
-    /// Sends a request; `json` becomes the body with `Content-Type: application/json`, `key` the
-    /// bearer token.
-    func send(
-        _ method: HTTPRequest.Method, _ path: String, json: String? = nil, key: String? = nil,
-        headers extra: HTTPFields = [:]
-    ) async throws -> ServiceResponse {
-        var headers = extra
-        if let key { headers[.authorization] = "Bearer \(key)" }
-        if json != nil, headers[.contentType] == nil { headers[.contentType] = "application/json" }
-        let response = try await execute(
-            uri: path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
-        let text = String(buffer: response.body)
-        return ServiceResponse(
-            status: Int(response.status.code), headers: response.headers, text: text,
-            json: try? JSONValue.parse(Array(text.utf8)))
-    }
 }

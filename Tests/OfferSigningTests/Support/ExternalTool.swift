@@ -1,4 +1,5 @@
 import Foundation
+import InteropSupport
 import Testing
 
 /// Runs the independent verifiers (the `openssl` CLI and Python's `cryptography`/`PyJWT`).
@@ -6,19 +7,12 @@ import Testing
 /// On a developer machine without them, interop tests are skipped with a loud reason; with
 /// `CI` set they run anyway and fail, so CI can never pass without independent verification.
 enum ExternalTool {
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
+    typealias Result = ExternalProcess.Result
 
-    static var isCI: Bool {
-        let value = ProcessInfo.processInfo.environment["CI"]?.lowercased() ?? ""
-        return !value.isEmpty && value != "false" && value != "0"
-    }
+    static var isCI: Bool { InteropEnvironment.isCI }
 
     /// `OFFERKIT_PYTHON` (the venv `.ci/run` makes) or `python3` from PATH.
-    static var python: String { ProcessInfo.processInfo.environment["OFFERKIT_PYTHON"] ?? "python3" }
+    static var python: String { InteropEnvironment.python }
 
     static let opensslAvailable: Bool = (try? run("openssl", ["version"]).status) == 0
 
@@ -32,26 +26,10 @@ enum ExternalTool {
         rawValue: "SKIPPED LOUDLY: \(python) cannot import cryptography and jwt, so JWS are not independently verified "
             + "here (run .ci/run, or pip install cryptography PyJWT and set OFFERKIT_PYTHON; CI never skips this)")
 
+    /// Runs a tool through `/usr/bin/env` (output through files, so nothing can block).
     @discardableResult
     static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-        let output = Pipe()
-        let error = Pipe()
-        let input = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        try ExternalProcess.run(executable, arguments, stdin: stdin)
     }
 
     /// `openssl dgst -sha256 -verify` of a DER ECDSA signature over `message`.

@@ -1,0 +1,54 @@
+import Foundation
+import HTTPTypes
+import OfferSigning
+
+@testable import OfferService
+
+/// Operations that exist only in tests, routed through the service's middlewares and responder.
+enum TestOperations {
+    static func operation(
+        _ id: String, method: HTTPRequest.Method = .get, requestSchema: JSONSchema? = nil,
+        handler: @escaping @Sendable (OperationRequest) async throws -> OperationResponse
+    ) -> ServiceOperation {
+        ServiceOperation(
+            id: id, method: method, path: "/test/\(id)", tag: "Test", summary: id, description: id,
+            scope: .promotionalOffer, requestSchema: requestSchema, responseSchema: .object([]), problems: [],
+            handler: handler)
+    }
+
+    /// Never finishes unless cancelled.
+    static let slow = operation("slow") { _ in
+        try await Task.sleep(nanoseconds: 86_400 * 1_000_000_000)
+        return OperationResponse(body: .object([]))
+    }
+
+    /// An error whose text and type name must never reach a response.
+    struct InternalFailure: Error, CustomStringConvertible {
+        var description: String {
+            "InternalFailure: database password hunter2 at /srv/secret; " + DemoKeyMaterial.forms[0]
+        }
+    }
+
+    /// Throws ``InternalFailure``.
+    static let failing = operation("failing") { _ in throw InternalFailure() }
+
+    /// Throws a signing-library validation error.
+    static let libraryError = operation("library-error") { _ in
+        throw RequestValidationError.empty(field: "items[0].SKU")
+    }
+
+    /// Takes `{"a": {"b": [{"c": "…"}, …]}}` (b: 1–3 elements).
+    static let nested = operation(
+        "nested", method: .post,
+        requestSchema: JSONSchema.object([
+            .init(
+                "a",
+                .object([
+                    .init("b", .array(of: .object([.init("c", .string(.identifier()))]), minItems: 1, maxItems: 3))
+                ]))
+        ]).named("Nested")
+    ) { request in
+        request.logger.info("nested handler ran")
+        return OperationResponse(body: .object([("ok", .bool(true))]), noStore: false)
+    }
+}
