@@ -46,9 +46,13 @@ public struct OfferService: Sendable {
     /// The router for `operations` (tests route operations of their own through the same
     /// middlewares and responder).
     func makeRouter(operations: [ServiceOperation]) -> Router<ServiceRequestContext> {
-        let router = Router(context: ServiceRequestContext.self)
+        // HEAD answers every GET endpoint, as RFC 9110 §9.1 asks (load balancers probe with it).
+        let router = Router(context: ServiceRequestContext.self, options: .autoGenerateHeadEndpoints)
         var methodsByPath: [String: [HTTPRequest.Method]] = [:]
-        for operation in operations { methodsByPath[operation.path, default: []].append(operation.method) }
+        for operation in operations {
+            methodsByPath[operation.path, default: []].append(operation.method)
+            if operation.method == .get { methodsByPath[operation.path, default: []].append(.head) }
+        }
         router.add(middleware: RequestObservationMiddleware(metrics: state.metrics))
         router.add(middleware: ProblemMiddleware(methodsByPath: methodsByPath, metrics: state.metrics))
         for operation in operations {

@@ -52,6 +52,11 @@ struct APIKeyCreate: ParsableCommand {
         if bundleIDs.contains("*"), bundleIDs.contains(where: { $0 != "*" }) {
             throw CLIError.usage("--bundle-id: \"*\" means every app; give it alone or list bundle IDs without it")
         }
+        if scopes.contains(OperationScope.connectAPIToken.rawValue), bundleIDs.contains(where: { $0 != "*" }) {
+            throw CLIError.usage(
+                "--scope connect-api-token with --bundle-id: an App Store Connect API token acts for the whole team, "
+                    + "so only a key for every app may create one; leave out --bundle-id or this scope")
+        }
     }
 
     func run() throws {

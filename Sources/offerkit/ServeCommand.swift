@@ -85,6 +85,8 @@ struct ServeCommand: AsyncParsableCommand {
         if let rateLimit { configuration.limits.requestsPerSecond = rateLimit }
         if let burst { configuration.limits.burst = burst }
         let service = try OfferService(configuration: configuration, authentication: noAuth ? .disabled : .required)
+        let keyFiles = configuration.apps.values.map(\.keyFile) + [configuration.connectAPI?.keyFile].compactMap { $0 }
+        for keyFile in Set(keyFiles).sorted() { Credentials.warnIfExposed(keyFile) }
 
         var logger = Logger(label: "offerkit") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = logLevel.level

@@ -78,6 +78,13 @@ struct APIKeyCommandTests {
         Expect.failure(result, status: 2, mentioning: ["--scope", "alone"])
     }
 
+    @Test func aConnectAPITokenScopeForSomeBundleIDsIsRefused() throws {
+        let result = try CLI.run([
+            "api-key", "create", "--name", "x", "--scope", "connect-api-token", "--bundle-id", "com.example.app",
+        ])
+        Expect.failure(result, status: 2, mentioning: ["connect-api-token", "--bundle-id", "whole team"])
+    }
+
     @Test func aBadBundleIDIsRefused() throws {
         let result = try CLI.run(["api-key", "create", "--name", "x", "--bundle-id", "com..example"])
         Expect.failure(result, status: 2, mentioning: ["--bundle-id", "com..example", "bundle ID"])

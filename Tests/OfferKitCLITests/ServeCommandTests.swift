@@ -166,6 +166,27 @@ struct ServeCommandTests {
         #expect(run.stderr.contains("request.id=e2e-in-flight"), "\(run)")
     }
 
+    @Test func aBodyThatNeverArrivesIsCutOffByTheRequestTimeout() throws {
+        let key = try Self.createKey(name: "slow-body")
+        let (server, port) = try Self.start(["--timeout", "1"], keys: [key])
+        let body = Array(Self.offerBody(bundleID: Self.otherBundleID).utf8)
+        do {
+            let connection = try HTTPConnection(port: port)
+            try connection.send(
+                HTTPConnection.head(
+                    "POST", Self.signPath, headers: Self.signHeaders(key, requestID: "e2e-slow-body"),
+                    contentLength: body.count))
+            try connection.send(Array(body[..<(body.count / 2)]))
+            // The rest of the body is never sent: the answer must come anyway, from the request timeout.
+            let reply = try connection.readReply()
+            #expect(reply.status == 503, "\(reply)")
+            #expect(reply.json?["type"]?.string == "urn:offerkit:problem:timeout", "\(reply)")
+        }
+        server.terminate()
+        let run = server.waitForExit()
+        #expect(run.status == 0, "\(run)")
+    }
+
     @Test(.enabled(if: Independent.pythonAvailable || Independent.isCI, Independent.pythonReason))
     func theServicesSignaturesVerifyWithPyJWTAndCryptography() throws {
         let key = try Self.createKey(name: "independent")

@@ -207,7 +207,31 @@ struct PlanCampaignTests {
         let expected = try ValidateCampaignTests.libraryProblems(broken)
         #expect(expected.count >= 2)
         #expect(response.json?["problems"] == .array(expected))
+        #expect(response.json?["problemCount"] == .integer(expected.count))
+        #expect(response.json?["truncated"] == .bool(false))
         #expect(response.json?["requests"] == nil)
+    }
+
+    @Test("more than 1000 problems: invalid-campaign lists the first 1000, with problemCount and truncated")
+    func truncatedProblems() async throws {
+        let offer = #"{"prices":"# + ValidateCampaignTests.list("{}", CampaignSchemas.maximumPrices) + "}"
+        let campaign = #"{"offers":"# + ValidateCampaignTests.list(offer, 10) + "}"
+        let expected = try ValidateCampaignTests.libraryProblems(campaign)
+        #expect(expected.count > CampaignSchemas.maximumListedProblems)
+        let response = try await route.post(Self.body(campaign))
+        #expect(response.status == 422, "\(response.text.prefix(500))")
+        #expect(response.problemSlug == "invalid-campaign")
+        #expect(response.string("detail")?.contains("the first \(CampaignSchemas.maximumListedProblems)") == true)
+        #expect(response.json?["problemCount"] == .integer(expected.count))
+        #expect(response.json?["truncated"] == .bool(true))
+        #expect(response.json?["problems"] == .array(Array(expected.prefix(CampaignSchemas.maximumListedProblems))))
+    }
+
+    @Test("a campaign of 340,000 empty offers (1 MiB) is a small 422 naming campaign.offers")
+    func hugeOffers() async throws {
+        let response = try await route.expectInvalidField(
+            Self.body(ValidateCampaignTests.emptyOffers(340_000)), field: "campaign.offers")
+        #expect(response.text.utf8.count < 10_000, "\(response.text.utf8.count) bytes")
     }
 
     @Test(

@@ -45,7 +45,7 @@ struct ProblemTests {
         let app = ServiceFixtures.application(try ServiceFixtures.service())
         try await app.test(.router) { client in
             let cases: [(HTTPRequest.Method, String, String)] = [
-                (.delete, "/healthz", "GET"), (.post, "/readyz", "GET"), (.get, signPath, "POST"),
+                (.delete, "/healthz", "GET, HEAD"), (.post, "/readyz", "GET, HEAD"), (.get, signPath, "POST"),
                 (.put, signPath, "POST"),
             ]
             for (method, path, allow) in cases {

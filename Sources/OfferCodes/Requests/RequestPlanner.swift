@@ -20,11 +20,13 @@ public struct RequestPlanner: Sendable {
     ///     campaign itself and never passed to this function.
     ///   - body: called with each request in order.
     /// - Throws: ``RequestPlanningError`` when the campaign lacks what a request needs or
-    ///   `customCodes` returns the wrong number of codes; whatever `customCodes` or `body` throws.
+    ///   `customCodes` returns the wrong number of codes; whatever `customCodes` or `body` throws;
+    ///   `CancellationError` when the current task is cancelled (checked before each request).
     public func forEachRequest(
         in campaign: Campaign, customCodes: (Int, Int) throws -> [String], _ body: (PlannedRequest) throws -> Void
     ) throws {
         for (offerIndex, offer) in campaign.offers.enumerated() {
+            try TaskCancellation.check()
             let number = offerIndex + 1
             let api = OfferCodeAPI(offer.product.type)
             let offerID = "offer-\(number)"
@@ -33,6 +35,7 @@ public struct RequestPlanner: Sendable {
                     id: offerID, type: api.offerType, schema: api.offerSchema, dependsOn: [],
                     body: try RequestBodyBuilder.offer(offer, number: number)))
             for (batchIndex, batch) in offer.oneTimeUseCodes.enumerated() {
+                try TaskCancellation.check()
                 try body(
                     request(
                         id: "\(offerID)-one-time-use-\(batchIndex + 1)", type: api.oneTimeUseType,
@@ -44,6 +47,7 @@ public struct RequestPlanner: Sendable {
                 let codes = try Self.codes(
                     of: batch, offer: offer, offerIndex: offerIndex, batchIndex: batchIndex, customCodes)
                 for code in codes {
+                    try TaskCancellation.check()
                     codeNumber += 1
                     try body(
                         request(
@@ -56,6 +60,7 @@ public struct RequestPlanner: Sendable {
     }
 
     /// All requests of the campaign, in dependency order (see ``forEachRequest(in:customCodes:_:)``).
+    /// - Throws: what ``forEachRequest(in:customCodes:_:)`` throws.
     public func plan(_ campaign: Campaign, customCodes: (Int, Int) throws -> [String]) throws -> [PlannedRequest] {
         var requests: [PlannedRequest] = []
         try forEachRequest(in: campaign, customCodes: customCodes) { requests.append($0) }

@@ -16,6 +16,8 @@ struct CampaignDraft {
     var findings: [CampaignFinding] = []
     /// The campaign, when the file had no shape problem.
     var campaign: Campaign?
+    /// Whether reading stopped early because the task was cancelled (then the draft is partial).
+    var wasCancelled = false
 
     init() {}
 

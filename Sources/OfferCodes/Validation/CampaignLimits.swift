@@ -1,5 +1,5 @@
 /// The limits the campaign format and Apple set, in one place for the reader and the rules.
-enum CampaignLimits {
+public enum CampaignLimits {
     /// Campaign names: letters, digits, `-`, `_`, `.`.
     static let maximumNameLength = 64
     /// App Apple IDs: ASCII digits.
@@ -11,9 +11,9 @@ enum CampaignLimits {
     /// The fewest random characters of a generated code.
     static let minimumGeneratedLength = CodeGenerationSpec.minimumLength
     /// Apple: active offers per app at a time.
-    static let activeOffersPerApp = 10
+    public static let activeOffersPerApp = 10
     /// Apple: production codes (one-time-use codes plus custom-code redemptions) per app per quarter.
-    static let productionCodesPerQuarter = 1_000_000
+    public static let productionCodesPerQuarter = 1_000_000
     /// Apple: sandbox one-time-use codes per app per quarter.
     static let sandboxCodesPerQuarter = 10_000
     /// Apple: one-time-use codes expire within this many calendar months of creation.

@@ -31,7 +31,10 @@ public struct CampaignReader: Sendable {
     }
 
     /// Everything that could be read, with the shape problems (not yet in document order).
-    func readDraft(json: [UInt8]) -> CampaignDraft {
+    ///
+    /// With `stopsWhenCancelled`, reading stops before the next offer once the current task is
+    /// cancelled, and the draft says so (``CampaignDraft/wasCancelled``).
+    func readDraft(json: [UInt8], stopsWhenCancelled: Bool = false) -> CampaignDraft {
         var bytes = json
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         let document: JSONValue
@@ -43,6 +46,7 @@ public struct CampaignReader: Sendable {
             return draft
         }
         var reader = ShapeReader(today: today)
+        reader.stopsWhenCancelled = stopsWhenCancelled
         return reader.readCampaign(document)
     }
 

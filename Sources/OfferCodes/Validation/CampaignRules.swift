@@ -6,7 +6,8 @@ struct CampaignRules {
 
     /// Every rule problem of what could be read. Offers that could not be read are skipped, but
     /// count towards the number of active offers.
-    /// - Throws: what the ledger throws.
+    /// - Throws: what the ledger throws; `CancellationError` when the task is cancelled (checked
+    ///   before each offer and before the rules across offers).
     func check(_ draft: CampaignDraft) throws -> [CampaignFinding] {
         var findings: [CampaignFinding] = []
         checkApp(draft, into: &findings)
@@ -17,8 +18,10 @@ struct CampaignRules {
         }
         let offerRules = OfferRules(today: today)
         for (index, offer) in draft.offers {
+            try TaskCancellation.check()
             offerRules.check(offer, at: ProblemPath.root["offers"][index], into: &findings)
         }
+        try TaskCancellation.check()
         var summary = LedgerSummary.empty
         var issuedCodes: Set<String> = []
         if let ledger, let name = draft.name, let appAppleId = draft.appAppleId {

@@ -24,10 +24,14 @@ public struct CampaignValidator: Sendable {
 
     /// Reads and checks campaign JSON bytes: every problem, shape and rules, in one list, in
     /// document order.
-    /// - Throws: only what the ledger throws.
+    ///
+    /// Validation is cooperative: in a task that is cancelled, it stops at the next offer.
+    /// - Throws: what the ledger throws; `CancellationError` when the current task is cancelled.
     public func validate(json: [UInt8]) throws -> ValidationReport {
-        let draft = CampaignReader(today: today).readDraft(json: json)
+        let draft = CampaignReader(today: today).readDraft(json: json, stopsWhenCancelled: true)
+        if draft.wasCancelled { throw CancellationError() }
         let findings = draft.findings + (draft.document == nil ? [] : try rules.check(draft))
+        try TaskCancellation.check()
         return ValidationReport(
             campaign: draft.findings.isEmpty ? draft.campaign : nil,
             problems: DocumentOrder.sorted(findings, document: draft.document))
@@ -35,7 +39,8 @@ public struct CampaignValidator: Sendable {
 
     /// Checks an already-built campaign (from Swift code): every rule problem, offer by offer in
     /// the order of the format's fields.
-    /// - Throws: only what the ledger throws.
+    /// - Throws: what the ledger throws; `CancellationError` when the current task is cancelled
+    ///   (checked before each offer).
     public func validate(_ campaign: Campaign) throws -> [ValidationProblem] {
         DocumentOrder.sorted(try rules.check(CampaignDraft(campaign: campaign)), document: nil)
     }

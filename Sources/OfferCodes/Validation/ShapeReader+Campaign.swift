@@ -21,6 +21,10 @@ extension ShapeReader {
             if let offers = array("offers", of: root, required: true, allowed: AllowedText.offers, elements: .object) {
                 draft.offerCount = offers.count
                 for (index, value) in offers.enumerated() {
+                    if stopsWhenCancelled, Task.isCancelled {
+                        draft.wasCancelled = true
+                        return draft
+                    }
                     if let offer = readOffer(value, at: root.path["offers"][index]) {
                         draft.offers.append((index, offer))
                     }

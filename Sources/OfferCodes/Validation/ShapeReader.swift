@@ -9,6 +9,8 @@ import OfferSigning
 struct ShapeReader {
     /// The day relative dates (`P90D`) count from.
     let today: CalendarDate
+    /// Whether to stop reading (before each offer) when the current task is cancelled.
+    var stopsWhenCancelled = false
     /// Every problem found so far, in the order found.
     private(set) var findings: [CampaignFinding] = []
 

@@ -149,6 +149,12 @@ public struct ServiceConfiguration: Sendable {
             }
             bundleIDs = Set(bundleNames)
         }
+        if bundleIDs != nil, scopes?.contains(.connectAPIToken) == true {
+            throw .invalidField(
+                source: source, field: "\(field).scopes",
+                expected: "no connect-api-token scope for a key limited to some bundle IDs (an App Store Connect API "
+                    + "token acts for the whole team)")
+        }
         return APIKey(name: text(entry, "name"), digest: digest, scopes: scopes, bundleIDs: bundleIDs)
     }
 

@@ -34,6 +34,8 @@ enum ProblemSchemas {
                     description: "The path of the field at fault, such as `productId` or `request.items[0].SKU`."),
                 required: false),
             .init("problems", CampaignSchemas.problems, required: false),
+            .init("problemCount", CampaignSchemas.problemCount, required: false),
+            .init("truncated", CampaignSchemas.truncated, required: false),
         ], description: "An RFC 9457 problem (`application/problem+json`)."
     ).named("Problem")
 }

@@ -7,16 +7,97 @@ import OfferSigning
 /// The examples are derived from one example campaign by the library itself (validated and
 /// planned on ``exampleToday``), so they show exactly what the service answers.
 enum CampaignSchemas {
+    // MARK: Bounds
+
+    /// The most offers a campaign may list: ten times Apple's limit of
+    /// ``CampaignLimits/activeOffersPerApp`` active offers per app, so that a campaign over that
+    /// limit still gets its full list of problems (the campaign rules report the limit itself).
+    static let maximumOffers = 100
+    /// The most price entries of an offer: one per territory, and the App Store has 175 storefronts
+    /// (countries and regions).
+    static let maximumPrices = 175
+    /// The most customer eligibilities of an offer: each of its product type's three at most once.
+    static let maximumCustomerEligibilities = 3
+    /// The most one-time-use batches, and the most custom-code batches, of one offer. Apple states no
+    /// per-offer bound; each batch is one or more App Store Connect requests, and 100 is far more
+    /// than a campaign needs.
+    static let maximumBatches = 100
+    /// The most codes of one custom-code batch: each code counts at least once (its redemption limit)
+    /// towards Apple's ``CampaignLimits/productionCodesPerQuarter`` production codes per app per
+    /// quarter, so the campaign rules refuse any longer list.
+    static let maximumCodesPerBatch = CampaignLimits.productionCodesPerQuarter
+    /// The most problems a response lists; `problemCount` has the total.
+    static let maximumListedProblems = 1000
+
     // MARK: Request members
+
+    /// One offer of the `campaign` member: only the bounds of its arrays are checked here.
+    static let offer = JSONSchema(
+        .object(
+            [
+                .init(
+                    "customerEligibilities",
+                    .array(
+                        of: JSONSchema(.any), maxItems: maximumCustomerEligibilities,
+                        description: "Who may redeem the codes: each of the product type's eligibilities at most once."
+                    ), required: false),
+                .init(
+                    "prices",
+                    .array(
+                        of: JSONSchema(.any), maxItems: maximumPrices,
+                        description: """
+                            One price entry per territory: at most \(maximumPrices), the number of App Store \
+                            storefronts.
+                            """), required: false),
+                .init(
+                    "oneTimeUseCodes",
+                    JSONSchema(
+                        .any,
+                        description: """
+                            The one-time-use batches: an array of at most \(maximumBatches) (or `null`, as if \
+                            absent).
+                            """), required: false),
+                .init(
+                    "customCodes",
+                    JSONSchema(
+                        .any,
+                        description: """
+                            The custom-code batches: an array of at most \(maximumBatches) (or `null`, as if \
+                            absent); a batch's `codes` list at most \(maximumCodesPerBatch) codes, since each \
+                            counts towards Apple's limit of \(CampaignLimits.productionCodesPerQuarter) production \
+                            codes per app per quarter.
+                            """), required: false),
+            ], additionalProperties: JSONSchema(.any)),
+        description: """
+            One offer, in the format of `offerkit codes validate`. Only the sizes of its lists are checked before \
+            the campaign rules, which check everything else (and report every problem at once). The bounds of \
+            `oneTimeUseCodes`, `customCodes` and a batch's `codes` are checked by the service before the rules \
+            (an `invalid-field` problem naming the list), as these members may also be `null`.
+            """
+    ).named("CampaignOffer")
 
     /// The `campaign` member: a campaign in the format of `offerkit codes validate`.
     static let campaign = JSONSchema(
-        .object([], additionalProperties: JSONSchema(.any)),
+        .object(
+            [
+                .init("name", JSONSchema(.any, description: "The campaign's name."), required: false),
+                .init("app", JSONSchema(.any, description: "The app: `bundleId` and `appAppleId`."), required: false),
+                .init(
+                    "offers",
+                    .array(
+                        of: offer, maxItems: maximumOffers,
+                        description: """
+                            The offers: at most \(maximumOffers), ten times Apple's limit of \
+                            \(CampaignLimits.activeOffersPerApp) active offers per app (the campaign rules report \
+                            that limit as a problem).
+                            """), required: false),
+            ], additionalProperties: JSONSchema(.any)),
         description: """
             An offer-code campaign in the format of `offerkit codes validate` (see the README, "Offer codes", and \
             `examples/campaign.json`): `name`, `app` {`bundleId`, `appAppleId`} and `offers`, each with its \
-            `referenceName`, `product`, `paymentMode`, prices and code batches. Its members are checked by the \
-            campaign rules, not by this schema, so that every problem is reported at once with its JSON path.
+            `referenceName`, `product`, `paymentMode`, prices and code batches. This schema bounds only the sizes \
+            of its lists; its members are checked by the campaign rules, so that every problem is reported at \
+            once with its JSON path.
             """,
         example: exampleCampaign
     ).named("Campaign")
@@ -58,10 +139,22 @@ enum CampaignSchemas {
 
     /// The list of a campaign's problems (also the `problems` member of the `invalid-campaign` problem).
     static let problems = JSONSchema.array(
-        of: campaignProblem,
+        of: campaignProblem, maxItems: maximumListedProblems,
         description: """
-            Every problem of the campaign, in document order; paths are relative to the request's `campaign` member.
+            The campaign's problems, in document order, at most the first \(maximumListedProblems) (`problemCount` \
+            has the total); paths are relative to the request's `campaign` member.
             """)
+
+    /// The `problemCount` member (also of the `invalid-campaign` problem).
+    static let problemCount = JSONSchema.integer(
+        minimum: 0, description: "How many problems the campaign has in all, listed or not.", example: 2)
+
+    /// The `truncated` member (also of the `invalid-campaign` problem).
+    static let truncated = JSONSchema.boolean(
+        description: """
+            Whether `problems` lists only the first \(maximumListedProblems) of the `problemCount` problems.
+            """,
+        example: false)
 
     /// The response of `validateCampaign`.
     static let validation = JSONSchema(
@@ -69,8 +162,13 @@ enum CampaignSchemas {
             [
                 .init("valid", .boolean(description: "Whether the campaign breaks no rule.")),
                 .init("problems", problems),
+                .init("problemCount", problemCount),
+                .init("truncated", truncated),
             ], additionalProperties: nil),
-        description: "Whether the campaign is valid, and every problem it has (none when it is valid).",
+        description: """
+            Whether the campaign is valid, and its problems (none when it is valid): the first \
+            \(maximumListedProblems), with the total in `problemCount`.
+            """,
         example: validationJSON(exampleProblems)
     ).named("CampaignValidation")
 
@@ -150,26 +248,69 @@ enum CampaignSchemas {
         return day
     }
 
-    /// The request's `campaign` member as JSON bytes, for ``CampaignValidator``.
-    static func campaignBytes(_ request: OperationRequest) -> [UInt8] {
+    /// The request's `campaign` member as JSON bytes, for ``CampaignValidator``, after checking the
+    /// bounds of the lists the schema cannot type (they may be `null`).
+    /// - Throws: an `invalid-field` problem naming a list that is too long.
+    static func campaignBytes(_ request: OperationRequest) throws(ServiceProblem) -> [UInt8] {
         guard let campaign = request.body?["campaign"] else { preconditionFailure("schema must require campaign") }
+        try checkBatchBounds(campaign)
         return campaign.serialized()
+    }
+
+    /// Refuses an offer with more than ``maximumBatches`` one-time-use or custom-code batches, or a
+    /// custom-code batch with more than ``maximumCodesPerBatch`` codes. Other shapes are left to the
+    /// campaign rules.
+    private static func checkBatchBounds(_ campaign: JSONValue) throws(ServiceProblem) {
+        guard case .array(let offers)? = campaign["offers"] else { return }
+        for (offerIndex, offer) in offers.enumerated() {
+            let offerField = "campaign.offers[\(offerIndex)]"
+            try checkCount(offer["oneTimeUseCodes"], maximum: maximumBatches, field: "\(offerField).oneTimeUseCodes")
+            try checkCount(offer["customCodes"], maximum: maximumBatches, field: "\(offerField).customCodes")
+            guard case .array(let batches)? = offer["customCodes"] else { continue }
+            for (batchIndex, batch) in batches.enumerated() {
+                try checkCount(
+                    batch["codes"], maximum: maximumCodesPerBatch,
+                    field: "\(offerField).customCodes[\(batchIndex)].codes")
+            }
+        }
+    }
+
+    private static func checkCount(_ value: JSONValue?, maximum: Int, field: String) throws(ServiceProblem) {
+        guard case .array(let elements)? = value, elements.count > maximum else { return }
+        throw ServiceProblem.invalid(
+            SchemaViolation(
+                field: field, expected: "an array of at most \(maximum) elements",
+                found: "an array of \(elements.count) elements"))
+    }
+
+    /// The members that list a campaign's problems: the first ``maximumListedProblems``, their
+    /// total, and whether the list is cut short.
+    static func problemMembers(_ problems: [ValidationProblem]) -> [(key: String, value: JSONValue)] {
+        [
+            ("problems", .array(problems.prefix(maximumListedProblems).map { $0.jsonValue() })),
+            ("problemCount", .integer(problems.count)),
+            ("truncated", .bool(problems.count > maximumListedProblems)),
+        ]
     }
 
     /// The body of `validateCampaign`.
     static func validationJSON(_ problems: [ValidationProblem]) -> JSONValue {
-        .object([("valid", .bool(problems.isEmpty)), ("problems", .array(problems.map { $0.jsonValue() }))])
+        .object([("valid", .bool(problems.isEmpty))] + problemMembers(problems))
     }
 
-    /// The `invalid-campaign` problem, with every problem in its `problems` member.
+    /// The `invalid-campaign` problem, with the first ``maximumListedProblems`` problems in its
+    /// `problems` member and their total in `problemCount`.
     static func invalidCampaign(_ problems: [ValidationProblem]) -> ServiceProblem {
         let count = problems.count
         let first = problems.first.map { "; the first: \($0)" } ?? ""
+        let listed =
+            count > maximumListedProblems
+            ? "`problems` lists the first \(maximumListedProblems)" : "`problems` lists them all"
         return ServiceProblem(
             .invalidCampaign,
-            detail: "the campaign has \(count) problem\(count == 1 ? "" : "s") (`problems` lists them all, with JSON "
-                + "paths relative to `campaign`)\(first)",
-            field: "campaign", extensions: [("problems", .array(problems.map { $0.jsonValue() }))])
+            detail: "the campaign has \(count) problem\(count == 1 ? "" : "s") (\(listed), with JSON paths relative "
+                + "to `campaign`)\(first)",
+            field: "campaign", extensions: problemMembers(problems))
     }
 
     // MARK: Examples

@@ -11,11 +11,20 @@ extension ServiceOperation {
             names no bundle ID): claims `iss` (the issuer ID of a team key; an individual key has `sub` = `user` \
             instead), `iat`, `exp`, `aud` = `appstoreconnect-v1`, and `scope` when given. Apple accepts at most 20 \
             minutes between `iat` and `exp`; the default lifetime is 15 minutes, leaving room for clock skew. A \
-            service configured without an App Store Connect API key answers 404 `not-configured`.
+            service configured without an App Store Connect API key answers 404 `not-configured`. The token acts for \
+            the whole team, so an API key limited to some bundle IDs gets 403 `forbidden`.
             """,
         scope: .connectAPIToken, requestSchema: ConnectAPITokenBody.schema, responseSchema: CommonSchemas.bearerToken,
         problems: [.notConfigured]
     ) { request in
+        // An App Store Connect API token acts for the whole team, every app: a key limited to some
+        // bundle IDs must not be able to mint one.
+        if let key = request.apiKey, key.bundleIDs != nil {
+            throw ServiceProblem(
+                .forbidden,
+                detail: "API key '\(key.name)' is limited to some bundle IDs, and an App Store Connect API token acts "
+                    + "for the whole team: only a key for every app (bundleIds [\"*\"]) may create one")
+        }
         guard let signer = request.state.apps.connectAPI else {
             throw ServiceProblem(
                 .notConfigured,

@@ -18,7 +18,8 @@ extension ServiceOperation {
             the request, in `customCodes`: generate and record them with `offerkit codes generate` (with the \
             ledger), then send them. They must fit the batch's `generate` (count, prefix, length, alphabet) and \
             be unique in the campaign, ignoring case. An invalid campaign is a 422 `invalid-campaign` problem \
-            whose `problems` lists every problem, with JSON paths relative to `campaign`.
+            whose `problems` lists the problems (the first \(CampaignSchemas.maximumListedProblems); \
+            `problemCount` has the total), with JSON paths relative to `campaign`.
             """,
         scope: .campaigns, requestSchema: PlanCampaignBody.schema, responseSchema: CampaignSchemas.plan,
         problems: [.invalidCampaign]
@@ -31,10 +32,8 @@ extension ServiceOperation {
         let supplied = try SuppliedCustomCodes(request.body?["customCodes"], campaign: campaign, today: today)
         var requests: [PlannedRequest] = []
         do {
-            try RequestPlanner().forEachRequest(in: campaign, customCodes: supplied.codes) { planned in
-                if Task.isCancelled { throw CancellationError() }
-                requests.append(planned)
-            }
+            // The planner stops with CancellationError when the request times out.
+            try RequestPlanner().forEachRequest(in: campaign, customCodes: supplied.codes) { requests.append($0) }
         } catch let error as RequestPlanningError {
             // A validated campaign with checked codes never gets here; say what the library found.
             throw ServiceProblem(
@@ -70,13 +69,18 @@ enum PlanCampaignBody {
                     of: .string(
                         .identifier(maxLength: CodeGenerator.maximumCodeLength), description: "A generated code.",
                         example: CampaignSchemas.exampleGeneratedCodes[0]),
-                    minItems: 1,
+                    minItems: 1, maxItems: CampaignSchemas.maximumCodesPerBatch,
                     description: """
                         The batch's codes, as `offerkit codes generate` recorded them in the ledger: as many as its \
-                        `generate.count`, each the prefix followed by `length` characters of the alphabet.
+                        `generate.count`, each the prefix followed by `length` characters of the alphabet. At most \
+                        \(CampaignSchemas.maximumCodesPerBatch): each code counts at least once towards Apple's \
+                        limit of production codes per app per quarter.
                         """)),
         ], description: "The codes of one custom-code batch that the campaign generates."
     ).named("SuppliedCustomCodes")
+
+    /// The most `customCodes` entries: one per custom-code batch of the largest campaign.
+    static let maximumEntries = CampaignSchemas.maximumOffers * CampaignSchemas.maximumBatches
 
     static let schema = JSONSchema.object(
         [
@@ -85,8 +89,11 @@ enum PlanCampaignBody {
             .init(
                 "customCodes",
                 .array(
-                    of: suppliedCodes,
-                    description: "The codes of every custom-code batch with `generate`, one entry per batch."),
+                    of: suppliedCodes, maxItems: maximumEntries,
+                    description: """
+                        The codes of every custom-code batch with `generate`, one entry per batch: at most \
+                        \(maximumEntries), every batch of the largest campaign the service takes.
+                        """),
                 required: false),
         ], description: "A campaign to plan, the day to plan it on, and the codes of its generated batches."
     ).example(

@@ -10,7 +10,8 @@ extension ServiceOperation {
             Checks a campaign against the campaign format, App Store Connect's rules and Apple's limits, as \
             `offerkit codes validate` does, and lists every problem at once, each with its JSON path (relative to \
             the request's `campaign` member, such as `$.offers[1].paymentMode`), a stable rule id, a message and \
-            what is allowed. An invalid campaign is a 200 answer with `valid: false`. The service is stateless: \
+            what is allowed. An invalid campaign is a 200 answer with `valid: false`; `problems` lists the first \
+            \(CampaignSchemas.maximumListedProblems) problems and `problemCount` their total. The service is stateless: \
             it keeps no ledger, so checks against other campaigns of the app (active offers, codes already \
             issued, codes counted earlier in the quarter) are left to `offerkit codes validate` with the ledger.
             """,

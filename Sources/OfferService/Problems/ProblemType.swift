@@ -27,7 +27,10 @@ extension ProblemType {
         explanation: "A field does not match the operation's schema or the signing rules. `field` is its path.")
     public static let invalidCampaign = ProblemType(
         slug: "invalid-campaign", status: 422, title: "The campaign has problems",
-        explanation: "The campaign cannot be planned. `problems` lists every problem with its JSON path and rule.")
+        explanation: """
+            The campaign cannot be planned. `problems` lists the problems (the first 1000) with their JSON paths and \
+            rules; `problemCount` is the total.
+            """)
     public static let unauthorized = ProblemType(
         slug: "unauthorized", status: 401, title: "A valid API key is required",
         explanation: "The `Authorization: Bearer <API key>` header is missing, malformed or names no known key.")

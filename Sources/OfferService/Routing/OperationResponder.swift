@@ -16,16 +16,19 @@ struct OperationResponder: Sendable {
         var logger = context.logger
         logger[metadataKey: "operation"] = .string(operation.id)
         let apiKey = try authorize(request, context: context, logger: &logger)
-        var body: JSONValue?
-        if let schema = operation.requestSchema {
-            body = try await readBody(request, schema: schema)
-        }
         var query: [String: String] = [:]
         for (name, value) in request.uri.queryParameters { query[String(name)] = String(value) }
-        let input = OperationRequest(
-            body: body, query: query, headers: request.headers, apiKey: apiKey, state: state, logger: logger)
-        let output = try await withTimeout(seconds: state.limits.requestTimeoutSeconds) {
-            try await operation.handler(input)
+        let logged = logger
+        // One deadline for reading the body, parsing it and the handler: a client that sends its
+        // body slowly cannot hold the operation longer than the request timeout.
+        let output = try await withTimeout(seconds: state.limits.requestTimeoutSeconds) { [operation, state, query] in
+            var body: JSONValue?
+            if let schema = operation.requestSchema {
+                body = try await readBody(request, schema: schema)
+            }
+            let input = OperationRequest(
+                body: body, query: query, headers: request.headers, apiKey: apiKey, state: state, logger: logged)
+            return try await operation.handler(input)
         }
         return Self.response(output)
     }
@@ -130,7 +133,9 @@ struct OperationResponder: Sendable {
             defer { group.cancelAll() }
             guard let first = try await group.next(), let response = first else {
                 throw ServiceProblem(
-                    .timeout, detail: "the operation took longer than \(Self.format(seconds)) s and was stopped")
+                    .timeout,
+                    detail:
+                        "the request (body and operation) took longer than \(Self.format(seconds)) s and was stopped")
             }
             return response
         }

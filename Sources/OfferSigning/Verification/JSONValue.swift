@@ -110,6 +110,9 @@ package enum JSONValue: Equatable, Sendable {
         mutating func object(depth: Int) throws(ParseError) -> JSONValue {
             index += 1
             var members: [(key: String, value: JSONValue)] = []
+            // Duplicate names are found by a linear scan while the object is small, then by a set:
+            // linear time for any object, and no set for the small objects that signing parses.
+            var names: Set<String>?
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                 index += 1
@@ -121,7 +124,17 @@ package enum JSONValue: Equatable, Sendable {
                     throw ParseError(message: "expected a member name at byte \(index)")
                 }
                 let key = try string()
-                guard !members.contains(where: { $0.key == key }) else {
+                let duplicate: Bool
+                if names != nil {
+                    duplicate = !names!.insert(key).inserted
+                } else if members.count < 16 {
+                    duplicate = members.contains(where: { $0.key == key })
+                } else {
+                    var set = Set(members.map(\.key))
+                    duplicate = !set.insert(key).inserted
+                    names = set
+                }
+                guard !duplicate else {
                     throw ParseError(message: "duplicate member \"\(key)\"")
                 }
                 skipWhitespace()
