@@ -62,7 +62,7 @@ extension UUID {
     }
 
     /// Whether this is a version 4 (random) UUID with the RFC 9562 variant.
-    var isVersion4: Bool { uuid.6 >> 4 == 4 && uuid.8 >> 6 == 0b10 }
+    package var isVersion4: Bool { uuid.6 >> 4 == 4 && uuid.8 >> 6 == 0b10 }
 
     /// The lower-case string form Apple's signatures use.
     var lowercasedString: String {

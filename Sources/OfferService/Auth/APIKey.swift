@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import OfferSigning
 
 /// An API key of the service: a name, the SHA-256 digest of its secret (the secret itself is
 /// never stored), and its scopes.
@@ -32,10 +33,7 @@ public struct APIKey: Sendable, Equatable {
     ) -> (secret: String, key: APIKey) {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let body = Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-        let secret = secretPrefix + body
+        let secret = secretPrefix + Base64.urlString(bytes)
         return (secret, APIKey(name: name, digest: digest(of: secret), scopes: scopes, bundleIDs: bundleIDs))
     }
 

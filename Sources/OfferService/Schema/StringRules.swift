@@ -66,13 +66,8 @@ public struct StringRules: Sendable {
                 // The signing library's own UUID check (issuer IDs, nonces).
                 return CredentialValidation.isUUID(value)
             case .uuidV4:
-                let bytes = Array(utf8)
-                guard Format.uuid.matches(value) else { return false }
-                return bytes[14] == UInt8(ascii: "4")
-                    && [
-                        UInt8(ascii: "8"), UInt8(ascii: "9"), UInt8(ascii: "a"),
-                        UInt8(ascii: "b"), UInt8(ascii: "A"), UInt8(ascii: "B"),
-                    ].contains(bytes[19])
+                // The signing library's own rule for nonces (version 4, RFC 9562 variant).
+                return Format.uuid.matches(value) && UUID(uuidString: value)?.isVersion4 == true
             case .alpha3:
                 return utf8.count == 3 && utf8.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
             case .bundleID:

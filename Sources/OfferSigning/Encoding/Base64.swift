@@ -2,7 +2,7 @@
 ///
 /// Foundation's `base64EncodedString()` plus `replacingOccurrences` costs about 20 µs per JWS;
 /// this encoder appends into an existing `[UInt8]` with no intermediate strings.
-enum Base64 {
+package enum Base64 {
     private static let standardAlphabet: [UInt8] = Array(
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
     private static let urlAlphabet: [UInt8] = Array(
@@ -30,7 +30,7 @@ enum Base64 {
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func urlString<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+    package static func urlString<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(encodedLength(bytes.count, padded: false))
         appendURL(bytes, to: &out)
