@@ -1,0 +1,27 @@
+// swift-tools-version:6.1
+// The benchmarks live in their own package so that they never slow the main build or its tests.
+// Run them with `Benchmarks/run` from the project root; it prints one table.
+import PackageDescription
+
+let package = Package(
+    name: "OfferKitBenchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "OfferKit", path: ".."),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "OfferKitBenchmarks",
+            dependencies: [
+                .product(name: "OfferSigning", package: "OfferKit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/OfferKitBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)

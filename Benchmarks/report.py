@@ -1,0 +1,147 @@
+"""Prints the one table of `Benchmarks/run` from the results it collected (standard library only).
+
+Every in-process benchmark does OPERATIONS_PER_ITERATION operations per iteration (see
+Benchmarks/OfferKitBenchmarks/OfferKitBenchmarks.swift), so operations per second are that
+count over the median wall-clock time of an iteration.
+"""
+
+import argparse
+import datetime
+import json
+import pathlib
+import platform
+import statistics
+import subprocess
+import sys
+
+OPERATIONS_PER_ITERATION = 1_000
+
+# (benchmark name in OfferKitBenchmarks.swift, row label, minimum ratio to raw sign or None)
+SIGNING_ROWS = [
+    ("legacy signature ×1", "legacy signature (promotionalOfferSignatureV1)", 0.90),
+    ("V2 promotional offer JWS ×1", "V2 promotional offer JWS", 0.85),
+    ("introductory-offer eligibility JWS ×1", "introductory-offer eligibility JWS", None),
+    ("Advanced Commerce JWS, small ×1", "Advanced Commerce JWS, one-time charge (0.4 KB)", None),
+    ("Advanced Commerce JWS, large ×1", "Advanced Commerce JWS, 20-item subscription (10 KB)", None),
+    ("App Store Server API token ×1", "App Store Server API token", None),
+]
+
+
+def fail(message):
+    print(f"Benchmarks/report.py: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def signing_results(path):
+    """Operations per second and allocations per operation, by benchmark name."""
+    results = {}
+    for element in json.loads(path.read_text()):
+        name = element["benchmark"].rsplit(".", 1)[-1].replace("_", " ")
+        metrics = element.get("secondaryMetrics", {})
+        wall = next((value for key, value in metrics.items() if "wall clock" in key.lower()), None)
+        mallocs = next((value for key, value in metrics.items() if "malloc" in key.lower()), None)
+        if wall is None:
+            fail(f"no wall-clock metric for {name}")
+        seconds = wall["scorePercentiles"]["50.0"] / 1e6
+        results[name] = {
+            "rate": OPERATIONS_PER_ITERATION / seconds,
+            "mallocs": mallocs["scorePercentiles"]["50.0"] / OPERATIONS_PER_ITERATION if mallocs else None,
+        }
+    return results
+
+
+def lookup(results, name):
+    for key, value in results.items():
+        if key == name or key.endswith(name):
+            return value
+    fail(f"the benchmark '{name}' did not run (have: {', '.join(sorted(results))})")
+
+
+def verdict(met):
+    return "yes" if met else "**no**"
+
+
+def rate(value):
+    return f"{value / 1000:,.1f}k/s"
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("results", type=pathlib.Path)
+    parser.add_argument("--batch-lines", type=int, required=True)
+    parser.add_argument("--codes", type=int, required=True)
+    parser.add_argument("--connections", type=int, required=True)
+    parser.add_argument("--cpu", default="unknown CPU")
+    parser.add_argument("--cores", default="?")
+    arguments = parser.parse_args()
+    directory = arguments.results
+
+    signing = signing_results(directory / "signing.jmh.json")
+    raw = lookup(signing, "raw P-256 sign ×1")["rate"]
+    raw2 = lookup(signing, "raw P-256 sign ×2")["rate"]
+
+    rows = []
+
+    def row(measurement, result, ratio, target, met, mallocs=None):
+        rows.append((measurement, result, ratio, "—" if mallocs is None else f"{mallocs:.0f}", target, met))
+
+    row("raw P-256 sign (swift-crypto), 1 thread", rate(raw), "1.00× (reference)", "", "",
+        lookup(signing, "raw P-256 sign ×1")["mallocs"])
+    row("raw P-256 sign (swift-crypto), 2 threads", rate(raw2), f"{raw2 / raw:.2f}× one thread", "", "",
+        lookup(signing, "raw P-256 sign ×2")["mallocs"])
+    for name, label, minimum in SIGNING_ROWS:
+        result = lookup(signing, name)
+        ratio = result["rate"] / raw
+        row(label, rate(result["rate"]), f"{ratio:.2f}× raw",
+            f"≥ {minimum:.2f}× raw" if minimum else "", verdict(ratio >= minimum) if minimum else "",
+            result["mallocs"])
+    one = lookup(signing, "V2 promotional offer JWS ×1")["rate"]
+    shared = lookup(signing, "V2 promotional offer JWS ×2")
+    scaling = shared["rate"] / one
+    row("V2 JWS, one shared signer, 2 threads", rate(shared["rate"]),
+        f"{scaling:.2f}× one thread; {shared['rate'] / raw2:.2f}× raw on 2", "≥ 1.80× one thread",
+        verdict(scaling >= 1.8), shared["mallocs"])
+
+    invocation = json.loads((directory / "invocation.json").read_text())["results"][0]
+    median_ms = invocation["median"] * 1000
+    row("one `offerkit sign promotional-offer` (release)",
+        f"{median_ms:.1f} ms (median of {len(invocation['times'])})",
+        f"min {invocation['min'] * 1000:.1f} ms", "< 50 ms", verdict(median_ms < 50))
+
+    batch = json.loads((directory / "batch.json").read_text())["results"][0]
+    lines_per_second = arguments.batch_lines / batch["median"]
+    row(f"`offerkit batch`, {arguments.batch_lines:,} V2 lines", f"{rate(lines_per_second)} ({batch['median']:.2f} s)",
+        f"{lines_per_second / raw2:.2f}× raw on 2", "", "")
+
+    runs = [line.split() for line in (directory / "codes.time").read_text().splitlines() if line.strip()]
+    seconds = statistics.median(float(run[0]) for run in runs)
+    peak_mb = max(int(run[1]) for run in runs) * 1024 / 1e6
+    row(f"{arguments.codes:,} custom codes streamed to a file",
+        f"{seconds:.2f} s, peak RSS {peak_mb:.0f} MB (median of {len(runs)})", "",
+        "< 2 s, < 150 MB", verdict(seconds < 2 and peak_mb < 150))
+
+    service = json.loads((directory / "service.json.result").read_text())
+    if service["not_2xx"] or service["socket_errors"]:
+        fail(f"under load the service gave {service['not_2xx']} answers other than 2xx, "
+             f"with {service['socket_errors']} socket errors")
+    requests_per_second = service["requests"] / service["seconds"]
+    service_ratio = requests_per_second / raw2
+    p50_ms, p99_ms = service["p50_us"] / 1000, service["p99_us"] / 1000
+    row(f"`offerkit serve`, V2 JWS over HTTP/1.1, wrk 1 thread, {arguments.connections} connections",
+        f"{rate(requests_per_second)}, p50 {p50_ms:.2f} ms, p99 {p99_ms:.2f} ms",
+        f"{service_ratio:.2f}× raw on 2", "≥ 0.60× raw on 2, p99 < 10 ms",
+        verdict(service_ratio >= 0.6 and p99_ms < 10))
+
+    swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.splitlines()
+    print(f"OfferKit benchmarks, {datetime.date.today()}: {arguments.cpu}, {arguments.cores} cores, "
+          f"{swift[0] if swift else 'swift'}, {platform.system()} {platform.release()}")
+    print()
+    header = ("measurement", "result", "ratio", "allocs/op", "target", "met")
+    print("| " + " | ".join(header) + " |")
+    print("|" + "|".join(["---", "---:", "---", "---:", "---", "---"]) + "|")
+    for measured in rows:
+        print("| " + " | ".join(measured) + " |")
+
+
+if __name__ == "__main__":
+    main()
