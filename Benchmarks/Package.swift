@@ -12,16 +12,22 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
-        .executableTarget(
-            name: "OfferKitBenchmarks",
+        // The signer and requests every measurement uses, shared with the profiling driver.
+        .target(
+            name: "SigningWorkloads",
             dependencies: [
                 .product(name: "OfferSigning", package: "OfferKit"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Benchmark", package: "benchmark"),
-            ],
+            ]
+        ),
+        .executableTarget(
+            name: "OfferKitBenchmarks",
+            dependencies: ["SigningWorkloads", .product(name: "Benchmark", package: "benchmark")],
             path: "Benchmarks/OfferKitBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        )
+        ),
+        // Runs one workload in a loop for perf or valgrind: `offerkit-profile NAME COUNT`.
+        .executableTarget(name: "offerkit-profile", dependencies: ["SigningWorkloads"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -49,36 +49,48 @@ package enum Base64 {
         }
     }
 
+    /// Grows `out` once by the encoded length and writes through a pointer: appending byte by
+    /// byte checked capacity and uniqueness four times per three input bytes (half the time of a
+    /// 10 KB Advanced Commerce JWS went there).
     private static func appendContiguous(
         _ input: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], alphabet: [UInt8], padded: Bool
     ) {
         let count = input.count
-        out.reserveCapacity(out.count + encodedLength(count, padded: padded))
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: encodedLength(count, padded: padded)))
         alphabet.withUnsafeBufferPointer { table in
-            var index = 0
-            while index + 3 <= count {
-                let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
-                out.append(table[Int(chunk >> 18)])
-                out.append(table[Int((chunk >> 12) & 0x3F)])
-                out.append(table[Int((chunk >> 6) & 0x3F)])
-                out.append(table[Int(chunk & 0x3F)])
-                index += 3
-            }
-            let remaining = count - index
-            if remaining == 1 {
-                let chunk = UInt32(input[index]) << 16
-                out.append(table[Int(chunk >> 18)])
-                out.append(table[Int((chunk >> 12) & 0x3F)])
-                if padded {
-                    out.append(UInt8(ascii: "="))
-                    out.append(UInt8(ascii: "="))
+            out.withUnsafeMutableBufferPointer { buffer in
+                var target = start
+                @inline(__always) func put(_ byte: UInt8) {
+                    buffer[target] = byte
+                    target += 1
                 }
-            } else if remaining == 2 {
-                let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
-                out.append(table[Int(chunk >> 18)])
-                out.append(table[Int((chunk >> 12) & 0x3F)])
-                out.append(table[Int((chunk >> 6) & 0x3F)])
-                if padded { out.append(UInt8(ascii: "=")) }
+                var index = 0
+                while index + 3 <= count {
+                    let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+                    put(table[Int(chunk >> 18)])
+                    put(table[Int((chunk >> 12) & 0x3F)])
+                    put(table[Int((chunk >> 6) & 0x3F)])
+                    put(table[Int(chunk & 0x3F)])
+                    index += 3
+                }
+                let remaining = count - index
+                if remaining == 1 {
+                    let chunk = UInt32(input[index]) << 16
+                    put(table[Int(chunk >> 18)])
+                    put(table[Int((chunk >> 12) & 0x3F)])
+                    if padded {
+                        put(UInt8(ascii: "="))
+                        put(UInt8(ascii: "="))
+                    }
+                } else if remaining == 2 {
+                    let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
+                    put(table[Int(chunk >> 18)])
+                    put(table[Int((chunk >> 12) & 0x3F)])
+                    put(table[Int((chunk >> 6) & 0x3F)])
+                    if padded { put(UInt8(ascii: "=")) }
+                }
+                precondition(target == buffer.count, "base64: encoded length mismatch")
             }
         }
     }

@@ -60,11 +60,16 @@ package enum Check {
     /// No control character (Unicode category Cc: U+0000–U+001F, U+007F–U+009F) and no U+2063,
     /// checked on the UTF-8 bytes in one pass: this runs on every signature.
     /// The service's schemas check the same rule (`StringRules.Format.plainText`).
-    @inline(__always)
     package static func isPlainText(_ utf8: String.UTF8View) -> Bool {
+        if let result = utf8.withContiguousStorageIfAvailable({ isPlainText(bytes: $0) }) { return result }
+        return isPlainText(bytes: Array(utf8))
+    }
+
+    @inline(__always)
+    private static func isPlainText<Bytes: Collection<UInt8>>(bytes: Bytes) -> Bool {
         var previous: UInt8 = 0
         var beforePrevious: UInt8 = 0
-        for byte in utf8 {
+        for byte in bytes {
             if byte < 0x20 || byte == 0x7F { return false }
             if previous == 0xC2, (0x80...0x9F).contains(byte) { return false }  // U+0080–U+009F
             if beforePrevious == 0xE2, previous == 0x81, byte == 0xA3 { return false }  // U+2063
