@@ -129,7 +129,8 @@ public struct OfferSigner: Sendable {
         }
         return LegacyPromotionalOfferSignature(
             keyId: key.keyID, nonce: nonce, timestamp: timestamp,
-            signature: Base64.standardString(signature.derRepresentation), productId: request.productId,
+            signature: Base64.standardString(ECDSADER.encode(raw: signature.rawRepresentation)),
+            productId: request.productId,
             offerIdentifier: request.offerIdentifier, appAccountToken: appAccountToken)
     }
 
