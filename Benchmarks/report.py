@@ -120,17 +120,23 @@ def main():
         f"{seconds:.2f} s, peak RSS {peak_mb:.0f} MB (median of {len(runs)})", "",
         "< 2 s, < 150 MB", verdict(seconds < 2 and peak_mb < 150))
 
-    service = json.loads((directory / "service.json.result").read_text())
-    if service["not_2xx"] or service["socket_errors"]:
-        fail(f"under load the service gave {service['not_2xx']} answers other than 2xx, "
-             f"with {service['socket_errors']} socket errors")
-    requests_per_second = service["requests"] / service["seconds"]
+    def load(name):
+        result = json.loads((directory / name).read_text())
+        if result["not_2xx"] or result["socket_errors"]:
+            fail(f"under load the service gave {result['not_2xx']} answers other than 2xx, "
+                 f"with {result['socket_errors']} socket errors ({name})")
+        return result["requests"] / result["seconds"], result["p50_us"] / 1000, result["p99_us"] / 1000
+
+    requests_per_second, p50_ms, p99_ms = load("service.json.result")
     service_ratio = requests_per_second / raw2
-    p50_ms, p99_ms = service["p50_us"] / 1000, service["p99_us"] / 1000
     row(f"`offerkit serve`, V2 JWS over HTTP/1.1, wrk 1 thread, {arguments.connections} connections",
         f"{rate(requests_per_second)}, p50 {p50_ms:.2f} ms, p99 {p99_ms:.2f} ms",
         f"{service_ratio:.2f}× raw on 2", "≥ 0.60× raw on 2, p99 < 10 ms",
         verdict(service_ratio >= 0.6 and p99_ms < 10))
+    floor_rate, floor_p50, floor_p99 = load("floor.json.result")
+    row("`offerkit serve`, GET /healthz, same load (HTTP stack and wrk alone)",
+        f"{rate(floor_rate)}, p50 {floor_p50:.2f} ms, p99 {floor_p99:.2f} ms",
+        f"{floor_rate / raw2:.2f}× raw on 2; signing at {requests_per_second / floor_rate:.2f}× of it", "", "")
 
     swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.splitlines()
     print(f"OfferKit benchmarks, {datetime.date.today()}: {arguments.cpu}, {arguments.cores} cores, "

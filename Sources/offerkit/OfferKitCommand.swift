@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import NIOCore
+import NIOPosix
 
 /// `offerkit`: signatures, tokens and verification for App Store In-App Purchases.
 struct OfferKitCommand: AsyncParsableCommand {
@@ -23,7 +25,18 @@ struct OfferKitCommand: AsyncParsableCommand {
 
 @main
 enum EntryPoint {
-    static func main() async {
+    static func main() {
+        if CommandLine.arguments.dropFirst().first == "serve" {
+            NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        }
+        Task {
+            await run()
+            exit(0)
+        }
+        dispatchMain()
+    }
+
+    static func run() async {
         do {
             var command = try await OfferKitCommand.asyncParseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -218,7 +218,9 @@ struct AuthenticationTests {
         "the bearer token is the credential after the scheme",
         arguments: [
             ("Bearer abc", "abc"), ("bearer abc", "abc"), ("Bearer   abc  ", "abc"), ("Bearer", nil), ("Bearer ", nil),
-            ("Basic abc", nil), ("abc", nil), ("", nil), ("Bearerabc", nil),
+            ("Basic abc", nil), ("abc", nil), ("", nil), ("Bearerabc", nil), ("BEARER abc", "abc"),
+            ("Bearer\tabc", nil), ("Bearer \tabc\t", "abc"), (" Bearer abc", "abc"), ("Bearers abc", nil),
+            ("Bearer a b", "a b"),
         ] as [(String, String?)])
     func bearerToken(authorization: String, token: String?) {
         #expect(APIKeyStore.bearerToken(authorization) == token)

@@ -58,7 +58,7 @@ struct LimitsTests {
         "a wrong or missing Content-Type is a 415 unsupported-media-type problem",
         arguments: [
             "text/plain", "application/x-www-form-urlencoded", "application/problem+json", "application/jsonx",
-            "multipart/form-data; boundary=x", "json", nil,
+            "multipart/form-data; boundary=x", "json", " ; charset=utf-8", "application/ json", nil,
         ] as [String?])
     func unsupportedMediaType(contentType: String?) async throws {
         let app = ServiceFixtures.application(try ServiceFixtures.service())
@@ -73,7 +73,10 @@ struct LimitsTests {
 
     @Test(
         "application/json is accepted with parameters and in any case",
-        arguments: ["application/json", "application/json; charset=utf-8", "APPLICATION/JSON", "application/json ;x=y"])
+        arguments: [
+            "application/json", "application/json; charset=utf-8", "APPLICATION/JSON", "application/json ;x=y",
+            "Application/Json;charset=UTF-8",
+        ])
     func jsonMediaTypes(contentType: String) async throws {
         let app = ServiceFixtures.application(try ServiceFixtures.service())
         try await app.test(.router) { client in

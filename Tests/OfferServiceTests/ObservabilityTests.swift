@@ -192,4 +192,14 @@ struct ObservabilityTests {
             #expect(!"\(record.message) \(record.metadata)".contains(ServiceFixtures.promotionalOnly.secret))
         }
     }
+
+    @Test(
+        "the logged duration is milliseconds with three decimals, rounded to the microsecond",
+        arguments: [
+            (0, "0.000"), (499, "0.000"), (500, "0.001"), (721_400, "0.721"), (1_000_000, "1.000"),
+            (12_345_678, "12.346"), (-5, "0.000"),
+        ] as [(Int64, String)])
+    func durationFormat(nanoseconds: Int64, text: String) {
+        #expect(RequestObservationMiddleware.milliseconds(nanoseconds) == text)
+    }
 }

@@ -21,12 +21,18 @@ public struct APIKeyStore: Sendable {
     }
 
     /// The token of a `Bearer` authorization (scheme in any case, RFC 9110), or `nil`.
+    /// Read from the UTF-8 bytes: this runs on every request.
     static func bearerToken(_ authorization: String?) -> String? {
         guard let authorization else { return nil }
-        let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
+        let bytes = Array(authorization.utf8)
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let schemeStart = bytes.firstIndex(where: { $0 != UInt8(ascii: " ") }),
+            let schemeEnd = bytes[schemeStart...].firstIndex(of: UInt8(ascii: " ")),
+            ASCIIText.equalIgnoringCase(bytes[schemeStart..<schemeEnd], "bearer"),
+            let tokenStart = bytes[schemeEnd...].firstIndex(where: { !isBlank($0) }),
+            let tokenEnd = bytes.lastIndex(where: { !isBlank($0) })
+        else { return nil }
+        return String(decoding: bytes[tokenStart...tokenEnd], as: UTF8.self)
     }
 
     /// Equality of two byte strings in time that depends only on their lengths.

@@ -29,11 +29,19 @@ struct RequestObservationMiddleware: RouterMiddleware {
         var metadata: Logger.Metadata = [
             "http.method": .string(request.method.rawValue), "http.path": .string(request.uri.path),
             "http.status": .stringConvertible(response.status.code), "operation": .string(operation),
-            "duration.ms": .string(String(format: "%.3f", Double(elapsed) / 1e6)),
+            "duration.ms": .string(Self.milliseconds(elapsed)),
         ]
         if let name = context.apiKeyName { metadata["api.key"] = .string(name) }
         context.logger.info("request", metadata: metadata)
         return response
+    }
+
+    /// Nanoseconds as milliseconds with three decimals (`0.721`), without `String(format:)`,
+    /// which costs microseconds on every request.
+    static func milliseconds(_ nanoseconds: Int64) -> String {
+        let microseconds = (max(0, nanoseconds) + 500) / 1000
+        let fraction = String(microseconds % 1000)
+        return "\(microseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 
     /// The caller's id when well formed, otherwise 16 random hexadecimal digits.
