@@ -83,7 +83,7 @@ struct CodesGenerate: ParsableCommand {
         guard count >= 1 else { throw CLIError.usage("--count must be at least 1") }
         let spec = CodeGenerationSpec(count: count, prefix: prefix, length: length, alphabet: alphabet)
         var generator = try CodeGenerator(spec: spec, random: random)
-        var seen = UniqueCodeSet(expectedCount: count)
+        var seen = UniqueCodeSet(expectedCount: count, sharedPrefix: prefix)
         let sink = try OutputSink(path: out, overwrite: force)
         var progress = ProgressReporter("generating codes", total: count)
         var done = 0

@@ -270,6 +270,17 @@ struct CodeGeneratorTests {
         #expect(insertedIntoEmpty)
     }
 
+    @Test func uniqueCodeSetWithASharedPrefixKeepsEveryCodeApart() {
+        var set = UniqueCodeSet(expectedCount: 4, sharedPrefix: "SPRING")
+        let inserted = ["SPRINGAB", "SPRINGAB", "AB", "SPRING", "", "SPRINGSPRINGAB", "SPRINGABC", "SPRIN"].map {
+            set.insert($0)
+        }
+        #expect(inserted == [true, false, true, true, true, true, true, true])
+        #expect(set.contains("SPRINGAB") && set.contains("AB") && set.contains("SPRING") && set.contains(""))
+        #expect(!set.contains("SPRINGSPRING") && !set.contains("A") && !set.contains("SPRINGA"))
+        #expect(set.count == 7)
+    }
+
     // MARK: - Errors
 
     @Test(arguments: [
