@@ -67,7 +67,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "offerkit-demo",
-            dependencies: ["OfferSigning", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["OfferSigning"]
         ),
         // Runs the independent tools (Python, openssl) for the test targets; used by tests only.
         .target(name: "InteropSupport", path: "Tests/InteropSupport"),

@@ -2,8 +2,8 @@
 //
 //   swift run offerkit-demo                       sign a promotional offer (V2 JWS and legacy)
 //   swift run offerkit-demo --write-vectors PATH  regenerate the interop vectors file
-//   swift run -c release offerkit-demo --measure  signatures per second next to raw P-256 signing
-import Crypto
+//
+// Signing rates are measured by Benchmarks/run.
 import Foundation
 import OfferSigning
 
@@ -27,8 +27,6 @@ do {
         let data = try InteropVectorBuilder(signer: signer).standardVectorsJSON()
         try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         print("wrote \(InteropVectorBuilder.standardCases.count) vectors to \(path)")
-    } else if arguments.first == "--measure" {
-        measure(signer: signer)
     } else {
         let jws = try signer.sign(
             PromotionalOfferRequest(productId: "com.example.offerkit.monthly", offerIdentifier: "WINBACK50"))
@@ -42,38 +40,4 @@ do {
     }
 } catch {
     fail(error.localizedDescription)
-}
-
-/// Operations per second over about one second, best of three runs.
-func rate(_ body: () throws -> Void) rethrows -> Double {
-    var best = 0.0
-    for _ in 0..<3 {
-        let start = DispatchTime.now().uptimeNanoseconds
-        var count = 0
-        var elapsed: UInt64 = 0
-        repeat {
-            for _ in 0..<500 { try body() }
-            count += 500
-            elapsed = DispatchTime.now().uptimeNanoseconds - start
-        } while elapsed < 1_000_000_000
-        best = max(best, Double(count) / (Double(elapsed) / 1e9))
-    }
-    return best
-}
-
-func measure(signer: OfferSigner) {
-    let raw = P256.Signing.PrivateKey()
-    let message = Array(repeating: UInt8(ascii: "a"), count: 300)
-    let rawRate = rate { _ = try! raw.signature(for: message).rawRepresentation }
-    let promotional = PromotionalOfferRequest(productId: "com.example.offerkit.monthly", offerIdentifier: "WINBACK50")
-    let v2Rate = rate { _ = try! signer.sign(promotional) }
-    let legacy = LegacyPromotionalOfferRequest(productId: "com.example.offerkit.monthly", offerIdentifier: "WINBACK50")
-    let legacyRate = rate { _ = try! signer.sign(legacy) }
-    func row(_ name: String, _ value: Double) -> String {
-        name.padding(toLength: 34, withPad: " ", startingAt: 0)
-            + String(format: "%9.0f/s  %.2f× raw", value, value / rawRate)
-    }
-    print(row("raw P-256 sign (swift-crypto)", rawRate))
-    print(row("promotional offer V2 JWS", v2Rate))
-    print(row("legacy promotional offer signature", legacyRate))
 }
