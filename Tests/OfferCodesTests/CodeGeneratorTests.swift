@@ -272,13 +272,16 @@ struct CodeGeneratorTests {
 
     @Test func uniqueCodeSetWithASharedPrefixKeepsEveryCodeApart() {
         var set = UniqueCodeSet(expectedCount: 4, sharedPrefix: "SPRING")
-        let inserted = ["SPRINGAB", "SPRINGAB", "AB", "SPRING", "", "SPRINGSPRINGAB", "SPRINGABC", "SPRIN"].map {
-            set.insert($0)
-        }
-        #expect(inserted == [true, false, true, true, true, true, true, true])
+        let codes = [
+            "SPRINGAB", "SPRINGAB", "AB", "SPRING", "", "SPRINGSPRINGAB", "SPRINGABC", "SPRIN", "SPRING\u{0}AB",
+        ]
+        let inserted = codes.map { set.insert($0) }
+        #expect(inserted == [true, false, true, true, true, true, true, true, true])
+        let insertedWithoutPrefix = set.insert("\u{0}AB")
+        #expect(insertedWithoutPrefix)
         #expect(set.contains("SPRINGAB") && set.contains("AB") && set.contains("SPRING") && set.contains(""))
         #expect(!set.contains("SPRINGSPRING") && !set.contains("A") && !set.contains("SPRINGA"))
-        #expect(set.count == 7)
+        #expect(set.count == 9)
     }
 
     // MARK: - Errors

@@ -194,6 +194,41 @@ struct LimitsTests {
         }
     }
 
+    @Test("past the deadline, work that ignores cancellation is still answered, and its own errors stand")
+    func workThatIgnoresCancellation() async throws {
+        let base = try ServiceFixtures.service()
+        let state = ServiceState(
+            apps: base.state.apps, apiKeys: base.state.apiKeys, limits: ServiceLimits(requestTimeoutSeconds: 0.05),
+            authentication: .required)
+        let app = OfferService(state: state).testApplication(operations: [
+            TestOperations.stubborn, TestOperations.stubbornFailing,
+        ])
+        try await app.test(.router) { client in
+            let finished = try await client.call(.get, "/test/stubborn", key: ServiceFixtures.admin.secret)
+            #expect(finished.status == 200)
+            #expect(finished.json?["finished"] == .bool(true))
+            let failed = try await client.call(.get, "/test/stubborn-failing", key: ServiceFixtures.admin.secret)
+            #expect(failed.status == 500)
+            #expect(failed.problemSlug == "internal-error")
+        }
+    }
+
+    @Test("operations that run long run on the worker threads; the others where the request arrived")
+    func longOperationsRunOnWorkers() async throws {
+        let app = OfferService(state: try ServiceFixtures.service().state).testApplication(operations: [
+            TestOperations.whereItRuns(runsLong: true), TestOperations.whereItRuns(runsLong: false),
+        ])
+        try await app.test(.router) { client in
+            let long = try await client.call(.get, "/test/long", key: ServiceFixtures.admin.secret)
+            #expect(long.json?["workers"] == .bool(true))
+            let short = try await client.call(.get, "/test/short", key: ServiceFixtures.admin.secret)
+            #expect(short.status == 200)
+            #expect(short.json?["workers"] == .bool(false))
+        }
+        #expect(ServiceOperation.validateCampaign.runsLong && ServiceOperation.planCampaign.runsLong)
+        #expect(ServiceOperation.all.filter(\.runsLong).map(\.id).sorted() == ["planCampaign", "validateCampaign"])
+    }
+
     @Test("limits made in code that are out of range do not trap", arguments: [-1.0, 0, .nan, -.infinity])
     func oddTimeout(seconds: Double) async throws {
         let base = try ServiceFixtures.service()

@@ -8,7 +8,7 @@ public struct SigningFixture: Sendable {
 
     let signer: OfferSigner
     let rawKey = P256.Signing.PrivateKey()
-    /// A message as long as a V2 JWS signing input.
+    /// 420 bytes of a V2 JWS, about as long as its signing input (what raw signing hashes).
     let rawMessage: [UInt8]
     let promotionalOfferRequest = PromotionalOfferRequest(
         productId: "com.example.offerkit.monthly", offerIdentifier: "WINBACK50")
@@ -38,7 +38,7 @@ public struct SigningFixture: Sendable {
     }
 
     /// A subscription of 20 items, every text at its longest (SKU 128, description 45, display
-    /// name 30), each with an offer: about 7 KB of request JSON.
+    /// name 30), each with an offer: about 7 KB of request JSON and a 13 KB JWS.
     static func largeSubscription() -> AdvancedCommerce.SubscriptionCreateRequest {
         func text(_ prefix: String, _ length: Int) -> String {
             prefix + String(repeating: "x", count: length - prefix.count)

@@ -6,35 +6,45 @@
 /// `SPRING` + 12-character codes took a heap allocation each and 80 MB more. Codes compare
 /// exactly (generated codes are upper-case already).
 public struct UniqueCodeSet: Sendable {
-    private var codes: Set<String>
+    /// Codes that start with the shared prefix, without it.
+    private var suffixes: Set<String>
+    /// Every other code, whole.
+    private var others: Set<String> = []
     private let sharedPrefix: [UInt8]
 
     /// An empty set with room for `expectedCount` codes (negative counts reserve nothing).
-    /// - Parameter sharedPrefix: the prefix the codes are expected to share; codes without it
-    ///   are remembered too, and never mistaken for codes with it.
-    public init(expectedCount: Int, sharedPrefix: String = "") {
-        codes = []
-        codes.reserveCapacity(max(0, expectedCount))
+    public init(expectedCount: Int) {
+        self.init(expectedCount: expectedCount, sharedPrefix: "")
+    }
+
+    /// An empty set for codes that share `sharedPrefix`, which it does not store. Codes are
+    /// ASCII, as generated codes always are: the prefix is cut off byte by byte, so two
+    /// non-ASCII spellings of one string on either side of the cut would count as two codes.
+    package init(expectedCount: Int, sharedPrefix: String) {
+        suffixes = []
+        suffixes.reserveCapacity(max(0, expectedCount))
         self.sharedPrefix = Array(sharedPrefix.utf8)
     }
 
     /// Adds `code`; returns `false` when it was already there.
     public mutating func insert(_ code: String) -> Bool {
-        codes.insert(key(code)).inserted
+        if let suffix = suffix(of: code) { return suffixes.insert(suffix).inserted }
+        return others.insert(code).inserted
     }
 
     /// Whether `code` was inserted before.
-    public func contains(_ code: String) -> Bool { codes.contains(key(code)) }
-
-    /// The code without the shared prefix; a code without the prefix is marked with a leading
-    /// NUL, which no code contains, so that `PREFIX` + `X` and `X` stay different.
-    private func key(_ code: String) -> String {
-        guard !sharedPrefix.isEmpty else { return code }
-        let utf8 = code.utf8
-        guard utf8.starts(with: sharedPrefix) else { return "\u{0}" + code }
-        return String(Substring(utf8.dropFirst(sharedPrefix.count)))
+    public func contains(_ code: String) -> Bool {
+        if let suffix = suffix(of: code) { return suffixes.contains(suffix) }
+        return others.contains(code)
     }
 
     /// How many codes the set holds.
-    public var count: Int { codes.count }
+    public var count: Int { suffixes.count + others.count }
+
+    /// The code without the shared prefix, or `nil` when it does not start with it.
+    private func suffix(of code: String) -> String? {
+        let utf8 = code.utf8
+        guard utf8.starts(with: sharedPrefix) else { return nil }
+        return sharedPrefix.isEmpty ? code : String(Substring(utf8.dropFirst(sharedPrefix.count)))
+    }
 }

@@ -39,7 +39,7 @@ struct RequestObservationMiddleware: RouterMiddleware {
     /// Nanoseconds as milliseconds with three decimals (`0.721`), without `String(format:)`,
     /// which costs microseconds on every request.
     static func milliseconds(_ nanoseconds: Int64) -> String {
-        let microseconds = (max(0, nanoseconds) + 500) / 1000
+        let microseconds = (min(max(0, nanoseconds), Int64.max - 500) + 500) / 1000
         let fraction = String(microseconds % 1000)
         return "\(microseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }

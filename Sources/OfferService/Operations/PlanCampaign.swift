@@ -22,7 +22,7 @@ extension ServiceOperation {
             `problemCount` has the total), with JSON paths relative to `campaign`.
             """,
         scope: .campaigns, requestSchema: PlanCampaignBody.schema, responseSchema: CampaignSchemas.plan,
-        problems: [.invalidCampaign]
+        problems: [.invalidCampaign], runsLong: true
     ) { request in
         let today = try CampaignSchemas.today(request)
         let report = try CampaignValidator(today: today).validate(json: CampaignSchemas.campaignBytes(request))

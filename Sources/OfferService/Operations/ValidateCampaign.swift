@@ -16,7 +16,7 @@ extension ServiceOperation {
             issued, codes counted earlier in the quarter) are left to `offerkit codes validate` with the ledger.
             """,
         scope: .campaigns, requestSchema: ValidateCampaignBody.schema, responseSchema: CampaignSchemas.validation,
-        problems: []
+        problems: [], runsLong: true
     ) { request in
         let validator = CampaignValidator(today: try CampaignSchemas.today(request))
         let report = try validator.validate(json: CampaignSchemas.campaignBytes(request))

@@ -30,11 +30,15 @@ public struct ServiceOperation: Sendable {
     /// ``ServiceProblem``s; a signing library `RequestValidationError` it lets through becomes an
     /// `invalid-field` problem naming the field (``ServiceProblem/invalid(_:under:)``).
     public var handler: @Sendable (OperationRequest) async throws -> OperationResponse
+    /// Whether the operation can run long (campaign validation and planning): its body is read,
+    /// checked and handled on worker threads, away from the threads that serve connections. Short
+    /// operations (signatures, tokens) run where the request arrived.
+    public var runsLong: Bool
 
     public init(
         id: String, method: HTTPRequest.Method, path: String, tag: String, summary: String, description: String,
         scope: OperationScope?, requestSchema: JSONSchema?, responseStatus: Int = 200, responseSchema: JSONSchema,
-        responseMediaType: String = "application/json", problems: [ProblemType],
+        responseMediaType: String = "application/json", problems: [ProblemType], runsLong: Bool = false,
         handler: @escaping @Sendable (OperationRequest) async throws -> OperationResponse
     ) {
         self.id = id
@@ -49,6 +53,7 @@ public struct ServiceOperation: Sendable {
         self.responseSchema = responseSchema
         self.responseMediaType = responseMediaType
         self.problems = problems
+        self.runsLong = runsLong
         self.handler = handler
     }
 

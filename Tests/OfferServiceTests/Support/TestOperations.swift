@@ -7,13 +7,34 @@ import OfferSigning
 /// Operations that exist only in tests, routed through the service's middlewares and responder.
 enum TestOperations {
     static func operation(
-        _ id: String, method: HTTPRequest.Method = .get, requestSchema: JSONSchema? = nil,
+        _ id: String, method: HTTPRequest.Method = .get, requestSchema: JSONSchema? = nil, runsLong: Bool = false,
         handler: @escaping @Sendable (OperationRequest) async throws -> OperationResponse
     ) -> ServiceOperation {
         ServiceOperation(
             id: id, method: method, path: "/test/\(id)", tag: "Test", summary: id, description: id,
             scope: .promotionalOffer, requestSchema: requestSchema, responseSchema: .object([]), problems: [],
-            handler: handler)
+            runsLong: runsLong, handler: handler)
+    }
+
+    /// Blocks its thread for 0.3 s, ignoring cancellation, then answers.
+    static let stubborn = operation("stubborn") { _ in
+        usleep(300_000)  // blocks the thread: a synchronous job that never checks for cancellation
+        return OperationResponse(body: .object([("finished", .bool(true))]))
+    }
+
+    /// Blocks its thread for 0.3 s, ignoring cancellation, then throws ``InternalFailure``.
+    static let stubbornFailing = operation("stubborn-failing") { _ in
+        usleep(300_000)  // blocks the thread: a synchronous job that never checks for cancellation
+        throw InternalFailure()
+    }
+
+    /// Answers whether its handler's task prefers the service's worker executor.
+    static func whereItRuns(runsLong: Bool) -> ServiceOperation {
+        operation(runsLong ? "long" : "short", runsLong: runsLong) { _ in
+            let executor = withUnsafeCurrentTask { $0?.unownedTaskExecutor }
+            let onWorkers = executor == WorkerExecutor.shared.asUnownedTaskExecutor()
+            return OperationResponse(body: .object([("workers", .bool(onWorkers))]))
+        }
     }
 
     /// Never finishes unless cancelled.
