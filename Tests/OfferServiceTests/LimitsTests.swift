@@ -220,6 +220,7 @@ struct LimitsTests {
         ])
         try await app.test(.router) { client in
             let long = try await client.call(.get, "/test/long", key: ServiceFixtures.admin.secret)
+            #expect(long.status == 200)
             #expect(long.json?["workers"] == .bool(true))
             let short = try await client.call(.get, "/test/short", key: ServiceFixtures.admin.secret)
             #expect(short.status == 200)

@@ -61,7 +61,10 @@ extension ProblemType {
                     + "per second, bursts of \(limits.burst)); retry in 1 s")
         case .timeout:
             return ServiceProblem(
-                self, detail: "the operation took longer than \(Int(limits.requestTimeoutSeconds)) s and was stopped")
+                self,
+                detail:
+                    "the request (body and operation) took longer than \(Int(limits.requestTimeoutSeconds)) s and was stopped"
+            )
         case .unavailable:
             return ServiceProblem(self, detail: "the service is shutting down")
         case .internalError:

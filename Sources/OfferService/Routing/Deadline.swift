@@ -1,4 +1,5 @@
 import Dispatch
+import HummingbirdCore
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
@@ -6,12 +7,13 @@ import NIOPosix
 /// The request timeout of one operation: when it expires, the operation's task is cancelled,
 /// whichever comes first, the expiry or the task being known.
 ///
-/// The timer runs on one of NIO's shared event loops, which costs far less per request than a
-/// second task sleeping in a task group (Dispatch timers). When the application turned NIO's
-/// singletons off, it is a Dispatch timer after all.
+/// The timer is scheduled on NIO's shared event loop group, on the calling thread's own loop when
+/// it is one: far cheaper per request than a second task sleeping in a task group. When the
+/// application turned NIO's singletons off, it is a Dispatch timer on a queue of its own.
 final class Deadline: Sendable {
-    private let state = NIOLockedValueBox<(task: Task<OperationResponse, any Error>?, expired: Bool)>((nil, false))
+    private let state = NIOLockedValueBox<(task: Task<Response, any Error>?, expired: Bool)>((nil, false))
     private let cancelTimer: NIOLockedValueBox<(@Sendable () -> Void)?> = NIOLockedValueBox(nil)
+    private static let fallbackQueue = DispatchQueue(label: "offerkit.service.deadlines")
 
     /// Whether the deadline passed (and the task was, or is about to be, cancelled).
     var hasExpired: Bool { state.withLockedValue { $0.expired } }
@@ -21,27 +23,31 @@ final class Deadline: Sendable {
         let nanoseconds = Int64(seconds * 1e9)
         let cancel: @Sendable () -> Void
         if NIOSingletons.singletonsEnabledSuggestion {
-            let scheduled = MultiThreadedEventLoopGroup.singleton.next().scheduleTask(in: .nanoseconds(nanoseconds)) {
-                self.expire()
+            let scheduled = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .nanoseconds(nanoseconds)) {
+                [weak self] in self?.expire()
             }
             cancel = { scheduled.cancel() }
         } else {
             let stopped = NIOLockedValueBox(false)
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
-                if !stopped.withLockedValue({ $0 }) { self.expire() }
+            Self.fallbackQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [weak self] in
+                if !stopped.withLockedValue({ $0 }) { self?.expire() }
             }
             cancel = { stopped.withLockedValue { $0 = true } }
         }
         cancelTimer.withLockedValue { $0 = cancel }
     }
 
-    /// Stops the timer once the work is done.
+    /// Stops the timer once the work is done, and lets go of the task.
     func stop() {
-        cancelTimer.withLockedValue { $0 }?()
+        cancelTimer.withLockedValue { cancel in
+            defer { cancel = nil }
+            return cancel
+        }?()
+        state.withLockedValue { $0.task = nil }
     }
 
     /// Names the task to cancel; cancels it at once if the deadline already passed.
-    func watch(_ task: Task<OperationResponse, any Error>) {
+    func watch(_ task: Task<Response, any Error>) {
         let expired = state.withLockedValue { state in
             state.task = task
             return state.expired

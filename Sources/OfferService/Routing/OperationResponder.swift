@@ -23,7 +23,7 @@ struct OperationResponder: Sendable {
         let logged = logger
         // One deadline for reading the body, parsing it and the handler: a client that sends its
         // body slowly cannot hold the operation longer than the request timeout.
-        let output = try await withTimeout(seconds: state.limits.requestTimeoutSeconds) { [operation, state, query] in
+        return try await withTimeout(seconds: state.limits.requestTimeoutSeconds) { [operation, state, query] in
             var body: JSONValue?
             if let schema = operation.requestSchema {
                 body = try await readBody(request, schema: schema)
@@ -32,7 +32,6 @@ struct OperationResponder: Sendable {
                 body: body, query: query, headers: request.headers, apiKey: apiKey, state: state, logger: logged)
             return try await operation.handler(input)
         }
-        return Self.response(output)
     }
 
     /// The API key for the request, checked against the operation's scope and the rate limit. Once
@@ -122,25 +121,34 @@ struct OperationResponder: Sendable {
         return ASCIIText.equalIgnoringCase(bytes[first...last], "application/json")
     }
 
-    /// Runs `work` in its own task (on the worker threads for operations that run long) and
-    /// cancels it after `seconds`. What the cancellation ends (a sleep, a body read, a campaign
-    /// check) becomes a `timeout` problem; work that finishes anyway is answered, and its own
-    /// problems and errors stand. The deadline starts with the work, so that time spent waiting
-    /// for a thread does not count against it.
+    /// Runs `work` in its own task and cancels it after `seconds`; the task also turns the answer
+    /// into bytes. What the cancellation ends (a sleep, a body read, a campaign check) becomes a
+    /// `timeout` problem; work that finishes anyway is answered, and its own problems and errors
+    /// stand.
+    ///
+    /// Operations that run long run on the worker threads, and their time starts at once: waiting
+    /// for a worker counts. For the others it starts with the work, so that time spent waiting for a
+    /// thread (a busy machine, tests run in parallel) does not count against them.
     private func withTimeout(
         seconds: Double, _ work: @escaping @Sendable () async throws -> OperationResponse
-    ) async throws -> OperationResponse {
+    ) async throws -> Response {
         // Clamped to 0...86 400 s (NaN as 0) so that a limit set in code cannot trap the conversion below.
         let seconds = seconds.isNaN ? 0 : min(max(seconds, 0), 86_400)
         let deadline = Deadline()
-        let timed: @Sendable () async throws -> OperationResponse = {
+        let task: Task<Response, any Error>
+        if operation.runsLong {
             deadline.start(seconds: seconds)
-            defer { deadline.stop() }
-            return try await work()
+            task = Task(executorPreference: WorkerExecutor.shared) {
+                defer { deadline.stop() }
+                return Self.response(try await work())
+            }
+        } else {
+            task = Task {
+                deadline.start(seconds: seconds)
+                defer { deadline.stop() }
+                return Self.response(try await work())
+            }
         }
-        let task =
-            operation.runsLong
-            ? Task(executorPreference: WorkerExecutor.shared) { try await timed() } : Task { try await timed() }
         deadline.watch(task)
         do {
             return try await withTaskCancellationHandler {

@@ -31,8 +31,10 @@ public struct ServiceOperation: Sendable {
     /// `invalid-field` problem naming the field (``ServiceProblem/invalid(_:under:)``).
     public var handler: @Sendable (OperationRequest) async throws -> OperationResponse
     /// Whether the operation can run long (campaign validation and planning): its body is read,
-    /// checked and handled on worker threads, away from the threads that serve connections. Short
-    /// operations (signatures, tokens) run where the request arrived.
+    /// checked and handled, and its answer encoded, on the service's worker threads, and its
+    /// timeout counts from the moment the request is routed. Short operations (signatures,
+    /// tokens) run on Swift's global executor, which `offerkit serve` puts on NIO's event loops;
+    /// that is where the worker threads keep long work away from the connections.
     public var runsLong: Bool
 
     public init(
