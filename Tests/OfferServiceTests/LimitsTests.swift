@@ -181,11 +181,8 @@ struct LimitsTests {
 
     @Test("an operation that outlives the request timeout is a 503 timeout problem")
     func timeout() async throws {
-        let base = try ServiceFixtures.service()
-        let state = ServiceState(
-            apps: base.state.apps, apiKeys: base.state.apiKeys, limits: ServiceLimits(requestTimeoutSeconds: 0.05),
-            authentication: .required)
-        let app = OfferService(state: state).testApplication(operations: [TestOperations.slow])
+        let service = try ServiceFixtures.service { $0.limits = ServiceLimits(requestTimeoutSeconds: 0.05) }
+        let app = service.testApplication(operations: [TestOperations.slow])
         try await app.test(.router) { client in
             let response = try await client.call(.get, "/test/slow", key: ServiceFixtures.admin.secret)
             #expect(response.status == 503)
@@ -196,11 +193,8 @@ struct LimitsTests {
 
     @Test("past the deadline, work that ignores cancellation is still answered, and its own errors stand")
     func workThatIgnoresCancellation() async throws {
-        let base = try ServiceFixtures.service()
-        let state = ServiceState(
-            apps: base.state.apps, apiKeys: base.state.apiKeys, limits: ServiceLimits(requestTimeoutSeconds: 0.05),
-            authentication: .required)
-        let app = OfferService(state: state).testApplication(operations: [
+        let service = try ServiceFixtures.service { $0.limits = ServiceLimits(requestTimeoutSeconds: 0.05) }
+        let app = service.testApplication(operations: [
             TestOperations.stubborn, TestOperations.stubbornFailing,
         ])
         try await app.test(.router) { client in
