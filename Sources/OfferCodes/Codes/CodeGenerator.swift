@@ -10,7 +10,7 @@
 /// that buffer, so a copy never repeats the original's codes.
 public struct CodeGenerator {
     /// The longest code (prefix plus random characters).
-    public static let maximumCodeLength = 64
+    public static let maximumCodeLength = CampaignLimits.maximumCodeLength
     /// How many codes in a row ``generateUnique(count:accept:emit:)`` lets `accept` refuse
     /// before it gives up with ``CodeGenerationError/spaceExhausted(accepted:count:)``.
     public static let maximumConsecutiveRefusals = 1000

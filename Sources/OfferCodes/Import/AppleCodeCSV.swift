@@ -28,7 +28,7 @@ public struct AppleCodeCSV: Sendable, Equatable {
     }
 
     /// The longest code accepted.
-    public static let maximumCodeLength = 64
+    public static let maximumCodeLength = CampaignLimits.maximumCodeLength
     /// How many characters of a bad line a problem shows.
     static let clipLength = 48
 

@@ -16,8 +16,10 @@ enum GenerationSpecRules {
         if let lengthProblem {
             findings.add(path["length"], rule: "generate-length", lengthProblem, allowed: AllowedText.length)
         }
-        guard prefixProblem == nil, alphabetProblem == nil, lengthProblem == nil, spec.count >= 1 else { return }
-        let maximum = possibleCodes(alphabetSize: spec.alphabet.count, length: spec.length) / 2
+        guard prefixProblem == nil, alphabetProblem == nil, lengthProblem == nil, spec.count >= 1,
+            let space = try? CodeSpace(spec)
+        else { return }
+        let maximum = space.maximumUniqueCount
         guard spec.count > maximum else { return }
         findings.add(
             path["count"], rule: "generate-count",
@@ -51,16 +53,5 @@ enum GenerationSpecRules {
         return "the prefix (\(spec.prefix.count) characters) and length \(spec.length) make \(total)-character codes; "
             + "custom codes hold at most \(CampaignLimits.maximumCodeLength), so use a length of at most "
             + "\(max(0, CampaignLimits.maximumCodeLength - spec.prefix.count))"
-    }
-
-    /// `alphabetSize ^ length`, saturated at `Int.max`.
-    static func possibleCodes(alphabetSize: Int, length: Int) -> Int {
-        var size = 1
-        for _ in 0..<max(0, length) {
-            let (product, overflow) = size.multipliedReportingOverflow(by: alphabetSize)
-            if overflow { return .max }
-            size = product
-        }
-        return size
     }
 }

@@ -25,14 +25,12 @@ public struct APIKeyStore: Sendable {
     static func bearerToken(_ authorization: String?) -> String? {
         guard let authorization else { return nil }
         let bytes = Array(authorization.utf8)
-        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         guard let schemeStart = bytes.firstIndex(where: { $0 != UInt8(ascii: " ") }),
             let schemeEnd = bytes[schemeStart...].firstIndex(of: UInt8(ascii: " ")),
-            ASCIIText.equalIgnoringCase(bytes[schemeStart..<schemeEnd], "bearer"),
-            let tokenStart = bytes[schemeEnd...].firstIndex(where: { !isBlank($0) }),
-            let tokenEnd = bytes.lastIndex(where: { !isBlank($0) })
+            ASCIIText.equalIgnoringCase(bytes[schemeStart..<schemeEnd], "bearer")
         else { return nil }
-        return String(decoding: bytes[tokenStart...tokenEnd], as: UTF8.self)
+        let token = ASCIIText.trimmingBlanks(bytes[schemeEnd...])
+        return token.isEmpty ? nil : String(decoding: token, as: UTF8.self)
     }
 
     /// Equality of two byte strings in time that depends only on their lengths.

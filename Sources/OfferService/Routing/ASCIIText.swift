@@ -10,4 +10,12 @@ enum ASCIIText {
             }
         }
     }
+
+    /// `bytes` without the spaces and tabs at either end (HTTP's optional whitespace).
+    static func trimmingBlanks(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) })
+        else { return [] }
+        return bytes[first...last]
+    }
 }

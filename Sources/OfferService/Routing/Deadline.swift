@@ -11,8 +11,12 @@ import NIOPosix
 /// it is one: far cheaper per request than a second task sleeping in a task group. When the
 /// application turned NIO's singletons off, it is a Dispatch timer on a queue of its own.
 final class Deadline: Sendable {
-    private let state = NIOLockedValueBox<(task: Task<Response, any Error>?, expired: Bool)>((nil, false))
-    private let cancelTimer: NIOLockedValueBox<(@Sendable () -> Void)?> = NIOLockedValueBox(nil)
+    private struct State {
+        var task: Task<Response, any Error>?
+        var expired = false
+        var cancelTimer: (@Sendable () -> Void)?
+    }
+    private let state = NIOLockedValueBox(State())
     private static let fallbackQueue = DispatchQueue(label: "offerkit.service.deadlines")
 
     /// Whether the deadline passed (and the task was, or is about to be, cancelled).
@@ -34,16 +38,16 @@ final class Deadline: Sendable {
             }
             cancel = { stopped.withLockedValue { $0 = true } }
         }
-        cancelTimer.withLockedValue { $0 = cancel }
+        state.withLockedValue { $0.cancelTimer = cancel }
     }
 
     /// Stops the timer once the work is done, and lets go of the task.
     func stop() {
-        cancelTimer.withLockedValue { cancel in
-            defer { cancel = nil }
-            return cancel
-        }?()
-        state.withLockedValue { $0.task = nil }
+        let cancel = state.withLockedValue { state in
+            defer { (state.task, state.cancelTimer) = (nil, nil) }
+            return state.cancelTimer
+        }
+        cancel?()
     }
 
     /// Names the task to cancel; cancels it at once if the deadline already passed.

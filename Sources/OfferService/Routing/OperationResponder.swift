@@ -114,11 +114,7 @@ struct OperationResponder: Sendable {
         guard let contentType else { return false }
         let bytes = Array(contentType.utf8)
         let end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
-        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        guard let first = bytes[..<end].firstIndex(where: { !isBlank($0) }),
-            let last = bytes[..<end].lastIndex(where: { !isBlank($0) })
-        else { return false }
-        return ASCIIText.equalIgnoringCase(bytes[first...last], "application/json")
+        return ASCIIText.equalIgnoringCase(ASCIIText.trimmingBlanks(bytes[..<end]), "application/json")
     }
 
     /// Runs `work` in its own task and cancels it after `seconds`; the task also turns the answer
@@ -135,18 +131,18 @@ struct OperationResponder: Sendable {
         // Clamped to 0...86 400 s (NaN as 0) so that a limit set in code cannot trap the conversion below.
         let seconds = seconds.isNaN ? 0 : min(max(seconds, 0), 86_400)
         let deadline = Deadline()
+        let run: @Sendable () async throws -> Response = {
+            defer { deadline.stop() }
+            return Self.response(try await work())
+        }
         let task: Task<Response, any Error>
         if operation.runsLong {
             deadline.start(seconds: seconds)
-            task = Task(executorPreference: WorkerExecutor.shared) {
-                defer { deadline.stop() }
-                return Self.response(try await work())
-            }
+            task = Task(executorPreference: WorkerExecutor.shared) { try await run() }
         } else {
             task = Task {
                 deadline.start(seconds: seconds)
-                defer { deadline.stop() }
-                return Self.response(try await work())
+                return try await run()
             }
         }
         deadline.watch(task)
