@@ -2,11 +2,13 @@ import Foundation
 import OfferSigning
 import Testing
 
-/// The committed interop vectors (`Tests/Vectors/offerkit-vectors.json`) are rebuilt from their
-/// own inputs, nonce and clock, byte for byte, and their signatures verify.
+/// The committed interop vectors (`Tests/Vectors/`, written by `offerkit vectors`) are rebuilt
+/// from their own inputs, nonce and clock, byte for byte, and their signatures verify.
 @Suite("Interop vectors")
 struct VectorTests {
-    static let path = Demo.packageRoot.appendingPathComponent("Tests/Vectors/offerkit-vectors.json")
+    static let folder = Demo.packageRoot.appendingPathComponent("Tests/Vectors")
+    static let path = folder.appendingPathComponent(InteropVectorFile.vectorsName)
+    static let regenerate = "regenerate with `swift run offerkit vectors --out Tests/Vectors --force`"
 
     static func committed() throws -> InteropVectorSet {
         try JSONDecoder().decode(InteropVectorSet.self, from: Data(contentsOf: path))
@@ -31,6 +33,51 @@ struct VectorTests {
         for (vector, standard) in zip(set.vectors, InteropVectorBuilder.standardCases) {
             #expect(vector.inputs == standard.inputs, "\(vector.name): inputs differ from the standard case")
         }
+    }
+
+    @Test("the committed README and public key are what the builder writes for the demo key, byte for byte")
+    func readmeAndPublicKeyAreCurrent() throws {
+        let files = try InteropVectorBuilder(signer: try Demo.signer()).standardFiles()
+        #expect(
+            files.map(\.name)
+                == [InteropVectorFile.vectorsName, InteropVectorFile.readmeName, InteropVectorFile.publicKeyName])
+        for file in files where file.name != InteropVectorFile.vectorsName {
+            let committed = try Data(contentsOf: Self.folder.appendingPathComponent(file.name))
+            #expect(committed == file.contents, "Tests/Vectors/\(file.name) is out of date: \(Self.regenerate)")
+        }
+        let onDisk = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).sorted()
+        #expect(onDisk == files.map(\.name).sorted(), "Tests/Vectors/ holds other files")
+    }
+
+    @Test("the JSON file's deterministic parts equal a fresh build, and its text is the encoder's")
+    func jsonMatchesFreshBuild() throws {
+        let committedData = try Data(contentsOf: Self.path)
+        let committed = try Self.committed()
+        // Re-encoding what was read gives the same bytes: the file is the encoder's output, not hand-edited.
+        #expect(try committed.jsonData() == committedData, "\(Self.regenerate)")
+        let fresh = InteropVectorSet(
+            vectors: try InteropVectorBuilder.standardCases.map(InteropVectorBuilder(signer: try Demo.signer()).vector))
+        #expect(fresh.about == committed.about)
+        for (old, new) in zip(committed.vectors, fresh.vectors) {
+            var old = old
+            var new = new
+            old.expected.signature = ""
+            new.expected.signature = ""
+            old.expected.jws = nil
+            new.expected.jws = nil
+            #expect(old == new, "\(old.name) differs from a fresh build: \(Self.regenerate)")
+        }
+    }
+
+    @Test("the README names the key, every case, and the file names")
+    func readmeContent() throws {
+        let set = try Self.committed()
+        let readme = set.readme()
+        #expect(readme.contains("`DEMOKEY123`"))
+        #expect(readme.contains(Demo.issuerID) && readme.contains(Demo.bundleID))
+        for vector in set.vectors { #expect(readme.contains("| `\(vector.name)` |")) }
+        for name in [InteropVectorFile.vectorsName, InteropVectorFile.publicKeyName] { #expect(readme.contains(name)) }
+        #expect(!readme.contains("PRIVATE KEY"))
     }
 
     @Test("committed signatures and fresh signatures verify")

@@ -151,35 +151,4 @@ extension InteropVectorBuilder {
                 nonce: nonce("00000000-0000-4000-8000-000000000000"), time: time + 17),
         ]
     }()
-
-    /// The standard vectors as one JSON document (pretty-printed, sorted keys).
-    public func standardVectorsJSON() throws -> Data {
-        let vectors = try Self.standardCases.map(vector(for:))
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(InteropVectorSet(vectors: vectors))
-        data.append(0x0A)
-        return data
-    }
-}
-
-/// A file of interop vectors.
-public struct InteropVectorSet: Codable, Hashable, Sendable {
-    /// What the file is and how to use it.
-    public var about: String
-    public var vectors: [InteropVector]
-
-    public init(
-        about: String = """
-        OfferKit interop vectors. For each case: sign `inputs` with the key whose public half is \
-        `publicKeyPem`, using `nonce` and `iat` (seconds) or `timestamp` (milliseconds). An \
-        implementation matches when its header, payload (or legacy message) bytes equal `expected` \
-        exactly and its signature verifies; ECDSA signatures are randomised, so only \
-        `expected.signature` verifying is required, not equality.
-        """,
-        vectors: [InteropVector]
-    ) {
-        self.about = about
-        self.vectors = vectors
-    }
 }

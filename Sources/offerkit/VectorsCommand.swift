@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import OfferSigning
+
+/// `offerkit vectors --out DIR`: language-neutral interop vectors for the key in use.
+struct VectorsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vectors",
+        abstract: "Write interop vectors for the key in use, to check another implementation against.",
+        discussion: """
+            Writes offerkit-vectors.json (every request type and both tokens, with fixed nonces and clock: the \
+            inputs, the exact header and payload JSON and segments or the legacy message, the signing input, a \
+            signature and the public key), public-key.pem, and a README.md that explains how to check a signer \
+            or a verifier against them. Each file is written whole or not at all. The repository's \
+            Tests/Vectors/ is this command's output for the demo key.
+            """)
+
+    @Option(help: "The folder to write to; it is created if needed.")
+    var out: String
+
+    @Flag(help: "Replace the files if they exist.")
+    var force = false
+
+    @OptionGroup var credentials: CredentialOptions
+
+    func run() throws {
+        let files = try InteropVectorBuilder(signer: Credentials(credentials).signer()).standardFiles()
+        let folder = URL(fileURLWithPath: out)
+        let paths = files.map { folder.appendingPathComponent($0.name).path }
+        if !force, let existing = paths.first(where: { FileManager.default.fileExists(atPath: $0) }) {
+            throw CLIError.io(path: existing, reason: "already exists (use --force to replace the vectors)")
+        }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw CLIError.io(path: out, reason: "cannot create the folder")
+        }
+        for (file, path) in zip(files, paths) {
+            try AtomicFile.write(file.contents, to: path, permissions: 0o644, overwrite: force)
+        }
+        FileHandle.standardError.write(
+            Data("offerkit: wrote \(files.map(\.name).joined(separator: ", ")) to \(out)\n".utf8))
+    }
+}
