@@ -54,6 +54,12 @@ enum ExitStatus: Int32 {
         case is RequestValidationError, is RequestDecodingError: .invalidInput
         case is VerificationError: .verificationFailed
         case is CampaignProblems, is CodeGenerationError, is ExportError, is RequestPlanningError: .invalidInput
+        case let error as SnippetError:
+            switch error {
+            case .unknownLanguage, .unknownOperation, .invalidInput: .usage
+            case .templateDirectoryNotFound, .unreadableTemplate: .io
+            case .malformedTemplate: .invalidInput
+            }
         case let error as LedgerError:
             switch error {
             case .cannotOpen, .corrupt, .notALedger, .newerSchema, .unreadableValue, .databaseFailure: .io

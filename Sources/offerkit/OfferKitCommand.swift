@@ -19,6 +19,7 @@ struct OfferKitCommand: AsyncParsableCommand {
         subcommands: [
             SignCommand.self, TokenCommand.self, VerifyCommand.self, KeyCommand.self, BatchCommand.self,
             CodesCommand.self, ServeCommand.self, APIKeyCommand.self, OpenAPICommand.self, VectorsCommand.self,
+            SnippetCommand.self,
         ]
     )
 }

@@ -65,17 +65,10 @@ public enum ExportTemplates: Sendable, Equatable {
     private func source(of fileName: String) throws -> (text: String, file: String) {
         if case .directory(let directory) = self {
             let url = directory.appendingPathComponent(fileName)
-            if FileManager.default.fileExists(atPath: url.path) {
-                let data: Data
-                do {
-                    data = try Data(contentsOf: url)
-                } catch {
-                    throw ExportError.unreadableTemplate(file: url.path, reason: error.localizedDescription)
-                }
-                guard let text = String(data: data, encoding: .utf8) else {
-                    throw ExportError.unreadableTemplate(file: url.path, reason: "the bytes are not valid UTF-8")
-                }
-                return (text, url.path)
+            do {
+                if let text = try TextTemplate.read(url) { return (text, url.path) }
+            } catch {
+                throw ExportError.unreadableTemplate(file: url.path, reason: error.reason)
             }
         }
         guard let text = Self.builtInText(named: fileName) else {
@@ -87,31 +80,10 @@ public enum ExportTemplates: Sendable, Equatable {
     /// Compiles a template in the `TEXT` content type, reporting Mustache's error for the text as written.
     private static func compile(_ text: String, file: String) throws -> MustacheTemplate {
         do {
-            _ = try MustacheTemplate(string: text)
-            return try MustacheTemplate(string: "{{%CONTENT_TYPE:TEXT}}\n" + text)
-        } catch let error as MustacheTemplate.ParserError {
+            return try TextTemplate.compile(text)
+        } catch {
             throw ExportError.malformedTemplate(
-                file: file, line: error.context.lineNumber, column: error.context.columnNumber,
-                message: describe(error.error, line: error.context.line))
+                file: file, line: error.line, column: error.column, message: error.message)
         }
     }
-
-    private static func describe(_ error: any Error, line: String) -> String {
-        let name = String(describing: error)
-        let explanation = parserErrorExplanations[name].map { " (\($0))" } ?? ""
-        return "\(name)\(explanation) in \"\(line)\""
-    }
-
-    /// Plain words for `MustacheTemplate.Error` cases, keyed by case name.
-    private static let parserErrorExplanations: [String: String] = [
-        "sectionCloseNameIncorrect": "a section is closed with a name other than the one it was opened with",
-        "unfinishedName": "a tag is not closed, or its name is malformed",
-        "expectedSectionEnd": "a section is opened but never closed",
-        "invalidSetDelimiter": "a set-delimiter tag is malformed",
-        "transformAppliedToInheritanceSection": "a transform is applied to an inheritance block",
-        "illegalTokenInsideInheritSection": "a partial's inheritance section holds a tag that is not a block",
-        "textInsideInheritSection": "a partial's inheritance section holds text outside blocks",
-        "invalidConfigVariableSyntax": "a pragma tag is malformed; expected {{%CONTENT_TYPE:TEXT}}",
-        "unrecognisedConfigVariable": "unknown pragma or content type; expected CONTENT_TYPE with TEXT or HTML",
-    ]
 }

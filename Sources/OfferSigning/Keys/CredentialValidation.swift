@@ -11,7 +11,7 @@ package enum CredentialValidation {
         guard isUUID(value) else { throw .invalidIssuerID(KeyDecoder.redacted(value)) }
     }
 
-    static func validateBundleID(_ value: String) throws(CredentialError) {
+    package static func validateBundleID(_ value: String) throws(CredentialError) {
         let utf8 = Array(value.utf8)
         guard !utf8.isEmpty, utf8.count <= 255,
             utf8.allSatisfy({ $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }),

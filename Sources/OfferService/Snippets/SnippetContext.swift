@@ -1,0 +1,98 @@
+import Foundation
+import OfferSigning
+
+/// The values one snippet is rendered with, after checking that each can go into code.
+///
+/// | key | value |
+/// |---|---|
+/// | `language`, `operation`, `operationId`, `scope` | what is rendered, such as `python`, `promotional-offer`, `signPromotionalOffer` |
+/// | `method`, `path`, `baseURL`, `url` | the endpoint: `POST`, `/v1/signatures/promotional-offer`, the base URL without a trailing `/`, and both joined |
+/// | `apiKeyVariable` | the environment variable that holds the API key (`OFFERKIT_API_KEY`) |
+/// | `bundleId`, `productId`, `offerIdentifier`, `transactionId` | the inputs |
+/// | `appAccountToken` | the app account token (lower-case), or empty: a false section |
+/// | `requestReferenceId` | a fresh version 4 UUID (lower-case) for an Advanced Commerce request |
+/// | `json.*`, `swift.*`, `shell.*` | every text value above as a JSON (also Python, JavaScript, Java), Swift or single-quoted shell string literal |
+struct SnippetContext {
+    let values: [String: Any]
+
+    init(operation: SnippetOperation, language: SnippetLanguage, inputs: SnippetInputs) throws {
+        let baseURL = try Self.checkedBaseURL(inputs.baseURL)
+        try Self.checkText(inputs.productId, field: "productId")
+        try Self.checkText(inputs.offerIdentifier, field: "offerIdentifier")
+        try Self.checkText(inputs.transactionId, field: "transactionId")
+        do {
+            try CredentialValidation.validateBundleID(inputs.bundleId)
+        } catch {
+            throw SnippetError.invalidInput(
+                field: "bundleId", expected: "a reverse-DNS bundle ID of letters, digits, '-' and '.'")
+        }
+        let token = inputs.appAccountToken ?? ""
+        guard token.isEmpty || CredentialValidation.isUUID(token) else {
+            throw SnippetError.invalidInput(
+                field: "appAccountToken", expected: "a UUID, such as 7e3fb20b-4cdb-47cc-936d-99d65f608138")
+        }
+        let variable = Array(inputs.apiKeyVariable.utf8)
+        guard let first = variable.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
+            variable.allSatisfy({ $0.isASCIIIdentifierByte })
+        else {
+            throw SnippetError.invalidInput(
+                field: "apiKeyVariable", expected: "an environment variable name of letters, digits and '_'")
+        }
+        let service = operation.serviceOperation
+        let text: [String: String] = [
+            "language": language.id,
+            "operation": operation.rawValue,
+            "operationId": service.id,
+            "scope": operation.scope.rawValue,
+            "method": service.method.rawValue,
+            "path": service.path,
+            "baseURL": baseURL,
+            "url": baseURL + service.path,
+            "apiKeyVariable": inputs.apiKeyVariable,
+            "bundleId": inputs.bundleId,
+            "productId": inputs.productId,
+            "offerIdentifier": inputs.offerIdentifier,
+            "transactionId": inputs.transactionId,
+            "appAccountToken": token.lowercased(),
+            "requestReferenceId": UUID().uuidString.lowercased(),
+        ]
+        var values: [String: Any] = text
+        values["json"] = text.mapValues(SnippetLiteral.json)
+        values["swift"] = text.mapValues(SnippetLiteral.swift)
+        values["shell"] = text.mapValues(SnippetLiteral.shell)
+        self.values = values
+    }
+
+    /// `http` or `https` with a host, an optional port and path, no credentials, query or
+    /// fragment; returned without a trailing `/`.
+    static func checkedBaseURL(_ text: String) throws -> String {
+        let expected = "an http or https URL such as https://offers.internal.example.com, without query or fragment"
+        guard !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }),
+            let components = URLComponents(string: text),
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = components.host, !host.isEmpty,
+            components.user == nil, components.password == nil, components.query == nil, components.fragment == nil
+        else { throw SnippetError.invalidInput(field: "baseURL", expected: expected) }
+        var trimmed = text
+        while trimmed.hasSuffix("/") { trimmed.removeLast() }
+        return trimmed
+    }
+
+    /// Not empty, at most 256 characters, no control characters (a line break would end a
+    /// string literal in most languages).
+    static func checkText(_ value: String, field: String) throws {
+        guard !value.isEmpty, value.count <= 256,
+            !value.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        else {
+            throw SnippetError.invalidInput(
+                field: field, expected: "1 to 256 characters, none of them a control character")
+        }
+    }
+}
+
+extension UInt8 {
+    fileprivate var isASCIIIdentifierByte: Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || self == UInt8(ascii: "_")
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// A text value written as a string literal of the language a snippet is in, so templates never
+/// quote or escape by hand: `{{{json.productId}}}`, `{{{swift.productId}}}`, `{{{shell.url}}}`.
+enum SnippetLiteral {
+    /// A JSON string, ASCII only: non-ASCII as `\uXXXX` (UTF-16), controls escaped. The same text
+    /// is a valid string literal in Python, JavaScript and Java (whose source may not be read as
+    /// UTF-8, and which turns `\u000a` into a line break before it parses, so line breaks and
+    /// every other control use their short or `\u00XX` forms, never a raw byte).
+    static func json(_ text: String) -> String {
+        var out = "\""
+        for unit in text.utf16 {
+            switch unit {
+            case 0x22: out += "\\\""
+            case 0x5C: out += "\\\\"
+            case 0x0A: out += "\\n"
+            case 0x0D: out += "\\r"
+            case 0x09: out += "\\t"
+            case 0x20..<0x7F: out.unicodeScalars.append(Unicode.Scalar(UInt8(unit)))
+            default: out += "\\u" + hex(unit, digits: 4)
+            }
+        }
+        return out + "\""
+    }
+
+    /// A Swift string literal: quotes, backslashes and controls escaped, other text as it is.
+    static func swift(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x22: out += "\\\""
+            case 0x5C: out += "\\\\"
+            case 0x0A: out += "\\n"
+            case 0x0D: out += "\\r"
+            case 0x09: out += "\\t"
+            case 0..<0x20, 0x7F, 0x2028, 0x2029: out += "\\u{" + hex(scalar.value, digits: 1) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// A single-quoted POSIX shell word: nothing in it is expanded.
+    static func shell(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    private static func hex(_ value: some BinaryInteger, digits: Int) -> String {
+        let text = String(value, radix: 16, uppercase: false)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+}

@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import OfferService
+
+/// `offerkit snippet`: code that calls the signing service, or uses its answer in the app.
+struct SnippetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "snippet",
+        abstract: "Print a code snippet that calls the signing service (or uses its answer in the app).",
+        discussion: """
+            Server snippets (curl, python, node, java, swift) call `offerkit serve` at --base-url with the API \
+            key from $OFFERKIT_API_KEY, print the service's JSON answer, and fail with its problem. App snippets \
+            (swift-storekit, objc-storekit) buy with what your server passes on from the service; an app never \
+            holds an API key. --list shows every language and operation. --templates DIR renders from a folder \
+            laid out like templates/snippets (<language>/<operation>.mustache); files it lacks come from the \
+            built-in templates.
+            """)
+
+    @Flag(help: "List the languages and the operations each has, then exit.")
+    var list = false
+
+    @Option(help: "The language: curl, python, node, java, swift, swift-storekit, objc-storekit.")
+    var language: String?
+
+    @Option(
+        help: """
+            The operation: promotional-offer, legacy-promotional-offer, introductory-offer-eligibility, \
+            advanced-commerce, server-api-token, connect-api-token.
+            """)
+    var operation: String?
+
+    @Option(help: "The signing service's base URL.")
+    var baseURL = SnippetInputs().baseURL
+
+    @Option(help: "The app's bundle ID.")
+    var bundleId = SnippetInputs().bundleId
+
+    @Option(help: "The product ID (for Advanced Commerce: the SKU).")
+    var productId = SnippetInputs().productId
+
+    @Option(name: .customLong("offer-id"), help: "The promotional offer's identifier.")
+    var offerIdentifier = SnippetInputs().offerIdentifier
+
+    @Option(help: "A transaction ID of the customer (introductory-offer eligibility; promotional offers).")
+    var transactionId = SnippetInputs().transactionId
+
+    @Option(help: "An app account token (UUID) to sign into the legacy signature.")
+    var appAccountToken: String?
+
+    @Option(help: "The environment variable that server snippets read the API key from.")
+    var apiKeyEnv = SnippetInputs().apiKeyVariable
+
+    @Option(help: "A folder of your own templates (<language>/<operation>.mustache).")
+    var templates: String?
+
+    @Option(help: "Write the snippet to this file (whole or not at all) instead of stdout.")
+    var out: String?
+
+    @Flag(help: "Replace --out if it exists.")
+    var force = false
+
+    func validate() throws {
+        if force, out == nil { throw ValidationError("--force only applies with --out") }
+        if !list, language == nil || operation == nil {
+            throw ValidationError("give --language and --operation, or --list")
+        }
+    }
+
+    func run() throws {
+        let source: SnippetTemplates = templates.map { .directory(URL(fileURLWithPath: $0)) } ?? .builtIn
+        let text: String
+        if list {
+            text = Self.listing(try source.catalog())
+        } else {
+            let inputs = SnippetInputs(
+                baseURL: baseURL, bundleId: bundleId, productId: productId, offerIdentifier: offerIdentifier,
+                transactionId: transactionId, appAccountToken: appAccountToken, apiKeyVariable: apiKeyEnv)
+            text = try source.render(language: language ?? "", operation: operation ?? "", inputs: inputs)
+        }
+        guard let out else {
+            FileHandle.standardOutput.write(Data(text.utf8))
+            return
+        }
+        try AtomicFile.write(Data(text.utf8), to: out, permissions: 0o644, overwrite: force)
+    }
+
+    /// One line per language: its name, where it runs, what it is, and its operations.
+    static func listing(_ catalog: [SnippetTemplates.Entry]) -> String {
+        let width = catalog.map(\.language.id.count).max() ?? 0
+        return catalog.map { entry in
+            let name = entry.language.id.padding(toLength: width, withPad: " ", startingAt: 0)
+            let side = entry.language.side.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)
+            return "\(name)  \(side)  \(entry.language.title)\n"
+                + String(repeating: " ", count: width + 10) + entry.operations.map(\.rawValue).joined(separator: " ")
+                + "\n"
+        }.joined()
+    }
+}

@@ -1,0 +1,293 @@
+import Foundation
+import Testing
+
+/// `offerkit snippet`: every server snippet is rendered, run with its own toolchain against a
+/// real `offerkit serve` on loopback, and what it prints is verified by PyJWT, `cryptography` and
+/// `openssl`; app snippets are parsed (`swiftc -parse`, `clang -fsyntax-only`).
+@Suite("offerkit snippet")
+struct SnippetCommandTests {
+    static let operations = [
+        "promotional-offer", "legacy-promotional-offer", "introductory-offer-eligibility", "advanced-commerce",
+        "server-api-token", "connect-api-token",
+    ]
+    static let appSnippets: [(language: String, operations: [String])] = [
+        ("swift-storekit", ["promotional-offer", "legacy-promotional-offer", "introductory-offer-eligibility"]),
+        ("objc-storekit", ["legacy-promotional-offer"]),
+    ]
+    /// Values that every language must quote and escape: quotes, a backslash, shell syntax,
+    /// non-ASCII and a character outside the Basic Multilingual Plane (a UTF-16 surrogate pair).
+    static let productID = "com.example.über.pro"
+    static let offerID = #"WIN"BACK\50 $HOME `id` 'ü' 😀"#
+    static let appAccountToken = "7E3FB20B-4CDB-47CC-936D-99D65F608138"
+    static let objcHeaders = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/objc-headers").path
+
+    static func render(_ language: String, _ operation: String, port: Int) throws -> String {
+        let result = try CLI.run([
+            "snippet", "--language", language, "--operation", operation, "--base-url", "http://127.0.0.1:\(port)/",
+            "--product-id", productID, "--offer-id", offerID, "--app-account-token", appAccountToken,
+        ])
+        try #require(result.status == 0, "\(result)")
+        #expect(!result.stdout.contains("{{"), "an unrendered tag in:\n\(result.stdout)")
+        return result.stdout
+    }
+
+    static let verifiersAvailable = Independent.pythonAvailable && Independent.opensslAvailable
+
+    // One test per server language, each skipped loudly when its toolchain is missing (never in CI).
+    @Test(
+        .enabled(if: SnippetToolchain.curl.isAvailable || Independent.isCI, SnippetToolchain.curl.skipReason),
+        .enabled(if: verifiersAvailable || Independent.isCI, Independent.pythonReason))
+    func curlSnippetsRunAndVerify() throws { try Self.runAndVerify(.curl) }
+
+    @Test(
+        .enabled(if: SnippetToolchain.python.isAvailable || Independent.isCI, SnippetToolchain.python.skipReason),
+        .enabled(if: verifiersAvailable || Independent.isCI, Independent.pythonReason))
+    func pythonSnippetsRunAndVerify() throws { try Self.runAndVerify(.python) }
+
+    @Test(
+        .enabled(if: SnippetToolchain.node.isAvailable || Independent.isCI, SnippetToolchain.node.skipReason),
+        .enabled(if: verifiersAvailable || Independent.isCI, Independent.pythonReason))
+    func nodeSnippetsRunAndVerify() throws { try Self.runAndVerify(.node) }
+
+    @Test(
+        .enabled(if: SnippetToolchain.java.isAvailable || Independent.isCI, SnippetToolchain.java.skipReason),
+        .enabled(if: verifiersAvailable || Independent.isCI, Independent.pythonReason))
+    func javaSnippetsRunAndVerify() throws { try Self.runAndVerify(.java) }
+
+    @Test(
+        .enabled(if: SnippetToolchain.swift.isAvailable || Independent.isCI, SnippetToolchain.swift.skipReason),
+        .enabled(if: verifiersAvailable || Independent.isCI, Independent.pythonReason))
+    func swiftSnippetsRunAndVerify() throws { try Self.runAndVerify(.swift) }
+
+    /// Renders every operation in `toolchain`'s language, runs each against a real `offerkit serve`
+    /// with a fresh API key, and verifies what they print.
+    static func runAndVerify(_ toolchain: SnippetToolchain) throws {
+        let key = try ServeCommandTests.createKey(name: "snippets-\(toolchain.language)")
+        let (server, port) = try ServeCommandTests.start(keys: [key])
+        defer {
+            server.terminate()
+            server.waitForExit()
+        }
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        var answers: [String: JSON] = [:]
+        for operation in Self.operations {
+            let source = try Self.render(toolchain.language, operation, port: port)
+            let run = try toolchain.run(source, in: folder, apiKey: key.secret)
+            #expect(run.status == 0, "\(toolchain.language) \(operation) failed:\n\(run.stderr)\n\(source)")
+            let answer = JSON.parse(run.stdout)
+            #expect(answer?.object != nil, "\(toolchain.language) \(operation) printed no JSON object:\n\(run.stdout)")
+            answers[operation] = answer
+        }
+        try Self.verify(answers, language: toolchain.language)
+    }
+
+    /// Checks every answer with the independent verifiers and against the rendered inputs.
+    static func verify(_ answers: [String: JSON], language: String) throws {
+        let audiences = [
+            "promotional-offer": "promotional-offer",
+            "introductory-offer-eligibility": "introductory-offer-eligibility",
+            "advanced-commerce": "advanced-commerce-api", "server-api-token": "appstoreconnect-v1",
+            "connect-api-token": "appstoreconnect-v1",
+        ]
+        let order = operations.filter { audiences[$0] != nil }
+        var tokens: [(token: String, audience: String)] = []
+        for operation in order {
+            let field = operation.hasSuffix("-token") ? "token" : "jws"
+            let token = try #require(answers[operation]?[field]?.string, "\(language) \(operation): no \(field)")
+            tokens.append((token, audiences[operation]!))
+        }
+        let verified = try Independent.verifyWithPython(tokens)
+        try #require(verified.count == order.count, "\(language): PyJWT did not verify every token")
+        let claims = Dictionary(uniqueKeysWithValues: zip(order, verified.map(\.claims)))
+        #expect(claims["promotional-offer"]?["productId"]?.string == productID, "\(language)")
+        #expect(claims["promotional-offer"]?["offerIdentifier"]?.string == offerID, "\(language)")
+        #expect(claims["promotional-offer"]?["transactionId"]?.string == "2000000123456789", "\(language)")
+        #expect(claims["promotional-offer"]?["bid"]?.string == DemoKey.bundleID, "\(language)")
+        #expect(claims["introductory-offer-eligibility"]?["allowIntroductoryOffer"] == .bool(false), "\(language)")
+        #expect(claims["introductory-offer-eligibility"]?["productId"]?.string == productID, "\(language)")
+        #expect(claims["server-api-token"]?["bid"]?.string == DemoKey.bundleID, "\(language)")
+        #expect(claims["connect-api-token"]?["scope"] == .array([.string("GET /v1/apps")]), "\(language)")
+        let request = try #require(claims["advanced-commerce"]?["request"]?.string, "\(language)")
+        let requestJSON = try #require(
+            Data(base64Encoded: request).flatMap { JSON.parse(String(decoding: $0, as: UTF8.self)) }, "\(language)")
+        #expect(requestJSON["operation"]?.string == "CREATE_ONE_TIME_CHARGE", "\(language)")
+        #expect(requestJSON["item"]?["SKU"]?.string == productID, "\(language)")
+        let reference = requestJSON["requestInfo"]?["requestReferenceId"]?.string ?? ""
+        #expect(UUID(uuidString: reference) != nil && reference == reference.lowercased(), "\(language): \(reference)")
+
+        let legacy = try #require(answers["legacy-promotional-offer"], "\(language)")
+        #expect(legacy["appAccountToken"]?.string == appAccountToken.lowercased(), "\(language)")
+        let message = Independent.legacyMessage(
+            productId: productID, offerId: offerID, appAccountToken: appAccountToken,
+            nonce: try #require(legacy["nonce"]?.string), timestamp: try #require(legacy["timestamp"]?.int))
+        let checked = try Independent.opensslVerify(
+            signatureBase64: try #require(legacy["signature"]?.string), message: message)
+        #expect(checked.status == 0, "\(language): openssl rejected the legacy signature: \(checked.stderr)")
+    }
+
+    @Test("the app's Swift snippets parse (swiftc -parse), with the inputs filled in")
+    func appSwiftSnippetsParse() throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        for operation in Self.appSnippets[0].operations {
+            let source = try Self.render("swift-storekit", operation, port: 8080)
+            #expect(source.contains("import StoreKit"))
+            let path = try folder.write(source, to: "\(operation).swift")
+            let parsed = try Independent.run("swiftc", ["-parse", path])
+            #expect(parsed.status == 0, "\(operation):\n\(parsed.stderr)\n\(source)")
+        }
+        let legacy = try Self.render("swift-storekit", "legacy-promotional-offer", port: 8080)
+        #expect(legacy.contains("Data(base64Encoded: signed.signature)"), "the signature must be decoded to Data")
+        let offer = try Self.render("swift-storekit", "promotional-offer", port: 8080)
+        #expect(offer.contains(#""WIN\"BACK\\50 $HOME `id` 'ü' 😀""#), "\(offer)")
+    }
+
+    static let clangAvailable: Bool = (try? Independent.run("clang", ["--version"]).status) == 0
+    static let clangReason = Comment(
+        rawValue: "SKIPPED LOUDLY: clang is not on PATH, so the Objective-C snippet is not checked here "
+            + "(it ships with the Swift toolchain; CI never skips this)")
+
+    @Test(
+        "the app's Objective-C snippet compiles against StoreKit's documented interface (clang -fsyntax-only)",
+        .enabled(if: clangAvailable || Independent.isCI, clangReason))
+    func appObjectiveCSnippetChecks() throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let source = try Self.render("objc-storekit", "legacy-promotional-offer", port: 8080)
+        let arguments = [
+            "-fsyntax-only", "-x", "objective-c", "-fobjc-arc", "-fobjc-runtime=gnustep-2.0", "-Wall", "-Werror",
+            "-Wno-unused-function", "-I", Self.objcHeaders,
+        ]
+        let checked = try Independent.run("clang", arguments + [try folder.write(source, to: "offer.m")])
+        #expect(checked.status == 0, "\(checked.stderr)\n\(source)")
+        // The check has teeth: a misspelt selector fails it.
+        let misspelt = source.replacingOccurrences(of: "initWithIdentifier:", with: "initWithIdentifer:")
+        let failed = try Independent.run("clang", arguments + [try folder.write(misspelt, to: "bad.m")])
+        #expect(failed.status != 0 && failed.stderr.contains("initWithIdentifer"), "\(failed.stderr)")
+    }
+
+    @Test("--list shows every language, where it runs, and its operations")
+    func list() throws {
+        let result = try CLI.run(["snippet", "--list"])
+        #expect(result.status == 0, "\(result)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        for toolchain in SnippetToolchain.all {
+            let index = try #require(lines.firstIndex { $0.hasPrefix(toolchain.language + " ") }, "\(result.stdout)")
+            #expect(lines[index].contains(" server "))
+            #expect(lines[index + 1].split(separator: " ").map(String.init) == Self.operations)
+        }
+        for (language, operations) in Self.appSnippets {
+            let index = try #require(lines.firstIndex { $0.hasPrefix(language + " ") }, "\(result.stdout)")
+            #expect(lines[index].contains(" app "))
+            #expect(lines[index + 1].split(separator: " ").map(String.init) == operations)
+        }
+    }
+
+    @Test("--out writes the snippet whole (0644) and refuses to replace it without --force")
+    func out() throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let path = folder.file("sign.py")
+        let arguments = ["snippet", "--language", "python", "--operation", "server-api-token", "--out", path]
+        let written = try CLI.run(arguments)
+        #expect(written.status == 0 && written.stdout.isEmpty, "\(written)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("def create_server_api_token"))
+        #expect(FileMode.of(path) == 0o644)
+        let refused = try CLI.run(arguments)
+        #expect(refused.status == 5 && refused.stderr.contains("already exists"), "\(refused)")
+        #expect(try CLI.run(arguments + ["--force"]).status == 0)
+    }
+
+    @Test(
+        "bad choices and inputs are usage errors (exit 2) that name what is expected",
+        arguments: [
+            (["--language", "cobol", "--operation", "promotional-offer"], "expected one of: curl, python"),
+            (["--language", "objc-storekit", "--operation", "promotional-offer"], "legacy-promotional-offer"),
+            (["--language", "python", "--operation", "campaigns"], "server-api-token"),
+            (["--language", "python"], "--operation"),
+            (["--language", "curl", "--operation", "server-api-token", "--base-url", "ftp://x"], "baseURL"),
+            (
+                ["--language", "curl", "--operation", "server-api-token", "--base-url", "http://h/?q=1"],
+                "without query"
+            ),
+            (["--language", "curl", "--operation", "server-api-token", "--bundle-id", "not a bundle"], "bundleId"),
+            (["--language", "curl", "--operation", "promotional-offer", "--offer-id", "a\nb"], "offerIdentifier"),
+            (["--language", "curl", "--operation", "promotional-offer", "--app-account-token", "nope"], "UUID"),
+            (["--language", "curl", "--operation", "promotional-offer", "--api-key-env", "1X"], "apiKeyVariable"),
+        ])
+    func usageErrors(arguments: [String], expected: String) throws {
+        let result = try CLI.run(["snippet"] + arguments)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains(expected), "\(result)")
+        #expect(result.stdout.isEmpty, "\(result)")
+    }
+
+    @Test("a template folder of your own: its files first, built-ins for the rest, new languages listed")
+    func ownTemplates() throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("python"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("ruby"), withIntermediateDirectories: true)
+        try folder.write("# mine {{{json.productId}}} {{> _client}}\n", to: "python/promotional-offer.mustache")
+        try folder.write("CLIENT {{apiKeyVariable}}", to: "python/_client.mustache")
+        try folder.write(
+            "uri = URI({{{json.url}}}) # {{operationId}} {{scope}}\n", to: "ruby/server-api-token.mustache")
+
+        let mine = try CLI.run([
+            "snippet", "--templates", folder.path, "--language", "python", "--operation", "promotional-offer",
+            "--api-key-env", "MY_KEY",
+        ])
+        #expect(mine.stdout == "# mine \"com.example.offerkit.monthly\" CLIENT MY_KEY\n", "\(mine)")
+        // Files the folder lacks come from the built-ins, and use the folder's partials.
+        let fallback = try CLI.run([
+            "snippet", "--templates", folder.path, "--language", "python", "--operation", "server-api-token",
+        ])
+        #expect(fallback.status == 0 && fallback.stdout.contains("CLIENT OFFERKIT_API_KEY"), "\(fallback)")
+        let ruby = try CLI.run([
+            "snippet", "--templates", folder.path, "--language", "ruby", "--operation", "server-api-token",
+            "--base-url", "https://offers.example.com/base",
+        ])
+        #expect(
+            ruby.stdout == "uri = URI(\"https://offers.example.com/base/v1/tokens/server-api\") # "
+                + "createServerAPIToken server-api-token\n", "\(ruby)")
+        let list = try CLI.run(["snippet", "--templates", folder.path, "--list"])
+        #expect(list.stdout.contains("ruby "), "\(list)")
+        #expect(list.stdout.contains("swift-storekit "), "\(list)")
+    }
+
+    @Test("a missing template folder is an I/O error (5), a malformed template names file and line (4)")
+    func templateErrors() throws {
+        let missing = try CLI.run(["snippet", "--templates", "/nonexistent/snippets", "--list"])
+        #expect(missing.status == 5 && missing.stderr.contains("/nonexistent/snippets"), "\(missing)")
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("curl"), withIntermediateDirectories: true)
+        try folder.write("line one\n{{#open}} never closed\n", to: "curl/server-api-token.mustache")
+        let malformed = try CLI.run([
+            "snippet", "--templates", folder.path, "--language", "curl", "--operation", "server-api-token",
+        ])
+        #expect(malformed.status == 4, "\(malformed)")
+        #expect(malformed.stderr.contains("curl/server-api-token.mustache"), "\(malformed)")
+        #expect(malformed.stderr.contains("never closed") || malformed.stderr.contains("line"), "\(malformed)")
+    }
+
+    @Test("the README's rendered snippets are what offerkit snippet renders today")
+    func readmeSnippetsAreCurrent() throws {
+        let readme = try String(contentsOf: CLI.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let blocks = readme.matches(of: /<!-- snippet: (\S+) (\S+) -->\n```\S*\n((?s:.*?))```\n<!-- end snippet -->/)
+        #expect(blocks.count == 7, "one block per language")
+        #expect(
+            Set(blocks.map { String($0.1) })
+                == Set(SnippetToolchain.all.map(\.language) + Self.appSnippets.map(\.language)))
+        for block in blocks {
+            let rendered = try CLI.run(["snippet", "--language", String(block.1), "--operation", String(block.2)])
+            #expect(
+                rendered.stdout == String(block.3),
+                "README.md's \(block.1) \(block.2) snippet is stale: run templates/readme-snippets")
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// The toolchain that runs one server language's snippets: whether it is on this machine, and how
+/// a rendered snippet is saved and run (with the API key in its environment).
+struct SnippetToolchain: Sendable {
+    let language: String
+    /// The command that shows the toolchain is there.
+    let probe: [String]
+    let install: String
+
+    static let curl = SnippetToolchain(language: "curl", probe: ["curl", "--version"], install: "apt-get install curl")
+    static let python = SnippetToolchain(
+        language: "python", probe: ["python3", "--version"], install: "apt-get install python3")
+    static let node = SnippetToolchain(
+        language: "node", probe: ["node", "--version"], install: "apt-get install nodejs")
+    static let java = SnippetToolchain(
+        language: "java", probe: ["java", "-version"], install: "apt-get install default-jdk-headless")
+    static let swift = SnippetToolchain(
+        language: "swift", probe: ["swiftc", "--version"], install: "install a Swift toolchain")
+    static let all = [curl, python, node, java, swift]
+
+    var isAvailable: Bool {
+        (try? Independent.run(probe[0], Array(probe.dropFirst())).status) == 0
+    }
+
+    var skipReason: Comment {
+        Comment(
+            rawValue: "SKIPPED LOUDLY: \(probe[0]) is not on PATH, so the \(language) snippets are not run "
+                + "against the service here (\(install); CI never skips this)")
+    }
+
+    /// Saves `source` in `folder` under the name the language needs and runs it with
+    /// `apiKeyVariable=apiKey` in its environment.
+    func run(_ source: String, in folder: TempDir, apiKey: String) throws -> Independent.Result {
+        let key = ["OFFERKIT_API_KEY=\(apiKey)"]  // run through `env`, which sets it for the command
+        switch language {
+        case "curl":
+            return try Independent.run("env", key + ["sh", try folder.write(source, to: "s.sh")])
+        case "python":
+            return try Independent.run(
+                "env", key + ["python3", try folder.write(source, to: "s.py")])
+        case "node":
+            return try Independent.run("env", key + ["node", try folder.write(source, to: "s.mjs")])
+        case "java":
+            // `java File.java` runs a single source file; the public class names the file.
+            let name = try #require(
+                source.firstMatch(of: /public class (\w+)/).map { String($0.1) }, "no public class in:\n\(source)")
+            return try Independent.run(
+                "env", key + ["java", try folder.write(source, to: "\(name).java")])
+        case "swift":
+            let path = try folder.write(source, to: "main.swift")
+            let binary = folder.file("snippet")
+            let compiled = try Independent.run("swiftc", ["-o", binary, path])
+            guard compiled.status == 0 else { return compiled }
+            return try Independent.run("env", key + [binary])
+        default:
+            throw CLIRunnerError(description: "no way to run \(language) snippets")
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import InteropSupport
+import Testing
+
+@testable import OfferService
+
+/// The snippet library: the embedded templates, the catalog, the literals and the rendering.
+/// Running the rendered snippets against a live service is `offerkit snippet`'s test.
+@Suite("Snippet templates")
+struct SnippetTemplatesTests {
+    static let folder = ServiceFixtures.packageRoot.appendingPathComponent("templates/snippets")
+
+    @Test("the built-in templates equal the files in templates/snippets, byte for byte")
+    func builtInsEqualFiles() throws {
+        let hint = "run templates/embed-templates to regenerate Sources/OfferService/Snippets/BuiltInSnippets.swift"
+        var onDisk: [String: String] = [:]
+        for language in try FileManager.default.contentsOfDirectory(atPath: Self.folder.path) {
+            let languageFolder = Self.folder.appendingPathComponent(language)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: languageFolder.path, isDirectory: &isDirectory),
+                isDirectory.boolValue
+            else { continue }
+            for file in try FileManager.default.contentsOfDirectory(atPath: languageFolder.path)
+            where file.hasSuffix(".mustache") {
+                onDisk[language + "/" + file] = try String(
+                    contentsOf: languageFolder.appendingPathComponent(file), encoding: .utf8)
+            }
+        }
+        #expect(Set(onDisk.keys) == Set(BuiltInSnippets.files.keys), "\(hint)")
+        for (path, text) in onDisk {
+            #expect(BuiltInSnippets.files[path] == text, "\(path) differs: \(hint)")
+        }
+    }
+
+    @Test("every server language has every operation; the app languages have theirs")
+    func catalog() throws {
+        let catalog = try SnippetTemplates.builtIn.catalog()
+        #expect(catalog.map(\.language) == SnippetLanguage.builtIn)
+        for entry in catalog {
+            switch entry.language.id {
+            case "swift-storekit":
+                #expect(
+                    entry.operations == [.promotionalOffer, .legacyPromotionalOffer, .introductoryOfferEligibility])
+            case "objc-storekit":
+                #expect(entry.operations == [.legacyPromotionalOffer])
+            default:
+                #expect(entry.language.side == .server)
+                #expect(entry.operations == SnippetOperation.allCases)
+            }
+        }
+    }
+
+    @Test("every snippet renders whole: no tag left, no trailing blanks, one final line break, the values in")
+    func everySnippetRenders() throws {
+        let inputs = SnippetInputs(
+            baseURL: "https://offers.internal.example.com/", bundleId: "com.example.shop",
+            productId: "com.example.shop.gold", offerIdentifier: "SPRING24")
+        for entry in try SnippetTemplates.builtIn.catalog() {
+            for operation in entry.operations {
+                let text = try SnippetTemplates.builtIn.render(
+                    language: entry.language.id, operation: operation.rawValue, inputs: inputs)
+                let name = "\(entry.language.id)/\(operation.rawValue)"
+                #expect(!text.contains("{{") && !text.contains("}}}"), "\(name): a tag is left")
+                #expect(text.hasSuffix("\n") && !text.hasSuffix("\n\n"), "\(name): the ending")
+                #expect(
+                    !text.split(separator: "\n").contains { $0.hasSuffix(" ") || $0.hasSuffix("\t") },
+                    "\(name): trailing blanks")
+                #expect(text.contains("com.example.shop.gold") || operation.isToken, "\(name): no product")
+                if entry.language.side == .server {
+                    #expect(
+                        text.contains("https://offers.internal.example.com") && !text.contains(".com//"),
+                        "\(name): the base URL")
+                    #expect(text.contains("OFFERKIT_API_KEY"), "\(name): the API key variable")
+                    #expect(!text.contains("offerkit_"), "\(name): something that looks like a secret")
+                }
+            }
+        }
+    }
+
+    @Test("each rendering of an Advanced Commerce request gets a fresh request reference ID")
+    func freshReferenceID() throws {
+        let render = {
+            try SnippetTemplates.builtIn.render(
+                language: "curl", operation: "advanced-commerce", inputs: SnippetInputs())
+        }
+        let pattern = /"requestReferenceId": "([0-9a-f-]{36})"/
+        let first = try #require(try render().firstMatch(of: pattern)).1
+        let second = try #require(try render().firstMatch(of: pattern)).1
+        #expect(first != second)
+        #expect(UUID(uuidString: String(first)) != nil)
+    }
+
+    static let awkward = [
+        "plain", #"quote " and backslash \ and \u0041"#, "tab\tand return\r", "über 😀 𝄞", "'single' $HOME `id`",
+        "\u{2028}line separator", "NUL\u{0}", "\u{7F}DEL",
+    ]
+
+    @Test("JSON literals decode to the text again, in ASCII only", arguments: awkward)
+    func jsonLiteral(text: String) throws {
+        let literal = SnippetLiteral.json(text)
+        #expect(literal.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F }, "\(literal)")
+        let decoded = try JSONSerialization.jsonObject(with: Data(literal.utf8), options: .fragmentsAllowed)
+        #expect(decoded as? String == text)
+    }
+
+    @Test(
+        "shell words reach a program unchanged (sh, nothing expanded)", arguments: awkward.filter { !$0.contains("\0") }
+    )
+    func shellLiteral(text: String) throws {
+        let result = try ExternalProcess.run("sh", ["-c", "printf %s " + SnippetLiteral.shell(text)])
+        #expect(result.status == 0)
+        #expect(result.stdout == text)
+    }
+
+    @Test("Swift literals escape quotes, backslashes and controls, and keep other text")
+    func swiftLiteral() {
+        #expect(SnippetLiteral.swift(#"a "b" \c"#) == #""a \"b\" \\c""#)
+        #expect(SnippetLiteral.swift("t\tn\nr\r") == #""t\tn\nr\r""#)
+        #expect(SnippetLiteral.swift("NUL\u{0}DEL\u{7F}\u{2028}") == #""NUL\u{0}DEL\u{7f}\u{2028}""#)
+        #expect(SnippetLiteral.swift("über 😀") == "\"über 😀\"")
+    }
+
+    @Test(
+        "base URLs: http or https with a host; the trailing slash goes",
+        arguments: [
+            ("http://127.0.0.1:8080", "http://127.0.0.1:8080"), ("https://h.example.com/", "https://h.example.com"),
+            ("https://h.example.com/offerkit//", "https://h.example.com/offerkit"),
+        ])
+    func baseURLs(input: String, expected: String) throws {
+        #expect(try SnippetContext.checkedBaseURL(input) == expected)
+    }
+
+    @Test(
+        "base URLs that cannot go into a snippet are refused",
+        arguments: [
+            "", "127.0.0.1:8080", "ftp://h", "http://", "https://user:pw@h", "http://h/?q", "http://h/#f",
+            "http://h /x", "http://h\n",
+        ])
+    func badBaseURLs(input: String) {
+        #expect(throws: SnippetError.self) { try SnippetContext.checkedBaseURL(input) }
+    }
+
+    @Test("errors name what was asked and what exists")
+    func errors() {
+        #expect(throws: SnippetError.unknownLanguage("perl", known: SnippetLanguage.builtIn.map(\.id))) {
+            try SnippetTemplates.builtIn.render(language: "perl", operation: "promotional-offer", inputs: .init())
+        }
+        #expect(
+            throws: SnippetError.unknownOperation(
+                "promotional-offer", language: "objc-storekit", known: ["legacy-promotional-offer"])
+        ) {
+            try SnippetTemplates.builtIn.render(
+                language: "objc-storekit", operation: "promotional-offer", inputs: .init())
+        }
+        let message = SnippetError.unknownLanguage("a\u{1}b", known: ["curl"]).localizedDescription
+        #expect(message == #"no snippets for the language "a?b"; expected one of: curl"#)
+    }
+}
+
+extension SnippetOperation {
+    fileprivate var isToken: Bool { self == .serverAPIToken || self == .connectAPIToken }
+}
