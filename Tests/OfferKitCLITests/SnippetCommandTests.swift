@@ -126,20 +126,44 @@ struct SnippetCommandTests {
         #expect(checked.status == 0, "\(language): openssl rejected the legacy signature: \(checked.stderr)")
     }
 
-    @Test("the app's Swift snippets parse (swiftc -parse), with the inputs filled in")
+    static let storeKitDeclarations = CLI.packageRoot.appendingPathComponent(
+        "Tests/Fixtures/storekit-swift/StoreKit.swift"
+    ).path
+
+    @Test(
+        "the app's Swift snippets parse (swiftc -parse) and type-check against StoreKit 2's documented interface"
+    )
     func appSwiftSnippetsParse() throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
+        // StoreKit does not exist on Linux: a module of its declarations, as Apple documents them.
+        let module = try Independent.run(
+            "swiftc",
+            [
+                "-emit-module", "-parse-as-library", "-module-name", "StoreKit", "-emit-module-path",
+                folder.file("StoreKit.swiftmodule"), Self.storeKitDeclarations,
+            ])
+        try #require(module.status == 0, "\(module.stderr)")
         for operation in Self.appSnippets[0].operations {
             let source = try Self.render("swift-storekit", operation, port: 8080)
             #expect(source.contains("import StoreKit"))
             let path = try folder.write(source, to: "\(operation).swift")
             let parsed = try Independent.run("swiftc", ["-parse", path])
             #expect(parsed.status == 0, "\(operation):\n\(parsed.stderr)\n\(source)")
+            let checked = try Independent.run(
+                "swiftc", ["-typecheck", "-parse-as-library", "-I", folder.path, path])
+            #expect(checked.status == 0, "\(operation):\n\(checked.stderr)\n\(source)")
         }
+        // The type check has teeth: promotionalOffer(_:compactJWS:) gives a list, not one option.
+        let offer = try Self.render("swift-storekit", "promotional-offer", port: 8080)
+        let wrong = offer.replacingOccurrences(
+            of: "var options = Set(", with: "var options: Set<Product.PurchaseOption> = (")
+        let failed = try Independent.run(
+            "swiftc",
+            ["-typecheck", "-parse-as-library", "-I", folder.path, try folder.write(wrong, to: "wrong.swift")])
+        #expect(failed.status != 0 && failed.stderr.contains("[Product.PurchaseOption]"), "\(failed.stderr)")
         let legacy = try Self.render("swift-storekit", "legacy-promotional-offer", port: 8080)
         #expect(legacy.contains("Data(base64Encoded: signed.signature)"), "the signature must be decoded to Data")
-        let offer = try Self.render("swift-storekit", "promotional-offer", port: 8080)
         #expect(offer.contains(#""WIN\"BACK\\50 $HOME `id` 'ü' 😀""#), "\(offer)")
     }
 
