@@ -17,6 +17,12 @@ enum AtomicFile {
     ///     appears while we write (the final step is `link(2)`, which never replaces).
     static func write(_ data: Data, to path: String, permissions: mode_t = 0o644, overwrite: Bool = true) throws {
         if !overwrite, FileManager.default.fileExists(atPath: path) { throw exists(path) }
+        try commit(try prepare(data, for: path, permissions: permissions), to: path, overwrite: overwrite)
+    }
+
+    /// Writes `data` to a new temporary file beside `path`, with its mode, flushed; returns the
+    /// temporary file's path for ``commit(_:to:overwrite:)`` (or for `unlink` if it is not wanted).
+    static func prepare(_ data: Data, for path: String, permissions: mode_t = 0o644) throws -> String {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         let temporary = "\(directory)/.\(URL(fileURLWithPath: path).lastPathComponent).\(UUID().uuidString).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, permissions)
@@ -31,7 +37,7 @@ enum AtomicFile {
             unlink(temporary)
             throw error as? CLIError ?? CLIError.io(path: path, reason: "write failed")
         }
-        try commit(temporary, to: path, overwrite: overwrite)
+        return temporary
     }
 
     /// Gives a finished temporary file its final name, then flushes the folder entry.

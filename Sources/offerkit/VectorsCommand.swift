@@ -11,7 +11,7 @@ struct VectorsCommand: ParsableCommand {
             Writes offerkit-vectors.json (every request type and both tokens, with fixed nonces and clock: the \
             inputs, the exact header and payload JSON and segments or the legacy message, the signing input, a \
             signature and the public key), public-key.pem, and a README.md that explains how to check a signer \
-            or a verifier against them. Each file is written whole or not at all. The repository's \
+            or a verifier against them. All three are written in full before any replaces an old file. The repository's \
             Tests/Vectors/ is this command's output for the demo key.
             """)
 
@@ -27,16 +27,26 @@ struct VectorsCommand: ParsableCommand {
         let files = try InteropVectorBuilder(signer: Credentials(credentials).signer()).standardFiles()
         let folder = URL(fileURLWithPath: out)
         let paths = files.map { folder.appendingPathComponent($0.name).path }
-        if !force, let existing = paths.first(where: { FileManager.default.fileExists(atPath: $0) }) {
-            throw CLIError.io(path: existing, reason: "already exists (use --force to replace the vectors)")
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+            if isDirectory.boolValue { throw CLIError.io(path: path, reason: "is a folder, not a file") }
+            if !force { throw CLIError.io(path: path, reason: "already exists (use --force to replace the vectors)") }
         }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw CLIError.io(path: out, reason: "cannot create the folder")
         }
+        // All three are written in full before any takes its name, so a failure leaves no mixed set
+        // (vectors from one key beside the public key of another).
+        var prepared: [String] = []
+        defer { for temporary in prepared { unlink(temporary) } }
         for (file, path) in zip(files, paths) {
-            try AtomicFile.write(file.contents, to: path, permissions: 0o644, overwrite: force)
+            prepared.append(try AtomicFile.prepare(file.contents, for: path, permissions: 0o644))
+        }
+        for (temporary, path) in zip(prepared, paths) {
+            try AtomicFile.commit(temporary, to: path, overwrite: force)
         }
         FileHandle.standardError.write(
             Data("offerkit: wrote \(files.map(\.name).joined(separator: ", ")) to \(out)\n".utf8))

@@ -131,4 +131,22 @@ struct VectorsCommandTests {
         #expect(refused.status == 3, "\(refused)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("out")), "nothing is written on failure")
     }
+
+    @Test("a target that is a folder fails before anything is written, even with --force")
+    func noMixedSet() throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let oldKey = try folder.write("old key\n", to: "public-key.pem")
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("README.md"), withIntermediateDirectories: false)
+        let result = try CLI.run(["vectors", "--out", folder.path, "--force"])
+        #expect(result.status == 5, "\(result)")
+        #expect(result.stderr.contains("README.md") && result.stderr.contains("folder"), "\(result)")
+        #expect(try String(contentsOfFile: oldKey, encoding: .utf8) == "old key\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("offerkit-vectors.json")))
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [
+                "README.md", "public-key.pem",
+            ])
+    }
 }

@@ -32,6 +32,17 @@ struct SnippetTemplatesTests {
         }
     }
 
+    @Test("the operations are the service's signing and token operations, named by their scopes")
+    func operations() {
+        #expect(
+            SnippetOperation.allCases.map(\.rawValue) == [
+                "promotional-offer", "legacy-promotional-offer", "introductory-offer-eligibility", "advanced-commerce",
+                "server-api-token", "connect-api-token",
+            ])
+        #expect(SnippetOperation.allCases.map(\.serviceOperation.path).allSatisfy { $0.hasPrefix("/v1/") })
+        #expect(SnippetOperation(rawValue: "campaigns") == nil)
+    }
+
     @Test("every server language has every operation; the app languages have theirs")
     func catalog() throws {
         let catalog = try SnippetTemplates.builtIn.catalog()
@@ -40,9 +51,11 @@ struct SnippetTemplatesTests {
             switch entry.language.id {
             case "swift-storekit":
                 #expect(
-                    entry.operations == [.promotionalOffer, .legacyPromotionalOffer, .introductoryOfferEligibility])
+                    entry.operations.map(\.rawValue) == [
+                        "promotional-offer", "legacy-promotional-offer", "introductory-offer-eligibility",
+                    ])
             case "objc-storekit":
-                #expect(entry.operations == [.legacyPromotionalOffer])
+                #expect(entry.operations.map(\.rawValue) == ["legacy-promotional-offer"])
             default:
                 #expect(entry.language.side == .server)
                 #expect(entry.operations == SnippetOperation.allCases)
@@ -125,6 +138,7 @@ struct SnippetTemplatesTests {
         arguments: [
             ("http://127.0.0.1:8080", "http://127.0.0.1:8080"), ("https://h.example.com/", "https://h.example.com"),
             ("https://h.example.com/offerkit//", "https://h.example.com/offerkit"),
+            ("http://[::1]:8080", "http://[::1]:8080"), ("https://h/a%20b/$x", "https://h/a%20b/$x"),
         ])
     func baseURLs(input: String, expected: String) throws {
         #expect(try SnippetContext.checkedBaseURL(input) == expected)
@@ -134,7 +148,8 @@ struct SnippetTemplatesTests {
         "base URLs that cannot go into a snippet are refused",
         arguments: [
             "", "127.0.0.1:8080", "ftp://h", "http://", "https://user:pw@h", "http://h/?q", "http://h/#f",
-            "http://h /x", "http://h\n",
+            "http://h /x", "http://h\n", "http://h/{a,b}", "http://h/[a", "http://h/%zz", "http://h/ü",
+            #"http://h/a"b"#, #"http://h/a\b"#, "http://h/a|b", "http://h/a^b",
         ])
     func badBaseURLs(input: String) {
         #expect(throws: SnippetError.self) { try SnippetContext.checkedBaseURL(input) }
@@ -158,5 +173,5 @@ struct SnippetTemplatesTests {
 }
 
 extension SnippetOperation {
-    fileprivate var isToken: Bool { self == .serverAPIToken || self == .connectAPIToken }
+    fileprivate var isToken: Bool { scope == .serverAPIToken || scope == .connectAPIToken }
 }

@@ -30,6 +30,7 @@ struct VectorTests {
         let set = try Self.committed()
         let names = set.vectors.map(\.name)
         #expect(names == InteropVectorBuilder.standardCases.map(\.name))
+        #expect(set.vectors.count == InteropVectorBuilder.standardCases.count)
         for (vector, standard) in zip(set.vectors, InteropVectorBuilder.standardCases) {
             #expect(vector.inputs == standard.inputs, "\(vector.name): inputs differ from the standard case")
         }
@@ -58,6 +59,7 @@ struct VectorTests {
         let fresh = InteropVectorSet(
             vectors: try InteropVectorBuilder.standardCases.map(InteropVectorBuilder(signer: try Demo.signer()).vector))
         #expect(fresh.about == committed.about)
+        #expect(fresh.vectors.count == committed.vectors.count)
         for (old, new) in zip(committed.vectors, fresh.vectors) {
             var old = old
             var new = new

@@ -6,11 +6,14 @@
 enum BuiltInSnippets {
     static let files: [String: String] = [
         "curl/_curl.mustache": #"""
-        curl --fail-with-body --silent --show-error --max-time 10 \
-          --header "Authorization: Bearer ${{apiKeyVariable}}" \
-          --header 'Content-Type: application/json' \
-          --data-binary @- \
-          {{{shell.url}}} <<'JSON'
+        {{=<% %>=}}
+        : "${<%apiKeyVariable%>:?set <%apiKeyVariable%> to an OfferKit API key}"
+        # The key reaches curl on stdin, not on its command line (where any local user could see it in ps).
+        printf 'Authorization: Bearer %s\n' "$<%apiKeyVariable%>" |
+          curl --fail-with-body --silent --show-error --globoff --max-time 10 \
+            --header @- --header 'Content-Type: application/json' \
+            --data-binary @/dev/fd/3 \
+            <%shell.url%> 3<<'JSON'
 
         """#,
         "curl/advanced-commerce.mustache": #"""
@@ -125,9 +128,13 @@ enum BuiltInSnippets {
 
         /** POSTs a JSON body to the signing service and returns its JSON answer; throws with its problem. */
         static String callOfferKit(String path, String body) throws IOException, InterruptedException {
+            String apiKey = System.getenv({{{json.apiKeyVariable}}});
+            if (apiKey == null || apiKey.isEmpty()) {
+                throw new IllegalStateException("set " + {{{json.apiKeyVariable}}} + " to an OfferKit API key");
+            }
             HttpRequest request = HttpRequest.newBuilder(URI.create(OFFERKIT_URL + path))
                     .timeout(Duration.ofSeconds(10))
-                    .header("Authorization", "Bearer " + System.getenv({{{json.apiKeyVariable}}}))
+                    .header("Authorization", "Bearer " + apiKey)
                     .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(body))
                     .build();
@@ -352,10 +359,12 @@ enum BuiltInSnippets {
         "node/_client.mustache": #"""
         /** POSTs `body` as JSON to the signing service and returns its JSON answer; throws its problem. */
         async function callOfferKit(path, body) {
+          const apiKey = process.env[{{{json.apiKeyVariable}}}];
+          if (!apiKey) throw new Error("set " + {{{json.apiKeyVariable}}} + " to an OfferKit API key");
           const response = await fetch(OFFERKIT_URL + path, {
             method: "POST",
             headers: {
-              Authorization: `Bearer ${process.env[{{{json.apiKeyVariable}}}]}`,
+              Authorization: `Bearer ${apiKey}`,
               "Content-Type": "application/json",
             },
             body: JSON.stringify(body),
@@ -554,8 +563,8 @@ enum BuiltInSnippets {
             return payment;
         }
 
-        // For example, once an SKProductsRequest has returned the product {{productId}} and your server
-        // has answered for the offer {{offerIdentifier}}:
+        // For example, once an SKProductsRequest has returned the product {{{json.productId}}} and your
+        // server has answered for the offer {{{json.offerIdentifier}}}:
         //
         //     SKMutablePayment *payment = OKPaymentWithPromotionalOffer(product, answer);
         //     if (payment != nil) {
@@ -570,11 +579,14 @@ enum BuiltInSnippets {
 
         def call_offerkit(path, body):
             """POSTs `body` as JSON to the signing service and returns its JSON answer."""
+            api_key = os.environ.get({{{python.apiKeyVariable}}})
+            if not api_key:
+                raise OfferKitError("set " + {{{python.apiKeyVariable}}} + " to an OfferKit API key")
             request = urllib.request.Request(
                 OFFERKIT_URL + path,
                 data=json.dumps(body).encode("utf-8"),
                 headers={
-                    "Authorization": "Bearer " + os.environ[{{{json.apiKeyVariable}}}],
+                    "Authorization": "Bearer " + api_key,
                     "Content-Type": "application/json",
                 },
                 method="POST",
@@ -586,7 +598,7 @@ enum BuiltInSnippets {
                 try:
                     problem = json.load(error)
                     message = f"{problem['status']} {problem['type']}: {problem['detail']}"
-                except (ValueError, KeyError):
+                except (ValueError, KeyError, TypeError):
                     message = f"HTTP {error.code}"
                 raise OfferKitError(message) from None
 
@@ -608,8 +620,8 @@ enum BuiltInSnippets {
         {{> _imports}}
         import uuid
 
-        OFFERKIT_URL = {{{json.baseURL}}}
-        BUNDLE_ID = {{{json.bundleId}}}
+        OFFERKIT_URL = {{{python.baseURL}}}
+        BUNDLE_ID = {{{python.bundleId}}}
 
 
         def sign_one_time_charge(sku, display_name, description, price, currency="USD", tax_code="C003-00-2"):
@@ -626,14 +638,14 @@ enum BuiltInSnippets {
                 "taxCode": tax_code,
                 "item": {"SKU": sku, "description": description, "displayName": display_name, "price": price},
             }
-            return call_offerkit({{{json.path}}}, {"bundleId": BUNDLE_ID, "request": request})
+            return call_offerkit({{{python.path}}}, {"bundleId": BUNDLE_ID, "request": request})
 
 
         {{> _client}}
 
 
         if __name__ == "__main__":
-            signed = sign_one_time_charge({{{json.productId}}}, "500 Gems", "500 gems for your account", 4990)
+            signed = sign_one_time_charge({{{python.productId}}}, "500 Gems", "500 gems for your account", 4990)
             print(json.dumps(signed))
 
         """#,
@@ -647,7 +659,7 @@ enum BuiltInSnippets {
         """
         {{> _imports}}
 
-        OFFERKIT_URL = {{{json.baseURL}}}
+        OFFERKIT_URL = {{{python.baseURL}}}
 
 
         def create_connect_api_token(lifetime=600, scope=None):
@@ -658,7 +670,7 @@ enum BuiltInSnippets {
             body = {"lifetime": lifetime}
             if scope:
                 body["scope"] = scope
-            return call_offerkit({{{json.path}}}, body)
+            return call_offerkit({{{python.path}}}, body)
 
 
         {{> _client}}
@@ -677,8 +689,8 @@ enum BuiltInSnippets {
         """
         {{> _imports}}
 
-        OFFERKIT_URL = {{{json.baseURL}}}
-        BUNDLE_ID = {{{json.bundleId}}}
+        OFFERKIT_URL = {{{python.baseURL}}}
+        BUNDLE_ID = {{{python.bundleId}}}
 
 
         def sign_introductory_offer_eligibility(product_id, allow_introductory_offer, transaction_id):
@@ -692,14 +704,14 @@ enum BuiltInSnippets {
                 "allowIntroductoryOffer": allow_introductory_offer,
                 "transactionId": transaction_id,
             }
-            return call_offerkit({{{json.path}}}, body)
+            return call_offerkit({{{python.path}}}, body)
 
 
         {{> _client}}
 
 
         if __name__ == "__main__":
-            signed = sign_introductory_offer_eligibility({{{json.productId}}}, False, {{{json.transactionId}}})
+            signed = sign_introductory_offer_eligibility({{{python.productId}}}, False, {{{python.transactionId}}})
             print(json.dumps(signed))
 
         """#,
@@ -713,8 +725,8 @@ enum BuiltInSnippets {
         """
         {{> _imports}}
 
-        OFFERKIT_URL = {{{json.baseURL}}}
-        BUNDLE_ID = {{{json.bundleId}}}
+        OFFERKIT_URL = {{{python.baseURL}}}
+        BUNDLE_ID = {{{python.bundleId}}}
 
 
         def sign_legacy_promotional_offer(product_id, offer_identifier, app_account_token=None):
@@ -726,7 +738,7 @@ enum BuiltInSnippets {
             body = {"bundleId": BUNDLE_ID, "productId": product_id, "offerIdentifier": offer_identifier}
             if app_account_token is not None:
                 body["appAccountToken"] = app_account_token
-            return call_offerkit({{{json.path}}}, body)
+            return call_offerkit({{{python.path}}}, body)
 
 
         {{> _client}}
@@ -734,7 +746,7 @@ enum BuiltInSnippets {
 
         if __name__ == "__main__":
             signed = sign_legacy_promotional_offer(
-                {{{json.productId}}}, {{{json.offerIdentifier}}}{{#appAccountToken}}, {{{json.appAccountToken}}}{{/appAccountToken}}
+                {{{python.productId}}}, {{{python.offerIdentifier}}}{{#appAccountToken}}, {{{python.appAccountToken}}}{{/appAccountToken}}
             )
             print(json.dumps(signed))
 
@@ -747,8 +759,8 @@ enum BuiltInSnippets {
         """
         {{> _imports}}
 
-        OFFERKIT_URL = {{{json.baseURL}}}
-        BUNDLE_ID = {{{json.bundleId}}}
+        OFFERKIT_URL = {{{python.baseURL}}}
+        BUNDLE_ID = {{{python.bundleId}}}
 
 
         def sign_promotional_offer(product_id, offer_identifier, transaction_id=None):
@@ -759,14 +771,14 @@ enum BuiltInSnippets {
             body = {"bundleId": BUNDLE_ID, "productId": product_id, "offerIdentifier": offer_identifier}
             if transaction_id is not None:
                 body["transactionId"] = transaction_id
-            return call_offerkit({{{json.path}}}, body)
+            return call_offerkit({{{python.path}}}, body)
 
 
         {{> _client}}
 
 
         if __name__ == "__main__":
-            signed = sign_promotional_offer({{{json.productId}}}, {{{json.offerIdentifier}}}, {{{json.transactionId}}})
+            signed = sign_promotional_offer({{{python.productId}}}, {{{python.offerIdentifier}}}, {{{python.transactionId}}})
             print(json.dumps(signed))
 
         """#,
@@ -779,13 +791,13 @@ enum BuiltInSnippets {
         """
         {{> _imports}}
 
-        OFFERKIT_URL = {{{json.baseURL}}}
-        BUNDLE_ID = {{{json.bundleId}}}
+        OFFERKIT_URL = {{{python.baseURL}}}
+        BUNDLE_ID = {{{python.bundleId}}}
 
 
         def create_server_api_token(lifetime=300):
             """Returns {"token", "issuedAt", "expiresAt"}; lifetime: 1 to 3600 seconds."""
-            return call_offerkit({{{json.path}}}, {"bundleId": BUNDLE_ID, "lifetime": lifetime})
+            return call_offerkit({{{python.path}}}, {"bundleId": BUNDLE_ID, "lifetime": lifetime})
 
 
         {{> _client}}
@@ -796,27 +808,37 @@ enum BuiltInSnippets {
 
         """#,
         "swift/_client.mustache": #"""
-        /// A problem the service answered with (RFC 9457: type, title, status, detail, requestId, field).
-        struct OfferKitProblem: Error, Decodable, CustomStringConvertible {
-            var type: String
-            var status: Int
-            var detail: String
-            var field: String?
+        /// The service answered with an error: its HTTP status, and its problem (RFC 9457) when it sent one.
+        struct OfferKitError: Error, CustomStringConvertible {
+            struct Problem: Decodable {
+                var type: String
+                var detail: String?
+                /// The path of the field at fault, when there is one.
+                var field: String?
+            }
 
-            var description: String { "OfferKit answered \(status) \(type): \(detail)" }
+            var status: Int
+            var problem: Problem?
+
+            var description: String {
+                "OfferKit answered \(status)" + (problem.map { " \($0.type): \($0.detail ?? "")" } ?? "")
+            }
         }
 
-        /// POSTs `body` as JSON to the signing service and decodes its answer; throws its problem.
+        /// POSTs `body` as JSON to the signing service and decodes its answer; throws ``OfferKitError``.
         func callOfferKit<Answer: Decodable>(_ path: String, _ body: some Encodable) async throws -> Answer {
+            guard let apiKey = ProcessInfo.processInfo.environment[{{{swift.apiKeyVariable}}}], !apiKey.isEmpty else {
+                fatalError("set " + {{{swift.apiKeyVariable}}} + " to an OfferKit API key")
+            }
             var request = URLRequest(url: offerKitURL.appendingPathComponent(path), timeoutInterval: 10)
             request.httpMethod = "POST"
-            let apiKey = ProcessInfo.processInfo.environment[{{{swift.apiKeyVariable}}}] ?? ""
             request.setValue("Bearer \(apiKey)", forHTTPHeaderField: "Authorization")
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = try JSONEncoder().encode(body)
             let (data, response) = try await URLSession.shared.data(for: request)
-            guard (response as? HTTPURLResponse)?.statusCode == 200 else {
-                throw try JSONDecoder().decode(OfferKitProblem.self, from: data)
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            guard status == 200 else {
+                throw OfferKitError(status: status, problem: try? JSONDecoder().decode(OfferKitError.Problem.self, from: data))
             }
             return try JSONDecoder().decode(Answer.self, from: data)
         }

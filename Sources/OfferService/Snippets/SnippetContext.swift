@@ -11,7 +11,7 @@ import OfferSigning
 /// | `bundleId`, `productId`, `offerIdentifier`, `transactionId` | the inputs |
 /// | `appAccountToken` | the app account token (lower-case), or empty: a false section |
 /// | `requestReferenceId` | a fresh version 4 UUID (lower-case) for an Advanced Commerce request |
-/// | `json.*`, `swift.*`, `shell.*` | every text value above as a JSON (also Python, JavaScript, Java), Swift or single-quoted shell string literal |
+/// | `json.*`, `python.*`, `swift.*`, `shell.*` | every text value above as a JSON (also JavaScript and Java), Python, Swift or single-quoted shell string literal |
 struct SnippetContext {
     let values: [String: Any]
 
@@ -33,7 +33,7 @@ struct SnippetContext {
         }
         let variable = Array(inputs.apiKeyVariable.utf8)
         guard let first = variable.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
-            variable.allSatisfy({ $0.isASCIIIdentifierByte })
+            variable.allSatisfy({ $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "_") })
         else {
             throw SnippetError.invalidInput(
                 field: "apiKeyVariable", expected: "an environment variable name of letters, digits and '_'")
@@ -58,16 +58,21 @@ struct SnippetContext {
         ]
         var values: [String: Any] = text
         values["json"] = text.mapValues(SnippetLiteral.json)
+        values["python"] = text.mapValues(SnippetLiteral.python)
         values["swift"] = text.mapValues(SnippetLiteral.swift)
         values["shell"] = text.mapValues(SnippetLiteral.shell)
         self.values = values
     }
 
     /// `http` or `https` with a host, an optional port and path, no credentials, query or
-    /// fragment; returned without a trailing `/`.
+    /// fragment, and only the characters RFC 3986 allows there (so that no language's URL parser,
+    /// and not curl's globbing, reads it differently); returned without a trailing `/`.
     static func checkedBaseURL(_ text: String) throws -> String {
-        let expected = "an http or https URL such as https://offers.internal.example.com, without query or fragment"
-        guard !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }),
+        let expected =
+            "an http or https URL such as https://offers.internal.example.com, without query or fragment, "
+            + "in the characters RFC 3986 allows (percent-encode others)"
+        guard let separator = text.range(of: "://"),
+            Self.isRFC3986(text[separator.upperBound...]),
             let components = URLComponents(string: text),
             let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = components.host, !host.isEmpty,
@@ -78,21 +83,40 @@ struct SnippetContext {
         return trimmed
     }
 
-    /// Not empty, at most 256 characters, no control characters (a line break would end a
+    /// Whether `rest` (what follows `scheme://`) is an authority (`[` and `]` allowed, for an IPv6
+    /// host) and a path of unreserved characters, sub-delimiters, `:`, `@`, `/` and `%HH`.
+    private static func isRFC3986(_ rest: Substring) -> Bool {
+        let bytes = Array(rest.utf8)
+        let pathStart = bytes.firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, bytes[index + 1].isHexDigit, bytes[index + 2].isHexDigit else {
+                    return false
+                }
+                index += 3
+                continue
+            }
+            let bracket = byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
+            guard byte.isASCIIAlphanumeric || Self.allowedPunctuation.contains(byte) || (bracket && index < pathStart)
+            else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// Unreserved `-._~`, sub-delimiters `!$&'()*+,;=`, and `:@/`.
+    private static let allowedPunctuation = Set("-._~!$&'()*+,;=:@/".utf8)
+
+    /// Not empty, at most 256 Unicode scalars, no control characters (a line break would end a
     /// string literal in most languages).
     static func checkText(_ value: String, field: String) throws {
-        guard !value.isEmpty, value.count <= 256,
+        guard !value.isEmpty, value.unicodeScalars.count <= 256,
             !value.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
         else {
             throw SnippetError.invalidInput(
-                field: field, expected: "1 to 256 characters, none of them a control character")
+                field: field, expected: "1 to 256 characters (Unicode scalars), none of them a control character")
         }
-    }
-}
-
-extension UInt8 {
-    fileprivate var isASCIIIdentifierByte: Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self)
-            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || self == UInt8(ascii: "_")
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
 
 /// A text value written as a string literal of the language a snippet is in, so templates never
-/// quote or escape by hand: `{{{json.productId}}}`, `{{{swift.productId}}}`, `{{{shell.url}}}`.
+/// quote or escape by hand: `{{{json.productId}}}`, `{{{python.productId}}}`,
+/// `{{{swift.productId}}}`, `{{{shell.url}}}`.
 enum SnippetLiteral {
     /// A JSON string, ASCII only: non-ASCII as `\uXXXX` (UTF-16), controls escaped. The same text
-    /// is a valid string literal in Python, JavaScript and Java (whose source may not be read as
+    /// is a valid string literal in JavaScript and Java (whose source may not be read as
     /// UTF-8, and which turns `\u000a` into a line break before it parses, so line breaks and
     /// every other control use their short or `\u00XX` forms, never a raw byte).
     static func json(_ text: String) -> String {
@@ -18,6 +19,21 @@ enum SnippetLiteral {
             case 0x09: out += "\\t"
             case 0x20..<0x7F: out.unicodeScalars.append(Unicode.Scalar(UInt8(unit)))
             default: out += "\\u" + hex(unit, digits: 4)
+            }
+        }
+        return out + "\""
+    }
+
+    /// A Python string literal, ASCII only: like ``json(_:)``, but a character outside the Basic
+    /// Multilingual Plane is one `\UXXXXXXXX` escape, not a surrogate pair (which Python would keep
+    /// as two lone surrogates).
+    static func python(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            if scalar.value > 0xFFFF {
+                out += "\\U" + hex(scalar.value, digits: 8)
+            } else {
+                out += json(String(scalar)).dropFirst().dropLast()
             }
         }
         return out + "\""

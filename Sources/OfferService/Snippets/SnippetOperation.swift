@@ -1,24 +1,28 @@
-/// What a snippet does: one signing operation or token of the service. Named like the API key
-/// scopes, since each calls the endpoint that needs that scope.
-public enum SnippetOperation: String, CaseIterable, Sendable {
-    case promotionalOffer = "promotional-offer"
-    case legacyPromotionalOffer = "legacy-promotional-offer"
-    case introductoryOfferEligibility = "introductory-offer-eligibility"
-    case advancedCommerce = "advanced-commerce"
-    case serverAPIToken = "server-api-token"
-    case connectAPIToken = "connect-api-token"
-
+/// What a snippet does: one signing operation or token of the service, named like the API key
+/// scope it needs (`promotional-offer`, `legacy-promotional-offer`, …, `connect-api-token`).
+///
+/// The list comes from the service's own operations: every one that signs or makes a token has a
+/// snippet, so a new signing operation cannot go without one (a test renders them all).
+public struct SnippetOperation: RawRepresentable, Hashable, Sendable, CaseIterable {
     /// The API key scope the call needs.
-    public var scope: OperationScope {
-        switch self {
-        case .promotionalOffer: .promotionalOffer
-        case .legacyPromotionalOffer: .legacyPromotionalOffer
-        case .introductoryOfferEligibility: .introductoryOfferEligibility
-        case .advancedCommerce: .advancedCommerce
-        case .serverAPIToken: .serverAPIToken
-        case .connectAPIToken: .connectAPIToken
-        }
+    public let scope: OperationScope
+
+    /// The name on the command line and in template file names: the scope's name.
+    public var rawValue: String { scope.rawValue }
+
+    public init?(rawValue: String) {
+        guard let operation = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = operation
     }
+
+    private init(scope: OperationScope) {
+        self.scope = scope
+    }
+
+    /// The service's signing and token operations, in the order of its OpenAPI document.
+    public static let allCases: [SnippetOperation] =
+        (ServiceOperation.signatureOperations
+        + ServiceOperation.tokenOperations).compactMap { $0.scope.map(SnippetOperation.init(scope:)) }
 
     /// The service operation that the snippet calls (its path and `operationId`).
     var serviceOperation: ServiceOperation {

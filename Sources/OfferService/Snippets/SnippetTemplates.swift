@@ -9,7 +9,7 @@ import OfferSigning
 /// Files whose names start with `_` are partials that the language's snippets share
 /// (`{{> _client}}`). Templates render plain text (Mustache's `TEXT` content type). The values
 /// they can use are listed in `templates/snippets/README.md`; text values also come as string
-/// literals under `json.`, `swift.` and `shell.`, so a template never escapes by hand.
+/// literals under `json.`, `python.`, `swift.` and `shell.`, so a template never escapes by hand.
 public enum SnippetTemplates: Sendable, Equatable {
     /// The templates that ship with OfferKit (the files in `templates/snippets`, embedded).
     case builtIn

@@ -35,15 +35,15 @@ package enum CredentialValidation {
 }
 
 extension UInt8 {
-    var isUpperAlphanumeric: Bool {
+    package var isUpperAlphanumeric: Bool {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self)
     }
 
-    var isASCIIAlphanumeric: Bool {
+    package var isASCIIAlphanumeric: Bool {
         isUpperAlphanumeric || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self)
     }
 
-    var isHexDigit: Bool {
+    package var isHexDigit: Bool {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
             || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
     }

@@ -15,7 +15,7 @@ struct SnippetToolchain: Sendable {
     static let node = SnippetToolchain(
         language: "node", probe: ["node", "--version"], install: "apt-get install nodejs")
     static let java = SnippetToolchain(
-        language: "java", probe: ["java", "-version"], install: "apt-get install default-jdk-headless")
+        language: "java", probe: ["javac", "-version"], install: "apt-get install default-jdk-headless")
     static let swift = SnippetToolchain(
         language: "swift", probe: ["swiftc", "--version"], install: "install a Swift toolchain")
     static let all = [curl, python, node, java, swift]
