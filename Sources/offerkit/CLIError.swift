@@ -58,7 +58,7 @@ enum ExitStatus: Int32 {
             switch error {
             case .unknownLanguage, .unknownOperation, .invalidInput: .usage
             case .templateDirectoryNotFound, .unreadableTemplate: .io
-            case .malformedTemplate: .invalidInput
+            case .malformedTemplate, .missingPartial: .invalidInput
             }
         case let error as LedgerError:
             switch error {

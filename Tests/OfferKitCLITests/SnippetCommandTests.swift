@@ -297,6 +297,13 @@ struct SnippetCommandTests {
         #expect(malformed.status == 4, "\(malformed)")
         #expect(malformed.stderr.contains("curl/server-api-token.mustache"), "\(malformed)")
         #expect(malformed.stderr.contains("never closed") || malformed.stderr.contains("line"), "\(malformed)")
+        try folder.write("{{> _nowhere}}\n", to: "curl/server-api-token.mustache")
+        let missingPartial = try CLI.run([
+            "snippet", "--templates", folder.path, "--language", "curl", "--operation", "server-api-token",
+        ])
+        #expect(missingPartial.status == 4, "\(missingPartial)")
+        #expect(
+            missingPartial.stderr.contains("_nowhere") && missingPartial.stderr.contains("_curl"), "\(missingPartial)")
     }
 
     @Test("the README's rendered snippets are what offerkit snippet renders today")

@@ -11,6 +11,8 @@ public enum SnippetError: Error, Equatable, Sendable, LocalizedError {
     case templateDirectoryNotFound(path: String)
     case unreadableTemplate(file: String, reason: String)
     case malformedTemplate(file: String, line: Int, column: Int, message: String)
+    /// A template uses a partial (`{{> name}}`) that the language's folder does not have.
+    case missingPartial(file: String, name: String, known: [String])
 
     public var errorDescription: String? {
         switch self {
@@ -27,6 +29,9 @@ public enum SnippetError: Error, Equatable, Sendable, LocalizedError {
             "cannot read the template \(file): \(reason)"
         case .malformedTemplate(let file, let line, let column, let message):
             "the template \(file) does not parse at line \(line), column \(column): \(message)"
+        case .missingPartial(let file, let name, let known):
+            "the template \(file) uses the partial \(quoted(name)), which its language does not have; expected "
+                + (known.isEmpty ? "none (add a file named _name.mustache beside it)" : known.joined(separator: ", "))
         }
     }
 

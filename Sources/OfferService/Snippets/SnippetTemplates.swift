@@ -63,13 +63,21 @@ public enum SnippetTemplates: Sendable, Equatable {
         }
         let context = try SnippetContext(operation: chosen, language: entry.language, inputs: inputs)
         var partials: [String: MustacheTemplate] = [:]
+        var references: [(file: String, name: String)] = []
         let prefix = language + "/_"
         for file in Set(BuiltInSnippets.files.keys).union(try directoryFiles()) where file.hasPrefix(prefix) {
             guard file.hasSuffix(".mustache") else { continue }
             let name = String(file.dropFirst(language.count + 1).dropLast(".mustache".count))
-            partials[name] = try compile(file)
+            let (template, named) = try compile(file)
+            partials[name] = template
+            references += named
         }
-        let template = try compile(language + "/" + chosen.fileName)
+        let (template, named) = try compile(language + "/" + chosen.fileName)
+        // Mustache renders a missing partial as nothing; a snippet missing its client is a bug.
+        for reference in references + named where partials[reference.name] == nil {
+            throw SnippetError.missingPartial(
+                file: reference.file, name: reference.name, known: partials.keys.sorted())
+        }
         return Self.blankingWhitespaceLines(
             template.render(context.values, library: MustacheLibrary(templates: partials)))
     }
@@ -104,10 +112,12 @@ public enum SnippetTemplates: Sendable, Equatable {
     }
 
     /// Compiles `path` from the folder, else the built-ins.
-    private func compile(_ path: String) throws -> MustacheTemplate {
+    /// Compiles `path`, and names the partials it uses (`{{> name}}`, in the default delimiters).
+    private func compile(_ path: String) throws -> (MustacheTemplate, [(file: String, name: String)]) {
         let (text, file) = try source(of: path)
+        let names = text.matches(of: /\{\{>\s*([^\s}]+)\s*\}\}/).map { (file: file, name: String($0.1)) }
         do {
-            return try TextTemplate.compile(text)
+            return (try TextTemplate.compile(text), names)
         } catch {
             throw SnippetError.malformedTemplate(
                 file: file, line: error.line, column: error.column, message: error.message)
