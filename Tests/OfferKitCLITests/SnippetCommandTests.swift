@@ -4,7 +4,10 @@ import Testing
 /// `offerkit snippet`: every server snippet is rendered, run with its own toolchain against a
 /// real `offerkit serve` on loopback, and what it prints is verified by PyJWT, `cryptography` and
 /// `openssl`; app snippets are parsed (`swiftc -parse`, `clang -fsyntax-only`).
-@Suite("offerkit snippet")
+/// The suite runs its tests one at a time: each server language starts a service and a toolchain
+/// (a JVM, the Swift compiler), and several at once would starve the timing-sensitive tests of the
+/// other suites on a 2-core machine.
+@Suite("offerkit snippet", .serialized)
 struct SnippetCommandTests {
     static let operations = [
         "promotional-offer", "legacy-promotional-offer", "introductory-offer-eligibility", "advanced-commerce",
