@@ -40,13 +40,14 @@ struct VectorsCommand: ParsableCommand {
         }
         // All three are written in full before any takes its name, so a failure leaves no mixed set
         // (vectors from one key beside the public key of another).
-        var prepared: [String] = []
-        defer { for temporary in prepared { unlink(temporary) } }
+        // Temporary files not yet given their names are removed if anything fails.
+        var pending: [String] = []
+        defer { for temporary in pending { unlink(temporary) } }
         for (file, path) in zip(files, paths) {
-            prepared.append(try AtomicFile.prepare(file.contents, for: path, permissions: 0o644))
+            pending.append(try AtomicFile.prepare(file.contents, for: path, permissions: 0o644))
         }
-        for (temporary, path) in zip(prepared, paths) {
-            try AtomicFile.commit(temporary, to: path, overwrite: force)
+        for path in paths {
+            try AtomicFile.commit(pending.removeFirst(), to: path, overwrite: force)
         }
         FileHandle.standardError.write(
             Data("offerkit: wrote \(files.map(\.name).joined(separator: ", ")) to \(out)\n".utf8))

@@ -26,8 +26,10 @@ public enum SnippetTemplates: Sendable, Equatable {
     /// Every language with its operations: the built-in languages in their order, then the
     /// folder's own languages by name.
     public func catalog() throws -> [Entry] {
-        var files = Set(BuiltInSnippets.files.keys)
-        files.formUnion(try directoryFiles())
+        Self.catalog(of: try files())
+    }
+
+    private static func catalog(of files: Set<String>) -> [Entry] {
         var byLanguage: [String: Set<SnippetOperation>] = [:]
         for file in files {
             let parts = file.split(separator: "/", maxSplits: 1).map(String.init)
@@ -53,7 +55,8 @@ public enum SnippetTemplates: Sendable, Equatable {
     /// - Throws: ``SnippetError``: an unknown language or operation (naming the ones there are),
     ///   an input that cannot go into code, or a template that cannot be read or parsed.
     public func render(language: String, operation: String, inputs: SnippetInputs) throws -> String {
-        let catalog = try catalog()
+        let files = try files()
+        let catalog = Self.catalog(of: files)
         guard let entry = catalog.first(where: { $0.language.id == language }) else {
             throw SnippetError.unknownLanguage(language, known: catalog.map(\.language.id))
         }
@@ -65,7 +68,7 @@ public enum SnippetTemplates: Sendable, Equatable {
         var partials: [String: MustacheTemplate] = [:]
         var references: [(file: String, name: String)] = []
         let prefix = language + "/_"
-        for file in Set(BuiltInSnippets.files.keys).union(try directoryFiles()) where file.hasPrefix(prefix) {
+        for file in files where file.hasPrefix(prefix) {
             guard file.hasSuffix(".mustache") else { continue }
             let name = String(file.dropFirst(language.count + 1).dropLast(".mustache".count))
             let (template, named) = try compile(file)
@@ -96,6 +99,12 @@ public enum SnippetTemplates: Sendable, Equatable {
         BuiltInSnippets.files[path]
     }
 
+    /// The `language/file` paths of every template: the built-in ones and the folder's
+    /// `.mustache` files.
+    private func files() throws -> Set<String> {
+        Set(BuiltInSnippets.files.keys).union(try directoryFiles())
+    }
+
     /// The `language/file` paths of the folder's `.mustache` files (none for the built-ins).
     private func directoryFiles() throws -> [String] {
         guard case .directory(let url) = self else { return [] }
@@ -111,8 +120,7 @@ public enum SnippetTemplates: Sendable, Equatable {
         }
     }
 
-    /// Compiles `path` from the folder, else the built-ins.
-    /// Compiles `path`, and names the partials it uses (`{{> name}}`, in the default delimiters).
+    /// Compiles `path` (from the folder, else the built-ins), and names the partials it uses (`{{> name}}`, in the default delimiters).
     private func compile(_ path: String) throws -> (MustacheTemplate, [(file: String, name: String)]) {
         let (text, file) = try source(of: path)
         let names = text.matches(of: /\{\{>\s*([^\s}]+)\s*\}\}/).map { (file: file, name: String($0.1)) }
