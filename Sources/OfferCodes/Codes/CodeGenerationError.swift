@@ -41,8 +41,9 @@ public enum CodeGenerationError: Error, LocalizedError, Equatable {
         case .lengthTooShort(let length):
             "length: \(length) is too short; at least 1 random character is needed"
         case .codeTooLong(let prefixLength, let length):
-            "prefix and length: codes would have \(prefixLength + length) characters (prefix \(prefixLength) "
-                + "+ length \(length)); at most \(CodeGenerator.maximumCodeLength) are allowed"
+            "prefix and length: codes would have more than \(CodeGenerator.maximumCodeLength) characters (prefix "
+                + "\(prefixLength) + length \(length)); use a length of at most "
+                + "\(max(0, CodeGenerator.maximumCodeLength - prefixLength))"
         case .countNegative(let count):
             "count: \(count) is negative; expected 0 or more"
         case .countTooLarge(let count, let maximum):

@@ -48,10 +48,13 @@ enum GenerationSpecRules {
             return "length is \(spec.length); generated codes need at least \(CampaignLimits.minimumGeneratedLength) "
                 + "random characters to be hard to guess"
         }
-        let total = spec.prefix.count + spec.length
-        guard total > CampaignLimits.maximumCodeLength else { return nil }
-        return "the prefix (\(spec.prefix.count) characters) and length \(spec.length) make \(total)-character codes; "
-            + "custom codes hold at most \(CampaignLimits.maximumCodeLength), so use a length of at most "
-            + "\(max(0, CampaignLimits.maximumCodeLength - spec.prefix.count))"
+        // `length` comes from outside and may be as large as Int.max: compare against what is left
+        // after the prefix instead of adding the two.
+        let prefixLength = spec.prefix.count
+        let room = max(0, CampaignLimits.maximumCodeLength - prefixLength)
+        guard spec.length > room else { return nil }
+        let total = spec.length <= Int.max - prefixLength ? "\(spec.length + prefixLength)-character" : "overlong"
+        return "the prefix (\(prefixLength) characters) and length \(spec.length) make \(total) codes; "
+            + "custom codes hold at most \(CampaignLimits.maximumCodeLength), so use a length of at most \(room)"
     }
 }
