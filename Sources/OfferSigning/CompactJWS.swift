@@ -27,3 +27,9 @@ public struct CompactJWS: Hashable, Sendable, CustomStringConvertible {
 
     private var segments: [Substring] { serialization.split(separator: ".", omittingEmptySubsequences: false) }
 }
+
+extension CompactJWS {
+    /// The `iat` claim in whole seconds since 1970, as signed (exact: the signer made `issuedAt`
+    /// from whole seconds within ``ClaimTime``'s range).
+    public var issuedAtSeconds: Int64 { Int64(issuedAt.timeIntervalSince1970) }
+}

@@ -91,14 +91,10 @@ public struct OfferSigner: Sendable {
         guard nonce.isVersion4 else {
             throw RequestValidationError.invalidFormat(field: "nonce", expected: "a random UUID (version 4)")
         }
-        let iat = (issuedAt ?? clock.now()).unixSeconds
-        guard iat >= 0 else {
-            throw RequestValidationError.outOfRange(field: "iat", expected: "seconds since 1970, ≥ 0")
-        }
+        let iat = try ClaimTime.seconds(issuedAt ?? clock.now(), field: "iat")
         let body = payload(request, nonce: nonce, issuedAt: iat)
         return CompactJWS(
-            serialization: try encoder.sign(payload: body), nonce: nonce,
-            issuedAt: Date(timeIntervalSince1970: TimeInterval(iat)))
+            serialization: try encoder.sign(payload: body), nonce: nonce, issuedAt: ClaimTime.date(seconds: iat))
     }
 
     // MARK: - Legacy promotional offer signature
@@ -114,10 +110,12 @@ public struct OfferSigner: Sendable {
     ) throws -> LegacyPromotionalOfferSignature {
         try request.validate()
         let nonce = nonce ?? nonces.next()
-        let timestamp = timestamp ?? clock.now().unixMilliseconds
-        guard timestamp >= 0 else {
-            throw RequestValidationError.outOfRange(field: "timestamp", expected: "milliseconds since 1970, ≥ 0")
-        }
+        let timestamp =
+            if let timestamp {
+                try ClaimTime.checkMilliseconds(timestamp, field: "timestamp")
+            } else {
+                try ClaimTime.milliseconds(clock.now(), field: "timestamp")
+            }
         let appAccountToken = request.normalizedAppAccountToken
         let message = request.message(
             bundleID: bundleID, keyID: key.keyID, appAccountToken: appAccountToken, nonce: nonce, timestamp: timestamp)
@@ -145,8 +143,7 @@ public struct OfferSigner: Sendable {
         guard (1...Self.serverAPITokenMaximumLifetime).contains(lifetime) else {
             throw RequestValidationError.outOfRange(field: "lifetime", expected: "1 to 3600 seconds (60 minutes)")
         }
-        let issuedAt = issuedAt ?? clock.now()
-        let iat = issuedAt.unixSeconds
+        let iat = try ClaimTime.seconds(issuedAt ?? clock.now(), field: "iat")
         var writer = JSONWriter(capacity: 160)
         writer.beginObject()
         writer.member("iss", issuerID)
@@ -156,7 +153,7 @@ public struct OfferSigner: Sendable {
         writer.member("bid", bundleID)
         writer.endObject()
         return BearerToken(
-            token: try encoder.sign(payload: writer.bytes), issuedAt: Date(timeIntervalSince1970: TimeInterval(iat)),
-            expiresAt: Date(timeIntervalSince1970: TimeInterval(iat + Int64(lifetime))))
+            token: try encoder.sign(payload: writer.bytes), issuedAt: ClaimTime.date(seconds: iat),
+            expiresAt: ClaimTime.date(seconds: iat + Int64(lifetime)))
     }
 }

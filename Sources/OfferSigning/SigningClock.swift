@@ -20,11 +20,3 @@ public struct SigningClock: Sendable {
         SigningClock { date }
     }
 }
-
-extension Date {
-    /// Whole seconds since 1970, rounded down: the JWT `NumericDate` form OfferKit emits.
-    var unixSeconds: Int64 { Int64(timeIntervalSince1970.rounded(.down)) }
-
-    /// Whole milliseconds since 1970, rounded down: the legacy signature's timestamp.
-    var unixMilliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded(.down)) }
-}

@@ -20,7 +20,7 @@ struct BatchCommand: ParsableCommand {
     @Option(help: "Write results to this file (whole or not at all) instead of stdout.")
     var output: String?
 
-    @Option(help: "Worker threads. Default: one per core.")
+    @Option(parsing: .unconditional, help: "Worker threads. Default: one per core.")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @OptionGroup var credentials: CredentialOptions
@@ -76,7 +76,7 @@ struct BatchCommand: ParsableCommand {
     }
 
     /// Signs `lines` on `jobs` threads; `nil` for blank lines.
-    static func process(_ lines: [ArraySlice<UInt8>], firstLineNumber: Int, batch: BatchSigner, jobs: Int)
+    static func process(_ lines: [BatchLine], firstLineNumber: Int, batch: BatchSigner, jobs: Int)
         -> [BatchSigner.Result?]
     {
         var results = [BatchSigner.Result?](repeating: nil, count: lines.count)
@@ -86,8 +86,13 @@ struct BatchCommand: ParsableCommand {
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 let start = lines.count * worker / workers
                 let end = lines.count * (worker + 1) / workers
-                for index in start..<end where lines[index].contains(where: { !$0.isWhitespaceByte }) {
-                    output[index] = batch.process(line: lines[index], lineNumber: firstLineNumber + index)
+                for index in start..<end where !lines[index].isBlank {
+                    switch lines[index] {
+                    case .text(let bytes):
+                        output[index] = batch.process(line: bytes, lineNumber: firstLineNumber + index)
+                    case .tooLong(let byteCount):
+                        output[index] = BatchSigner.tooLong(lineNumber: firstLineNumber + index, byteCount: byteCount)
+                    }
                 }
             }
         }
@@ -110,7 +115,23 @@ extension UInt8 {
     fileprivate var isWhitespaceByte: Bool { self == 0x20 || self == 0x09 || self == 0x0D || self == 0x0A }
 }
 
-/// Splits a stream into lines, reading 1 MiB at a time.
+/// One input line of a batch.
+enum BatchLine {
+    /// The line without its newline.
+    case text(ArraySlice<UInt8>)
+    /// A line longer than ``BatchSigner/maximumLineBytes``: it was not kept, only counted.
+    case tooLong(byteCount: Int)
+
+    /// Whether the line is empty or white space only (skipped, but counted).
+    var isBlank: Bool {
+        guard case .text(let bytes) = self else { return false }
+        return !bytes.contains(where: { !$0.isWhitespaceByte })
+    }
+}
+
+/// Splits a stream into lines, reading 1 MiB at a time. A line longer than
+/// ``BatchSigner/maximumLineBytes`` is not kept: its bytes are skipped up to its newline, so memory
+/// stays bounded whatever the input (even `/dev/zero`).
 struct LineReader {
     let handle: FileHandle
     /// How errors name the input.
@@ -118,34 +139,55 @@ struct LineReader {
     private var buffer: [UInt8] = []
     private var start = 0
     private var finished = false
+    /// Bytes of an overlong line skipped so far, while skipping one.
+    private var skipped: Int?
 
     init(handle: FileHandle, source: String) {
         self.handle = handle
         self.source = source
     }
 
-    /// Up to `maximum` lines without their newline (a final line without newline included).
-    mutating func nextLines(maximum: Int) throws -> [ArraySlice<UInt8>] {
-        var lines: [ArraySlice<UInt8>] = []
+    /// Up to `maximum` lines (a final line without newline included).
+    mutating func nextLines(maximum: Int) throws -> [BatchLine] {
+        var lines: [BatchLine] = []
         while lines.count < maximum {
             if let newline = buffer[start...].firstIndex(of: 0x0A) {
-                lines.append(ArraySlice(buffer[start..<newline]))
+                if let skipped {
+                    lines.append(.tooLong(byteCount: skipped + newline - start))
+                    self.skipped = nil
+                } else {
+                    lines.append(.text(ArraySlice(buffer[start..<newline])))
+                }
                 start = newline + 1
                 continue
             }
             if finished {
-                if start < buffer.count { lines.append(ArraySlice(buffer[start...])) }
+                if let skipped {
+                    lines.append(.tooLong(byteCount: skipped + buffer.count - start))
+                    self.skipped = nil
+                } else if start < buffer.count {
+                    lines.append(.text(ArraySlice(buffer[start...])))
+                }
                 buffer = []
                 start = 0
                 break
             }
-            buffer.removeSubrange(..<start)  // keep only the partial line, then read more
+            let partial = buffer.count - start
+            if let skipped {
+                self.skipped = skipped + partial
+                buffer.removeAll(keepingCapacity: true)
+            } else if partial > BatchSigner.maximumLineBytes {
+                skipped = partial
+                buffer.removeAll(keepingCapacity: true)
+            } else {
+                buffer.removeSubrange(..<start)  // keep only the partial line, then read more
+            }
             start = 0
             let data: Data
             do {
                 data = try handle.read(upToCount: 1 << 20) ?? Data()
             } catch {
-                throw CLIError.io(path: source, reason: "read failed")
+                throw CLIError.io(path: source, reason: "read failed: \(error.localizedDescription)")
             }
             if data.isEmpty { finished = true } else { buffer.append(contentsOf: data) }
         }

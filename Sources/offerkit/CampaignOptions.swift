@@ -45,14 +45,9 @@ struct CampaignOptions: ParsableArguments {
         return day
     }
 
-    /// A file's bytes, or stdin's for "-".
+    /// A campaign file's bytes, or stdin's for "-".
     static func readBytes(_ path: String) throws -> [UInt8] {
-        if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
-            throw CLIError.io(path: path, reason: reason)
-        }
-        return Array(data)
+        try InputFile.read(path, limit: InputFile.campaignLimit, what: "a campaign file")
     }
 
     /// The offer with this reference name, or a usage error listing the names there are.

@@ -103,7 +103,8 @@ struct CodesExport: ParsableCommand {
 
     /// One recipient per non-blank line: `name` or `name,language`.
     static func readRecipients(_ path: String) throws -> [ExportRecipient] {
-        let text = String(decoding: try CampaignOptions.readBytes(path), as: UTF8.self)
+        let text = String(
+            decoding: try InputFile.read(path, limit: InputFile.tableLimit, what: "a recipients file"), as: UTF8.self)
         var people: [ExportRecipient] = []
         for line in text.split(whereSeparator: \.isNewline) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)

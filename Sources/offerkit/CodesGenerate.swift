@@ -20,13 +20,13 @@ struct CodesGenerate: ParsableCommand {
     @Argument(help: "The campaign file (JSON), or '-' for stdin. Omit it to generate --count codes.")
     var campaign: String?
 
-    @Option(help: "Without a campaign: how many unique codes to generate.")
+    @Option(parsing: .unconditional, help: "Without a campaign: how many unique codes to generate.")
     var count: Int?
 
     @Option(help: "Without a campaign: characters before the random part (A-Z, 0-9).")
     var prefix: String = ""
 
-    @Option(help: "Without a campaign: random characters per code.")
+    @Option(parsing: .unconditional, help: "Without a campaign: random characters per code.")
     var length: Int = CodeGenerationSpec.defaultLength
 
     @Option(help: "Without a campaign: the characters to draw from (A-Z, 0-9; default: no look-alikes).")
@@ -39,6 +39,7 @@ struct CodesGenerate: ParsableCommand {
     var force = false
 
     @Option(
+        parsing: .unconditional,
         help: """
             Without a campaign: reproducible codes from this seed, for tests and examples. UNSAFE for \
             production: anyone who knows the seed can list every code.

@@ -20,7 +20,7 @@ struct CodesImport: ParsableCommand {
     @Option(help: "The offer's reference name.")
     var offer: String
 
-    @Option(help: "Which of the offer's oneTimeUseCodes batches (1 = the first).")
+    @Option(parsing: .unconditional, help: "Which of the offer's oneTimeUseCodes batches (1 = the first).")
     var batch: Int = 1
 
     @Option(name: .customLong("csv"), help: "The CSV file from App Store Connect, or '-' for stdin.")
@@ -48,7 +48,7 @@ struct CodesImport: ParsableCommand {
                     + (batches == 1 ? "" : " to \(batches)"))
         }
         let oneTimeUse = definition.oneTimeUseCodes[batch - 1]
-        let csv = AppleCodeCSV.parse(try CampaignOptions.readBytes(csvPath))
+        let csv = AppleCodeCSV.parse(try InputFile.read(csvPath, limit: InputFile.tableLimit, what: "a code CSV file"))
         let source = csvPath == "-" ? "stdin" : csvPath
         guard csv.problems.isEmpty else {
             let lines = csv.problems.map { "  \(source): \($0)" }

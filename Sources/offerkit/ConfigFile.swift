@@ -1,4 +1,5 @@
 import Foundation
+import OfferSigning
 
 /// A JSON file mapping bundle IDs to key file, key ID and issuer ID:
 ///
@@ -22,9 +23,9 @@ struct ConfigFile {
     init(path: String) throws {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = Data(try BoundedInput.read(path: path, limit: InputFile.configLimit))
         } catch {
-            throw CLIError.credentials("cannot read config file \(path): no such file or not readable")
+            throw CLIError.credentials("cannot read config file \(path): \(error.reason)")
         }
         let shape = "a JSON object mapping bundle IDs to {\"keyFile\", \"keyId\", \"issuerId\"} (strings)"
         guard let raw = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {

@@ -51,7 +51,7 @@ struct Credentials {
             if !usesDemoKey { Self.warnIfExposed(path) }
             key = try SigningKey(contentsOfFile: path, keyID: keyID)
         case .standardInput:
-            key = try SigningKey(bytes: FileHandle.standardInput.readDataToEndOfFile(), keyID: keyID)
+            key = try SigningKey(bytes: try Self.standardInputKey(), keyID: keyID)
         case .environment(let name):
             key = try SigningKey(environmentVariable: name, keyID: keyID, environment: environment)
         }
@@ -132,6 +132,17 @@ struct Credentials {
             folder = folder.deletingLastPathComponent()
         }
         return candidates.first { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// The key from stdin (`--key-file -`), at most ``SigningKey/maximumKeyBytes``.
+    static func standardInputKey() throws -> [UInt8] {
+        do {
+            return try BoundedInput.readStandardInput(limit: SigningKey.maximumKeyBytes)
+        } catch .tooLarge(let limit) {
+            throw KeyLoadingError.tooLarge(limit: limit)
+        } catch {
+            throw KeyLoadingError.unreadableFile(path: "stdin", reason: error.reason)
+        }
     }
 
     /// Warns when a key file can be read by group or others.

@@ -39,6 +39,7 @@ enum EntryPoint {
 
     static func run() async {
         do {
+            try checkArgumentsAreUTF8()
             var command = try await OfferKitCommand.asyncParseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -47,6 +48,21 @@ enum EntryPoint {
             }
         } catch {
             fail(error)
+        }
+    }
+
+    /// Refuses an argument that is not valid UTF-8. Swift would replace the bad bytes with U+FFFD
+    /// and OfferKit would sign the replacement; JSON input is refused the same way. The argument
+    /// is not echoed: it may be anything.
+    static func checkArgumentsAreUTF8() throws {
+        let arguments = CommandLine.unsafeArgv
+        for index in 1..<Int(CommandLine.argc) {
+            guard let pointer = arguments[index], String(validatingCString: pointer) == nil else { continue }
+            let previous = arguments[index - 1].flatMap { String(validatingCString: $0) }
+            let place = previous.map { $0.hasPrefix("-") && index > 1 ? " (the value of \($0))" : "" } ?? ""
+            throw CLIError.usage(
+                "argument \(index)\(place) is not valid UTF-8; give text in UTF-8 (OfferKit signs text exactly as "
+                    + "given and does not guess an encoding)")
         }
     }
 

@@ -7,14 +7,22 @@ struct RequestOverrides: ParsableArguments {
     @Option(help: "A fixed nonce (UUID v4). Default: a fresh random one.")
     var nonce: String?
 
-    @Option(help: "A fixed issued-at time in UNIX seconds. Default: now.")
+    @Option(
+        parsing: .unconditional,
+        help:
+            "A fixed issued-at time in UNIX seconds (\(ClaimTime.earliestSeconds) to \(ClaimTime.latestSeconds)). Default: now."
+    )
     var iat: Int64?
 
     func parsedNonce() throws -> UUID? {
         try nonce.map(Self.uuid)
     }
 
-    var issuedAt: Date? { iat.map { Date(timeIntervalSince1970: TimeInterval($0)) } }
+    /// `--iat` as a date, range-checked while it is still the exact integer that was given.
+    func issuedAt() throws -> Date? {
+        guard let iat else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(try ClaimTime.checkSeconds(iat, field: "iat")))
+    }
 
     static func uuid(_ text: String) throws -> UUID {
         guard let uuid = UUID(uuidString: text) else {
@@ -38,7 +46,7 @@ struct SignedJWSOutput: Encodable {
         case .json:
             var output = SignedJWSOutput(
                 jws: signed.serialization, keyId: keyID, nonce: signed.nonceString,
-                iat: Int64(signed.issuedAt.timeIntervalSince1970))  // issuedAt is already whole seconds
+                iat: signed.issuedAtSeconds)
             details(&output)
             try Output.json(output)
         }

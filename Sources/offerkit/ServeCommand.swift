@@ -36,18 +36,22 @@ struct ServeCommand: AsyncParsableCommand {
         help: "Accept requests without an API key. Loopback addresses only; for local development.")
     var noAuth = false
 
-    @Option(name: .customLong("max-body-bytes"), help: "The largest request body in bytes (default: config, or 1 MiB).")
+    @Option(
+        name: .customLong("max-body-bytes"), parsing: .unconditional,
+        help: "The largest request body in bytes (default: config, or 1 MiB).")
     var maxBodyBytes: Int?
 
-    @Option(help: "How long an operation may run, in seconds (default: config, or 10).")
+    @Option(parsing: .unconditional, help: "How long an operation may run, in seconds (default: config, or 10).")
     var timeout: Double?
 
     @Option(
-        name: .customLong("rate-limit"),
+        name: .customLong("rate-limit"), parsing: .unconditional,
         help: "Each API key's sustained rate in requests per second (default: config, or 50).")
     var rateLimit: Double?
 
-    @Option(help: "How many requests an API key may make at once before the rate applies (default: config, or 100).")
+    @Option(
+        parsing: .unconditional,
+        help: "How many requests an API key may make at once before the rate applies (default: config, or 100).")
     var burst: Int?
 
     @Option(name: .customLong("log-level"), help: "The least severe level logged to stderr.")

@@ -22,39 +22,11 @@ struct SignAdvancedCommerce: ParsableCommand {
     func run() throws {
         try credentials.checkStandardInput(["--request": request])
         let signer = try Credentials(credentials).signer()
-        let bytes = try InputFile.read(request)
+        let bytes = try InputFile.read(request, limit: InputFile.requestLimit, what: "an Advanced Commerce request")
         let decoded = try AdvancedCommerce.InAppRequest.decode(json: Array(bytes))
-        let jws = try signer.sign(decoded, nonce: try overrides.parsedNonce(), issuedAt: overrides.issuedAt)
+        let jws = try signer.sign(decoded, nonce: try overrides.parsedNonce(), issuedAt: try overrides.issuedAt())
         try SignedJWSOutput.print(jws, keyID: signer.key.keyID, format: output.format) {
             $0.operation = decoded.operation.rawValue
         }
-    }
-}
-
-/// Reads a named file, or stdin for `-`, with I/O errors (exit 5) that name the path.
-enum InputFile {
-    static func read(_ path: String) throws -> Data {
-        if path == "-" {
-            do {
-                return try FileHandle.standardInput.readToEnd() ?? Data()
-            } catch {
-                throw CLIError.io(path: "stdin", reason: "read failed")
-            }
-        }
-        try check(path)
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw CLIError.io(path: path, reason: "cannot be read (permission denied?)")
-        }
-    }
-
-    /// Throws the I/O error for a path that is missing or a directory.
-    static func check(_ path: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CLIError.io(path: path, reason: "no such file")
-        }
-        guard !isDirectory.boolValue else { throw CLIError.io(path: path, reason: "is a directory") }
     }
 }

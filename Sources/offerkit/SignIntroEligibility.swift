@@ -23,7 +23,7 @@ struct SignIntroEligibility: ParsableCommand {
         let signer = try Credentials(credentials).signer()
         let request = IntroductoryOfferEligibilityRequest(
             productId: productID, allowIntroductoryOffer: allowIntro, transactionId: transactionID)
-        let jws = try signer.sign(request, nonce: try overrides.parsedNonce(), issuedAt: overrides.issuedAt)
+        let jws = try signer.sign(request, nonce: try overrides.parsedNonce(), issuedAt: try overrides.issuedAt())
         try SignedJWSOutput.print(jws, keyID: signer.key.keyID, format: output.format) {
             $0.productId = productID
             $0.transactionId = transactionID

@@ -23,7 +23,7 @@ struct SignPromotionalOffer: ParsableCommand {
         let signer = try Credentials(credentials).signer()
         let request = PromotionalOfferRequest(
             productId: productID, offerIdentifier: offerID, transactionId: transactionID)
-        let jws = try signer.sign(request, nonce: try overrides.parsedNonce(), issuedAt: overrides.issuedAt)
+        let jws = try signer.sign(request, nonce: try overrides.parsedNonce(), issuedAt: try overrides.issuedAt())
         try SignedJWSOutput.print(jws, keyID: signer.key.keyID, format: output.format) {
             $0.productId = productID
             $0.offerIdentifier = offerID

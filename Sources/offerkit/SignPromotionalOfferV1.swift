@@ -24,7 +24,7 @@ struct SignPromotionalOfferV1: ParsableCommand {
     @Option(help: "A fixed nonce (UUID). Default: a fresh random one.")
     var nonce: String?
 
-    @Option(help: "A fixed timestamp in UNIX milliseconds. Default: now.")
+    @Option(parsing: .unconditional, help: "A fixed timestamp in UNIX milliseconds. Default: now.")
     var timestamp: Int64?
 
     @OptionGroup var credentials: CredentialOptions

@@ -17,8 +17,8 @@ struct TokenCommand: ParsableCommand {
 
         init(_ token: BearerToken) {
             self.token = token.token
-            issuedAt = Int64(token.issuedAt.timeIntervalSince1970)
-            expiresAt = Int64(token.expiresAt.timeIntervalSince1970)
+            issuedAt = token.issuedAtSeconds
+            expiresAt = token.expiresAtSeconds
         }
     }
 

@@ -6,7 +6,7 @@ struct TokenConnectAPI: ParsableCommand {
         commandName: "connect-api",
         abstract: "A bearer token for the App Store Connect API, from a team or individual API key.")
 
-    @Option(help: "Seconds until the token expires: 1 to 1200.")
+    @Option(parsing: .unconditional, help: "Seconds until the token expires: 1 to 1200.")
     var lifetime: Int = 900
 
     @Option(help: "An operation the token may perform, e.g. 'GET /v1/apps'. Repeat for several.")

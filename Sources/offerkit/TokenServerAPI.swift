@@ -6,7 +6,7 @@ struct TokenServerAPI: ParsableCommand {
         commandName: "server-api",
         abstract: "A bearer token for the App Store Server API (claims iss, iat, exp, aud, bid).")
 
-    @Option(help: "Seconds until the token expires: 1 to 3600.")
+    @Option(parsing: .unconditional, help: "Seconds until the token expires: 1 to 3600.")
     var lifetime: Int = 300
 
     @OptionGroup var credentials: CredentialOptions

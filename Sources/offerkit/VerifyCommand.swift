@@ -80,7 +80,7 @@ struct VerifyCommand: ParsableCommand {
 
     private func verifier(credentials resolved: @autoclosure () throws -> Credentials) throws -> JWSVerifier {
         if let publicKey {
-            let pem = try InputFile.read(publicKey)
+            let pem = try InputFile.read(publicKey, limit: InputFile.tokenLimit, what: "a public key")
             do {
                 return try JWSVerifier(publicKeyPEM: String(decoding: pem, as: UTF8.self))
             } catch {
@@ -95,7 +95,8 @@ struct VerifyCommand: ParsableCommand {
         if let jws {
             text = jws
         } else {
-            text = String(decoding: try InputFile.read(jwsFile!), as: UTF8.self)
+            text = String(
+                decoding: try InputFile.read(jwsFile!, limit: InputFile.tokenLimit, what: "a JWS"), as: UTF8.self)
         }
         let verified = try verifier(credentials: try Credentials(credentials)).verify(text, as: kind)
         switch output.format {

@@ -166,16 +166,18 @@ struct SchemaValidatorTests {
         #expect(try violation("10", integer) == nil)
         #expect(
             try violation("0", integer)
-                == SchemaViolation(field: "(body)", expected: "an integer from 1 to 10", found: "an integer"))
+                == SchemaViolation(field: "(body)", expected: "an integer from 1 to 10", found: "an integer 0"))
         #expect(try violation("11", integer)?.expected == "an integer from 1 to 10")
         // JSON Schema counts a whole number written with a fraction or exponent as an integer.
         #expect(try violation("5.0", integer) == nil)
         #expect(try violation("5e0", integer) == nil)
         #expect(try violation("500e-2", integer) == nil)
-        #expect(try violation("5.5", integer)?.found == "a fractional number")
-        #expect(try violation("1e-1", integer)?.found == "a fractional number")
-        #expect(try violation("\"5\"", integer)?.found == "a string")
-        #expect(try violation("99999999999999999999", integer)?.found == "an integer out of the 64-bit range")
+        #expect(try violation("5.5", integer)?.found == "a fractional number 5.5")
+        #expect(try violation("1e-1", integer)?.found == "a fractional number 1e-1")
+        #expect(try violation("\"5\"", integer)?.found == "a string of 1 character")
+        #expect(
+            try violation("99999999999999999999", integer)?.found
+                == "an integer 99999999999999999999 (out of the 64-bit range)")
         #expect(try violation("-1", JSONSchema.integer(minimum: 0))?.expected == "an integer ≥ 0")
         #expect(try violation("1", JSONSchema.integer(maximum: 0))?.expected == "an integer ≤ 0")
         #expect(try violation("-9223372036854775808", JSONSchema.integer()) == nil)
@@ -205,7 +207,7 @@ struct SchemaValidatorTests {
             try violation(#""x""#, JSONSchema.string(StringRules(format: .uuid)))?.expected
                 == StringRules.Format.uuid.expected)
         // The violation never echoes the value itself.
-        #expect(try violation(#""secret-value-123""#, choice)?.found == "a string")
+        #expect(try violation(#""secret-value-123""#, choice)?.found == "a string of 16 characters")
     }
 
     static let order = JSONSchema.object([

@@ -458,11 +458,20 @@ struct AdvancedCommerceTests {
 
         // Foundation reports these without a path ("not valid JSON"); decode(json:) names the field.
         let fractional = edit(Self.createSubscriptionJSON, #""periodCount":3"#, #""periodCount":3.5"#)
-        #expect(decodeError(fractional) == .wrongType(path: "items[0].offer.periodCount", expected: "an integer"))
+        #expect(
+            decodeError(fractional)
+                == .wrongType(path: "items[0].offer.periodCount", expected: "an integer, found a fractional number 3.5")
+        )
         let decimalPrice = edit(Self.oneTimeChargeJSON, #""price":4990"#, #""price":4.99"#)
-        #expect(decodeError(decimalPrice) == .wrongType(path: "item.price", expected: "an integer"))
+        #expect(
+            decodeError(decimalPrice)
+                == .wrongType(path: "item.price", expected: "an integer, found a fractional number 4.99"))
         let hugePrice = edit(Self.createSubscriptionJSON, #""price":5990"#, #""price":99999999999999999999"#)
-        #expect(decodeError(hugePrice) == .wrongType(path: "items[1].price", expected: "an integer"))
+        #expect(
+            decodeError(hugePrice)
+                == .wrongType(
+                    path: "items[1].price",
+                    expected: "an integer in the 64-bit range, found an integer 99999999999999999999"))
 
         // Not an object at all.
         for text in ["[]", "null", "42", #""text""#] {

@@ -79,7 +79,8 @@ struct InputGenerator {
 
     /// A date from 1970 to 2100 with a random fractional second.
     mutating func date() -> Date {
-        Date(timeIntervalSince1970: Double(int64(0...4_102_444_800)) + Double(int(0...999)) / 1000)
+        // 2000-01-01 (ClaimTime.earliestSeconds) to 2100-01-01.
+        Date(timeIntervalSince1970: Double(int64(946_684_800...4_102_444_800)) + Double(int(0...999)) / 1000)
     }
 
     mutating func upperLetters(_ count: Int) -> String {
@@ -199,7 +200,6 @@ struct PropertyTests {
     @Test func promotionalOffersRoundTrip() throws {
         var gen = generator(1)
         let signer = try Demo.signer()
-        let verifier = TestJWS.verifier
         for index in 0..<Self.caseCount {
             let transactionChoices: [String?] = [nil, gen.digits(), gen.text()]
             let request = PromotionalOfferRequest(
@@ -208,7 +208,7 @@ struct PropertyTests {
             let date = gen.date()
             let context = "case \(index), seed 0x\(String(Self.seed, radix: 16)): \(request)"
             let jws = try signer.sign(request, nonce: nonce, issuedAt: date)
-            let verified = try verifier.verify(jws.serialization, as: .promotionalOffer)
+            let verified = try TestJWS.verifier(at: date).verify(jws.serialization, as: .promotionalOffer)
             let claims = verified.claims
             #expect(claims.productId.map { Array($0.utf8) } == Array(request.productId.utf8), "\(context)")
             #expect(claims.offerIdentifier.map { Array($0.utf8) } == Array(request.offerIdentifier.utf8), "\(context)")
@@ -235,7 +235,8 @@ struct PropertyTests {
                 productId: gen.text(), allowIntroductoryOffer: gen.bool(), transactionId: gen.pick(transactionChoices))
             let date = gen.date()
             let jws = try signer.sign(request, issuedAt: date)
-            let claims = try TestJWS.verifier.verify(jws.serialization, as: .introductoryOfferEligibility).claims
+            let claims = try TestJWS.verifier(at: date).verify(jws.serialization, as: .introductoryOfferEligibility)
+                .claims
             let context = "case \(index), seed 0x\(String(Self.seed, radix: 16)): \(request)"
             #expect(claims.productId.map { Array($0.utf8) } == Array(request.productId.utf8), "\(context)")
             #expect(claims.allowIntroductoryOffer == request.allowIntroductoryOffer, "\(context)")
@@ -248,14 +249,14 @@ struct PropertyTests {
     @Test func legacySignaturesRoundTrip() throws {
         var gen = generator(3)
         let signer = try Demo.signer()
-        let verifier = TestJWS.verifier
         for index in 0..<Self.caseCount {
             let uuid = gen.uuid().uuidString
             let token = gen.pick(["", uuid, uuid.lowercased()])
             let request = LegacyPromotionalOfferRequest(
                 productId: gen.text(), offerIdentifier: gen.text(), appAccountToken: token)
             let nonce = gen.uuid()
-            let timestamp = gen.int64(0...4_102_444_800_000)
+            let timestamp = gen.int64(946_684_800_000...4_102_444_800_000)  // 2000-01-01 to 2100-01-01
+            let verifier = TestJWS.verifier(at: Date(timeIntervalSince1970: Double(timestamp / 1000)))
             let context = "case \(index), seed 0x\(String(Self.seed, radix: 16)): \(request)"
             let signature = try signer.sign(request, nonce: nonce, timestamp: timestamp)
             #expect(signature.appAccountToken == token.lowercased(), "\(context)")
@@ -295,8 +296,9 @@ struct PropertyTests {
             let context =
                 "case \(index), seed 0x\(String(Self.seed, radix: 16)): \(String(decoding: request.jsonBytes, as: UTF8.self))"
             try request.validate()
-            let jws = try signer.sign(request, issuedAt: gen.date())
-            let verified = try TestJWS.verifier.verify(jws.serialization, as: .advancedCommerce)
+            let date = gen.date()
+            let jws = try signer.sign(request, issuedAt: date)
+            let verified = try TestJWS.verifier(at: date).verify(jws.serialization, as: .advancedCommerce)
             let decoded = try #require(verified.advancedCommerceRequest, "\(context)")
             #expect(decoded == request, "\(context)")
             #expect(decoded.jsonBytes == request.jsonBytes, "\(context)")

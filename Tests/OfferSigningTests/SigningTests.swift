@@ -83,7 +83,7 @@ struct SigningTests {
         (1_700_000_000.25, 1_700_000_000),
         (1_700_000_000.999_999, 1_700_000_000),
         (1_700_000_001.0, 1_700_000_001),
-        (0.5, 0),
+        (946_684_800.5, 946_684_800),  // 2000-01-01, the earliest time signed
     ])
     func iatIsFlooredToWholeSeconds(date: Double, expected: Int64) throws {
         let signer = try Demo.signer(nonces: .fixed(TestJWS.fixedNonce))

@@ -55,7 +55,7 @@ enum CommonSchemas {
     static func signedJWS(_ jws: CompactJWS, keyID: String) -> JSONValue {
         .object([
             ("jws", .string(jws.serialization)), ("keyId", .string(keyID)), ("nonce", .string(jws.nonceString ?? "")),
-            ("issuedAt", .integer(Int64(jws.issuedAt.timeIntervalSince1970))),
+            ("issuedAt", .integer(jws.issuedAtSeconds)),
         ])
     }
 
@@ -92,8 +92,8 @@ extension CommonSchemas {
     static func bearerToken(_ token: BearerToken) -> JSONValue {
         .object([
             ("token", .string(token.token)),
-            ("issuedAt", .integer(Int64(token.issuedAt.timeIntervalSince1970.rounded(.down)))),
-            ("expiresAt", .integer(Int64(token.expiresAt.timeIntervalSince1970.rounded(.down)))),
+            ("issuedAt", .integer(token.issuedAtSeconds)),
+            ("expiresAt", .integer(token.expiresAtSeconds)),
         ])
     }
 }

@@ -29,10 +29,10 @@ public struct SchemaValidator: Sendable {
         case .integer(let minimum, let maximum):
             let expected = integerExpectation(minimum, maximum)
             guard case .number(let text) = value else { throw violation(path, expected, value) }
-            guard let number = Self.exactInteger(text) else {
+            guard let number = JSONValue.exactInteger(text) else {
                 let found =
                     text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
-                    ? "a fractional number" : "an integer out of the 64-bit range"
+                    ? value.shortDescription : "\(value.shortDescription) (out of the 64-bit range)"
                 throw SchemaViolation(field: path.isEmpty ? "(body)" : path, expected: expected, found: found)
             }
             if let minimum, number < minimum { throw violation(path, expected, value) }
@@ -164,71 +164,24 @@ public struct SchemaValidator: Sendable {
         return "\(path)[\(String(decoding: quoted, as: UTF8.self))]"
     }
 
-    /// The value of a JSON number literal when it is a whole number that fits in 64 bits
-    /// (`6`, `6.0`, `6e0`, `600e-2`), else `nil`.
-    static func exactInteger(_ literal: String) -> Int64? {
-        var bytes = Substring(literal).utf8[...]
-        var negative = false
-        if bytes.first == UInt8(ascii: "-") {
-            negative = true
-            bytes = bytes.dropFirst()
-        }
-        var digits: [UInt8] = []
-        var fractionDigits = 0
-        var exponent = 0
-        var inFraction = false
-        while let byte = bytes.first, byte != UInt8(ascii: "e"), byte != UInt8(ascii: "E") {
-            bytes = bytes.dropFirst()
-            if byte == UInt8(ascii: ".") {
-                guard !inFraction else { return nil }
-                inFraction = true
-            } else if byte.isDigit {
-                digits.append(byte - UInt8(ascii: "0"))
-                if inFraction { fractionDigits += 1 }
-            } else {
-                return nil
-            }
-        }
-        if !bytes.isEmpty {
-            bytes = bytes.dropFirst()
-            var exponentNegative = false
-            if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
-                exponentNegative = sign == UInt8(ascii: "-")
-                bytes = bytes.dropFirst()
-            }
-            guard !bytes.isEmpty else { return nil }
-            for byte in bytes {
-                guard byte.isDigit else { return nil }
-                exponent = min(exponent * 10 + Int(byte - UInt8(ascii: "0")), 1_000_000)
-            }
-            if exponentNegative { exponent = -exponent }
-        }
-        guard !digits.isEmpty else { return nil }
-        var scale = exponent - fractionDigits
-        while scale < 0, let last = digits.last, last == 0 {
-            digits.removeLast()
-            scale += 1
-        }
-        if digits.allSatisfy({ $0 == 0 }) { return 0 }
-        guard scale >= 0 else { return nil }
-        while let first = digits.first, first == 0 { digits.removeFirst() }
-        guard digits.count + scale <= 19 else { return nil }
-        var magnitude: UInt64 = 0
-        for digit in digits { magnitude = magnitude * 10 + UInt64(digit) }
-        for _ in 0..<scale {
-            let (product, overflow) = magnitude.multipliedReportingOverflow(by: 10)
-            guard !overflow else { return nil }
-            magnitude = product
-        }
-        if negative {
-            guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
-            return magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
-        }
-        guard magnitude <= UInt64(Int64.max) else { return nil }
-        return Int64(magnitude)
+    private func violation(_ path: String, _ expected: String, _ value: JSONValue) -> SchemaViolation {
+        SchemaViolation(field: path.isEmpty ? "(body)" : path, expected: expected, found: Self.describe(value))
     }
 
-    private func violation(_ path: String, _ expected: String, _ value: JSONValue) -> SchemaViolation {
-        SchemaViolation(field: path.isEmpty ? "(body)" : path, expected: expected, found: value.typeName)
+    /// What was found, with a number's value or a string's or array's size: `an integer 3601`,
+    /// `a string of 300 characters`, `an array of 12 elements`. A string is never echoed: it could
+    /// be anything the client put in the wrong field.
+    static func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .number:
+            return value.shortDescription
+        case .string(let text):
+            let count = text.count
+            return "a string of \(count) character\(count == 1 ? "" : "s")"
+        case .array(let elements):
+            return "an array of \(elements.count) element\(elements.count == 1 ? "" : "s")"
+        case .object, .bool, .null:
+            return value.typeName
+        }
     }
 }

@@ -54,9 +54,14 @@ extension AdvancedCommerce.InAppRequest {
         } catch {
             throw .invalidJSON(error.message)
         }
+        // Every number in a request is an integer. Each is checked exactly here, before Foundation's
+        // decoder (which reads 1e-400 as 0, and 9007199254740993.0 through a Double), and the
+        // decoder gets the plain form (4.99e3 → 4990).
+        let (plain, rewritten) = try Self.integersWrittenPlainly(document)
+        let decoderInput = rewritten ? plain.serialized(pretty: false) : json
         let request: AdvancedCommerce.InAppRequest
         do {
-            request = try JSONDecoder().decode(AdvancedCommerce.InAppRequest.self, from: Data(json))
+            request = try JSONDecoder().decode(AdvancedCommerce.InAppRequest.self, from: Data(decoderInput))
         } catch let error as DecodingError {
             throw RequestDecodingError(error, document: document)
         } catch {
@@ -72,6 +77,49 @@ extension AdvancedCommerce.InAppRequest {
             throw .invalidRequest(error)
         }
         return request
+    }
+
+    /// `value` with every number written as a plain integer literal, and whether any was not.
+    /// - Throws: ``RequestDecodingError/wrongType(path:expected:)`` at the first number that is
+    ///   not exactly an integer in the 64-bit range, whatever its spelling.
+    static func integersWrittenPlainly(
+        _ value: JSONValue, path: String = ""
+    ) throws(RequestDecodingError) -> (JSONValue, Bool) {
+        switch value {
+        case .number(let text):
+            guard let integer = value.exactInteger else {
+                let fractional = text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
+                throw .wrongType(
+                    path: path,
+                    expected:
+                        "\(fractional ? "an integer" : "an integer in the 64-bit range"), found \(value.shortDescription)"
+                )
+            }
+            let plain = String(integer)
+            return plain == text ? (value, false) : (.number(plain), true)
+        case .object(let members):
+            var rewritten = false
+            var result: [(key: String, value: JSONValue)] = []
+            result.reserveCapacity(members.count)
+            for (key, member) in members {
+                let (plain, changed) = try integersWrittenPlainly(member, path: path.isEmpty ? key : "\(path).\(key)")
+                result.append((key, plain))
+                rewritten = rewritten || changed
+            }
+            return rewritten ? (.object(result), true) : (value, false)
+        case .array(let elements):
+            var rewritten = false
+            var result: [JSONValue] = []
+            result.reserveCapacity(elements.count)
+            for (index, element) in elements.enumerated() {
+                let (plain, changed) = try integersWrittenPlainly(element, path: "\(path)[\(index)]")
+                result.append(plain)
+                rewritten = rewritten || changed
+            }
+            return rewritten ? (.array(result), true) : (value, false)
+        case .string, .bool, .null:
+            return (value, false)
+        }
     }
 
     /// The path of the first member of `input` that re-encoding the decoded request did not

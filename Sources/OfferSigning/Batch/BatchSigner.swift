@@ -27,7 +27,11 @@ public struct BatchSigner: Sendable {
         case unknownType = "unknown-type"
         case invalidInput = "invalid-input"
         case signingFailed = "signing-failed"
+        case lineTooLong = "line-too-long"
     }
+
+    /// The longest line processed: 4 MiB. A longer line gets a `line-too-long` error of its own.
+    public static let maximumLineBytes = 4 << 20
 
     public let signer: OfferSigner
 
@@ -46,6 +50,8 @@ public struct BatchSigner: Sendable {
     /// Processes one line (without its newline).
     /// - Parameter lineNumber: 1-based, written into the result as `line`.
     public func process<Bytes: Collection<UInt8>>(line: Bytes, lineNumber: Int) -> Result {
+        let count = line.count
+        guard count <= Self.maximumLineBytes else { return Self.tooLong(lineNumber: lineNumber, byteCount: count) }
         var writer = JSONWriter(capacity: 512)
         writer.beginObject()
         writer.member("line", lineNumber)
@@ -77,6 +83,24 @@ public struct BatchSigner: Sendable {
         }
         writer.endObject()
         return Result(json: writer.bytes, succeeded: succeeded)
+    }
+
+    /// The result for a line of `byteCount` bytes, more than ``maximumLineBytes``: a reader that
+    /// stops keeping a line at that size reports it with this.
+    public static func tooLong(lineNumber: Int, byteCount: Int) -> Result {
+        var writer = JSONWriter(capacity: 192)
+        writer.beginObject()
+        writer.member("line", lineNumber)
+        writer.key("error")
+        writer.beginObject()
+        writer.member("code", ErrorCode.lineTooLong.rawValue)
+        writer.member(
+            "message",
+            "the line has \(byteCount) bytes or more; a line holds at most \(maximumLineBytes) bytes "
+                + "(\(BoundedInput.describe(maximumLineBytes)))")
+        writer.endObject()
+        writer.endObject()
+        return Result(json: writer.bytes, succeeded: false)
     }
 
     private struct LineFailure: Error {
@@ -157,14 +181,14 @@ public struct BatchSigner: Sendable {
             let lifetime = try fields.integer("lifetime").map(Int.init) ?? 300
             let token = try signer.serverAPIToken(lifetime: lifetime)
             writer.member("token", token.token)
-            writer.member("expiresAt", Int64(token.expiresAt.timeIntervalSince1970))
+            writer.member("expiresAt", token.expiresAtSeconds)
         }
     }
 
     private func write(_ jws: CompactJWS, into writer: inout JSONWriter) {
         writer.member("jws", jws.serialization)
         writer.member("nonce", jws.nonce?.lowercasedString)
-        writer.member("iat", jws.issuedAt.unixSeconds)
+        writer.member("iat", jws.issuedAtSeconds)
     }
 
     /// Typed access to a line's members, with errors that name the member.
@@ -211,8 +235,10 @@ public struct BatchSigner: Sendable {
             }
         }
 
+        /// A time in whole seconds, range-checked before it becomes a `Date`.
         func date(_ name: String) throws -> Date? {
-            try integer(name).map { Date(timeIntervalSince1970: TimeInterval($0)) }
+            guard let seconds = try integer(name) else { return nil }
+            return ClaimTime.date(seconds: try ClaimTime.checkSeconds(seconds, field: name))
         }
 
         func nonce() throws -> UUID? {
@@ -230,7 +256,7 @@ public struct BatchSigner: Sendable {
         private func wrongType(_ name: String, _ expected: String, _ found: JSONValue) -> LineFailure {
             LineFailure(
                 code: .invalidInput, field: name,
-                message: "\(name) has the wrong type: expected \(expected), found \(found.typeName)")
+                message: "\(name) has the wrong type: expected \(expected), found \(found.shortDescription)")
         }
     }
 }

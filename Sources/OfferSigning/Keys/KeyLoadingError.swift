@@ -33,6 +33,8 @@ public enum KeyLoadingError: Error, Equatable, Sendable {
     case unreadableFile(path: String, reason: String)
     /// The named environment variable is not set (or empty).
     case environmentVariableNotSet(String)
+    /// The input is larger than ``SigningKey/maximumKeyBytes``; nothing past that was read.
+    case tooLarge(limit: Int)
 }
 
 extension KeyLoadingError: LocalizedError {
@@ -68,6 +70,9 @@ extension KeyLoadingError: LocalizedError {
             return "Cannot read key file \(path): \(reason)."
         case .environmentVariableNotSet(let name):
             return "Environment variable \(name) is not set or empty; it should hold the key (PEM or its base64 body)."
+        case .tooLarge(let limit):
+            return "The key input is larger than \(BoundedInput.describe(limit)), far more than a key (a .p8 file is "
+                + "about 250 bytes); nothing past that was read; \(expected)."
         }
     }
 }

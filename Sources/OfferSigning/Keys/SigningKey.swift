@@ -23,6 +23,7 @@ public struct SigningKey: Sendable {
     ///   ``CredentialError/invalidKeyID(_:)`` for a malformed key ID.
     public init<Bytes: Collection<UInt8>>(bytes: Bytes, keyID: String) throws {
         try CredentialValidation.validateKeyID(keyID)
+        guard bytes.count <= Self.maximumKeyBytes else { throw KeyLoadingError.tooLarge(limit: Self.maximumKeyBytes) }
         self.keyID = keyID
         self.privateKey = try KeyDecoder.privateKey(from: bytes)
     }
@@ -32,16 +33,22 @@ public struct SigningKey: Sendable {
         try self.init(bytes: Array(pem.utf8), keyID: keyID)
     }
 
-    /// Loads a key from a file (`.p8` as downloaded, SEC1 PEM, base64 or DER).
+    /// The most bytes a key input may have: 16 KiB. A `.p8` file is about 250 bytes; a larger
+    /// input is not a key, and is refused without being read past this size.
+    public static let maximumKeyBytes = 16_384
+
+    /// Loads a key from a file (`.p8` as downloaded, SEC1 PEM, base64 or DER). FIFOs, `/dev/stdin`
+    /// and a shell's `<(…)` work too; at most ``maximumKeyBytes`` are read.
     public init(contentsOfFile path: String, keyID: String) throws {
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            bytes = try BoundedInput.read(path: path, limit: Self.maximumKeyBytes)
+        } catch .tooLarge(let limit) {
+            throw KeyLoadingError.tooLarge(limit: limit)
         } catch {
-            throw KeyLoadingError.unreadableFile(
-                path: KeyDecoder.redacted(path), reason: Self.reason(for: error, path: path))
+            throw KeyLoadingError.unreadableFile(path: KeyDecoder.redacted(path), reason: Self.reason(for: error))
         }
-        try self.init(bytes: data, keyID: keyID)
+        try self.init(bytes: bytes, keyID: keyID)
     }
 
     /// Loads a key from an environment variable holding the PEM text or its base64 body.
@@ -92,12 +99,13 @@ public struct SigningKey: Sendable {
         return (Base64.urlString(raw[0..<32]), Base64.urlString(raw[32..<64]))
     }
 
-    private static func reason(for error: any Error, path: String) -> String {
-        var isDirectory: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { return "no such file" }
-        if isDirectory.boolValue { return "it is a directory" }
-        if !FileManager.default.isReadableFile(atPath: path) { return "permission denied" }
-        return "read failed"
+    private static func reason(for failure: BoundedInput.Failure) -> String {
+        switch failure {
+        case .cannotOpen(let reason): reason
+        case .readFailed(let reason): "read failed: \(reason)"
+        case .isDirectory: "it is a directory"
+        case .tooLarge: failure.reason
+        }
     }
 }
 

@@ -42,7 +42,7 @@ public struct ConnectAPITokenSigner: Sendable {
             throw RequestValidationError.outOfRange(field: "lifetime", expected: "1 to 1200 seconds (20 minutes)")
         }
         for (index, entry) in scope.enumerated() { try Check.identifier(entry, "scope[\(index)]") }
-        let iat = (issuedAt ?? clock.now()).unixSeconds
+        let iat = try ClaimTime.seconds(issuedAt ?? clock.now(), field: "iat")
         var writer = JSONWriter(capacity: 160)
         writer.beginObject()
         switch issuer {
@@ -60,7 +60,7 @@ public struct ConnectAPITokenSigner: Sendable {
         }
         writer.endObject()
         return BearerToken(
-            token: try encoder.sign(payload: writer.bytes), issuedAt: Date(timeIntervalSince1970: TimeInterval(iat)),
-            expiresAt: Date(timeIntervalSince1970: TimeInterval(iat + Int64(lifetime))))
+            token: try encoder.sign(payload: writer.bytes), issuedAt: ClaimTime.date(seconds: iat),
+            expiresAt: ClaimTime.date(seconds: iat + Int64(lifetime)))
     }
 }

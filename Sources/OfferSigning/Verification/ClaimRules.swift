@@ -58,8 +58,9 @@ enum ClaimRules {
         }
     }
 
+    /// Checks the claims of a `kind` JWS; `now` is the verifier's clock, for `iat`.
     static func check(
-        _ payload: JSONValue, as kind: JWSKind
+        _ payload: JSONValue, as kind: JWSKind, now: Date
     ) throws(VerificationError) -> (VerifiedJWS.Claims, AdvancedCommerce.InAppRequest?) {
         let rule = rule(for: kind)
         let allowed = Set((rule.required + rule.optional).map(\.0))
@@ -80,6 +81,10 @@ enum ClaimRules {
             aud: string("aud")!, bid: string("bid"), nonce: string("nonce"), productId: string("productId"),
             offerIdentifier: string("offerIdentifier"), transactionId: string("transactionId"),
             allowIntroductoryOffer: nil, request: string("request"), scope: nil)
+        // Before any arithmetic on it (the lifetime below): iat is a believable time.
+        if let problem = ClaimTime.issuedAtProblem(claims.iat, now: now) {
+            throw .invalidClaim(field: "iat", expected: problem)
+        }
         if case .bool(let allow)? = payload["allowIntroductoryOffer"] { claims.allowIntroductoryOffer = allow }
         if case .array(let entries)? = payload["scope"] {
             claims.scope = entries.compactMap { if case .string(let s) = $0 { s } else { nil } }
@@ -104,8 +109,11 @@ enum ClaimRules {
     private static func checkLifetime(_ claims: VerifiedJWS.Claims, kind: JWSKind) throws(VerificationError) {
         let maximum =
             kind == .serverAPIToken ? OfferSigner.serverAPITokenMaximumLifetime : ConnectAPITokenSigner.maximumLifetime
+        // iat is within ClaimTime's range here, so exp - iat cannot overflow once exp > iat.
         guard let exp = claims.exp, exp > claims.iat, exp - claims.iat <= Int64(maximum) else {
-            throw .invalidClaim(field: "exp", expected: "an integer after iat, at most \(maximum) seconds later")
+            let found = claims.exp.map { "found \($0) for iat \(claims.iat)" } ?? "found none"
+            throw .invalidClaim(
+                field: "exp", expected: "an integer after iat, at most \(maximum) seconds later; \(found)")
         }
     }
 

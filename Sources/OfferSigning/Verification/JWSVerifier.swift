@@ -9,23 +9,29 @@ import Foundation
 /// lower-case UUID v4 `nonce`, string `aud`, no `exp` on StoreKit requests).
 public struct JWSVerifier: Sendable {
     public let publicKey: P256.Signing.PublicKey
+    /// The clock that `iat` and legacy timestamps are checked against: they must be from
+    /// 2000-01-01 on and at most a day ahead of it (``ClaimTime``).
+    public let clock: SigningClock
 
-    public init(publicKey: P256.Signing.PublicKey) {
+    public init(publicKey: P256.Signing.PublicKey, clock: SigningClock = .system) {
         self.publicKey = publicKey
+        self.clock = clock
     }
 
     /// A verifier for the public half of `key`.
-    public init(key: SigningKey) {
+    public init(key: SigningKey, clock: SigningClock = .system) {
         self.publicKey = key.publicKey
+        self.clock = clock
     }
 
     /// Reads a `-----BEGIN PUBLIC KEY-----` PEM document.
-    public init(publicKeyPEM: String) throws(VerificationError) {
+    public init(publicKeyPEM: String, clock: SigningClock = .system) throws(VerificationError) {
         do {
             self.publicKey = try P256.Signing.PublicKey(pemRepresentation: publicKeyPEM)
         } catch {
             throw .invalidPublicKey("expected a P-256 public key in PEM (-----BEGIN PUBLIC KEY-----)")
         }
+        self.clock = clock
     }
 
     /// Verifies the signature, header and claims of a compact JWS of any kind.
@@ -60,7 +66,7 @@ public struct JWSVerifier: Sendable {
         }
         let detected = try ClaimRules.kind(of: payload)
         if let kind, kind != detected { throw .wrongKind(expected: kind, actual: detected) }
-        let (claims, request) = try ClaimRules.check(payload, as: detected)
+        let (claims, request) = try ClaimRules.check(payload, as: detected, now: clock.now())
         return VerifiedJWS(
             kind: detected, header: header, claims: claims, advancedCommerceRequest: request,
             headerJSON: String(decoding: headerBytes, as: UTF8.self),
@@ -69,6 +75,9 @@ public struct JWSVerifier: Sendable {
 
     /// Verifies a legacy promotional offer signature over the seven signed fields.
     public func verify(_ signature: LegacyPromotionalOfferSignature, bundleID: String) throws(VerificationError) {
+        if let problem = ClaimTime.issuedAtProblem(signature.timestamp, now: clock.now(), perSecond: 1000) {
+            throw .invalidClaim(field: "timestamp", expected: problem)
+        }
         let request = LegacyPromotionalOfferRequest(
             productId: signature.productId, offerIdentifier: signature.offerIdentifier,
             appAccountToken: signature.appAccountToken)

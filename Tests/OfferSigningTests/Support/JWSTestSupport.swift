@@ -15,6 +15,9 @@ enum TestJWS {
 
     static var verifier: JWSVerifier { JWSVerifier(key: Demo.key) }
 
+    /// A verifier whose clock reads `date`, for JWS issued at any time up to the year 9999.
+    static func verifier(at date: Date) -> JWSVerifier { JWSVerifier(key: Demo.key, clock: .fixed(date)) }
+
     static func fixedSigner() throws -> OfferSigner {
         try Demo.signer(clock: .fixed(fixedDate), nonces: .fixed(fixedNonce))
     }

@@ -1,0 +1,74 @@
+extension JSONValue {
+    /// The value of this number when it is exactly a whole number that fits in 64 bits, whatever
+    /// its spelling (`6`, `6.0`, `6e0`, `600e-2`, `-0`), else `nil` (`0.5`, `1e-400`, `1e19`, a
+    /// string). The literal's digits are read exactly: no `Double` is on the way, so
+    /// `9007199254740993.0` is 9007199254740993 and `1e-400` is not 0.
+    package var exactInteger: Int64? {
+        guard case .number(let text) = self else { return nil }
+        return Self.exactInteger(text)
+    }
+
+    /// ``exactInteger`` of a JSON number literal. Linear in the literal's length.
+    package static func exactInteger(_ literal: String) -> Int64? {
+        if let plain = Int64(literal) { return plain }
+        var bytes = Substring(literal).utf8[...]
+        var negative = false
+        if bytes.first == UInt8(ascii: "-") {
+            negative = true
+            bytes = bytes.dropFirst()
+        }
+        var digits: [UInt8] = []
+        var fractionDigits = 0
+        var exponent = 0
+        var inFraction = false
+        while let byte = bytes.first, byte != UInt8(ascii: "e"), byte != UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if byte == UInt8(ascii: ".") {
+                guard !inFraction else { return nil }
+                inFraction = true
+            } else if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                // Leading zeros carry no value; skipping them keeps `digits` short.
+                if !(digits.isEmpty && byte == UInt8(ascii: "0")) { digits.append(byte - UInt8(ascii: "0")) }
+                if inFraction { fractionDigits += 1 }
+            } else {
+                return nil
+            }
+        }
+        if !bytes.isEmpty {
+            bytes = bytes.dropFirst()
+            var exponentNegative = false
+            if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+                exponentNegative = sign == UInt8(ascii: "-")
+                bytes = bytes.dropFirst()
+            }
+            guard !bytes.isEmpty else { return nil }
+            for byte in bytes {
+                guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+                // Saturates: any exponent past this is out of range whatever the digits.
+                exponent = min(exponent * 10 + Int(byte - UInt8(ascii: "0")), 100_000_000)
+            }
+            if exponentNegative { exponent = -exponent }
+        }
+        // All zeros (or none after a valid "0"): the value is 0.
+        guard let lastNonZero = digits.lastIndex(where: { $0 != 0 }) else { return 0 }
+        // Trailing zeros move into the scale; a fraction left over is not a whole number.
+        let trailingZeros = digits.count - 1 - lastNonZero
+        let scale = exponent - fractionDigits + trailingZeros
+        guard scale >= 0 else { return nil }
+        let significant = lastNonZero + 1
+        guard significant + scale <= 19 else { return nil }
+        var magnitude: UInt64 = 0
+        for digit in digits[..<significant] { magnitude = magnitude * 10 + UInt64(digit) }
+        for _ in 0..<scale {
+            let (product, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+            guard !overflow else { return nil }
+            magnitude = product
+        }
+        if negative {
+            guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
+            return magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
+        }
+        guard magnitude <= UInt64(Int64.max) else { return nil }
+        return Int64(magnitude)
+    }
+}

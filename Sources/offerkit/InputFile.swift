@@ -1,0 +1,44 @@
+import Foundation
+import OfferSigning
+
+/// Reads a named file, or stdin for `-`, whole and bounded: an input larger than its limit is
+/// refused (exit 4) without being read past the limit, and an I/O error (exit 5) names the path
+/// and the system's reason. FIFOs, `/dev/stdin` and a shell's `<(…)` are read like files.
+enum InputFile {
+    /// An Advanced Commerce request (`--request`): 1 MiB, the service's default body limit.
+    static let requestLimit = 1 << 20
+    /// A JWS (`verify --jws-file`) or a public key PEM: 1 MiB.
+    static let tokenLimit = 1 << 20
+    /// A campaign file: 16 MiB (a campaign that lists its custom codes inline stays far below).
+    static let campaignLimit = 16 << 20
+    /// A `--config` file: 1 MiB.
+    static let configLimit = 1 << 20
+    /// Apple's one-time-use code CSV (`codes import --csv`) and a `--recipients` file: 256 MiB.
+    static let tableLimit = 256 << 20
+
+    /// The bytes of `path` (stdin for `-`), at most `limit` of them.
+    /// - Parameter what: the input's name in the message for one that is too large, such as
+    ///   "a campaign file".
+    static func read(_ path: String, limit: Int, what: String) throws -> [UInt8] {
+        let name = path == "-" ? "stdin" : path
+        do {
+            return path == "-"
+                ? try BoundedInput.readStandardInput(limit: limit) : try BoundedInput.read(path: path, limit: limit)
+        } catch .tooLarge(let limit) {
+            throw CLIError.invalidInput(
+                "\(name) is larger than \(BoundedInput.describe(limit)), the most accepted for \(what); nothing past "
+                    + "that was read")
+        } catch {
+            throw CLIError.io(path: name, reason: error.reason)
+        }
+    }
+
+    /// Throws the I/O error for a path that is missing or a directory.
+    static func check(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CLIError.io(path: path, reason: "no such file")
+        }
+        guard !isDirectory.boolValue else { throw CLIError.io(path: path, reason: "is a directory") }
+    }
+}
