@@ -41,8 +41,11 @@ public enum CodeGenerationError: Error, LocalizedError, Equatable {
         case .lengthTooShort(let length):
             "length: \(length) is too short; at least 1 random character is needed"
         case .codeTooLong(let prefixLength, let length):
-            "prefix and length: codes would have more than \(CodeGenerator.maximumCodeLength) characters (prefix "
-                + "\(prefixLength) + length \(length)); use a length of at most "
+            // `length` may be anything up to Int.max: the sum is shown only when it fits.
+            "prefix and length: codes would have "
+                + (length <= Int.max - prefixLength ? "\(prefixLength + length)" : "more than \(Int.max)")
+                + " characters (prefix \(prefixLength) + length \(length)); at most "
+                + "\(CodeGenerator.maximumCodeLength) are allowed, so use a length of at most "
                 + "\(max(0, CodeGenerator.maximumCodeLength - prefixLength))"
         case .countNegative(let count):
             "count: \(count) is negative; expected 0 or more"

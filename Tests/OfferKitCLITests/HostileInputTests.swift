@@ -1,0 +1,241 @@
+import Foundation
+import Testing
+
+@testable import OfferSigning
+
+/// Inputs a hostile or careless user gives the CLI: extreme numbers, huge and endless inputs,
+/// pipes, bytes that are not UTF-8. Each is a clear error with its documented exit code; none
+/// crashes (a crash would exit 132 or 134) or reads without bound.
+@Suite("Hostile CLI input")
+struct HostileInputTests {
+    static let sign = ["sign", "promotional-offer", "--product-id", "p", "--offer-id", "o"] + DemoKey.flags
+
+    @Test(
+        "--iat: Int64.max, near-max, negative and above 2^53 are refused naming iat and the value",
+        arguments: [
+            "9223372036854775807", "9223372036854775296", "-1", "-9223372036854775808", "9007199254740993", "0",
+            "946684799",
+        ])
+    func extremeIssuedAt(value: String) throws {
+        let result = try CLI.run(Self.sign + ["--iat", value])
+        Expect.failure(result, status: 4, mentioning: ["iat", "found \(value)", "2000-01-01"])
+    }
+
+    @Test("--iat at the range's ends signs exactly that value")
+    func issuedAtRangeEnds() throws {
+        for value in [ClaimTime.earliestSeconds, ClaimTime.latestSeconds] {
+            let result = try CLI.run(Self.sign + ["--iat", String(value), "--format", "json"])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.json?["iat"]?.int == value, "\(result)")
+        }
+    }
+
+    @Test("a legacy --timestamp in seconds is refused, naming milliseconds")
+    func legacyTimestampInSeconds() throws {
+        let result = try CLI.run(
+            ["sign", "promotional-offer-v1", "--product-id", "p", "--offer-id", "o", "--timestamp", "1700000000"]
+                + DemoKey.flags)
+        Expect.failure(result, status: 4, mentioning: ["timestamp", "milliseconds", "looks like seconds"])
+    }
+
+    @Test("negative numbers reach their own checks instead of 'Missing value'")
+    func negativeNumbersAreValues() throws {
+        let lifetime = try CLI.run(["token", "server-api", "--lifetime", "-5"] + DemoKey.flags)
+        #expect(lifetime.status != 0 && !lifetime.stderr.contains("Missing value"), "\(lifetime)")
+        #expect(lifetime.stderr.contains("lifetime"), "\(lifetime)")
+        let count = try CLI.run(["codes", "generate", "--count", "-3"])
+        #expect(count.status == 2 && !count.stderr.contains("Missing value"), "\(count)")
+    }
+
+    @Test("batch: a line with an extreme number gets its own error line; the lines around it are signed")
+    func batchKeepsItsGoodLines() throws {
+        let lines = [
+            #"{"id":1,"type":"promotional-offer","productId":"p","offerIdentifier":"o"}"#,
+            #"{"id":2,"type":"promotional-offer","productId":"p","offerIdentifier":"o","iat":9223372036854775807}"#,
+            #"{"id":3,"type":"promotional-offer","productId":"p","offerIdentifier":"o"}"#,
+            #"{"id":4,"type":"promotional-offer-v1","productId":"p","offerIdentifier":"o","timestamp":-9223372036854775808}"#,
+            #"{"id":5,"type":"server-api-token","lifetime":9223372036854775807}"#,
+            #"{"id":6,"type":"promotional-offer","productId":"p","offerIdentifier":"o"}"#,
+        ]
+        let result = try CLI.run(["batch"] + DemoKey.flags, stdin: Data(lines.joined(separator: "\n").utf8))
+        #expect(result.status == 4, "\(result)")
+        let objects = result.jsonLines
+        #expect(objects.count == 6, "\(result)")
+        for (index, object) in objects.enumerated() {
+            let failed = object?["error"] != nil
+            #expect(failed == [1, 3, 4].contains(index), "line \(index + 1): \(result)")
+        }
+        #expect(objects[1]?["error"]?["field"]?.string == "iat")
+    }
+
+    @Test("batch: an endless line is one line-too-long error, read in bounded memory")
+    func batchEndlessLine() throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        var input = Data(#"{"type":"promotional-offer","productId":"p","offerIdentifier":"o"}"#.utf8)
+        input.append(0x0A)
+        input.append(Data(repeating: UInt8(ascii: "x"), count: BatchSigner.maximumLineBytes + 3_000_000))
+        input.append(0x0A)
+        input.append(Data(#"{"type":"promotional-offer","productId":"p","offerIdentifier":"o"}"#.utf8))
+        let path = folder.file("lines.jsonl")
+        try input.write(to: URL(fileURLWithPath: path))
+        let result = try CLI.run(["batch", "--input", path] + DemoKey.flags)
+        #expect(result.status == 4, "\(result.stderr)")
+        let objects = result.jsonLines
+        #expect(objects.count == 3)
+        #expect(objects[0]?["jws"] != nil && objects[2]?["jws"] != nil)
+        #expect(objects[1]?["error"]?["code"]?.string == "line-too-long")
+    }
+
+    @Test("--key-file -: an endless stdin is refused after 16 KiB, as a key problem")
+    func keyFromEndlessStandardInput() throws {
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        let binary = try #require(CLI.binary).path
+        shell.arguments = [
+            "-c",
+            #"exec "$0" sign promotional-offer --product-id p --offer-id o --key-file - --key-id DEMOKEY123 --issuer-id 98802e6e-bab8-4f06-8c88-a2582cda3c9c --bundle-id com.example.offerkit.demo < /dev/zero"#,
+            binary,
+        ]
+        let errors = Pipe()
+        shell.standardError = errors
+        shell.standardOutput = FileHandle.nullDevice
+        try shell.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 3, "\(stderr)")
+        #expect(stderr.contains("larger than 16 KiB"), "\(stderr)")
+    }
+
+    @Test("a 20 MB key file is refused without reading it")
+    func hugeKeyFile() throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let path = folder.file("SubscriptionKey_DEMOKEY123.p8")
+        FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: 20_000_000)
+        try handle.close()
+        let result = try CLI.run(
+            [
+                "sign", "promotional-offer", "--product-id", "p", "--offer-id", "o", "--key-file", path, "--issuer-id",
+                DemoKey.issuerID, "--bundle-id", DemoKey.bundleID,
+            ])
+        Expect.failure(result, status: 3, mentioning: ["larger than 16 KiB"])
+    }
+
+    @Test("keys from a FIFO, /dev/stdin and a shell's <(…) are read")
+    func keysFromPipes() throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let fifo = folder.file("key.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let binary = try #require(CLI.binary).path
+        let identity = "--key-id DEMOKEY123 --issuer-id \(DemoKey.issuerID) --bundle-id \(DemoKey.bundleID)"
+        let scripts = [
+            "cat '\(DemoKey.keyPath)' > '\(fifo)' & exec \"$0\" sign promotional-offer --product-id p --offer-id o --key-file '\(fifo)' \(identity)",
+            "exec \"$0\" sign promotional-offer --product-id p --offer-id o --key-file /dev/stdin \(identity) < '\(DemoKey.keyPath)'",
+        ]
+        for script in scripts {
+            let shell = Process()
+            shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+            shell.arguments = ["-c", script, binary]
+            let output = Pipe()
+            let errors = Pipe()
+            shell.standardOutput = output
+            shell.standardError = errors
+            try shell.run()
+            let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            shell.waitUntilExit()
+            #expect(shell.terminationStatus == 0, "\(script)\n\(stderr)")
+            #expect(stdout.split(separator: ".").count == 3, "\(script)\n\(stdout)")
+        }
+        if FileManager.default.isExecutableFile(atPath: "/bin/bash") {
+            let bash = Process()
+            bash.executableURL = URL(fileURLWithPath: "/bin/bash")
+            bash.arguments = [
+                "-c",
+                "exec \"$0\" sign promotional-offer --product-id p --offer-id o --key-file <(cat '\(DemoKey.keyPath)') \(identity)",
+                binary,
+            ]
+            bash.standardOutput = FileHandle.nullDevice
+            bash.standardError = FileHandle.nullDevice
+            try bash.run()
+            bash.waitUntilExit()
+            #expect(bash.terminationStatus == 0, "--key-file <(cat key.p8)")
+        }
+    }
+
+    @Test("an Advanced Commerce request file over 1 MiB is refused, naming the limit")
+    func hugeRequestFile() throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let path = try folder.write(String(repeating: " ", count: (1 << 20) + 1), to: "request.json")
+        let result = try CLI.run(["sign", "advanced-commerce", "--request", path] + DemoKey.flags)
+        Expect.failure(result, status: 4, mentioning: [path, "larger than 1 MiB", "Advanced Commerce request"])
+    }
+
+    @Test("an Advanced Commerce price of 1e-400 is refused, naming the field and the value")
+    func fractionalPriceSpelledAsExponent() throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let request =
+            #"{"operation":"CREATE_ONE_TIME_CHARGE","version":"1","requestInfo":{"requestReferenceId":"7b3c6a1e-2f4d-4e8a-9c1b-5d6e7f8a9b0c"},"currency":"USD","storefront":"USA","taxCode":"C003-00-2","item":{"SKU":"sku","description":"d","displayName":"n","price":1e-400}}"#
+        let path = try folder.write(request, to: "request.json")
+        let result = try CLI.run(["sign", "advanced-commerce", "--request", path] + DemoKey.flags)
+        Expect.failure(result, status: 4, mentioning: ["item.price", "1e-400"])
+    }
+
+    @Test("an argument that is not UTF-8 is refused, naming its flag, and is not echoed")
+    func argumentNotUTF8() throws {
+        let binary = try #require(CLI.binary).path
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = [
+            "-c", #"exec "$0" sign promotional-offer --product-id p --offer-id "$(printf 'A\377B')""#, binary,
+        ]
+        let output = Pipe()
+        let errors = Pipe()
+        shell.standardOutput = output
+        shell.standardError = errors
+        try shell.run()
+        let stdout = output.fileHandleForReading.readDataToEndOfFile()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 2, "\(stderr)")
+        #expect(stdout.isEmpty)
+        #expect(stderr.contains("--offer-id") && stderr.contains("not valid UTF-8"), "\(stderr)")
+        #expect(!stderr.contains("\u{FFFD}"))
+    }
+
+    @Test("--config naming a directory says it is a directory")
+    func configIsADirectory() throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let result = try CLI.run(
+            ["sign", "promotional-offer", "--product-id", "p", "--offer-id", "o", "--config", folder.url.path])
+        Expect.failure(result, status: 3, mentioning: ["config file", "is a directory"])
+    }
+
+    @Test("verify: a correctly signed token with iat −2^63 and exp 2^63−1 fails verification (exit 1)")
+    func verifyExtremeClaims() throws {
+        let payloads = [
+            #"{"iss":"\#(DemoKey.issuerID)","iat":-9223372036854775808,"exp":9223372036854775807,"aud":"appstoreconnect-v1","bid":"\#(DemoKey.bundleID)"}"#,
+            #"{"iss":"\#(DemoKey.issuerID)","iat":-9223372036854775808,"aud":"promotional-offer","bid":"\#(DemoKey.bundleID)","nonce":"\#(Fixed.nonce)","productId":"p","offerIdentifier":"o"}"#,
+        ]
+        for payload in payloads {
+            let jws = try JWSEncoder(key: DemoKey.key).sign(payload: Array(payload.utf8))
+            let result = try CLI.run(["verify", "--jws", jws] + DemoKey.flags)
+            Expect.failure(result, status: 1, mentioning: ["iat", "-9223372036854775808"])
+        }
+    }
+
+    @Test("codes generate: --length Int.max with a prefix is a usage-level refusal, not a crash")
+    func generateHugeLength() throws {
+        let result = try CLI.run([
+            "codes", "generate", "--count", "10", "--prefix", "A", "--length", "9223372036854775807",
+        ])
+        Expect.failure(result, status: 4, mentioning: ["length", "at most 63"])
+    }
+}
