@@ -40,7 +40,7 @@ struct VerifyCommand: ParsableCommand {
     @Option(help: "Legacy: the signed nonce.")
     var nonce: String?
 
-    @Option(help: "Legacy: the signed timestamp in milliseconds.")
+    @Option(parsing: .unconditional, help: "Legacy: the signed timestamp in milliseconds.")
     var timestamp: Int64?
 
     @OptionGroup var credentials: CredentialOptions
