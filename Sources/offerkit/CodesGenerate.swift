@@ -14,13 +14,14 @@ struct CodesGenerate: ParsableCommand {
             from a cryptographic random source and are unique against the whole ledger. Batches already \
             recorded are left as they are, so running it again is safe. Then use `codes plan` and `codes export`.
 
-            Without a campaign: --count unique codes, one per line, to --out or stdout (no ledger).
+            Without a campaign: --count unique codes (at most 100,000,000), one per line, to --out or stdout \
+            (no ledger), streamed in constant memory.
             """)
 
     @Argument(help: "The campaign file (JSON), or '-' for stdin. Omit it to generate --count codes.")
     var campaign: String?
 
-    @Option(parsing: .unconditional, help: "Without a campaign: how many unique codes to generate.")
+    @Option(parsing: .unconditional, help: "Without a campaign: how many unique codes to generate (1 to 100,000,000).")
     var count: Int?
 
     @Option(help: "Without a campaign: characters before the random part (A-Z, 0-9).")
@@ -70,6 +71,7 @@ struct CodesGenerate: ParsableCommand {
     }
 
     func run() throws {
+        if campaign == nil { try Self.checkPlainCount(count ?? 0) }
         if let seed, campaign == nil {
             Output.warning(
                 "--seed \(seed): UNSAFE for production: reproducible codes are guessable; never hand them out")
@@ -79,24 +81,28 @@ struct CodesGenerate: ParsableCommand {
 
     private var random: CodeRandomSource { seed.map(CodeRandomSource.seeded) ?? .system }
 
+    /// Refuses a plain `--count` below 1 or above ``CodeGenerator/maximumCount`` (exit 2), before
+    /// anything is opened or allocated.
+    static func checkPlainCount(_ count: Int) throws {
+        guard count >= 1 else { throw CLIError.usage("--count must be at least 1") }
+        guard count <= CodeGenerator.maximumCount else {
+            throw CLIError.usage(
+                "--count \(count) is too large: at most \(ProgressReporter.grouped(CodeGenerator.maximumCount)) "
+                    + "codes are generated per run")
+        }
+    }
+
+    /// `--count` unique codes from a ``UniqueCodeStream``: memory stays the same whatever the count.
     private func generatePlain() throws {
         let count = count ?? 0
-        guard count >= 1 else { throw CLIError.usage("--count must be at least 1") }
         let spec = CodeGenerationSpec(count: count, prefix: prefix, length: length, alphabet: alphabet)
-        var generator = try CodeGenerator(spec: spec, random: random)
-        var seen = UniqueCodeSet(expectedCount: count, sharedPrefix: prefix)
+        let stream = try UniqueCodeStream(spec: spec, random: random)
         let sink = try OutputSink(path: out, overwrite: force)
         var progress = ProgressReporter("generating codes", total: count)
-        var done = 0
         do {
-            try generator.generateUnique(
-                count: count, accept: { seen.insert($0) },
-                emit: { code in
-                    try sink.write(code)
-                    try sink.write([0x0A])
-                    done += 1
-                    progress.update(done)
-                })
+            while try stream.next({ try sink.writeLine($0) }) != nil {
+                progress.update(stream.produced)
+            }
             progress.finish()
             try sink.finish()
         } catch {

@@ -62,6 +62,13 @@ final class OutputSink {
         if buffer.count >= Self.bufferSize { try flush() }
     }
 
+    /// `bytes` and a newline (for streams of codes: no `String` per line).
+    func writeLine(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        buffer.append(contentsOf: bytes)
+        buffer.append(0x0A)
+        if buffer.count >= Self.bufferSize { try flush() }
+    }
+
     private func flush() throws {
         guard !buffer.isEmpty else { return }
         do {

@@ -461,6 +461,65 @@ struct CampaignValidatorTests {
             allowed: "here 8")
     }
 
+    @Test func limitsEachBatchCountToApplesQuarterlyLimit() throws {
+        func oneTimeUse(_ count: Int, _ environment: String? = nil) throws -> [ValidationProblem] {
+            var members: [(key: String, value: JSONValue)] = [
+                ("count", .integer(count)), ("expirationDate", .string("P30D")),
+            ]
+            if let environment { members.append(("environment", .string(environment))) }
+            return try consumable(["oneTimeUseCodes": .array([.object(members)]), "customCodes": nil])
+        }
+        #expect(try oneTimeUse(1_000_000) == [])
+        let cases: [(problems: [ValidationProblem], quarterRule: String, grouped: String)] = [
+            (try oneTimeUse(1_000_001), "production-codes-per-quarter", "1,000,001"),
+            (try oneTimeUse(1_000_000_000_000), "production-codes-per-quarter", "1,000,000,000,000"),
+            (try oneTimeUse(2_000_000, "SANDBOX"), "sandbox-codes-per-quarter", "2,000,000"),
+        ]
+        for (problems, quarterRule, grouped) in cases {
+            // The batch's own count, at its path; and the quarter's total, at $.offers.
+            #expect(problems.map(\.rule).sorted() == ["code-count", quarterRule], "\(problems)")
+            let problem = try #require(problems.first { $0.rule == "code-count" })
+            #expect(problem.path == "$.offers[0].oneTimeUseCodes[0].count")
+            for part in [
+                "count is \(grouped),", "Apple's limit of 1,000,000 codes per app per quarter",
+                "ask for at most 1,000,000",
+            ] {
+                #expect(problem.message.contains(part), "\(problem.message) lacks \(part)")
+            }
+            #expect(problem.allowed?.contains("an integer >= 1 and at most 1,000,000") == true, "\(problem)")
+        }
+        // A sandbox batch within 1,000,000 is left to the quarter's sandbox limit (10,000).
+        #expect(try oneTimeUse(20_000, "SANDBOX").map(\.rule) == ["sandbox-codes-per-quarter"])
+    }
+
+    @Test func limitsGeneratedCountsToApplesQuarterlyLimit() throws {
+        func generate(_ count: Int, length: Int = 10, alphabet: String = CodeGenerationSpec.defaultAlphabet) throws
+            -> [ValidationProblem]
+        {
+            try consumable([
+                "oneTimeUseCodes": nil,
+                "customCodes": Self.generated([
+                    ("count", .integer(count)), ("length", .integer(length)), ("alphabet", .string(alphabet)),
+                ]),
+            ])
+        }
+        #expect(try generate(1_000_000) == [])
+        // Over Apple's limit, and over half of a small space: only the limit is reported for the count.
+        let cases = [
+            (1_000_001, 10, CodeGenerationSpec.defaultAlphabet, "1,000,001"),
+            (Int.max, 4, "AB", "9,223,372,036,854,775,807"),
+        ]
+        for (count, length, alphabet, grouped) in cases {
+            let problems = try generate(count, length: length, alphabet: alphabet)
+            #expect(problems.map(\.rule).sorted() == ["code-count", "production-codes-per-quarter"], "\(problems)")
+            let problem = try #require(problems.first { $0.rule == "code-count" })
+            #expect(problem.path == "$.offers[0].customCodes[0].generate.count")
+            #expect(problem.message.contains("count is \(grouped),"), "\(problem.message)")
+            #expect(problem.message.contains("limit of 1,000,000 codes per app per quarter"), "\(problem.message)")
+            #expect(problem.allowed?.contains("at most 1,000,000") == true)
+        }
+    }
+
     // MARK: Duplicates
 
     @Test func rejectsDuplicateReferenceNames() throws {

@@ -337,6 +337,26 @@ struct CodeGeneratorTests {
         }
     }
 
+    @Test func countsAboveTheMaximumAreRefusedBeforeDrawing() throws {
+        let maximum = CodeGenerator.maximumCount
+        for count in [maximum + 1, 1_000_000_000_000, Int.max] {
+            let error = CodeGenerationError.countAboveMaximum(count: count, maximum: maximum)
+            #expect(throws: error) { _ = try Self.generator(.seeded(1), count: count, length: 20) }
+            var generator = try Self.generator(.seeded(1), count: 1, length: 20)
+            var offered = 0
+            #expect(throws: error) {
+                try generator.generateUnique(
+                    count: count,
+                    accept: { _ in
+                        offered += 1
+                        return true
+                    }, emit: { _ in })
+            }
+            #expect(offered == 0)
+        }
+        try CodeGenerator.validate(CodeGenerationSpec(count: maximum, length: 12))
+    }
+
     @Test func errorMessagesNameTheFieldAndWhatIsAllowed() {
         let cases: [(CodeGenerationError, [String])] = [
             (.alphabetTooShort(count: 1), ["alphabet:", "1 distinct character;", "at least 2"]),
@@ -347,6 +367,14 @@ struct CodeGeneratorTests {
             (.prefixCharacterNotAllowed("\n"), ["prefix:", "U+000A", "A-Z"]),
             (.lengthTooShort(0), ["length:", "0", "at least 1"]),
             (.codeTooLong(prefixLength: 60, length: 5), ["prefix and length:", "65", "at most 64"]),
+            (
+                .codeTooLong(prefixLength: 3, length: .max),
+                ["prefix and length:", "more than 64 characters", "length \(Int.max)", "length of at most 61"]
+            ),
+            (
+                .countAboveMaximum(count: 100_000_001, maximum: 100_000_000),
+                ["count:", "100,000,001", "at most 100,000,000"]
+            ),
             (.countNegative(-1), ["count:", "-1", "0 or more"]),
             (.countTooLarge(count: 9, maximum: 8), ["count:", "9", "at most 8", "longer length"]),
             (

@@ -16,6 +16,9 @@ public enum CodeGenerationError: Error, LocalizedError, Equatable {
     case codeTooLong(prefixLength: Int, length: Int)
     /// `count` is negative.
     case countNegative(Int)
+    /// `count` is more than ``CodeGenerator/maximumCount`` (`maximum`), the most codes one run
+    /// generates.
+    case countAboveMaximum(count: Int, maximum: Int)
     /// `count` is more than half of all possible codes (`maximum` is that half), so uniqueness
     /// could become slow or impossible.
     case countTooLarge(count: Int, maximum: Int)
@@ -41,14 +44,18 @@ public enum CodeGenerationError: Error, LocalizedError, Equatable {
         case .lengthTooShort(let length):
             "length: \(length) is too short; at least 1 random character is needed"
         case .codeTooLong(let prefixLength, let length):
-            // `length` may be anything up to Int.max: the sum is shown only when it fits.
+            // `length` may be as large as Int.max: the sum is only shown when it does not overflow.
             "prefix and length: codes would have "
-                + (length <= Int.max - prefixLength ? "\(prefixLength + length)" : "more than \(Int.max)")
+                + (length <= Int.max - prefixLength
+                    ? "\(prefixLength + length)" : "more than \(CodeGenerator.maximumCodeLength)")
                 + " characters (prefix \(prefixLength) + length \(length)); at most "
                 + "\(CodeGenerator.maximumCodeLength) are allowed, so use a length of at most "
                 + "\(max(0, CodeGenerator.maximumCodeLength - prefixLength))"
         case .countNegative(let count):
             "count: \(count) is negative; expected 0 or more"
+        case .countAboveMaximum(let count, let maximum):
+            "count: \(ProblemText.grouped(count)) is more than \(ProblemText.grouped(maximum)), the most codes one "
+                + "run generates; ask for at most \(ProblemText.grouped(maximum))"
         case .countTooLarge(let count, let maximum):
             "count: \(count) is more than half of the possible codes (at most \(maximum)); "
                 + "use a longer length or a larger alphabet"

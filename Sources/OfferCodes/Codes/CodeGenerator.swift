@@ -11,6 +11,15 @@
 public struct CodeGenerator {
     /// The longest code (prefix plus random characters).
     public static let maximumCodeLength = CampaignLimits.maximumCodeLength
+    /// The most codes one spec, one ``generateUnique(count:accept:emit:)`` call or one
+    /// ``UniqueCodeStream`` may ask for: 100,000,000.
+    ///
+    /// Checked before anything is allocated or drawn. It is 100 times Apple's limit of 1,000,000
+    /// production offer codes per app per quarter, so no real campaign comes near it, while a
+    /// count with a few zeros too many fails at once instead of filling a disk: 100,000,000
+    /// codes of 12 characters are 1.3 GB of text and take about a minute to write.
+    /// (Campaign validation allows at most Apple's limits per batch.)
+    public static let maximumCount = 100_000_000
     /// How many codes in a row ``generateUnique(count:accept:emit:)`` lets `accept` refuse
     /// before it gives up with ``CodeGenerationError/spaceExhausted(accepted:count:)``.
     public static let maximumConsecutiveRefusals = 1000
@@ -24,7 +33,8 @@ public struct CodeGenerator {
     ///
     /// The alphabet must hold at least 2 distinct characters from A-Z and 0-9, the prefix only
     /// those characters, `length` must be at least 1 and the code at most
-    /// ``maximumCodeLength`` characters long, and `spec.count` at most half of all possible codes.
+    /// ``maximumCodeLength`` characters long, and `spec.count` at most half of all possible codes
+    /// and at most ``maximumCount``.
     /// - Throws: ``CodeGenerationError`` naming the field, or
     ///   ``CodeGenerationError/randomSourceUnreadable(path:reason:)`` when `/dev/urandom` cannot be opened.
     public init(spec: CodeGenerationSpec, random: CodeRandomSource) throws(CodeGenerationError) {
@@ -48,8 +58,8 @@ public struct CodeGenerator {
         try CodeSpace(spec).check(count: spec.count)
     }
 
-    /// The most codes ``generateUnique(count:accept:emit:)`` accepts: half of all possible codes
-    /// (alphabet size to the power of `length`).
+    /// Half of all possible codes (alphabet size to the power of `length`): with
+    /// ``maximumCount``, the most codes ``generateUnique(count:accept:emit:)`` accepts.
     public var maximumUniqueCount: Int { space.maximumUniqueCount }
 
     /// One code: the prefix followed by `length` characters drawn uniformly from the alphabet.
@@ -72,8 +82,10 @@ public struct CodeGenerator {
     /// Each drawn code is offered to `accept`, which returns `false` when the code is taken
     /// (already drawn in this run, or already in the ledger); another code is then drawn. Every
     /// accepted code is passed to `emit`, in order. Memory stays constant beyond what `accept`
-    /// keeps (a ``UniqueCodeSet``, or a ledger).
-    /// - Throws: ``CodeGenerationError/countNegative(_:)`` or
+    /// keeps (a ``UniqueCodeSet``, or a ledger); for unique codes without a ledger,
+    /// ``UniqueCodeStream`` needs no memory for them at all.
+    /// - Throws: ``CodeGenerationError/countNegative(_:)``,
+    ///   ``CodeGenerationError/countAboveMaximum(count:maximum:)`` or
     ///   ``CodeGenerationError/countTooLarge(count:maximum:)`` before drawing anything;
     ///   ``CodeGenerationError/spaceExhausted(accepted:count:)`` after
     ///   ``maximumConsecutiveRefusals`` refusals in a row; errors of the random source; and

@@ -42,9 +42,13 @@ struct CodeSpace: Sendable {
         self.size = size
     }
 
-    /// Throws unless `count` unique codes may be asked for.
+    /// Throws unless `count` unique codes may be asked for: at least 0, at most
+    /// ``CodeGenerator/maximumCount`` (checked first), and at most ``maximumUniqueCount``.
     func check(count: Int) throws(CodeGenerationError) {
         guard count >= 0 else { throw .countNegative(count) }
+        guard count <= CodeGenerator.maximumCount else {
+            throw .countAboveMaximum(count: count, maximum: CodeGenerator.maximumCount)
+        }
         guard count <= maximumUniqueCount else { throw .countTooLarge(count: count, maximum: maximumUniqueCount) }
     }
 

@@ -65,6 +65,17 @@ final class RandomByteStream {
         self.position = position
     }
 
+    /// The next 8 bytes as a little-endian word (for keys: no byte is skipped).
+    func word() throws(CodeGenerationError) -> UInt64 {
+        var word: UInt64 = 0
+        for index in 0..<8 {
+            if position == end { try refill() }
+            word |= UInt64(buffer[position]) << (8 * UInt64(index))
+            position += 1
+        }
+        return word
+    }
+
     private func refill() throws(CodeGenerationError) {
         switch source {
         case .seeded(var generator):

@@ -1,5 +1,7 @@
 /// Remembers the codes drawn in one run, for ``CodeGenerator/generateUnique(count:accept:emit:)``
-/// when there is no ledger: a `Set` with its capacity reserved up front, so it never rehashes.
+/// when the codes must also be checked against others: a `Set` with its capacity reserved up
+/// front, so it does not rehash (up to ``maximumReservedCount`` codes). For unique codes alone,
+/// ``UniqueCodeStream`` needs no memory per code.
 ///
 /// Codes of up to 15 ASCII characters are stored inline; a million 12-character codes take
 /// about 33 MiB. A prefix that every code shares is not stored at all: without that, a million
@@ -12,7 +14,13 @@ public struct UniqueCodeSet: Sendable {
     private var others: Set<String> = []
     private let sharedPrefix: [UInt8]
 
-    /// An empty set with room for `expectedCount` codes (negative counts reserve nothing).
+    /// The most codes the set reserves room for up front (2^20, more than Apple's 1,000,000
+    /// production codes per app per quarter); a larger set grows as codes are inserted, so a
+    /// huge `expectedCount` cannot allocate memory the codes never fill.
+    public static let maximumReservedCount = 1 << 20
+
+    /// An empty set with room for `expectedCount` codes, at most ``maximumReservedCount``
+    /// (negative counts reserve nothing).
     public init(expectedCount: Int) {
         self.init(expectedCount: expectedCount, sharedPrefix: "")
     }
@@ -22,7 +30,7 @@ public struct UniqueCodeSet: Sendable {
     /// non-ASCII spellings of one string on either side of the cut would count as two codes.
     package init(expectedCount: Int, sharedPrefix: String) {
         suffixes = []
-        suffixes.reserveCapacity(max(0, expectedCount))
+        suffixes.reserveCapacity(min(max(0, expectedCount), Self.maximumReservedCount))
         self.sharedPrefix = Array(sharedPrefix.utf8)
     }
 

@@ -19,7 +19,9 @@ enum AllowedText {
     static let pricePoint = "a non-empty string: the id of an App Store Connect price point"
     static let priceEntry = "exactly one of \"pricePoint\" (a non-empty string) or \"free\": true"
     static let free = "true (leave it out for a paid territory)"
-    static let codeCount = "an integer >= 1"
+    static let codeCount =
+        "an integer >= 1 and at most \(ProblemText.grouped(CampaignLimits.maximumCodesPerBatch)) (Apple's limit of "
+        + "codes per app per quarter)"
     static let redemptionLimit = "an integer >= 1: how many times each code can be redeemed"
     static let oneTimeUseCodes = "an array of one-time-use batches (count, expirationDate, environment)"
     static let customCodes = "an array of custom-code batches (codes or generate, redemptionLimit, expirationDate)"

@@ -16,6 +16,12 @@ public enum CampaignLimits {
     public static let productionCodesPerQuarter = 1_000_000
     /// Apple: sandbox one-time-use codes per app per quarter.
     static let sandboxCodesPerQuarter = 10_000
+    /// The most codes one batch may ask for (a one-time-use batch's `count`, or a generated
+    /// custom-code batch's `generate.count`): Apple's limit of 1,000,000 codes per app per
+    /// quarter, which no batch can exceed since it counts against the quarter it is created in.
+    /// Validation checks it before any code is generated or recorded; the quarter's totals
+    /// (including the stricter 10,000 sandbox codes) are checked across batches.
+    public static let maximumCodesPerBatch = productionCodesPerQuarter
     /// Apple: one-time-use codes expire within this many calendar months of creation.
     static let oneTimeUseExpiryMonths = 6
 }

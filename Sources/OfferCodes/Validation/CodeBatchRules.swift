@@ -63,10 +63,22 @@ struct CodeBatchRules {
         }
     }
 
-    /// Reports a batch `count` below 1.
-    static func checkCount(_ count: Int, at path: ProblemPath, into findings: inout [CampaignFinding]) {
-        guard count < 1 else { return }
+    /// Reports a batch `count` below 1, or above ``CampaignLimits/maximumCodesPerBatch``. Returns
+    /// whether the count is in range.
+    @discardableResult
+    static func checkCount(_ count: Int, at path: ProblemPath, into findings: inout [CampaignFinding]) -> Bool {
+        if count < 1 {
+            findings.add(
+                path, rule: "code-count", "count is \(count); ask for at least 1 code", allowed: AllowedText.codeCount)
+            return false
+        }
+        let maximum = CampaignLimits.maximumCodesPerBatch
+        guard count > maximum else { return true }
         findings.add(
-            path, rule: "code-count", "count is \(count); ask for at least 1 code", allowed: AllowedText.codeCount)
+            path, rule: "code-count",
+            "count is \(ProblemText.grouped(count)), over Apple's limit of \(ProblemText.grouped(maximum)) codes per "
+                + "app per quarter, which no single batch can exceed; ask for at most \(ProblemText.grouped(maximum))",
+            allowed: AllowedText.codeCount)
+        return false
     }
 }

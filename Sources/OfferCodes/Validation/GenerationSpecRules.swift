@@ -1,9 +1,9 @@
-/// The rules for a description of codes to generate: alphabet, prefix, length, and a count that
-/// leaves room for the codes to be unique.
+/// The rules for a description of codes to generate: alphabet, prefix, length, and a count within
+/// Apple's limit that leaves room for the codes to be unique.
 enum GenerationSpecRules {
     /// Adds every problem of `spec`, which is at `path` (the `generate` object).
     static func check(_ spec: CodeGenerationSpec, at path: ProblemPath, into findings: inout [CampaignFinding]) {
-        CodeBatchRules.checkCount(spec.count, at: path["count"], into: &findings)
+        let countInRange = CodeBatchRules.checkCount(spec.count, at: path["count"], into: &findings)
         let prefixProblem = CustomCodeText.characterProblem(in: spec.prefix, what: "prefixes")
         if let prefixProblem {
             findings.add(path["prefix"], rule: "generate-prefix", prefixProblem, allowed: AllowedText.prefix)
@@ -16,7 +16,7 @@ enum GenerationSpecRules {
         if let lengthProblem {
             findings.add(path["length"], rule: "generate-length", lengthProblem, allowed: AllowedText.length)
         }
-        guard prefixProblem == nil, alphabetProblem == nil, lengthProblem == nil, spec.count >= 1,
+        guard prefixProblem == nil, alphabetProblem == nil, lengthProblem == nil, countInRange,
             let space = try? CodeSpace(spec)
         else { return }
         let maximum = space.maximumUniqueCount
