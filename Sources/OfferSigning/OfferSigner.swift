@@ -141,7 +141,8 @@ public struct OfferSigner: Sendable {
     /// - Parameter lifetime: seconds until `exp`, 1…3600; 300 (5 minutes) by default.
     public func serverAPIToken(lifetime: Int = 300, issuedAt: Date? = nil) throws -> BearerToken {
         guard (1...Self.serverAPITokenMaximumLifetime).contains(lifetime) else {
-            throw RequestValidationError.outOfRange(field: "lifetime", expected: "1 to 3600 seconds (60 minutes)")
+            throw RequestValidationError.outOfRange(
+                field: "lifetime", expected: "1 to 3600 seconds (60 minutes), found \(lifetime)")
         }
         let iat = try ClaimTime.seconds(issuedAt ?? clock.now(), field: "iat")
         var writer = JSONWriter(capacity: 160)

@@ -147,16 +147,23 @@ struct LineReader {
         self.source = source
     }
 
-    /// Up to `maximum` lines (a final line without newline included).
+    /// How many bytes of kept lines one call returns at most (a line is never split): with
+    /// lines of up to 4 MiB, 8192 of them would otherwise be 32 GiB.
+    static let chunkBytes = 32 << 20
+
+    /// Up to `maximum` lines (a final line without newline included), holding up to about
+    /// ``chunkBytes`` bytes.
     mutating func nextLines(maximum: Int) throws -> [BatchLine] {
         var lines: [BatchLine] = []
-        while lines.count < maximum {
+        var kept = 0
+        while lines.count < maximum, kept < Self.chunkBytes {
             if let newline = buffer[start...].firstIndex(of: 0x0A) {
                 if let skipped {
                     lines.append(.tooLong(byteCount: skipped + newline - start))
                     self.skipped = nil
                 } else {
                     lines.append(.text(ArraySlice(buffer[start..<newline])))
+                    kept += newline - start
                 }
                 start = newline + 1
                 continue

@@ -41,8 +41,15 @@ struct HostileInputTests {
     @Test("negative numbers reach their own checks instead of 'Missing value'")
     func negativeNumbersAreValues() throws {
         let lifetime = try CLI.run(["token", "server-api", "--lifetime", "-5"] + DemoKey.flags)
-        #expect(lifetime.status != 0 && !lifetime.stderr.contains("Missing value"), "\(lifetime)")
-        #expect(lifetime.stderr.contains("lifetime"), "\(lifetime)")
+        Expect.failure(lifetime, status: 4, mentioning: ["lifetime", "found -5"])
+        let timestamp = try CLI.run(
+            [
+                "verify", "--legacy-signature", "MEUCIQ==", "--product-id", "p", "--offer-id", "o", "--nonce",
+                Fixed.nonce,
+                "--timestamp", "-1", "--public-key", DemoKey.publicKeyPath, "--key-id", DemoKey.keyID, "--bundle-id",
+                DemoKey.bundleID,
+            ])
+        Expect.failure(timestamp, status: 1, mentioning: ["timestamp", "found -1"])
         let count = try CLI.run(["codes", "generate", "--count", "-3"])
         #expect(count.status == 2 && !count.stderr.contains("Missing value"), "\(count)")
     }
@@ -85,6 +92,33 @@ struct HostileInputTests {
         #expect(objects.count == 3)
         #expect(objects[0]?["jws"] != nil && objects[2]?["jws"] != nil)
         #expect(objects[1]?["error"]?["code"]?.string == "line-too-long")
+    }
+
+    @Test("batch: many lines just under 4 MiB are processed in bounded memory")
+    func batchManyLongLines() throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let path = folder.file("long-lines.jsonl")
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        var line = Data(repeating: UInt8(ascii: "x"), count: BatchSigner.maximumLineBytes - 16)
+        line.append(0x0A)
+        for _ in 0..<120 { try handle.write(contentsOf: line) }  // 480 MiB in all
+        try handle.close()
+        let binary = try #require(CLI.binary).path
+        let timer = Process()
+        timer.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+        timer.arguments = ["-f", "peak-kib %M", binary, "batch", "--input", path, "--jobs", "1"] + DemoKey.flags
+        let errors = Pipe()
+        timer.standardError = errors
+        timer.standardOutput = FileHandle.nullDevice
+        try timer.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        timer.waitUntilExit()
+        #expect(timer.terminationStatus == 4, "\(stderr)")
+        let peak = stderr.split(separator: "\n").last { $0.hasPrefix("peak-kib ") }.flatMap { Int($0.dropFirst(9)) }
+        // Kept whole, the lines would take 480 MiB; chunks of at most 32 MiB keep it far below.
+        #expect(try #require(peak, "\(stderr)") < 250_000, "peak \(peak ?? 0) KiB")
     }
 
     @Test("--key-file -: an endless stdin is refused after 16 KiB, as a key problem")

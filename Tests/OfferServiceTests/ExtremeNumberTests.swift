@@ -58,4 +58,22 @@ struct ExtremeNumberTests {
             #expect(health.status == .ok)
         }
     }
+
+    @Test("an Advanced Commerce price is read exactly: 4.99e3 is signed as 4990, 1e-400 is refused naming the price")
+    func advancedCommercePriceSpellings() async throws {
+        let (path, template) = Self.fields[2]
+        let signed = try await OperationRoute(path: path).post(template.replacingOccurrences(of: ":N", with: ":4.99e3"))
+        #expect(signed.status == 200, "\(signed.text)")
+        let jws = try #require(signed.string("jws"))
+        let verified = try JWSVerifier(publicKeyPEM: ServiceFixtures.publicKeyPEM).verify(jws, as: .advancedCommerce)
+        let request = String(decoding: try #require(verified.advancedCommerceRequest).jsonBytes, as: UTF8.self)
+        #expect(request.contains(#""price":4990"#), "\(request)")
+        for number in ["1e-400", "0.5", "9223372036854775808"] {
+            let refused = try await OperationRoute(path: path).post(
+                template.replacingOccurrences(of: ":N", with: ":" + number))
+            #expect(refused.status == 422 || refused.status == 400, "\(number): \(refused.text)")
+            #expect(refused.string("field")?.hasSuffix("price") == true, "\(number): \(refused.text)")
+            #expect(refused.string("detail")?.contains(number) == true, "\(number): \(refused.text)")
+        }
+    }
 }

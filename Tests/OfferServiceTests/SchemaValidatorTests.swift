@@ -177,7 +177,7 @@ struct SchemaValidatorTests {
         #expect(try violation("\"5\"", integer)?.found == "a string of 1 character")
         #expect(
             try violation("99999999999999999999", integer)?.found
-                == "an integer 99999999999999999999 (out of the 64-bit range)")
+                == "a whole number 99999999999999999999 outside the 64-bit range")
         #expect(try violation("-1", JSONSchema.integer(minimum: 0))?.expected == "an integer ≥ 0")
         #expect(try violation("1", JSONSchema.integer(maximum: 0))?.expected == "an integer ≤ 0")
         #expect(try violation("-9223372036854775808", JSONSchema.integer()) == nil)
@@ -189,6 +189,11 @@ struct SchemaValidatorTests {
 
     @Test("strings: length in Unicode scalars, allowed values, formats")
     func strings() throws {
+        // A string's size is counted as the length rules count it: Unicode scalars (é here is e + U+0301).
+        let decomposed = String(repeating: "e\u{301}", count: 40)
+        #expect(
+            try violation("\"\(decomposed)\"", JSONSchema.string(StringRules(maxLength: 64)))?.found
+                == "a string of 80 characters")
         let bounded = JSONSchema.string(StringRules(minLength: 2, maxLength: 3))
         #expect(try violation(#""ab""#, bounded) == nil)
         #expect(try violation(#""🎉🎉🎉""#, bounded) == nil)

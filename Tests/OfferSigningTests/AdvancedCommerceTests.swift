@@ -471,7 +471,7 @@ struct AdvancedCommerceTests {
             decodeError(hugePrice)
                 == .wrongType(
                     path: "items[1].price",
-                    expected: "an integer in the 64-bit range, found an integer 99999999999999999999"))
+                    expected: "an integer, found a whole number 99999999999999999999 outside the 64-bit range"))
 
         // Not an object at all.
         for text in ["[]", "null", "42", #""text""#] {

@@ -30,10 +30,8 @@ public struct SchemaValidator: Sendable {
             let expected = integerExpectation(minimum, maximum)
             guard case .number(let text) = value else { throw violation(path, expected, value) }
             guard let number = JSONValue.exactInteger(text) else {
-                let found =
-                    text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
-                    ? value.shortDescription : "\(value.shortDescription) (out of the 64-bit range)"
-                throw SchemaViolation(field: path.isEmpty ? "(body)" : path, expected: expected, found: found)
+                throw SchemaViolation(
+                    field: path.isEmpty ? "(body)" : path, expected: expected, found: value.numberDescription)
             }
             if let minimum, number < minimum { throw violation(path, expected, value) }
             if let maximum, number > maximum { throw violation(path, expected, value) }
@@ -174,9 +172,10 @@ public struct SchemaValidator: Sendable {
     static func describe(_ value: JSONValue) -> String {
         switch value {
         case .number:
-            return value.shortDescription
+            return value.numberDescription
         case .string(let text):
-            let count = text.count
+            // Counted as the length rules count: Unicode scalars.
+            let count = text.unicodeScalars.count
             return "a string of \(count) character\(count == 1 ? "" : "s")"
         case .array(let elements):
             return "an array of \(elements.count) element\(elements.count == 1 ? "" : "s")"

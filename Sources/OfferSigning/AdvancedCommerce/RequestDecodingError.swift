@@ -54,10 +54,10 @@ extension AdvancedCommerce.InAppRequest {
         } catch {
             throw .invalidJSON(error.message)
         }
-        // Every number in a request is an integer. Each is checked exactly here, before Foundation's
-        // decoder (which reads 1e-400 as 0, and 9007199254740993.0 through a Double), and the
-        // decoder gets the plain form (4.99e3 → 4990).
-        let (plain, rewritten) = try Self.integersWrittenPlainly(document)
+        // Every number in a request is an integer. Each is read exactly here, and Foundation's
+        // decoder gets the plain form (4.99e3 → 4990, 9007199254740993.0 → 9007199254740993):
+        // it would read them through a Double, and 1e-400 as 0.
+        let (plain, rewritten, sawNonInteger) = Self.integersWrittenPlainly(document)
         let decoderInput = rewritten ? plain.serialized(pretty: false) : json
         let request: AdvancedCommerce.InAppRequest
         do {
@@ -71,6 +71,12 @@ extension AdvancedCommerce.InAppRequest {
         {
             throw .unknownField(path: unknown)
         }
+        // A number that is not exactly an integer, in a field the decoder took (Foundation reads
+        // 1e-400 as 0): refused after the type and unknown-field checks, which name other mistakes
+        // better.
+        if sawNonInteger, let (path, value) = RequestDecodingError.firstNonInteger(in: document) {
+            throw .wrongType(path: path, expected: "an integer, found \(value.numberDescription)")
+        }
         do {
             try request.validate()
         } catch {
@@ -79,46 +85,44 @@ extension AdvancedCommerce.InAppRequest {
         return request
     }
 
-    /// `value` with every number written as a plain integer literal, and whether any was not.
-    /// - Throws: ``RequestDecodingError/wrongType(path:expected:)`` at the first number that is
-    ///   not exactly an integer in the 64-bit range, whatever its spelling.
-    static func integersWrittenPlainly(
-        _ value: JSONValue, path: String = ""
-    ) throws(RequestDecodingError) -> (JSONValue, Bool) {
+    /// `value` with every exact integer written as a plain literal; whether any was rewritten,
+    /// and whether any number is not exactly an integer in the 64-bit range (left as it is).
+    static func integersWrittenPlainly(_ value: JSONValue) -> (JSONValue, rewritten: Bool, sawNonInteger: Bool) {
         switch value {
         case .number(let text):
-            guard let integer = value.exactInteger else {
-                let fractional = text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
-                throw .wrongType(
-                    path: path,
-                    expected:
-                        "\(fractional ? "an integer" : "an integer in the 64-bit range"), found \(value.shortDescription)"
-                )
-            }
-            let plain = String(integer)
-            return plain == text ? (value, false) : (.number(plain), true)
+            if Int64(text) != nil { return (value, false, false) }
+            guard let integer = value.exactInteger else { return (value, false, true) }
+            return (.number(String(integer)), true, false)
         case .object(let members):
             var rewritten = false
+            var sawNonInteger = false
             var result: [(key: String, value: JSONValue)] = []
-            result.reserveCapacity(members.count)
-            for (key, member) in members {
-                let (plain, changed) = try integersWrittenPlainly(member, path: path.isEmpty ? key : "\(path).\(key)")
-                result.append((key, plain))
-                rewritten = rewritten || changed
+            for (index, (key, member)) in members.enumerated() {
+                let (plain, changed, bad) = integersWrittenPlainly(member)
+                sawNonInteger = sawNonInteger || bad
+                if changed, !rewritten {
+                    rewritten = true
+                    result = Array(members[..<index])
+                }
+                if rewritten { result.append((key, plain)) }
             }
-            return rewritten ? (.object(result), true) : (value, false)
+            return (rewritten ? .object(result) : value, rewritten, sawNonInteger)
         case .array(let elements):
             var rewritten = false
+            var sawNonInteger = false
             var result: [JSONValue] = []
-            result.reserveCapacity(elements.count)
             for (index, element) in elements.enumerated() {
-                let (plain, changed) = try integersWrittenPlainly(element, path: "\(path)[\(index)]")
-                result.append(plain)
-                rewritten = rewritten || changed
+                let (plain, changed, bad) = integersWrittenPlainly(element)
+                sawNonInteger = sawNonInteger || bad
+                if changed, !rewritten {
+                    rewritten = true
+                    result = Array(elements[..<index])
+                }
+                if rewritten { result.append(plain) }
             }
-            return rewritten ? (.array(result), true) : (value, false)
+            return (rewritten ? .array(result) : value, rewritten, sawNonInteger)
         case .string, .bool, .null:
-            return (value, false)
+            return (value, false, false)
         }
     }
 
@@ -163,8 +167,8 @@ extension RequestDecodingError {
                 // Foundation reports a number that does not fit the field (3.5 or 1e30 for an
                 // integer) as invalid JSON without a path; the document did parse, so name the
                 // first such number instead.
-                if let path = Self.firstNonInteger(in: document) {
-                    self = .wrongType(path: path, expected: "an integer")
+                if let (path, value) = Self.firstNonInteger(in: document) {
+                    self = .wrongType(path: path, expected: "an integer, found \(value.numberDescription)")
                 } else {
                     self = .invalidJSON(context.debugDescription)
                 }
@@ -216,18 +220,12 @@ extension RequestDecodingError {
         }
     }
 
-    /// The path of the first number that is not an integer in the range of `Int64` (every
-    /// number in an in-app request is an integer).
-    static func firstNonInteger(in value: JSONValue, path: String = "") -> String? {
+    /// The path and value of the first number that is not exactly an integer in the range of
+    /// `Int64`, whatever its spelling (every number in an in-app request is an integer).
+    static func firstNonInteger(in value: JSONValue, path: String = "") -> (String, JSONValue)? {
         switch value {
-        case .number(let text):
-            if Int64(text) != nil { return nil }
-            if let double = Double(text), text.contains(where: { ".eE".contains($0) }), double == double.rounded(),
-                abs(double) < 9.2e18
-            {
-                return nil
-            }
-            return path
+        case .number:
+            return value.exactInteger == nil ? (path, value) : nil
         case .object(let members):
             for (key, member) in members {
                 if let found = firstNonInteger(in: member, path: path.isEmpty ? key : "\(path).\(key)") { return found }

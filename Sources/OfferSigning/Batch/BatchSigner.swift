@@ -96,7 +96,7 @@ public struct BatchSigner: Sendable {
         writer.member("code", ErrorCode.lineTooLong.rawValue)
         writer.member(
             "message",
-            "the line has \(byteCount) bytes or more; a line holds at most \(maximumLineBytes) bytes "
+            "the line has \(byteCount) bytes; a line holds at most \(maximumLineBytes) bytes "
                 + "(\(BoundedInput.describe(maximumLineBytes)))")
         writer.endObject()
         writer.endObject()
@@ -230,7 +230,7 @@ public struct BatchSigner: Sendable {
             switch document[name] {
             case nil, .null?: return nil
             case let value?:
-                guard let integer = value.int64 else { throw wrongType(name, "an integer", value) }
+                guard let integer = value.exactInteger else { throw wrongType(name, "an integer", value) }
                 return integer
             }
         }
@@ -256,7 +256,7 @@ public struct BatchSigner: Sendable {
         private func wrongType(_ name: String, _ expected: String, _ found: JSONValue) -> LineFailure {
             LineFailure(
                 code: .invalidInput, field: name,
-                message: "\(name) has the wrong type: expected \(expected), found \(found.shortDescription)")
+                message: "\(name) has the wrong type: expected \(expected), found \(found.numberDescription)")
         }
     }
 }

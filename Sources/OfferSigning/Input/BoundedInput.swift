@@ -37,10 +37,12 @@ package enum BoundedInput {
     /// The bytes of the file at `path`, at most `limit` of them.
     package static func read(path: String, limit: Int) throws(Failure) -> [UInt8] {
         var descriptor: Int32
+        var opened: Int32 = 0
         repeat {
             descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        } while descriptor < 0 && errno == EINTR
-        guard descriptor >= 0 else { throw .cannotOpen(reason: errorText(errno)) }
+            opened = descriptor < 0 ? errno : 0
+        } while descriptor < 0 && opened == EINTR
+        guard descriptor >= 0 else { throw .cannotOpen(reason: errorText(opened)) }
         defer { close(descriptor) }
         return try read(fileDescriptor: descriptor, limit: limit)
     }
@@ -55,24 +57,37 @@ package enum BoundedInput {
     package static func read(fileDescriptor descriptor: Int32, limit: Int) throws(Failure) -> [UInt8] {
         precondition(limit >= 0 && limit < Int.max / 2, "a limit is a size in bytes")
         var status = stat()
+        var bytes: [UInt8] = []
+        var chunk = 1 << 16
         if fstat(descriptor, &status) == 0 {
             if (status.st_mode & S_IFMT) == S_IFDIR { throw .isDirectory }
-            // A regular file announces its size: refuse a large one before reading any of it.
-            if (status.st_mode & S_IFMT) == S_IFREG, status.st_size > limit { throw .tooLarge(limit: limit) }
+            // A regular file announces its size: refuse a large one before reading any of it, and
+            // read a small one into storage reserved once.
+            if (status.st_mode & S_IFMT) == S_IFREG {
+                guard status.st_size <= limit else { throw .tooLarge(limit: limit) }
+                // One read for the whole file (and one more that finds its end).
+                chunk = max(chunk, Int(status.st_size) + 1)
+                bytes.reserveCapacity(chunk)
+            }
         }
-        var bytes: [UInt8] = []
-        let chunk = 1 << 16
         while true {
             let room = min(chunk, limit + 1 - bytes.count)
             let start = bytes.count
             bytes.append(contentsOf: repeatElement(0, count: room))
             var count: Int
+            var failure: Int32 = 0
             repeat {
-                count = bytes.withUnsafeMutableBytes { buffer in
-                    systemRead(descriptor, buffer.baseAddress! + start, room)
+                (count, failure) = bytes.withUnsafeMutableBytes { buffer in
+                    let count = systemRead(descriptor, buffer.baseAddress! + start, room)
+                    return (count, count < 0 ? errno : 0)
                 }
-            } while count < 0 && errno == EINTR
-            guard count >= 0 else { throw .readFailed(reason: errorText(errno)) }
+                // A descriptor opened non-blocking (a shell may hand one over): wait until it is readable.
+                if count < 0, failure == EAGAIN || failure == EWOULDBLOCK {
+                    var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                    _ = poll(&ready, 1, -1)
+                }
+            } while count < 0 && (failure == EINTR || failure == EAGAIN || failure == EWOULDBLOCK)
+            guard count >= 0 else { throw .readFailed(reason: errorText(failure)) }
             bytes.removeLast(room - count)
             if count == 0 { return bytes }
             if bytes.count > limit { throw .tooLarge(limit: limit) }

@@ -33,7 +33,7 @@ public enum KeyLoadingError: Error, Equatable, Sendable {
     case unreadableFile(path: String, reason: String)
     /// The named environment variable is not set (or empty).
     case environmentVariableNotSet(String)
-    /// The input is larger than ``SigningKey/maximumKeyBytes``; nothing past that was read.
+    /// The input is larger than ``SigningKey/maximumKeyBytes`` (a file or stdin is not read past it).
     case tooLarge(limit: Int)
 }
 
@@ -72,7 +72,7 @@ extension KeyLoadingError: LocalizedError {
             return "Environment variable \(name) is not set or empty; it should hold the key (PEM or its base64 body)."
         case .tooLarge(let limit):
             return "The key input is larger than \(BoundedInput.describe(limit)), far more than a key (a .p8 file is "
-                + "about 250 bytes); nothing past that was read; \(expected)."
+                + "about 250 bytes); \(expected)."
         }
     }
 }

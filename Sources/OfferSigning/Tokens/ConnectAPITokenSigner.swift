@@ -39,7 +39,8 @@ public struct ConnectAPITokenSigner: Sendable {
     ///   - scope: operations the token may perform, e.g. `GET /v1/apps?filter[platform]=IOS`.
     public func token(lifetime: Int = 900, scope: [String] = [], issuedAt: Date? = nil) throws -> BearerToken {
         guard (1...Self.maximumLifetime).contains(lifetime) else {
-            throw RequestValidationError.outOfRange(field: "lifetime", expected: "1 to 1200 seconds (20 minutes)")
+            throw RequestValidationError.outOfRange(
+                field: "lifetime", expected: "1 to 1200 seconds (20 minutes), found \(lifetime)")
         }
         for (index, entry) in scope.enumerated() { try Check.identifier(entry, "scope[\(index)]") }
         let iat = try ClaimTime.seconds(issuedAt ?? clock.now(), field: "iat")
