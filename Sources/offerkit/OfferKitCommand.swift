@@ -59,10 +59,13 @@ enum EntryPoint {
         for index in 1..<Int(CommandLine.argc) {
             guard let pointer = arguments[index], String(validatingCString: pointer) == nil else { continue }
             // Name the flag: the one before (`--offer-id VALUE`) or this one's own (`--offer-id=VALUE`).
-            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))
-            let ownFlag = bytes.starts(with: Array("--".utf8)) ? bytes.firstIndex(of: UInt8(ascii: "=")).flatMap {
-                String(validating: bytes[..<$0], as: UTF8.self)
-            } : nil
+            let bytes = UnsafeBufferPointer(
+                start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))
+            let ownFlag =
+                bytes.starts(with: Array("--".utf8))
+                ? bytes.firstIndex(of: UInt8(ascii: "=")).flatMap {
+                    String(validating: bytes[..<$0], as: UTF8.self)
+                } : nil
             let previous = index > 1 ? arguments[index - 1].flatMap { String(validatingCString: $0) } : nil
             let flag = ownFlag ?? previous.flatMap { $0.hasPrefix("-") ? $0 : nil }
             let place = flag.map { " (the value of \($0))" } ?? ""
