@@ -72,9 +72,9 @@ extension CodesPlan {
                 continue
             }
             switch batch.kind {
-            case .custom where batch.index < campaign.offers[offerIndex].customCodes.count:
+            case .custom where campaign.offers[offerIndex].customCodes.indices.contains(batch.index):
                 campaign.offers[offerIndex].customCodes[batch.index].expirationDate = batch.expirationDate
-            case .oneTimeUse where batch.index < campaign.offers[offerIndex].oneTimeUseCodes.count:
+            case .oneTimeUse where campaign.offers[offerIndex].oneTimeUseCodes.indices.contains(batch.index):
                 if let date = batch.expirationDate {
                     campaign.offers[offerIndex].oneTimeUseCodes[batch.index].expirationDate = date
                 }

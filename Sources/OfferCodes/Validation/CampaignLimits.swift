@@ -15,7 +15,7 @@ public enum CampaignLimits {
     /// Apple: production codes (one-time-use codes plus custom-code redemptions) per app per quarter.
     public static let productionCodesPerQuarter = 1_000_000
     /// Apple: sandbox one-time-use codes per app per quarter.
-    static let sandboxCodesPerQuarter = 10_000
+    public static let sandboxCodesPerQuarter = 10_000
     /// Apple: one-time-use codes expire within this many calendar months of creation.
     static let oneTimeUseExpiryMonths = 6
 }
