@@ -36,6 +36,8 @@ struct CodesPlan: ParsableCommand {
 
     func run() throws {
         let ledger = try options.ledger.openExisting()
+        // Given codes are looked up in the ledger's index: check that it matches the codes table.
+        try ledger?.checkIntegrity(thorough: true)
         let campaign = try Self.withRecordedExpiry(options.load(ledger: ledger), ledger: ledger)
         if let ledger { try RecordedBatchCheck.verify(campaign, ledger: ledger) }
         let codes = CustomCodeSource(campaign: campaign, ledger: ledger)

@@ -9,8 +9,8 @@ extension SQLiteLedger {
         let label = path ?? Self.memoryLabel
         return try read("summarize app \(appAppleId)") { db in
             var summary = LedgerSummary()
-            summary.activeOfferNames = try String.fetchAll(
-                db,
+            summary.activeOfferNames = try Self.fetchTexts(
+                db, path: label, "offers.name",
                 sql: """
                     SELECT o.name FROM offers o JOIN campaigns c ON c.name = o.campaign JOIN apps a ON a.id = c.app_id
                     WHERE a.app_apple_id = ? AND c.name <> ? AND o.active = 1
@@ -32,8 +32,9 @@ extension SQLiteLedger {
         _ db: Database, path: String, appAppleId: String, quarter: String, excludingCampaign: String?
     ) throws -> [CodeEnvironment: Int] {
         let campaigns = Set(
-            try String.fetchAll(
-                db, sql: "SELECT c.name FROM campaigns c JOIN apps a ON a.id = c.app_id WHERE a.app_apple_id = ?",
+            try fetchTexts(
+                db, path: path, "campaigns.name",
+                sql: "SELECT c.name FROM campaigns c JOIN apps a ON a.id = c.app_id WHERE a.app_apple_id = ?",
                 arguments: [appAppleId]))
         var totals: [CodeEnvironment: Int] = [:]
         for stored in try StoredBatch.fetchAll(db, path: path) {
@@ -54,6 +55,10 @@ extension SQLiteLedger {
 
     /// Which of `codes` other campaigns of the app issued, upper-cased; see
     /// ``CodeLedger/issuedCodes(appAppleId:among:excludingCampaign:)``.
+    ///
+    /// The answer comes from the unique index on the codes (as does the refusal of a taken code
+    /// when recording): ``checkIntegrity(thorough:)`` with `thorough` checks that the index
+    /// matches the codes table, which the quick check at opening does not.
     public func issuedCodes(appAppleId: String, among codes: [String], excludingCampaign: String) throws -> Set<
         String
     > {

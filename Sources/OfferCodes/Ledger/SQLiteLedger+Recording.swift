@@ -32,13 +32,22 @@ extension SQLiteLedger {
         let label = path ?? Self.memoryLabel
         let appAppleId = campaign.app.appAppleId
         return try write("record a batch of offer \"\(batch.offer)\" in campaign \"\(campaign.name)\"") { db in
-            let recordedApp = try String.fetchOne(
-                db,
-                sql: "SELECT a.app_apple_id FROM campaigns c JOIN apps a ON a.id = c.app_id WHERE c.name = ?",
+            let recordedAppId = try Self.fetchInteger(
+                db, path: label, "campaigns.app_id", sql: "SELECT app_id FROM campaigns WHERE name = ?",
                 arguments: [campaign.name])
-            if let recordedApp, recordedApp != appAppleId {
-                throw LedgerError.campaignRecordedForAnotherApp(
-                    campaign: campaign.name, recordedAppAppleId: recordedApp, appAppleId: appAppleId)
+            if let recordedAppId {
+                let recordedApp = try Self.fetchTexts(
+                    db, path: label, "apps.app_apple_id", sql: "SELECT app_apple_id FROM apps WHERE id = ?",
+                    arguments: [recordedAppId])
+                guard let recordedApp = recordedApp.first else {
+                    throw LedgerError.corrupt(
+                        path: label,
+                        reason: "campaign \(ProblemText.quoted(campaign.name)) names an app that has no row")
+                }
+                if recordedApp != appAppleId {
+                    throw LedgerError.campaignRecordedForAnotherApp(
+                        campaign: campaign.name, recordedAppAppleId: recordedApp, appAppleId: appAppleId)
+                }
             }
             let alreadyRecorded = try StoredBatch.fetchAll(db, path: label).contains {
                 $0.batch.campaign == batch.campaign && $0.batch.offer == batch.offer && $0.batch.kind == batch.kind
@@ -121,8 +130,9 @@ extension SQLiteLedger {
             }
             guard let stored else { throw LedgerError.unknownBatch(campaign: campaign, offer: offer, index: index) }
             guard
-                let appId = try Int64.fetchOne(
-                    db, sql: "SELECT app_id FROM campaigns WHERE name = ?", arguments: [campaign])
+                let appId = try Self.fetchInteger(
+                    db, path: label, "campaigns.app_id", sql: "SELECT app_id FROM campaigns WHERE name = ?",
+                    arguments: [campaign])
             else {
                 throw LedgerError.corrupt(
                     path: label, reason: "campaign \(ProblemText.quoted(campaign)) has batches but no row of its own")
