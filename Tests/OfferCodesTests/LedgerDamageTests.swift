@@ -90,6 +90,24 @@ struct LedgerDamageTests {
         }
     }
 
+    /// A copy cut short (a full disk, an interrupted transfer) is `corrupt`, whatever its length.
+    @Test func aTruncatedCopyIsCorrupt() throws {
+        try F.withTemporaryFolder { folder in
+            let original = folder.appendingPathComponent("sample.sqlite").path
+            try D.writeSample(at: original)
+            let data = try Data(contentsOf: URL(fileURLWithPath: original))
+            for length in [100, 4096, data.count / 2, data.count - 4096, data.count - 1] {
+                let copy = folder.appendingPathComponent("truncated-\(length).sqlite").path
+                try data.prefix(length).write(to: URL(fileURLWithPath: copy))
+                SQLiteLedgerTests.expectCorrupt(path: copy) {
+                    let ledger = try SQLiteLedger(path: copy)
+                    try ledger.checkIntegrity(thorough: true)
+                    return try D.snapshot(ledger)
+                }
+            }
+        }
+    }
+
     // MARK: Hand edits
 
     @Test func aMissingCodeIsReportedNotSkipped() throws {

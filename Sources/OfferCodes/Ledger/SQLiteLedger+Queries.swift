@@ -26,10 +26,11 @@ extension SQLiteLedger {
     }
 
     /// The redemptions the app's batches count in `quarter`, by environment, leaving out one
-    /// campaign. Every batch of the ledger is read and checked (``StoredBatch``), so a damaged
-    /// row cannot drop out of the sum unnoticed.
+    /// campaign. Every batch of the ledger is read and checked (``StoredBatch``; pass them when
+    /// they are read already), so a damaged row cannot drop out of the sum unnoticed.
     static func quarterTotals(
-        _ db: Database, path: String, appAppleId: String, quarter: String, excludingCampaign: String?
+        _ db: Database, path: String, appAppleId: String, quarter: String, excludingCampaign: String?,
+        batches: [StoredBatch]? = nil
     ) throws -> [CodeEnvironment: Int] {
         let campaigns = Set(
             try fetchTexts(
@@ -37,7 +38,7 @@ extension SQLiteLedger {
                 sql: "SELECT c.name FROM campaigns c JOIN apps a ON a.id = c.app_id WHERE a.app_apple_id = ?",
                 arguments: [appAppleId]))
         var totals: [CodeEnvironment: Int] = [:]
-        for stored in try StoredBatch.fetchAll(db, path: path) {
+        for stored in try batches ?? StoredBatch.fetchAll(db, path: path) {
             let batch = stored.batch
             guard batch.quarter == quarter, campaigns.contains(batch.campaign), batch.campaign != excludingCampaign
             else { continue }

@@ -49,7 +49,8 @@ extension SQLiteLedger {
                         campaign: campaign.name, recordedAppAppleId: recordedApp, appAppleId: appAppleId)
                 }
             }
-            let alreadyRecorded = try StoredBatch.fetchAll(db, path: label).contains {
+            let recordedBatches = try StoredBatch.fetchAll(db, path: label)
+            let alreadyRecorded = recordedBatches.contains {
                 $0.batch.campaign == batch.campaign && $0.batch.offer == batch.offer && $0.batch.kind == batch.kind
                     && $0.batch.index == batch.index
             }
@@ -57,10 +58,10 @@ extension SQLiteLedger {
             let limit =
                 batch.environment == .production
                 ? CampaignLimits.productionCodesPerQuarter : CampaignLimits.sandboxCodesPerQuarter
-            let recorded =
-                try Self.quarterTotals(
-                    db, path: label, appAppleId: appAppleId, quarter: batch.quarter, excludingCampaign: nil)[
-                    batch.environment] ?? 0
+            let totals = try Self.quarterTotals(
+                db, path: label, appAppleId: appAppleId, quarter: batch.quarter, excludingCampaign: nil,
+                batches: recordedBatches)
+            let recorded = totals[batch.environment] ?? 0
             if recorded > limit - batch.redemptions {
                 throw LedgerError.quarterLimitExceeded(
                     batch: batch, appAppleId: appAppleId, limit: limit, recorded: recorded)
