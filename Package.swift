@@ -32,6 +32,7 @@ let package = Package(
             name: "OfferCodes",
             dependencies: [
                 "OfferSigning",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Mustache", package: "swift-mustache"),

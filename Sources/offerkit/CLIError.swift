@@ -62,7 +62,7 @@ enum ExitStatus: Int32 {
             }
         case let error as LedgerError:
             switch error {
-            case .cannotOpen, .corrupt, .notALedger, .newerSchema, .unreadableValue, .databaseFailure: .io
+            case .cannotOpen, .corrupt, .notALedger, .newerSchema, .databaseFailure: .io
             default: .invalidInput
             }
         case is CocoaError: .io

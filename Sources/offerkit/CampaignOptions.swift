@@ -86,9 +86,10 @@ struct LedgerOptions: ParsableArguments {
         return Self.defaultPath
     }
 
-    /// Opens the ledger (creating the file), or `nil` with `--no-ledger`.
+    /// Opens the ledger (creating the file, mode 0600), or `nil` with `--no-ledger`.
     func open() throws -> SQLiteLedger? {
         guard let path = resolvedPath else { return nil }
+        Self.warnIfExposed(path)
         return try SQLiteLedger(path: path)
     }
 
@@ -96,7 +97,18 @@ struct LedgerOptions: ParsableArguments {
     /// missing file is an empty ledger, and nothing is created.
     func openExisting() throws -> SQLiteLedger? {
         guard let path = resolvedPath, FileManager.default.fileExists(atPath: path) else { return nil }
+        Self.warnIfExposed(path)
         return try SQLiteLedger(path: path)
+    }
+
+    /// Warns when an existing ledger file can be read by group or others: it holds redeemable codes.
+    static func warnIfExposed(_ path: String) {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            let mode = (attributes[.posixPermissions] as? NSNumber)?.uint16Value, mode & 0o077 != 0
+        else { return }
+        Output.warning(
+            "ledger \(path) is readable by group or others (mode \(String(mode & 0o777, radix: 8))) and holds "
+                + "redeemable codes; run chmod 600 on it")
     }
 
     /// Opens the ledger; a command that needs one fails with a usage error under `--no-ledger`.

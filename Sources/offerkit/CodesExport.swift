@@ -61,6 +61,7 @@ struct CodesExport: ParsableCommand {
         let campaign = try options.loadRecorded()
         if let offer { _ = try CampaignOptions.offerIndex(named: offer, in: campaign) }
         let ledger = try options.ledger.require(for: "export", existing: true)
+        try ledger?.checkIntegrity()
         let exportFormat: ExportFormat =
             switch format {
             case .csv: .csv

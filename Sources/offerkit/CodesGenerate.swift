@@ -114,6 +114,8 @@ struct CodesGenerate: ParsableCommand {
 
     private func generate(campaignPath: String) throws {
         let ledger = try ledger.require(for: "generate")!
+        // New codes are unique by the ledger's index: check that it matches the codes table.
+        try ledger.checkIntegrity(thorough: true)
         let today = try CampaignOptions.day(today)
         let campaign = try CampaignOptions.load(path: campaignPath, ledger: ledger, today: today)
         try RecordedBatchCheck.verify(campaign, ledger: ledger)

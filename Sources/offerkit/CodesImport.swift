@@ -34,6 +34,8 @@ struct CodesImport: ParsableCommand {
             throw CLIError.usage("the campaign and --csv cannot both be read from stdin")
         }
         let ledger = try options.ledger.require(for: "import")!
+        // Imported codes are refused when taken by the ledger's index: check that it matches the codes table.
+        try ledger.checkIntegrity(thorough: true)
         let campaign = try options.loadRecorded()
         let offerIndex = try CampaignOptions.offerIndex(named: offer, in: campaign)
         let definition = campaign.offers[offerIndex]

@@ -36,6 +36,8 @@ struct CodesPlan: ParsableCommand {
 
     func run() throws {
         let ledger = try options.ledger.openExisting()
+        // Given codes are looked up in the ledger's index: check that it matches the codes table.
+        try ledger?.checkIntegrity(thorough: true)
         let campaign = try Self.withRecordedExpiry(options.load(ledger: ledger), ledger: ledger)
         if let ledger { try RecordedBatchCheck.verify(campaign, ledger: ledger) }
         let codes = CustomCodeSource(campaign: campaign, ledger: ledger)
@@ -72,9 +74,9 @@ extension CodesPlan {
                 continue
             }
             switch batch.kind {
-            case .custom where batch.index < campaign.offers[offerIndex].customCodes.count:
+            case .custom where campaign.offers[offerIndex].customCodes.indices.contains(batch.index):
                 campaign.offers[offerIndex].customCodes[batch.index].expirationDate = batch.expirationDate
-            case .oneTimeUse where batch.index < campaign.offers[offerIndex].oneTimeUseCodes.count:
+            case .oneTimeUse where campaign.offers[offerIndex].oneTimeUseCodes.indices.contains(batch.index):
                 if let date = batch.expirationDate {
                     campaign.offers[offerIndex].oneTimeUseCodes[batch.index].expirationDate = date
                 }

@@ -18,6 +18,8 @@ struct CodesValidate: ParsableCommand {
 
     func run() throws {
         let ledger = try options.ledger.openExisting()
+        // Given codes are looked up in the ledger's index: check that it matches the codes table.
+        try ledger?.checkIntegrity(thorough: true)
         let report = try CampaignValidator(today: options.day(), ledger: ledger).validate(
             json: options.readCampaignBytes())
         switch output.format {

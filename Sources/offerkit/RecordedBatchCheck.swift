@@ -18,7 +18,7 @@ enum RecordedBatchCheck {
             }
             switch batch.kind {
             case .custom:
-                guard batch.index < offer.customCodes.count else {
+                guard offer.customCodes.indices.contains(batch.index) else {
                     changes.append("\(label): the batch is no longer in the file")
                     continue
                 }
@@ -39,7 +39,7 @@ enum RecordedBatchCheck {
                     }
                 }
             case .oneTimeUse:
-                guard batch.index < offer.oneTimeUseCodes.count else {
+                guard offer.oneTimeUseCodes.indices.contains(batch.index) else {
                     changes.append("\(label): the batch is no longer in the file")
                     continue
                 }

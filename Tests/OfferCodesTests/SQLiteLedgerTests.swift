@@ -402,13 +402,9 @@ struct SQLiteLedgerTests {
         try F.record(
             ledger, F.batch("winter", "W", codeCount: 1), of: F.campaign("winter", offers: ["W"]), codes: ["A"])
         try ledger.database.write { db in try db.execute(sql: "UPDATE batches SET expiration_date = 'soon'") }
-        #expect(throws: LedgerError.unreadableValue(table: "batches", column: "expiration_date", value: "soon")) {
-            try ledger.batches(campaign: "winter")
-        }
+        Self.expectCorrupt(path: ":memory:", mentioning: "expiration_date") { try ledger.batches(campaign: "winter") }
         try ledger.database.write { db in try db.execute(sql: "UPDATE batches SET expiration_date = NULL, idx = 'x'") }
-        #expect(throws: LedgerError.unreadableValue(table: "batches", column: "idx", value: "x")) {
-            try F.codes(ledger, campaign: "winter")
-        }
+        Self.expectCorrupt(path: ":memory:", mentioning: "idx") { try F.codes(ledger, campaign: "winter") }
     }
 
     @Test func isSafeToShareBetweenTasks() async throws {
@@ -538,6 +534,20 @@ struct SQLiteLedgerTests {
             try ledger.summary(appAppleId: F.appAppleId, quarter: F.quarter, excludingCampaign: "")
                 == LedgerSummary(activeOfferNames: ["A"], productionCodes: kept.count, sandboxCodes: 0))
         #expect(try F.codes(ledger, campaign: "autumn").map(\.code) == kept)
+    }
+
+    /// Expects `body` to throw ``LedgerError/corrupt(path:reason:)`` for `path`, with `words` in its reason.
+    static func expectCorrupt<T>(
+        path: String, mentioning words: String..., sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: () throws -> T
+    ) {
+        let error = #expect(throws: LedgerError.self, sourceLocation: sourceLocation) { _ = try body() }
+        guard case .corrupt(let errorPath, let reason)? = error else {
+            Issue.record("expected corrupt, got \(String(describing: error))", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(errorPath == path, sourceLocation: sourceLocation)
+        for word in words { #expect(reason.contains(word), "\(reason)", sourceLocation: sourceLocation) }
     }
 
     /// Whether the error's message leaves out every one of `codes`.

@@ -55,4 +55,22 @@ struct CodesSafetyTests {
         let mode = try FileManager.default.attributesOfItem(atPath: out)[.posixPermissions] as? Int
         #expect(mode == 0o600)
     }
+
+    @Test func theLedgerIsOwnerOnlyAndAnExposedOneIsWarnedAbout() throws {
+        let files = try CampaignFiles.make()
+        defer { files.remove() }
+        let path = try files.write(Self.campaign(given: "SPRING27", redemptionLimit: 1), to: "safety.json")
+        let created = try files.run("generate", path)
+        #expect(created.status == 0 && !created.stderr.contains("chmod"), "\(created)")
+        #expect(FileMode.of(files.ledger).map { $0 & 0o777 } == 0o600)
+
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: files.ledger)
+        for command in ["export", "validate", "plan", "generate"] {
+            let result = try files.run(command, path)
+            #expect(result.status == 0, "\(result)")
+            #expect(
+                result.stderr.contains("warning: ledger \(files.ledger) is readable by group or others (mode 644)")
+                    && result.stderr.contains("run chmod 600 on it"), "\(command): \(result)")
+        }
+    }
 }

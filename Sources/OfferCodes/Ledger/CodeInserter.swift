@@ -31,7 +31,9 @@ struct CodeInserter {
     /// Once an insert has failed, every later insert fails with the same error, and so does this
     /// method even if `insertCodes` swallowed the error: a batch with a failed insert is never
     /// committed.
-    func run(_ insertCodes: (_ insert: (String) throws -> Bool) throws -> Void) throws {
+    ///
+    /// - Returns: the count and digest of the codes inserted, in order, for ``StoredBatch/seal(_:id:batch:storedCodes:codesDigest:)``.
+    func run(_ insertCodes: (_ insert: (String) throws -> Bool) throws -> Void) throws -> BatchDigest {
         let sqliteStatement = statement.sqliteStatement
         defer {
             sqlite3_reset(sqliteStatement)
@@ -39,6 +41,7 @@ struct CodeInserter {
         }
         var failure: (any Error)?
         var inserted: Int64 = 0
+        var digest = BatchDigest()
         try insertCodes { code in
             if let failure { throw failure }
             guard !code.isEmpty else {
@@ -58,9 +61,11 @@ struct CodeInserter {
             }
             guard sqlite3_changes(db.sqliteConnection) == 1 else { return false }
             inserted += 1
+            digest.add(code)
             return true
         }
         if let failure { throw failure }
+        return digest
     }
 
     /// Binds the code's key (and the code, when it differs from its key) and steps the statement.

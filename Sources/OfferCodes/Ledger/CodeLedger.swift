@@ -3,7 +3,15 @@
 ///
 /// ``SQLiteLedger`` (GRDB, one file) is the default. The protocol is small on purpose so that a
 /// shared ledger (PostgreSQL, say) can implement it. Every method that writes is atomic: it keeps
-/// all of its changes, or none.
+/// all of its changes, or none. Every method that writes is also isolated from other writers,
+/// in other processes too: what it reads to decide (is the batch recorded, is the code taken,
+/// how many codes does the quarter hold, how many offers are active) cannot change before its
+/// changes are committed. ``recordBatch(_:campaign:insertCodes:)`` enforces Apple's quarterly and
+/// active-offer limits that way, so that runs validated at the same time cannot together go over
+/// them.
+///
+/// A ledger that finds itself damaged throws ``LedgerError/corrupt(path:reason:)`` rather than
+/// return less, or other, than was recorded.
 public protocol CodeLedger: Sendable {
     /// What the ledger already holds for an app, leaving out one campaign (the one being
     /// validated, so that running a campaign again does not count it twice).
@@ -20,7 +28,18 @@ public protocol CodeLedger: Sendable {
     /// the app (the caller draws another). If `insertCodes` throws, or the process dies before
     /// this method returns, nothing of the batch is kept.
     ///
+    /// The limits are checked against what the ledger holds when the batch is recorded, in the
+    /// same transaction: the app's codes in the batch's quarter and environment (one-time-use
+    /// counts plus custom codes times their redemption limit) may not exceed
+    /// ``CampaignLimits/productionCodesPerQuarter`` (production) or
+    /// ``CampaignLimits/sandboxCodesPerQuarter`` (sandbox), and the
+    /// app's active offers may not exceed ``CampaignLimits/activeOffersPerApp`` once the
+    /// campaign's new offers are recorded.
+    ///
     /// - Returns: `false` when the batch was already recorded (nothing is changed then).
+    /// - Throws: ``LedgerError/quarterLimitExceeded(batch:appAppleId:limit:recorded:)`` and
+    ///   ``LedgerError/activeOfferLimitExceeded(campaign:appAppleId:active:limit:)`` (nothing is
+    ///   recorded then), and whatever `insertCodes` throws.
     @discardableResult
     func recordBatch(
         _ batch: LedgerBatch, campaign: Campaign,
@@ -37,7 +56,9 @@ public protocol CodeLedger: Sendable {
     ) throws
 
     /// Marks a recorded offer active or inactive (App Store Connect's `active` switch), so that
-    /// inactive offers stop counting against the limit of active offers.
+    /// inactive offers stop counting against the limit of active offers. Switching an offer on
+    /// throws ``LedgerError/activeOfferLimitExceeded(campaign:appAppleId:active:limit:)`` when the
+    /// app would have more active offers than Apple allows.
     func setOfferActive(_ active: Bool, offer: String, campaign: String) throws
 
     /// The batches recorded for a campaign, in the order they were recorded.
@@ -111,8 +132,12 @@ public struct LedgerBatch: Sendable, Equatable {
         self.environment = environment
     }
 
-    /// How many redemptions the batch counts against the quarter's limit.
-    public var redemptions: Int { codeCount * redemptionLimit }
+    /// How many redemptions the batch counts against the quarter's limit: `Int.max` when
+    /// `codeCount` times `redemptionLimit` does not fit in an `Int`.
+    public var redemptions: Int {
+        let (product, overflow) = codeCount.multipliedReportingOverflow(by: redemptionLimit)
+        return overflow ? .max : product
+    }
 }
 
 /// One code in the ledger, as exports and plans read it.

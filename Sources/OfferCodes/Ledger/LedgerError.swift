@@ -7,15 +7,15 @@ import Foundation
 public enum LedgerError: Error, Equatable, Sendable {
     /// The ledger file could not be opened or created; `reason` is SQLite's or the file system's.
     case cannotOpen(path: String, reason: String)
-    /// The file is not a readable SQLite database, or SQLite found it damaged.
+    /// The ledger looks damaged: the file is not a readable SQLite database, SQLite found it
+    /// damaged, or a stored value or batch does not match what OfferKit wrote (a value of another
+    /// type, a count or checksum that differs). `path` is `:memory:` for an in-memory ledger.
     case corrupt(path: String, reason: String)
     /// The file is an SQLite database, but not an OfferKit ledger (it has tables of its own).
     case notALedger(path: String)
     /// The ledger was written by a newer OfferKit; `unknownMigrations` are the schema versions it
     /// does not know.
     case newerSchema(path: String, unknownMigrations: [String])
-    /// A stored value cannot be read back (the ledger was edited by hand, or is damaged).
-    case unreadableValue(table: String, column: String, value: String)
     /// SQLite failed during an operation (disk full, read-only file, locked by another process, …).
     case databaseFailure(operation: String, reason: String)
     /// The campaign name is already recorded for another app; campaign names are unique in a ledger.
@@ -32,6 +32,16 @@ public enum LedgerError: Error, Equatable, Sendable {
     case alreadyImported(campaign: String, offer: String, index: Int, codeCount: Int)
     /// An empty string was given as a code.
     case emptyCode(campaign: String, offer: String)
+    /// The batch given to `recordBatch` has a value the ledger cannot store (a negative count, a
+    /// quarter not written like `2027-Q1`, …); `problem` says which.
+    case invalidBatch(campaign: String, offer: String, problem: String)
+    /// Recording the batch would take the app over Apple's limit of codes per quarter in the
+    /// batch's environment; `recorded` is what the ledger already holds for the app in that
+    /// quarter and environment. Nothing of the batch is recorded.
+    case quarterLimitExceeded(batch: LedgerBatch, appAppleId: String, limit: Int, recorded: Int)
+    /// Recording the campaign's offers (or switching one on) would make more of the app's offers
+    /// active than Apple allows; `active` is how many would be. Nothing is changed.
+    case activeOfferLimitExceeded(campaign: String, appAppleId: String, active: Int, limit: Int)
 }
 
 extension LedgerError: LocalizedError {
@@ -41,17 +51,15 @@ extension LedgerError: LocalizedError {
             return "Cannot open the code ledger at \(path): \(reason); expected a writable path to an OfferKit "
                 + "ledger file (it is created when missing, its folder must exist)."
         case .corrupt(let path, let reason):
-            return "The code ledger at \(path) is not a readable SQLite database (\(reason)); expected an OfferKit "
-                + "ledger file: restore it from a backup, or choose another path."
+            return "The code ledger at \(path) looks damaged: \(reason). OfferKit stopped without using it. Check "
+                + "the file with: sqlite3 \(Self.shellQuoted(path)) 'PRAGMA integrity_check' and restore it from a "
+                + "backup (if it is not an OfferKit ledger at all, give the path of one)."
         case .notALedger(let path):
             return "The file at \(path) is an SQLite database with tables of its own, not an OfferKit code ledger; "
                 + "expected an OfferKit ledger file or a new path."
         case .newerSchema(let path, let unknownMigrations):
             return "The code ledger at \(path) was written by a newer OfferKit (unknown schema versions: "
                 + "\(unknownMigrations.joined(separator: ", "))); expected a ledger of this version: update OfferKit."
-        case .unreadableValue(let table, let column, let value):
-            return "The code ledger holds \"\(value)\" in \(table).\(column), which this OfferKit cannot read; "
-                + "expected a value OfferKit wrote (was the ledger edited by hand?)."
         case .databaseFailure(let operation, let reason):
             return "The code ledger failed to \(operation): \(reason); the ledger was left as it was before."
         case .campaignRecordedForAnotherApp(let campaign, let recordedAppAppleId, let appAppleId):
@@ -76,6 +84,28 @@ extension LedgerError: LocalizedError {
         case .emptyCode(let campaign, let offer):
             return "An empty code was given for offer \"\(offer)\" in campaign \"\(campaign)\"; expected at least "
                 + "one character."
+        case .invalidBatch(let campaign, let offer, let problem):
+            return "The batch of offer \"\(offer)\" in campaign \"\(campaign)\" cannot be recorded: \(problem)."
+        case .quarterLimitExceeded(let batch, let appAppleId, let limit, let recorded):
+            let kind = batch.environment == .production ? "production" : "sandbox"
+            let requested = max(0, batch.redemptions)
+            let (sum, overflow) = recorded.addingReportingOverflow(requested)
+            let total = overflow ? "more than \(ProblemText.grouped(Int.max))" : ProblemText.grouped(sum)
+            return "Recording \(StoredBatch.describe(batch)) would take app \(appAppleId) to \(total) \(kind) codes in "
+                + "\(batch.quarter): the batch asks for \(ProblemText.grouped(requested))"
+                + (batch.redemptionLimit > 1 ? " (codes times redemption limit)" : "")
+                + " and the ledger already holds \(ProblemText.grouped(recorded)), over Apple's limit of "
+                + "\(ProblemText.grouped(limit)) \(kind) codes per app per quarter. Nothing of the batch was recorded "
+                + "(another run may have recorded codes since the campaign was checked); ask for fewer codes."
+        case .activeOfferLimitExceeded(let campaign, let appAppleId, let active, let limit):
+            return "With campaign \"\(campaign)\", \(active) offers of app \(appAppleId) would be active in the "
+                + "ledger, over Apple's limit of \(limit) active offers per app; nothing was changed (another run may "
+                + "have recorded offers since the campaign was checked). Mark older offers inactive first."
         }
+    }
+
+    /// `path` in single quotes for a POSIX shell.
+    static func shellQuoted(_ path: String) -> String {
+        "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -1,27 +1,147 @@
 import GRDB
 
-/// The ledger's tables, as GRDB migrations: register new migrations at the end, never edit one.
+/// The ledger's tables and the migrations that create and update them: add new migrations at the
+/// end of ``migrations``, never edit one.
 ///
 /// - `campaigns`: one row per campaign name, with its app.
 /// - `offers`: the offers of each campaign and App Store Connect's `active` switch.
-/// - `batches`: one row per batch of codes, with what the quarterly limits count.
+/// - `batches`: one row per batch of codes, with what the quarterly limits count. Since v2 also
+///   `stored_codes` (its rows in `codes`), `codes_digest` (SHA-256 of those codes in order) and
+///   `checksum` (SHA-256 of the row), see ``BatchDigest``: reading a batch recomputes them.
 /// - `apps`: the App Apple IDs, numbered so that the code index holds a small integer per code.
 /// - `codes`: every code issued, stored in batch order (`seq` is the code's position in its
 ///   batch), unique per app by `code_key` (the code upper-cased); `code` holds the code as issued
 ///   only when it differs from `code_key` (it is `NULL` for upper-case codes). `app_id` is the
 ///   batch's campaign's app; it has no foreign key, which would cost a lookup per code.
+///
+/// Applied migrations are listed in `grdb_migrations`, the table of GRDB's `DatabaseMigrator`
+/// (which created the ledgers of earlier OfferKit versions). OfferKit runs the migrations itself,
+/// all in one `BEGIN IMMEDIATE` transaction that also decides which ones are missing, so that
+/// processes opening a new ledger at the same time cannot both apply the same migration.
 enum LedgerSchema {
+    /// One schema version.
+    struct Migration: Sendable {
+        let identifier: String
+        /// Changes the schema; the path names the ledger in errors.
+        let apply: @Sendable (Database, _ path: String) throws -> Void
+    }
+
     /// What every migration identifier of the ledger starts with (another program's GRDB
     /// migrations do not).
     static let migrationPrefix = "offerkit-ledger-"
 
-    /// The migrator that creates and updates the schema.
-    static let migrator: DatabaseMigrator = {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration(migrationPrefix + "v1") { db in
-            try db.execute(sql: version1)
+    /// The table that lists the applied migrations.
+    static let migrationsTable = "grdb_migrations"
+
+    /// Every migration, oldest first.
+    static let migrations: [Migration] = [
+        Migration(identifier: migrationPrefix + "v1") { db, _ in try db.execute(sql: version1) },
+        Migration(identifier: migrationPrefix + "v2") { db, path in
+            try db.execute(sql: version2)
+            try StoredBatch.sealAll(db, path: path)
+        },
+    ]
+
+    /// The tables of the first schema.
+    static let version1Tables: Set<String> = ["apps", "campaigns", "offers", "batches", "codes"]
+
+    /// The number of migrations applied to `db`, after checking that `db` is empty or a ledger
+    /// whose schema is exactly the one those migrations create.
+    ///
+    /// - Throws: ``LedgerError/notALedger(path:)`` for another program's database,
+    ///   ``LedgerError/newerSchema(path:unknownMigrations:)`` for a ledger of a newer OfferKit,
+    ///   and ``LedgerError/corrupt(path:reason:)`` when the schema or its list of migrations is
+    ///   damaged.
+    static func appliedMigrations(_ db: Database, path: String) throws -> Int {
+        let tables = Set(
+            try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
+        if tables.isEmpty { return 0 }
+        let ours = tables.intersection(version1Tables)
+        guard tables.contains(migrationsTable) else {
+            if ours.isEmpty { throw LedgerError.notALedger(path: path) }
+            throw LedgerError.corrupt(
+                path: path, reason: "its table \(migrationsTable) (the schema versions) is missing")
         }
-        return migrator
+        let applied = try String.fetchAll(db, sql: "SELECT identifier FROM \(migrationsTable)")
+        let known = migrations.map(\.identifier)
+        let unknown = Set(applied).subtracting(known).sorted()
+        guard unknown.allSatisfy({ $0.hasPrefix(migrationPrefix) }) else {
+            if ours.isEmpty { throw LedgerError.notALedger(path: path) }
+            throw LedgerError.corrupt(path: path, reason: "its list of schema versions holds unknown entries")
+        }
+        let count = known.prefix { applied.contains($0) }.count
+        guard Set(applied).subtracting(unknown) == Set(known.prefix(count)), applied.count == Set(applied).count else {
+            throw LedgerError.corrupt(path: path, reason: "its list of schema versions has gaps")
+        }
+        if !unknown.isEmpty {
+            guard count == known.count else {
+                throw LedgerError.corrupt(path: path, reason: "its list of schema versions has gaps")
+            }
+            throw LedgerError.newerSchema(path: path, unknownMigrations: unknown)
+        }
+        if count == 0, !tables.subtracting([migrationsTable]).isEmpty {
+            if ours.isEmpty { throw LedgerError.notALedger(path: path) }
+            throw LedgerError.corrupt(path: path, reason: "it has tables but no schema version")
+        }
+        let schema = try objects(db)
+        let expected = expectedSchemas[count]
+        if schema != expected {
+            let names = Set(schema.keys).union(expected.keys).filter { schema[$0] != expected[$0] }.sorted()
+            throw LedgerError.corrupt(
+                path: path,
+                reason: "the definition of \(names.joined(separator: ", ")) differs from the one OfferKit created")
+        }
+        return count
+    }
+
+    /// Applies the migrations after the first `applied` ones, inside the caller's transaction.
+    static func migrate(_ db: Database, from applied: Int, path: String) throws {
+        try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(migrationsTable) (identifier TEXT NOT NULL PRIMARY KEY)")
+        for migration in migrations.dropFirst(applied) {
+            try migration.apply(db, path)
+            try db.execute(
+                sql: "INSERT INTO \(migrationsTable) (identifier) VALUES (?)", arguments: [migration.identifier])
+        }
+    }
+
+    /// The ledger's own tables, indexes and triggers: name to `type` and SQL (the migrations
+    /// table, which GRDB creates, and SQLite's statistics tables are left out).
+    private static func objects(_ db: Database) throws -> [String: String] {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT name, type || ' ' || tbl_name || ': ' || IFNULL(sql, '') FROM sqlite_master
+                WHERE tbl_name <> '\(migrationsTable)' AND tbl_name NOT LIKE 'sqlite_stat%'
+                """)
+        var objects: [String: String] = [:]
+        for row in rows {
+            guard case .string(let name) = (row[0] as DatabaseValue).storage,
+                case .string(let definition) = (row[1] as DatabaseValue).storage
+            else {
+                objects["(an unreadable schema entry)"] = ""
+                continue
+            }
+            objects[name] = definition
+        }
+        return objects
+    }
+
+    /// The schema after the first `n` migrations, for each `n`: built once, in memory.
+    private static let expectedSchemas: [[String: String]] = {
+        do {
+            let queue = try DatabaseQueue()
+            return try queue.write { db in
+                var schemas = [try objects(db)]
+                for applied in migrations.indices {
+                    try migrations[applied].apply(db, ":memory:")
+                    schemas.append(try objects(db))
+                }
+                return schemas
+            }
+        } catch {
+            fatalError("OfferKit cannot build its ledger schema in memory: \(error)")
+        }
     }()
 
     /// The first schema.
@@ -70,5 +190,12 @@ enum LedgerSchema {
             PRIMARY KEY (batch_id, seq),
             UNIQUE (app_id, code_key)
         ) WITHOUT ROWID;
+        """
+
+    /// Each batch's code count and digests (filled in for the batches a v1 ledger holds).
+    private static let version2 = """
+        ALTER TABLE batches ADD COLUMN stored_codes INTEGER NOT NULL DEFAULT 0 CHECK (stored_codes >= 0);
+        ALTER TABLE batches ADD COLUMN codes_digest BLOB;
+        ALTER TABLE batches ADD COLUMN checksum BLOB;
         """
 }

@@ -4,12 +4,17 @@ extension SQLiteLedger {
     /// Records one batch of codes in one transaction; see ``CodeLedger/recordBatch(_:campaign:insertCodes:)``.
     ///
     /// Records the campaign (or updates its bundle ID) and all of its offers (new offers are
-    /// active; a recorded offer keeps its `active` switch), then the batch, then its codes.
+    /// active; a recorded offer keeps its `active` switch), then the batch, then its codes, then
+    /// the batch's code count and digests. The transaction holds the file's write lock from its
+    /// first read (see ``SQLiteLedger``), so the limits it checks cannot change under it.
     ///
     /// - Throws: ``LedgerError/campaignRecordedForAnotherApp(campaign:recordedAppAppleId:appAppleId:)``
     ///   when the campaign name is taken by another app, ``LedgerError/offerNotInCampaign(offer:campaign:)``
     ///   and ``LedgerError/batchOfAnotherCampaign(batchCampaign:campaign:)`` for a batch that does
-    ///   not belong to `campaign`, and whatever `insertCodes` throws.
+    ///   not belong to `campaign`, ``LedgerError/invalidBatch(campaign:offer:problem:)`` for values
+    ///   out of range, ``LedgerError/quarterLimitExceeded(batch:appAppleId:limit:recorded:)`` and
+    ///   ``LedgerError/activeOfferLimitExceeded(campaign:appAppleId:active:limit:)``, and whatever
+    ///   `insertCodes` throws.
     @discardableResult
     public func recordBatch(
         _ batch: LedgerBatch, campaign: Campaign,
@@ -21,23 +26,56 @@ extension SQLiteLedger {
         guard campaign.offers.contains(where: { $0.referenceName == batch.offer }) else {
             throw LedgerError.offerNotInCampaign(offer: batch.offer, campaign: campaign.name)
         }
+        if let problem = Self.problem(with: batch) {
+            throw LedgerError.invalidBatch(campaign: batch.campaign, offer: batch.offer, problem: problem)
+        }
+        let label = path ?? Self.memoryLabel
+        let appAppleId = campaign.app.appAppleId
         return try write("record a batch of offer \"\(batch.offer)\" in campaign \"\(campaign.name)\"") { db in
-            let recordedApp = try String.fetchOne(
-                db,
-                sql: "SELECT a.app_apple_id FROM campaigns c JOIN apps a ON a.id = c.app_id WHERE c.name = ?",
+            let recordedAppId = try Self.fetchInteger(
+                db, path: label, "campaigns.app_id", sql: "SELECT app_id FROM campaigns WHERE name = ?",
                 arguments: [campaign.name])
-            if let recordedApp, recordedApp != campaign.app.appAppleId {
-                throw LedgerError.campaignRecordedForAnotherApp(
-                    campaign: campaign.name, recordedAppAppleId: recordedApp, appAppleId: campaign.app.appAppleId)
+            if let recordedAppId {
+                let recordedApp = try Self.fetchTexts(
+                    db, path: label, "apps.app_apple_id", sql: "SELECT app_apple_id FROM apps WHERE id = ?",
+                    arguments: [recordedAppId])
+                guard let recordedApp = recordedApp.first else {
+                    throw LedgerError.corrupt(
+                        path: label,
+                        reason: "campaign \(ProblemText.quoted(campaign.name)) names an app that has no row")
+                }
+                if recordedApp != appAppleId {
+                    throw LedgerError.campaignRecordedForAnotherApp(
+                        campaign: campaign.name, recordedAppAppleId: recordedApp, appAppleId: appAppleId)
+                }
             }
-            let alreadyRecorded = try Bool.fetchOne(
-                db,
-                sql: """
-                    SELECT EXISTS (SELECT 1 FROM batches WHERE campaign = ? AND offer = ? AND kind = ? AND idx = ?)
-                    """,
-                arguments: [batch.campaign, batch.offer, batch.kind.rawValue, batch.index])
-            if alreadyRecorded == true { return false }
-            let appId = try Self.upsert(campaign, db)
+            let recordedBatches = try StoredBatch.fetchAll(db, path: label)
+            let alreadyRecorded = recordedBatches.contains {
+                $0.batch.campaign == batch.campaign && $0.batch.offer == batch.offer && $0.batch.kind == batch.kind
+                    && $0.batch.index == batch.index
+            }
+            if alreadyRecorded { return false }
+            let limit =
+                batch.environment == .production
+                ? CampaignLimits.productionCodesPerQuarter : CampaignLimits.sandboxCodesPerQuarter
+            let totals = try Self.quarterTotals(
+                db, path: label, appAppleId: appAppleId, quarter: batch.quarter, excludingCampaign: nil,
+                batches: recordedBatches)
+            let recorded = totals[batch.environment] ?? 0
+            if recorded > limit - batch.redemptions {
+                throw LedgerError.quarterLimitExceeded(
+                    batch: batch, appAppleId: appAppleId, limit: limit, recorded: recorded)
+            }
+            let offersBefore = try Self.offerCount(db, campaign: campaign.name)
+            let appId = try Self.upsert(campaign, db, path: label)
+            if try Self.offerCount(db, campaign: campaign.name) > offersBefore {
+                let active = try Self.activeOffers(db, appAppleId: appAppleId)
+                if active > CampaignLimits.activeOffersPerApp {
+                    throw LedgerError.activeOfferLimitExceeded(
+                        campaign: campaign.name, appAppleId: appAppleId, active: active,
+                        limit: CampaignLimits.activeOffersPerApp)
+                }
+            }
             try db.execute(
                 sql: """
                     INSERT INTO batches (campaign, offer, kind, idx, quarter, redemption_limit, code_count,
@@ -50,10 +88,28 @@ extension SQLiteLedger {
                     batch.environment.rawValue,
                 ])
             let batchId = db.lastInsertedRowID
-            try CodeInserter(db, appId: appId, batchId: batchId, campaign: campaign.name, offer: batch.offer)
-                .run(insertCodes)
+            let digest = try CodeInserter(
+                db, appId: appId, batchId: batchId, campaign: campaign.name, offer: batch.offer
+            )
+            .run(insertCodes)
+            try StoredBatch.seal(
+                db, id: batchId, batch: batch, storedCodes: digest.count, codesDigest: digest.finalized())
             return true
         }
+    }
+
+    /// What makes `batch` impossible to record (and to read back), or `nil`.
+    static func problem(with batch: LedgerBatch) -> String? {
+        let largest = StoredBatch.largestNumber
+        if !(0...largest).contains(batch.index) { return "its index is \(batch.index), expected 0 to \(largest)" }
+        if !(1...largest).contains(batch.redemptionLimit) {
+            return "its redemption limit is \(batch.redemptionLimit), expected 1 to \(largest)"
+        }
+        if batch.codeCount < 0 { return "its code count is \(batch.codeCount), expected 0 or more" }
+        if !StoredBatch.isQuarter(batch.quarter) {
+            return "its quarter is \(ProblemText.quoted(batch.quarter)), expected a quarter such as 2027-Q1"
+        }
+        return nil
     }
 
     /// Attaches Apple's codes to a recorded one-time-use batch in one transaction; see
@@ -66,44 +122,100 @@ extension SQLiteLedger {
         toOneTimeUseBatch index: Int, offer: String, campaign: String,
         insertCodes: (_ insert: (String) throws -> Bool) throws -> Void
     ) throws {
+        let label = path ?? Self.memoryLabel
         try write("attach codes to oneTimeUseCodes[\(index)] of offer \"\(offer)\" in campaign \"\(campaign)\"") {
             db in
-            let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT b.id, c.app_id FROM batches b JOIN campaigns c ON c.name = b.campaign
-                    WHERE b.campaign = ? AND b.offer = ? AND b.kind = ? AND b.idx = ?
-                    """,
-                arguments: [campaign, offer, LedgerBatch.Kind.oneTimeUse.rawValue, index])
-            guard let row, let batchId = row[0] as Int64?, let appId = row[1] as Int64? else {
-                throw LedgerError.unknownBatch(campaign: campaign, offer: offer, index: index)
+            let stored = try StoredBatch.fetchAll(db, path: label).first {
+                $0.batch.campaign == campaign && $0.batch.offer == offer && $0.batch.kind == .oneTimeUse
+                    && $0.batch.index == index
+            }
+            guard let stored else { throw LedgerError.unknownBatch(campaign: campaign, offer: offer, index: index) }
+            guard
+                let appId = try Self.fetchInteger(
+                    db, path: label, "campaigns.app_id", sql: "SELECT app_id FROM campaigns WHERE name = ?",
+                    arguments: [campaign])
+            else {
+                throw LedgerError.corrupt(
+                    path: label, reason: "campaign \(ProblemText.quoted(campaign)) has batches but no row of its own")
             }
             let codeCount =
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM codes WHERE batch_id = ?", arguments: [batchId]) ?? 0
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM codes WHERE batch_id = ?", arguments: [stored.id]) ?? 0
+            guard codeCount == stored.storedCodes else {
+                throw LedgerError.corrupt(
+                    path: label,
+                    reason: "\(StoredBatch.describe(stored.batch)) has \(ProblemText.grouped(codeCount)) codes in the "
+                        + "ledger, but \(ProblemText.grouped(stored.storedCodes)) were recorded")
+            }
             guard codeCount == 0 else {
                 throw LedgerError.alreadyImported(campaign: campaign, offer: offer, index: index, codeCount: codeCount)
             }
-            try CodeInserter(db, appId: appId, batchId: batchId, campaign: campaign, offer: offer).run(insertCodes)
+            let digest = try CodeInserter(db, appId: appId, batchId: stored.id, campaign: campaign, offer: offer)
+                .run(insertCodes)
+            try StoredBatch.seal(
+                db, id: stored.id, batch: stored.batch, storedCodes: digest.count, codesDigest: digest.finalized())
         }
     }
 
     /// Switches a recorded offer active or inactive.
     ///
-    /// - Throws: ``LedgerError/unknownOffer(offer:campaign:)`` when the offer is not recorded.
+    /// - Throws: ``LedgerError/unknownOffer(offer:campaign:)`` when the offer is not recorded, and
+    ///   ``LedgerError/activeOfferLimitExceeded(campaign:appAppleId:active:limit:)`` when switching
+    ///   it on would make more of the app's offers active than Apple allows.
     public func setOfferActive(_ active: Bool, offer: String, campaign: String) throws {
+        let label = path ?? Self.memoryLabel
         try write("mark offer \"\(offer)\" of campaign \"\(campaign)\" \(active ? "active" : "inactive")") { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT o.active, a.app_apple_id FROM offers o
+                    LEFT JOIN campaigns c ON c.name = o.campaign LEFT JOIN apps a ON a.id = c.app_id
+                    WHERE o.campaign = ? AND o.name = ?
+                    """,
+                arguments: [campaign, offer])
+            guard let row else { throw LedgerError.unknownOffer(offer: offer, campaign: campaign) }
+            guard case .int64(let current) = (row[0] as DatabaseValue).storage, current == 0 || current == 1,
+                case .string(let appAppleId) = (row[1] as DatabaseValue).storage
+            else {
+                throw LedgerError.corrupt(
+                    path: label,
+                    reason: "offer \(ProblemText.quoted(offer)) of campaign \(ProblemText.quoted(campaign)) has no "
+                        + "readable active switch or app")
+            }
+            if active, current == 0 {
+                let activeOffers = try Self.activeOffers(db, appAppleId: appAppleId) + 1
+                if activeOffers > CampaignLimits.activeOffersPerApp {
+                    throw LedgerError.activeOfferLimitExceeded(
+                        campaign: campaign, appAppleId: appAppleId, active: activeOffers,
+                        limit: CampaignLimits.activeOffersPerApp)
+                }
+            }
             try db.execute(
                 sql: "UPDATE offers SET active = ? WHERE campaign = ? AND name = ?",
                 arguments: [active, campaign, offer])
-            guard db.changesCount == 1 else { throw LedgerError.unknownOffer(offer: offer, campaign: campaign) }
         }
+    }
+
+    /// The offers recorded for a campaign.
+    private static func offerCount(_ db: Database, campaign: String) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM offers WHERE campaign = ?", arguments: [campaign]) ?? 0
+    }
+
+    /// The app's active offers, in every campaign.
+    private static func activeOffers(_ db: Database, appAppleId: String) throws -> Int {
+        try Int.fetchOne(
+            db,
+            sql: """
+                SELECT COUNT(*) FROM offers o JOIN campaigns c ON c.name = o.campaign JOIN apps a ON a.id = c.app_id
+                WHERE a.app_apple_id = ? AND o.active = 1
+                """,
+            arguments: [appAppleId]) ?? 0
     }
 
     /// SQL for the current UTC time, ISO 8601 with milliseconds.
     static let now = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
     /// Records the campaign, its app and its offers; returns the app's row id.
-    private static func upsert(_ campaign: Campaign, _ db: Database) throws -> Int64 {
+    private static func upsert(_ campaign: Campaign, _ db: Database, path: String) throws -> Int64 {
         try db.execute(
             sql: "INSERT INTO apps (app_apple_id) VALUES (?) ON CONFLICT (app_apple_id) DO NOTHING",
             arguments: [campaign.app.appAppleId])
@@ -111,8 +223,8 @@ extension SQLiteLedger {
             let appId = try Int64.fetchOne(
                 db, sql: "SELECT id FROM apps WHERE app_apple_id = ?", arguments: [campaign.app.appAppleId])
         else {
-            throw LedgerError.databaseFailure(
-                operation: "record app \(campaign.app.appAppleId)", reason: "its row is missing right after its insert")
+            throw LedgerError.corrupt(
+                path: path, reason: "the row of app \(campaign.app.appAppleId) is missing right after its insert")
         }
         try db.execute(
             sql: """

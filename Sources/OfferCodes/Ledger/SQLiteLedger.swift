@@ -1,12 +1,47 @@
 import Foundation
 import GRDB
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The default ``CodeLedger``: one SQLite file, read and written with GRDB.
 ///
-/// Each write is one SQLite transaction, so a batch is kept whole or not at all, even when the
-/// process is killed while it records. The file uses SQLite's rollback journal: when no write is
-/// under way the ledger is the one file at ``path`` (a `-journal` file next to it exists only
-/// during a write, or after a crash until the next open rolls it back).
+/// ## Transactions and other processes
+///
+/// Every method that writes runs as one SQLite transaction started with `BEGIN IMMEDIATE`: it
+/// takes the file's write lock before its first read, and keeps it until it commits or rolls
+/// back. Its checks (is the batch recorded, which codes are taken, how many codes the quarter
+/// holds, how many offers are active) and its changes therefore see no other writer in between,
+/// whether in this process or in another one that uses the same file. A writer that finds the
+/// lock taken waits up to 10 seconds for it, then fails with
+/// ``LedgerError/databaseFailure(operation:reason:)``. Readers run in a deferred transaction
+/// and see the ledger as of one commit.
+///
+/// Opening a ledger creates its tables, or brings an older ledger's up to date, in one such
+/// transaction that first looks at what the file holds: processes that open a new file at the
+/// same time all succeed, and only the first creates the tables.
+///
+/// A batch is kept whole or not at all, even when the process is killed while it records. The
+/// file uses SQLite's rollback journal: when no write is under way the ledger is the one file at
+/// ``path`` (a `-journal` file next to it exists only during a write, or after a crash until the
+/// next open rolls it back).
+///
+/// ## Files
+///
+/// A new ledger file is created readable and writable by its owner only (mode 0600); SQLite gives
+/// its journal the file's mode.
+///
+/// ## Damage
+///
+/// The ledger checks what it reads: opening runs SQLite's `PRAGMA quick_check` on files up to
+/// ``quickCheckLimit`` bytes and compares the schema with the one OfferKit creates; each batch
+/// row carries the count and a SHA-256 digest of its codes and a checksum of its own values,
+/// which every read recomputes; stored values must have the types and ranges OfferKit writes.
+/// ``checkIntegrity(thorough:)`` runs SQLite's checks on demand. Whatever fails throws
+/// ``LedgerError/corrupt(path:reason:)``, never returns fewer or other codes than were recorded.
 ///
 /// `insertCodes` and `forEachCode` closures run inside the ledger's database access: they must
 /// not call the same ledger.
@@ -16,11 +51,15 @@ public final class SQLiteLedger: CodeLedger {
 
     let database: DatabaseQueue
 
-    /// Opens the ledger file at `path`, creating it when missing, and brings its schema up to date.
+    /// Whether `PRAGMA quick_check` passed when the ledger was opened.
+    private let quickCheckedOnOpen: Bool
+
+    /// Opens the ledger file at `path`, creating it (mode 0600) when missing, and brings its
+    /// schema up to date.
     ///
     /// - Throws: ``LedgerError/cannotOpen(path:reason:)`` when the file cannot be opened or created,
-    ///   ``LedgerError/corrupt(path:reason:)`` when it is not a readable SQLite database,
-    ///   ``LedgerError/notALedger(path:)`` for another program's database, and
+    ///   ``LedgerError/corrupt(path:reason:)`` when it is not a readable SQLite database or looks
+    ///   damaged, ``LedgerError/notALedger(path:)`` for another program's database, and
     ///   ``LedgerError/newerSchema(path:unknownMigrations:)`` for a ledger of a newer OfferKit.
     public convenience init(path: String) throws {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -28,13 +67,15 @@ public final class SQLiteLedger: CodeLedger {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
             throw LedgerError.cannotOpen(path: path, reason: "the folder \(folder) does not exist")
         }
+        try Self.createOwnerOnly(path)
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
         let queue: DatabaseQueue
         do {
             queue = try DatabaseQueue(path: path, configuration: Self.configuration())
-        } catch let error as DatabaseError {
+        } catch {
             throw Self.openingError(error, path: path)
         }
-        try self.init(database: queue, path: path)
+        try self.init(database: queue, path: path, quickCheck: (size ?? .max) <= Self.quickCheckLimit)
     }
 
     /// A ledger that lives in memory and vanishes with the object: for tests and dry runs.
@@ -45,18 +86,30 @@ public final class SQLiteLedger: CodeLedger {
         } catch let error as DatabaseError {
             throw LedgerError.databaseFailure(operation: "create an in-memory ledger", reason: reason(error))
         }
-        return try SQLiteLedger(database: queue, path: nil)
+        return try SQLiteLedger(database: queue, path: nil, quickCheck: false)
     }
 
-    private init(database: DatabaseQueue, path: String?) throws {
+    private init(database: DatabaseQueue, path: String?, quickCheck: Bool) throws {
         self.database = database
         self.path = path
+        let label = path ?? Self.memoryLabel
         do {
-            try database.read { db in try Self.checkIsLedger(db, path: path ?? ":memory:") }
-            try LedgerSchema.migrator.migrate(database)
-        } catch let error as DatabaseError {
+            let applied = try database.read { db in
+                let applied = try LedgerSchema.appliedMigrations(db, path: label)
+                if applied > 0, quickCheck { try Self.integrityCheck(db, thorough: false, path: label) }
+                return applied
+            }
+            quickCheckedOnOpen = applied > 0 && quickCheck
+            if applied < LedgerSchema.migrations.count {
+                // Another process may be creating or migrating the same file: decide what to
+                // apply only once the write lock is held.
+                try Self.inImmediateTransaction(database) { db in
+                    try LedgerSchema.migrate(db, from: LedgerSchema.appliedMigrations(db, path: label), path: label)
+                }
+            }
+        } catch {
             if let path { throw Self.openingError(error, path: path) }
-            throw LedgerError.databaseFailure(operation: "create the ledger's tables", reason: Self.reason(error))
+            throw Self.translate(error, path: label, operation: "create the ledger's tables")
         }
     }
 
@@ -78,53 +131,118 @@ public final class SQLiteLedger: CodeLedger {
     static let cacheKibibytes = 65_536
     /// How long a write waits for another process that holds the ledger.
     static let busyTimeoutSeconds = 10
+    /// The largest file (64 MiB, about 1.2 million codes) that opening checks with `PRAGMA
+    /// quick_check`; it took 0.2 s on a ledger of 1,000,000 codes (53 MB).
+    public static let quickCheckLimit = 64 << 20
+    /// How an in-memory ledger is named in errors.
+    static let memoryLabel = ":memory:"
 
-    /// Refuses another program's database and a ledger whose schema is newer than this code.
-    private static func checkIsLedger(_ db: Database, path: String) throws {
-        let tables = try String.fetchAll(
-            db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-        guard !tables.isEmpty else { return }
-        guard tables.contains("grdb_migrations") else { throw LedgerError.notALedger(path: path) }
-        let known = Set(LedgerSchema.migrator.migrations)
-        let unknown = try LedgerSchema.migrator.appliedIdentifiers(db).subtracting(known).sorted()
-        guard !unknown.isEmpty else { return }
-        guard unknown.allSatisfy({ $0.hasPrefix(LedgerSchema.migrationPrefix) }) else {
-            throw LedgerError.notALedger(path: path)
+    /// Runs SQLite's checks of the whole file: `PRAGMA quick_check` (every page and record is
+    /// well formed, `NOT NULL` and `CHECK` constraints hold), or with `thorough`,
+    /// `PRAGMA integrity_check`, which also checks that every index matches its table (the index
+    /// that keeps codes unique among them). On a ledger of 1,000,000 codes (53 MB) the quick
+    /// check took 0.2 s and the thorough one 1.6 s. A quick check already passed when the ledger
+    /// was opened is not repeated.
+    ///
+    /// - Throws: ``LedgerError/corrupt(path:reason:)`` with the first problems SQLite found.
+    public func checkIntegrity(thorough: Bool = false) throws {
+        if !thorough, quickCheckedOnOpen { return }
+        let label = path ?? Self.memoryLabel
+        try read("check the ledger's integrity") { db in try Self.integrityCheck(db, thorough: thorough, path: label) }
+    }
+
+    private static func integrityCheck(_ db: Database, thorough: Bool, path: String) throws {
+        let pragma = thorough ? "integrity_check" : "quick_check"
+        let problems = try String.fetchAll(db, sql: "PRAGMA \(pragma)(3)")
+        guard problems != ["ok"] else { return }
+        throw LedgerError.corrupt(
+            path: path, reason: "SQLite's PRAGMA \(pragma) found: \(problems.joined(separator: "; "))")
+    }
+
+    /// Creates a missing ledger file empty, readable and writable by its owner only: SQLite would
+    /// create it with mode 0644, and gives its journal the file's mode.
+    private static func createOwnerOnly(_ path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            close(descriptor)
+            return
         }
-        throw LedgerError.newerSchema(path: path, unknownMigrations: unknown)
+        let error = errno
+        // Another process may just have created it; SQLite reports any other problem.
+        guard error != EEXIST else { return }
+        throw LedgerError.cannotOpen(path: path, reason: String(cString: strerror(error)))
     }
 
     /// Runs `body` in one write transaction: it commits when `body` returns, and rolls back when
-    /// anything throws. SQLite failures become ``LedgerError``; other errors pass unchanged.
+    /// anything throws. SQLite and GRDB failures become ``LedgerError``; other errors pass unchanged.
+    ///
+    /// This is the one place where the ledger's writes begin and end: `BEGIN IMMEDIATE` takes
+    /// the file's write lock before `body` reads anything (see the type's documentation).
     func write<T>(_ operation: @autoclosure () -> String, _ body: (Database) throws -> T) throws -> T {
         do {
-            return try database.write(body)
-        } catch let error as DatabaseError {
-            throw failure(error, operation: operation())
+            return try Self.inImmediateTransaction(database, body)
+        } catch {
+            throw Self.translate(error, path: path ?? Self.memoryLabel, operation: operation())
         }
     }
 
-    /// Runs `body` in a read-only transaction; SQLite failures become ``LedgerError``.
+    private static func inImmediateTransaction<T>(_ database: DatabaseQueue, _ body: (Database) throws -> T) throws
+        -> T
+    {
+        try database.writeWithoutTransaction { db in
+            var result: Result<T, any Error>?
+            try db.inTransaction(.immediate) {
+                result = .success(try body(db))
+                return .commit
+            }
+            guard let result else {
+                throw LedgerError.databaseFailure(operation: "write", reason: "the transaction did not run")
+            }
+            return try result.get()
+        }
+    }
+
+    /// Runs `body` in a read-only transaction; SQLite and GRDB failures become ``LedgerError``.
     func read<T>(_ operation: @autoclosure () -> String, _ body: (Database) throws -> T) throws -> T {
         do {
             return try database.read(body)
-        } catch let error as DatabaseError {
-            throw failure(error, operation: operation())
+        } catch {
+            throw Self.translate(error, path: path ?? Self.memoryLabel, operation: operation())
         }
     }
 
-    private func failure(_ error: DatabaseError, operation: String) -> LedgerError {
-        if let path, error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB {
-            return .corrupt(path: path, reason: Self.reason(error))
+    /// SQLite's damage codes and GRDB's decoding errors (a value of an unexpected type, or
+    /// `NULL`) become ``LedgerError/corrupt(path:reason:)``, other SQLite failures
+    /// ``LedgerError/databaseFailure(operation:reason:)``; other errors pass unchanged.
+    static func translate(_ error: any Error, path: String, operation: String) -> any Error {
+        switch error {
+        case let error as DatabaseError:
+            if isDamage(error) { return LedgerError.corrupt(path: path, reason: reason(error)) }
+            return LedgerError.databaseFailure(operation: operation, reason: reason(error))
+        case is RowDecodingError:
+            // Its description quotes the row, which may hold codes.
+            return LedgerError.corrupt(
+                path: path, reason: "a stored value has another type than OfferKit wrote, or is NULL")
+        default:
+            return error
         }
-        return .databaseFailure(operation: operation, reason: Self.reason(error))
     }
 
-    private static func openingError(_ error: DatabaseError, path: String) -> LedgerError {
-        if error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB {
-            return .corrupt(path: path, reason: reason(error))
+    private static func openingError(_ error: any Error, path: String) -> any Error {
+        if let error = error as? DatabaseError, !isDamage(error) {
+            return LedgerError.cannotOpen(path: path, reason: reason(error))
         }
-        return .cannotOpen(path: path, reason: reason(error))
+        return translate(error, path: path, operation: "open the ledger")
+    }
+
+    /// SQLite's codes for a damaged file; "unsupported file format" is how SQLite reports a
+    /// header that claims a schema format it does not know.
+    private static func isDamage(_ error: DatabaseError) -> Bool {
+        switch error.resultCode {
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_FORMAT: true
+        case .SQLITE_ERROR: error.message?.contains("unsupported file format") == true
+        default: false
+        }
     }
 
     /// SQLite's message and result code, without the statement or its arguments (which may hold codes).

@@ -15,7 +15,7 @@ public enum CampaignLimits {
     /// Apple: production codes (one-time-use codes plus custom-code redemptions) per app per quarter.
     public static let productionCodesPerQuarter = 1_000_000
     /// Apple: sandbox one-time-use codes per app per quarter.
-    static let sandboxCodesPerQuarter = 10_000
+    public static let sandboxCodesPerQuarter = 10_000
     /// The most codes one batch may ask for (a one-time-use batch's `count`, or a generated
     /// custom-code batch's `generate.count`): Apple's limit of 1,000,000 codes per app per
     /// quarter, which no batch can exceed since it counts against the quarter it is created in.

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+/// `offerkit codes generate` processes started at the same moment on one ledger.
+@Suite("offerkit codes: concurrent runs on one ledger")
+struct CodesLedgerRaceTests {
+    /// A campaign of one offer whose one given code has `redemptionLimit` redemptions.
+    static func redemptions(_ name: String, _ redemptionLimit: Int) -> String {
+        CampaignFiles.campaign(
+            name: name,
+            offers: [
+                CampaignFiles.offer(
+                    "Offer \(name)",
+                    custom: [CampaignFiles.given(["\(name.uppercased())1"], redemptionLimit: redemptionLimit)])
+            ])
+    }
+
+    /// A campaign of one offer with a sandbox one-time-use batch of `count` codes.
+    static func sandbox(_ name: String, _ count: Int) -> String {
+        CampaignFiles.campaign(
+            name: name,
+            offers: [
+                CampaignFiles.offer(
+                    "Offer \(name)", oneTimeUse: [CampaignFiles.oneTimeUse(count: count, environment: "SANDBOX")])
+            ])
+    }
+
+    /// Runs `codes generate` for every campaign file at once; returns the results in that order.
+    static func generateAtOnce(_ paths: [String], in files: CampaignFiles) -> [CLIResult] {
+        Concurrently.run(paths.count) { index in
+            do {
+                return try files.run("generate", paths[index])
+            } catch {
+                return CLIResult(arguments: [paths[index]], status: -1, stdout: "", stderr: "\(error)")
+            }
+        }
+    }
+
+    /// Three campaigns of 400,000 production redemptions each: two fit in Apple's 1,000,000 per
+    /// quarter, so exactly one run must fail (at validation, or when recording if the others
+    /// committed after it was validated), and the ledger must never hold more than the limit.
+    @Test func racingRunsNeverRecordMoreProductionCodesThanTheQuarterAllows() throws {
+        for round in 0..<3 {
+            let files = try CampaignFiles.make()
+            defer { files.remove() }
+            let names = ["north", "south", "east"]
+            let paths = try names.map { try files.write(Self.redemptions($0, 400_000), to: "\($0).json") }
+            let results = Self.generateAtOnce(paths, in: files)
+            #expect(results.map(\.status).sorted() == [0, 0, 4], "round \(round): \(results)")
+            for failed in results where failed.status == 4 {
+                Expect.failure(failed, status: 4, mentioning: ["2027-Q1", "1,000,000", "800,000", "1,200,000"])
+            }
+            // What the ledger holds: the two recorded campaigns, 800,000 in all.
+            var exported = 0
+            for path in paths {
+                let export = try files.run("export", path)
+                if export.status == 0 { exported += CampaignFiles.codes(ofCSV: export.stdout).count }
+            }
+            #expect(exported == 2, "round \(round)")
+            let probe = try files.write(Self.redemptions("probe", 200_001), to: "probe.json")
+            Expect.failure(
+                try files.run("validate", probe), status: 4, mentioning: ["the ledger holds 800,000 more", "2027-Q1"])
+        }
+    }
+
+    /// Four campaigns of 3,000 sandbox codes: three fit in the 10,000 per quarter.
+    @Test func racingRunsNeverRecordMoreSandboxCodesThanTheQuarterAllows() throws {
+        for round in 0..<2 {
+            let files = try CampaignFiles.make()
+            defer { files.remove() }
+            let paths = try (0..<4).map {
+                try files.write(Self.sandbox("sandbox\($0)", 3_000), to: "sandbox\($0).json")
+            }
+            let results = Self.generateAtOnce(paths, in: files)
+            #expect(results.map(\.status).sorted() == [0, 0, 0, 4], "round \(round): \(results)")
+            for failed in results where failed.status == 4 {
+                Expect.failure(failed, status: 4, mentioning: ["sandbox", "2027-Q1", "10,000", "9,000"])
+            }
+            let probe = try files.write(Self.sandbox("probe", 1_001), to: "probe.json")
+            Expect.failure(try files.run("validate", probe), status: 4, mentioning: ["the ledger holds 9,000 more"])
+        }
+    }
+
+    /// Six runs create the same new ledger at once: all succeed, and every campaign is in it.
+    @Test func racingRunsOnANewLedgerAllSucceed() throws {
+        for round in 0..<3 {
+            let files = try CampaignFiles.make()
+            defer { files.remove() }
+            let paths = try (0..<6).map { try files.write(Self.redemptions("new\($0)", 1), to: "new\($0).json") }
+            let results = Self.generateAtOnce(paths, in: files)
+            #expect(results.allSatisfy { $0.status == 0 }, "round \(round): \(results)")
+            for (index, path) in paths.enumerated() {
+                let export = try files.run("export", path)
+                #expect(CampaignFiles.codes(ofCSV: export.stdout) == ["NEW\(index)1"], "round \(round): \(export)")
+            }
+            #expect(FileMode.of(files.ledger) == 0o600)
+        }
+    }
+}
