@@ -1,5 +1,6 @@
 import Foundation
 import Mustache
+import OfferSigning
 
 /// Compiles Mustache templates that render plain text: exports here, the service's code snippets
 /// in `OfferService`.
@@ -21,17 +22,20 @@ package enum TextTemplate {
         package var reason: String
     }
 
+    /// The largest template file read: 1 MiB (the built-in templates are a few KiB).
+    package static let maximumBytes = 1 << 20
+
     /// The text of the template file at `url`, which must be UTF-8; `nil` when there is no such file
     /// (a folder of templates may leave some out).
     package static func read(_ url: URL) throws(ReadError) -> String? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let data: Data
+        let data: [UInt8]
         do {
-            data = try Data(contentsOf: url)
+            data = try BoundedInput.read(path: url.path, limit: maximumBytes)
         } catch {
-            throw ReadError(reason: error.localizedDescription)
+            throw ReadError(reason: error.reason)
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: data, as: UTF8.self) else {
             throw ReadError(reason: "the bytes are not valid UTF-8")
         }
         return text
