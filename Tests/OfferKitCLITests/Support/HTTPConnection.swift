@@ -15,7 +15,7 @@ struct HTTPConnectionError: Error, CustomStringConvertible {
 ///
 /// Reads give up after 60 s (a safety net so a broken server cannot hang the suite).
 final class HTTPConnection {
-    private let socket: Int32
+    let socket: Int32
     /// This end's port.
     let localPort: Int
     /// The server's port.
