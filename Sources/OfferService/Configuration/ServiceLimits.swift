@@ -16,8 +16,8 @@ public struct ServiceLimits: Sendable, Equatable {
     /// (4096 by default; Linux caps it at `net.core.somaxconn`).
     public var backlog: Int
 
-    /// The default of ``maxConnections``: an idle connection costs a file descriptor and a few
-    /// kilobytes, so 10 000 fit a small (2-core, 1 GB) host with room to spare, while the requests
+    /// The default of ``maxConnections``: an idle connection costs a file descriptor and about
+    /// 35 KB, so 10 000 take about 350 MB, which a small (2-core, 2 GB) host holds; the requests
     /// themselves are limited by the CPU, not by this.
     public static let defaultMaxConnections = 10_000
     /// The default of ``backlog``: as deep as Linux allows by default (`net.core.somaxconn` is 4096),
