@@ -192,10 +192,11 @@ struct HostileClientTests {
                 #expect(exchange.status == expected, "\(path): \(String(decoding: exchange.received, as: UTF8.self))")
                 #expect(exchange.headers["connection"] == "close", "\(path)")
                 #expect(exchange.closedByServer, "\(path)")
-                // Really closed (sending fails), long before the 10 s: the server stopped reading, so
-                // what it took is what the sockets' buffers hold, not the gigabytes it read before.
+                // Really closed (sending fails) within the 10 s: a server that read on, as Hummingbird
+                // does to reach the next request, would take the endless body for as long as it came.
+                // (The bytes this NIO client counts include its own buffers; `offerkit serve`'s end-to-end
+                // test counts what the socket took.)
                 #expect(exchange.floodFailed, "\(path)")
-                #expect(exchange.floodBytes < 64 << 20, "\(path): \(exchange.floodBytes) bytes taken")
             }
         }
         Self.expectNo5xx(in: records)

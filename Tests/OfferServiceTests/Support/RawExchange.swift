@@ -11,8 +11,6 @@ struct RawExchange: Sendable {
     var received: [UInt8] = []
     /// Whether the server ended the connection (end of stream, or a reset) within the time.
     var closedByServer = false
-    /// Bytes of the endless body the server's side took (its buffers, and whatever it read).
-    var floodBytes = 0
     /// Whether sending the endless body failed (the connection was really closed, not only half).
     var floodFailed = false
 
@@ -84,7 +82,6 @@ struct RawExchange: Sendable {
                         while !Task.isCancelled {
                             do {
                                 try await outbound.write(zeros)
-                                result.update { $0.floodBytes += zeros.readableBytes }
                             } catch {
                                 result.update { $0.floodFailed = true }
                                 break
