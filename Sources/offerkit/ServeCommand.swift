@@ -14,6 +14,10 @@ struct ServeCommand: AsyncParsableCommand {
             `Authorization: Bearer <secret>` unless --no-auth is given, which is refused on any address but \
             loopback.
 
+            At most --max-connections connections are served at once; more wait in the listen backlog \
+            (--backlog). A request whose body is refused (too large), cut short, badly framed or too slow is \
+            answered 400, 408 or 413 with `Connection: close`, and the connection is closed without reading on.
+
             Logs go to stderr, one line per request with its request id. SIGTERM or SIGINT shut down gracefully: \
             /readyz answers 503, new connections are refused and in-flight requests finish; the exit status is 0. \
             The OpenAPI document is served at /openapi.json.
@@ -54,6 +58,15 @@ struct ServeCommand: AsyncParsableCommand {
         help: "How many requests an API key may make at once before the rate applies (default: config, or 100).")
     var burst: Int?
 
+    @Option(
+        name: .customLong("max-connections"),
+        help: "How many connections are served at once; more wait in the backlog (default: config, or 10000).")
+    var maxConnections: Int?
+
+    @Option(
+        help: "The listen backlog: connections the kernel queues before they are served (default: config, or 4096).")
+    var backlog: Int?
+
     @Option(name: .customLong("log-level"), help: "The least severe level logged to stderr.")
     var logLevel: LogLevel = .info
 
@@ -79,6 +92,12 @@ struct ServeCommand: AsyncParsableCommand {
         if let burst, !(1...1_000_000).contains(burst) {
             throw CLIError.usage("--burst: expected 1-1000000 (found \(burst))")
         }
+        if let maxConnections, !(1...1_000_000).contains(maxConnections) {
+            throw CLIError.usage("--max-connections: expected 1-1000000 (found \(maxConnections))")
+        }
+        if let backlog, !(1...65_535).contains(backlog) {
+            throw CLIError.usage("--backlog: expected 1-65535 (found \(backlog))")
+        }
     }
 
     func run() async throws {
@@ -88,6 +107,8 @@ struct ServeCommand: AsyncParsableCommand {
         if let timeout { configuration.limits.requestTimeoutSeconds = timeout }
         if let rateLimit { configuration.limits.requestsPerSecond = rateLimit }
         if let burst { configuration.limits.burst = burst }
+        if let maxConnections { configuration.limits.maxConnections = maxConnections }
+        if let backlog { configuration.limits.backlog = backlog }
         let service = try OfferService(configuration: configuration, authentication: noAuth ? .disabled : .required)
         let keyFiles = configuration.apps.values.map(\.keyFile) + [configuration.connectAPI?.keyFile].compactMap { $0 }
         for keyFile in Set(keyFiles).sorted() { Credentials.warnIfExposed(keyFile) }
@@ -109,7 +130,10 @@ struct ServeCommand: AsyncParsableCommand {
                 "limits.timeoutSeconds": .stringConvertible(limits.requestTimeoutSeconds),
                 "limits.requestsPerSecond": .stringConvertible(limits.requestsPerSecond),
                 "limits.burst": .stringConvertible(limits.burst),
+                "limits.maxConnections": .stringConvertible(limits.maxConnections),
+                "limits.backlog": .stringConvertible(limits.backlog),
             ])
+        FileDescriptorLimit.raise(toServe: limits.maxConnections, logger: logger)
         let runner = ServiceRunner(service: service, host: host, port: port, logger: logger)
         try await runner.run { address in
             FileHandle.standardError.write(Data("offerkit: listening on \(address.url)\n".utf8))

@@ -181,9 +181,12 @@ struct ServeCommandTests {
                     contentLength: body.count))
             try connection.send(Array(body[..<(body.count / 2)]))
             // The rest of the body is never sent: the answer must come anyway, from the request timeout.
+            // The client is at fault: a 408 (never a 5xx), and the connection is closed.
             let reply = try connection.readReply()
-            #expect(reply.status == 503, "\(reply)")
-            #expect(reply.json?["type"]?.string == "urn:offerkit:problem:timeout", "\(reply)")
+            #expect(reply.status == 408, "\(reply)")
+            #expect(reply.json?["type"]?.string == "urn:offerkit:problem:body-timeout", "\(reply)")
+            #expect(reply.header("Connection") == "close", "\(reply)")
+            #expect(connection.readUntilClosed(seconds: 20).closed, "the server closes the connection")
         }
         server.terminate()
         let run = server.waitForExit()
@@ -256,7 +259,8 @@ struct ServeCommandTests {
 
     @Test(arguments: [
         ["--port", "70000"], ["--max-body-bytes", "10"], ["--timeout", "0"], ["--rate-limit", "-1"],
-        ["--burst", "0"], ["--log-level", "loud"],
+        ["--burst", "0"], ["--log-level", "loud"], ["--max-connections", "0"], ["--max-connections", "1000001"],
+        ["--backlog", "0"], ["--backlog", "70000"],
     ])
     func outOfRangeFlagsAreUsageErrors(flags: [String]) throws {
         let result = try CLI.run(["serve", "--config", Self.servicePath, "--no-auth"] + flags)

@@ -49,7 +49,8 @@ struct ConfigurationTests {
                 \(Self.apiKey("billing", sha256: Self.otherDigest.uppercased(), scopes: #"["promotional-offer", "metrics"]"#,
                     bundleIDs: "[\"\(ServiceFixtures.app)\"]"))
               ],
-              "limits": {"maxBodyBytes": 2048, "requestTimeoutSeconds": 5, "requestsPerSecond": 7, "burst": 9}
+              "limits": {"maxBodyBytes": 2048, "requestTimeoutSeconds": 5, "requestsPerSecond": 7, "burst": 9,
+                         "maxConnections": 300, "backlog": 64}
             }
             """)
         let configuration = try ServiceConfiguration.load(path: path, environment: [:])
@@ -70,7 +71,9 @@ struct ConfigurationTests {
         #expect(configuration.apiKeys[1].bundleIDs == [ServiceFixtures.app])
         #expect(
             configuration.limits
-                == ServiceLimits(maxBodyBytes: 2048, requestTimeoutSeconds: 5, requestsPerSecond: 7, burst: 9))
+                == ServiceLimits(
+                    maxBodyBytes: 2048, requestTimeoutSeconds: 5, requestsPerSecond: 7, burst: 9, maxConnections: 300,
+                    backlog: 64))
 
         let service = try OfferService(configuration: configuration)
         #expect(service.state.apps.bundleIDs == [ServiceFixtures.app, ServiceFixtures.otherApp])
@@ -94,6 +97,7 @@ struct ConfigurationTests {
         let path = try folder.write("service.json", #"{"apps": {\#(Self.app())}}"#)
         let configuration = try ServiceConfiguration.load(path: path, environment: [:])
         #expect(configuration.limits == ServiceLimits())
+        #expect(configuration.limits.maxConnections == 10_000 && configuration.limits.backlog == 4096)
         #expect(configuration.apiKeys.isEmpty && configuration.connectAPI == nil)
     }
 
@@ -147,6 +151,10 @@ struct ConfigurationTests {
         (#"{"apps": {\#(app())}, "limits": {"burst": 1.5}}"#, "limits.burst"),
         (#"{"apps": {\#(app())}, "limits": {"burst": "10"}}"#, "limits.burst"),
         (#"{"apps": {\#(app())}, "limits": {"timeout": 5}}"#, "limits.timeout"),
+        (#"{"apps": {\#(app())}, "limits": {"maxConnections": 0}}"#, "limits.maxConnections"),
+        (#"{"apps": {\#(app())}, "limits": {"maxConnections": 1000001}}"#, "limits.maxConnections"),
+        (#"{"apps": {\#(app())}, "limits": {"backlog": 0}}"#, "limits.backlog"),
+        (#"{"apps": {\#(app())}, "limits": {"backlog": 65536}}"#, "limits.backlog"),
         (
             #"{"apps": {\#(app())}, "connectApiKey": {"keyFile": "k.p8", "keyId": "K", "issuerId": "x"}}"#,
             "connectApiKey.issuerId"

@@ -11,7 +11,8 @@ import OfferSigning
 ///                          "issuerId": "57246542-96fe-1a63-e053-0824d011072a" }
 ///   },
 ///   "apiKeys": [ { "name": "billing", "sha256": "<64 hex digits>", "scopes": ["*"], "bundleIds": ["*"] } ],
-///   "limits": { "maxBodyBytes": 1048576, "requestTimeoutSeconds": 10, "requestsPerSecond": 50, "burst": 100 }
+///   "limits": { "maxBodyBytes": 1048576, "requestTimeoutSeconds": 10, "requestsPerSecond": 50, "burst": 100,
+///               "maxConnections": 10000, "backlog": 4096 }
 /// }
 /// ```
 public struct ServiceConfiguration: Sendable {
@@ -117,6 +118,8 @@ public struct ServiceConfiguration: Sendable {
             if let value = entry["requestTimeoutSeconds"]?.int64 { limits.requestTimeoutSeconds = Double(value) }
             if let value = entry["requestsPerSecond"]?.int64 { limits.requestsPerSecond = Double(value) }
             if let value = entry["burst"]?.int64 { limits.burst = Int(value) }
+            if let value = entry["maxConnections"]?.int64 { limits.maxConnections = Int(value) }
+            if let value = entry["backlog"]?.int64 { limits.backlog = Int(value) }
         }
         return ServiceConfiguration(apps: apps, connectAPI: connectAPI, apiKeys: apiKeys, limits: limits)
     }
@@ -241,6 +244,8 @@ extension ServiceConfiguration {
                 .init("requestTimeoutSeconds", .integer(minimum: 1, maximum: 600), required: false),
                 .init("requestsPerSecond", .integer(minimum: 1, maximum: 1_000_000), required: false),
                 .init("burst", .integer(minimum: 1, maximum: 1_000_000), required: false),
+                .init("maxConnections", .integer(minimum: 1, maximum: 1_000_000), required: false),
+                .init("backlog", .integer(minimum: 1, maximum: 65_535), required: false),
             ]), required: false),
     ])
 }

@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -10,6 +11,11 @@ import ServiceLifecycle
 /// or SIGINT, readiness flips first (`/readyz` answers 503), then the server stops accepting
 /// connections, closes idle ones and lets in-flight requests finish. Requests still running after
 /// ``shutdownGracePeriod`` are cancelled.
+///
+/// It takes at most ``ServiceLimits/maxConnections`` connections at once (others wait in the
+/// listen backlog, ``ServiceLimits/backlog`` deep), and a ``ConnectionGuard`` on each connection
+/// closes it after a response whose request was not read in full (a body refused as too large,
+/// cut short, broken, or never sent), instead of reading on.
 ///
 /// ```swift
 /// let runner = ServiceRunner(service: service, host: "127.0.0.1", port: 0, logger: logger)
@@ -53,17 +59,11 @@ public struct ServiceRunner: Sendable {
         let listening = NIOLockedValueBox(false)
         let host = self.host
         let port = self.port
-        let application = Application(
-            router: service.makeRouter(),
-            server: .http1(configuration: .init(idleTimeout: .seconds(idleTimeoutSeconds))),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
-            onServerRunning: { channel in
-                listening.withLockedValue { $0 = true }
-                let local = channel.localAddress
-                await onServerRunning(ListeningAddress(host: local?.ipAddress ?? host, port: local?.port ?? port))
-            },
-            logger: logger
-        )
+        let application = makeApplication { channel in
+            listening.withLockedValue { $0 = true }
+            let local = channel.localAddress
+            await onServerRunning(ListeningAddress(host: local?.ipAddress ?? host, port: local?.port ?? port))
+        }
         var configuration = ServiceGroupConfiguration(
             services: [application, ReadinessService(state: service.state, logger: logger)],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
@@ -74,5 +74,28 @@ public struct ServiceRunner: Sendable {
             if listening.withLockedValue({ $0 }) { throw .stopped(reason: String(describing: error)) }
             throw .cannotListen(host: host, port: port, reason: ServiceRunnerError.reason(error))
         }
+    }
+
+    /// The Hummingbird application that ``run(onServerRunning:)`` serves: HTTP/1.1 with the idle
+    /// timeout and a ``ConnectionGuard`` per connection, the limits' backlog and maximum number of
+    /// connections.
+    func makeApplication(
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let limits = service.state.limits
+        let maxBodyBytes = limits.maxBodyBytes
+        return Application(
+            router: service.makeRouter(),
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [ConnectionGuard(maxBodyBytes: maxBodyBytes)],
+                    idleTimeout: .seconds(idleTimeoutSeconds))),
+            configuration: ApplicationConfiguration(
+                address: .hostname(host, port: port), backlog: max(1, limits.backlog),
+                availableConnectionsDelegate: MaximumAvailableConnections(max(1, limits.maxConnections), logger: logger)
+            ),
+            onServerRunning: onServerRunning,
+            logger: logger
+        )
     }
 }

@@ -6,6 +6,7 @@ enum OpenAPIHeaders {
     static let retryAfter = "Retry-After"
     static let wwwAuthenticate = "WWW-Authenticate"
     static let allow = "Allow"
+    static let connection = "Connection"
 
     /// A `$ref` to the header `name`.
     static func reference(_ name: String) -> JSONValue { .reference("#/components/headers/\(name)") }
@@ -40,6 +41,13 @@ enum OpenAPIHeaders {
                     "The authentication the service expects (RFC 6750): `Bearer realm=\"offerkit\"`, with "
                         + "`error=\"invalid_token\"` when the request presented a key the service does not know.",
                     schema: .object([("type", .string("string"))]))
+            ),
+            (
+                connection,
+                header(
+                    "`close` on the problems that leave the request unread (`bad-request`, `body-timeout`, "
+                        + "`body-too-large`): the service closes the connection after the response.",
+                    schema: .object([("type", .string("string")), ("enum", .array([.string("close")]))]))
             ),
             (
                 allow,

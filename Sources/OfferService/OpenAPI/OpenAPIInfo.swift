@@ -92,8 +92,12 @@ enum OpenAPIInfo {
             bundle IDs: a missing or unknown key is `401 unauthorized`, a key without the scope or the bundle ID is \
             `403 forbidden`.
 
-            **Limits.** Request bodies are JSON (`Content-Type: application/json`) up to the configured size; each \
-            API key has a rate limit (`429` with `Retry-After`); each operation runs under a timeout. Responses that \
+            **Limits.** Request bodies are JSON (`Content-Type: application/json`) up to the configured size (a \
+            larger `Content-Length` is `413` before any of the body is read); each API key has a rate limit (`429` \
+            with `Retry-After`); each operation runs under a timeout, its body included (`408` while the body is \
+            still arriving). Broken HTTP framing (a body shorter than its `Content-Length`, a bad chunk, a \
+            `Transfer-Encoding` other than `chunked`) is `400 bad-request`. After a `400 bad-request`, `408` or \
+            `413` the connection is closed (`Connection: close`). Responses that \
             carry signatures or tokens have `Cache-Control: no-store`. Every response has an `X-Request-Id`.
 
             **Problems.** Every error is an RFC 9457 problem (`application/problem+json`, the `Problem` schema) \

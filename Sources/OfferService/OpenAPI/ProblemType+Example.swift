@@ -1,3 +1,4 @@
+import NIOHTTP1
 import OfferCodes
 import OfferSigning
 
@@ -18,6 +19,7 @@ extension ProblemType {
         case .unauthorized: [OpenAPIHeaders.wwwAuthenticate]
         case .methodNotAllowed: [OpenAPIHeaders.allow]
         case .rateLimited, .unavailable: [OpenAPIHeaders.retryAfter]
+        case .badRequest, .bodyTimeout, .bodyTooLarge: [OpenAPIHeaders.connection]
         default: []
         }
     }
@@ -25,6 +27,10 @@ extension ProblemType {
     private func exampleProblem(in operation: ServiceOperation?) -> ServiceProblem {
         let limits = ServiceLimits()
         switch self {
+        case .badRequest:
+            return ServiceProblem.badRequest(.invalidEOFState)
+        case .bodyTimeout:
+            return ServiceProblem.bodyTimeout(seconds: String(Int(limits.requestTimeoutSeconds)))
         case .malformedJSON:
             return ServiceProblem(self, detail: "the body is not valid JSON: expected a member name at byte 31")
         case .invalidField:

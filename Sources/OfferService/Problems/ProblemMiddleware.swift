@@ -2,12 +2,15 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import NIOHTTP1
 import OfferSigning
 
 /// Turns every error into an `application/problem+json` response: ``ServiceProblem`` as it is,
-/// Hummingbird's own errors (no route, body too large) into their problem types, a wrong method
-/// on a known path into 405 with `Allow`, a signing library validation error that a handler let
-/// through into 422, and anything else into a 500 that exposes nothing.
+/// Hummingbird's own errors (no route, body too large) into their problem types, NIO's HTTP parser
+/// errors (broken framing: the client's fault) into 400 `bad-request`, a wrong method on a known
+/// path into 405 with `Allow`, a signing library validation error that a handler let through into
+/// 422, and anything else into a 500 that exposes nothing. Problems that leave the request unread
+/// (``ProblemType/closesConnection``) answer with `Connection: close`.
 struct ProblemMiddleware: RouterMiddleware {
     typealias Context = ServiceRequestContext
     /// For 405: the methods each path takes.
@@ -21,6 +24,8 @@ struct ProblemMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let problem as ServiceProblem {
             return respond(problem, context: context)
+        } catch let error as HTTPParserError {
+            return respond(.badRequest(error), context: context)
         } catch let error as NIOTooManyBytesError {
             return respond(.bodyTooLarge(limit: error.maxBytes), context: context)
         } catch let error as HTTPError where error.status == .notFound {
@@ -68,6 +73,7 @@ struct ProblemMiddleware: RouterMiddleware {
     /// The problem response for `problem`.
     static func response(for problem: ServiceProblem, requestID: String) -> Response {
         var headers: HTTPFields = [.contentType: "application/problem+json", .cacheControl: "no-store"]
+        if problem.type.closesConnection { headers[.connection] = "close" }
         for (name, value) in problem.headers {
             if let field = HTTPField.Name(name) { headers[field] = value }
         }

@@ -16,9 +16,20 @@ public struct ProblemType: Sendable, Hashable {
     public var uri: String { "urn:offerkit:problem:\(slug)" }
 
     var httpStatus: HTTPResponse.Status { HTTPResponse.Status(code: status) }
+
+    /// Whether the response closes the connection (`Connection: close`): the problem leaves the rest
+    /// of the request unread or unreadable, so no further request could be told from it.
+    var closesConnection: Bool { self == .badRequest || self == .bodyTooLarge || self == .bodyTimeout }
 }
 
 extension ProblemType {
+    public static let badRequest = ProblemType(
+        slug: "bad-request", status: 400, title: "The request is not well-formed HTTP",
+        explanation: """
+            The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk \
+            size is invalid, `Transfer-Encoding` is not `chunked`, or the connection failed while the body was being \
+            read. The connection is closed.
+            """)
     public static let malformedJSON = ProblemType(
         slug: "malformed-json", status: 400, title: "The request body is not valid JSON",
         explanation: "The body could not be parsed as JSON (RFC 8259). `detail` says where parsing stopped.")
@@ -52,7 +63,16 @@ extension ProblemType {
         explanation: "The endpoint exists but not for this HTTP method; the `Allow` header lists the methods it takes.")
     public static let bodyTooLarge = ProblemType(
         slug: "body-too-large", status: 413, title: "The request body is too large",
-        explanation: "The body is larger than the service's limit (`limits.maxBodyBytes`).")
+        explanation: """
+            The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused \
+            before any of the body is read. The connection is closed.
+            """)
+    public static let bodyTimeout = ProblemType(
+        slug: "body-timeout", status: 408, title: "The request body did not arrive in time",
+        explanation: """
+            The client had not sent the whole body when the request timeout (`limits.requestTimeoutSeconds`) passed. \
+            The connection is closed.
+            """)
     public static let unsupportedMediaType = ProblemType(
         slug: "unsupported-media-type", status: 415, title: "The body must be JSON",
         explanation: "Operations with a body take `Content-Type: application/json`.")
@@ -72,8 +92,8 @@ extension ProblemType {
 
     /// Every problem type the service can return.
     public static let all: [ProblemType] = [
-        .malformedJSON, .invalidField, .invalidCampaign, .unauthorized, .forbidden, .unknownApp, .notConfigured,
-        .notFound, .methodNotAllowed, .bodyTooLarge, .unsupportedMediaType, .rateLimited, .timeout, .unavailable,
-        .internalError,
+        .badRequest, .malformedJSON, .invalidField, .invalidCampaign, .unauthorized, .forbidden, .unknownApp,
+        .notConfigured, .notFound, .methodNotAllowed, .bodyTimeout, .bodyTooLarge, .unsupportedMediaType,
+        .rateLimited, .timeout, .unavailable, .internalError,
     ]
 }

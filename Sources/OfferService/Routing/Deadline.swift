@@ -18,12 +18,16 @@ final class Deadline: Sendable {
     }
     private let state = NIOLockedValueBox(State())
     private static let fallbackQueue = DispatchQueue(label: "offerkit.service.deadlines")
+    /// The time the work has, from ``start()``.
+    let seconds: Double
+
+    init(seconds: Double) { self.seconds = seconds }
 
     /// Whether the deadline passed (and the task was, or is about to be, cancelled).
     var hasExpired: Bool { state.withLockedValue { $0.expired } }
 
-    /// Starts the timer: ``expire()`` runs after `seconds`.
-    func start(seconds: Double) {
+    /// Starts the timer: ``expire()`` runs after ``seconds``.
+    func start() {
         let nanoseconds = Int64(seconds * 1e9)
         let cancel: @Sendable () -> Void
         if NIOSingletons.singletonsEnabledSuggestion {

@@ -23,10 +23,11 @@ struct OperationResponder: Sendable {
         let logged = logger
         // One deadline for reading the body, parsing it and the handler: a client that sends its
         // body slowly cannot hold the operation longer than the request timeout.
-        return try await withTimeout(seconds: state.limits.requestTimeoutSeconds) { [operation, state, query] in
+        return try await withTimeout(seconds: state.limits.requestTimeoutSeconds) {
+            [operation, state, query] deadline in
             var body: JSONValue?
             if let schema = operation.requestSchema {
-                body = try await readBody(request, schema: schema)
+                body = try await readBody(request, schema: schema, deadline: deadline)
             }
             let input = OperationRequest(
                 body: body, query: query, headers: request.headers, apiKey: apiKey, state: state, logger: logged)
@@ -76,8 +77,10 @@ struct OperationResponder: Sendable {
         }
     }
 
-    /// The body as JSON, checked against `schema`.
-    private func readBody(_ request: Request, schema: JSONSchema) async throws -> JSONValue {
+    /// The body as JSON, checked against `schema`. A body that has not arrived when `deadline`
+    /// expires is the client's fault (408 `body-timeout`), as is a connection that breaks while it
+    /// is read (400 `bad-request`; NIO's parser errors become one in ``ProblemMiddleware``).
+    private func readBody(_ request: Request, schema: JSONSchema, deadline: Deadline) async throws -> JSONValue {
         guard Self.isJSON(request.headers[.contentType]) else {
             throw ServiceProblem(
                 .unsupportedMediaType,
@@ -85,9 +88,10 @@ struct OperationResponder: Sendable {
                     + (request.headers[.contentType].map { " (found \($0.prefix(64)))" } ?? " (found none)"))
         }
         let limit = max(0, state.limits.maxBodyBytes)
-        // Refuse a declared oversize body before reading any of it; a body without a length (chunked)
-        // is cut off by `collect(upTo:)` as soon as it passes the limit.
-        if let declared = request.headers[.contentLength], let length = Int(declared), length > limit {
+        // Refuse a declared oversize body before reading any of it (``ConnectionGuard`` stopped
+        // reading the connection when the head arrived); a body without a length (chunked) is cut
+        // off by `collect(upTo:)` as soon as it passes the limit.
+        if ContentLength.exceeds(limit, in: request.headers) {
             throw ServiceProblem.bodyTooLarge(limit: limit)
         }
         let buffer: ByteBuffer
@@ -95,6 +99,12 @@ struct OperationResponder: Sendable {
             buffer = try await request.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
             throw ServiceProblem.bodyTooLarge(limit: limit)
+        } catch _ where deadline.hasExpired {
+            throw ServiceProblem.bodyTimeout(seconds: Self.format(deadline.seconds))
+        } catch let error as IOError {
+            throw ServiceProblem.brokenConnection(error)
+        } catch let error as ChannelError {
+            throw ServiceProblem.brokenConnection(error)
         }
         let json: JSONValue
         do {
@@ -126,22 +136,22 @@ struct OperationResponder: Sendable {
     /// for a worker counts. For the others it starts with the work, so that time spent waiting for a
     /// thread (a busy machine, tests run in parallel) does not count against them.
     private func withTimeout(
-        seconds: Double, _ work: @escaping @Sendable () async throws -> OperationResponse
+        seconds: Double, _ work: @escaping @Sendable (Deadline) async throws -> OperationResponse
     ) async throws -> Response {
         // Clamped to 0...86 400 s (NaN as 0) so that a limit set in code cannot trap the conversion below.
         let seconds = seconds.isNaN ? 0 : min(max(seconds, 0), 86_400)
-        let deadline = Deadline()
+        let deadline = Deadline(seconds: seconds)
         let run: @Sendable () async throws -> Response = {
             defer { deadline.stop() }
-            return Self.response(try await work())
+            return Self.response(try await work(deadline))
         }
         let task: Task<Response, any Error>
         if operation.runsLong {
-            deadline.start(seconds: seconds)
+            deadline.start()
             task = Task(executorPreference: WorkerExecutor.shared) { try await run() }
         } else {
             task = Task {
-                deadline.start(seconds: seconds)
+                deadline.start()
                 return try await run()
             }
         }

@@ -63,7 +63,7 @@ public struct ServiceOperation: Sendable {
     public var documentedProblems: [ProblemType] {
         var types = problems
         if requestSchema != nil {
-            types += [.malformedJSON, .invalidField, .bodyTooLarge, .unsupportedMediaType]
+            types += [.badRequest, .malformedJSON, .invalidField, .bodyTimeout, .bodyTooLarge, .unsupportedMediaType]
         }
         if scope != nil { types += [.unauthorized, .forbidden, .rateLimited] }
         types += [.timeout, .internalError]

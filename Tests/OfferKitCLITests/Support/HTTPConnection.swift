@@ -15,7 +15,7 @@ struct HTTPConnectionError: Error, CustomStringConvertible {
 ///
 /// Reads give up after 60 s (a safety net so a broken server cannot hang the suite).
 final class HTTPConnection {
-    private let socket: Int32
+    let socket: Int32
     /// This end's port.
     let localPort: Int
     /// The server's port.
@@ -125,7 +125,7 @@ final class HTTPConnection {
     /// How many bytes this connection sent that the server process has not read yet, from the
     /// kernel's table of TCP sockets (`/proc/net/tcp`, Linux); nil when the table cannot be read.
     func unreadByServer() -> Int? {
-        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return nil }
+        guard let table = Self.readWhole("/proc/net/tcp") else { return nil }
         let serverEnd = String(format: "0100007F:%04X", port)
         let clientEnd = String(format: "0100007F:%04X", localPort)
         for line in table.split(separator: "\n").dropFirst() {
@@ -135,6 +135,26 @@ final class HTTPConnection {
             return queues.count == 2 ? Int(queues[1], radix: 16) : nil
         }
         return nil
+    }
+}
+
+extension HTTPConnection {
+    /// The whole of a file that reports no size, such as `/proc/net/tcp`, read to its end with
+    /// `read(2)`: Foundation's `String(contentsOfFile:)` returns only its first page (about 26
+    /// sockets), so a connection listed further down was not found while older sockets lingered.
+    static func readWhole(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count >= 0 else { return nil }
+            if count == 0 { break }
+            bytes += buffer[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

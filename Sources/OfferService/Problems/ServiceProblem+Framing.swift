@@ -1,0 +1,46 @@
+import NIOCore
+import NIOHTTP1
+
+extension ServiceProblem {
+    /// A request whose HTTP/1.1 framing NIO's parser refused while the body was being read: the
+    /// client's fault, answered 400 `bad-request` (never a 500), and the connection is closed.
+    public static func badRequest(_ error: HTTPParserError) -> ServiceProblem {
+        let what: String
+        switch error {
+        case .invalidEOFState, .closedConnection:
+            what =
+                "the connection ended before the body did (fewer bytes than its Content-Length, or no final "
+                + "zero-size chunk)"
+        case .invalidChunkSize:
+            what = "a chunk size is not a hexadecimal number of at most 16 digits"
+        case .invalidContentLength, .unexpectedContentLength:
+            what = "Content-Length must be one non-negative decimal number, and not come with Transfer-Encoding"
+        case .unknown:
+            // llhttp reports an invalid Transfer-Encoding (anything but `chunked` last) this way.
+            what = "the framing is invalid (for instance a Transfer-Encoding other than chunked, the only one taken)"
+        default:
+            what = "the request is not well-formed HTTP/1.1"
+        }
+        return ServiceProblem(.badRequest, detail: "\(what); the connection is closed (HTTP parser: \(error))")
+    }
+
+    /// A connection that failed while its request body was being read (the client reset it).
+    static func brokenConnection(_ error: any Error) -> ServiceProblem {
+        let reason: String
+        if let error = error as? IOError {
+            reason = "errno \(error.errnoCode)"
+        } else {
+            reason = "\(error)"
+        }
+        return ServiceProblem(
+            .badRequest, detail: "the connection failed while the request body was being read (\(reason))")
+    }
+
+    /// A request body that had not arrived in full after `seconds`, the request timeout.
+    static func bodyTimeout(seconds: String) -> ServiceProblem {
+        ServiceProblem(
+            .bodyTimeout,
+            detail: "the request body had not arrived in full after \(seconds) s (the request timeout); the connection "
+                + "is closed")
+    }
+}
