@@ -203,12 +203,45 @@ struct ConfigurationTests {
     @Test("a missing or unreadable file is unreadable, naming the path")
     func unreadable() throws {
         let folder = try TemporaryFolder()
-        for path in [folder.url.appendingPathComponent("missing.json").path, folder.url.path] {
-            #expect(throws: ConfigurationError.unreadable(path: path)) {
+        let cases = [
+            (folder.url.appendingPathComponent("missing.json").path, "no such file"),
+            (folder.url.path, "it is a directory, not a file"),
+        ]
+        for (path, reason) in cases {
+            #expect(throws: ConfigurationError.unreadable(path: path, reason: reason)) {
                 try ServiceConfiguration.load(path: path, environment: [:])
             }
-            #expect(ConfigurationError.unreadable(path: path).errorDescription?.contains(path) == true)
+            #expect(
+                ConfigurationError.unreadable(path: path, reason: reason).errorDescription?.contains(path) == true)
         }
+    }
+
+    @Test("a configuration file over 1 MiB is refused before it is read")
+    func boundedAndPipes() throws {
+        let folder = try TemporaryFolder()
+        let large = folder.url.appendingPathComponent("large.json").path
+        FileManager.default.createFile(atPath: large, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: large))
+        try handle.truncate(atOffset: 1 << 30)
+        try handle.close()
+        #expect(
+            throws: ConfigurationError.unreadable(
+                path: large, reason: "it is larger than 1 MiB, the most accepted here")
+        ) {
+            try ServiceConfiguration.load(path: large, environment: [:])
+        }
+    }
+
+    @Test("limits written as exact integers in any spelling are used (2.0e3 is 2000)")
+    func limitsInAnySpelling() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("service.json").path
+        try #"{"apps":{},"limits":{"burst":2.0e3,"maxBodyBytes":6.4e4,"requestsPerSecond":25e0}}"#.write(
+            toFile: path, atomically: true, encoding: .utf8)
+        let limits = try ServiceConfiguration.load(path: path, environment: [:]).limits
+        #expect(limits.burst == 2000)
+        #expect(limits.maxBodyBytes == 64_000)
+        #expect(limits.requestsPerSecond == 25)
     }
 
     @Test("OFFERKIT_API_KEYS: its mistakes name the variable and the field")

@@ -4,7 +4,7 @@ import Foundation
 /// contain key material.
 public enum ConfigurationError: Error, Sendable, Equatable, LocalizedError {
     /// The file cannot be read.
-    case unreadable(path: String)
+    case unreadable(path: String, reason: String)
     /// The file is not JSON.
     case notJSON(path: String, detail: String)
     /// A field is missing or invalid.
@@ -18,7 +18,7 @@ public enum ConfigurationError: Error, Sendable, Equatable, LocalizedError {
 
     public var errorDescription: String? {
         switch self {
-        case .unreadable(let path): "cannot read service configuration \(path): no such file or not readable"
+        case .unreadable(let path, let reason): "cannot read service configuration \(path): \(reason)"
         case .notJSON(let path, let detail): "service configuration \(path) is not JSON: \(detail)"
         case .invalidField(let source, let field, let expected): "\(source): \(field): expected \(expected)"
         case .keyNotLoaded(let bundleID, let reason): "cannot load the key of app \(bundleID): \(reason)"

@@ -34,15 +34,23 @@ public struct ServiceConfiguration: Sendable {
     /// The environment variable that may hold more API keys: a JSON array of entries as in `apiKeys`.
     public static let apiKeysVariable = "OFFERKIT_API_KEYS"
 
+    /// The largest configuration file read: 1 MiB.
+    public static let maximumFileBytes = 1 << 20
+
     /// Reads a configuration file, resolving relative key files against its folder, and adds the
     /// API keys in `OFFERKIT_API_KEYS` when the environment has it.
     public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment)
         throws(ConfigurationError) -> ServiceConfiguration
     {
-        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path) }
+        let data: [UInt8]
+        do {
+            data = try BoundedInput.read(path: path, limit: maximumFileBytes)
+        } catch {
+            throw .unreadable(path: path, reason: error.reason)
+        }
         let json: JSONValue
         do {
-            json = try JSONValue.parse(Array(data))
+            json = try JSONValue.parse(data)
         } catch {
             throw .notJSON(path: path, detail: error.message)
         }
@@ -114,12 +122,12 @@ public struct ServiceConfiguration: Sendable {
         }
         var limits = ServiceLimits()
         if let entry = json["limits"] {
-            if let value = entry["maxBodyBytes"]?.int64 { limits.maxBodyBytes = Int(value) }
-            if let value = entry["requestTimeoutSeconds"]?.int64 { limits.requestTimeoutSeconds = Double(value) }
-            if let value = entry["requestsPerSecond"]?.int64 { limits.requestsPerSecond = Double(value) }
-            if let value = entry["burst"]?.int64 { limits.burst = Int(value) }
-            if let value = entry["maxConnections"]?.int64 { limits.maxConnections = Int(value) }
-            if let value = entry["backlog"]?.int64 { limits.backlog = Int(value) }
+            if let value = entry["maxBodyBytes"]?.exactInteger { limits.maxBodyBytes = Int(value) }
+            if let value = entry["requestTimeoutSeconds"]?.exactInteger { limits.requestTimeoutSeconds = Double(value) }
+            if let value = entry["requestsPerSecond"]?.exactInteger { limits.requestsPerSecond = Double(value) }
+            if let value = entry["burst"]?.exactInteger { limits.burst = Int(value) }
+            if let value = entry["maxConnections"]?.exactInteger { limits.maxConnections = Int(value) }
+            if let value = entry["backlog"]?.exactInteger { limits.backlog = Int(value) }
         }
         return ServiceConfiguration(apps: apps, connectAPI: connectAPI, apiKeys: apiKeys, limits: limits)
     }

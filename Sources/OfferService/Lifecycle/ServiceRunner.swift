@@ -44,9 +44,14 @@ public struct ServiceRunner: Sendable {
         self.port = port
         self.logger = logger
         self.idleTimeoutSeconds = idleTimeoutSeconds
+        // Library callers may pass any values: clamp to a day each before converting, so that an
+        // infinite or NaN timeout or a huge idle time cannot trap.
+        let day = 86_400.0
+        let timeout = service.state.limits.requestTimeoutSeconds
+        let requestSeconds = timeout.isNaN ? day : min(max(timeout, 0), day)
+        let idleSeconds = min(max(idleTimeoutSeconds, 0), Int64(day))
         self.shutdownGracePeriod =
-            shutdownGracePeriod
-            ?? .milliseconds(Int64(service.state.limits.requestTimeoutSeconds * 1000) + idleTimeoutSeconds * 1000)
+            shutdownGracePeriod ?? .milliseconds(Int64(requestSeconds * 1000) + idleSeconds * 1000)
     }
 
     /// Serves until SIGTERM or SIGINT and returns once graceful shutdown has finished.
