@@ -132,7 +132,9 @@ def strings(value, found):
         found.add(value)
 
 
-grammar = ["{", "}", "[", "]", ":", ",", '""', "true", "false", "null", "-0", "1e9", ".5", "\\u", "\\ud800\\udc00"]
+grammar = ["{", "}", "[", "]", ":", ",", '""', "true", "false", "null", "-0", "1e9", ".5", "\\u", "\\ud800\\udc00",
+           "-1", "2147483647", "4294967296", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
+           "18446744073709551616", "1e308", "-1e400", "0.1e-400"]
 enumerations = [
     "ACTIVE_SPENDER", "AUTO_RENEWABLE_SUBSCRIPTION", "CHURNED_SPENDER", "CONSUMABLE", "EXISTING", "EXPIRED",
     "FREE_TRIAL", "MONTHLY", "NEW", "NON_CONSUMABLE", "NON_RENEWING_SUBSCRIPTION", "NON_SPENDER", "ONE_MONTH",
