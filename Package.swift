@@ -70,6 +70,14 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The fuzz targets: the parsers of outside input, one entry point each (Fuzz/run, README "Fuzzing").
+        .target(
+            name: "FuzzTargets",
+            dependencies: ["OfferSigning", "OfferCodes", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Fuzz/Targets"
+        ),
+        // Built normally: replays inputs through a target. Built with -sanitize=fuzzer -DFUZZING: libFuzzer.
+        .executableTarget(name: "offerkit-fuzz", dependencies: ["FuzzTargets"], path: "Fuzz/Driver"),
         // Runs the independent tools (Python, openssl) for the test targets; used by tests only.
         .target(name: "InteropSupport", path: "Tests/InteropSupport"),
         .testTarget(
@@ -80,7 +88,8 @@ let package = Package(
         .testTarget(
             name: "OfferCodesTests",
             dependencies: [
-                "OfferCodes", "OfferSigning", "InteropSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "OfferCodes", "OfferSigning", "InteropSupport", "FuzzTargets",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(

@@ -1,0 +1,57 @@
+/// The parsers of outside input, one fuzz entry point each.
+///
+/// A target takes any bytes and must neither crash nor break the invariant it checks (a failed
+/// check traps with a message, which libFuzzer reports as a crash). The same entry points run
+/// under libFuzzer (`Fuzz/run`), in the replay tool (`offerkit-fuzz TARGET FILE…`) and in the
+/// tests that replay the committed corpus.
+package enum FuzzTarget: String, CaseIterable, Sendable {
+    /// `JSONValue.parse`: the strict JSON parser behind verification, campaigns and batches.
+    case json
+    /// `CampaignValidator.validate(json:)` and `CampaignReader.read(json:)`: a campaign file.
+    case campaign
+    /// `SigningKey(bytes:keyID:)`: PEM, SEC1, base64 or DER key bytes.
+    case key
+    /// `JWSVerifier.verify(_:)`: a compact JWS, against the demo key.
+    case jws
+    /// `JWSVerifier.verify(_:)` past the signature: the input is a payload (or `header NUL
+    /// payload`), signed here with the demo key so that the header and claim rules see it.
+    case jwsClaims = "jws-claims"
+    /// `JWSVerifier.verify(_:bundleID:)`: a legacy promotional offer signature as JSON.
+    case legacySignature = "legacy-signature"
+    /// `AppleCodeCSV.parse`: App Store Connect's one-time-use code CSV.
+    case appleCSV = "apple-csv"
+    /// `AdvancedCommerce.InAppRequest.decode(json:)`: an Advanced Commerce request document.
+    case advancedCommerce = "advanced-commerce"
+    /// `BatchSigner.process(line:lineNumber:)`: one line of `offerkit batch` input.
+    case batch
+
+    /// Runs one input through the target.
+    package func run(_ input: [UInt8]) {
+        switch self {
+        case .json: Self.fuzzJSON(input)
+        case .campaign: Self.fuzzCampaign(input)
+        case .key: Self.fuzzKey(input)
+        case .jws: Self.fuzzJWS(input)
+        case .jwsClaims: Self.fuzzJWSClaims(input)
+        case .legacySignature: Self.fuzzLegacySignature(input)
+        case .appleCSV: Self.fuzzAppleCSV(input)
+        case .advancedCommerce: Self.fuzzAdvancedCommerce(input)
+        case .batch: Self.fuzzBatch(input)
+        }
+    }
+
+    /// Loads what the target shares between inputs (the demo key, the signer), so that the first
+    /// input is not slower than the others.
+    package func prepare() {
+        switch self {
+        case .jws, .legacySignature, .batch: _ = FuzzFixtures.signer
+        case .jwsClaims: (_, _) = (FuzzFixtures.signer, FuzzFixtures.privateKey)
+        default: break
+        }
+    }
+
+    /// Traps with `message` when `condition` is false: a broken invariant is a crash to libFuzzer.
+    static func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+        if !condition { fatalError("fuzz invariant broken: \(message())") }
+    }
+}

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora Fuzz/corpus/TARGET/ from the repository's fixtures: the interop
+vectors (Tests/Vectors), the example campaign, the demo key (keys-example/, public) in each form
+the key decoder reads, the public and non-P-256 key fixtures, and inputs taken from the tests.
+Run from anywhere: python3 Fuzz/seeds.py (needs openssl for the demo key's other forms).
+Existing files with the same names are replaced; other files are left alone."""
+import base64, json, pathlib, subprocess
+
+root = pathlib.Path(__file__).resolve().parent.parent
+corpus = root / "Fuzz" / "corpus"
+
+
+def seed(target, name, data):
+    folder = corpus / target
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_bytes(data.encode() if isinstance(data, str) else data)
+
+
+def slug(text):
+    return text.replace("/", "-")
+
+
+vectors = json.loads((root / "Tests/Vectors/offerkit-vectors.json").read_text())["vectors"]
+campaign = (root / "examples/campaign.json").read_text()
+header = '{"alg":"ES256","kid":"DEMOKEY123","typ":"JWT"}'
+
+# json: JSON documents of every size the parsers meet, and the corners of the grammar.
+seed("json", "example-campaign.json", campaign)
+seed("json", "config.json", (root / "keys-example/config.json").read_text())
+seed("json", "service.json", (root / "keys-example/service.json").read_text())
+for vector in vectors:
+    if "payloadJson" in vector["expected"]:
+        seed("json", f"payload-{slug(vector['name'])}.json", vector["expected"]["payloadJson"])
+seed("json", "header.json", header)
+seed("json", "escapes.json", '["\\"\\\\\\/\\b\\f\\n\\r\\t","\\u00e9\\u20AC\\ud83d\\ude00","caf\u00e9 \U0001F600"]')
+seed("json", "numbers.json", '[0,-0,1,-1,1.5,-1.25e10,1E+2,2e-3,9223372036854775807,-9223372036854775808,9223372036854775808]')
+seed("json", "literals.json", ' {"a" : true , "b":false,"c":null,"d":{},"e":[] , "f":[[{}]]} \r\n')
+seed("json", "scalar.json", '"text"')
+
+# campaign: the example, and one offer of each product type alone.
+seed("campaign", "example-campaign.json", campaign)
+document = json.loads(campaign)
+for index, offer in enumerate(document["offers"]):
+    single = dict(document, offers=[offer])
+    seed("campaign", f"offer-{index + 1}-{offer['product']['type'].lower()}.json", json.dumps(single, indent=1))
+seed("campaign", "empty-offers.json", json.dumps(dict(document, offers=[])))
+seed("campaign", "bom.json", "\ufeff" + json.dumps(dict(document, offers=document["offers"][:1])))
+
+# key: the demo key in every form the decoder reads; the public halves; other keys it must name.
+p8 = (root / "keys-example/SubscriptionKey_DEMOKEY123.p8").read_bytes()
+seed("key", "demo.pkcs8.pem", p8)
+
+
+def openssl(*arguments, data=p8):
+    return subprocess.run(["openssl", *arguments], input=data, capture_output=True, check=True).stdout
+
+
+pkcs8_der = openssl("pkcs8", "-topk8", "-nocrypt", "-outform", "DER")
+seed("key", "demo.pkcs8.der", pkcs8_der)
+seed("key", "demo.base64.txt", base64.b64encode(pkcs8_der).decode() + "\n")
+seed("key", "demo.sec1.pem", openssl("ec", "-outform", "PEM"))
+seed("key", "demo.sec1.der", openssl("ec", "-outform", "DER"))
+seed("key", "demo.pub.pem", (root / "keys-example/SubscriptionKey_DEMOKEY123.pub.pem").read_bytes())
+seed("key", "demo.pub.der", openssl("ec", "-pubout", "-outform", "DER"))
+seed("key", "demo.env.txt", p8.decode().replace("\n", "\\n"))
+fixtures = root / "Tests/OfferSigningTests/Fixtures/keys"
+for name in ["cert.der", "cert.pem", "ed25519.pkcs8.pem", "p384.sec1.pem", "secp256k1.pkcs8.pem", "p256.encrypted.der"]:
+    seed("key", name, (fixtures / name).read_bytes())
+
+# jws, jws-claims, legacy-signature, advanced-commerce: the interop vectors.
+for vector in vectors:
+    name, expected = slug(vector["name"]), vector["expected"]
+    if "jws" in expected:
+        seed("jws", f"{name}.jws", expected["jws"])
+        seed("jws-claims", f"{name}.json", expected["payloadJson"])
+    if "requestJson" in expected:
+        seed("advanced-commerce", f"{name}.json", expected["requestJson"])
+    if vector["kind"] == "legacy-promotional-offer":
+        inputs = vector["inputs"]
+        legacy = {
+            "keyId": vector["keyId"], "nonce": vector["nonce"], "timestamp": vector["timestamp"],
+            "encodedSignature": expected["signature"], "productId": inputs["productId"],
+            "offerIdentifier": inputs["offerIdentifier"], "appAccountToken": inputs["appAccountToken"],
+        }
+        seed("legacy-signature", f"{name}.json", json.dumps(legacy))
+seed("jws-claims", "header-and-payload.bin", header + "\0" + vectors[0]["expected"]["payloadJson"])
+
+# apple-csv: the shapes AppleCodeCSVTests reads.
+csv = {
+    "codes-lf.csv": "A1B2C3D4E5\nZZZZ99\n",
+    "codes-crlf-header.csv": "Code\r\nAAA111\r\nBBB222\r\n",
+    "bom-header.csv": "\ufeffOffer Code\r\nAAA111\r\n",
+    "quoted-and-blank.csv": '\n\r\n  AAA111  \n\tBBB222\t\r\n"CCC333"\n  " DDD444 "  \n\u00a0EEE555\u3000\n',
+    "problems.csv": 'Code\nAAA111\nbad\nAAA111\nX,Y\nabc123\n"open\nA"B"C\ncaf\u00e9\n' + "Z" * 70 + "\n",
+    "headers.csv": "AAA111\nCODE\nExpiry Date\nCode\n",
+}
+for name, text in csv.items():
+    seed("apple-csv", name, text)
+
+# batch: one line of each type, as BatchCommandTests writes them, and lines that fail.
+request = next(v for v in vectors if v["name"] == "advanced-commerce-api/one-time-charge-minimal")
+lines = {
+    "promotional-offer.json": '{"type":"promotional-offer","id":1,"productId":"product.1","offerIdentifier":"OFFER1","transactionId":"2000000001"}',
+    "promotional-offer-v1.json": '{"type":"promotional-offer-v1","id":"two","productId":"product.2","offerIdentifier":"OFFER2","appAccountToken":"A1B2C3D4-E5F6-4A7B-8C9D-0E1F2A3B4C5D","nonce":"3F2C6A8E-6A1B-4C5D-9E7F-0A1B2C3D4E5F","timestamp":1767225600000}',
+    "intro-eligibility.json": '{"type":"intro-eligibility","id":3,"productId":"product.3","allowIntroductoryOffer":true,"transactionId":"3","nonce":"3f2c6a8e-6a1b-4c5d-9e7f-0a1b2c3d4e5f","iat":1767225600}',
+    "advanced-commerce.json": '{"type":"advanced-commerce","id":4,"request":' + request["expected"]["requestJson"] + "}",
+    "server-api-token.json": '{"type":"server-api-token","id":5,"lifetime":600}',
+    "unknown-type.json": '{"type":"no-such-type","id":"unknown"}',
+    "wrong-type.json": '{"type":"intro-eligibility","productId":"p","allowIntroductoryOffer":"yes","transactionId":"1"}',
+    "not-json.txt": "{type: promotional-offer}",
+}
+for name, line in lines.items():
+    seed("batch", name, line)
+
+# Dictionaries (libFuzzer -dict): the grammar's tokens, and every member name and short string
+# value of the JSON seeds, so that mutations can spell the formats' names and enumerations.
+def token(text):
+    data = text.encode() if isinstance(text, str) else text
+    escaped = "".join(chr(b) if 0x20 <= b < 0x7F and b not in (0x22, 0x5C) else f"\\x{b:02X}" for b in data)
+    return f'"{escaped}"'
+
+
+def strings(value, found):
+    if isinstance(value, dict):
+        for key, member in value.items():
+            found.add(key)
+            strings(member, found)
+    elif isinstance(value, list):
+        for element in value:
+            strings(element, found)
+    elif isinstance(value, str) and len(value) <= 40:
+        found.add(value)
+
+
+grammar = ["{", "}", "[", "]", ":", ",", '""', "true", "false", "null", "-0", "1e9", ".5", "\\u", "\\ud800\\udc00",
+           "-1", "2147483647", "4294967296", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
+           "18446744073709551616", "1e308", "-1e400", "0.1e-400"]
+enumerations = [
+    "ACTIVE_SPENDER", "AUTO_RENEWABLE_SUBSCRIPTION", "CHURNED_SPENDER", "CONSUMABLE", "EXISTING", "EXPIRED",
+    "FREE_TRIAL", "MONTHLY", "NEW", "NON_CONSUMABLE", "NON_RENEWING_SUBSCRIPTION", "NON_SPENDER", "ONE_MONTH",
+    "ONE_TIME", "ONE_WEEK", "ONE_YEAR", "PAY_AS_YOU_GO", "PAY_UP_FRONT", "PRODUCTION", "REPLACE_INTRO_OFFERS",
+    "SANDBOX", "SIX_MONTHS", "STACK_WITH_INTRO_OFFERS", "THREE_DAYS", "THREE_MONTHS", "TWO_MONTHS", "TWO_WEEKS",
+    "UPFRONT", "P90D", "P6M", "2027-03-15",
+]
+(root / "Fuzz" / "dictionaries").mkdir(exist_ok=True)
+for target in ["json", "campaign", "jws-claims", "advanced-commerce", "batch", "legacy-signature"]:
+    found = set()
+    for path in (corpus / target).iterdir():
+        text = path.read_bytes().split(b"\0")[-1].decode("utf-8-sig", errors="replace")
+        try:
+            strings(json.loads(text), found)
+        except ValueError:
+            pass
+    words = grammar + sorted(f'"{word}"' for word in found)
+    if target == "campaign":
+        words += [f'"{word}"' for word in enumerations]
+    lines = [token(word) for word in dict.fromkeys(words)]
+    (root / "Fuzz" / "dictionaries" / f"{target}.dict").write_text("\n".join(lines) + "\n")
+pem = ["-----BEGIN PRIVATE KEY-----", "-----END PRIVATE KEY-----", "-----BEGIN EC PRIVATE KEY-----",
+       "-----END EC PRIVATE KEY-----", "-----BEGIN PUBLIC KEY-----", "-----BEGIN ENCRYPTED PRIVATE KEY-----",
+       "\n", "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg"]
+der = [bytes.fromhex(h) for h in [
+    "3081", "3082", "020100", "020101", "0201", "0400", "0420", "a00a", "a144034200",
+    "06072a8648ce3d0201", "06082a8648ce3d030107", "06052b81040022", "06032b6570", "06092a864886f70d010101"]]
+(root / "Fuzz" / "dictionaries" / "key.dict").write_text("\n".join(token(word) for word in pem + der) + "\n")
+csv_tokens = ["\r\n", "\n", '"', '""', ",", "\xef\xbb\xbf".encode("latin-1"), "Code", "Offer Code", "CODE", "VALUES",
+              " ", "\t", "\u00a0", "\u3000", "abc", "AAA111"]
+(root / "Fuzz" / "dictionaries" / "apple-csv.dict").write_text("\n".join(token(word) for word in csv_tokens) + "\n")
+jws_tokens = [".", "eyJ", "eyJhbGciOiJFUzI1NiIsImtpZCI6IkRFTU9LRVkxMjMiLCJ0eXAiOiJKV1QifQ", "=", "-", "_", "+", "/",
+              " ", "\n"]
+(root / "Fuzz" / "dictionaries" / "jws.dict").write_text("\n".join(token(word) for word in jws_tokens) + "\n")
