@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import InteropSupport
 import Testing
 
 @testable import OfferCodes

@@ -1,4 +1,5 @@
 import Foundation
+import InteropSupport
 import Testing
 
 /// `offerkit codes generate` processes started at the same moment on one ledger.

@@ -10,6 +10,35 @@ import Testing
 struct HostileInputTests {
     static let sign = ["sign", "promotional-offer", "--product-id", "p", "--offer-id", "o"] + DemoKey.flags
 
+    /// Runs `executable arguments…` (stdin from /dev/null) and returns its status, stdout and
+    /// stderr; the outputs go through files, so no pipe can fill up.
+    static func spawn(_ executable: String, _ arguments: [String]) throws -> (Int32, String, String) {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let out = folder.file("stdout")
+        let err = folder.file("stderr")
+        FileManager.default.createFile(atPath: out, contents: nil)
+        FileManager.default.createFile(atPath: err, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+        try process.run()
+        process.waitUntilExit()
+        let text = { (path: String) in
+            String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+        }
+        return (process.terminationStatus, text(out), text(err))
+    }
+
+    /// Runs a shell script whose `$0` is the offerkit executable (for redirections, FIFOs, `<(…)`
+    /// and argument bytes that Swift strings cannot hold).
+    static func shell(_ script: String, shell: String = "/bin/sh") throws -> (Int32, String, String) {
+        try spawn(shell, ["-c", script, try #require(CLI.binary).path])
+    }
+
     @Test(
         "--iat: Int64.max, near-max, negative and above 2^53 are refused naming iat and the value",
         arguments: [
@@ -106,16 +135,9 @@ struct HostileInputTests {
         for _ in 0..<120 { try handle.write(contentsOf: line) }  // 480 MiB in all
         try handle.close()
         let binary = try #require(CLI.binary).path
-        let timer = Process()
-        timer.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-        timer.arguments = ["-f", "peak-kib %M", binary, "batch", "--input", path, "--jobs", "1"] + DemoKey.flags
-        let errors = Pipe()
-        timer.standardError = errors
-        timer.standardOutput = FileHandle.nullDevice
-        try timer.run()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        timer.waitUntilExit()
-        #expect(timer.terminationStatus == 4, "\(stderr)")
+        let (status, _, stderr) = try Self.spawn(
+            "/usr/bin/time", ["-f", "peak-kib %M", binary, "batch", "--input", path, "--jobs", "1"] + DemoKey.flags)
+        #expect(status == 4, "\(stderr)")
         let peak = stderr.split(separator: "\n").last { $0.hasPrefix("peak-kib ") }.flatMap { Int($0.dropFirst(9)) }
         // Kept whole, the lines would take 480 MiB; chunks of at most 32 MiB keep it far below.
         #expect(try #require(peak, "\(stderr)") < 250_000, "peak \(peak ?? 0) KiB")
@@ -123,21 +145,10 @@ struct HostileInputTests {
 
     @Test("--key-file -: an endless stdin is refused after 16 KiB, as a key problem")
     func keyFromEndlessStandardInput() throws {
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        let binary = try #require(CLI.binary).path
-        shell.arguments = [
-            "-c",
-            #"exec "$0" sign promotional-offer --product-id p --offer-id o --key-file - --key-id DEMOKEY123 --issuer-id 98802e6e-bab8-4f06-8c88-a2582cda3c9c --bundle-id com.example.offerkit.demo < /dev/zero"#,
-            binary,
-        ]
-        let errors = Pipe()
-        shell.standardError = errors
-        shell.standardOutput = FileHandle.nullDevice
-        try shell.run()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        shell.waitUntilExit()
-        #expect(shell.terminationStatus == 3, "\(stderr)")
+        let (status, _, stderr) = try Self.shell(
+            #"exec "$0" sign promotional-offer --product-id p --offer-id o --key-file - --key-id DEMOKEY123 --issuer-id 98802e6e-bab8-4f06-8c88-a2582cda3c9c --bundle-id com.example.offerkit.demo < /dev/zero"#
+        )
+        #expect(status == 3, "\(stderr)")
         #expect(stderr.contains("larger than 16 KiB"), "\(stderr)")
     }
 
@@ -164,41 +175,20 @@ struct HostileInputTests {
         defer { folder.remove() }
         let fifo = folder.file("key.fifo")
         #expect(mkfifo(fifo, 0o600) == 0)
-        let binary = try #require(CLI.binary).path
         let identity = "--key-id DEMOKEY123 --issuer-id \(DemoKey.issuerID) --bundle-id \(DemoKey.bundleID)"
         let scripts = [
             "cat '\(DemoKey.keyPath)' > '\(fifo)' & exec \"$0\" sign promotional-offer --product-id p --offer-id o --key-file '\(fifo)' \(identity)",
             "exec \"$0\" sign promotional-offer --product-id p --offer-id o --key-file /dev/stdin \(identity) < '\(DemoKey.keyPath)'",
         ]
         for script in scripts {
-            let shell = Process()
-            shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-            shell.arguments = ["-c", script, binary]
-            let output = Pipe()
-            let errors = Pipe()
-            shell.standardOutput = output
-            shell.standardError = errors
-            try shell.run()
-            let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            shell.waitUntilExit()
-            #expect(shell.terminationStatus == 0, "\(script)\n\(stderr)")
+            let (status, stdout, stderr) = try Self.shell(script)
+            #expect(status == 0, "\(script)\n\(stderr)")
             #expect(stdout.split(separator: ".").count == 3, "\(script)\n\(stdout)")
         }
-        if FileManager.default.isExecutableFile(atPath: "/bin/bash") {
-            let bash = Process()
-            bash.executableURL = URL(fileURLWithPath: "/bin/bash")
-            bash.arguments = [
-                "-c",
-                "exec \"$0\" sign promotional-offer --product-id p --offer-id o --key-file <(cat '\(DemoKey.keyPath)') \(identity)",
-                binary,
-            ]
-            bash.standardOutput = FileHandle.nullDevice
-            bash.standardError = FileHandle.nullDevice
-            try bash.run()
-            bash.waitUntilExit()
-            #expect(bash.terminationStatus == 0, "--key-file <(cat key.p8)")
-        }
+        let substitution =
+            "exec \"$0\" sign promotional-offer --product-id p --offer-id o --key-file <(cat '\(DemoKey.keyPath)') \(identity)"
+        let (status, _, stderr) = try Self.shell(substitution, shell: "/bin/bash")
+        #expect(status == 0, "--key-file <(cat key.p8)\n\(stderr)")
     }
 
     @Test("an Advanced Commerce request file over 1 MiB is refused, naming the limit")
@@ -223,21 +213,9 @@ struct HostileInputTests {
 
     @Test("an argument that is not UTF-8 is refused, naming its flag, and is not echoed")
     func argumentNotUTF8() throws {
-        let binary = try #require(CLI.binary).path
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = [
-            "-c", #"exec "$0" sign promotional-offer --product-id p --offer-id "$(printf 'A\377B')""#, binary,
-        ]
-        let output = Pipe()
-        let errors = Pipe()
-        shell.standardOutput = output
-        shell.standardError = errors
-        try shell.run()
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        shell.waitUntilExit()
-        #expect(shell.terminationStatus == 2, "\(stderr)")
+        let (status, stdout, stderr) = try Self.shell(
+            #"exec "$0" sign promotional-offer --product-id p --offer-id "$(printf 'A\377B')""#)
+        #expect(status == 2, "\(stderr)")
         #expect(stdout.isEmpty)
         #expect(stderr.contains("--offer-id") && stderr.contains("not valid UTF-8"), "\(stderr)")
         #expect(!stderr.contains("\u{FFFD}"))

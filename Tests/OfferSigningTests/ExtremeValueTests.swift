@@ -22,35 +22,23 @@ struct ExtremeValueTests {
         Date(timeIntervalSince1970: Double(ClaimTime.earliestSeconds) - 0.001),
     ]
 
-    private static func outOfRange(_ body: () throws -> Void) -> RequestValidationError? {
-        do {
-            try body()
-            return nil
-        } catch let error as RequestValidationError {
-            return error
-        } catch {
-            Issue.record("unexpected error \(error)")
-            return nil
-        }
-    }
-
     @Test("signing refuses every issue time outside 2000-01-01…9999-12-31, naming iat")
     func signingRefusesExtremeDates() throws {
         let signer = try Demo.signer()
         let request = PromotionalOfferRequest(productId: "p", offerIdentifier: "o")
         for date in Self.extremeDates {
-            let error = Self.outOfRange { _ = try signer.sign(request, issuedAt: date) }
+            let error = TestJWS.validationError { _ = try signer.sign(request, issuedAt: date) }
             #expect(error?.field == "iat", "\(date.timeIntervalSince1970)")
             #expect(error?.errorDescription?.contains("2000-01-01") == true)
-            let token = Self.outOfRange { _ = try signer.serverAPIToken(issuedAt: date) }
+            let token = TestJWS.validationError { _ = try signer.serverAPIToken(issuedAt: date) }
             #expect(token?.field == "iat", "\(date.timeIntervalSince1970)")
             let connect = try ConnectAPITokenSigner(key: Demo.key, issuer: .individual)
-            #expect(Self.outOfRange { _ = try connect.token(issuedAt: date) }?.field == "iat")
+            #expect(TestJWS.validationError { _ = try connect.token(issuedAt: date) }?.field == "iat")
             // A clock that reads such a time is refused the same way.
             let clocked = try Demo.signer(clock: .fixed(date))
-            #expect(Self.outOfRange { _ = try clocked.sign(request) }?.field == "iat")
+            #expect(TestJWS.validationError { _ = try clocked.sign(request) }?.field == "iat")
             #expect(
-                Self.outOfRange {
+                TestJWS.validationError {
                     _ = try clocked.sign(LegacyPromotionalOfferRequest(productId: "p", offerIdentifier: "o"))
                 }?.field == "timestamp")
         }
@@ -77,14 +65,15 @@ struct ExtremeValueTests {
         let signer = try Demo.signer()
         let request = LegacyPromotionalOfferRequest(productId: "p", offerIdentifier: "o")
         for timestamp in Self.extremeSeconds where timestamp < ClaimTime.earliestSeconds * 1000 {
-            let error = Self.outOfRange { _ = try signer.sign(request, timestamp: timestamp) }
+            let error = TestJWS.validationError { _ = try signer.sign(request, timestamp: timestamp) }
             #expect(error?.field == "timestamp", "\(timestamp)")
             #expect(error?.errorDescription?.contains("found \(timestamp)") == true)
         }
         for timestamp in [ClaimTime.latestSeconds * 1000 + 1000, Int64.max] {
-            #expect(Self.outOfRange { _ = try signer.sign(request, timestamp: timestamp) }?.field == "timestamp")
+            #expect(
+                TestJWS.validationError { _ = try signer.sign(request, timestamp: timestamp) }?.field == "timestamp")
         }
-        let seconds = Self.outOfRange { _ = try signer.sign(request, timestamp: 1_700_000_000) }
+        let seconds = TestJWS.validationError { _ = try signer.sign(request, timestamp: 1_700_000_000) }
         #expect(seconds?.errorDescription?.contains("it looks like seconds: multiply by 1000") == true)
         for timestamp in [ClaimTime.earliestSeconds * 1000, ClaimTime.latestSeconds * 1000 + 999] {
             #expect(try signer.sign(request, timestamp: timestamp).timestamp == timestamp)
@@ -96,10 +85,10 @@ struct ExtremeValueTests {
         let signer = try Demo.signer()
         let connect = try ConnectAPITokenSigner(key: Demo.key, issuer: .individual)
         for lifetime in [Int.min, -1, 0, 3601, Int.max] {
-            #expect(Self.outOfRange { _ = try signer.serverAPIToken(lifetime: lifetime) }?.field == "lifetime")
+            #expect(TestJWS.validationError { _ = try signer.serverAPIToken(lifetime: lifetime) }?.field == "lifetime")
         }
         for lifetime in [Int.min, -1, 0, 1201, Int.max] {
-            #expect(Self.outOfRange { _ = try connect.token(lifetime: lifetime) }?.field == "lifetime")
+            #expect(TestJWS.validationError { _ = try connect.token(lifetime: lifetime) }?.field == "lifetime")
         }
     }
 

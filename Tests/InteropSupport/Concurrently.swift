@@ -1,10 +1,11 @@
 import Foundation
 
-/// Runs a body on several threads that start at the same moment, for races between ledgers.
-enum Concurrently {
+/// Runs a body on several threads that start at the same moment, for races between ledgers (shared by
+/// the test targets).
+public enum Concurrently {
     /// Calls `body(0)` … `body(count - 1)`, each on a thread of its own, released together once
     /// all threads exist; returns the results in that order.
-    static func run<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
+    public static func run<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
         let results = Results<T>(count: count)
         let ready = DispatchGroup()
         let done = DispatchGroup()
