@@ -243,6 +243,30 @@ struct HostileInputTests {
         }
     }
 
+    @Test("codes validate: a generated length of Int.max with a prefix is a campaign problem, not a crash")
+    func validateHugeLength() throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let campaign = """
+            {"name":"gems-launch","app":{"bundleId":"com.example.offerkit.demo","appAppleId":"1234567890"},
+             "offers":[{"referenceName":"Gem pack launch",
+               "product":{"id":"6450000009","productId":"com.example.offerkit.gems100","type":"CONSUMABLE"},
+               "paymentMode":"ONE_TIME","customerEligibilities":["NON_SPENDER"],"prices":[{"territory":"USA","free":true}],
+               "customCodes":[{"redemptionLimit":1,"generate":{"count":10,"prefix":"A","length":9223372036854775807}}]}]}
+            """
+        let path = try folder.write(campaign, to: "campaign.json")
+        let result = try CLI.run(["codes", "validate", path, "--no-ledger"])
+        Expect.failure(result, status: 4, mentioning: ["generate.length", "at most 63"])
+    }
+
+    @Test("codes validate -: an endless stdin is refused at 16 MiB")
+    func validateEndlessStandardInput() throws {
+        let (status, stdout, stderr) = try Self.shell(#"exec "$0" codes validate - --no-ledger < /dev/zero"#)
+        #expect(status == 4, "\(stderr)")
+        #expect(stdout.isEmpty)
+        #expect(stderr.contains("stdin is larger than 16 MiB"), "\(stderr)")
+    }
+
     @Test("codes generate: --length Int.max with a prefix is a usage-level refusal, not a crash")
     func generateHugeLength() throws {
         let result = try CLI.run([

@@ -36,7 +36,7 @@ struct ExtremeNumberTests {
          "offers":[{"referenceName":"Gem pack launch",
            "product":{"id":"6450000009","productId":"com.example.offerkit.gems100","type":"CONSUMABLE"},
            "paymentMode":"ONE_TIME","customerEligibilities":["NON_SPENDER"],"prices":[{"territory":"USA","free":true}],
-           "customCodes":[{"generate":{"count":\(count),"prefix":"A","length":\(length)}}]}]}
+           "customCodes":[{"redemptionLimit":1,"generate":{"count":\(count),"prefix":"A","length":\(length)}}]}]}
         """
     }
 
