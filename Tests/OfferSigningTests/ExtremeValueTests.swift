@@ -17,7 +17,7 @@ struct ExtremeValueTests {
         .distantPast, Date(timeIntervalSince1970: -0.0), Date(timeIntervalSince1970: .nan),
         Date(timeIntervalSince1970: .infinity), Date(timeIntervalSince1970: -.infinity),
         Date(timeIntervalSince1970: 1e300), Date(timeIntervalSince1970: -1e300),
-        Date(timeIntervalSince1970: 9_223_372_036_854_775_807), Date(timeIntervalSince1970: 9.3e18),
+        Date(timeIntervalSince1970: Double(Int64.max)), Date(timeIntervalSince1970: 9.3e18),
         Date(timeIntervalSince1970: Double(ClaimTime.latestSeconds + 1)),
         Date(timeIntervalSince1970: Double(ClaimTime.earliestSeconds) - 0.001),
     ]
