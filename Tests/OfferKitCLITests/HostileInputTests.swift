@@ -17,8 +17,8 @@ struct HostileInputTests {
         defer { folder.remove() }
         let out = folder.file("stdout")
         let err = folder.file("stderr")
-        FileManager.default.createFile(atPath: out, contents: nil)
-        FileManager.default.createFile(atPath: err, contents: nil)
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
+        _ = FileManager.default.createFile(atPath: err, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -128,7 +128,7 @@ struct HostileInputTests {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let path = folder.file("long-lines.jsonl")
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         var line = Data(repeating: UInt8(ascii: "x"), count: BatchSigner.maximumLineBytes - 16)
         line.append(0x0A)
@@ -157,7 +157,7 @@ struct HostileInputTests {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let path = folder.file("SubscriptionKey_DEMOKEY123.p8")
-        FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.truncate(atOffset: 20_000_000)
         try handle.close()
