@@ -3,7 +3,7 @@ import OfferSigning
 
 extension FuzzTarget {
     /// Processes one batch line with the demo signer. The result must be one JSON object naming
-    /// the line; when it says the line was signed, what it carries must verify.
+    /// the line; when it says the line was signed, what it carries must verify (as of its signing time).
     static func fuzzBatch(_ input: [UInt8]) {
         let result = BatchSigner(signer: FuzzFixtures.signer).process(line: input, lineNumber: 7)
         let output: JSONValue
@@ -15,9 +15,21 @@ extension FuzzTarget {
         check(output["line"] == .number("7"), "the result does not name its line")
         check(result.succeeded == (output["error"] == nil), "succeeded and the error member disagree")
         guard result.succeeded else { return }
+        // A line may sign with an explicit `iat` or `timestamp` up to the year 9999 (for reproducible
+        // output), while verification refuses times more than a day ahead of its clock: verify as of
+        // the time the line was signed at.
+        let signedAt: Date
+        if let iat = output["iat"]?.int64 {
+            signedAt = Date(timeIntervalSince1970: TimeInterval(iat))
+        } else if let timestamp = output["timestamp"]?.int64 {
+            signedAt = Date(timeIntervalSince1970: TimeInterval(timestamp / 1000))
+        } else {
+            signedAt = Date()
+        }
+        let verifier = JWSVerifier(key: FuzzFixtures.key, clock: .fixed(signedAt))
         if case .string(let jws)? = output["jws"] ?? output["token"] {
             do {
-                _ = try FuzzFixtures.verifier.verify(jws)
+                _ = try verifier.verify(jws)
             } catch {
                 fatalError("fuzz invariant broken: a signed line does not verify: \(error)")
             }
@@ -28,7 +40,7 @@ extension FuzzTarget {
                 productId: output.string("productId"), offerIdentifier: output.string("offerId"),
                 appAccountToken: output.string("appAccountToken"))
             do {
-                try FuzzFixtures.verifier.verify(legacy, bundleID: FuzzFixtures.bundleID)
+                try verifier.verify(legacy, bundleID: FuzzFixtures.bundleID)
             } catch {
                 fatalError("fuzz invariant broken: a signed legacy line does not verify: \(error)")
             }
