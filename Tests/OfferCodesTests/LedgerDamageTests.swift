@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import InteropSupport
 import Testing
 
 @testable import OfferCodes
@@ -21,7 +22,7 @@ struct LedgerDamageTests {
             try D.writeSample(at: original)
             let expected = try D.snapshot(SQLiteLedger(path: original))
             let size = try #require(FileManager.default.attributesOfItem(atPath: original)[.size] as? Int)
-            var numbers = D.Numbers(state: 20_270_115)
+            var numbers = SplitMix64(seed: 20_270_115)
             // The header's fields first, then random offsets over the file.
             var offsets: [UInt64] = [0, 16, 18, 19, 20, 21, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64, 96, 100]
             while offsets.count < 200 { offsets.append(numbers.next() % UInt64(size)) }

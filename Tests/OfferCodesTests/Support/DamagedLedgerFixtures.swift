@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import InteropSupport
 import Testing
 
 @testable import OfferCodes
@@ -72,18 +73,5 @@ enum DamagedLedgerFixtures {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let range = data.range(of: Data(text.utf8), options: last ? .backwards : [])
         return range.map { UInt64($0.lowerBound) }
-    }
-
-    /// A reproducible stream of numbers (SplitMix64).
-    struct Numbers {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }
