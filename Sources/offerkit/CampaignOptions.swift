@@ -103,12 +103,7 @@ struct LedgerOptions: ParsableArguments {
 
     /// Warns when an existing ledger file can be read by group or others: it holds redeemable codes.
     static func warnIfExposed(_ path: String) {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-            let mode = (attributes[.posixPermissions] as? NSNumber)?.uint16Value, mode & 0o077 != 0
-        else { return }
-        Output.warning(
-            "ledger \(path) is readable by group or others (mode \(String(mode & 0o777, radix: 8))) and holds "
-                + "redeemable codes; run chmod 600 on it")
+        Output.warnIfExposed(path, name: "ledger \(path)", reason: " and holds redeemable codes")
     }
 
     /// Opens the ledger; a command that needs one fails with a usage error under `--no-ledger`.

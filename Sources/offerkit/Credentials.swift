@@ -147,11 +147,6 @@ struct Credentials {
 
     /// Warns when a key file can be read by group or others.
     static func warnIfExposed(_ path: String) {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-            let mode = (attributes[.posixPermissions] as? NSNumber)?.uint16Value, mode & 0o077 != 0
-        else { return }
-        Output.warning(
-            "key file \(path) is readable by group or others (mode \(String(mode & 0o777, radix: 8))); run chmod 600 on it"
-        )
+        Output.warnIfExposed(path, name: "key file \(path)")
     }
 }

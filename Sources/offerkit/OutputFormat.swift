@@ -29,4 +29,15 @@ enum Output {
     static func warning(_ text: String) {
         FileHandle.standardError.write(Data("offerkit: warning: \(text)\n".utf8))
     }
+
+    /// Warns when the file at `path` can be read by group or others: "`name` is readable by group
+    /// or others (mode 644)`reason`; run chmod 600 on it".
+    static func warnIfExposed(_ path: String, name: String, reason: String = "") {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            let mode = (attributes[.posixPermissions] as? NSNumber)?.uint16Value, mode & 0o077 != 0
+        else { return }
+        warning(
+            "\(name) is readable by group or others (mode \(String(mode & 0o777, radix: 8)))\(reason); "
+                + "run chmod 600 on it")
+    }
 }
