@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import OfferSigning
+
+/// Notes on stderr for deprecated spellings that are still accepted as input (README "Names").
+enum Deprecation {
+    /// Prints `offerkit: note: …` on stderr. `text` starts with `note: `.
+    static func note(_ text: String) {
+        FileHandle.standardError.write(Data("offerkit: \(text)\n".utf8))
+    }
+
+    /// Notes a deprecated flag that was used: `--old` is now `--new`.
+    static func flag(_ old: String, replacedBy new: String) {
+        note("note: \(old) is deprecated; the flag is now \(new)")
+    }
+
+    /// Notes a deprecated subcommand name (an alias such as `sign promotional-offer-v1`), read from
+    /// the command line: ArgumentParser resolves an alias without saying which name was typed.
+    static func noteSubcommandSpelling(after group: String, arguments: [String] = CommandLine.arguments) {
+        guard let index = arguments.dropFirst().firstIndex(of: group), index + 1 < arguments.count,
+            let text = SigningOperation.deprecationNote(for: arguments[index + 1])
+        else { return }
+        note(text)
+    }
+
+    /// The value of a flag that has a current and a deprecated spelling: the current one, else the
+    /// deprecated one (with a note). Giving both is a usage error.
+    static func value<Value>(_ current: Value?, _ currentName: String, deprecated: Value?, _ deprecatedName: String)
+        throws -> Value?
+    {
+        switch (current, deprecated) {
+        case (_?, _?):
+            throw CLIError.usage("\(currentName) and \(deprecatedName) are the same flag: give only \(currentName)")
+        case (let value?, nil): return value
+        case (nil, let value?):
+            flag(deprecatedName, replacedBy: currentName)
+            return value
+        case (nil, nil): return nil
+        }
+    }
+}
+
+/// `--offer-identifier`, with the deprecated `--offer-id` still accepted (hidden, with a note).
+struct OfferIdentifierOption: ParsableArguments {
+    @Option(name: .customLong("offer-identifier"), help: "The promotional offer's identifier (required).")
+    var offerIdentifier: String?
+
+    @Option(name: .customLong("offer-id"), help: .hidden)
+    var offerID: String?
+
+    func validate() throws {
+        if offerIdentifier == nil, offerID == nil {
+            throw ValidationError("Missing expected argument '--offer-identifier <offer-identifier>'")
+        }
+        if offerIdentifier != nil, offerID != nil {
+            throw ValidationError("--offer-identifier and --offer-id are the same flag: give only --offer-identifier")
+        }
+    }
+
+    /// The offer identifier given (noting `--offer-id` when that is how it was given).
+    func value() throws -> String {
+        guard
+            let value = try Deprecation.value(
+                offerIdentifier, "--offer-identifier", deprecated: offerID, "--offer-id")
+        else { throw CLIError.usage("missing --offer-identifier") }
+        return value
+    }
+}
