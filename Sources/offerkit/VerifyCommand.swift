@@ -26,7 +26,7 @@ struct VerifyCommand: ParsableCommand {
     @Option(name: .customLong("public-key"), help: "A PEM public key (-----BEGIN PUBLIC KEY-----) to verify with.")
     var publicKey: String?
 
-    @Option(help: "Require this kind: \(JWSKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Option(help: "Require this kind of JWS (an operation name).")
     var kind: JWSKind?
 
     @Option(name: .customLong("legacy-signature"), help: "A legacy signature (standard base64 of DER).")
