@@ -60,7 +60,7 @@ enum EntryPoint {
         let arguments = CommandLine.unsafeArgv
         for index in 1..<Int(CommandLine.argc) {
             guard let pointer = arguments[index], String(validatingCString: pointer) == nil else { continue }
-            // Name the flag: the one before (`--offer-id VALUE`) or this one's own (`--offer-id=VALUE`).
+            // Name the flag: the one before (`--product-id VALUE`) or this one's own (`--product-id=VALUE`).
             let bytes = UnsafeBufferPointer(
                 start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))
             let ownFlag =
