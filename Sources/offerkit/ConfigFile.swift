@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 import OfferSigning
 
 /// A JSON file mapping bundle IDs to key file, key ID and issuer ID:

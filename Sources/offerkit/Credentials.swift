@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 import OfferSigning
 
 /// Credentials resolved from flags, then the environment, then a config file, then (with no key

@@ -1,4 +1,5 @@
 import OfferCodes
+import OfferJSON
 import OfferSigning
 import Testing
 

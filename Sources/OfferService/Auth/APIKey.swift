@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import OfferJSON
 import OfferSigning
 
 /// An API key of the service: a name, the SHA-256 digest of its secret (the secret itself is

@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 import OfferSigning
 
 /// What the service serves: the apps (bundle ID → key file, key ID, issuer ID), an optional App

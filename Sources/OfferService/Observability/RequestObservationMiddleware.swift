@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import OfferJSON
 
 /// The outermost middleware: gives each request its id (the caller's `X-Request-Id` when it is
 /// 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one), puts it in the logger's

@@ -1,3 +1,4 @@
+import OfferJSON
 import OfferSigning
 
 /// Writes a JSON value as block-style YAML 1.2 that any YAML parser reads back as the same value.

@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 
 /// Produces ``InteropVector``s by running the real signers with a fixed nonce and clock. The
 /// project's own vectors under `Tests/` and any exported set come from this one builder.
