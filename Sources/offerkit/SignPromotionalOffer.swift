@@ -20,7 +20,7 @@ struct SignPromotionalOffer: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let signer = try Credentials(credentials).signer()
+        let signer = try Credentials(credentials, needs: Credentials.signing).signer()
         let request = PromotionalOfferRequest(
             productId: productID, offerIdentifier: offerID, transactionId: transactionID)
         let jws = try signer.sign(request, nonce: try overrides.parsedNonce(), issuedAt: try overrides.issuedAt())

@@ -41,7 +41,7 @@ struct SignPromotionalOfferV1: ParsableCommand {
     }
 
     func run() throws {
-        let signer = try Credentials(credentials).signer()
+        let signer = try Credentials(credentials, needs: Credentials.signing).signer()
         let request = LegacyPromotionalOfferRequest(
             productId: productID, offerIdentifier: offerID, appAccountToken: appAccountToken)
         let signature = try signer.sign(request, nonce: try nonce.map(RequestOverrides.uuid), timestamp: timestamp)
