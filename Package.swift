@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(
             name: "OfferCodesTests",
             dependencies: [
-                "OfferCodes", "OfferJSON", "OfferSigning", "InteropSupport", "FuzzTargets",
+                "OfferCodes", "OfferJSON", "InteropSupport", "FuzzTargets",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

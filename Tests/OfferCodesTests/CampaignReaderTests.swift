@@ -1,6 +1,5 @@
 import OfferCodes
 import OfferJSON
-import OfferSigning
 import Testing
 
 /// Reading campaign files: the model they give, and every shape problem (syntax, types, members,

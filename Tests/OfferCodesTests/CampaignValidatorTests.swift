@@ -1,7 +1,6 @@
 import Foundation
 import OfferCodes
 import OfferJSON
-import OfferSigning
 import Testing
 
 /// The campaign rules: a valid campaign for every allowed product type and payment mode, a failing

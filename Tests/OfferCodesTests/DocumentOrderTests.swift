@@ -1,5 +1,4 @@
 import OfferJSON
-import OfferSigning
 import Testing
 
 @testable import OfferCodes

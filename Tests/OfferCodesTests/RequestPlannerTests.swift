@@ -1,7 +1,6 @@
 import Foundation
 import OfferCodes
 import OfferJSON
-import OfferSigning
 import Testing
 
 @Suite("App Store Connect request planner")

@@ -1,7 +1,6 @@
 import Foundation
 import OfferCodes
 import OfferJSON
-import OfferSigning
 import Testing
 
 /// Campaigns for tests, as models and as campaign-format JSON: a valid offer for every product
