@@ -25,14 +25,16 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
+        // The strict JSON parser, the JSON writer, base64 and hex: what every library reads and writes with.
+        .target(name: "OfferJSON"),
         .target(
             name: "OfferSigning",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["OfferJSON", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(
             name: "OfferCodes",
             dependencies: [
-                "OfferSigning",
+                "OfferJSON",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -42,7 +44,7 @@ let package = Package(
         .target(
             name: "OfferService",
             dependencies: [
-                "OfferSigning", "OfferCodes",
+                "OfferJSON", "OfferSigning", "OfferCodes",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -61,7 +63,7 @@ let package = Package(
         .executableTarget(
             name: "offerkit",
             dependencies: [
-                "OfferSigning", "OfferCodes", "OfferService",
+                "OfferJSON", "OfferSigning", "OfferCodes", "OfferService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -73,29 +75,32 @@ let package = Package(
         // The fuzz targets: the parsers of outside input, one entry point each (Fuzz/run, README "Fuzzing").
         .target(
             name: "FuzzTargets",
-            dependencies: ["OfferSigning", "OfferCodes", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "OfferJSON", "OfferSigning", "OfferCodes", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             path: "Fuzz/Targets"
         ),
         // Built normally: replays inputs through a target. Built with -sanitize=fuzzer -DFUZZING: libFuzzer.
         .executableTarget(name: "offerkit-fuzz", dependencies: ["FuzzTargets"], path: "Fuzz/Driver"),
         // Runs the independent tools (Python, openssl) for the test targets; used by tests only.
         .target(name: "InteropSupport", path: "Tests/InteropSupport"),
+        .testTarget(name: "OfferJSONTests", dependencies: ["OfferJSON"]),
         .testTarget(
             name: "OfferSigningTests",
-            dependencies: ["OfferSigning", "InteropSupport"],
+            dependencies: ["OfferJSON", "OfferSigning", "InteropSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "OfferCodesTests",
             dependencies: [
-                "OfferCodes", "OfferSigning", "InteropSupport", "FuzzTargets",
+                "OfferCodes", "OfferJSON", "InteropSupport", "FuzzTargets",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(
             name: "OfferServiceTests",
             dependencies: [
-                "OfferService", "OfferSigning", "OfferCodes", "InteropSupport",
+                "OfferService", "OfferJSON", "OfferSigning", "OfferCodes", "InteropSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -106,7 +111,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OfferKitCLITests",
-            dependencies: ["OfferSigning", "InteropSupport"]
+            dependencies: ["OfferJSON", "OfferSigning", "InteropSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

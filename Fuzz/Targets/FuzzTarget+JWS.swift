@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import OfferJSON
 import OfferSigning
 
 extension FuzzTarget {

@@ -1,3 +1,5 @@
+import OfferJSON
+
 /// The parsers of outside input, one fuzz entry point each.
 ///
 /// A target takes any bytes and must neither crash nor break the invariant it checks (a failed

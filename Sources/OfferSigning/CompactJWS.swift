@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 
 /// A signed JWS in compact serialization (`header.payload.signature`, base64url, ES256).
 public struct CompactJWS: Hashable, Sendable, CustomStringConvertible {

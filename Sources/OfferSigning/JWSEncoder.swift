@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import OfferJSON
 
 /// Signs payload bytes into a compact ES256 JWS. The header depends only on the key ID, so its
 /// segment is encoded once; each signature costs one payload encoding and one ECDSA signature.

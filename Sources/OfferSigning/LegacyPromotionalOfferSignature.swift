@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 
 /// A legacy (version 1) promotional offer signature and everything the app needs with it.
 ///

@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Where signers get the `nonce` of each request: fresh random UUIDs in production, fixed
 /// values in tests and interop vectors.
 public struct NonceGenerator: Sendable {
@@ -21,7 +13,7 @@ public struct NonceGenerator: Sendable {
     /// The next nonce.
     public func next() -> UUID { make() }
 
-    /// Random version 4 UUIDs from the operating system's CSPRNG (one `getentropy` call each,
+    /// Random version 4 UUIDs from the operating system's CSPRNG (``SystemRandom``: one `getentropy` call each,
     /// about 10× cheaper than `UUID()` plus `uuidString.lowercased()`).
     public static let random = NonceGenerator { randomUUIDv4() }
 
@@ -32,43 +24,9 @@ public struct NonceGenerator: Sendable {
 
     static func randomUUIDv4() -> UUID {
         var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        let status = withUnsafeMutableBytes(of: &bytes) { getentropy($0.baseAddress, $0.count) }
-        if status != 0 {
-            // getentropy only fails for sizes above 256 bytes or without a kernel CSPRNG;
-            // the standard library's generator is the safe fallback.
-            var generator = SystemRandomNumberGenerator()
-            withUnsafeMutableBytes(of: &bytes) { buffer in
-                for index in buffer.indices { buffer[index] = generator.next() }
-            }
-        }
+        withUnsafeMutableBytes(of: &bytes) { SystemRandom.fill($0) }
         bytes.6 = (bytes.6 & 0x0F) | 0x40  // version 4
         bytes.8 = (bytes.8 & 0x3F) | 0x80  // RFC 9562 variant
         return UUID(uuid: bytes)
-    }
-}
-
-extension UUID {
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-    /// Appends the lower-case 8-4-4-4-12 form, without going through `uuidString`.
-    func appendLowercase(to out: inout [UInt8]) {
-        withUnsafeBytes(of: uuid) { bytes in
-            for index in 0..<16 {
-                if index == 4 || index == 6 || index == 8 || index == 10 { out.append(UInt8(ascii: "-")) }
-                out.append(Self.hexDigits[Int(bytes[index] >> 4)])
-                out.append(Self.hexDigits[Int(bytes[index] & 0x0F)])
-            }
-        }
-    }
-
-    /// Whether this is a version 4 (random) UUID with the RFC 9562 variant.
-    package var isVersion4: Bool { uuid.6 >> 4 == 4 && uuid.8 >> 6 == 0b10 }
-
-    /// The lower-case string form Apple's signatures use.
-    var lowercasedString: String {
-        var out: [UInt8] = []
-        out.reserveCapacity(36)
-        appendLowercase(to: &out)
-        return String(decoding: out, as: UTF8.self)
     }
 }

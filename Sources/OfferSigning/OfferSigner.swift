@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import OfferJSON
 
 /// Signs everything StoreKit and the App Store APIs expect from a developer's server, for one
 /// app: promotional offers (V2 JWS and the legacy signature), introductory-offer eligibility,

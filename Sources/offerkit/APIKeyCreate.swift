@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OfferJSON
 import OfferService
 import OfferSigning
 

@@ -35,7 +35,7 @@ struct BatchCommand: ParsableCommand {
 
     func run() throws {
         try credentials.checkStandardInput(["--input": input])
-        let batch = BatchSigner(signer: try Credentials(credentials).signer())
+        let batch = BatchSigner(signer: try Credentials(credentials, needs: Credentials.signing).signer())
         let source = try openInput()
         let sink = try OutputSink(path: output)
         var reader = LineReader(handle: source, source: input == "-" ? "stdin" : input)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OfferCodes
+import OfferJSON
 import OfferSigning
 
 /// `offerkit codes plan`: the App Store Connect requests that create a campaign.

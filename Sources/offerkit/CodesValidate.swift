@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OfferCodes
+import OfferJSON
 import OfferSigning
 
 /// `offerkit codes validate`: every problem of a campaign, in one run.

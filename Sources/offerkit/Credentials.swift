@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 import OfferSigning
 
 /// Credentials resolved from flags, then the environment, then a config file, then (with nothing
@@ -17,7 +18,22 @@ struct Credentials {
         case environment(String)
     }
 
-    init(_ options: CredentialOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    /// A credential a command needs besides the key and its key ID.
+    enum Need: CaseIterable {
+        case issuerID
+        case bundleID
+    }
+
+    /// What signing needs: the issuer ID and the bundle ID as well as the key.
+    static let signing: Set<Need> = [.issuerID, .bundleID]
+
+    /// Resolves the key, its key ID and what `needs` names.
+    /// - Throws: ``CLIError/credentials(_:)`` listing every missing credential at once, each with
+    ///   every place it can come from.
+    init(
+        _ options: CredentialOptions, needs: Set<Need> = [],
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws {
         let resolved = try Identifiers(options, environment: environment)
         var source: KeySource? = resolved.keySource
         var keyID = resolved.keyID
@@ -27,7 +43,9 @@ struct Credentials {
 
         let usesDemoKey = !resolved.givenAnything
         if usesDemoKey {
-            guard let demo = Self.demoConfigPath() else { throw CLIError.credentials(Self.noKeyMessage) }
+            guard let demo = Self.demoConfigPath() else {
+                throw CLIError.credentials(Self.missingMessage([.key, .keyID] + Self.missing(needs, nil, nil)))
+            }
             FileHandle.standardError.write(Data((Self.demoWarning + "\n").utf8))
             configPath = demo
         }
@@ -37,15 +55,19 @@ struct Credentials {
             let config = try ConfigFile(path: configPath)
             let (configBundleID, app) = try config.app(for: bundleID)
             bundleID = bundleID ?? configBundleID
-            issuerID = issuerID ?? app.issuerId
+            issuerID = issuerID ?? app.issuerID
             if source == nil, let path = config.keyPath(app) {
                 source = .file(path)
-                keyID = keyID ?? app.keyId
+                keyID = keyID ?? app.keyID
             }
         }
-        guard let source else { throw CLIError.credentials(Self.noKeyMessage) }
-        if case .file(let path) = source, keyID == nil { keyID = Self.inferKeyID(fromFileName: path) }
-        guard let keyID else { throw CLIError.credentials(Self.noKeyIDMessage) }
+        if case .file(let path)? = source, keyID == nil { keyID = Self.inferKeyID(fromFileName: path) }
+        // Everything missing in one message: a second run should not find another gap.
+        var missing: [Missing] = []
+        if source == nil { missing.append(.key) }
+        if keyID == nil { missing.append(.keyID) }
+        missing += Self.missing(needs, issuerID, bundleID)
+        guard let source, let keyID, missing.isEmpty else { throw CLIError.credentials(Self.missingMessage(missing)) }
         switch source {
         case .file(let path):
             if !usesDemoKey { Self.warnIfExposed(path) }
@@ -96,23 +118,52 @@ struct Credentials {
         }
     }
 
+    /// A credential that was not given, with every place it can come from.
+    enum Missing {
+        case key, keyID, issuerID, bundleID
+
+        /// `issuer ID (--issuer-id, OFFERKIT_ISSUER_ID or the config's issuerId)`.
+        var text: String {
+            switch self {
+            case .key:
+                "key (--key-file, --key-env, OFFERKIT_KEY_FILE, OFFERKIT_KEY or the config's keyFile)"
+            case .keyID:
+                "key ID (--key-id, OFFERKIT_KEY_ID or the config's keyId; inferred only from the file names "
+                    + "SubscriptionKey_<ID>.p8, AuthKey_<ID>.p8 and ApiKey_<ID>.p8)"
+            case .issuerID: "issuer ID (--issuer-id, OFFERKIT_ISSUER_ID or the config's issuerId)"
+            case .bundleID: "bundle ID (--bundle-id, OFFERKIT_BUNDLE_ID or a config file with one app)"
+            }
+        }
+    }
+
+    /// The needed identifiers among `issuerID` and `bundleID` that are `nil`.
+    static func missing(_ needs: Set<Need>, _ issuerID: String?, _ bundleID: String?) -> [Missing] {
+        (needs.contains(.issuerID) && issuerID == nil ? [.issuerID] : [])
+            + (needs.contains(.bundleID) && bundleID == nil ? [.bundleID] : [])
+    }
+
     /// When the demo key is used: the README says the same, word for word.
     static let demoKeyRule =
         "the demo key is used only when no credential flag or OFFERKIT_* variable is given at all "
         + "and the current folder contains keys-example/config.json, as a checkout of OfferKit does"
-    static let noKeyMessage =
-        "no key given: use --key-file, --key-env, OFFERKIT_KEY_FILE, OFFERKIT_KEY or --config; \(demoKeyRule)"
-    static let noKeyIDMessage =
-        "no key ID: give --key-id or OFFERKIT_KEY_ID (it is inferred only from file names "
-        + "SubscriptionKey_<ID>.p8, AuthKey_<ID>.p8 and ApiKey_<ID>.p8)"
 
-    /// An `OfferSigner` for these credentials; issuer and bundle IDs are required.
+    /// `missing: issuer ID (…), bundle ID (…); the config file is named by --config or OFFERKIT_CONFIG`,
+    /// led by "no key given" and followed by ``demoKeyRule`` when the key is among them.
+    static func missingMessage(_ missing: [Missing]) -> String {
+        (missing.contains(.key) ? "no key given; " : "")
+            + "missing: " + missing.map(\.text).joined(separator: ", ")
+            + (missing.contains(where: { $0 != .keyID })
+                ? "; the config file is named by --config or OFFERKIT_CONFIG" : "")
+            + (missing.contains(.key) ? "; \(demoKeyRule)" : "")
+    }
+
+    static let noKeyIDMessage = missingMessage([.keyID])
+
+    /// An `OfferSigner` for these credentials; issuer and bundle IDs are required (resolve with
+    /// `needs: Credentials.signing` to have them reported with everything else missing).
     func signer() throws -> OfferSigner {
-        guard let issuerID else {
-            throw CLIError.credentials("no issuer ID: give --issuer-id, OFFERKIT_ISSUER_ID or a config file")
-        }
-        guard let bundleID else {
-            throw CLIError.credentials("no bundle ID: give --bundle-id, OFFERKIT_BUNDLE_ID or a config file")
+        guard let issuerID, let bundleID else {
+            throw CLIError.credentials(Self.missingMessage(Self.missing(Self.signing, issuerID, bundleID)))
         }
         return try OfferSigner(key: key, issuerID: issuerID, bundleID: bundleID)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 import OfferSigning
 
 /// Reads a named file, or stdin for `-`, whole and bounded: an input larger than its limit is

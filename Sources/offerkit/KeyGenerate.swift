@@ -44,7 +44,7 @@ struct KeyGenerate: ParsableCommand {
 
     static func randomKeyID() -> String {
         let alphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
-        var generator = SystemRandomNumberGenerator()
+        var generator = SystemRandom()
         return String((0..<10).map { _ in alphabet[Int(generator.next(upperBound: UInt32(alphabet.count)))] })
     }
 }

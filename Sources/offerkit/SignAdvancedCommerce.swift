@@ -21,7 +21,7 @@ struct SignAdvancedCommerce: ParsableCommand {
 
     func run() throws {
         try credentials.checkStandardInput(["--request": request])
-        let signer = try Credentials(credentials).signer()
+        let signer = try Credentials(credentials, needs: Credentials.signing).signer()
         let bytes = try InputFile.read(request, limit: InputFile.requestLimit, what: "an Advanced Commerce request")
         let decoded = try AdvancedCommerce.InAppRequest.decode(json: Array(bytes))
         let jws = try signer.sign(decoded, nonce: try overrides.parsedNonce(), issuedAt: try overrides.issuedAt())

@@ -23,7 +23,7 @@ struct SignIntroductoryOfferEligibility: ParsableCommand {
 
     func run() throws {
         Deprecation.noteSubcommandSpelling(after: "sign")
-        let signer = try Credentials(credentials).signer()
+        let signer = try Credentials(credentials, needs: Credentials.signing).signer()
         let request = IntroductoryOfferEligibilityRequest(
             productId: productID, allowIntroductoryOffer: allowIntro, transactionId: transactionID)
         let jws = try signer.sign(request, nonce: try overrides.parsedNonce(), issuedAt: try overrides.issuedAt())

@@ -45,7 +45,7 @@ struct SignLegacyPromotionalOffer: ParsableCommand {
     func run() throws {
         Deprecation.noteSubcommandSpelling(after: "sign")
         let offerID = try offer.value()
-        let signer = try Credentials(credentials).signer()
+        let signer = try Credentials(credentials, needs: Credentials.signing).signer()
         let request = LegacyPromotionalOfferRequest(
             productId: productID, offerIdentifier: offerID, appAccountToken: appAccountToken)
         let signature = try signer.sign(request, nonce: try nonce.map(RequestOverrides.uuid), timestamp: timestamp)

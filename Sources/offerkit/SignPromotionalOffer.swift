@@ -20,7 +20,7 @@ struct SignPromotionalOffer: ParsableCommand {
 
     func run() throws {
         let offerID = try offer.value()
-        let signer = try Credentials(credentials).signer()
+        let signer = try Credentials(credentials, needs: Credentials.signing).signer()
         let request = PromotionalOfferRequest(
             productId: productID, offerIdentifier: offerID, transactionId: transactionID)
         let jws = try signer.sign(request, nonce: try overrides.parsedNonce(), issuedAt: try overrides.issuedAt())

@@ -13,7 +13,7 @@ struct TokenServerAPI: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let token = try Credentials(credentials).signer().serverAPIToken(lifetime: lifetime)
+        let token = try Credentials(credentials, needs: Credentials.signing).signer().serverAPIToken(lifetime: lifetime)
         try TokenCommand.print(token, as: output.format)
     }
 }

@@ -24,7 +24,8 @@ struct VectorsCommand: ParsableCommand {
     @OptionGroup var credentials: CredentialOptions
 
     func run() throws {
-        let files = try InteropVectorBuilder(signer: Credentials(credentials).signer()).standardFiles()
+        let files = try InteropVectorBuilder(signer: Credentials(credentials, needs: Credentials.signing).signer())
+            .standardFiles()
         let folder = URL(fileURLWithPath: out)
         let paths = files.map { folder.appendingPathComponent($0.name).path }
         for path in paths {

@@ -28,6 +28,23 @@ struct CalendarDateTests {
         #expect(CalendarDate(unixSeconds: -1).description == "1969-12-31")
     }
 
+    @Test func addsDaysAcrossMonthsYearsAndLeapDays() {
+        #expect(CalendarDate("2027-12-31")!.adding(days: 1).description == "2028-01-01")
+        #expect(CalendarDate("2028-02-28")!.adding(days: 1).description == "2028-02-29")
+        #expect(CalendarDate("2100-02-28")!.adding(days: 1).description == "2100-03-01")
+        #expect(CalendarDate("2027-01-01")!.adding(days: 90).description == "2027-04-01")
+        #expect(CalendarDate("1970-01-01")!.adding(days: -1).description == "1969-12-31")
+        // Day by day for 1600 years: adding agrees with the Unix-time conversion, both ways.
+        var date = CalendarDate("1600-01-01")!
+        var mismatches: [String] = []
+        for day in -135_140...449_000 {
+            if date != CalendarDate(unixSeconds: Int64(day) * 86_400) { mismatches.append(date.description) }
+            date = date.adding(days: 1)
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+        #expect(date.description == "3199-04-29")
+    }
+
     @Test func namesTheQuarter() {
         #expect(CalendarDate("2027-03-31")!.quarter == "2027-Q1")
         #expect(CalendarDate("2027-04-01")!.quarter == "2027-Q2")

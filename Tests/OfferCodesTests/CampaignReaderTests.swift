@@ -1,5 +1,5 @@
 import OfferCodes
-import OfferSigning
+import OfferJSON
 import Testing
 
 /// Reading campaign files: the model they give, and every shape problem (syntax, types, members,

@@ -1,6 +1,5 @@
 import Foundation
 import OfferCodes
-import OfferSigning
 import Testing
 
 /// Validation and planning stop when their task is cancelled (a service request that timed out),

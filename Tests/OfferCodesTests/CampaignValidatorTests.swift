@@ -1,6 +1,6 @@
 import Foundation
 import OfferCodes
-import OfferSigning
+import OfferJSON
 import Testing
 
 /// The campaign rules: a valid campaign for every allowed product type and payment mode, a failing

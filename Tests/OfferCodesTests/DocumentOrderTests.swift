@@ -1,4 +1,4 @@
-import OfferSigning
+import OfferJSON
 import Testing
 
 @testable import OfferCodes

@@ -1,6 +1,6 @@
 import Foundation
 import OfferCodes
-import OfferSigning
+import OfferJSON
 import Testing
 
 @Suite("App Store Connect request planner")

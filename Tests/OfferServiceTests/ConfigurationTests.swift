@@ -162,6 +162,10 @@ struct ConfigurationTests {
         (#"{"apps": {\#(app())}, "app": {}}"#, "app"),
         ("[]", "(top level)"),
         ("42", "(top level)"),
+        // The signing library's bundle-ID rule: at most 255 bytes.
+        (#"{"apps": {\#(app(String(repeating: "a", count: 256)))}}"#, "apps." + String(repeating: "a", count: 256)),
+        // Every missing member in one error.
+        (#"{"apps": {"com.example.app": {"keyId": "DEMOKEY123"}}}"#, "apps[\"com.example.app\"]"),
     ]
 
     @Test("each mistake is an error naming its field", arguments: invalid)
@@ -180,6 +184,17 @@ struct ConfigurationTests {
         #expect(!expected.isEmpty)
         let message = try #require(error.errorDescription)
         #expect(message.hasPrefix("\(path): \(field): expected "), "\(message)")
+    }
+
+    @Test("an app entry lacking several members lists them all in one error")
+    func everyMissingMember() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("service.json", #"{"apps": {"com.example.app": {"keyId": "DEMOKEY123"}}}"#)
+        let error = try #require(throws: ConfigurationError.self) {
+            try ServiceConfiguration.load(path: path, environment: [:])
+        }
+        let message = try #require(error.errorDescription)
+        #expect(message.contains("missing: keyFile, issuerId"), "\(message)")
     }
 
     @Test(

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import OfferJSON
 import OfferService
 import OfferSigning
 import Testing

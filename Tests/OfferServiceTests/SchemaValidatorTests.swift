@@ -1,5 +1,6 @@
 import Foundation
 import OfferCodes
+import OfferJSON
 import OfferSigning
 import Testing
 

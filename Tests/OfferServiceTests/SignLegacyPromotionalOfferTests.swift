@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import OfferJSON
 import OfferService
 import OfferSigning
 import Testing

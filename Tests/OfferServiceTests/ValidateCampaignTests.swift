@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import OfferCodes
+import OfferJSON
 import OfferSigning
 import Testing
 

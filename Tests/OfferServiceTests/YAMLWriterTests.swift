@@ -1,3 +1,4 @@
+import OfferJSON
 import OfferService
 import OfferSigning
 import Testing

@@ -33,8 +33,13 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
 
     /// The UTC calendar day of a moment given in seconds since 1970.
     public init(unixSeconds: Int64) {
+        self.init(daysSince1970: Int(unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400))
+    }
+
+    /// The day `daysSince1970` days after 1970-01-01 (before it when negative).
+    init(daysSince1970: Int) {
         // Howard Hinnant's civil_from_days.
-        let days = Int(unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400) + 719_468
+        let days = daysSince1970 + 719_468
         let era = (days >= 0 ? days : days - 146_096) / 146_097
         let dayOfEra = days - era * 146_097
         let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
@@ -62,6 +67,20 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
         let newMonth = index % 12 + 1
         let newDay = min(day, Self.daysIn(month: newMonth, year: newYear))
         return CalendarDate(year: newYear, month: newMonth, day: newDay)!
+    }
+
+    /// The same day `days` days later.
+    public func adding(days: Int) -> CalendarDate { CalendarDate(daysSince1970: daysSince1970 + days) }
+
+    /// Days from 1970-01-01 to this day (Howard Hinnant's days_from_civil): the inverse of
+    /// ``init(daysSince1970:)``.
+    var daysSince1970: Int {
+        let year = month <= 2 ? self.year - 1 : self.year
+        let era = (year >= 0 ? year : year - 399) / 400
+        let yearOfEra = year - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// The calendar quarter the day falls in, for example `2027-Q2`.

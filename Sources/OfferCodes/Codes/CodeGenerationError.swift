@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 
 /// Why codes cannot be generated. Each message names the field and says what would be accepted.
 public enum CodeGenerationError: Error, LocalizedError, Equatable {
@@ -75,7 +76,7 @@ public enum CodeGenerationError: Error, LocalizedError, Equatable {
         if character.isASCII, let scalar = character.unicodeScalars.first, scalar.value >= 0x21, scalar.value < 0x7F {
             return "\"\(character)\""
         }
-        return character.unicodeScalars.map { String(format: "U+%04X", $0.value) }.joined(separator: " ")
+        return character.unicodeScalars.map(Hex.scalarName).joined(separator: " ")
     }
 
     private static func upperCaseHint(_ character: Character) -> String {

@@ -1,4 +1,4 @@
-import OfferSigning
+import OfferJSON
 
 /// The small Mustache contexts of an export: one for the header and footer, one per code.
 ///

@@ -1,3 +1,5 @@
+import OfferJSON
+
 /// The App Store link that opens the redemption sheet with a code filled in.
 ///
 /// The format is `https://apps.apple.com/redeem?ctx=offercodes&id=<APP_APPLE_ID>&code=<CODE>`
@@ -21,14 +23,11 @@ public enum RedemptionLink {
                 bytes.append(byte)
             } else {
                 bytes.append(UInt8(ascii: "%"))
-                bytes.append(hexDigits[Int(byte >> 4)])
-                bytes.append(hexDigits[Int(byte & 0x0F)])
+                Hex.append(byte, to: &bytes, uppercase: true)
             }
         }
         return String(decoding: bytes, as: UTF8.self)
     }
-
-    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {

@@ -1,3 +1,5 @@
+import OfferJSON
+
 /// The work behind ``AppleCodeCSV/parse(_:)``: splits lines, takes well-formed codes on a fast
 /// path over bytes, and explains every other line.
 struct AppleCodeCSVParser {
@@ -146,7 +148,7 @@ struct AppleCodeCSVParser {
         case " ": return "a space"
         case "\t": return "a tab"
         default:
-            let scalars = character.unicodeScalars.map { "U+" + hex($0.value) }.joined(separator: " ")
+            let scalars = character.unicodeScalars.map(Hex.scalarName).joined(separator: " ")
             let printable = character.unicodeScalars.allSatisfy { isPrintable($0) }
             if character.isASCII, printable { return "\"\(character)\"" }
             return printable ? "\(scalars) \"\(character)\"" : scalars
@@ -160,10 +162,5 @@ struct AppleCodeCSVParser {
             false
         default: true
         }
-    }
-
-    private static func hex(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 }

@@ -1,4 +1,4 @@
-import OfferSigning
+import OfferJSON
 
 /// One App Store Connect create request of a campaign's plan.
 ///

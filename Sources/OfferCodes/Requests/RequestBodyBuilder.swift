@@ -1,4 +1,4 @@
-import OfferSigning
+import OfferJSON
 
 /// Builds the JSON:API bodies of the create requests, members in a fixed order:
 /// `data` (`type`, `attributes`, `relationships`), then `included`.

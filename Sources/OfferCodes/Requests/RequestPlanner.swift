@@ -1,4 +1,4 @@
-import OfferSigning
+import OfferJSON
 
 /// Turns a validated ``Campaign`` into the App Store Connect API 4.4.1 create requests that make
 /// its offers and codes, in dependency order.

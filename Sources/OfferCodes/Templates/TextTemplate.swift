@@ -1,6 +1,6 @@
 import Foundation
 import Mustache
-import OfferSigning
+import OfferJSON
 
 /// Compiles Mustache templates that render plain text: exports here, the service's code snippets
 /// in `OfferService`.

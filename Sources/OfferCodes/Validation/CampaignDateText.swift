@@ -35,7 +35,7 @@ enum CampaignDateText {
             guard today.year * 12 + today.month - 1 + count < 10_000 * 12 else { return .failure(.tooFar) }
             return .success(today.adding(months: count))
         }
-        let date = CalendarDate(unixSeconds: Int64(daysSince1970(today) + count) * 86_400)
+        let date = today.adding(days: count)
         guard date.year <= 9999 else { return .failure(.tooFar) }
         return .success(date)
     }
@@ -48,16 +48,6 @@ enum CampaignDateText {
         case .zeroPeriod: "counts zero days or months; the count must be at least 1"
         case .tooFar: "is after the year 9999"
         }
-    }
-
-    /// Days from 1970-01-01 to `date` (Howard Hinnant's days_from_civil).
-    static func daysSince1970(_ date: CalendarDate) -> Int {
-        let year = date.month <= 2 ? date.year - 1 : date.year
-        let era = (year >= 0 ? year : year - 399) / 400
-        let yearOfEra = year - era * 400
-        let dayOfYear = (153 * (date.month > 2 ? date.month - 3 : date.month + 9) + 2) / 5 + date.day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool {

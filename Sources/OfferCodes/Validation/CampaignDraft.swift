@@ -1,4 +1,4 @@
-import OfferSigning
+import OfferJSON
 
 /// What could be read of a campaign: the parts the rules check, the shape problems, and the whole
 /// campaign when nothing was wrong with its shape.

@@ -1,4 +1,4 @@
-import OfferSigning
+import OfferJSON
 
 /// Reads a campaign file (JSON in the campaign format) into a ``Campaign``.
 ///

@@ -1,4 +1,4 @@
-import OfferSigning
+import OfferJSON
 
 /// Puts problems in the order a reader of the file meets them.
 ///

@@ -1,4 +1,4 @@
-import OfferSigning
+import OfferJSON
 
 /// Where a JSON syntax error is, as a line and column a person can find in an editor.
 struct JSONSyntaxLocation: Equatable, Sendable {

@@ -1,3 +1,5 @@
+import OfferJSON
+
 /// A JSON path such as `$.offers[1].prices[0].pricePoint`, kept as parts so that problems can be
 /// put in document order.
 struct ProblemPath: Hashable, Sendable, CustomStringConvertible {
@@ -57,8 +59,7 @@ struct ProblemPath: Hashable, Sendable, CustomStringConvertible {
             case "\"": text += "\\\""
             case "\\": text += "\\\\"
             case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                text += "\\u" + Hex.padded(scalar.value, digits: 4)
             default: text.unicodeScalars.append(scalar)
             }
         }

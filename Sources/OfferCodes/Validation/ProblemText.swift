@@ -1,3 +1,5 @@
+import OfferJSON
+
 /// Small pieces of wording shared by the reader's and the rules' messages.
 enum ProblemText {
     /// The longest value shown in a message; longer ones are clipped with "…".
@@ -18,10 +20,7 @@ enum ProblemText {
     }
 
     /// `U+000A` for a scalar.
-    static func scalarName(_ scalar: Unicode.Scalar) -> String {
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-    }
+    static func scalarName(_ scalar: Unicode.Scalar) -> String { Hex.scalarName(scalar) }
 
     /// `1,000,000`.
     static func grouped(_ value: Int) -> String {

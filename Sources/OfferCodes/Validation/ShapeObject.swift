@@ -1,4 +1,4 @@
-import OfferSigning
+import OfferJSON
 
 /// A JSON object being read, with where it is and what to call it in messages.
 struct ShapeObject {

@@ -1,4 +1,4 @@
-import OfferSigning
+import OfferJSON
 
 extension ShapeReader {
     static let campaignMembers = ["name", "app", "offers"]

@@ -1,4 +1,4 @@
-import OfferSigning
+import OfferJSON
 
 extension ShapeReader {
     static let oneTimeUseMembers = ["count", "expirationDate", "environment"]

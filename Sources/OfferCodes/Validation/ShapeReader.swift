@@ -1,4 +1,4 @@
-import OfferSigning
+import OfferJSON
 
 /// Reads a parsed campaign document leniently: each accessor returns the value when it has the
 /// right shape, and otherwise records a problem (`wrong-type`, `missing-member`,

@@ -1,5 +1,5 @@
 import Foundation
-import OfferSigning
+import OfferJSON
 
 /// One problem found in a campaign: where it is (a JSON path such as
 /// `$.offers[1].prices[0].pricePoint`), what is wrong and what is allowed.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import OfferJSON
 import OfferSigning
 
 /// An API key of the service: a name, the SHA-256 digest of its secret (the secret itself is
@@ -31,9 +32,7 @@ public struct APIKey: Sendable, Equatable {
     public static func generate(
         name: String, scopes: Set<OperationScope>? = nil, bundleIDs: Set<String>? = nil
     ) -> (secret: String, key: APIKey) {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let secret = secretPrefix + Base64.urlString(bytes)
+        let secret = secretPrefix + Base64.urlString(SystemRandom.bytes(32))
         return (secret, APIKey(name: name, digest: digest(of: secret), scopes: scopes, bundleIDs: bundleIDs))
     }
 
@@ -41,7 +40,7 @@ public struct APIKey: Sendable, Equatable {
     public static func digest(of secret: String) -> [UInt8] { Array(SHA256.hash(data: Array(secret.utf8))) }
 
     /// The digest as lower-case hexadecimal, as the configuration stores it.
-    public var digestHex: String { digest.map { String(format: "%02x", $0) }.joined() }
+    public var digestHex: String { Hex.string(digest) }
 
     /// Whether the key may call operations of `scope`.
     public func allows(_ scope: OperationScope) -> Bool { scopes?.contains(scope) ?? true }

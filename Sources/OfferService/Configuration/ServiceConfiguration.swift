@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 import OfferSigning
 
 /// What the service serves: the apps (bundle ID → key file, key ID, issuer ID), an optional App
@@ -95,19 +96,18 @@ public struct ServiceConfiguration: Sendable {
     /// Builds a configuration from parsed JSON.
     static func parse(_ json: JSONValue, source: String, folder: URL) throws(ConfigurationError) -> ServiceConfiguration
     {
-        try check(json, against: schema, source: source)
+        // The apps first, by the signing library's reader of app entries (the CLI's config file
+        // uses the same one); the schema checks the rest.
         var apps: [String: AppCredentials] = [:]
-        if case .object(let members)? = json["apps"] {
-            for (bundleID, entry) in members {
-                guard StringRules.Format.bundleID.matches(bundleID) else {
-                    throw .invalidField(
-                        source: source, field: "apps.\(bundleID)", expected: StringRules.Format.bundleID.expected)
-                }
-                apps[bundleID] = AppCredentials(
-                    keyFile: resolve(text(entry, "keyFile"), in: folder), keyID: text(entry, "keyId"),
-                    issuerID: text(entry, "issuerId"))
+        if case .object = json, let entries = json["apps"], case .object = entries {
+            for entry in try appEntries(entries, source: source) {
+                // appEntries refuses an entry that lacks a member.
+                apps[entry.bundleID] = AppCredentials(
+                    keyFile: entry.resolvedKeyFile(folder: folder.path) ?? "", keyID: entry.keyID ?? "",
+                    issuerID: entry.issuerID ?? "")
             }
         }
+        try check(json, against: schema, source: source)
         var connectAPI: ConnectAPICredentials?
         if let entry = json["connectApiKey"] {
             connectAPI = ConnectAPICredentials(
@@ -132,9 +132,37 @@ public struct ServiceConfiguration: Sendable {
         return ServiceConfiguration(apps: apps, connectAPI: connectAPI, apiKeys: apiKeys, limits: limits)
     }
 
+    /// The entries of `apps`, each with all three members.
+    private static func appEntries(_ apps: JSONValue, source: String) throws(ConfigurationError)
+        -> [AppCredentialsEntry]
+    {
+        let entries: [AppCredentialsEntry]
+        do {
+            entries = try AppCredentialsEntry.parse(apps)
+        } catch {
+            let field =
+                switch error {
+                case .notJSON, .notAnObject: "apps"
+                case .invalidBundleID(let bundleID): "apps.\(bundleID)"
+                case .entryNotAnObject(let bundleID, _): "apps[\"\(bundleID)\"]"
+                case .invalidMember(let bundleID, let member, _, _): "apps[\"\(bundleID)\"].\(member)"
+                }
+            throw .invalidField(source: source, field: field, expected: "\(error.expected) (found \(error.found))")
+        }
+        for entry in entries where !entry.missingMembers.isEmpty {
+            let missing = entry.missingMembers
+            // One missing member is named as the field; several are listed together.
+            let field = "apps[\"\(entry.bundleID)\"]" + (missing.count == 1 ? ".\(missing[0])" : "")
+            throw .invalidField(
+                source: source, field: field,
+                expected: "keyFile, keyId and issuerId (missing: \(missing.joined(separator: ", ")))")
+        }
+        return entries
+    }
+
     private static func apiKey(_ entry: JSONValue, source: String, field: String) throws(ConfigurationError) -> APIKey {
         let hex = text(entry, "sha256")
-        guard let digest = bytes(hex: hex), digest.count == 32 else {
+        guard let digest = Hex.bytes(hex), digest.count == 32 else {
             throw .invalidField(source: source, field: "\(field).sha256", expected: "64 hexadecimal digits (SHA-256)")
         }
         let scopeNames = strings(entry, "scopes")
@@ -194,38 +222,9 @@ public struct ServiceConfiguration: Sendable {
     private static func resolve(_ file: String, in folder: URL) -> String {
         file.hasPrefix("/") ? file : folder.appendingPathComponent(file).path
     }
-
-    private static func bytes(hex: String) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
-            out.append(high << 4 | low)
-            index += 2
-        }
-        return out
-    }
-
-    private static func nibble(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }
 
 extension ServiceConfiguration {
-    static let credentialsSchema = JSONSchema.object([
-        .init("keyFile", .string(.identifier(), description: "The .p8 key file, relative to this file or absolute.")),
-        .init("keyId", .string(.identifier(), description: "The key ID from App Store Connect.")),
-        .init("issuerId", .string(StringRules(format: .uuid), description: "The issuer ID from App Store Connect.")),
-    ])
-
     static let apiKeySchema = JSONSchema.object([
         .init("name", .string(.identifier(maxLength: 64), description: "A name for logs and metrics.")),
         .init("sha256", .string(StringRules(minLength: 64, maxLength: 64), description: "SHA-256 of the secret, hex.")),
@@ -237,7 +236,9 @@ extension ServiceConfiguration {
 
     /// The schema of a configuration file.
     static let schema = JSONSchema.object([
-        .init("apps", JSONSchema(.object([], additionalProperties: credentialsSchema)), required: true),
+        // Each app's entry is read by AppCredentialsEntry.parse (the signing library's one reader of
+        // key file, key ID and issuer ID), before this schema is checked.
+        .init("apps", JSONSchema(.object([], additionalProperties: JSONSchema(.any))), required: true),
         .init(
             "connectApiKey",
             .object([

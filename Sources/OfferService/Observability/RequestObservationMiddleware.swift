@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import OfferJSON
+import OfferSigning
 
 /// The outermost middleware: gives each request its id (the caller's `X-Request-Id` when it is
 /// 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one), puts it in the logger's
@@ -54,12 +56,7 @@ struct RequestObservationMiddleware: RouterMiddleware {
         {
             return header
         }
-        return String(UInt64.random(in: .min ... .max), radix: 16).leftPadded(to: 16)
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to length: Int) -> String {
-        count >= length ? self : String(repeating: "0", count: length - count) + self
+        var random = SystemRandom()
+        return Hex.padded(random.next(), digits: 16, uppercase: false)
     }
 }

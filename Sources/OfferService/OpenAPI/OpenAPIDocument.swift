@@ -1,3 +1,4 @@
+import OfferJSON
 import OfferSigning
 
 /// The service's OpenAPI 3.1.0 description, built from ``ServiceOperation/all`` and

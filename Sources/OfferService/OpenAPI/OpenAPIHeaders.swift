@@ -1,3 +1,4 @@
+import OfferJSON
 import OfferSigning
 
 /// The response headers the document describes, written once under `components/headers`.

@@ -1,3 +1,4 @@
+import OfferJSON
 import OfferSigning
 
 /// The document's prose: `info`, the tags, the security scheme and the list of problem types.

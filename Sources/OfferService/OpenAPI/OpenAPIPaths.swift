@@ -1,4 +1,5 @@
 import HTTPTypes
+import OfferJSON
 import OfferSigning
 
 /// Writes the `paths` of the document from ``ServiceOperation`` values, and the problem

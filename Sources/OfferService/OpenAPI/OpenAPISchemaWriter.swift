@@ -1,3 +1,4 @@
+import OfferJSON
 import OfferSigning
 
 /// Writes ``JSONSchema`` values as JSON Schema 2020-12 objects for the OpenAPI document, and

@@ -1,5 +1,6 @@
 import NIOHTTP1
 import OfferCodes
+import OfferJSON
 import OfferSigning
 
 extension ProblemType {

@@ -1,3 +1,4 @@
+import OfferJSON
 import OfferSigning
 
 /// Writes a JSON value as block-style YAML 1.2 that any YAML parser reads back as the same value.
@@ -102,7 +103,7 @@ package enum YAMLWriter {
                 if isPrintable(scalar) {
                     out.unicodeScalars.append(scalar)
                 } else {
-                    out += "\\u" + hex4(scalar.value)
+                    out += "\\u" + Hex.padded(scalar.value, digits: 4)
                 }
             }
         }
@@ -116,11 +117,6 @@ package enum YAMLWriter {
         case 0x20...0x7E, 0xA0...0x2027, 0x202A...0xD7FF, 0xE000...0xFEFE, 0xFF00...0xFFFD, 0x10000...0x10FFFF: true
         default: false
         }
-    }
-
-    private static func hex4(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     /// A JSON number as YAML: integers and decimals as they are; an exponent with a fraction and a sign.

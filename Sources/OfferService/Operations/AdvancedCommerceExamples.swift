@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 import OfferSigning
 
 /// One realistic request of each Advanced Commerce operation, for the OpenAPI document. Each is

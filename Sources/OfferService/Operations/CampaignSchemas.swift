@@ -1,5 +1,6 @@
 import Foundation
 import OfferCodes
+import OfferJSON
 import OfferSigning
 
 /// Schemas and helpers that the offer-code campaign operations share.

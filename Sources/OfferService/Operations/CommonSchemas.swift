@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 import OfferSigning
 
 /// Schemas that several operations share.

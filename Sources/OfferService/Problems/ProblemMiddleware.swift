@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOHTTP1
+import OfferJSON
 import OfferSigning
 
 /// Turns every error into an `application/problem+json` response: ``ServiceProblem`` as it is,

@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 import OfferSigning
 
 /// An error that the service answers with an `application/problem+json` response.

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Logging
+import OfferJSON
 import OfferSigning
 
 /// What an operation's handler gets: the validated body, the request's query and headers, the

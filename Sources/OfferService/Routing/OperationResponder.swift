@@ -5,6 +5,7 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import OfferJSON
 import OfferSigning
 
 /// Runs one ``ServiceOperation`` for a request: authentication, scope, rate limit, body

@@ -1,3 +1,4 @@
+import OfferJSON
 import OfferSigning
 
 /// What an operation answers: a status, a body (JSON, or text for metrics) and extra headers.

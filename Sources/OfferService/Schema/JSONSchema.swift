@@ -1,3 +1,4 @@
+import OfferJSON
 import OfferSigning
 
 /// A JSON Schema (the 2020-12 dialect that OpenAPI 3.1 uses), kept as a Swift value.

@@ -1,3 +1,4 @@
+import OfferJSON
 import OfferSigning
 
 /// Checks a JSON value against a ``JSONSchema`` and reports the first field at fault.

@@ -1,5 +1,6 @@
 import Foundation
 import OfferCodes
+import OfferJSON
 import OfferSigning
 
 /// What a string must look like. Each ``Format`` is both written to the document (as `format` or
@@ -16,7 +17,7 @@ public struct StringRules: Sendable {
         case uuidV4
         /// Three upper-case letters A–Z: an ISO 4217 currency or ISO 3166-1 alpha-3 code.
         case alpha3
-        /// A bundle ID: letters, digits, `-` and `.`, no empty component.
+        /// A bundle ID: letters, digits, `-` and `.`, no empty component, at most 255 bytes.
         case bundleID
         /// A calendar date `YYYY-MM-DD` that exists (no month 13, no February 30), as the offer-code
         /// library parses it.
@@ -50,7 +51,7 @@ public struct StringRules: Sendable {
             case .uuid: "a UUID (8-4-4-4-12 hexadecimal digits)"
             case .uuidV4: "a random UUID (version 4)"
             case .alpha3: "three upper-case letters A–Z"
-            case .bundleID: "a bundle ID (letters, digits, '-' and '.', e.g. com.example.app)"
+            case .bundleID: "a bundle ID (letters, digits, '-' and '.', at most 255 bytes, e.g. com.example.app)"
             case .date: "a calendar date YYYY-MM-DD"
             }
         }
@@ -71,12 +72,8 @@ public struct StringRules: Sendable {
             case .alpha3:
                 return utf8.count == 3 && utf8.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
             case .bundleID:
-                guard !utf8.isEmpty else { return false }
-                let allowed = utf8.allSatisfy {
-                    $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
-                }
-                return allowed
-                    && value.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty }
+                // The signing library's own rule (at most 255 bytes), as the signer applies it.
+                return CredentialValidation.isBundleID(value)
             case .date:
                 // The offer-code library's own parser: a real day of the proleptic Gregorian calendar.
                 return CalendarDate(value) != nil
@@ -101,13 +98,5 @@ public struct StringRules: Sendable {
     /// Non-empty plain text of at most `maxLength` characters (the signing library's identifier rule).
     public static func identifier(maxLength: Int? = nil) -> StringRules {
         StringRules(format: .plainText, minLength: 1, maxLength: maxLength)
-    }
-}
-
-extension UInt8 {
-    var isDigit: Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) }
-    var isASCIIAlphanumeric: Bool {
-        isDigit || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self)
-            || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 import OfferSigning
 
 /// The values one snippet is rendered with, after checking that each can go into code.

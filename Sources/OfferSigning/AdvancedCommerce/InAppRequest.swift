@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 
 extension AdvancedCommerce {
     /// One of the four in-app requests, as signed into the `request` claim.

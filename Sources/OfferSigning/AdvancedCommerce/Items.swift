@@ -1,3 +1,5 @@
+import OfferJSON
+
 extension AdvancedCommerce {
     /// The product of a one-time charge.
     public struct OneTimeChargeItem: Codable, Hashable, Sendable {

@@ -1,3 +1,5 @@
+import OfferJSON
+
 extension AdvancedCommerce {
     /// A discount offer on a subscription item.
     public struct Offer: Codable, Hashable, Sendable {

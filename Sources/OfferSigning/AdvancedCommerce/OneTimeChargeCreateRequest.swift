@@ -1,3 +1,5 @@
+import OfferJSON
+
 extension AdvancedCommerce {
     /// `CREATE_ONE_TIME_CHARGE`: a customer buys a one-time-charge product.
     public struct OneTimeChargeCreateRequest: Codable, Hashable, Sendable {

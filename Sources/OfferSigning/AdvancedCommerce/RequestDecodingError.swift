@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 
 /// A request document (JSON) could not be turned into a valid request. Every case names the
 /// JSON path of the field at fault, such as `items[0].offer.period`.

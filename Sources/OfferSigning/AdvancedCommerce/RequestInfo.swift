@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 
 extension AdvancedCommerce {
     /// Metadata every Advanced Commerce request carries.

@@ -1,3 +1,5 @@
+import OfferJSON
+
 extension AdvancedCommerce {
     /// `CREATE_SUBSCRIPTION`: a customer subscribes.
     public struct SubscriptionCreateRequest: Codable, Hashable, Sendable {

@@ -1,3 +1,5 @@
+import OfferJSON
+
 extension AdvancedCommerce {
     /// `MODIFY_SUBSCRIPTION`: a customer changes a subscription (upgrade, downgrade, add or
     /// remove items, change period or descriptors).

@@ -1,3 +1,5 @@
+import OfferJSON
+
 extension AdvancedCommerce {
     /// `REACTIVATE_SUBSCRIPTION`: a customer turns auto-renewal back on.
     public struct SubscriptionReactivateInAppRequest: Codable, Hashable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 
 /// Signs JSON Lines requests: one request object in, one result object out.
 ///

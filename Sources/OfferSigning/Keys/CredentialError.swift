@@ -30,7 +30,7 @@ extension CredentialError: LocalizedError {
         case .invalidIssuerID(let value):
             "issuerID \(quoted(value)) is invalid: expected a UUID such as 57246542-96fe-1a63-e053-0824d011072a (App Store Connect > Users and Access > Integrations)."
         case .invalidBundleID(let value):
-            "bundleID \(quoted(value)) is invalid: expected a reverse-DNS identifier of letters, digits, '-' and '.', such as com.example.app."
+            "bundleID \(quoted(value)) is invalid: expected \(CredentialValidation.bundleIDRule)."
         }
     }
 

@@ -1,10 +1,17 @@
+import OfferJSON
+
 /// Format checks for the identifiers App Store Connect issues.
 package enum CredentialValidation {
+    /// The longest bundle ID, in bytes.
+    package static let maximumBundleIDBytes = 255
+
+    /// What a bundle ID must be, for messages.
+    package static let bundleIDRule =
+        "a reverse-DNS identifier of letters, digits, '-' and '.' (at most \(maximumBundleIDBytes) bytes, no empty "
+        + "component), such as com.example.app"
+
     static func validateKeyID(_ value: String) throws(CredentialError) {
-        let utf8 = value.utf8
-        guard utf8.count == 10, utf8.allSatisfy({ $0.isUpperAlphanumeric }) else {
-            throw .invalidKeyID(KeyDecoder.redacted(value))
-        }
+        guard isKeyID(value) else { throw .invalidKeyID(KeyDecoder.redacted(value)) }
     }
 
     static func validateIssuerID(_ value: String) throws(CredentialError) {
@@ -12,11 +19,28 @@ package enum CredentialValidation {
     }
 
     package static func validateBundleID(_ value: String) throws(CredentialError) {
-        let utf8 = Array(value.utf8)
-        guard !utf8.isEmpty, utf8.count <= 255,
-            utf8.allSatisfy({ $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }),
-            value.split(separator: ".", omittingEmptySubsequences: false).allSatisfy({ !$0.isEmpty })
-        else { throw .invalidBundleID(KeyDecoder.redacted(value)) }
+        guard isBundleID(value) else { throw .invalidBundleID(KeyDecoder.redacted(value)) }
+    }
+
+    /// 10 upper-case letters or digits, as App Store Connect shows a key ID.
+    package static func isKeyID(_ value: String) -> Bool {
+        value.utf8.count == 10 && value.utf8.allSatisfy(\.isUpperAlphanumeric)
+    }
+
+    /// The one bundle-ID rule: 1 to ``maximumBundleIDBytes`` bytes of ASCII letters, digits, `-`
+    /// and `.`, with no empty component (`com..app`, `.app` and `app.` are not bundle IDs).
+    package static func isBundleID(_ value: String) -> Bool {
+        let utf8 = value.utf8
+        guard !utf8.isEmpty, utf8.count <= maximumBundleIDBytes else { return false }
+        var previous = UInt8(ascii: ".")
+        for byte in utf8 {
+            guard byte.isASCIIAlphanumeric || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") else {
+                return false
+            }
+            if byte == UInt8(ascii: "."), previous == UInt8(ascii: ".") { return false }
+            previous = byte
+        }
+        return previous != UInt8(ascii: ".")
     }
 
     /// 8-4-4-4-12 hexadecimal digits, either case.
@@ -31,20 +55,5 @@ package enum CredentialValidation {
             }
         }
         return true
-    }
-}
-
-extension UInt8 {
-    package var isUpperAlphanumeric: Bool {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self)
-    }
-
-    package var isASCIIAlphanumeric: Bool {
-        isUpperAlphanumeric || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self)
-    }
-
-    package var isHexDigit: Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
-            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
     }
 }

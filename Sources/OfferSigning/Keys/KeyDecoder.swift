@@ -1,4 +1,5 @@
 import Crypto
+import OfferJSON
 
 /// Turns whatever a user calls "the key" (PEM, SEC1 PEM, the bare base64 body, DER) into a
 /// P-256 private key, or into the precise reason it is not one.

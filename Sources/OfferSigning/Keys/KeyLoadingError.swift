@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 
 /// Why a private key could not be loaded.
 ///

@@ -1,3 +1,5 @@
+import OfferJSON
+
 /// One `-----BEGIN label-----` … `-----END label-----` block of a PEM document.
 struct PEMBlock {
     let label: String

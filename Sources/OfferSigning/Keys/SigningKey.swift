@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import OfferJSON
 
 /// An In-App Purchase private key (EC P-256) together with its key ID.
 ///

@@ -1,3 +1,5 @@
+import OfferJSON
+
 /// Tells StoreKit whether a customer may get a subscription's introductory offer, signed as a
 /// compact JWS (`aud` = `introductory-offer-eligibility`) for
 /// `Product.PurchaseOption.introductoryOfferEligibility(compactJWS:)`.

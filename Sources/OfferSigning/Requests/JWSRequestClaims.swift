@@ -1,3 +1,5 @@
+import OfferJSON
+
 /// What a request type contributes to a signed compact JWS: its audience, its checks and its
 /// feature claims. The signer writes the base claims (`iss`, `iat`, `aud`, `bid`, `nonce`) first,
 /// then these, so the member order is fixed.

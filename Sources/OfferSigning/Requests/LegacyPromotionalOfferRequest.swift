@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 
 /// The inputs of a legacy (version 1) promotional offer signature.
 public struct LegacyPromotionalOfferRequest: Codable, Hashable, Sendable {

@@ -1,3 +1,5 @@
+import OfferJSON
+
 /// A promotional offer for an auto-renewable subscription, signed as a compact JWS
 /// (`aud` = `promotional-offer`) for StoreKit's
 /// `Product.PurchaseOption.promotionalOffer(_:compactJWS:)` and Retention Messaging's

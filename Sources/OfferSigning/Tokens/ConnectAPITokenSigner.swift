@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 
 /// Signs App Store Connect API bearer tokens with a team or individual API key
 /// (an App Store Connect API key, not the In-App Purchase key; the format is the same).

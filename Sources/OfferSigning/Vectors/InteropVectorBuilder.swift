@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 
 /// Produces ``InteropVector``s by running the real signers with a fixed nonce and clock. The
 /// project's own vectors under `Tests/` and any exported set come from this one builder.
@@ -59,7 +60,7 @@ public struct InteropVectorBuilder: Sendable {
                 bundleID: signer.bundleID, keyID: signer.key.keyID, appAccountToken: request.normalizedAppAccountToken,
                 nonce: testCase.nonce, timestamp: timestamp)
             expected.message = String(decoding: message, as: UTF8.self)
-            expected.messageHex = message.map { String(format: "%02x", $0) }.joined()
+            expected.messageHex = Hex.string(message)
             expected.signature = signature.signature
             vector.nonce = nonce
             vector.timestamp = timestamp

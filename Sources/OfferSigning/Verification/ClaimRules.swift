@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 
 /// The claims each kind of JWS must, may and must not carry, and their types.
 enum ClaimRules {

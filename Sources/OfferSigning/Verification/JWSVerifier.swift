@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import OfferJSON
 
 /// Verifies what OfferKit (or anyone) signs: compact ES256 JWS and legacy promotional offer
 /// signatures, against a P-256 public key.

@@ -1,6 +1,6 @@
 import Foundation
 import OfferCodes
-import OfferSigning
+import OfferJSON
 import Testing
 
 /// Campaigns for tests, as models and as campaign-format JSON: a valid offer for every product

@@ -1,5 +1,6 @@
 import Foundation
 import InteropSupport
+import OfferJSON
 import OfferSigning
 import Testing
 

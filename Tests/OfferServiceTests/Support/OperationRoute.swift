@@ -1,5 +1,6 @@
 import HTTPTypes
 import HummingbirdTesting
+import OfferJSON
 import OfferService
 import OfferSigning
 import Testing

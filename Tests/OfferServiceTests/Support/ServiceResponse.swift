@@ -1,4 +1,5 @@
 import HTTPTypes
+import OfferJSON
 import OfferService
 import OfferSigning
 import Testing

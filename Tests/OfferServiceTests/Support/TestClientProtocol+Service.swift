@@ -1,6 +1,7 @@
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import OfferJSON
 import OfferSigning
 import Testing
 

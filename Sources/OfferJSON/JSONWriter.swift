@@ -8,38 +8,38 @@ import Foundation
 /// characters as `\n`, `\r`, `\t`, `\b`, `\f` or `\u00xx`, everything else (including non-ASCII)
 /// as raw UTF-8.
 package struct JSONWriter {
-    var bytes: [UInt8]
+    package var bytes: [UInt8]
     private var needsComma = false
 
-    init(capacity: Int = 256) {
+    package init(capacity: Int = 256) {
         bytes = []
         bytes.reserveCapacity(capacity)
     }
 
-    mutating func beginObject() {
+    package mutating func beginObject() {
         separate()
         bytes.append(UInt8(ascii: "{"))
         needsComma = false
     }
 
-    mutating func endObject() {
+    package mutating func endObject() {
         bytes.append(UInt8(ascii: "}"))
         needsComma = true
     }
 
-    mutating func beginArray() {
+    package mutating func beginArray() {
         separate()
         bytes.append(UInt8(ascii: "["))
         needsComma = false
     }
 
-    mutating func endArray() {
+    package mutating func endArray() {
         bytes.append(UInt8(ascii: "]"))
         needsComma = true
     }
 
     /// Writes `"key":` and leaves the writer expecting a value.
-    mutating func key(_ name: StaticString) {
+    package mutating func key(_ name: StaticString) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
@@ -49,54 +49,54 @@ package struct JSONWriter {
     }
 
     /// Writes `"name":` for a name known only at run time.
-    mutating func dynamicKey(_ name: String) {
+    package mutating func dynamicKey(_ name: String) {
         separate()
         Self.appendQuoted(name, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
-    mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         separate()
         Self.appendQuoted(value, to: &bytes)
         needsComma = true
     }
 
-    mutating func integer<I: BinaryInteger>(_ value: I) {
+    package mutating func integer<I: BinaryInteger>(_ value: I) {
         separate()
         Self.appendDecimal(value, to: &bytes)
         needsComma = true
     }
 
-    mutating func bool(_ value: Bool) {
+    package mutating func bool(_ value: Bool) {
         separate()
         bytes.append(contentsOf: value ? Self.trueBytes : Self.falseBytes)
         needsComma = true
     }
 
     /// Inserts bytes that are already a complete JSON value.
-    mutating func raw(_ value: [UInt8]) {
+    package mutating func raw(_ value: [UInt8]) {
         separate()
         bytes.append(contentsOf: value)
         needsComma = true
     }
 
-    mutating func member(_ name: StaticString, _ value: String) {
+    package mutating func member(_ name: StaticString, _ value: String) {
         key(name)
         string(value)
     }
 
-    mutating func member(_ name: StaticString, _ value: String?) {
+    package mutating func member(_ name: StaticString, _ value: String?) {
         if let value { member(name, value) }
     }
 
-    mutating func member<I: BinaryInteger>(_ name: StaticString, _ value: I) {
+    package mutating func member<I: BinaryInteger>(_ name: StaticString, _ value: I) {
         key(name)
         integer(value)
     }
 
     /// `"name":"<lower-case UUID>"`, formatted straight into the buffer.
-    mutating func member(_ name: StaticString, _ value: UUID) {
+    package mutating func member(_ name: StaticString, _ value: UUID) {
         key(name)
         bytes.append(UInt8(ascii: "\""))
         value.appendLowercase(to: &bytes)
@@ -104,12 +104,12 @@ package struct JSONWriter {
         needsComma = true
     }
 
-    mutating func member(_ name: StaticString, _ value: UUID?) {
+    package mutating func member(_ name: StaticString, _ value: UUID?) {
         if let value { member(name, value) }
     }
 
     /// `"name":"<standard base64 of bytes, padded>"`, encoded straight into the buffer.
-    mutating func member(_ name: StaticString, base64 value: [UInt8]) {
+    package mutating func member(_ name: StaticString, base64 value: [UInt8]) {
         key(name)
         bytes.append(UInt8(ascii: "\""))
         Base64.appendStandard(value, to: &bytes)
@@ -117,17 +117,17 @@ package struct JSONWriter {
         needsComma = true
     }
 
-    mutating func member(_ name: StaticString, _ value: Bool) {
+    package mutating func member(_ name: StaticString, _ value: Bool) {
         key(name)
         bool(value)
     }
 
-    mutating func member(_ name: StaticString, _ value: Bool?) {
+    package mutating func member(_ name: StaticString, _ value: Bool?) {
         if let value { member(name, value) }
     }
 
     /// Writes `"name":[…]` with `write` called for each element; nothing when `elements` is nil.
-    mutating func array<Element>(
+    package mutating func array<Element>(
         _ name: StaticString, _ elements: [Element]?, _ write: (Element, inout JSONWriter) -> Void
     ) {
         guard let elements else { return }
@@ -138,7 +138,9 @@ package struct JSONWriter {
     }
 
     /// Writes `"name":{…}` with `write`; nothing when `value` is nil.
-    mutating func object<Value>(_ name: StaticString, _ value: Value?, _ write: (Value, inout JSONWriter) -> Void) {
+    package mutating func object<Value>(
+        _ name: StaticString, _ value: Value?, _ write: (Value, inout JSONWriter) -> Void
+    ) {
         guard let value else { return }
         key(name)
         write(value, &self)
@@ -151,7 +153,6 @@ package struct JSONWriter {
 
     private static let trueBytes: [UInt8] = Array("true".utf8)
     private static let falseBytes: [UInt8] = Array("false".utf8)
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     package static func appendQuoted(_ value: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
@@ -174,8 +175,7 @@ package struct JSONWriter {
                 case 0x0C: out.append(UInt8(ascii: "f"))
                 default:
                     out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                    out.append(hexDigits[Int(byte >> 4)])
-                    out.append(hexDigits[Int(byte & 0x0F)])
+                    Hex.append(byte, to: &out)
                 }
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
@@ -183,7 +183,7 @@ package struct JSONWriter {
         out.append(UInt8(ascii: "\""))
     }
 
-    static func appendDecimal<I: BinaryInteger>(_ value: I, to out: inout [UInt8]) {
+    package static func appendDecimal<I: BinaryInteger>(_ value: I, to out: inout [UInt8]) {
         if value == 0 {
             out.append(UInt8(ascii: "0"))
             return

@@ -9,21 +9,21 @@ package enum Base64 {
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Number of characters that `count` bytes encode to.
-    static func encodedLength(_ count: Int, padded: Bool) -> Int {
+    package static func encodedLength(_ count: Int, padded: Bool) -> Int {
         padded ? ((count + 2) / 3) * 4 : (count * 4 + 2) / 3
     }
 
     /// Appends base64url without padding (RFC 7515 §2).
-    static func appendURL<Bytes: Collection<UInt8>>(_ bytes: Bytes, to out: inout [UInt8]) {
+    package static func appendURL<Bytes: Collection<UInt8>>(_ bytes: Bytes, to out: inout [UInt8]) {
         append(bytes, to: &out, alphabet: urlAlphabet, padded: false)
     }
 
     /// Appends standard base64 with `=` padding (RFC 4648 §4).
-    static func appendStandard<Bytes: Collection<UInt8>>(_ bytes: Bytes, to out: inout [UInt8]) {
+    package static func appendStandard<Bytes: Collection<UInt8>>(_ bytes: Bytes, to out: inout [UInt8]) {
         append(bytes, to: &out, alphabet: standardAlphabet, padded: true)
     }
 
-    static func standardString<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+    package static func standardString<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(encodedLength(bytes.count, padded: true))
         appendStandard(bytes, to: &out)
@@ -98,7 +98,7 @@ package enum Base64 {
     /// Decodes either alphabet, with or without padding. Whitespace is not accepted here:
     /// callers strip it first where the format allows it (PEM bodies).
     /// - Returns: `nil` when a character is outside the alphabet or the length is impossible.
-    static func decode<Bytes: Collection<UInt8>>(_ text: Bytes, urlSafe: Bool) -> [UInt8]? {
+    package static func decode<Bytes: Collection<UInt8>>(_ text: Bytes, urlSafe: Bool) -> [UInt8]? {
         var values: [UInt8] = []
         values.reserveCapacity(text.count)
         var padding = 0

@@ -5,9 +5,10 @@ import OfferService
 import OfferSigning
 import Testing
 
-/// Regressions for the findings of the service's review.
-@Suite("Service review regressions")
-struct ReviewRegressionTests {
+/// An API key limited to some bundle IDs cannot act for the whole team: no App Store Connect API
+/// token, at request time or in the configuration.
+@Suite("Bundle-limited API keys and team-wide tokens")
+struct BundleLimitedKeyTests {
     @Test("a key limited to some bundle IDs may not create a team-wide App Store Connect API token")
     func connectTokenNeedsEveryApp() async throws {
         let limited = APIKey.generate(name: "limited", bundleIDs: [ServiceFixtures.app])
@@ -37,32 +38,6 @@ struct ReviewRegressionTests {
         } catch {
             #expect(error.localizedDescription.contains("apiKeys[0].scopes"))
             #expect(error.localizedDescription.contains("whole team"))
-        }
-    }
-
-    @Test(
-        "HEAD answers every GET endpoint, and 405 lists HEAD with GET",
-        arguments: ["/healthz", "/readyz", "/openapi.json"])
-    func headForGetEndpoints(path: String) async throws {
-        let service = try ServiceFixtures.service()
-        try await ServiceFixtures.application(service).test(.router) { client in
-            let head = try await client.call(.head, path)
-            #expect(head.status == 200)
-            #expect(head.text.isEmpty)
-            let post = try await client.call(.post, path, body: "{}")
-            #expect(post.status == 405)
-            #expect(post.headers[HTTPField.Name("Allow")!] == "GET, HEAD")
-        }
-    }
-
-    @Test("an object with many members parses in linear time and still refuses a duplicate name")
-    func manyMembers() throws {
-        let members = (0..<50_000).map { "\"k\($0)\":0" }
-        let object = try JSONValue.parse(Array(("{" + members.joined(separator: ",") + "}").utf8))
-        #expect(object.keys.count == 50_000)
-        for duplicateAt in [1, 15, 16, 17, 40_000] {
-            let text = "{" + (members[..<duplicateAt] + ["\"k0\":1"]).joined(separator: ",") + "}"
-            #expect(throws: (any Error).self) { try JSONValue.parse(Array(text.utf8)) }
         }
     }
 }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import OfferSigning
 
-/// Random inputs for the property tests.
+/// Random inputs for the random-request tests.
 struct InputGenerator {
     var rng: SplitMix64
 
@@ -158,8 +158,11 @@ struct InputGenerator {
     }
 }
 
-@Suite("Property")
-struct PropertyTests {
+/// Hundreds of random requests of every kind (a seeded generator, OFFERKIT_PROPERTY_SEED replays a
+/// run): each signs and verifies back to what was asked for, and one forbidden character in any
+/// field is refused naming that field.
+@Suite("Random requests: round trips and refused characters")
+struct RandomRequestTests {
     static let caseCount = 300
 
     /// `OFFERKIT_PROPERTY_SEED` (decimal or 0x-hex) replays a run; the default keeps CI deterministic.
@@ -170,7 +173,8 @@ struct PropertyTests {
     }()
 
     private func generator(_ salt: UInt64) -> InputGenerator {
-        print("PropertyTests seed: 0x\(String(Self.seed, radix: 16)) (+\(salt)); replay with OFFERKIT_PROPERTY_SEED")
+        print(
+            "RandomRequestTests seed: 0x\(String(Self.seed, radix: 16)) (+\(salt)); replay with OFFERKIT_PROPERTY_SEED")
         return InputGenerator(rng: SplitMix64(seed: Self.seed &+ salt))
     }
 

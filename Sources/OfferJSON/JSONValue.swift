@@ -236,7 +236,7 @@ package enum JSONValue: Equatable, Sendable {
             guard index + 4 <= bytes.count else { throw ParseError(message: "truncated \\u escape") }
             var value: UInt32 = 0
             for byte in bytes[index..<index + 4] {
-                guard byte.isHexDigit, let digit = UInt32(String(UnicodeScalar(byte)), radix: 16) else {
+                guard let digit = byte.hexValue.map(UInt32.init) else {
                     throw ParseError(message: "invalid \\u escape")
                 }
                 value = value << 4 | digit

@@ -1,0 +1,70 @@
+import OfferJSON
+
+extension AppCredentialsEntry {
+    /// Parses JSON text mapping bundle IDs to entries, in the order they are written.
+    /// - Throws: ``AppCredentialsError/notJSON(detail:)`` for text that is not JSON (a duplicate
+    ///   member name included), or what ``parse(_:)-(JSONValue)`` throws.
+    package static func parse(_ bytes: [UInt8]) throws(AppCredentialsError) -> [AppCredentialsEntry] {
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(bytes)
+        } catch {
+            throw .notJSON(detail: error.message)
+        }
+        return try parse(json)
+    }
+
+    /// Reads an object mapping bundle IDs to entries, in the order they are written. Members may
+    /// be missing (``missingMembers``); those present must be strings that pass their rule.
+    /// - Throws: ``AppCredentialsError`` naming the first field at fault.
+    package static func parse(_ json: JSONValue) throws(AppCredentialsError) -> [AppCredentialsEntry] {
+        guard case .object(let apps) = json else { throw .notAnObject(found: json.shortDescription) }
+        var entries: [AppCredentialsEntry] = []
+        entries.reserveCapacity(apps.count)
+        for (bundleID, value) in apps {
+            guard CredentialValidation.isBundleID(bundleID) else { throw .invalidBundleID(bundleID) }
+            guard case .object(let members) = value else {
+                throw .entryNotAnObject(bundleID: bundleID, found: value.shortDescription)
+            }
+            var entry = AppCredentialsEntry(bundleID: bundleID)
+            for (name, member) in members {
+                guard Self.members.contains(name) else {
+                    throw .invalidMember(
+                        bundleID: bundleID, member: name, expected: "one of \(Self.members.joined(separator: ", "))",
+                        found: "an unknown member")
+                }
+                guard case .string(let text) = member else {
+                    throw .invalidMember(bundleID: bundleID, member: name, expected: "a string", found: member.typeName)
+                }
+                switch name {
+                case "keyFile":
+                    guard !text.isEmpty, Check.isPlainText(text.utf8) else {
+                        throw .invalidMember(
+                            bundleID: bundleID, member: name, expected: "a file path without control characters",
+                            found: AppCredentialsError.describe(text))
+                    }
+                    entry.keyFile = text
+                case "keyId":
+                    guard CredentialValidation.isKeyID(text) else {
+                        throw .invalidMember(
+                            bundleID: bundleID, member: name,
+                            expected:
+                                "10 upper-case letters or digits, as shown in App Store Connect (e.g. 2X9R4HXF34)",
+                            found: AppCredentialsError.describe(text))
+                    }
+                    entry.keyID = text
+                default:
+                    guard CredentialValidation.isUUID(text) else {
+                        throw .invalidMember(
+                            bundleID: bundleID, member: name,
+                            expected: "a UUID such as 57246542-96fe-1a63-e053-0824d011072a",
+                            found: AppCredentialsError.describe(text))
+                    }
+                    entry.issuerID = text
+                }
+            }
+            entries.append(entry)
+        }
+        return entries
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// Every missing credential is reported in one message, with every place it can come from, so a
+/// second run finds no further gap; and a config file's app entry is read strictly.
+@Suite("offerkit missing credentials")
+struct MissingCredentialTests {
+    static let issuerPlaces = ["issuer ID (--issuer-id", "OFFERKIT_ISSUER_ID", "the config's issuerId"]
+    static let bundlePlaces = ["bundle ID (--bundle-id", "OFFERKIT_BUNDLE_ID", "config file with one app"]
+    static let keyPlaces = [
+        "key (--key-file", "--key-env", "OFFERKIT_KEY_FILE", "OFFERKIT_KEY", "the config's keyFile",
+    ]
+    static let keyIDPlaces = ["key ID (--key-id", "OFFERKIT_KEY_ID", "the config's keyId"]
+
+    /// The lines of stderr that are errors.
+    static func errorLines(_ result: CLIResult) -> [Substring] {
+        result.stderr.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("offerkit: ") }
+    }
+
+    @Test("--key-file alone: issuer ID and bundle ID are both named in one message")
+    func keyFileAlone() throws {
+        let result = try CLI.run(CredentialTests.signArguments + ["--key-file", DemoKey.privateCopy])
+        Expect.failure(result, status: 3, mentioning: ["missing:"] + Self.issuerPlaces + Self.bundlePlaces)
+        #expect(Self.errorLines(result).count == 1, "\(result)")
+        #expect(!result.stderr.contains("key ID ("), "the key ID is inferred from the file name\n\(result)")
+    }
+
+    @Test("--issuer-id alone: the key, its key ID and the bundle ID are named in one message")
+    func issuerAlone() throws {
+        let result = try CLI.run(CredentialTests.signArguments + ["--issuer-id", DemoKey.issuerID])
+        Expect.failure(result, status: 3, mentioning: Self.keyPlaces + Self.keyIDPlaces + Self.bundlePlaces)
+        #expect(!result.stderr.contains("issuer ID ("), "\(result)")
+        #expect(Self.errorLines(result).count == 1, "\(result)")
+    }
+
+    @Test("from the environment: the same list")
+    func fromEnvironment() throws {
+        let result = try CLI.run(CredentialTests.signArguments, environment: ["OFFERKIT_KEY_FILE": DemoKey.privateCopy])
+        Expect.failure(result, status: 3, mentioning: Self.issuerPlaces + Self.bundlePlaces)
+    }
+
+    @Test("a command that needs only the key does not ask for issuer or bundle ID")
+    func keyInspectNeedsOnlyTheKey() throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let path = try folder.copyOfDemoKey(named: "my-key.p8", mode: 0o600)
+        let result = try CLI.run(["key", "inspect", "--key-file", path])
+        Expect.failure(result, status: 3, mentioning: Self.keyIDPlaces)
+        #expect(!result.stderr.contains("issuer ID") && !result.stderr.contains("bundle ID ("), "\(result)")
+    }
+
+    @Test("a config entry without issuerId: what neither it nor flags give is listed")
+    func configWithoutIssuer() throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        _ = try folder.copyOfDemoKey(named: "SubscriptionKey_DEMOKEY123.p8", mode: 0o600)
+        let config = try folder.write(
+            #"{"com.example.app": {"keyFile": "SubscriptionKey_DEMOKEY123.p8"}}"#, to: "config.json")
+        let result = try CLI.run(CredentialTests.signArguments + ["--config", config])
+        Expect.failure(result, status: 3, mentioning: Self.issuerPlaces)
+        #expect(!result.stderr.contains("bundle ID ("), "the config's only app gives the bundle ID\n\(result)")
+    }
+
+    @Test(
+        "a config file is read strictly: duplicate apps, a bad key ID or a too-long bundle ID name the field",
+        arguments: [
+            (
+                #"{"com.example.app": {"keyId": "DEMOKEY123"}, "com.example.app": {}}"#,
+                ["duplicate", "com.example.app"]
+            ),
+            (#"{"com.example.app": {"keyId": "demokey123"}}"#, ["com.example.app.keyId", "10 upper-case"]),
+            (#"{"com.example.app": {"issuerId": 7}}"#, ["com.example.app.issuerId", "expected a string"]),
+            ("{\"\(String(repeating: "a", count: 256))\": {}}", ["not a bundle ID", "255 bytes"]),
+        ])
+    func strictConfig(text: String, mentioning: [String]) throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let config = try folder.write(text, to: "config.json")
+        let result = try CLI.run(CredentialTests.signArguments + ["--config", config])
+        Expect.failure(result, status: 3, mentioning: ["config file"] + mentioning)
+    }
+}
