@@ -1,9 +1,14 @@
-import OfferService
+import Foundation
 import OfferSigning
 import Testing
+import Yams
 
-@Suite("YAML writer")
-struct YAMLWriterTests {
+@testable import OfferService
+
+/// The OpenAPI document's YAML (written by Yams) loads to exactly the JSON document, with tricky
+/// keys and values too.
+@Suite("OpenAPI YAML")
+struct OpenAPIYAMLTests {
     /// Keys YAML would read as something else, empty containers, nested lists, every kind of scalar.
     static let tricky: JSONValue = .object([
         ("plain", .string("text")), ("empty object", .object([])), ("emptyList", .array([])),
@@ -31,68 +36,84 @@ struct YAMLWriterTests {
         ),
     ])
 
-    @Test("block style: nested maps and lists, {} and [], quoted strings and keys")
+    @Test("Yams reads the tricky value back to exactly the JSON: order, types, escapes")
+    func yamsRoundTrip() throws {
+        let text = OpenAPIYAML.text(of: Self.tricky)
+        let node = try #require(try Yams.compose(yaml: text))
+        #expect(try Self.json(node) == Self.tricky.numbersAsDoubles, "\(text)")
+    }
+
+    @Test("the whole document reads back (Yams) to the JSON document")
+    func documentRoundTrip() throws {
+        let node = try #require(try Yams.compose(yaml: OpenAPIDocument.yamlText()))
+        #expect(try Self.json(node) == OpenAPIDocument.document().numbersAsDoubles)
+    }
+
+    @Test("block style, with empty containers as {} and [], and scalars on one line")
     func shape() {
-        let value = JSONValue.object([
-            ("a", .object([])), ("b", .array([])), ("200", .string("x")), ("true", .integer(1)),
-            (
-                "list",
-                .array([
-                    .object([("k", .string("v")), ("m", .array([.integer(1), .array([.integer(2), .integer(3)])]))]),
-                    .array([]), .string("s"),
-                ])
-            ),
-            ("/v1/{id}", .null), ("$ref", .string("#/x")), ("application/problem+json", .bool(false)),
-        ])
-        let expected = """
-            a: {}
-            b: []
-            "200": "x"
-            "true": 1
-            list:
-              - k: "v"
-                m:
-                  - 1
-                  - - 2
-                    - 3
-              - []
-              - "s"
-            "/v1/{id}": null
-            $ref: "#/x"
-            application/problem+json: false
-
-            """
-        #expect(YAMLWriter.text(of: value) == expected)
+        let text = OpenAPIYAML.text(
+            of: .object([("a", .object([])), ("b", .array([])), ("list", .array([.integer(1), .string("s")]))]))
+        #expect(text == "a: {}\nb: []\nlist:\n- 1\n- s\n")
+        #expect(OpenAPIYAML.text(of: .object([])) == "{}\n")
+        #expect(OpenAPIYAML.text(of: .array([])) == "[]\n")
+        #expect(OpenAPIYAML.number("1e5") == "1.0e+5")
+        #expect(OpenAPIYAML.number("-2.5E-3") == "-2.5e-3")
+        #expect(OpenAPIYAML.number("42") == "42")
     }
 
-    @Test("escapes what YAML does not take raw, keeps the rest")
-    func escapes() {
-        let text = YAMLWriter.text(
-            of: .array([
-                .string("a\"b\\c\nd\te"), .string("\u{0}\u{1B}\u{7F}\u{85}\u{9F}"), .string("\u{2028}\u{2029}\u{FEFF}"),
-                .string("\u{2063}é😀"),
-            ]))
-        let expected = """
-            - "a\\"b\\\\c\\nd\\te"
-            - "\\u0000\\u001B\\u007F\\u0085\\u009F"
-            - "\\u2028\\u2029\\uFEFF"
-            - "\u{2063}é😀"
-
-            """
-        #expect(text == expected)
-    }
-
-    @Test("a scalar or empty document is one line")
-    func scalars() {
-        #expect(YAMLWriter.text(of: .object([])) == "{}\n")
-        #expect(YAMLWriter.text(of: .array([])) == "[]\n")
-        #expect(YAMLWriter.text(of: .string("x")) == "\"x\"\n")
-        #expect(YAMLWriter.text(of: .number("1e5")) == "1.0e+5\n")
+    @Test("strings YAML would read as something else are quoted")
+    func quoting() throws {
+        for word in ["yes", "No", "true", "null", "~", "123", "0x1F", "1.5", "- item", "a: b", "#x"] {
+            let node = try #require(try Yams.compose(yaml: OpenAPIYAML.text(of: .array([.string(word)]))))
+            #expect(try Self.json(node) == .array([.string(word)]), "\(word)")
+        }
     }
 
     @Test("PyYAML loads tricky values to exactly the JSON", .enabled(if: OpenAPIPython.shouldRun, OpenAPIPython.reason))
     func pyYAMLRoundTrip() throws {
-        let result = try OpenAPIPython.yamlLoadsAsJSON(yaml: YAMLWriter.text(of: Self.tricky), json: Self.tricky.text())
-        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)\n\(YAMLWriter.text(of: Self.tricky))")
+        let yaml = OpenAPIYAML.text(of: Self.tricky)
+        let result = try OpenAPIPython.yamlLoadsAsJSON(yaml: yaml, json: Self.tricky.text())
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)\n\(yaml)")
+    }
+
+    struct UnexpectedNode: Error {
+        var description: String
+        init(node: Node) { description = String(describing: node) }
+    }
+
+    /// A YAML node as JSON, numbers as their `Double` value (YAML spells `1e5` as `1.0e+5`).
+    static func json(_ node: Node) throws -> JSONValue {
+        switch node {
+        case .mapping(let mapping):
+            return .object(
+                try mapping.map { pair in
+                    guard case .string(let key) = try json(pair.key) else { throw UnexpectedNode(node: pair.key) }
+                    return (key, try json(pair.value))
+                })
+        case .sequence(let sequence):
+            return .array(try sequence.map(json))
+        case .scalar(let scalar):
+            switch Resolver.default.resolveTag(of: node) {
+            case .null: return .null
+            case .bool: return .bool(try #require(node.bool))
+            case .int, .float: return .number(String(try #require(node.float)))
+            case .str: return .string(scalar.string)
+            default: throw UnexpectedNode(node: node)
+            }
+        case .alias:
+            throw UnexpectedNode(node: node)
+        }
+    }
+}
+
+extension JSONValue {
+    /// The value with every number written as its `Double`, to compare with YAML read back.
+    fileprivate var numbersAsDoubles: JSONValue {
+        switch self {
+        case .object(let members): .object(members.map { ($0.key, $0.value.numbersAsDoubles) })
+        case .array(let elements): .array(elements.map(\.numbersAsDoubles))
+        case .number(let text): .number(Double(text).map { String($0) } ?? text)
+        case .string, .bool, .null: self
+        }
     }
 }
