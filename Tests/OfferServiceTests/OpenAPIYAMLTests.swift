@@ -53,7 +53,7 @@ struct OpenAPIYAMLTests {
     func shape() {
         let text = OpenAPIYAML.text(
             of: .object([("a", .object([])), ("b", .array([])), ("list", .array([.integer(1), .string("s")]))]))
-        #expect(text == "a: {}\nb: []\nlist:\n- 1\n- s\n")
+        #expect(text == "a: {}\nb: []\nlist:\n- 1\n- \"s\"\n")
         #expect(OpenAPIYAML.text(of: .object([])) == "{}\n")
         #expect(OpenAPIYAML.text(of: .array([])) == "[]\n")
         #expect(OpenAPIYAML.number("1e5") == "1.0e+5")
@@ -61,11 +61,12 @@ struct OpenAPIYAMLTests {
         #expect(OpenAPIYAML.number("42") == "42")
     }
 
-    @Test("strings YAML would read as something else are quoted")
+    @Test("strings YAML would read as something else stay strings, as values and as keys")
     func quoting() throws {
-        for word in ["yes", "No", "true", "null", "~", "123", "0x1F", "1.5", "- item", "a: b", "#x"] {
-            let node = try #require(try Yams.compose(yaml: OpenAPIYAML.text(of: .array([.string(word)]))))
-            #expect(try Self.json(node) == .array([.string(word)]), "\(word)")
+        for word in ["yes", "No", "true", "null", "~", "123", "0x1F", "1.5", "- item", "a: b", "#x", ""] {
+            let value = JSONValue.object([(word, .string(word))])
+            let node = try #require(try Yams.compose(yaml: OpenAPIYAML.text(of: value)))
+            #expect(try Self.json(node) == value, "\(word)")
         }
     }
 
@@ -95,8 +96,8 @@ struct OpenAPIYAMLTests {
         case .scalar(let scalar):
             switch Resolver.default.resolveTag(of: node) {
             case .null: return .null
-            case .bool: return .bool(try #require(node.bool))
-            case .int, .float: return .number(String(try #require(node.float)))
+            case .bool: return .bool(["true", "True", "TRUE"].contains(scalar.string))
+            case .int, .float: return .number(String(try #require(Double(scalar.string))))
             case .str: return .string(scalar.string)
             default: throw UnexpectedNode(node: node)
             }

@@ -3,9 +3,10 @@ import Yams
 
 /// Writes a JSON value as block-style YAML with Yams (libyaml's emitter), keeping member order.
 ///
-/// Strings that YAML would read as something else (`"yes"`, `"123"`, `"null"`, `"~"`) are quoted,
-/// as Yams quotes them; numbers are written so that YAML 1.1 readers such as PyYAML read them as
-/// numbers too (`1e5` as `1.0e+5`).
+/// String values are double-quoted (libyaml escapes what YAML does not take raw); keys are quoted
+/// only when YAML would read them as something else (`"200"`, `"true"`), as Yams quotes them.
+/// Numbers are written so that YAML 1.1 readers such as PyYAML read them as numbers too (`1e5` as
+/// `1.0e+5`).
 enum OpenAPIYAML {
     /// `value` as YAML text ending in a newline. Should Yams refuse the value, the JSON text is
     /// returned: JSON is YAML 1.2, and the document is still the same.
@@ -24,7 +25,7 @@ enum OpenAPIYAML {
         case .array(let elements):
             return .sequence(Node.Sequence(elements.map(node)))
         case .string(let text):
-            return .scalar(text.represented())
+            return .scalar(Node.Scalar(text, Tag(.str), .doubleQuoted))
         case .number(let text):
             return Node(number(text), Tag(Int64(text) == nil ? .float : .int))
         case .bool(let flag):
