@@ -1,3 +1,4 @@
+import OfferJSON
 import Foundation
 
 extension LegacyPromotionalOfferSignature {

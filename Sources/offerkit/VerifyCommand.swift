@@ -200,7 +200,7 @@ struct VerifyCommand: ParsableCommand {
             let config = try given.configPath.map {
                 try ConfigFile(path: $0).app(for: given.bundleID ?? input.bundleID)
             }
-            guard let id = input.keyID ?? given.keyID ?? inferredKeyID ?? config?.app.keyId else {
+            guard let id = input.keyID ?? given.keyID ?? inferredKeyID ?? config?.app.keyID else {
                 throw CLIError.credentials(
                     "no key ID: the legacy signature signs the key ID, so give --key-id (or OFFERKIT_KEY_ID), or "
                         + "--legacy-signature-file with the object `sign legacy-promotional-offer --format json` "

@@ -64,6 +64,19 @@ struct CreateServerAPITokenTests {
     }
 
     @Test(
+        "the problem says what was found: the number and the bound, or the type",
+        arguments: [
+            ("3601", "lifetime: 3601 is above 3600"), ("0", "lifetime: 0 is below 1"),
+            (#""300""#, "lifetime: expected an integer from 1 to 3600, found a string of 3 characters"),
+            ("true", "lifetime: expected an integer from 1 to 3600, found the boolean true"),
+        ])
+    func lifetimeMessages(_ lifetime: String, _ detail: String) async throws {
+        let response = try await route.expectInvalidField(
+            #"{"bundleId":"com.example.offerkit.demo","lifetime":\#(lifetime)}"#, field: "lifetime")
+        #expect(response.string("detail") == detail)
+    }
+
+    @Test(
         "a missing, malformed or unknown member is a 422 naming it",
         arguments: [
             ("{}", "bundleId"),

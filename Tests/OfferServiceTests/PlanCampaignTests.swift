@@ -72,7 +72,7 @@ struct PlanCampaignTests {
     @Test("plans examples/campaign.json with the codes of its generated batches, as the library does")
     func example() async throws {
         let campaign = ValidateCampaignTests.exampleText
-        let entries = Self.exampleBatches.map { Self.entry($0.name, batch: $0.batch, codes: $0.codes) }
+        let entries = Self.exampleBatches.map { Self.entry($0.name, batch: $0.batch + 1, codes: $0.codes) }
         let response = try await route.post(Self.body(campaign, entries: entries))
         #expect(response.status == 200, "\(response.text.prefix(2000))")
         #expect(response.headers[.contentType] == "application/json")
@@ -119,7 +119,7 @@ struct PlanCampaignTests {
     func smallCampaign() async throws {
         let codes = ["VIPAAAA", "VIPZZZZ", "VIP2345"]
         let response = try await route.post(
-            Self.body(Self.small, entries: [Self.entry("Gem pack launch", batch: 0, codes: codes)]))
+            Self.body(Self.small, entries: [Self.entry("Gem pack launch", batch: 1, codes: codes)]))
         #expect(response.status == 200, "\(response.text)")
         let expected = try Self.libraryPlan(Self.small, [[0, 0]: codes])
         #expect(response.json == expected)
@@ -139,10 +139,12 @@ struct PlanCampaignTests {
             #expect(none.string("field") == "customCodes")
             let detail = none.string("detail") ?? ""
             #expect(detail.contains("Spring half price, 3 months"))
-            #expect(detail.contains("\"batch\": 1"))
+            #expect(detail.contains("\"batch\": 2"))
             #expect(detail.contains("offerkit codes generate"))
 
-            let twoOfThree = Self.exampleBatches.prefix(2).map { Self.entry($0.name, batch: $0.batch, codes: $0.codes) }
+            let twoOfThree = Self.exampleBatches.prefix(2).map {
+                Self.entry($0.name, batch: $0.batch + 1, codes: $0.codes)
+            }
             let partial = try await client.send(
                 .post, path, json: Self.body(campaign, entries: twoOfThree), key: ServiceFixtures.admin.secret)
             #expect(partial.status == 422, "\(partial.text)")
@@ -169,23 +171,25 @@ struct PlanCampaignTests {
         ])
     func wrongCodes(_ codes: [String], _ field: String, _ detail: String) async throws {
         let response = try await route.expectInvalidField(
-            Self.body(Self.small, entries: [Self.entry("Gem pack launch", batch: 0, codes: codes)]), field: field)
+            Self.body(Self.small, entries: [Self.entry("Gem pack launch", batch: 1, codes: codes)]), field: field)
         #expect(response.string("detail")?.contains(detail) == true, "\(response.text)")
     }
 
     @Test(
         "an entry naming no offer, no batch, a batch of given codes, or a batch twice is a 422 naming it",
         arguments: [
-            ([PlanCampaignTests.entry("Gem pack", batch: 0, codes: ["VIPAAAA"])], "customCodes[0].offer"),
-            ([PlanCampaignTests.entry("Gem pack launch", batch: 2, codes: ["VIPAAAA"])], "customCodes[0].batch"),
-            ([PlanCampaignTests.entry("Gem pack launch", batch: 1, codes: ["VIPABCD"])], "customCodes[0].batch"),
+            ([PlanCampaignTests.entry("Gem pack", batch: 1, codes: ["VIPAAAA"])], "customCodes[0].offer"),
+            ([PlanCampaignTests.entry("Gem pack launch", batch: 3, codes: ["VIPAAAA"])], "customCodes[0].batch"),
+            ([PlanCampaignTests.entry("Gem pack launch", batch: 2, codes: ["VIPABCD"])], "customCodes[0].batch"),
             ([#"{"offer":"Gem pack launch","batch":-1,"codes":["VIPAAAA"]}"#], "customCodes[0].batch"),
-            ([#"{"offer":"Gem pack launch","batch":0}"#], "customCodes[0].codes"),
-            ([#"{"offer":"Gem pack launch","batch":0,"codes":["VIPAAAA"],"count":1}"#], "customCodes[0].count"),
+            // Batches are numbered from 1: there is no batch 0.
+            ([#"{"offer":"Gem pack launch","batch":0,"codes":["VIPAAAA"]}"#], "customCodes[0].batch"),
+            ([#"{"offer":"Gem pack launch","batch":1}"#], "customCodes[0].codes"),
+            ([#"{"offer":"Gem pack launch","batch":1,"codes":["VIPAAAA"],"count":1}"#], "customCodes[0].count"),
             (
                 [
-                    PlanCampaignTests.entry("Gem pack launch", batch: 0, codes: ["VIPAAAA", "VIPAAAB", "VIPAAAC"]),
-                    PlanCampaignTests.entry("Gem pack launch", batch: 0, codes: ["VIPAAAA", "VIPAAAB", "VIPAAAC"]),
+                    PlanCampaignTests.entry("Gem pack launch", batch: 1, codes: ["VIPAAAA", "VIPAAAB", "VIPAAAC"]),
+                    PlanCampaignTests.entry("Gem pack launch", batch: 1, codes: ["VIPAAAA", "VIPAAAB", "VIPAAAC"]),
                 ], "customCodes[1]"
             ),
         ])
@@ -245,13 +249,13 @@ struct PlanCampaignTests {
     func authentication() async throws {
         try await route.expectScopeRequired(
             "campaigns",
-            json: Self.body(Self.small, entries: [Self.entry("Gem pack launch", batch: 0, codes: ["VIPAAAA"])]))
+            json: Self.body(Self.small, entries: [Self.entry("Gem pack launch", batch: 1, codes: ["VIPAAAA"])]))
     }
 
     @Test("a cancelled plan (the request timed out) stops with CancellationError")
     func cancellation() async throws {
         let service = try ServiceFixtures.service()
-        let entries = Self.exampleBatches.map { Self.entry($0.name, batch: $0.batch, codes: $0.codes) }
+        let entries = Self.exampleBatches.map { Self.entry($0.name, batch: $0.batch + 1, codes: $0.codes) }
         let body = try JSONValue.parse(Array(Self.body(ValidateCampaignTests.exampleText, entries: entries).utf8))
         let request = OperationRequest(
             body: body, query: [:], headers: [:], apiKey: nil, state: service.state,

@@ -159,6 +159,47 @@ struct SchemaValidatorTests {
         }
     }
 
+    @Test("messages say what was found, for every kind of schema and value")
+    func messagesSayWhatWasFound() throws {
+        func message(_ json: String, _ schema: JSONSchema) throws -> String? {
+            try violation(json, .object([.init("f", schema)]))?.errorDescription
+        }
+        let text = JSONSchema.string(.identifier())
+        // A value of the wrong type: the type expected, and the value found (strings are not echoed).
+        #expect(
+            try message(#"{"f":2000000123456789}"#, text) == "f: expected a string, found the number 2000000123456789")
+        #expect(try message(#"{"f":true}"#, text) == "f: expected a string, found the boolean true")
+        #expect(try message(#"{"f":null}"#, text) == "f: expected a string, found null")
+        #expect(try message(#"{"f":{}}"#, text) == "f: expected a string, found an object")
+        #expect(try message(#"{"f":[1,2]}"#, text) == "f: expected a string, found an array of 2 elements")
+        #expect(
+            try message(#"{"f":"abc"}"#, .boolean())
+                == "f: expected a boolean (true or false), found a string of 3 characters")
+        #expect(try message(#"{"f":false}"#, .integer()) == "f: expected an integer, found the boolean false")
+        #expect(try message(#"{"f":7}"#, .object([])) == "f: expected an object, found the number 7")
+        #expect(try message(#"{"f":"x"}"#, .array(of: text)) == "f: expected an array, found a string of 1 character")
+        // Bounds: the number and the bound it passes.
+        let lifetime = JSONSchema.integer(minimum: 1, maximum: 3600)
+        #expect(try message(#"{"f":3601}"#, lifetime) == "f: 3601 is above 3600")
+        #expect(try message(#"{"f":0}"#, lifetime) == "f: 0 is below 1")
+        #expect(
+            try message(#"{"f":36.5}"#, lifetime)
+                == "f: expected an integer from 1 to 3600, found a fractional number 36.5")
+        // Enumerations, patterns and lengths: what is allowed, and what was found.
+        #expect(
+            try message(#"{"f":"P5D"}"#, .enumeration(["P1W", "P1M"]))
+                == "f: expected one of P1W, P1M, found a string of 3 characters")
+        #expect(
+            try message(#"{"f":"12"}"#, .string(StringRules(format: .uuid)))
+                == "f: expected \(StringRules.Format.uuid.expected), found a string of 2 characters")
+        #expect(
+            try message(#"{"f":"abcd"}"#, .string(StringRules(maxLength: 3)))
+                == "f: expected at most 3 characters, found a string of 4 characters")
+        #expect(
+            try message(#"{"f":[]}"#, .array(of: text, minItems: 1))
+                == "f: expected an array of at least 1 element, found an array of 0 elements")
+    }
+
     @Test("scalars: types, integer bounds and 64-bit range")
     func scalars() throws {
         let integer = JSONSchema.integer(minimum: 1, maximum: 10)
@@ -167,7 +208,9 @@ struct SchemaValidatorTests {
         #expect(try violation("10", integer) == nil)
         #expect(
             try violation("0", integer)
-                == SchemaViolation(field: "(body)", expected: "an integer from 1 to 10", found: "an integer 0"))
+                == SchemaViolation(
+                    field: "(body)", expected: "an integer from 1 to 10", found: "the number 0",
+                    reason: "0 is below 1"))
         #expect(try violation("11", integer)?.expected == "an integer from 1 to 10")
         // JSON Schema counts a whole number written with a fraction or exponent as an integer.
         #expect(try violation("5.0", integer) == nil)

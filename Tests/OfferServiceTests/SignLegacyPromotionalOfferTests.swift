@@ -6,9 +6,9 @@ import OfferService
 import OfferSigning
 import Testing
 
-@Suite("POST /v1/signatures/promotional-offer-v1")
+@Suite("POST /v1/signatures/legacy-promotional-offer")
 struct SignLegacyPromotionalOfferTests {
-    let path = "/v1/signatures/promotional-offer-v1"
+    let path = "/v1/signatures/legacy-promotional-offer"
     let body = ServiceFixtures.promotionalOfferBody
     var route: OperationRoute { OperationRoute(path: path) }
 
@@ -157,5 +157,21 @@ struct SignLegacyPromotionalOfferTests {
     private struct ResponseError: Error, CustomStringConvertible {
         let message: String
         var description: String { message }
+    }
+
+    @Test("the earlier path /v1/signatures/promotional-offer-v1 still signs, and the document marks it deprecated")
+    func deprecatedPath() async throws {
+        let oldPath = "/v1/signatures/promotional-offer-v1"
+        let response = try await OperationRoute(path: oldPath).post(body, to: ServiceFixtures.service())
+        #expect(response.status == 200, "\(response.text)")
+        #expect(response.string("signature")?.isEmpty == false)
+        let paths = OpenAPIDocument.document()["paths"]
+        #expect(paths?[oldPath]?["post"]?["deprecated"] == .bool(true))
+        guard case .string(let description)? = paths?[oldPath]?["post"]?["description"] else {
+            Issue.record("the deprecated path has no description")
+            return
+        }
+        #expect(description.contains(path), "\(description)")
+        #expect(paths?[path]?["post"]?["deprecated"] == nil)
     }
 }

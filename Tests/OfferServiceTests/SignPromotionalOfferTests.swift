@@ -89,4 +89,12 @@ struct SignPromotionalOfferTests {
             of: "signPromotionalOffer", component: "PromotionalOfferRequest")
         #expect(response.status == 200, "\(response.text)")
     }
+
+    @Test("a value of the wrong type is a 422 that says what was found")
+    func wrongTypeSaysWhatWasFound() async throws {
+        let response = try await route.expectInvalidField(
+            #"{"bundleId":"com.example.offerkit.demo","productId":"p","offerIdentifier":"o","transactionId":2000000123456789}"#,
+            field: "transactionId")
+        #expect(response.string("detail") == "transactionId: expected a string, found the number 2000000123456789")
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 import Testing
 
 @testable import OfferSigning

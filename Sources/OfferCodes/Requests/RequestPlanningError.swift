@@ -3,9 +3,9 @@ import Foundation
 /// Why ``RequestPlanner`` could not turn a campaign into App Store Connect requests.
 ///
 /// A campaign that ``CampaignValidator`` accepted never causes the first two; the third means
-/// the caller supplied the wrong codes for a generated custom-code batch. Offers are numbered
-/// from 1, batches by their position in the offer's `customCodes` list (from 0, as the ledger
-/// numbers them).
+/// the caller supplied the wrong codes for a generated custom-code batch. Offers and batches are
+/// numbered from 1 (batch 2 is the second entry of the offer's `customCodes` list), as every
+/// surface of OfferKit numbers them.
 public enum RequestPlanningError: Error, Sendable, Equatable, LocalizedError {
     /// An auto-renewable subscription offer lacks a field App Store Connect requires.
     case missingField(offer: Int, referenceName: String, field: String)

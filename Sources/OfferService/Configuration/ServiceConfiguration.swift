@@ -170,7 +170,7 @@ public struct ServiceConfiguration: Sendable {
         if scopeNames != ["*"] {
             var set = Set<OperationScope>()
             for (index, name) in scopeNames.enumerated() {
-                guard let scope = OperationScope(rawValue: name) else {
+                guard let scope = OperationScope.named(name)?.scope else {
                     throw .invalidField(
                         source: source, field: "\(field).scopes[\(index)]",
                         expected: "\"*\" alone, or scopes among \(OperationScope.names)")

@@ -8,7 +8,7 @@ import OfferSigning
 /// The outermost middleware: gives each request its id (the caller's `X-Request-Id` when it is
 /// 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one), puts it in the logger's
 /// metadata and the response, logs one line per request (method, path, status, operation, API key
-/// name, duration) and records its metrics under the operation's `operationId` (`unmatched` when
+/// name, duration), names the service in the `Server` header (`offerkit/VERSION`) and records its metrics under the operation's `operationId` (`unmatched` when
 /// no route matched).
 struct RequestObservationMiddleware: RouterMiddleware {
     typealias Context = ServiceRequestContext
@@ -26,6 +26,7 @@ struct RequestObservationMiddleware: RouterMiddleware {
         var response = try await next(request, context)
         let elapsed = Int64(DispatchTime.now().uptimeNanoseconds - start)
         response.headers[Self.requestIDField] = context.requestID
+        response.headers[.server] = OfferService.serverHeader
         let operation = context.operationID ?? "unmatched"
         metrics.request(operation: operation, status: response.status.code, nanoseconds: elapsed)
         var metadata: Logger.Metadata = [

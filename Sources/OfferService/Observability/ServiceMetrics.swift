@@ -1,4 +1,6 @@
 import Metrics
+import NIOConcurrencyHelpers
+import OfferSigning
 import Prometheus
 
 /// The service's metrics, recorded through swift-metrics into its own Prometheus registry (so
@@ -12,6 +14,8 @@ import Prometheus
 public struct ServiceMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     private let factory: PrometheusMetricsFactory
+    /// The metrics already made, by label and dimensions: each is created once per label set.
+    private let made = Made()
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
@@ -24,27 +28,76 @@ public struct ServiceMetrics: Sendable {
         self.factory = factory
     }
 
-    /// Counts one signature or token of `type` (such as `promotional-offer`).
-    public func signed(_ type: String) {
-        Counter(label: "offerkit_signatures_total", dimensions: [("type", type)], factory: factory).increment()
+    /// Counts one signature or token of `operation` (type `promotional-offer`, …).
+    public func signed(_ operation: SigningOperation) {
+        counter("offerkit_signatures_total", [("type", operation.rawValue)]).increment()
     }
 
     /// Counts one problem response.
     public func problem(_ type: ProblemType) {
-        Counter(label: "offerkit_problems_total", dimensions: [("type", type.slug)], factory: factory).increment()
+        counter("offerkit_problems_total", [("type", type.slug)]).increment()
     }
 
     /// Records one finished request.
     public func request(operation: String, status: Int, nanoseconds: Int64) {
-        Counter(
-            label: "offerkit_http_requests_total", dimensions: [("operation", operation), ("status", String(status))],
-            factory: factory
-        ).increment()
-        Metrics.Timer(
-            label: "offerkit_http_request_duration_seconds", dimensions: [("operation", operation)], factory: factory
-        ).recordNanoseconds(nanoseconds)
+        counter("offerkit_http_requests_total", [("operation", operation), ("status", String(status))]).increment()
+        timer("offerkit_http_request_duration_seconds", [("operation", operation)]).recordNanoseconds(nanoseconds)
     }
 
     /// The Prometheus text exposition of every metric.
     public func exposition() -> String { registry.emitToString() }
+
+    /// The counter `label` with `dimensions`, made on first use.
+    func counter(_ label: String, _ dimensions: [(String, String)]) -> Metrics.Counter {
+        made.metric(MetricKey(label: label, dimensions: dimensions), in: \.counters) {
+            Metrics.Counter(label: label, dimensions: dimensions, factory: factory)
+        }
+    }
+
+    /// The timer `label` with `dimensions`, made on first use.
+    func timer(_ label: String, _ dimensions: [(String, String)]) -> Metrics.Timer {
+        made.metric(MetricKey(label: label, dimensions: dimensions), in: \.timers) {
+            Metrics.Timer(label: label, dimensions: dimensions, factory: factory)
+        }
+    }
+
+    /// A metric's label and dimensions.
+    struct MetricKey: Hashable {
+        var label: String
+        var dimensions: [String]
+
+        init(label: String, dimensions: [(String, String)]) {
+            self.label = label
+            self.dimensions = dimensions.flatMap { [$0.0, $0.1] }
+        }
+    }
+
+    /// The counters and timers made so far, behind a lock (requests record from many threads).
+    /// The label sets are few (operations × status codes, problem types, signing operations), so
+    /// the tables stay small.
+    final class Made: Sendable {
+        struct Tables {
+            var counters: [MetricKey: Metrics.Counter] = [:]
+            var timers: [MetricKey: Metrics.Timer] = [:]
+        }
+
+        private let tables = NIOLockedValueBox(Tables())
+
+        /// How many metrics have been made, for tests.
+        var count: Int { tables.withLockedValue { $0.counters.count + $0.timers.count } }
+
+        func metric<Metric>(
+            _ key: MetricKey, in table: WritableKeyPath<Tables, [MetricKey: Metric]>, make: () -> Metric
+        ) -> Metric {
+            tables.withLockedValue { tables in
+                if let metric = tables[keyPath: table][key] { return metric }
+                let metric = make()
+                tables[keyPath: table][key] = metric
+                return metric
+            }
+        }
+    }
+
+    /// How many counters and timers have been made (each once per label set), for tests.
+    var madeCount: Int { made.count }
 }

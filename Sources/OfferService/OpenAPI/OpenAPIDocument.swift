@@ -23,8 +23,9 @@ public enum OpenAPIDocument {
         return pretty ? text + "\n" : text
     }
 
-    /// The document as block-style YAML 1.2 (strings double-quoted), ending in a newline.
-    public static func yamlText() -> String { YAMLWriter.text(of: document()) }
+    /// The document as block-style YAML (written by Yams; it loads to the same document as the
+    /// JSON), ending in a newline.
+    public static func yamlText() -> String { OpenAPIYAML.text(of: document()) }
 
     /// The document, built once.
     package static func document() -> JSONValue { built.document }

@@ -22,7 +22,7 @@ struct OpenAPIPaths {
         }
         return .object(
             order.map { path in
-                let sorted = byPath[path]!.sorted { Self.rank($0.method) < Self.rank($1.method) }
+                let sorted = byPath[path, default: []].sorted { Self.rank($0.method) < Self.rank($1.method) }
                 return (
                     key: path, value: .object(sorted.map { (key: $0.method.rawValue.lowercased(), value: write($0)) })
                 )
@@ -50,7 +50,7 @@ struct OpenAPIPaths {
             ("operationId", .string(operation.id)), ("summary", .string(operation.summary)),
             ("description", .string(operation.description)), ("tags", .array([.string(operation.tag)])),
             ("security", security), ("requestBody", operation.requestSchema.map { requestBody($0) }),
-            ("responses", responses(operation)),
+            ("responses", responses(operation)), ("deprecated", operation.deprecated ? .bool(true) : nil),
         ])
     }
 

@@ -29,7 +29,7 @@ struct OpenAPISchemaWriter {
 
     /// The components, sorted by name.
     var sortedComponents: JSONValue {
-        .object(components.keys.sorted().map { (key: $0, value: components[$0]!) })
+        .object(components.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) })
     }
 
     private mutating func register(_ name: String, _ schema: JSONSchema) {

@@ -234,12 +234,16 @@ enum CampaignSchemas {
 
     // MARK: Helpers
 
-    /// The request's `today`, or the service clock's day in UTC.
+    /// The `today` member of a campaign body: a day, checked against the calendar.
+    static let todayMember: BodyMember<String?> = .optional("today", today, .string)
+
+    /// The `campaign` member of a campaign body.
+    static let campaignMember: BodyMember<JSONValue> = .required("campaign", campaign, .json)
+
+    /// A body's `today`, parsed: `nil` when it is left out.
     /// - Throws: an `invalid-field` problem for a date that does not exist, such as 2027-02-30.
-    static func today(_ request: OperationRequest) throws(ServiceProblem) -> CalendarDate {
-        guard let text = request.optionalString("today") else {
-            return CalendarDate(unixSeconds: Int64(request.state.clock.now().timeIntervalSince1970.rounded(.down)))
-        }
+    static func day(_ text: String?) throws(ServiceProblem) -> CalendarDate? {
+        guard let text else { return nil }
         guard let day = CalendarDate(text) else {
             throw ServiceProblem(
                 .invalidField,
@@ -249,11 +253,15 @@ enum CampaignSchemas {
         return day
     }
 
-    /// The request's `campaign` member as JSON bytes, for ``CampaignValidator``, after checking the
+    /// `day`, or the service clock's day in UTC when the body gave none.
+    static func today(_ day: CalendarDate?, _ request: OperationRequest) -> CalendarDate {
+        day ?? CalendarDate(unixSeconds: Int64(request.state.clock.now().timeIntervalSince1970.rounded(.down)))
+    }
+
+    /// A body's `campaign` member as JSON bytes, for ``CampaignValidator``, after checking the
     /// bounds of the lists the schema cannot type (they may be `null`).
     /// - Throws: an `invalid-field` problem naming a list that is too long.
-    static func campaignBytes(_ request: OperationRequest) throws(ServiceProblem) -> [UInt8] {
-        guard let campaign = request.body?["campaign"] else { preconditionFailure("schema must require campaign") }
+    static func campaignBytes(_ campaign: JSONValue) throws(ServiceProblem) -> [UInt8] {
         try checkBatchBounds(campaign)
         return campaign.serialized()
     }

@@ -60,14 +60,23 @@ enum CommonSchemas {
         ])
     }
 
-    /// The nonce of a request body, parsed (the schema has checked its format).
-    static func nonce(_ request: OperationRequest) throws(ServiceProblem) -> UUID? {
-        guard let text = request.optionalString("nonce") else { return nil }
+    /// A body's nonce, parsed (the schema has checked its format).
+    static func nonce(_ text: String?) throws(ServiceProblem) -> UUID? {
+        guard let text else { return nil }
         guard let uuid = UUID(uuidString: text) else {
-            throw ServiceProblem(.invalidField, detail: "nonce is not a UUID", field: "nonce")
+            throw ServiceProblem(
+                .invalidField, detail: "nonce: expected a UUID, found a string of \(text.count) characters",
+                field: "nonce")
         }
         return uuid
     }
+
+    // MARK: Members that several bodies share
+
+    static let bundleIDMember: BodyMember<String> = .required("bundleId", bundleID, .string)
+    static let productIDMember: BodyMember<String> = .required("productId", productID, .string)
+    static let offerIdentifierMember: BodyMember<String> = .required("offerIdentifier", offerIdentifier, .string)
+    static let nonceMember: BodyMember<String?> = .optional("nonce", nonce, .string)
 }
 
 extension CommonSchemas {

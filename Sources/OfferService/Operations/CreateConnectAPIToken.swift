@@ -14,9 +14,9 @@ extension ServiceOperation {
             service configured without an App Store Connect API key answers 404 `not-configured`. The token acts for \
             the whole team, so an API key limited to some bundle IDs gets 403 `forbidden`.
             """,
-        scope: .connectAPIToken, requestSchema: ConnectAPITokenBody.schema, responseSchema: CommonSchemas.bearerToken,
+        scope: .connectAPIToken, body: ConnectAPITokenBody.self, responseSchema: CommonSchemas.bearerToken,
         problems: [.notConfigured]
-    ) { request in
+    ) { body, request in
         // An App Store Connect API token acts for the whole team, every app: a key limited to some
         // bundle IDs must not be able to mint one.
         if let key = request.apiKey, key.bundleIDs != nil {
@@ -30,42 +30,54 @@ extension ServiceOperation {
                 .notConfigured,
                 detail: "this service has no App Store Connect API key: add `connectApiKey` to its configuration")
         }
-        let scope = request.optionalStrings("scope") ?? []
         let token: BearerToken
-        if let lifetime = request.optionalInteger("lifetime") {
-            token = try signer.token(lifetime: Int(lifetime), scope: scope)
+        if let lifetime = body.lifetime {
+            token = try signer.token(lifetime: lifetime, scope: body.scope)
         } else {
-            token = try signer.token(scope: scope)
+            token = try signer.token(scope: body.scope)
         }
-        request.state.metrics.signed(OperationScope.connectAPIToken.rawValue)
+        request.state.metrics.signed(SigningOperation.connectAPIToken)
         return OperationResponse(body: CommonSchemas.bearerToken(token))
     }
 }
 
 /// The body of `createConnectAPIToken`.
-enum ConnectAPITokenBody {
+struct ConnectAPITokenBody: OperationBody {
+    /// Seconds; the schema bounds it to 1...1200.
+    let lifetime: Int?
+    /// The requests the token may make; empty for any.
+    let scope: [String]
+
+    init(validated body: ValidatedBody) throws(ServiceProblem) {
+        lifetime = try body(Members.lifetime).map { Int($0) }
+        scope = try body(Members.scope) ?? []
+    }
+
+    enum Members {
+        static let lifetime: BodyMember<Int64?> = .optional(
+            "lifetime",
+            .integer(
+                minimum: 1, maximum: Int64(ConnectAPITokenSigner.maximumLifetime),
+                description: "Seconds from `iat` to `exp`, at most 1200 (20 minutes). Default: 900 (15 minutes).",
+                example: 600),
+            .integer)
+        static let scope: BodyMember<[String]?> = .optional(
+            "scope",
+            .array(
+                of: .string(
+                    .identifier(), description: "One request the token allows: method and path, with query.",
+                    example: "GET /v1/apps"),
+                description: """
+                    The requests the token may make (the `scope` claim), such as `GET /v1/apps` or \
+                    `GET /v1/apps?filter[platform]=IOS`. Leave it out for a token that may make any request \
+                    the key may.
+                    """),
+            .strings)
+    }
+
     static let schema = JSONSchema.object(
-        [
-            .init(
-                "lifetime",
-                .integer(
-                    minimum: 1, maximum: Int64(ConnectAPITokenSigner.maximumLifetime),
-                    description: "Seconds from `iat` to `exp`, at most 1200 (20 minutes). Default: 900 (15 minutes).",
-                    example: 600),
-                required: false),
-            .init(
-                "scope",
-                .array(
-                    of: .string(
-                        .identifier(), description: "One request the token allows: method and path, with query.",
-                        example: "GET /v1/apps"),
-                    description: """
-                        The requests the token may make (the `scope` claim), such as `GET /v1/apps` or \
-                        `GET /v1/apps?filter[platform]=IOS`. Leave it out for a token that may make any request \
-                        the key may.
-                        """),
-                required: false),
-        ], description: "How long the App Store Connect API token lives and what it may do; `{}` takes the defaults."
+        [Members.lifetime.property, Members.scope.property],
+        description: "How long the App Store Connect API token lives and what it may do; `{}` takes the defaults."
     ).example(.object([("lifetime", .integer(600)), ("scope", .array([.string("GET /v1/apps")]))]))
         .named("ConnectAPITokenRequest")
 }

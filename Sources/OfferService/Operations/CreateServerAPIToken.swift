@@ -11,34 +11,46 @@ extension ServiceOperation {
             `bid` (the bundle ID). Apple accepts at most 60 minutes between `iat` and `exp`; the default lifetime \
             is 5 minutes, as in Apple's libraries. Reuse a token until shortly before `expiresAt`.
             """,
-        scope: .serverAPIToken, requestSchema: ServerAPITokenBody.schema, responseSchema: CommonSchemas.bearerToken,
+        scope: .serverAPIToken, body: ServerAPITokenBody.self, responseSchema: CommonSchemas.bearerToken,
         problems: [.unknownApp, .forbidden]
-    ) { request in
-        let signer = try request.signer(for: request.string("bundleId"))
+    ) { body, request in
+        let signer = try request.signer(for: body.bundleID)
         let token: BearerToken
-        if let lifetime = request.optionalInteger("lifetime") {
-            token = try signer.serverAPIToken(lifetime: Int(lifetime))
+        if let lifetime = body.lifetime {
+            token = try signer.serverAPIToken(lifetime: lifetime)
         } else {
             token = try signer.serverAPIToken()
         }
-        request.state.metrics.signed(OperationScope.serverAPIToken.rawValue)
+        request.state.metrics.signed(SigningOperation.serverAPIToken)
         return OperationResponse(body: CommonSchemas.bearerToken(token))
     }
 }
 
 /// The body of `createServerAPIToken`.
-enum ServerAPITokenBody {
+struct ServerAPITokenBody: OperationBody {
+    let bundleID: String
+    /// Seconds; the schema bounds it to 1...3600.
+    let lifetime: Int?
+
+    init(validated body: ValidatedBody) throws(ServiceProblem) {
+        bundleID = try body(Members.bundleID)
+        lifetime = try body(Members.lifetime).map { Int($0) }
+    }
+
+    enum Members {
+        static let bundleID = CommonSchemas.bundleIDMember
+        static let lifetime: BodyMember<Int64?> = .optional(
+            "lifetime",
+            .integer(
+                minimum: 1, maximum: Int64(OfferSigner.serverAPITokenMaximumLifetime),
+                description: "Seconds from `iat` to `exp`, at most 3600 (60 minutes). Default: 300 (5 minutes).",
+                example: 300),
+            .integer)
+    }
+
     static let schema = JSONSchema.object(
-        [
-            .init("bundleId", CommonSchemas.bundleID),
-            .init(
-                "lifetime",
-                .integer(
-                    minimum: 1, maximum: Int64(OfferSigner.serverAPITokenMaximumLifetime),
-                    description: "Seconds from `iat` to `exp`, at most 3600 (60 minutes). Default: 300 (5 minutes).",
-                    example: 300),
-                required: false),
-        ], description: "The app to sign an App Store Server API token for, and how long the token lives."
+        [Members.bundleID.property, Members.lifetime.property],
+        description: "The app to sign an App Store Server API token for, and how long the token lives."
     ).example(.object([("bundleId", .string("com.example.offerkit.demo")), ("lifetime", .integer(300))]))
         .named("ServerAPITokenRequest")
 }

@@ -1,13 +1,25 @@
 import OfferSigning
 
 extension ServiceOperation {
-    /// `GET /healthz`: the process is up.
+    /// `GET /healthz`: the process is up, and which OfferKit version it runs.
     static let health = ServiceOperation(
         id: "health", method: .get, path: "/healthz", tag: "Service", summary: "Liveness",
-        description: "Answers 200 while the process runs. Needs no API key.", scope: nil, requestSchema: nil,
-        responseSchema: JSONSchema.object([.init("status", .enumeration(["ok"]))]).named("Health"), problems: []
+        description: """
+            Answers 200 while the process runs, with the OfferKit version (the same as `offerkit --version` and the \
+            `Server` header of every response). Needs no API key.
+            """,
+        scope: nil, requestSchema: nil,
+        responseSchema: JSONSchema.object([
+            .init("status", .enumeration(["ok"])),
+            .init(
+                "version",
+                .string(
+                    StringRules(minLength: 1), description: "The OfferKit version the service runs.",
+                    example: OfferService.version)),
+        ]).named("Health"), problems: []
     ) { _ in
-        OperationResponse(body: .object([("status", .string("ok"))]), noStore: true)
+        OperationResponse(
+            body: .object([("status", .string("ok")), ("version", .string(OfferService.version))]), noStore: true)
     }
 
     /// `GET /readyz`: the service takes requests (503 once graceful shutdown begins).

@@ -22,15 +22,15 @@ extension ServiceOperation {
             whose `problems` lists the problems (the first \(CampaignSchemas.maximumListedProblems); \
             `problemCount` has the total), with JSON paths relative to `campaign`.
             """,
-        scope: .campaigns, requestSchema: PlanCampaignBody.schema, responseSchema: CampaignSchemas.plan,
+        scope: .campaigns, body: PlanCampaignBody.self, responseSchema: CampaignSchemas.plan,
         problems: [.invalidCampaign], runsLong: true
-    ) { request in
-        let today = try CampaignSchemas.today(request)
-        let report = try CampaignValidator(today: today).validate(json: CampaignSchemas.campaignBytes(request))
+    ) { body, request in
+        let today = CampaignSchemas.today(body.today, request)
+        let report = try CampaignValidator(today: today).validate(json: CampaignSchemas.campaignBytes(body.campaign))
         guard report.isValid, let campaign = report.campaign else {
             throw CampaignSchemas.invalidCampaign(report.problems)
         }
-        let supplied = try SuppliedCustomCodes(request.body?["customCodes"], campaign: campaign, today: today)
+        let supplied = try SuppliedCustomCodes(body.customCodes, campaign: campaign, today: today)
         var requests: [PlannedRequest] = []
         do {
             // The planner stops with CancellationError when the request times out.
@@ -46,25 +46,59 @@ extension ServiceOperation {
 }
 
 /// The body of `planCampaign`.
-enum PlanCampaignBody {
-    /// The codes of one generated custom-code batch.
-    static let suppliedCodes = JSONSchema.object(
-        [
-            .init(
+struct PlanCampaignBody: OperationBody {
+    /// The campaign, as JSON: the offer-code library reads it.
+    let campaign: JSONValue
+    let today: CalendarDate?
+    /// The `customCodes` entries, in order.
+    let customCodes: [SuppliedCodesEntry]
+
+    init(validated body: ValidatedBody) throws(ServiceProblem) {
+        campaign = try body(CampaignSchemas.campaignMember)
+        today = try CampaignSchemas.day(body(CampaignSchemas.todayMember))
+        var entries: [SuppliedCodesEntry] = []
+        for (index, entry) in (try body(Members.customCodes) ?? []).enumerated() {
+            entries.append(try SuppliedCodesEntry(validated: ValidatedBody(entry, path: "customCodes[\(index)]")))
+        }
+        customCodes = entries
+    }
+
+    /// One `customCodes` entry: the codes of one generated custom-code batch.
+    struct SuppliedCodesEntry: OperationBody {
+        /// Where the entry is in the body, such as `customCodes[0]`.
+        let field: String
+        /// The offer's `referenceName`.
+        let offer: String
+        /// The batch's number among the offer's `customCodes`, from 1.
+        let batch: Int64
+        let codes: [String]
+
+        init(validated body: ValidatedBody) throws(ServiceProblem) {
+            field = body.path
+            offer = try body(Members.offer)
+            batch = try body(Members.batch)
+            codes = try body(Members.codes)
+        }
+
+        enum Members {
+            static let offer: BodyMember<String> = .required(
                 "offer",
                 .string(
                     .identifier(), description: "The offer's `referenceName` in the campaign.",
-                    example: CampaignSchemas.exampleOfferName)),
-            .init(
+                    example: CampaignSchemas.exampleOfferName),
+                .string)
+            static let batch: BodyMember<Int64> = .required(
                 "batch",
                 .integer(
-                    minimum: 0,
+                    minimum: 1,
                     description: """
-                        Which of the offer's `customCodes` batches: its index in that list, 0 for the first (as in \
-                        the JSON path `customCodes[1]`). The batch must have `generate`.
+                        Which of the offer's `customCodes` batches, numbered from 1 as everywhere in OfferKit \
+                        (`offerkit codes --batch 1`, "batch 2" in messages): 2 is the second entry of the offer's \
+                        `customCodes` list (JSON path `customCodes[1]`). The batch must have `generate`.
                         """,
-                    example: 1)),
-            .init(
+                    example: 2),
+                .integer)
+            static let codes: BodyMember<[String]> = .required(
                 "codes",
                 .array(
                     of: .string(
@@ -76,27 +110,34 @@ enum PlanCampaignBody {
                         `generate.count`, each the prefix followed by `length` characters of the alphabet. At most \
                         \(CampaignSchemas.maximumCodesPerBatch): each code counts at least once towards Apple's \
                         limit of production codes per app per quarter.
-                        """)),
-        ], description: "The codes of one custom-code batch that the campaign generates."
-    ).named("SuppliedCustomCodes")
+                        """),
+                .strings)
+        }
+
+        static let schema = JSONSchema.object(
+            [Members.offer.property, Members.batch.property, Members.codes.property],
+            description: "The codes of one custom-code batch that the campaign generates."
+        ).named("SuppliedCustomCodes")
+    }
 
     /// The most `customCodes` entries: one per custom-code batch of the largest campaign.
     static let maximumEntries = CampaignSchemas.maximumOffers * CampaignSchemas.maximumBatches
 
+    enum Members {
+        static let customCodes: BodyMember<[JSONValue]?> = .optional(
+            "customCodes",
+            .array(
+                of: SuppliedCodesEntry.schema, maxItems: maximumEntries,
+                description: """
+                    The codes of every custom-code batch with `generate`, one entry per batch: at most \
+                    \(maximumEntries), every batch of the largest campaign the service takes.
+                    """),
+            .elements)
+    }
+
     static let schema = JSONSchema.object(
-        [
-            .init("campaign", CampaignSchemas.campaign),
-            .init("today", CampaignSchemas.today, required: false),
-            .init(
-                "customCodes",
-                .array(
-                    of: suppliedCodes, maxItems: maximumEntries,
-                    description: """
-                        The codes of every custom-code batch with `generate`, one entry per batch: at most \
-                        \(maximumEntries), every batch of the largest campaign the service takes.
-                        """),
-                required: false),
-        ], description: "A campaign to plan, the day to plan it on, and the codes of its generated batches."
+        [CampaignSchemas.campaignMember.property, CampaignSchemas.todayMember.property, Members.customCodes.property],
+        description: "A campaign to plan, the day to plan it on, and the codes of its generated batches."
     ).example(
         .object([
             ("campaign", CampaignSchemas.exampleCampaign),
@@ -105,7 +146,7 @@ enum PlanCampaignBody {
                 "customCodes",
                 .array([
                     .object([
-                        ("offer", .string(CampaignSchemas.exampleOfferName)), ("batch", .integer(1)),
+                        ("offer", .string(CampaignSchemas.exampleOfferName)), ("batch", .integer(2)),
                         ("codes", .array(CampaignSchemas.exampleGeneratedCodes.map { .string($0) })),
                     ])
                 ])
@@ -136,20 +177,18 @@ struct SuppliedCustomCodes {
 
         /// The batch's JSON path in the campaign.
         var path: String { "$.offers[\(offer)].customCodes[\(batch)]" }
+        /// The batch's number, from 1, as requests and messages give it.
+        var number: Int { batch + 1 }
     }
 
     private var codesByBatch: [Batch: [String]] = [:]
     /// The request field of each batch's entry, such as `customCodes[0]`.
     private var fieldsByBatch: [Batch: String] = [:]
 
-    /// Reads and checks the `customCodes` member against a validated campaign.
+    /// Checks the `customCodes` entries against a validated campaign.
     /// - Throws: an `invalid-field` problem naming the entry, code or batch at fault.
-    init(_ entries: JSONValue?, campaign: Campaign, today: CalendarDate) throws {
-        if case .array(let elements)? = entries {
-            for (index, entry) in elements.enumerated() {
-                try add(entry, field: "customCodes[\(index)]", campaign: campaign)
-            }
-        }
+    init(_ entries: [PlanCampaignBody.SuppliedCodesEntry], campaign: Campaign, today: CalendarDate) throws {
+        for entry in entries { try add(entry, campaign: campaign) }
         try checkEveryGeneratedBatch(campaign)
         try checkAgainstCampaign(campaign, today: today)
     }
@@ -158,16 +197,18 @@ struct SuppliedCustomCodes {
     func codes(offerIndex: Int, batchIndex: Int) throws -> [String] {
         guard let codes = codesByBatch[Batch(offer: offerIndex, batch: batchIndex)] else {
             throw ServiceProblem(
-                .invalidField, detail: "customCodes: no codes for offers[\(offerIndex)].customCodes[\(batchIndex)]",
+                .invalidField,
+                detail: "customCodes: no codes for offers[\(offerIndex)], custom-code batch \(batchIndex + 1)",
                 field: "customCodes")
         }
         return codes
     }
 
-    private mutating func add(_ entry: JSONValue, field: String, campaign: Campaign) throws(ServiceProblem) {
-        guard case .string(let name)? = entry["offer"], let batchNumber = entry["batch"]?.int64,
-            case .array(let values)? = entry["codes"]
-        else { preconditionFailure("schema must require offer, batch and codes") }
+    private mutating func add(
+        _ entry: PlanCampaignBody.SuppliedCodesEntry, campaign: Campaign
+    ) throws(ServiceProblem) {
+        let field = entry.field
+        let name = entry.offer
         guard let offerIndex = campaign.offers.firstIndex(where: { $0.referenceName == name }) else {
             let names = campaign.offers.map { "\"\($0.referenceName)\"" }.joined(separator: ", ")
             throw ServiceProblem(
@@ -175,32 +216,40 @@ struct SuppliedCustomCodes {
                 field: "\(field).offer")
         }
         let offer = campaign.offers[offerIndex]
-        guard batchNumber < offer.customCodes.count else {
+        // Batches are numbered from 1, as on every surface of OfferKit; the index is one less.
+        guard entry.batch <= offer.customCodes.count else {
             let count = offer.customCodes.count
-            let has = count == 0 ? "no custom-code batches" : "custom-code batches 0 to \(count - 1)"
+            let has =
+                count == 0
+                ? "no custom-code batches"
+                : count == 1 ? "one custom-code batch, 1" : "custom-code batches 1 to \(count)"
             throw ServiceProblem(
-                .invalidField, detail: "\(field).batch: offer \"\(name)\" has \(has) (its customCodes)",
+                .invalidField,
+                detail:
+                    "\(field).batch: offer \"\(name)\" has \(has) (its customCodes, numbered from 1), not \(entry.batch)",
                 field: "\(field).batch")
         }
-        let batch = Batch(offer: offerIndex, batch: Int(batchNumber))
+        let batch = Batch(offer: offerIndex, batch: Int(entry.batch) - 1)
         guard case .generated(let spec) = offer.customCodes[batch.batch].source else {
             throw ServiceProblem(
                 .invalidField,
-                detail: "\(field).batch: offer \"\(name)\", customCodes[\(batch.batch)] lists its codes in the "
-                    + "campaign; supply codes only for batches with \"generate\"", field: "\(field).batch")
+                detail:
+                    "\(field).batch: offer \"\(name)\", custom-code batch \(batch.number) (customCodes[\(batch.batch)]) "
+                    + "lists its codes in the campaign; supply codes only for batches with \"generate\"",
+                field: "\(field).batch")
         }
         if let earlier = fieldsByBatch[batch] {
             throw ServiceProblem(
                 .invalidField,
-                detail:
-                    "\(field): \(earlier) already supplies the codes of offer \"\(name)\", customCodes[\(batch.batch)]"
-                    + "; send each batch once", field: field)
+                detail: "\(field): \(earlier) already supplies the codes of offer \"\(name)\", custom-code batch "
+                    + "\(batch.number); send each batch once", field: field)
         }
-        let codes = values.compactMap { if case .string(let code) = $0 { code } else { nil } }
+        let codes = entry.codes
         guard codes.count == spec.count else {
             throw ServiceProblem(
                 .invalidField,
-                detail: "\(field).codes: \(codes.count) codes, but offer \"\(name)\", customCodes[\(batch.batch)] "
+                detail:
+                    "\(field).codes: \(codes.count) codes, but offer \"\(name)\", custom-code batch \(batch.number) "
                     + "generates \(spec.count) (generate.count)", field: "\(field).codes")
         }
         for (index, code) in codes.enumerated() {
@@ -223,9 +272,9 @@ struct SuppliedCustomCodes {
                 throw ServiceProblem(
                     .invalidField,
                     detail: "customCodes: offer \"\(name)\" (offers[\(offerIndex)]), custom-code batch "
-                        + "\(batchIndex) (customCodes[\(batchIndex)]) generates its codes, and this service keeps no "
+                        + "\(batchIndex + 1) (customCodes[\(batchIndex)]) generates its codes, and this service keeps no "
                         + "ledger: run `offerkit codes generate` on the campaign with your ledger, then send the "
-                        + "batch's codes as {\"offer\": \"\(name)\", \"batch\": \(batchIndex), \"codes\": [...]} "
+                        + "batch's codes as {\"offer\": \"\(name)\", \"batch\": \(batchIndex + 1), \"codes\": [...]} "
                         + "(or plan with `offerkit codes plan` and the ledger)", field: "customCodes")
             }
         }

@@ -1,3 +1,4 @@
+import Foundation
 import OfferJSON
 import OfferSigning
 
@@ -17,40 +18,47 @@ extension ServiceOperation {
             `invalid-field` problem whose `field` starts with `request.`, such as `request.items[0].SKU`. \
             A `nonce`, when given, must be a version-4 UUID.
             """,
-        scope: .advancedCommerce, requestSchema: AdvancedCommerceBody.schema, responseSchema: CommonSchemas.signedJWS,
+        scope: .advancedCommerce, body: AdvancedCommerceBody.self, responseSchema: CommonSchemas.signedJWS,
         problems: [.unknownApp, .forbidden]
-    ) { request in
-        let signer = try request.signer(for: request.string("bundleId"))
-        let inAppRequest = try AdvancedCommerceBody.inAppRequest(request)
-        let jws = try signer.sign(inAppRequest, nonce: try CommonSchemas.nonce(request))
-        request.state.metrics.signed(OperationScope.advancedCommerce.rawValue)
+    ) { body, request in
+        let signer = try request.signer(for: body.bundleID)
+        let jws = try signer.sign(body.request, nonce: body.nonce)
+        request.state.metrics.signed(SigningOperation.advancedCommerce)
         return OperationResponse(body: CommonSchemas.signedJWS(jws, keyID: signer.key.keyID))
     }
 }
 
-/// The body of `signAdvancedCommerceRequest`, and its `request` member decoded by the library.
-enum AdvancedCommerceBody {
+/// The body of `signAdvancedCommerceRequest`: its `request` member decoded once, from the JSON the
+/// schema checked, into the library's ``AdvancedCommerce/InAppRequest`` and validated by it.
+struct AdvancedCommerceBody: OperationBody {
+    let bundleID: String
+    let request: AdvancedCommerce.InAppRequest
+    let nonce: UUID?
+
+    init(validated body: ValidatedBody) throws(ServiceProblem) {
+        bundleID = try body(Members.bundleID)
+        let document = try body(Members.request)
+        do {
+            request = try AdvancedCommerce.InAppRequest.decode(document: document)
+        } catch {
+            throw Self.problem(error)
+        }
+        nonce = try CommonSchemas.nonce(body(Members.nonce))
+    }
+
+    enum Members {
+        static let bundleID = CommonSchemas.bundleIDMember
+        static let request: BodyMember<JSONValue> = .required("request", AdvancedCommerceSchemas.inAppRequest, .json)
+        static let nonce = CommonSchemas.nonceMember
+    }
+
     static let schema = JSONSchema.object(
-        [
-            .init("bundleId", CommonSchemas.bundleID),
-            .init("request", AdvancedCommerceSchemas.inAppRequest),
-            .init("nonce", CommonSchemas.nonce, required: false),
-        ], description: "An Advanced Commerce in-app request to sign for an app."
+        [Members.bundleID.property, Members.request.property, Members.nonce.property],
+        description: "An Advanced Commerce in-app request to sign for an app."
     ).named("AdvancedCommerceRequest").example(
         .object([
             ("bundleId", .string("com.example.offerkit.demo")), ("request", AdvancedCommerceExamples.oneTimeCharge),
         ]))
-
-    /// The body's `request` member, decoded and validated by the library.
-    /// - Throws: an `invalid-field` problem whose `field` is the path under `request`.
-    static func inAppRequest(_ request: OperationRequest) throws(ServiceProblem) -> AdvancedCommerce.InAppRequest {
-        let json = request.body?["request"]?.serialized(pretty: false) ?? []
-        do {
-            return try AdvancedCommerce.InAppRequest.decode(json: json)
-        } catch {
-            throw problem(error)
-        }
-    }
 
     /// The problem for a request the library refused, its path placed under `request`.
     static func problem(_ error: RequestDecodingError) -> ServiceProblem {

@@ -1,3 +1,4 @@
+import Foundation
 import OfferSigning
 
 extension ServiceOperation {
@@ -12,32 +13,46 @@ extension ServiceOperation {
             `Product.PurchaseOption.introductoryOfferEligibility(compactJWS:)` (iOS 15+, back-deployed). \
             `transactionId` is any transaction ID of the customer. A `nonce`, when given, must be a version-4 UUID.
             """,
-        scope: .introductoryOfferEligibility, requestSchema: IntroductoryOfferEligibilityBody.schema,
+        scope: .introductoryOfferEligibility, body: IntroductoryOfferEligibilityBody.self,
         responseSchema: CommonSchemas.signedJWS, problems: [.unknownApp, .forbidden]
-    ) { request in
-        let signer = try request.signer(for: request.string("bundleId"))
-        let eligibility = IntroductoryOfferEligibilityRequest(
-            productId: request.string("productId"), allowIntroductoryOffer: request.bool("allowIntroductoryOffer"),
-            transactionId: request.string("transactionId"))
-        let jws = try signer.sign(eligibility, nonce: try CommonSchemas.nonce(request))
-        request.state.metrics.signed(OperationScope.introductoryOfferEligibility.rawValue)
+    ) { body, request in
+        let signer = try request.signer(for: body.bundleID)
+        let jws = try signer.sign(body.eligibility, nonce: body.nonce)
+        request.state.metrics.signed(SigningOperation.introductoryOfferEligibility)
         return OperationResponse(body: CommonSchemas.signedJWS(jws, keyID: signer.key.keyID))
     }
 }
 
 /// The body of `signIntroductoryOfferEligibility`.
-enum IntroductoryOfferEligibilityBody {
+struct IntroductoryOfferEligibilityBody: OperationBody {
+    let bundleID: String
+    let eligibility: IntroductoryOfferEligibilityRequest
+    let nonce: UUID?
+
+    init(validated body: ValidatedBody) throws(ServiceProblem) {
+        bundleID = try body(Members.bundleID)
+        eligibility = IntroductoryOfferEligibilityRequest(
+            productId: try body(Members.productID), allowIntroductoryOffer: try body(Members.allowIntroductoryOffer),
+            transactionId: try body(Members.transactionID))
+        nonce = try CommonSchemas.nonce(body(Members.nonce))
+    }
+
+    enum Members {
+        static let bundleID = CommonSchemas.bundleIDMember
+        static let productID = CommonSchemas.productIDMember
+        static let allowIntroductoryOffer: BodyMember<Bool> = .required(
+            "allowIntroductoryOffer",
+            .boolean(
+                description: "Whether the customer may get the subscription's introductory offer.", example: true),
+            .bool)
+        static let transactionID: BodyMember<String> = .required("transactionId", CommonSchemas.transactionID, .string)
+        static let nonce = CommonSchemas.nonceMember
+    }
+
     static let schema = JSONSchema.object(
         [
-            .init("bundleId", CommonSchemas.bundleID),
-            .init("productId", CommonSchemas.productID),
-            .init(
-                "allowIntroductoryOffer",
-                .boolean(
-                    description: "Whether the customer may get the subscription's introductory offer.",
-                    example: true)),
-            .init("transactionId", CommonSchemas.transactionID),
-            .init("nonce", CommonSchemas.nonce, required: false),
+            Members.bundleID.property, Members.productID.property, Members.allowIntroductoryOffer.property,
+            Members.transactionID.property, Members.nonce.property,
         ], description: "An introductory-offer eligibility statement to sign."
     ).named("IntroductoryOfferEligibilityRequest").example(
         .object([

@@ -1,10 +1,11 @@
+import Foundation
 import OfferJSON
 import OfferSigning
 
 extension ServiceOperation {
-    /// `POST /v1/signatures/promotional-offer-v1`: a promotional offer signed the legacy way (version 1).
+    /// `POST /v1/signatures/legacy-promotional-offer`: a promotional offer signed the legacy way (version 1).
     static let signLegacyPromotionalOffer = ServiceOperation(
-        id: "signLegacyPromotionalOffer", method: .post, path: "/v1/signatures/promotional-offer-v1",
+        id: "signLegacyPromotionalOffer", method: .post, path: "/v1/signatures/legacy-promotional-offer",
         tag: "Signatures",
         summary: "Sign a promotional offer (legacy signature, version 1)",
         description: """
@@ -16,28 +17,48 @@ extension ServiceOperation {
             Messaging's `promotionalOfferSignatureV1`. The app must pass `signature` base64-*decoded* to `Data`, \
             and make the purchase with the same app account token (or application username) that was signed.
             """,
-        scope: .legacyPromotionalOffer, requestSchema: LegacyPromotionalOfferBody.schema,
+        scope: .legacyPromotionalOffer, body: LegacyPromotionalOfferBody.self,
         responseSchema: LegacyPromotionalOfferBody.responseSchema, problems: [.unknownApp, .forbidden]
-    ) { request in
-        let signer = try request.signer(for: request.string("bundleId"))
-        let offer = LegacyPromotionalOfferRequest(
-            productId: request.string("productId"), offerIdentifier: request.string("offerIdentifier"),
-            appAccountToken: request.optionalString("appAccountToken") ?? "")
-        let signature = try signer.sign(offer, nonce: try CommonSchemas.nonce(request))
-        request.state.metrics.signed(OperationScope.legacyPromotionalOffer.rawValue)
+    ) { body, request in
+        let signer = try request.signer(for: body.bundleID)
+        let signature = try signer.sign(body.offer, nonce: body.nonce)
+        request.state.metrics.signed(SigningOperation.legacyPromotionalOffer)
         return OperationResponse(body: LegacyPromotionalOfferBody.response(signature))
     }
+
+    /// `POST /v1/signatures/promotional-offer-v1`: the earlier path of ``signLegacyPromotionalOffer``,
+    /// still served (deprecated).
+    static let signLegacyPromotionalOfferDeprecatedPath = signLegacyPromotionalOffer.deprecatedAlias(
+        id: "signLegacyPromotionalOfferDeprecatedPath", path: "/v1/signatures/promotional-offer-v1")
 }
 
 /// The body and the response of `signLegacyPromotionalOffer`.
-enum LegacyPromotionalOfferBody {
+struct LegacyPromotionalOfferBody: OperationBody {
+    let bundleID: String
+    let offer: LegacyPromotionalOfferRequest
+    let nonce: UUID?
+
+    init(validated body: ValidatedBody) throws(ServiceProblem) {
+        bundleID = try body(Members.bundleID)
+        offer = LegacyPromotionalOfferRequest(
+            productId: try body(Members.productID), offerIdentifier: try body(Members.offerIdentifier),
+            appAccountToken: try body(Members.appAccountToken) ?? "")
+        nonce = try CommonSchemas.nonce(body(Members.nonce))
+    }
+
+    enum Members {
+        static let bundleID = CommonSchemas.bundleIDMember
+        static let productID = CommonSchemas.productIDMember
+        static let offerIdentifier = CommonSchemas.offerIdentifierMember
+        static let appAccountToken: BodyMember<String?> = .optional(
+            "appAccountToken", LegacyPromotionalOfferBody.appAccountToken, .string)
+        static let nonce: BodyMember<String?> = .optional("nonce", CommonSchemas.legacyNonce, .string)
+    }
+
     static let schema = JSONSchema.object(
         [
-            .init("bundleId", CommonSchemas.bundleID),
-            .init("productId", CommonSchemas.productID),
-            .init("offerIdentifier", CommonSchemas.offerIdentifier),
-            .init("appAccountToken", appAccountToken, required: false),
-            .init("nonce", CommonSchemas.legacyNonce, required: false),
+            Members.bundleID.property, Members.productID.property, Members.offerIdentifier.property,
+            Members.appAccountToken.property, Members.nonce.property,
         ], description: "A promotional offer to sign with the legacy (version 1) signature."
     ).named("LegacyPromotionalOfferRequest").example(
         .object([

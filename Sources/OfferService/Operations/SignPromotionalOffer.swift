@@ -1,3 +1,4 @@
+import Foundation
 import OfferSigning
 
 extension ServiceOperation {
@@ -12,28 +13,43 @@ extension ServiceOperation {
             `transactionId` (any transaction ID of the customer, or the appTransactionId) is optional but \
             recommended. A `nonce`, when given, must be a version-4 UUID.
             """,
-        scope: .promotionalOffer, requestSchema: PromotionalOfferBody.schema, responseSchema: CommonSchemas.signedJWS,
+        scope: .promotionalOffer, body: PromotionalOfferBody.self, responseSchema: CommonSchemas.signedJWS,
         problems: [.unknownApp, .forbidden]
-    ) { request in
-        let signer = try request.signer(for: request.string("bundleId"))
-        let offer = PromotionalOfferRequest(
-            productId: request.string("productId"), offerIdentifier: request.string("offerIdentifier"),
-            transactionId: request.optionalString("transactionId"))
-        let jws = try signer.sign(offer, nonce: try CommonSchemas.nonce(request))
-        request.state.metrics.signed(OperationScope.promotionalOffer.rawValue)
+    ) { body, request in
+        let signer = try request.signer(for: body.bundleID)
+        let jws = try signer.sign(body.offer, nonce: body.nonce)
+        request.state.metrics.signed(SigningOperation.promotionalOffer)
         return OperationResponse(body: CommonSchemas.signedJWS(jws, keyID: signer.key.keyID))
     }
 }
 
 /// The body of `signPromotionalOffer`.
-enum PromotionalOfferBody {
+struct PromotionalOfferBody: OperationBody {
+    let bundleID: String
+    let offer: PromotionalOfferRequest
+    let nonce: UUID?
+
+    init(validated body: ValidatedBody) throws(ServiceProblem) {
+        bundleID = try body(Members.bundleID)
+        offer = PromotionalOfferRequest(
+            productId: try body(Members.productID), offerIdentifier: try body(Members.offerIdentifier),
+            transactionId: try body(Members.transactionID))
+        nonce = try CommonSchemas.nonce(body(Members.nonce))
+    }
+
+    enum Members {
+        static let bundleID = CommonSchemas.bundleIDMember
+        static let productID = CommonSchemas.productIDMember
+        static let offerIdentifier = CommonSchemas.offerIdentifierMember
+        static let transactionID: BodyMember<String?> = .optional(
+            "transactionId", CommonSchemas.transactionID, .string)
+        static let nonce = CommonSchemas.nonceMember
+    }
+
     static let schema = JSONSchema.object(
         [
-            .init("bundleId", CommonSchemas.bundleID),
-            .init("productId", CommonSchemas.productID),
-            .init("offerIdentifier", CommonSchemas.offerIdentifier),
-            .init("transactionId", CommonSchemas.transactionID, required: false),
-            .init("nonce", CommonSchemas.nonce, required: false),
+            Members.bundleID.property, Members.productID.property, Members.offerIdentifier.property,
+            Members.transactionID.property, Members.nonce.property,
         ], description: "A promotional offer to sign."
     ).named("PromotionalOfferRequest").example(
         .object([

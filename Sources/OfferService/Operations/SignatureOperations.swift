@@ -7,4 +7,7 @@ extension ServiceOperation {
             signAdvancedCommerceRequest,
         ]
     }
+
+    /// Operations still served at an earlier path (`deprecated: true` in the OpenAPI document).
+    static var deprecatedPathOperations: [ServiceOperation] { [signLegacyPromotionalOfferDeprecatedPath] }
 }

@@ -1,4 +1,5 @@
 import OfferCodes
+import OfferJSON
 import OfferSigning
 
 extension ServiceOperation {
@@ -15,22 +16,29 @@ extension ServiceOperation {
             it keeps no ledger, so checks against other campaigns of the app (active offers, codes already \
             issued, codes counted earlier in the quarter) are left to `offerkit codes validate` with the ledger.
             """,
-        scope: .campaigns, requestSchema: ValidateCampaignBody.schema, responseSchema: CampaignSchemas.validation,
+        scope: .campaigns, body: ValidateCampaignBody.self, responseSchema: CampaignSchemas.validation,
         problems: [], runsLong: true
-    ) { request in
-        let validator = CampaignValidator(today: try CampaignSchemas.today(request))
-        let report = try validator.validate(json: CampaignSchemas.campaignBytes(request))
+    ) { body, request in
+        let validator = CampaignValidator(today: CampaignSchemas.today(body.today, request))
+        let report = try validator.validate(json: CampaignSchemas.campaignBytes(body.campaign))
         return OperationResponse(body: CampaignSchemas.validationJSON(report.problems))
     }
 }
 
 /// The body of `validateCampaign`.
-enum ValidateCampaignBody {
+struct ValidateCampaignBody: OperationBody {
+    /// The campaign, as JSON: the offer-code library reads it.
+    let campaign: JSONValue
+    let today: CalendarDate?
+
+    init(validated body: ValidatedBody) throws(ServiceProblem) {
+        campaign = try body(CampaignSchemas.campaignMember)
+        today = try CampaignSchemas.day(body(CampaignSchemas.todayMember))
+    }
+
     static let schema = JSONSchema.object(
-        [
-            .init("campaign", CampaignSchemas.campaign),
-            .init("today", CampaignSchemas.today, required: false),
-        ], description: "A campaign to validate, and the day to validate it on."
+        [CampaignSchemas.campaignMember.property, CampaignSchemas.todayMember.property],
+        description: "A campaign to validate, and the day to validate it on."
     ).example(
         .object([
             ("campaign", CampaignSchemas.exampleCampaign), ("today", .string(CampaignSchemas.exampleToday.description)),

@@ -46,7 +46,7 @@ extension ServiceProblem {
     /// A request body that does not match its schema.
     public static func invalid(_ violation: SchemaViolation) -> ServiceProblem {
         ServiceProblem(
-            .invalidField, detail: "\(violation.field): expected \(violation.expected), found \(violation.found)",
+            .invalidField, detail: violation.errorDescription ?? violation.field,
             field: violation.field)
     }
 

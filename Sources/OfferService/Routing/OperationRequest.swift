@@ -6,7 +6,8 @@ import OfferSigning
 /// What an operation's handler gets: the validated body, the request's query and headers, the
 /// authenticated API key, and the service's shared state.
 public struct OperationRequest: Sendable {
-    /// The body, already checked against the operation's request schema (`nil` when it takes none).
+    /// The body, already checked against the operation's request schema (`nil` when it takes none);
+    /// handlers get it as their typed ``OperationBody``.
     package let body: JSONValue?
     public let query: [String: String]
     public let headers: HTTPFields
@@ -28,34 +29,5 @@ public struct OperationRequest: Sendable {
                 .unknownApp, detail: "bundle ID \(bundleID) is not configured in this service", field: "bundleId")
         }
         return signer
-    }
-
-    // MARK: Reading the validated body
-
-    /// The string member `name` of the body (present: the schema required it).
-    package func string(_ name: String) -> String {
-        guard case .string(let value)? = body?[name] else { preconditionFailure("schema must require string \(name)") }
-        return value
-    }
-
-    /// The optional string member `name`.
-    package func optionalString(_ name: String) -> String? {
-        guard case .string(let value)? = body?[name] else { return nil }
-        return value
-    }
-
-    /// The boolean member `name` (present: the schema required it).
-    package func bool(_ name: String) -> Bool {
-        guard case .bool(let value)? = body?[name] else { preconditionFailure("schema must require boolean \(name)") }
-        return value
-    }
-
-    /// The optional integer member `name`.
-    package func optionalInteger(_ name: String) -> Int64? { body?[name]?.int64 }
-
-    /// The optional string array member `name`.
-    package func optionalStrings(_ name: String) -> [String]? {
-        guard case .array(let elements)? = body?[name] else { return nil }
-        return elements.compactMap { if case .string(let text) = $0 { text } else { nil } }
     }
 }

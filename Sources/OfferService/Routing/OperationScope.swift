@@ -1,13 +1,50 @@
-/// What an API key may do: one scope per kind of operation.
-public enum OperationScope: String, Sendable, CaseIterable, Hashable {
-    case promotionalOffer = "promotional-offer"
-    case legacyPromotionalOffer = "legacy-promotional-offer"
-    case introductoryOfferEligibility = "introductory-offer-eligibility"
-    case advancedCommerce = "advanced-commerce"
-    case serverAPIToken = "server-api-token"
-    case connectAPIToken = "connect-api-token"
-    case campaigns = "campaigns"
-    case metrics = "metrics"
+import OfferSigning
+
+/// What an API key may do: one scope per signing operation, named as the operation
+/// (``SigningOperation``), plus `campaigns` and `metrics`.
+public enum OperationScope: Sendable, Hashable, CaseIterable, RawRepresentable {
+    /// Making signatures or tokens of one kind.
+    case signing(SigningOperation)
+    /// Validating and planning offer-code campaigns.
+    case campaigns
+    /// Reading `/metrics`.
+    case metrics
+
+    public static let promotionalOffer = OperationScope.signing(.promotionalOffer)
+    public static let legacyPromotionalOffer = OperationScope.signing(.legacyPromotionalOffer)
+    public static let introductoryOfferEligibility = OperationScope.signing(.introductoryOfferEligibility)
+    public static let advancedCommerce = OperationScope.signing(.advancedCommerce)
+    public static let serverAPIToken = OperationScope.signing(.serverAPIToken)
+    public static let connectAPIToken = OperationScope.signing(.connectAPIToken)
+
+    public static var allCases: [OperationScope] { SigningOperation.allCases.map(signing) + [.campaigns, .metrics] }
+
+    /// The scope named `rawValue`: an operation's name, `campaigns` or `metrics`.
+    public init?(rawValue: String) {
+        switch rawValue {
+        case "campaigns": self = .campaigns
+        case "metrics": self = .metrics
+        default:
+            guard let operation = SigningOperation(rawValue: rawValue) else { return nil }
+            self = .signing(operation)
+        }
+    }
+
+    /// The scope named `name`, also by a deprecated spelling of an operation
+    /// (``SigningOperation/deprecatedSpellings``), and whether that spelling was deprecated.
+    public static func named(_ name: String) -> (scope: OperationScope, deprecated: Bool)? {
+        if let scope = OperationScope(rawValue: name) { return (scope, false) }
+        guard let (operation, deprecated) = SigningOperation.named(name) else { return nil }
+        return (.signing(operation), deprecated)
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .signing(let operation): operation.rawValue
+        case .campaigns: "campaigns"
+        case .metrics: "metrics"
+        }
+    }
 
     /// Every scope name, for messages.
     static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }

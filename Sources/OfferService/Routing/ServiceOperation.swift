@@ -36,6 +36,9 @@ public struct ServiceOperation: Sendable {
     /// tokens) run on Swift's global executor, which `offerkit serve` puts on NIO's event loops;
     /// that is where the worker threads keep long work away from the connections.
     public var runsLong: Bool
+    /// Whether the operation is an old path kept for existing clients (`deprecated: true` in the
+    /// OpenAPI document); its description names the path that replaces it.
+    public var deprecated: Bool = false
 
     public init(
         id: String, method: HTTPRequest.Method, path: String, tag: String, summary: String, description: String,
@@ -57,6 +60,36 @@ public struct ServiceOperation: Sendable {
         self.problems = problems
         self.runsLong = runsLong
         self.handler = handler
+    }
+
+    /// An operation whose handler gets its body as a typed ``OperationBody`` value, built from the
+    /// JSON that passed `Body.schema` (the operation's request schema).
+    init<Body: OperationBody>(
+        id: String, method: HTTPRequest.Method = .post, path: String, tag: String, summary: String,
+        description: String, scope: OperationScope?, body: Body.Type, responseStatus: Int = 200,
+        responseSchema: JSONSchema, problems: [ProblemType], runsLong: Bool = false,
+        handler: @escaping @Sendable (Body, OperationRequest) async throws -> OperationResponse
+    ) {
+        self.init(
+            id: id, method: method, path: path, tag: tag, summary: summary, description: description, scope: scope,
+            requestSchema: Body.schema, responseStatus: responseStatus, responseSchema: responseSchema,
+            problems: problems, runsLong: runsLong
+        ) { request in
+            try await handler(try Body(validated: ValidatedBody(request.body ?? .null)), request)
+        }
+    }
+
+    /// This operation also served at `oldPath`, its earlier path, as operation `id`: the same
+    /// handler, marked deprecated in the OpenAPI document.
+    func deprecatedAlias(id: String, path oldPath: String) -> ServiceOperation {
+        var alias = self
+        alias.id = id
+        alias.path = oldPath
+        alias.deprecated = true
+        alias.summary += " (deprecated path)"
+        alias.description =
+            "Deprecated: use `\(method.rawValue) \(path)`, which takes and answers the same. " + description
+        return alias
     }
 
     /// Every problem this operation can answer with, in status order.

@@ -34,11 +34,19 @@ public struct SchemaValidator: Sendable {
                 throw SchemaViolation(
                     field: path.isEmpty ? "(body)" : path, expected: expected, found: value.numberDescription)
             }
-            if let minimum, number < minimum { throw violation(path, expected, value) }
-            if let maximum, number > maximum { throw violation(path, expected, value) }
+            if let minimum, number < minimum {
+                throw SchemaViolation(
+                    field: fieldName(path), expected: expected, found: Self.describe(value),
+                    reason: "\(number) is below \(minimum)")
+            }
+            if let maximum, number > maximum {
+                throw SchemaViolation(
+                    field: fieldName(path), expected: expected, found: Self.describe(value),
+                    reason: "\(number) is above \(maximum)")
+            }
             return .number(String(number))
         case .string(let rules):
-            guard case .string(let text) = value else { throw violation(path, expectation(rules), value) }
+            guard case .string(let text) = value else { throw violation(path, typeExpectation(rules), value) }
             try check(text, rules, path: path, value: value)
             return value
         case .array(let items, let minItems, let maxItems):
@@ -116,6 +124,15 @@ public struct SchemaValidator: Sendable {
         }
     }
 
+    /// What a string schema expects, for a value that is not a string at all: `a string`, or the
+    /// allowed values of an enumeration.
+    private func typeExpectation(_ rules: StringRules) -> String {
+        if let allowed = rules.allowed { return "one of \(allowed.joined(separator: ", "))" }
+        return "a string"
+    }
+
+    private func fieldName(_ path: String) -> String { path.isEmpty ? "(body)" : path }
+
     private func expectation(_ rules: StringRules) -> String {
         if let allowed = rules.allowed { return "one of \(allowed.joined(separator: ", "))" }
         return rules.format.map { $0.expected } ?? "a string"
@@ -167,20 +184,23 @@ public struct SchemaValidator: Sendable {
         SchemaViolation(field: path.isEmpty ? "(body)" : path, expected: expected, found: Self.describe(value))
     }
 
-    /// What was found, with a number's value or a string's or array's size: `an integer 3601`,
-    /// `a string of 300 characters`, `an array of 12 elements`. A string is never echoed: it could
-    /// be anything the client put in the wrong field.
+    /// What was found, with a number's or boolean's value or a string's or array's size:
+    /// `the number 3601`, `the boolean true`, `a string of 300 characters`, `an array of 12
+    /// elements`, `an object`, `null`. A string is never echoed: it could be anything the client
+    /// put in the wrong field.
     static func describe(_ value: JSONValue) -> String {
         switch value {
-        case .number:
-            return value.numberDescription
+        case .number(let text):
+            return "the number " + (text.count > 24 ? String(text.prefix(24)) + "…" : text)
+        case .bool(let flag):
+            return "the boolean \(flag)"
         case .string(let text):
             // Counted as the length rules count: Unicode scalars.
             let count = text.unicodeScalars.count
             return "a string of \(count) character\(count == 1 ? "" : "s")"
         case .array(let elements):
             return "an array of \(elements.count) element\(elements.count == 1 ? "" : "s")"
-        case .object, .bool, .null:
+        case .object, .null:
             return value.typeName
         }
     }

@@ -6,14 +6,21 @@ public struct SchemaViolation: Error, Sendable, Equatable, LocalizedError {
     public var field: String
     /// What the field must be.
     public var expected: String
-    /// What was found instead, described without echoing long values.
+    /// What was found instead, described without echoing strings: `the number 3601`,
+    /// `a string of 12 characters`, `the boolean true`, `null`, `an array of 2 elements`.
     public var found: String
+    /// The message after the field when it reads better than "expected …, found …": a number out
+    /// of bounds says `3601 is above 3600`.
+    public var reason: String?
 
-    public init(field: String, expected: String, found: String) {
+    public init(field: String, expected: String, found: String, reason: String? = nil) {
         self.field = field
         self.expected = expected
         self.found = found
+        self.reason = reason
     }
 
-    public var errorDescription: String? { "\(field): expected \(expected), found \(found)" }
+    /// `transactionId: expected a string, found the number 2000000123456789`, or
+    /// `lifetime: 3601 is above 3600`.
+    public var errorDescription: String? { "\(field): " + (reason ?? "expected \(expected), found \(found)") }
 }

@@ -86,6 +86,29 @@ extension AdvancedCommerce.InAppRequest {
         return request
     }
 
+    /// Decodes and validates a request document that is already parsed, without writing it out
+    /// and parsing it again: the service's path, after its schema (which refuses unknown members
+    /// and checks every type) has checked the document. Unlike ``decode(json:)`` it does not look
+    /// for unknown members itself.
+    /// - Throws: ``RequestDecodingError`` naming the JSON path at fault, with the same texts as
+    ///   ``decode(json:)``.
+    package static func decode(document: JSONValue) throws(RequestDecodingError) -> AdvancedCommerce.InAppRequest {
+        let request: AdvancedCommerce.InAppRequest
+        do {
+            request = try JSONValueDecoder().decode(AdvancedCommerce.InAppRequest.self, from: document)
+        } catch let error as DecodingError {
+            throw RequestDecodingError(error, document: document)
+        } catch {
+            throw .invalidJSON(String(describing: error))
+        }
+        do {
+            try request.validate()
+        } catch {
+            throw .invalidRequest(error)
+        }
+        return request
+    }
+
     /// `value` with every exact integer written as a plain literal; whether any was rewritten,
     /// and whether any number is not exactly an integer in the 64-bit range (left as it is).
     static func integersWrittenPlainly(_ value: JSONValue) -> (JSONValue, rewritten: Bool, sawNonInteger: Bool) {
