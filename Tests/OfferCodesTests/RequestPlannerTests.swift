@@ -332,9 +332,11 @@ struct RequestPlannerTests {
         #expect(
             error
                 == .generatedCodeCount(
-                    offer: 2, referenceName: "Half price, 3 months", batch: 0, expected: 3, supplied: 1))
+                    offer: 2, referenceName: "Half price, 3 months", batch: 1, expected: 3, supplied: 1))
         let message = error?.localizedDescription ?? ""
         #expect(message.contains("offer 2") && message.contains("3 codes") && message.contains("1 were supplied"))
+        // Batches are numbered from 1 in messages, as offers are (issue 15).
+        #expect(message.contains("custom-code batch 1 generates"), "\(message)")
         #expect(throws: PlannerFixtures.LedgerLookupError(offerIndex: 1, batchIndex: 0)) {
             try planner.plan(PlannerFixtures.everyKind) { offer, batch in
                 throw PlannerFixtures.LedgerLookupError(offerIndex: offer, batchIndex: batch)

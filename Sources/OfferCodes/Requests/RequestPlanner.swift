@@ -113,7 +113,7 @@ public struct RequestPlanner: Sendable {
             let codes = try customCodes(offerIndex, batchIndex)
             guard codes.count == spec.count else {
                 throw RequestPlanningError.generatedCodeCount(
-                    offer: offerIndex + 1, referenceName: offer.referenceName, batch: batchIndex,
+                    offer: offerIndex + 1, referenceName: offer.referenceName, batch: batchIndex + 1,
                     expected: spec.count, supplied: codes.count)
             }
             return codes

@@ -3,9 +3,8 @@ import Foundation
 /// Why ``RequestPlanner`` could not turn a campaign into App Store Connect requests.
 ///
 /// A campaign that ``CampaignValidator`` accepted never causes the first two; the third means
-/// the caller supplied the wrong codes for a generated custom-code batch. Offers are numbered
-/// from 1, batches by their position in the offer's `customCodes` list (from 0, as the ledger
-/// numbers them).
+/// the caller supplied the wrong codes for a generated custom-code batch. Offers and batches are
+/// numbered from 1, as on every surface (the first of an offer's `customCodes` is batch 1).
 public enum RequestPlanningError: Error, Sendable, Equatable, LocalizedError {
     /// An auto-renewable subscription offer lacks a field App Store Connect requires.
     case missingField(offer: Int, referenceName: String, field: String)
