@@ -86,10 +86,10 @@ struct ReadmeWalkthroughs {
     }
 
     private mutating func classify(_ block: Block) {
-        let where_ = "README.md:\(block.line)"
+        let place = "README.md:\(block.line)"
         guard let marker = block.marker, marker.hasSuffix("-->") else {
             problems.append(
-                "\(where_): a shell block without <!-- walkthrough: NAME --> or <!-- not run: REASON --> before it")
+                "\(place): a shell block without <!-- walkthrough: NAME --> or <!-- not run: REASON --> before it")
             return
         }
         let body = marker.dropFirst(4).dropLast(3).trimmingCharacters(in: .whitespaces)
@@ -98,13 +98,13 @@ struct ReadmeWalkthroughs {
                 $0.trimmingCharacters(in: .whitespaces)
             }
             guard let name = parts.first, !name.isEmpty, !name.contains(" ") else {
-                problems.append("\(where_): \(marker) names no walk-through")
+                problems.append("\(place): \(marker) names no walk-through")
                 return
             }
             var given: [String] = []
             for part in parts.dropFirst() {
                 guard part.hasPrefix("given:") else {
-                    problems.append("\(where_): \(marker) has \"\(part)\"; expected given: FILE, …")
+                    problems.append("\(place): \(marker) has \"\(part)\"; expected given: FILE, …")
                     return
                 }
                 given += part.dropFirst("given:".count).split(separator: ",").map {
@@ -120,14 +120,14 @@ struct ReadmeWalkthroughs {
         } else if body.hasPrefix("not run:") {
             let reason = body.dropFirst("not run:".count).trimmingCharacters(in: .whitespaces)
             if reason.isEmpty {
-                problems.append("\(where_): \(marker) gives no reason")
+                problems.append("\(place): \(marker) gives no reason")
             } else {
                 notRun.append((block, reason))
             }
         } else if body.hasPrefix("snippet:") {
             notRun.append((block, "a service snippet: needs the running service"))
         } else {
-            problems.append("\(where_): \(marker) is neither walkthrough: nor not run: nor snippet:")
+            problems.append("\(place): \(marker) is neither walkthrough: nor not run: nor snippet:")
         }
     }
 }
