@@ -74,9 +74,11 @@ struct ReadmeWalkthroughTests {
         try? errHandle.close()
         var stderr = String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
         if timer.fired { stderr += "\n[test: the block did not finish within 300 s and was stopped]" }
-        return CLIResult(
+        let result = CLIResult(
             arguments: ["sh", "-e", "<README block>"], status: process.terminationStatus,
             stdout: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self), stderr: stderr)
+        OutputLog.shared.record(result)  // checked for key material like every other run
+        return result
     }
 }
 
