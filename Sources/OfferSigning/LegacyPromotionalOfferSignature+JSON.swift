@@ -1,5 +1,5 @@
-import OfferJSON
 import Foundation
+import OfferJSON
 
 extension LegacyPromotionalOfferSignature {
     /// What ``read(json:)`` found in a JSON object.

@@ -730,6 +730,8 @@ struct CampaignValidatorTests {
                 "one-time-use-expiry $.offers[1].oneTimeUseCodes[0].expirationDate",
                 "custom-code-format $.offers[1].customCodes[0].codes[0]",
                 "customer-eligibility-for-product-type $.offers[2].customerEligibilities[0]",
+                // The first offer's shape problems no longer hide it: it has the same custom code.
+                "duplicate-custom-code $.offers[2].customCodes[0].codes[0]",
                 "duration-for-product-type $.offers[2].duration",
                 "duplicate-reference-name $.offers[3].referenceName",
                 "duplicate-custom-code $.offers[3].customCodes[0].codes[0]",

@@ -5,7 +5,7 @@ import Testing
 @Suite("offerkit codes validate")
 struct CodesValidateTests {
     /// A campaign with seven problems of different kinds: two at the top, one shape problem in
-    /// the first offer (which then skips the rule checks) and four rule problems in the second.
+    /// the first offer (whose other fields are valid) and four rule problems in the second.
     static let brokenCampaign = """
         {
           "name": "bad campaign!",

@@ -1,15 +1,16 @@
 import OfferJSON
 
-/// What could be read of a campaign: the parts the rules check, the shape problems, and the whole
-/// campaign when nothing was wrong with its shape.
+/// What could be read of a campaign: the parts the rules check (each offer as far as it could be
+/// read), the shape problems, and the whole campaign when nothing was wrong with its shape.
 struct CampaignDraft {
     /// The parsed document, for putting problems in document order (`nil` for a campaign built in Swift).
     var document: JSONValue?
     var name: String?
     var bundleId: String?
     var appAppleId: String?
-    /// The offers read without a shape problem, with their index in the file's `offers` array.
-    var offers: [(index: Int, offer: OfferDefinition)] = []
+    /// The offers that are objects, as far as they could be read, with their index in the file's
+    /// `offers` array.
+    var offers: [(index: Int, offer: OfferDraft)] = []
     /// How many offers the file lists, read or not (`nil` when `offers` itself could not be read).
     var offerCount: Int?
     /// The shape problems.
@@ -26,7 +27,7 @@ struct CampaignDraft {
         name = campaign.name
         bundleId = campaign.app.bundleId
         appAppleId = campaign.app.appAppleId
-        offers = campaign.offers.enumerated().map { (index: $0.offset, offer: $0.element) }
+        offers = campaign.offers.enumerated().map { (index: $0.offset, offer: OfferDraft($0.element)) }
         offerCount = campaign.offers.count
         self.campaign = campaign
     }

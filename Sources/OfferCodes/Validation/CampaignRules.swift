@@ -4,8 +4,9 @@ struct CampaignRules {
     let today: CalendarDate
     let ledger: (any CodeLedger)?
 
-    /// Every rule problem of what could be read. Offers that could not be read are skipped, but
-    /// count towards the number of active offers.
+    /// Every rule problem of what could be read. Parts of offers that could not be read are
+    /// skipped (offers that are not objects entirely), but every offer counts towards the number
+    /// of active offers.
     /// - Throws: what the ledger throws; `CancellationError` when the task is cancelled (checked
     ///   before each offer and before the rules across offers).
     func check(_ draft: CampaignDraft) throws -> [CampaignFinding] {
@@ -94,15 +95,17 @@ struct CampaignRules {
     }
 
     /// Every given custom code with its path, in document order.
-    private static func givenCodes(of offers: [(index: Int, offer: OfferDefinition)]) -> [(
+    private static func givenCodes(of offers: [(index: Int, offer: OfferDraft)]) -> [(
         code: String, path: ProblemPath
     )] {
         var codes: [(code: String, path: ProblemPath)] = []
         for (offerIndex, offer) in offers {
-            for (batchIndex, batch) in offer.customCodes.enumerated() {
-                guard case .given(let given) = batch.source else { continue }
+            for (batchIndex, batch) in (offer.customCodes ?? []).enumerated() {
+                guard let given = batch?.codes.value else { continue }
                 let path = ProblemPath.root["offers"][offerIndex]["customCodes"][batchIndex]["codes"]
-                codes += given.enumerated().map { (code: $0.element, path: path[$0.offset]) }
+                for (index, code) in given.enumerated() {
+                    if let code { codes.append((code: code, path: path[index])) }
+                }
             }
         }
         return codes

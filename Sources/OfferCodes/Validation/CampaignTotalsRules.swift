@@ -5,8 +5,9 @@ struct CampaignTotalsRules {
     /// What the ledger holds for the app, leaving out this campaign; `nil` without a ledger.
     let ledger: LedgerSummary?
 
-    /// Adds a problem at `$.offers` for each limit the campaign goes over.
-    func check(_ offers: [OfferDefinition], offerCount: Int, into findings: inout [CampaignFinding]) {
+    /// Adds a problem at `$.offers` for each limit the campaign goes over. Batches whose counts
+    /// (or environment) could not be read are left out of the totals.
+    func check(_ offers: [OfferDraft], offerCount: Int, into findings: inout [CampaignFinding]) {
         let path = ProblemPath.root["offers"]
         let activeElsewhere = ledger?.activeOfferNames.count ?? 0
         let active = offerCount + activeElsewhere
@@ -27,15 +28,17 @@ struct CampaignTotalsRules {
         var production = 0
         var sandbox = 0
         for offer in offers {
-            for batch in offer.oneTimeUseCodes {
-                switch batch.effectiveEnvironment {
-                case .production: production = Self.add(production, max(0, batch.count))
-                case .sandbox: sandbox = Self.add(sandbox, max(0, batch.count))
+            for batch in (offer.oneTimeUseCodes ?? []).compactMap({ $0 }) {
+                guard let count = batch.count, let environment = batch.environment.modelValue else { continue }
+                switch environment ?? .production {
+                case .production: production = Self.add(production, max(0, count))
+                case .sandbox: sandbox = Self.add(sandbox, max(0, count))
                 }
             }
-            for batch in offer.customCodes {
-                let (redemptions, overflow) = max(0, batch.codeCount).multipliedReportingOverflow(
-                    by: max(0, batch.redemptionLimit))
+            for batch in (offer.customCodes ?? []).compactMap({ $0 }) {
+                guard let codeCount = batch.codeCount, let redemptionLimit = batch.redemptionLimit else { continue }
+                let (redemptions, overflow) = max(0, codeCount).multipliedReportingOverflow(
+                    by: max(0, redemptionLimit))
                 production = Self.add(production, overflow ? .max : redemptions)
             }
         }

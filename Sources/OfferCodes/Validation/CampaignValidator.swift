@@ -1,10 +1,11 @@
 /// Checks a campaign against the campaign format, App Store Connect's rules and Apple's limits,
 /// and reports every problem in one run, each with the JSON path of the field and what is allowed.
 ///
-/// Reading is lenient (see ``CampaignReader``): an offer with a shape problem is reported and
-/// left out of the rule checks, while the other offers are still checked, with their paths
-/// keeping their index in the file. Rules across offers (duplicates, totals) use the offers that
-/// could be read.
+/// Reading is lenient (see ``CampaignReader``), and a shape problem hides no other problem: the
+/// rules check every part of every offer that could be read, so one run reports what a second
+/// run, after the reported problems are fixed, would. Only a rule that needs an unreadable part
+/// is skipped, for that part (a `paymentMode` that is not one skips the checks that depend on the
+/// payment mode). Rules across offers (duplicates, totals) use every part that could be read.
 ///
 /// With a ledger, the validator also checks what other campaigns of the same app hold: active
 /// offers (reference names and the limit of 10), custom codes already issued, and the codes

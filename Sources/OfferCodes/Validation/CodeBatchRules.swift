@@ -4,22 +4,26 @@ struct CodeBatchRules {
     /// The day expiry dates are checked against.
     let today: CalendarDate
 
-    /// Adds every problem of the code batches of `offer`, which is at `path`.
-    func check(_ offer: OfferDefinition, at path: ProblemPath, into findings: inout [CampaignFinding]) {
-        for (index, batch) in offer.oneTimeUseCodes.enumerated() {
+    /// Adds every problem of the code batches of `offer`, which is at `path`; batches and parts
+    /// of batches that could not be read are skipped.
+    func check(_ offer: OfferDraft, at path: ProblemPath, into findings: inout [CampaignFinding]) {
+        for (index, batch) in (offer.oneTimeUseCodes ?? []).enumerated() {
+            guard let batch else { continue }
             checkOneTimeUse(batch, at: path["oneTimeUseCodes"][index], into: &findings)
         }
-        for (index, batch) in offer.customCodes.enumerated() {
+        for (index, batch) in (offer.customCodes ?? []).enumerated() {
+            guard let batch else { continue }
             checkCustom(batch, at: path["customCodes"][index], into: &findings)
         }
     }
 
-    private func checkOneTimeUse(_ batch: OneTimeUseBatch, at path: ProblemPath, into findings: inout [CampaignFinding])
-    {
-        Self.checkCount(batch.count, at: path["count"], into: &findings)
+    private func checkOneTimeUse(
+        _ batch: OneTimeUseBatchDraft, at path: ProblemPath, into findings: inout [CampaignFinding]
+    ) {
+        if let count = batch.count { Self.checkCount(count, at: path["count"], into: &findings) }
+        guard let date = batch.expirationDate else { return }
         let latest = today.adding(months: CampaignLimits.oneTimeUseExpiryMonths)
         let allowed = "a date after \(today) and no later than \(latest) (today + 6 months), such as P90D"
-        let date = batch.expirationDate
         if date <= today {
             findings.add(
                 path["expirationDate"], rule: "one-time-use-expiry",
@@ -33,9 +37,11 @@ struct CodeBatchRules {
         }
     }
 
-    private func checkCustom(_ batch: CustomCodeBatch, at path: ProblemPath, into findings: inout [CampaignFinding]) {
-        switch batch.source {
-        case .given(let codes):
+    private func checkCustom(
+        _ batch: CustomCodeBatchDraft, at path: ProblemPath, into findings: inout [CampaignFinding]
+    ) {
+        // Both sources are checked when the batch has both (the fix moves one to a batch of its own).
+        if let codes = batch.codes.value {
             if codes.isEmpty {
                 findings.add(
                     path["codes"], rule: "custom-codes-not-empty",
@@ -43,19 +49,20 @@ struct CodeBatchRules {
                     allowed: AllowedText.codes)
             }
             for (index, code) in codes.enumerated() {
-                guard let message = CustomCodeText.problem(with: code) else { continue }
+                guard let code, let message = CustomCodeText.problem(with: code) else { continue }
                 findings.add(path["codes"][index], rule: "custom-code-format", message, allowed: AllowedText.customCode)
             }
-        case .generated(let spec):
+        }
+        if let spec = batch.generate.value {
             GenerationSpecRules.check(spec, at: path["generate"], into: &findings)
         }
-        if batch.redemptionLimit < 1 {
+        if let limit = batch.redemptionLimit, limit < 1 {
             findings.add(
                 path["redemptionLimit"], rule: "redemption-limit",
-                "redemptionLimit is \(batch.redemptionLimit); each code must be redeemable at least once",
+                "redemptionLimit is \(limit); each code must be redeemable at least once",
                 allowed: AllowedText.redemptionLimit)
         }
-        if let date = batch.expirationDate, date <= today {
+        if let date = batch.expirationDate.value, date <= today {
             findings.add(
                 path["expirationDate"], rule: "custom-code-expiry",
                 "\(date) is not after today (\(today)); choose a later date, or leave expirationDate out for codes "

@@ -4,13 +4,13 @@ enum DuplicateRules {
     /// Reports each offer whose reference name an earlier offer of the campaign, or an active
     /// offer of another campaign (from the ledger), already has.
     static func checkReferenceNames(
-        _ offers: [(index: Int, offer: OfferDefinition)], activeInLedger: [String],
+        _ offers: [(index: Int, offer: OfferDraft)], activeInLedger: [String],
         into findings: inout [CampaignFinding]
     ) {
         let active = Set(activeInLedger)
         var first: [String: Int] = [:]
         for (index, offer) in offers {
-            let name = offer.referenceName
+            guard let name = offer.referenceName else { continue }
             let path = ProblemPath.root["offers"][index]["referenceName"]
             if let earlier = first[name] {
                 findings.add(

@@ -1,14 +1,17 @@
 /// The rules for one offer's own fields: names, product type against payment mode and the
 /// fields only auto-renewable subscriptions have, customer eligibilities, then prices and code
 /// batches (``PriceRules``, ``CodeBatchRules``).
+///
+/// The rules check what could be read (``OfferDraft``): a rule that needs a part with a shape
+/// problem is skipped for that part only.
 struct OfferRules {
     /// The day expiry dates are checked against.
     let today: CalendarDate
 
     /// Adds every problem of `offer`, which is at `path`.
-    func check(_ offer: OfferDefinition, at path: ProblemPath, into findings: inout [CampaignFinding]) {
-        checkReferenceName(offer.referenceName, at: path["referenceName"], into: &findings)
-        checkProduct(offer.product, at: path["product"], into: &findings)
+    func check(_ offer: OfferDraft, at path: ProblemPath, into findings: inout [CampaignFinding]) {
+        if let name = offer.referenceName { checkReferenceName(name, at: path["referenceName"], into: &findings) }
+        if let product = offer.product { checkProduct(product, at: path["product"], into: &findings) }
         checkPaymentMode(offer, at: path, into: &findings)
         checkDuration(offer, at: path, into: &findings)
         checkNumberOfPeriods(offer, at: path, into: &findings)
@@ -37,15 +40,14 @@ struct OfferRules {
         findings.add(path, rule: "reference-name", message, allowed: AllowedText.referenceName)
     }
 
-    private func checkProduct(_ product: ProductReference, at path: ProblemPath, into findings: inout [CampaignFinding])
-    {
-        if product.id.allSatisfy(\.isWhitespace) {
+    private func checkProduct(_ product: ProductDraft, at path: ProblemPath, into findings: inout [CampaignFinding]) {
+        if let id = product.id, id.allSatisfy(\.isWhitespace) {
             findings.add(
                 path["id"], rule: "empty-value",
                 "the product's App Store Connect id is empty; give the Apple ID of the subscription or in-app purchase",
                 allowed: AllowedText.productId)
         }
-        if product.productId.allSatisfy(\.isWhitespace) {
+        if let productId = product.productId, productId.allSatisfy(\.isWhitespace) {
             findings.add(
                 path["productId"], rule: "empty-value",
                 "the product identifier is empty; give the identifier the app uses, such as com.example.app.monthly",
@@ -53,29 +55,27 @@ struct OfferRules {
         }
     }
 
-    private func checkPaymentMode(
-        _ offer: OfferDefinition, at path: ProblemPath, into findings: inout [CampaignFinding]
-    ) {
-        let type = offer.product.type
-        guard !type.allowedPaymentModes.contains(offer.paymentMode) else { return }
+    private func checkPaymentMode(_ offer: OfferDraft, at path: ProblemPath, into findings: inout [CampaignFinding]) {
+        guard let type = offer.productType, let mode = offer.paymentMode, !type.allowedPaymentModes.contains(mode)
+        else { return }
         let reason =
             type.isAutoRenewable
             ? "offer codes for auto-renewable subscriptions are FREE_TRIAL, PAY_AS_YOU_GO or PAY_UP_FRONT"
             : "offer codes for products other than auto-renewable subscriptions are ONE_TIME (free or discounted)"
         findings.add(
             path["paymentMode"], rule: "payment-mode-for-product-type",
-            "\(offer.paymentMode.rawValue) is not available for \(ProblemText.withArticle(type)); \(reason)",
+            "\(mode.rawValue) is not available for \(ProblemText.withArticle(type)); \(reason)",
             allowed: "for \(ProblemText.withArticle(type)): " + ProblemText.list(type.allowedPaymentModes))
     }
 
-    private func checkDuration(_ offer: OfferDefinition, at path: ProblemPath, into findings: inout [CampaignFinding]) {
-        let type = offer.product.type
-        if type.isAutoRenewable, offer.duration == nil {
+    private func checkDuration(_ offer: OfferDraft, at path: ProblemPath, into findings: inout [CampaignFinding]) {
+        guard let type = offer.productType, offer.duration.isKnown else { return }
+        if type.isAutoRenewable, offer.duration.value == nil {
             findings.add(
                 path["duration"], rule: "duration-for-product-type",
                 "an offer for an auto-renewable subscription needs a duration (the length of one period); add one",
                 allowed: AllowedText.oneOf(OfferDuration.self))
-        } else if !type.isAutoRenewable, let duration = offer.duration {
+        } else if !type.isAutoRenewable, let duration = offer.duration.value {
             findings.add(
                 path["duration"], rule: "duration-for-product-type",
                 "\(duration.rawValue) is set, but offers for \(ProblemText.withArticle(type)) have no periods; "
@@ -84,14 +84,16 @@ struct OfferRules {
     }
 
     private func checkNumberOfPeriods(
-        _ offer: OfferDefinition, at path: ProblemPath, into findings: inout [CampaignFinding]
+        _ offer: OfferDraft, at path: ProblemPath, into findings: inout [CampaignFinding]
     ) {
-        let type = offer.product.type
-        let periods = offer.numberOfPeriods
-        let mode = offer.paymentMode.rawValue
+        guard let type = offer.productType, offer.numberOfPeriods.isKnown else { return }
+        let periods = offer.numberOfPeriods.value
+        let mode = offer.paymentMode?.rawValue ?? ""
         let message: String
         let allowed: String
         switch (type.isAutoRenewable, offer.paymentMode) {
+        case (true, nil):
+            return  // the payment mode could not be read
         case (false, _):
             guard let periods else { return }
             message =
@@ -117,21 +119,25 @@ struct OfferRules {
     }
 
     private func checkCustomerEligibilities(
-        _ offer: OfferDefinition, at path: ProblemPath, into findings: inout [CampaignFinding]
+        _ offer: OfferDraft, at path: ProblemPath, into findings: inout [CampaignFinding]
     ) {
-        let type = offer.product.type
+        guard let eligibilities = offer.customerEligibilities else { return }
+        let type = offer.productType
         let allowed =
-            "for \(ProblemText.withArticle(type)): one or more of "
-            + ProblemText.list(type.allowedCustomerEligibilities)
-        guard !offer.customerEligibilities.isEmpty else {
+            type.map {
+                "for \(ProblemText.withArticle($0)): one or more of "
+                    + ProblemText.list($0.allowedCustomerEligibilities)
+            } ?? AllowedText.customerEligibilities
+        guard !eligibilities.isEmpty else {
             findings.add(
                 path, rule: "customer-eligibilities", "the list is empty; say who may redeem the codes",
                 allowed: allowed)
             return
         }
         var seen: Set<CustomerEligibility> = []
-        for (index, eligibility) in offer.customerEligibilities.enumerated() {
-            if !type.allowedCustomerEligibilities.contains(eligibility) {
+        for (index, eligibility) in eligibilities.enumerated() {
+            guard let eligibility else { continue }
+            if let type, !type.allowedCustomerEligibilities.contains(eligibility) {
                 let kind =
                     ProductType.autoRenewableSubscription.allowedCustomerEligibilities.contains(eligibility)
                     ? "auto-renewable subscriptions" : "in-app purchases other than auto-renewable subscriptions"
@@ -150,30 +156,30 @@ struct OfferRules {
     }
 
     private func checkSubscriptionFields(
-        _ offer: OfferDefinition, at path: ProblemPath, into findings: inout [CampaignFinding]
+        _ offer: OfferDraft, at path: ProblemPath, into findings: inout [CampaignFinding]
     ) {
-        let type = offer.product.type
+        guard let type = offer.productType else { return }
         if type.isAutoRenewable {
-            guard offer.offerEligibility == nil else { return }
+            guard case .absent = offer.offerEligibility else { return }
             findings.add(
                 path["offerEligibility"], rule: "offer-eligibility-for-product-type",
                 "an offer for an auto-renewable subscription must say whether it stacks with or replaces "
                     + "introductory offers; add offerEligibility", allowed: AllowedText.oneOf(OfferEligibility.self))
             return
         }
-        if let eligibility = offer.offerEligibility {
+        if let eligibility = offer.offerEligibility.value {
             findings.add(
                 path["offerEligibility"], rule: "offer-eligibility-for-product-type",
                 "\(eligibility.rawValue) is set, but only auto-renewable subscriptions have introductory offers; "
                     + "remove \"offerEligibility\"", allowed: Self.subscriptionsOnly(type))
         }
-        if let enabled = offer.autoRenewEnabled {
+        if let enabled = offer.autoRenewEnabled.value {
             findings.add(
                 path["autoRenewEnabled"], rule: "auto-renewable-only",
                 "autoRenewEnabled is \(enabled), but \(ProblemText.withArticle(type)) does not renew; remove it",
                 allowed: Self.subscriptionsOnly(type))
         }
-        if let planType = offer.targetSubscriptionPlanType {
+        if let planType = offer.targetSubscriptionPlanType.value {
             findings.add(
                 path["targetSubscriptionPlanType"], rule: "auto-renewable-only",
                 "targetSubscriptionPlanType is \(planType.rawValue), but \(ProblemText.withArticle(type)) has no "

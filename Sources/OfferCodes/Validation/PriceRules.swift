@@ -2,9 +2,11 @@
 /// entries free or paid as the payment mode requires.
 enum PriceRules {
     /// Adds every price problem of `offer`, which is at `path`.
-    static func check(_ offer: OfferDefinition, at path: ProblemPath, into findings: inout [CampaignFinding]) {
+    /// Entries or parts of entries that could not be read are skipped.
+    static func check(_ offer: OfferDraft, at path: ProblemPath, into findings: inout [CampaignFinding]) {
+        guard let prices = offer.prices else { return }
         let pricesPath = path["prices"]
-        guard !offer.prices.isEmpty else {
+        guard !prices.isEmpty else {
             findings.add(
                 pricesPath, rule: "prices-not-empty",
                 "the offer has no price entries; add one for each territory where the offer is available",
@@ -12,16 +14,19 @@ enum PriceRules {
             return
         }
         var firstEntry: [String: Int] = [:]
-        for (index, price) in offer.prices.enumerated() {
+        for (index, price) in prices.enumerated() {
+            guard let price else { continue }
             let entryPath = pricesPath[index]
-            checkTerritory(price.territory, at: entryPath["territory"], into: &findings)
-            if let first = firstEntry[price.territory] {
-                findings.add(
-                    entryPath["territory"], rule: "duplicate-territory",
-                    "\(ProblemText.quoted(price.territory)) already has an entry (prices[\(first)]); give each "
-                        + "territory one entry", allowed: AllowedText.prices)
-            } else {
-                firstEntry[price.territory] = index
+            if let territory = price.territory {
+                checkTerritory(territory, at: entryPath["territory"], into: &findings)
+                if let first = firstEntry[territory] {
+                    findings.add(
+                        entryPath["territory"], rule: "duplicate-territory",
+                        "\(ProblemText.quoted(territory)) already has an entry (prices[\(first)]); give each "
+                            + "territory one entry", allowed: AllowedText.prices)
+                } else {
+                    firstEntry[territory] = index
+                }
             }
             if let pricePoint = price.pricePoint, pricePoint.allSatisfy(\.isWhitespace) {
                 findings.add(
@@ -50,25 +55,27 @@ enum PriceRules {
     }
 
     private static func checkPaymentMode(
-        _ offer: OfferDefinition, _ price: TerritoryPrice, at path: ProblemPath, into findings: inout [CampaignFinding]
+        _ offer: OfferDraft, _ price: PriceDraft, at path: ProblemPath, into findings: inout [CampaignFinding]
     ) {
-        guard offer.product.type.allowedPaymentModes.contains(offer.paymentMode) else { return }
-        let mode = offer.paymentMode.rawValue
-        let territory = ProblemText.quoted(price.territory)
-        switch offer.paymentMode {
+        guard let type = offer.productType, let paymentMode = offer.paymentMode,
+            type.allowedPaymentModes.contains(paymentMode), let isFree = price.isFree
+        else { return }
+        let mode = paymentMode.rawValue
+        let territory = price.territory.map { "the \(ProblemText.quoted($0)) entry" } ?? "the entry"
+        switch paymentMode {
         case .freeTrial:
-            guard let pricePoint = price.pricePoint else { return }
+            guard !isFree else { return }
+            let pricePoint = price.pricePoint.map { "the price point \(ProblemText.quoted($0))" } ?? "a price point"
             findings.add(
                 path["pricePoint"], rule: "free-trial-price-point",
-                "FREE_TRIAL offers are free, but the \(territory) entry has the price point "
-                    + "\(ProblemText.quoted(pricePoint)); replace it with \"free\": true (App Store Connect "
-                    + "rejects a price point for a free trial with 409)",
+                "FREE_TRIAL offers are free, but \(territory) has \(pricePoint); replace it with \"free\": true "
+                    + "(App Store Connect rejects a price point for a free trial with 409)",
                 allowed: "\"free\": true in every territory for FREE_TRIAL")
         case .payAsYouGo, .payUpFront:
-            guard price.isFree else { return }
+            guard isFree else { return }
             findings.add(
                 path, rule: "price-point-required",
-                "the \(territory) entry is free, but \(mode) offers charge a price in every territory; give a "
+                "\(territory) is free, but \(mode) offers charge a price in every territory; give a "
                     + "pricePoint (or make the offer a FREE_TRIAL)",
                 allowed: "a pricePoint in every territory for \(mode)")
         case .oneTime:

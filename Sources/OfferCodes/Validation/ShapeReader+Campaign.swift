@@ -4,7 +4,8 @@ extension ShapeReader {
     static let campaignMembers = ["name", "app", "offers"]
     static let appMembers = ["bundleId", "appAppleId"]
 
-    /// Reads a whole campaign document: its parts, and each offer that has no shape problem.
+    /// Reads a whole campaign document: every part that has the right shape, down to each offer's
+    /// fields, and the whole campaign when nothing has a shape problem.
     mutating func readCampaign(_ document: JSONValue) -> CampaignDraft {
         var draft = CampaignDraft()
         draft.document = document
@@ -32,10 +33,11 @@ extension ShapeReader {
             }
         }
         draft.findings = findings
-        if findings.isEmpty, let name = draft.name, let bundleId = draft.bundleId, let appAppleId = draft.appAppleId {
+        if findings.isEmpty, let name = draft.name, let bundleId = draft.bundleId, let appAppleId = draft.appAppleId,
+            let offers = OfferDraft.all(draft.offers.map(\.offer.definition))
+        {
             draft.campaign = Campaign(
-                name: name, app: CampaignApp(bundleId: bundleId, appAppleId: appAppleId),
-                offers: draft.offers.map(\.offer))
+                name: name, app: CampaignApp(bundleId: bundleId, appAppleId: appAppleId), offers: offers)
         }
         return draft
     }

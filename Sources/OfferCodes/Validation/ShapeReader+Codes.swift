@@ -5,33 +5,33 @@ extension ShapeReader {
     static let customCodeMembers = ["codes", "generate", "redemptionLimit", "expirationDate"]
     static let generateMembers = ["count", "prefix", "length", "alphabet"]
 
-    /// The offer's one-time-use batches (none when the member is absent), or `nil` after a problem.
-    mutating func readOneTimeUseBatches(of offer: ShapeObject) -> [OneTimeUseBatch]? {
+    /// The offer's one-time-use batches (none when the member is absent), or `nil` when the list
+    /// cannot be read; an element is `nil` when it is not an object.
+    mutating func readOneTimeUseBatches(of offer: ShapeObject) -> [OneTimeUseBatchDraft?]? {
         guard offer.has("oneTimeUseCodes") else { return [] }
         guard
             let values = array(
                 "oneTimeUseCodes", of: offer, required: false, allowed: AllowedText.oneTimeUseCodes, elements: .object)
         else { return nil }
-        let batches = values.enumerated().map {
+        return values.enumerated().map {
             readOneTimeUseBatch($0.element, at: offer.path["oneTimeUseCodes"][$0.offset])
         }
-        return batches.contains(nil) ? nil : batches.compactMap { $0 }
     }
 
-    /// The offer's custom-code batches (none when the member is absent), or `nil` after a problem.
-    mutating func readCustomCodeBatches(of offer: ShapeObject) -> [CustomCodeBatch]? {
+    /// The offer's custom-code batches (none when the member is absent), or `nil` when the list
+    /// cannot be read; an element is `nil` when it is not an object.
+    mutating func readCustomCodeBatches(of offer: ShapeObject) -> [CustomCodeBatchDraft?]? {
         guard offer.has("customCodes") else { return [] }
         guard
             let values = array(
                 "customCodes", of: offer, required: false, allowed: AllowedText.customCodes, elements: .object)
         else { return nil }
-        let batches = values.enumerated().map {
+        return values.enumerated().map {
             readCustomCodeBatch($0.element, at: offer.path["customCodes"][$0.offset])
         }
-        return batches.contains(nil) ? nil : batches.compactMap { $0 }
     }
 
-    private mutating func readOneTimeUseBatch(_ value: JSONValue, at path: ProblemPath) -> OneTimeUseBatch? {
+    private mutating func readOneTimeUseBatch(_ value: JSONValue, at path: ProblemPath) -> OneTimeUseBatchDraft? {
         guard
             let batch = object(
                 value, at: path, noun: "the one-time-use batch", members: Self.oneTimeUseMembers,
@@ -41,12 +41,11 @@ extension ShapeReader {
         let expirationDate = date("expirationDate", of: batch, required: true)
         let environment: CodeEnvironment? = enumeration(
             "environment", of: batch, required: false, naming: "a code environment")
-        guard let count, let expirationDate, environment != nil || !batch.has("environment") else { return nil }
-        return OneTimeUseBatch(count: count, expirationDate: expirationDate, environment: environment)
+        return OneTimeUseBatchDraft(
+            count: count, expirationDate: expirationDate, environment: part("environment", of: batch, environment))
     }
 
-    private mutating func readCustomCodeBatch(_ value: JSONValue, at path: ProblemPath) -> CustomCodeBatch? {
-        let before = findings.count
+    private mutating func readCustomCodeBatch(_ value: JSONValue, at path: ProblemPath) -> CustomCodeBatchDraft? {
         guard
             let batch = object(
                 value, at: path, noun: "the custom-code batch", members: Self.customCodeMembers,
@@ -71,29 +70,26 @@ extension ShapeReader {
         default:
             break
         }
-        guard findings.count == before, let redemptionLimit else { return nil }
-        let source: CustomCodeBatch.Source
-        if let codes {
-            source = .given(codes)
-        } else if let spec {
-            source = .generated(spec)
-        } else {
-            return nil
-        }
-        return CustomCodeBatch(source: source, redemptionLimit: redemptionLimit, expirationDate: expirationDate)
+        var draft = CustomCodeBatchDraft()
+        draft.codes = part("codes", of: batch, codes)
+        draft.generate = part("generate", of: batch, spec)
+        draft.redemptionLimit = redemptionLimit
+        draft.expirationDate = part("expirationDate", of: batch, expirationDate)
+        return draft
     }
 
-    private mutating func readGivenCodes(of batch: ShapeObject) -> [String]? {
+    /// The listed codes (`nil` for each that is not a string), or `nil` when the list is absent
+    /// or not an array.
+    private mutating func readGivenCodes(of batch: ShapeObject) -> [String?]? {
         guard let values = array("codes", of: batch, required: false, allowed: AllowedText.codes, elements: .string)
         else { return nil }
-        let codes = values.enumerated().map {
+        return values.enumerated().map {
             string($0.element, at: batch.path["codes"][$0.offset], allowed: AllowedText.customCode)
         }
-        return codes.contains(nil) ? nil : codes.compactMap { $0 }
     }
 
-    private mutating func readGenerationSpec(of batch: ShapeObject) -> CodeGenerationSpec? {
-        let before = findings.count
+    /// What could be read of `generate`, or `nil` when it is absent or not an object.
+    private mutating func readGenerationSpec(of batch: ShapeObject) -> GenerationSpecDraft? {
         guard
             let generate = object(
                 "generate", of: batch, required: false, noun: "generate", members: Self.generateMembers,
@@ -103,9 +99,8 @@ extension ShapeReader {
         let prefix = string("prefix", of: generate, required: false, allowed: AllowedText.prefix)
         let length = integer("length", of: generate, required: false, allowed: AllowedText.length)
         let alphabet = string("alphabet", of: generate, required: false, allowed: AllowedText.alphabet)
-        guard findings.count == before, let count else { return nil }
-        return CodeGenerationSpec(
-            count: count, prefix: prefix ?? "", length: length ?? CodeGenerationSpec.defaultLength,
-            alphabet: alphabet ?? CodeGenerationSpec.defaultAlphabet)
+        return GenerationSpecDraft(
+            count: count, prefix: part("prefix", of: generate, prefix), length: part("length", of: generate, length),
+            alphabet: part("alphabet", of: generate, alphabet))
     }
 }

@@ -9,41 +9,45 @@ extension ShapeReader {
     static let productMembers = ["id", "productId", "type"]
     static let priceMembers = ["territory", "pricePoint", "free"]
 
-    /// One offer, or `nil` when it has a shape problem (all of them are reported).
-    mutating func readOffer(_ value: JSONValue, at path: ProblemPath) -> OfferDefinition? {
-        let before = findings.count
+    /// What could be read of one offer, or `nil` when it is not an object (every shape problem
+    /// is reported).
+    mutating func readOffer(_ value: JSONValue, at path: ProblemPath) -> OfferDraft? {
         guard
             let offer = object(
                 value, at: path, noun: "the offer", members: Self.offerMembers,
                 allowed: "an object describing one offer")
         else { return nil }
-        let referenceName = string("referenceName", of: offer, required: true, allowed: AllowedText.referenceName)
-        let product = readProduct(of: offer)
-        let paymentMode: PaymentMode? = enumeration("paymentMode", of: offer, required: true, naming: "a payment mode")
-        let duration: OfferDuration? = enumeration("duration", of: offer, required: false, naming: "an offer duration")
-        let numberOfPeriods = integer(
-            "numberOfPeriods", of: offer, required: false, allowed: AllowedText.numberOfPeriods)
-        let eligibilities = readCustomerEligibilities(of: offer)
-        let offerEligibility: OfferEligibility? = enumeration(
-            "offerEligibility", of: offer, required: false, naming: "an offer eligibility")
-        let autoRenewEnabled = bool(
-            "autoRenewEnabled", of: offer, required: false, allowed: AllowedText.autoRenewEnabled)
-        let planType: SubscriptionPlanType? = enumeration(
-            "targetSubscriptionPlanType", of: offer, required: false, naming: "a subscription plan type")
-        let prices = readPrices(of: offer)
-        let oneTimeUseCodes = readOneTimeUseBatches(of: offer)
-        let customCodes = readCustomCodeBatches(of: offer)
-        guard findings.count == before, let referenceName, let product, let paymentMode, let eligibilities,
-            let prices, let oneTimeUseCodes, let customCodes
-        else { return nil }
-        return OfferDefinition(
-            referenceName: referenceName, product: product, paymentMode: paymentMode, duration: duration,
-            numberOfPeriods: numberOfPeriods, customerEligibilities: eligibilities, offerEligibility: offerEligibility,
-            autoRenewEnabled: autoRenewEnabled, targetSubscriptionPlanType: planType, prices: prices,
-            oneTimeUseCodes: oneTimeUseCodes, customCodes: customCodes)
+        var draft = OfferDraft()
+        draft.referenceName = string("referenceName", of: offer, required: true, allowed: AllowedText.referenceName)
+        draft.product = readProduct(of: offer)
+        draft.paymentMode = enumeration("paymentMode", of: offer, required: true, naming: "a payment mode")
+        draft.duration = part(
+            "duration", of: offer, enumeration("duration", of: offer, required: false, naming: "an offer duration"))
+        draft.numberOfPeriods = part(
+            "numberOfPeriods", of: offer,
+            integer("numberOfPeriods", of: offer, required: false, allowed: AllowedText.numberOfPeriods))
+        draft.customerEligibilities = readCustomerEligibilities(of: offer)
+        draft.offerEligibility = part(
+            "offerEligibility", of: offer,
+            enumeration("offerEligibility", of: offer, required: false, naming: "an offer eligibility"))
+        draft.autoRenewEnabled = part(
+            "autoRenewEnabled", of: offer,
+            bool("autoRenewEnabled", of: offer, required: false, allowed: AllowedText.autoRenewEnabled))
+        draft.targetSubscriptionPlanType = part(
+            "targetSubscriptionPlanType", of: offer,
+            enumeration("targetSubscriptionPlanType", of: offer, required: false, naming: "a subscription plan type"))
+        draft.prices = readPrices(of: offer)
+        draft.oneTimeUseCodes = readOneTimeUseBatches(of: offer)
+        draft.customCodes = readCustomCodeBatches(of: offer)
+        return draft
     }
 
-    private mutating func readProduct(of offer: ShapeObject) -> ProductReference? {
+    /// An optional member as a ``DraftPart``, given what its accessor returned.
+    func part<Value>(_ key: String, of object: ShapeObject, _ value: Value?) -> DraftPart<Value> {
+        DraftPart(value, isThere: object.has(key))
+    }
+
+    private mutating func readProduct(of offer: ShapeObject) -> ProductDraft? {
         guard
             let product = object(
                 "product", of: offer, required: true, noun: "the product", members: Self.productMembers,
@@ -52,32 +56,28 @@ extension ShapeReader {
         let id = string("id", of: product, required: true, allowed: AllowedText.productId)
         let productId = string("productId", of: product, required: true, allowed: AllowedText.productId)
         let type: ProductType? = enumeration("type", of: product, required: true, naming: "a product type")
-        guard let id, let productId, let type else { return nil }
-        return ProductReference(id: id, productId: productId, type: type)
+        return ProductDraft(id: id, productId: productId, type: type)
     }
 
-    private mutating func readCustomerEligibilities(of offer: ShapeObject) -> [CustomerEligibility]? {
+    private mutating func readCustomerEligibilities(of offer: ShapeObject) -> [CustomerEligibility?]? {
         guard
             let values = array(
                 "customerEligibilities", of: offer, required: true, allowed: AllowedText.customerEligibilities,
                 elements: .string)
         else { return nil }
         let path = offer.path["customerEligibilities"]
-        let eligibilities: [CustomerEligibility?] = values.enumerated().map {
+        return values.enumerated().map {
             enumeration($0.element, at: path[$0.offset], naming: "a customer eligibility")
         }
-        return eligibilities.contains(nil) ? nil : eligibilities.compactMap { $0 }
     }
 
-    private mutating func readPrices(of offer: ShapeObject) -> [TerritoryPrice]? {
+    private mutating func readPrices(of offer: ShapeObject) -> [PriceDraft?]? {
         guard let values = array("prices", of: offer, required: true, allowed: AllowedText.prices, elements: .object)
         else { return nil }
-        let prices = values.enumerated().map { readPrice($0.element, at: offer.path["prices"][$0.offset]) }
-        return prices.contains(nil) ? nil : prices.compactMap { $0 }
+        return values.enumerated().map { readPrice($0.element, at: offer.path["prices"][$0.offset]) }
     }
 
-    private mutating func readPrice(_ value: JSONValue, at path: ProblemPath) -> TerritoryPrice? {
-        let before = findings.count
+    private mutating func readPrice(_ value: JSONValue, at path: ProblemPath) -> PriceDraft? {
         guard
             let entry = object(
                 value, at: path, noun: "the price entry", members: Self.priceMembers,
@@ -103,7 +103,16 @@ extension ShapeReader {
                 "the entry has \"free\": false but no \"pricePoint\"; add a pricePoint, or write \"free\": true",
                 allowed: AllowedText.priceEntry)
         }
-        guard findings.count == before, let territory else { return nil }
-        return TerritoryPrice(territory: territory, pricePoint: free == true ? nil : pricePoint)
+        // Paid when there is a price point and `free` is left out or false; free when only
+        // `"free": true` is there; unclear otherwise (reported above, or `free` is unreadable).
+        let freeIsKnown = free != nil || !entry.has("free")
+        let isFree: Bool? =
+            switch (hasPricePoint, free) {
+            case (true, true): nil
+            case (true, _): freeIsKnown ? false : nil
+            case (false, true): true
+            case (false, _): nil
+            }
+        return PriceDraft(territory: territory, pricePoint: pricePoint, isFree: isFree)
     }
 }

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+/// Every shell walk-through of README.md runs as written: in a fresh folder holding a copy of
+/// `keys-example/`, `templates/` and `examples/`, with the built `offerkit` first on `PATH`, each
+/// block exits 0. Every other shell block says why it is not run (see ``ReadmeWalkthroughs``).
+@Suite("README walk-throughs")
+struct ReadmeWalkthroughTests {
+    static let readme = ReadmeWalkthroughs.current
+
+    @Test func everyShellBlockIsAWalkthroughOrSaysWhyItIsNotRun() {
+        #expect(Self.readme.problems.isEmpty, "\(Self.readme.problems.joined(separator: "\n"))")
+        #expect(Self.readme.walkthroughs.contains { $0.name == "codes" }, "the codes walk-through is not marked")
+    }
+
+    @Test(arguments: ReadmeWalkthroughs.current.walkthroughs.map(\.name))
+    func walkthroughRunsAsWritten(_ name: String) throws {
+        let walkthrough = try #require(Self.readme.walkthroughs.first { $0.name == name })
+        let binary = try #require(CLI.binary, "the offerkit executable was not found; build it first")
+        let folder = try TempDir.make()
+        defer { try? FileManager.default.removeItem(at: folder.url) }
+        for copied in ["keys-example", "templates", "examples"] {
+            try FileManager.default.copyItem(
+                at: CLI.packageRoot.appendingPathComponent(copied), to: folder.url.appendingPathComponent(copied))
+        }
+        for file in walkthrough.given {
+            let source = ReadmeWalkthroughs.givenFolder.appendingPathComponent(file)
+            try #require(
+                FileManager.default.fileExists(atPath: source.path),
+                "walk-through \(name) is given \(file), but Tests/Fixtures/readme-walkthrough/ has no such file")
+            try FileManager.default.copyItem(at: source, to: folder.url.appendingPathComponent(file))
+        }
+        let path = binary.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")
+        for block in walkthrough.blocks {
+            let result = try Self.runShell(
+                block.script, in: folder.url, environment: CLI.environment(adding: ["PATH": path]))
+            #expect(
+                result.status == 0,
+                """
+                README.md:\(block.line) (walk-through \(name)) exited \(result.status):
+                \(block.script)
+                --- stdout (end):
+                \(result.stdout.suffix(2000))
+                --- stderr (end):
+                \(result.stderr.suffix(2000))
+                """)
+        }
+    }
+
+    /// Runs `script` with `sh -e` in `folder`; stops it after 300 s.
+    static func runShell(_ script: String, in folder: URL, environment: [String: String]) throws -> CLIResult {
+        let scriptURL = folder.appendingPathComponent(".walkthrough-\(UUID().uuidString).sh")
+        let outURL = folder.appendingPathComponent(".walkthrough-out-\(UUID().uuidString)")
+        let errURL = folder.appendingPathComponent(".walkthrough-err-\(UUID().uuidString)")
+        try Data((script + "\n").utf8).write(to: scriptURL)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer { for url in [scriptURL, outURL, errURL] { try? FileManager.default.removeItem(at: url) } }
+        let outHandle = try FileHandle(forWritingTo: outURL)
+        let errHandle = try FileHandle(forWritingTo: errURL)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-e", scriptURL.path]
+        process.currentDirectoryURL = folder
+        process.environment = environment
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let timer = ShellTimer(process)
+        timer.arm(seconds: 300)
+        process.waitUntilExit()
+        try? outHandle.close()
+        try? errHandle.close()
+        var stderr = String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
+        if timer.fired { stderr += "\n[test: the block did not finish within 300 s and was stopped]" }
+        let result = CLIResult(
+            arguments: ["sh", "-e", "<README block>"], status: process.terminationStatus,
+            stdout: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self), stderr: stderr)
+        OutputLog.shared.record(result)  // checked for key material like every other run
+        return result
+    }
+}
+
+/// Stops a shell that runs too long.
+private final class ShellTimer: @unchecked Sendable {
+    private let process: Process
+    private let lock = NSLock()
+    private var didFire = false
+
+    init(_ process: Process) { self.process = process }
+
+    var fired: Bool { lock.withLock { didFire } }
+
+    func arm(seconds: Double) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+            lock.withLock {
+                guard process.isRunning else { return }
+                didFire = true
+                process.terminate()
+            }
+        }
+    }
+}
