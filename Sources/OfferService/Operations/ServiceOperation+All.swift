@@ -1,7 +1,7 @@
 extension ServiceOperation {
     /// Every operation, in the order of the OpenAPI document: signatures, tokens, campaigns,
     /// then the service's own endpoints.
-    static var all: [ServiceOperation] {
+    package static var all: [ServiceOperation] {
         signatureOperations + tokenOperations + campaignOperations + serviceOperations
     }
 }

@@ -1,18 +1,23 @@
 import Foundation
 import InteropSupport
+import OfferService
+import OfferSigning
 import Testing
 
-@testable import OfferService
+@testable import OfferSnippets
 
 /// The snippet library: the embedded templates, the catalog, the literals and the rendering.
 /// Running the rendered snippets against a live service is `offerkit snippet`'s test.
 @Suite("Snippet templates")
 struct SnippetTemplatesTests {
-    static let folder = ServiceFixtures.packageRoot.appendingPathComponent("templates/snippets")
+    /// The package's root folder (this file is Tests/OfferSnippetsTests/SnippetTemplatesTests.swift).
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static let folder = packageRoot.appendingPathComponent("templates/snippets")
 
     @Test("the built-in templates equal the files in templates/snippets, byte for byte")
     func builtInsEqualFiles() throws {
-        let hint = "run templates/embed-templates to regenerate Sources/OfferService/Snippets/BuiltInSnippets.swift"
+        let hint = "run templates/embed-templates to regenerate Sources/OfferSnippets/BuiltIn/BuiltInSnippets+*.swift"
         var onDisk: [String: String] = [:]
         for language in try FileManager.default.contentsOfDirectory(atPath: Self.folder.path) {
             let languageFolder = Self.folder.appendingPathComponent(language)
@@ -32,15 +37,16 @@ struct SnippetTemplatesTests {
         }
     }
 
-    @Test("the operations are the service's signing and token operations, named by their scopes")
+    @Test("the operations are the signing operations, each calling the service operation of its scope")
     func operations() {
         #expect(
-            SnippetOperation.allCases.map(\.rawValue) == [
+            SigningOperation.allCases.map(\.rawValue) == [
                 "promotional-offer", "legacy-promotional-offer", "introductory-offer-eligibility", "advanced-commerce",
                 "server-api-token", "connect-api-token",
             ])
-        #expect(SnippetOperation.allCases.map(\.serviceOperation.path).allSatisfy { $0.hasPrefix("/v1/") })
-        #expect(SnippetOperation(rawValue: "campaigns") == nil)
+        #expect(SigningOperation.allCases.map(\.serviceOperation.path).allSatisfy { $0.hasPrefix("/v1/") })
+        #expect(SigningOperation.allCases.allSatisfy { $0.serviceOperation.scope?.rawValue == $0.rawValue })
+        #expect(SigningOperation(rawValue: "campaigns") == nil)
     }
 
     @Test("every server language has every operation; the app languages have theirs")
@@ -58,7 +64,7 @@ struct SnippetTemplatesTests {
                 #expect(entry.operations.map(\.rawValue) == ["legacy-promotional-offer"])
             default:
                 #expect(entry.language.side == .server)
-                #expect(entry.operations == SnippetOperation.allCases)
+                #expect(entry.operations == SigningOperation.allCases)
             }
         }
     }
@@ -172,6 +178,6 @@ struct SnippetTemplatesTests {
     }
 }
 
-extension SnippetOperation {
-    fileprivate var isToken: Bool { scope == .serverAPIToken || scope == .connectAPIToken }
+extension SigningOperation {
+    fileprivate var isToken: Bool { self == .serverAPIToken || self == .connectAPIToken }
 }

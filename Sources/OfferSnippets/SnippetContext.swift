@@ -1,4 +1,5 @@
 import Foundation
+import OfferService
 import OfferSigning
 
 /// The values one snippet is rendered with, after checking that each can go into code.
@@ -8,18 +9,20 @@ import OfferSigning
 /// | `language`, `operation`, `operationId`, `scope` | what is rendered, such as `python`, `promotional-offer`, `signPromotionalOffer` |
 /// | `method`, `path`, `baseURL`, `url` | the endpoint: `POST`, `/v1/signatures/promotional-offer`, the base URL without a trailing `/`, and both joined |
 /// | `apiKeyVariable` | the environment variable that holds the API key (`OFFERKIT_API_KEY`) |
-/// | `bundleId`, `productId`, `offerIdentifier`, `transactionId` | the inputs |
+/// | `bundleId`, `productId`, `offerIdentifier` | the inputs |
+/// | `transactionId` | the customer's transaction ID, or empty when none was given: a false section |
+/// | `transactionIdVariable` | the environment variable a snippet reads the transaction ID from when none was given |
 /// | `appAccountToken` | the app account token (lower-case), or empty: a false section |
 /// | `requestReferenceId` | a fresh version 4 UUID (lower-case) for an Advanced Commerce request |
 /// | `json.*`, `python.*`, `swift.*`, `shell.*` | every text value above as a JSON (also JavaScript and Java), Python, Swift or single-quoted shell string literal |
 struct SnippetContext {
     let values: [String: Any]
 
-    init(operation: SnippetOperation, language: SnippetLanguage, inputs: SnippetInputs) throws {
+    init(operation: SigningOperation, language: SnippetLanguage, inputs: SnippetInputs) throws {
         let baseURL = try Self.checkedBaseURL(inputs.baseURL)
         try Self.checkText(inputs.productId, field: "productId")
         try Self.checkText(inputs.offerIdentifier, field: "offerIdentifier")
-        try Self.checkText(inputs.transactionId, field: "transactionId")
+        if let transactionId = inputs.transactionId { try Self.checkText(transactionId, field: "transactionId") }
         do {
             try CredentialValidation.validateBundleID(inputs.bundleId)
         } catch {
@@ -43,7 +46,7 @@ struct SnippetContext {
             "language": language.id,
             "operation": operation.rawValue,
             "operationId": service.id,
-            "scope": operation.scope.rawValue,
+            "scope": service.scope?.rawValue ?? operation.rawValue,
             "method": service.method.rawValue,
             "path": service.path,
             "baseURL": baseURL,
@@ -52,7 +55,8 @@ struct SnippetContext {
             "bundleId": inputs.bundleId,
             "productId": inputs.productId,
             "offerIdentifier": inputs.offerIdentifier,
-            "transactionId": inputs.transactionId,
+            "transactionId": inputs.transactionId ?? "",
+            "transactionIdVariable": SnippetInputs.transactionIdVariable,
             "appAccountToken": token.lowercased(),
             "requestReferenceId": UUID().uuidString.lowercased(),
         ]
