@@ -10,11 +10,12 @@ import OfferSigning
 /// | `method`, `path`, `baseURL`, `url` | the endpoint: `POST`, `/v1/signatures/promotional-offer`, the base URL without a trailing `/`, and both joined |
 /// | `apiKeyVariable` | the environment variable that holds the API key (`OFFERKIT_API_KEY`) |
 /// | `bundleId`, `productId`, `offerIdentifier` | the inputs |
-/// | `transactionId` | the customer's transaction ID, or empty when none was given: a false section |
+/// | `transactionId` | the customer's transaction ID, or absent when none was given: a false section |
 /// | `transactionIdVariable` | the environment variable a snippet reads the transaction ID from when none was given |
-/// | `appAccountToken` | the app account token (lower-case), or empty: a false section |
+/// | `appAccountToken` | the app account token (lower-case), or absent: a false section |
 /// | `requestReferenceId` | a fresh version 4 UUID (lower-case) for an Advanced Commerce request |
 /// | `json.*`, `python.*`, `swift.*`, `shell.*` | every text value above as a JSON (also JavaScript and Java), Python, Swift or single-quoted shell string literal |
+/// | `heredoc.*` | every text value above as a JSON string that an unquoted shell here-document passes on unchanged |
 struct SnippetContext {
     let values: [String: Any]
 
@@ -42,7 +43,7 @@ struct SnippetContext {
                 field: "apiKeyVariable", expected: "an environment variable name of letters, digits and '_'")
         }
         let service = operation.serviceOperation
-        let text: [String: String] = [
+        var text: [String: String] = [
             "language": language.id,
             "operation": operation.rawValue,
             "operationId": service.id,
@@ -55,16 +56,18 @@ struct SnippetContext {
             "bundleId": inputs.bundleId,
             "productId": inputs.productId,
             "offerIdentifier": inputs.offerIdentifier,
-            "transactionId": inputs.transactionId ?? "",
             "transactionIdVariable": SnippetInputs.transactionIdVariable,
-            "appAccountToken": token.lowercased(),
             "requestReferenceId": UUID().uuidString.lowercased(),
         ]
+        // Absent optional values are left out: Mustache renders a section of an empty string.
+        if !token.isEmpty { text["appAccountToken"] = token.lowercased() }
+        if let transactionId = inputs.transactionId { text["transactionId"] = transactionId }
         var values: [String: Any] = text
         values["json"] = text.mapValues(SnippetLiteral.json)
         values["python"] = text.mapValues(SnippetLiteral.python)
         values["swift"] = text.mapValues(SnippetLiteral.swift)
         values["shell"] = text.mapValues(SnippetLiteral.shell)
+        values["heredoc"] = text.mapValues(SnippetLiteral.heredoc)
         self.values = values
     }
 

@@ -8,12 +8,22 @@ extension BuiltInSnippets {
         "curl/_curl.mustache": #"""
         {{=<% %>=}}
         : "${<%apiKeyVariable%>:?set <%apiKeyVariable%> to an OfferKit API key}"
+        # The answer goes to a file first: curl retries a 429 (the API key's rate limit) after its Retry-After,
+        # at most 3 times and 10 s in all, and starts the file again for each try.
+        answer=$(mktemp) || exit
+        trap 'rm -f "$answer"' EXIT
         # The key reaches curl on stdin, not on its command line (where any local user could see it in ps).
         printf 'Authorization: Bearer %s\n' "$<%apiKeyVariable%>" |
-          curl --fail-with-body --silent --show-error --globoff --max-time 10 \
-            --header @- --header 'Content-Type: application/json' \
+          curl --fail-with-body --silent --show-error --globoff --max-time 10 --retry 3 --retry-max-time 10 \
+            --header @- --header 'Content-Type: application/json' --output "$answer" \
             --data-binary @/dev/fd/3 \
-            <%shell.url%> 3<<'JSON'
+            <%shell.url%> 3<<JSON
+
+        """#,
+        "curl/_print.mustache": #"""
+        status=$?
+        cat "$answer"
+        exit "$status"
 
         """#,
         "curl/advanced-commerce.mustache": #"""
@@ -22,18 +32,18 @@ extension BuiltInSnippets {
         # milli-units: 4990 is 4.99); the other operations take their own request (see the service's OpenAPI
         # document). requestReferenceId must be a fresh UUID for every request: this one was made when the
         # snippet was rendered. The API key (scope advanced-commerce) is read from ${{apiKeyVariable}}. On an
-        # error, curl exits 22 and prints the problem (RFC 9457).
+        # error, curl exits 22 and prints the problem (RFC 9457: status, type, detail, field).
         {{> _curl}}
         {
-          "bundleId": {{{json.bundleId}}},
+          "bundleId": {{{heredoc.bundleId}}},
           "request": {
             "operation": "CREATE_ONE_TIME_CHARGE",
             "version": "1",
-            "requestInfo": { "requestReferenceId": {{{json.requestReferenceId}}} },
+            "requestInfo": { "requestReferenceId": {{{heredoc.requestReferenceId}}} },
             "currency": "USD",
             "taxCode": "C003-00-2",
             "item": {
-              "SKU": {{{json.productId}}},
+              "SKU": {{{heredoc.productId}}},
               "description": "500 gems for your account",
               "displayName": "500 Gems",
               "price": 4990
@@ -41,6 +51,7 @@ extension BuiltInSnippets {
           }
         }
         JSON
+        {{> _print}}
 
         """#,
         "curl/connect-api-token.mustache": #"""
@@ -48,13 +59,14 @@ extension BuiltInSnippets {
         # {"token", "issuedAt", "expiresAt"}. The service signs with its App Store Connect API key
         # (connectApiKey in its configuration); lifetime: 1 to 1200 seconds; scope: the requests the token may
         # make. The API key (scope connect-api-token, for every app) is read from ${{apiKeyVariable}}. On an
-        # error, curl exits 22 and prints the problem (RFC 9457).
+        # error, curl exits 22 and prints the problem (RFC 9457: status, type, detail, field).
         {{> _curl}}
         {
           "lifetime": 600,
           "scope": ["GET /v1/apps"]
         }
         JSON
+        {{> _print}}
 
         """#,
         "curl/introductory-offer-eligibility.mustache": #"""
@@ -62,15 +74,27 @@ extension BuiltInSnippets {
         # prints the answer: {"jws", "keyId", "nonce", "issuedAt"}. The app buys with
         # Product.PurchaseOption.introductoryOfferEligibility(compactJWS:) and the "jws". The API key (scope
         # introductory-offer-eligibility) is read from ${{apiKeyVariable}}. On an error, curl exits 22 and
-        # prints the problem (RFC 9457). transactionId: any transaction ID of the customer (required).
+        # prints the problem (RFC 9457: status, type, detail, field). transactionId: any transaction ID of the
+        # customer (required{{^transactionId}}: read from ${{transactionIdVariable}}{{/transactionId}}).
+        {{^transactionId}}
+        case "${{transactionIdVariable}}" in
+          '' | *[!0-9]*) echo 'set {{transactionIdVariable}} to a transaction ID of the customer (digits)' >&2; exit 1 ;;
+        esac
+        {{/transactionId}}
         {{> _curl}}
         {
-          "bundleId": {{{json.bundleId}}},
-          "productId": {{{json.productId}}},
+          "bundleId": {{{heredoc.bundleId}}},
+          "productId": {{{heredoc.productId}}},
           "allowIntroductoryOffer": false,
-          "transactionId": {{{json.transactionId}}}
+        {{#transactionId}}
+          "transactionId": {{{heredoc.transactionId}}}
+        {{/transactionId}}
+        {{^transactionId}}
+          "transactionId": "${{transactionIdVariable}}"
+        {{/transactionId}}
         }
         JSON
+        {{> _print}}
 
         """#,
         "curl/legacy-promotional-offer.mustache": #"""
@@ -79,34 +103,42 @@ extension BuiltInSnippets {
         # "appAccountToken"}. Product.PurchaseOption.promotionalOffer(offerID:keyID:nonce:signature:timestamp:)
         # wants the signature base64-DECODED to Data; SKPaymentDiscount takes the base64 string as it is.
         # The API key (scope legacy-promotional-offer) is read from ${{apiKeyVariable}}. On an error, curl
-        # exits 22 and prints the problem (RFC 9457). appAccountToken (optional) is part of what is signed:
-        # the app must buy with the same one.
+        # exits 22 and prints the problem (RFC 9457: status, type, detail, field). appAccountToken (optional)
+        # is part of what is signed: the app must buy with the same one.
         {{> _curl}}
         {
-          "bundleId": {{{json.bundleId}}},
-          "productId": {{{json.productId}}},
+          "bundleId": {{{heredoc.bundleId}}},
+          "productId": {{{heredoc.productId}}},
         {{#appAccountToken}}
-          "appAccountToken": {{{json.appAccountToken}}},
+          "appAccountToken": {{{heredoc.appAccountToken}}},
         {{/appAccountToken}}
-          "offerIdentifier": {{{json.offerIdentifier}}}
+          "offerIdentifier": {{{heredoc.offerIdentifier}}}
         }
         JSON
+        {{> _print}}
 
         """#,
         "curl/promotional-offer.mustache": #"""
         # Signs a promotional offer (V2 compact JWS) with OfferKit's signing service and prints the answer:
         # {"jws", "keyId", "nonce", "issuedAt"}. The app buys with Product.PurchaseOption.promotionalOffer(
         # _:compactJWS:) and the "jws". The API key (scope promotional-offer) is read from ${{apiKeyVariable}}.
-        # On an error, curl exits 22 and prints the problem (RFC 9457). transactionId: any transaction ID of
-        # the customer, or their appTransactionId (recommended; leave it out to sign without one).
+        # On an error, curl exits 22 and prints the problem (RFC 9457: status, type, detail, field).
+        # transactionId: any transaction ID of the customer, or their appTransactionId (recommended; without
+        # one, the offer is signed without it).
         {{> _curl}}
         {
-          "bundleId": {{{json.bundleId}}},
-          "productId": {{{json.productId}}},
-          "offerIdentifier": {{{json.offerIdentifier}}},
-          "transactionId": {{{json.transactionId}}}
+          "bundleId": {{{heredoc.bundleId}}},
+          "productId": {{{heredoc.productId}}},
+        {{#transactionId}}
+          "offerIdentifier": {{{heredoc.offerIdentifier}}},
+          "transactionId": {{{heredoc.transactionId}}}
+        {{/transactionId}}
+        {{^transactionId}}
+          "offerIdentifier": {{{heredoc.offerIdentifier}}}
+        {{/transactionId}}
         }
         JSON
+        {{> _print}}
 
         """#,
         "curl/server-api-token.mustache": #"""
@@ -114,13 +146,14 @@ extension BuiltInSnippets {
         # {"token", "issuedAt", "expiresAt"}. Send it as "Authorization: Bearer <token>" to the App Store
         # Server API and reuse it until shortly before expiresAt; lifetime: 1 to 3600 seconds. The API key
         # (scope server-api-token) is read from ${{apiKeyVariable}}. On an error, curl exits 22 and prints
-        # the problem (RFC 9457).
+        # the problem (RFC 9457: status, type, detail, field).
         {{> _curl}}
         {
-          "bundleId": {{{json.bundleId}}},
+          "bundleId": {{{heredoc.bundleId}}},
           "lifetime": 300
         }
         JSON
+        {{> _print}}
 
         """#,
     ]

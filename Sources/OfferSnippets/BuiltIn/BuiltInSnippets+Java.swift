@@ -8,7 +8,39 @@ extension BuiltInSnippets {
         "java/_client.mustache": #"""
         static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-        /** POSTs a JSON body to the signing service and returns its JSON answer; throws with its problem. */
+        // A 429 (the API key's rate limit) is retried after its Retry-After, at most MAX_RETRIES times, when it
+        // asks for at most MAX_RETRY_AFTER seconds; otherwise it is thrown like any other problem.
+        static final int MAX_RETRIES = 3;
+        static final long MAX_RETRY_AFTER = 10;
+
+        /** The service answered with a problem (RFC 9457): its HTTP status and the problem's fields (null when absent). */
+        static final class OfferKitException extends IOException {
+            final int status;
+            final String type;
+            final String title;
+            final String detail;
+            /** The path of the field at fault, or null. */
+            final String field;
+            final String requestId;
+
+            OfferKitException(int status, String problem) {
+                this(status, member(problem, "type"), member(problem, "title"), member(problem, "detail"),
+                        member(problem, "field"), member(problem, "requestId"));
+            }
+
+            private OfferKitException(int status, String type, String title, String detail, String field, String requestId) {
+                super("OfferKit answered " + status + " " + (type == null ? "about:blank" : type)
+                        + (field == null ? "" : " (field " + field + ")") + ": " + detail);
+                this.status = status;
+                this.type = type == null ? "about:blank" : type;
+                this.title = title;
+                this.detail = detail;
+                this.field = field;
+                this.requestId = requestId;
+            }
+        }
+
+        /** POSTs a JSON body to the signing service and returns its JSON answer; throws OfferKitException. */
         static String callOfferKit(String path, String body) throws IOException, InterruptedException {
             String apiKey = System.getenv({{{json.apiKeyVariable}}});
             if (apiKey == null || apiKey.isEmpty()) {
@@ -20,12 +52,18 @@ extension BuiltInSnippets {
                     .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(body))
                     .build();
-            HttpResponse<String> response = CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 200) {
-                // Every error is an RFC 9457 problem: type, title, status, detail, requestId, field.
-                throw new IOException("OfferKit answered " + response.statusCode() + ": " + response.body());
+            for (int attempt = 0; ; attempt++) {
+                HttpResponse<String> response = CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() == 200) {
+                    return response.body();
+                }
+                String retryAfter = response.headers().firstValue("Retry-After").orElse("");
+                long wait = retryAfter.matches("[0-9]{1,9}") ? Long.parseLong(retryAfter) : Long.MAX_VALUE;
+                if (response.statusCode() != 429 || attempt >= MAX_RETRIES || wait > MAX_RETRY_AFTER) {
+                    throw new OfferKitException(response.statusCode(), response.body());
+                }
+                Thread.sleep(wait * 1000);
             }
-            return response.body();
         }
 
         /** {@code value} as a JSON string, quotes included (java.net.http has no JSON; use your JSON library). */
@@ -43,6 +81,37 @@ extension BuiltInSnippets {
             return out.append('"').toString();
         }
 
+        /** The string member {@code name} of a flat JSON object such as a problem, or null (use your JSON library). */
+        static String member(String json, String name) {
+            Matcher match = Pattern.compile("\"" + name + "\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"").matcher(json);
+            if (!match.find()) {
+                return null;
+            }
+            String escaped = match.group(1);
+            StringBuilder out = new StringBuilder();
+            for (int i = 0; i < escaped.length(); i++) {
+                char c = escaped.charAt(i);
+                if (c != '\\') {
+                    out.append(c);
+                    continue;
+                }
+                char next = escaped.charAt(++i);
+                switch (next) {
+                    case 'n' -> out.append('\n');
+                    case 'r' -> out.append('\r');
+                    case 't' -> out.append('\t');
+                    case 'b' -> out.append('\b');
+                    case 'f' -> out.append('\f');
+                    case 'u' -> {
+                        out.append((char) Integer.parseInt(escaped.substring(i + 1, i + 5), 16));
+                        i += 4;
+                    }
+                    default -> out.append(next);
+                }
+            }
+            return out.toString();
+        }
+
         """#,
         "java/_imports.mustache": #"""
         import java.io.IOException;
@@ -51,6 +120,8 @@ extension BuiltInSnippets {
         import java.net.http.HttpRequest;
         import java.net.http.HttpResponse;
         import java.time.Duration;
+        import java.util.regex.Matcher;
+        import java.util.regex.Pattern;
 
         """#,
         "java/advanced-commerce.mustache": #"""
@@ -145,7 +216,18 @@ extension BuiltInSnippets {
             {{> _client}}
 
             public static void main(String[] args) throws Exception {
+        {{#transactionId}}
                 System.out.println(signIntroductoryOfferEligibility({{{json.productId}}}, false, {{{json.transactionId}}}));
+        {{/transactionId}}
+        {{^transactionId}}
+                // Any transaction ID of the customer, or their appTransactionId.
+                String transactionId = System.getenv({{{json.transactionIdVariable}}});
+                if (transactionId == null || transactionId.isEmpty()) {
+                    System.err.println("set " + {{{json.transactionIdVariable}}} + " to a transaction ID of the customer");
+                    System.exit(1);
+                }
+                System.out.println(signIntroductoryOfferEligibility({{{json.productId}}}, false, transactionId));
+        {{/transactionId}}
             }
         }
 
@@ -209,7 +291,7 @@ extension BuiltInSnippets {
             {{> _client}}
 
             public static void main(String[] args) throws Exception {
-                System.out.println(signPromotionalOffer({{{json.productId}}}, {{{json.offerIdentifier}}}, {{{json.transactionId}}}));
+                System.out.println(signPromotionalOffer({{{json.productId}}}, {{{json.offerIdentifier}}}, {{#transactionId}}{{{json.transactionId}}}{{/transactionId}}{{^transactionId}}null{{/transactionId}}));
             }
         }
 

@@ -6,27 +6,66 @@ extension BuiltInSnippets {
     /// The built-in node templates, keyed by `node/file name`.
     static let node: [String: String] = [
         "node/_client.mustache": #"""
-        /** POSTs `body` as JSON to the signing service and returns its JSON answer; throws its problem. */
+        /** The service answered with a problem (RFC 9457): its HTTP status and the problem's fields. */
+        export class OfferKitError extends Error {
+          constructor(status, problem) {
+            const type = problem?.type ?? "about:blank";
+            const at = problem?.field ? ` (field ${problem.field})` : "";
+            super(`OfferKit answered ${status} ${type}${at}: ${problem?.detail}`);
+            this.name = "OfferKitError";
+            this.status = status;
+            this.type = type;
+            this.title = problem?.title;
+            this.detail = problem?.detail;
+            /** The path of the field at fault, or undefined. */
+            this.field = problem?.field;
+            this.requestId = problem?.requestId;
+          }
+        }
+
+        // A 429 (the API key's rate limit) is retried after its Retry-After, at most MAX_RETRIES times, when it
+        // asks for at most MAX_RETRY_AFTER seconds; otherwise it is thrown like any other problem.
+        const MAX_RETRIES = 3;
+        const MAX_RETRY_AFTER = 10;
+
+        /** POSTs `body` as JSON to the signing service and returns its JSON answer; throws OfferKitError. */
         async function callOfferKit(path, body) {
           const apiKey = process.env[{{{json.apiKeyVariable}}}];
           if (!apiKey) throw new Error("set " + {{{json.apiKeyVariable}}} + " to an OfferKit API key");
-          const response = await fetch(OFFERKIT_URL + path, {
-            method: "POST",
-            headers: {
-              Authorization: `Bearer ${apiKey}`,
-              "Content-Type": "application/json",
-            },
-            body: JSON.stringify(body),
-            signal: AbortSignal.timeout(10_000),
-          });
-          const answer = await response.json().catch(() => null);
-          if (!response.ok) {
-            // Every error is an RFC 9457 problem: type, title, status, detail, requestId, field.
-            const problem = answer ? `${answer.type}: ${answer.detail}` : response.statusText;
-            throw new Error(`OfferKit answered ${response.status} ${problem}`);
+          for (let attempt = 0; ; attempt++) {
+            const response = await fetch(OFFERKIT_URL + path, {
+              method: "POST",
+              headers: {
+                Authorization: `Bearer ${apiKey}`,
+                "Content-Type": "application/json",
+              },
+              body: JSON.stringify(body),
+              signal: AbortSignal.timeout(10_000),
+            });
+            const answer = await response.json().catch(() => null);
+            if (response.ok) return answer;
+            const retryAfter = response.headers.get("Retry-After") ?? "";
+            const wait = /^[0-9]+$/.test(retryAfter) ? Number(retryAfter) : Infinity;
+            if (response.status !== 429 || attempt >= MAX_RETRIES || wait > MAX_RETRY_AFTER) {
+              throw new OfferKitError(response.status, answer);
+            }
+            await new Promise((resolve) => setTimeout(resolve, wait * 1000));
           }
-          return answer;
         }
+
+        /** Whether this file is the program (`node offerkit.mjs`), not a module that another one imports. */
+        function isMain() {
+          try {
+            return realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
+          } catch {
+            return false;
+          }
+        }
+
+        """#,
+        "node/_imports.mustache": #"""
+        import { realpathSync } from "node:fs";
+        import { fileURLToPath } from "node:url";
 
         """#,
         "node/advanced-commerce.mustache": #"""
@@ -34,7 +73,7 @@ extension BuiltInSnippets {
         // This one is a one-time charge; CREATE_SUBSCRIPTION, MODIFY_SUBSCRIPTION and REACTIVATE_SUBSCRIPTION
         // requests go through the same call (their fields are in the service's OpenAPI document). The API key
         // (scope advanced-commerce) is read from ${{apiKeyVariable}}. Node.js 18+, an ES module (save as .mjs).
-
+        {{> _imports}}
         import { randomUUID } from "node:crypto";
 
         const OFFERKIT_URL = {{{json.baseURL}}};
@@ -58,8 +97,11 @@ extension BuiltInSnippets {
 
         {{> _client}}
 
-        const signed = await signOneTimeCharge({{{json.productId}}}, "500 Gems", "500 gems for your account", 4990);
-        console.log(JSON.stringify(signed));
+        // The example runs only when this file is the program, not when another module imports it.
+        if (isMain()) {
+          const signed = await signOneTimeCharge({{{json.productId}}}, "500 Gems", "500 gems for your account", 4990);
+          console.log(JSON.stringify(signed));
+        }
 
         """#,
         "node/connect-api-token.mustache": #"""
@@ -68,6 +110,7 @@ extension BuiltInSnippets {
         // token as "Authorization: Bearer <token>" to the App Store Connect API, and reuse it until shortly
         // before expiresAt. The API key (scope connect-api-token, for every app) is read from ${{apiKeyVariable}}.
         // Node.js 18+, an ES module (save as .mjs), no packages.
+        {{> _imports}}
 
         const OFFERKIT_URL = {{{json.baseURL}}};
 
@@ -81,7 +124,10 @@ extension BuiltInSnippets {
 
         {{> _client}}
 
-        console.log(JSON.stringify(await createConnectAPIToken(600, ["GET /v1/apps"])));
+        // The example runs only when this file is the program, not when another module imports it.
+        if (isMain()) {
+          console.log(JSON.stringify(await createConnectAPIToken(600, ["GET /v1/apps"])));
+        }
 
         """#,
         "node/introductory-offer-eligibility.mustache": #"""
@@ -89,6 +135,7 @@ extension BuiltInSnippets {
         // The app buys with Product.PurchaseOption.introductoryOfferEligibility(compactJWS:) and the answer's "jws".
         // The API key (scope introductory-offer-eligibility) is read from ${{apiKeyVariable}}. Node.js 18+, an
         // ES module (save as .mjs), no packages.
+        {{> _imports}}
 
         const OFFERKIT_URL = {{{json.baseURL}}};
         const BUNDLE_ID = {{{json.bundleId}}};
@@ -103,8 +150,22 @@ extension BuiltInSnippets {
 
         {{> _client}}
 
-        const signed = await signIntroductoryOfferEligibility({{{json.productId}}}, false, {{{json.transactionId}}});
-        console.log(JSON.stringify(signed));
+        // The example runs only when this file is the program, not when another module imports it.
+        if (isMain()) {
+        {{#transactionId}}
+          const signed = await signIntroductoryOfferEligibility({{{json.productId}}}, false, {{{json.transactionId}}});
+        {{/transactionId}}
+        {{^transactionId}}
+          // Any transaction ID of the customer, or their appTransactionId.
+          const transactionId = process.env[{{{json.transactionIdVariable}}}];
+          if (!transactionId) {
+            console.error("set " + {{{json.transactionIdVariable}}} + " to a transaction ID of the customer");
+            process.exit(1);
+          }
+          const signed = await signIntroductoryOfferEligibility({{{json.productId}}}, false, transactionId);
+        {{/transactionId}}
+          console.log(JSON.stringify(signed));
+        }
 
         """#,
         "node/legacy-promotional-offer.mustache": #"""
@@ -113,6 +174,7 @@ extension BuiltInSnippets {
         // offerID:keyID:nonce:signature:timestamp:) wants the signature base64-DECODED to Data; SKPaymentDiscount
         // takes the base64 string as it is. The API key (scope legacy-promotional-offer) is read from
         // ${{apiKeyVariable}}. Node.js 18+, an ES module (save as .mjs), no packages.
+        {{> _imports}}
 
         const OFFERKIT_URL = {{{json.baseURL}}};
         const BUNDLE_ID = {{{json.bundleId}}};
@@ -127,8 +189,11 @@ extension BuiltInSnippets {
 
         {{> _client}}
 
-        const signed = await signLegacyPromotionalOffer({{{json.productId}}}, {{{json.offerIdentifier}}}{{#appAccountToken}}, {{{json.appAccountToken}}}{{/appAccountToken}});
-        console.log(JSON.stringify(signed));
+        // The example runs only when this file is the program, not when another module imports it.
+        if (isMain()) {
+          const signed = await signLegacyPromotionalOffer({{{json.productId}}}, {{{json.offerIdentifier}}}{{#appAccountToken}}, {{{json.appAccountToken}}}{{/appAccountToken}});
+          console.log(JSON.stringify(signed));
+        }
 
         """#,
         "node/promotional-offer.mustache": #"""
@@ -136,6 +201,7 @@ extension BuiltInSnippets {
         // The app buys with Product.PurchaseOption.promotionalOffer(_:compactJWS:) and the answer's "jws".
         // The API key (scope promotional-offer) is read from ${{apiKeyVariable}}. Node.js 18+, an ES module
         // (save as .mjs), no packages.
+        {{> _imports}}
 
         const OFFERKIT_URL = {{{json.baseURL}}};
         const BUNDLE_ID = {{{json.bundleId}}};
@@ -150,8 +216,11 @@ extension BuiltInSnippets {
 
         {{> _client}}
 
-        const signed = await signPromotionalOffer({{{json.productId}}}, {{{json.offerIdentifier}}}, {{{json.transactionId}}});
-        console.log(JSON.stringify(signed));
+        // The example runs only when this file is the program, not when another module imports it.
+        if (isMain()) {
+          const signed = await signPromotionalOffer({{{json.productId}}}, {{{json.offerIdentifier}}}{{#transactionId}}, {{{json.transactionId}}}{{/transactionId}});
+          console.log(JSON.stringify(signed));
+        }
 
         """#,
         "node/server-api-token.mustache": #"""
@@ -159,6 +228,7 @@ extension BuiltInSnippets {
         // Send it as "Authorization: Bearer <token>" to the App Store Server API, and reuse it until shortly
         // before expiresAt. The API key (scope server-api-token) is read from ${{apiKeyVariable}}.
         // Node.js 18+, an ES module (save as .mjs), no packages.
+        {{> _imports}}
 
         const OFFERKIT_URL = {{{json.baseURL}}};
         const BUNDLE_ID = {{{json.bundleId}}};
@@ -170,7 +240,10 @@ extension BuiltInSnippets {
 
         {{> _client}}
 
-        console.log(JSON.stringify(await createServerAPIToken()));
+        // The example runs only when this file is the program, not when another module imports it.
+        if (isMain()) {
+          console.log(JSON.stringify(await createServerAPIToken()));
+        }
 
         """#,
     ]

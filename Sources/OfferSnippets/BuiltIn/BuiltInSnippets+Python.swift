@@ -7,14 +7,30 @@ extension BuiltInSnippets {
     static let python: [String: String] = [
         "python/_client.mustache": #"""
         class OfferKitError(Exception):
-            """The service answered with a problem (RFC 9457: type, title, status, detail, requestId, field)."""
+            """The service answered with a problem (RFC 9457): its HTTP status and the problem's fields."""
+
+            def __init__(self, status, problem):
+                self.status = status
+                self.type = problem.get("type", "about:blank")
+                self.title = problem.get("title")
+                self.detail = problem.get("detail")
+                self.field = problem.get("field")  # the path of the field at fault, or None
+                self.request_id = problem.get("requestId")
+                at = f" (field {self.field})" if self.field else ""
+                super().__init__(f"OfferKit answered {status} {self.type}{at}: {self.detail}")
+
+
+        # A 429 (the API key's rate limit) is retried after its Retry-After, at most MAX_RETRIES times, when
+        # it asks for at most MAX_RETRY_AFTER seconds; otherwise it is raised like any other problem.
+        MAX_RETRIES = 3
+        MAX_RETRY_AFTER = 10
 
 
         def call_offerkit(path, body):
-            """POSTs `body` as JSON to the signing service and returns its JSON answer."""
+            """POSTs `body` as JSON to the signing service and returns its JSON answer; raises OfferKitError."""
             api_key = os.environ.get({{{python.apiKeyVariable}}})
             if not api_key:
-                raise OfferKitError("set " + {{{python.apiKeyVariable}}} + " to an OfferKit API key")
+                raise RuntimeError("set " + {{{python.apiKeyVariable}}} + " to an OfferKit API key")
             request = urllib.request.Request(
                 OFFERKIT_URL + path,
                 data=json.dumps(body).encode("utf-8"),
@@ -24,21 +40,39 @@ extension BuiltInSnippets {
                 },
                 method="POST",
             )
-            try:
-                with urllib.request.urlopen(request, timeout=10) as response:
-                    return json.load(response)
-            except urllib.error.HTTPError as error:
+            for attempt in range(MAX_RETRIES + 1):
                 try:
-                    problem = json.load(error)
-                    message = f"{problem['status']} {problem['type']}: {problem['detail']}"
-                except (ValueError, KeyError, TypeError):
-                    message = f"HTTP {error.code}"
-                raise OfferKitError(message) from None
+                    with urllib.request.urlopen(request, timeout=10) as response:
+                        return json.load(response)
+                except urllib.error.HTTPError as error:
+                    with error:
+                        wait = _retry_after(error) if attempt < MAX_RETRIES else None
+                        if wait is None:
+                            raise OfferKitError(error.code, _problem(error)) from None
+                    time.sleep(wait)
+
+
+        def _retry_after(error):
+            """The seconds to wait before trying a 429 again, or None when it is not to be retried."""
+            value = error.headers.get("Retry-After", "")
+            if error.code != 429 or not value.isdigit() or int(value) > MAX_RETRY_AFTER:
+                return None
+            return int(value)
+
+
+        def _problem(error):
+            """The problem object the service answered with, or an empty one when the body is not one."""
+            try:
+                problem = json.load(error)
+            except ValueError:
+                return {}
+            return problem if isinstance(problem, dict) else {}
 
         """#,
         "python/_imports.mustache": #"""
         import json
         import os
+        import time
         import urllib.error
         import urllib.request
 
@@ -144,7 +178,16 @@ extension BuiltInSnippets {
 
 
         if __name__ == "__main__":
+        {{#transactionId}}
             signed = sign_introductory_offer_eligibility({{{python.productId}}}, False, {{{python.transactionId}}})
+        {{/transactionId}}
+        {{^transactionId}}
+            # Any transaction ID of the customer, or their appTransactionId.
+            transaction_id = os.environ.get({{{python.transactionIdVariable}}})
+            if not transaction_id:
+                raise SystemExit("set " + {{{python.transactionIdVariable}}} + " to a transaction ID of the customer")
+            signed = sign_introductory_offer_eligibility({{{python.productId}}}, False, transaction_id)
+        {{/transactionId}}
             print(json.dumps(signed))
 
         """#,
@@ -211,7 +254,9 @@ extension BuiltInSnippets {
 
 
         if __name__ == "__main__":
-            signed = sign_promotional_offer({{{python.productId}}}, {{{python.offerIdentifier}}}, {{{python.transactionId}}})
+            signed = sign_promotional_offer(
+                {{{python.productId}}}, {{{python.offerIdentifier}}}{{#transactionId}}, {{{python.transactionId}}}{{/transactionId}}
+            )
             print(json.dumps(signed))
 
         """#,

@@ -6,22 +6,42 @@ extension BuiltInSnippets {
     /// The built-in swift templates, keyed by `swift/file name`.
     static let swift: [String: String] = [
         "swift/_client.mustache": #"""
-        /// The service answered with an error: its HTTP status, and its problem (RFC 9457) when it sent one.
+        /// The service answered with a problem (RFC 9457): its HTTP status and the problem's fields.
         struct OfferKitError: Error, CustomStringConvertible {
-            struct Problem: Decodable {
-                var type: String
-                var detail: String?
-                /// The path of the field at fault, when there is one.
-                var field: String?
-            }
-
             var status: Int
-            var problem: Problem?
+            var type: String
+            var title: String?
+            var detail: String?
+            /// The path of the field at fault, when there is one.
+            var field: String?
+            var requestId: String?
+
+            init(status: Int, body: Data) {
+                struct Problem: Decodable {
+                    var type: String?
+                    var title: String?
+                    var detail: String?
+                    var field: String?
+                    var requestId: String?
+                }
+                let problem = try? JSONDecoder().decode(Problem.self, from: body)
+                self.status = status
+                self.type = problem?.type ?? "about:blank"
+                self.title = problem?.title
+                self.detail = problem?.detail
+                self.field = problem?.field
+                self.requestId = problem?.requestId
+            }
 
             var description: String {
-                "OfferKit answered \(status)" + (problem.map { " \($0.type): \($0.detail ?? "")" } ?? "")
+                "OfferKit answered \(status) \(type)" + (field.map { " (field \($0))" } ?? "") + ": \(detail ?? "")"
             }
         }
+
+        /// A 429 (the API key's rate limit) is retried after its Retry-After, at most `maxRetries` times, when it
+        /// asks for at most `maxRetryAfter` seconds; otherwise it is thrown like any other problem.
+        let maxRetries = 3
+        let maxRetryAfter = 10
 
         /// POSTs `body` as JSON to the signing service and decodes its answer; throws ``OfferKitError``.
         func callOfferKit<Answer: Decodable>(_ path: String, _ body: some Encodable) async throws -> Answer {
@@ -33,12 +53,21 @@ extension BuiltInSnippets {
             request.setValue("Bearer \(apiKey)", forHTTPHeaderField: "Authorization")
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = try JSONEncoder().encode(body)
-            let (data, response) = try await URLSession.shared.data(for: request)
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            guard status == 200 else {
-                throw OfferKitError(status: status, problem: try? JSONDecoder().decode(OfferKitError.Problem.self, from: data))
+            var attempt = 0
+            while true {
+                let (data, response) = try await URLSession.shared.data(for: request)
+                let http = response as? HTTPURLResponse
+                let status = http?.statusCode ?? 0
+                if status == 200 {
+                    return try JSONDecoder().decode(Answer.self, from: data)
+                }
+                let retryAfter = http?.value(forHTTPHeaderField: "Retry-After") ?? ""
+                guard status == 429, attempt < maxRetries, let wait = Int(retryAfter), (0...maxRetryAfter).contains(wait) else {
+                    throw OfferKitError(status: status, body: data)
+                }
+                attempt += 1
+                try await Task.sleep(nanoseconds: UInt64(wait) * 1_000_000_000)
             }
-            return try JSONDecoder().decode(Answer.self, from: data)
         }
 
         """#,
@@ -196,8 +225,14 @@ extension BuiltInSnippets {
 
         {{> _print}}
 
+        {{^transactionId}}
+        // Any transaction ID of the customer, or their appTransactionId.
+        guard let transactionID = ProcessInfo.processInfo.environment[{{{swift.transactionIdVariable}}}], !transactionID.isEmpty
+        else { fatalError("set " + {{{swift.transactionIdVariable}}} + " to a transaction ID of the customer") }
+        {{/transactionId}}
         let signed = try await signIntroductoryOfferEligibility(
-            productID: {{{swift.productId}}}, allowIntroductoryOffer: false, transactionID: {{{swift.transactionId}}})
+            productID: {{{swift.productId}}}, allowIntroductoryOffer: false,
+            transactionID: {{#transactionId}}{{{swift.transactionId}}}{{/transactionId}}{{^transactionId}}transactionID{{/transactionId}})
         try printJSON(signed)
 
         """#,
@@ -289,7 +324,8 @@ extension BuiltInSnippets {
         {{> _print}}
 
         let signed = try await signPromotionalOffer(
-            productID: {{{swift.productId}}}, offerID: {{{swift.offerIdentifier}}}, transactionID: {{{swift.transactionId}}})
+            productID: {{{swift.productId}}}, offerID: {{{swift.offerIdentifier}}},
+            transactionID: {{#transactionId}}{{{swift.transactionId}}}{{/transactionId}}{{^transactionId}}nil{{/transactionId}})
         try printJSON(signed)
 
         """#,
