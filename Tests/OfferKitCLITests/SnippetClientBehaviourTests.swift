@@ -251,10 +251,13 @@ extension SnippetCommandTests {
 
     /// The sum of `offerkit_http_requests_total` for `operation` (and `status`, if given) in `metrics`.
     static func requestCount(operation: String, status: Int? = nil, in metrics: String) -> Int {
-        metrics.split(separator: "\n").filter {
-            $0.hasPrefix("offerkit_http_requests_total{") && $0.contains(#"operation="\#(operation)""#)
-                && (status.map { code in $0.contains(#"status="\#(code)""#) } ?? true)
-        }.compactMap { line in line.split(separator: " ").last.flatMap { Double($0) } }.reduce(0) { $0 + Int($1) }
+        var total = 0
+        for line in metrics.split(separator: "\n") where line.hasPrefix("offerkit_http_requests_total{") {
+            guard line.contains(#"operation="\#(operation)""#) else { continue }
+            if let status, !line.contains(#"status="\#(status)""#) { continue }
+            if let value = line.split(separator: " ").last.flatMap({ Double($0) }) { total += Int(value) }
+        }
+        return total
     }
 
     /// Runs `command` with the API key, and requires it to succeed.
