@@ -55,9 +55,10 @@ extension BuiltInSnippets {
         def _retry_after(error):
             """The seconds to wait before trying a 429 again, or None when it is not to be retried."""
             value = error.headers.get("Retry-After", "")
-            if error.code != 429 or not value.isdigit() or int(value) > MAX_RETRY_AFTER:
+            if error.code != 429 or not (value.isascii() and value.isdigit()):
                 return None
-            return int(value)
+            seconds = int(value)
+            return seconds if seconds <= MAX_RETRY_AFTER else None
 
 
         def _problem(error):
