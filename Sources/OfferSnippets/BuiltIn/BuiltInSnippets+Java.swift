@@ -6,7 +6,12 @@ extension BuiltInSnippets {
     /// The built-in java templates, keyed by `java/file name`.
     static let java: [String: String] = [
         "java/_client.mustache": #"""
-        static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        // HTTP/1.1, which the service speaks: without it, java.net.http asks every new connection to upgrade to
+        // HTTP/2 (h2c), and a retry on that connection can go unanswered.
+        static final HttpClient CLIENT = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5))
+                .build();
 
         // A 429 (the API key's rate limit) is retried after its Retry-After, at most MAX_RETRIES times, when it
         // asks for at most MAX_RETRY_AFTER seconds; otherwise it is thrown like any other problem.
