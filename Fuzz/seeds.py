@@ -97,14 +97,17 @@ csv = {
 for name, text in csv.items():
     seed("apple-csv", name, text)
 
-# batch: one line of each type, as BatchCommandTests writes them, and lines that fail.
-request = next(v for v in vectors if v["name"] == "advanced-commerce-api/one-time-charge-minimal")
+# batch: one line of each type (and the deprecated type and field spellings), and lines that fail.
+request = next(v for v in vectors if v["name"] == "advanced-commerce/one-time-charge-minimal")
 lines = {
     "promotional-offer.json": '{"type":"promotional-offer","id":1,"productId":"product.1","offerIdentifier":"OFFER1","transactionId":"2000000001"}',
     "promotional-offer-v1.json": '{"type":"promotional-offer-v1","id":"two","productId":"product.2","offerIdentifier":"OFFER2","appAccountToken":"A1B2C3D4-E5F6-4A7B-8C9D-0E1F2A3B4C5D","nonce":"3F2C6A8E-6A1B-4C5D-9E7F-0A1B2C3D4E5F","timestamp":1767225600000}',
     "intro-eligibility.json": '{"type":"intro-eligibility","id":3,"productId":"product.3","allowIntroductoryOffer":true,"transactionId":"3","nonce":"3f2c6a8e-6a1b-4c5d-9e7f-0a1b2c3d4e5f","iat":1767225600}',
     "advanced-commerce.json": '{"type":"advanced-commerce","id":4,"request":' + request["expected"]["requestJson"] + "}",
     "server-api-token.json": '{"type":"server-api-token","id":5,"lifetime":600}',
+    "legacy-promotional-offer.json": '{"type":"legacy-promotional-offer","id":6,"productId":"product.6","offerIdentifier":"OFFER6","nonce":"3f2c6a8e-6a1b-4c5d-9e7f-0a1b2c3d4e5f","timestamp":1767225600000}',
+    "introductory-offer-eligibility.json": '{"type":"introductory-offer-eligibility","id":7,"productId":"product.7","allowIntroductoryOffer":false,"transactionId":"7","issuedAt":1767225600}',
+    "connect-api-token.json": '{"type":"connect-api-token","id":8,"lifetime":600,"scope":["GET /v1/apps"],"individual":false}',
     "unknown-type.json": '{"type":"no-such-type","id":"unknown"}',
     "wrong-type.json": '{"type":"intro-eligibility","productId":"p","allowIntroductoryOffer":"yes","transactionId":"1"}',
     "not-json.txt": "{type: promotional-offer}",

@@ -15,11 +15,11 @@ extension FuzzTarget {
         check(output["line"] == .number("7"), "the result does not name its line")
         check(result.succeeded == (output["error"] == nil), "succeeded and the error member disagree")
         guard result.succeeded else { return }
-        // A line may sign with an explicit `iat` or `timestamp` up to the year 9999 (for reproducible
+        // A line may sign with an explicit `issuedAt` or `timestamp` up to the year 9999 (for reproducible
         // output), while verification refuses times more than a day ahead of its clock: verify as of
         // the time the line was signed at.
         let signedAt: Date
-        if let iat = output["iat"]?.int64 {
+        if let iat = output["issuedAt"]?.int64 {
             signedAt = Date(timeIntervalSince1970: TimeInterval(iat))
         } else if let timestamp = output["timestamp"]?.int64 {
             signedAt = Date(timeIntervalSince1970: TimeInterval(timestamp / 1000))
@@ -37,7 +37,7 @@ extension FuzzTarget {
             let legacy = LegacyPromotionalOfferSignature(
                 keyId: FuzzFixtures.keyID, nonce: UUID(uuidString: output.string("nonce")) ?? UUID(),
                 timestamp: output["timestamp"]?.int64 ?? 0, signature: signature,
-                productId: output.string("productId"), offerIdentifier: output.string("offerId"),
+                productId: output.string("productId"), offerIdentifier: output.string("offerIdentifier"),
                 appAccountToken: output.string("appAccountToken"))
             do {
                 try verifier.verify(legacy, bundleID: FuzzFixtures.bundleID)

@@ -9,9 +9,13 @@ struct BatchCommand: ParsableCommand {
         discussion: """
             Each input line is an object with "type" (\(BatchSigner.types.joined(separator: ", "))) and that \
             type's fields, named as in the library's request models (productId, offerIdentifier, transactionId, \
-            allowIntroductoryOffer, appAccountToken, request, nonce, iat, timestamp, lifetime); an optional "id" \
-            is echoed. A bad line yields {"line":N,"error":{"code","field","message"}} and the batch goes on. \
-            Blank lines are skipped but counted. Exits 4 if any line failed.
+            allowIntroductoryOffer, appAccountToken, request, nonce, issuedAt, timestamp, lifetime; for \
+            connect-api-token also scope and individual); an optional "id" is echoed. A bad line yields \
+            {"line":N,"error":{"code","field","message"}} and the batch goes on. Blank lines are skipped but \
+            counted. Exits 4 if any line failed. The batch needs the key, issuer ID and bundle ID; a \
+            connect-api-token is signed with the same key and issuer ID ("individual": true for an individual \
+            key). The old types promotional-offer-v1, intro-eligibility and advanced-commerce-api and the old \
+            fields iat and offerId are still accepted, with one note on stderr per run.
             """)
 
     @Option(help: "The JSON Lines input file, or '-' for stdin.")
@@ -38,6 +42,7 @@ struct BatchCommand: ParsableCommand {
         var lineNumber = 0
         var failures = 0
         var total = 0
+        var noted: Set<String> = []
         do {
             while true {
                 let lines = try reader.nextLines(maximum: 8192)
@@ -51,6 +56,9 @@ struct BatchCommand: ParsableCommand {
                     guard let result else { continue }  // blank line
                     total += 1
                     if !result.succeeded { failures += 1 }
+                    for spelling in result.deprecatedSpellings where noted.insert(spelling).inserted {
+                        if let note = BatchSigner.deprecationNote(for: spelling) { Deprecation.note(note) }
+                    }
                     chunk.append(contentsOf: result.json)
                     chunk.append(0x0A)
                 }

@@ -33,7 +33,8 @@ struct CodesExport: ParsableCommand {
 
     @Option(
         help: """
-            Messages: a file with one recipient per line, "name" or "name,language"; each gets the next code.
+            Messages: a CSV file with one recipient per line, name or name,language (quote a name with a comma: \
+            "Wang, Fang",zh-Hans); each gets the next code.
             """)
     var recipients: String?
 
@@ -102,17 +103,13 @@ struct CodesExport: ParsableCommand {
         }
     }
 
-    /// One recipient per non-blank line: `name` or `name,language`.
+    /// One recipient per non-blank line of a CSV file: `name` or `name,language` (RFC 4180 quoting).
     static func readRecipients(_ path: String) throws -> [ExportRecipient] {
-        let text = String(
-            decoding: try InputFile.read(path, limit: InputFile.tableLimit, what: "a recipients file"), as: UTF8.self)
-        var people: [ExportRecipient] = []
-        for line in text.split(whereSeparator: \.isNewline) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.isEmpty else { continue }
-            let parts = trimmed.split(separator: ",", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            people.append(ExportRecipient(name: parts[0], language: parts.count > 1 ? parts[1] : nil))
+        let bytes = try InputFile.read(path, limit: InputFile.tableLimit, what: "a recipients file")
+        do {
+            return try ExportRecipient.list(csv: bytes)
+        } catch {
+            throw CLIError.invalidInput("\(path == "-" ? "stdin" : path): \(error.localizedDescription)")
         }
-        return people
     }
 }

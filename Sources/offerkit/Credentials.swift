@@ -1,8 +1,8 @@
 import Foundation
 import OfferSigning
 
-/// Credentials resolved from flags, then the environment, then a config file, then (with no key
-/// source at all) the demo key in keys-example/.
+/// Credentials resolved from flags, then the environment, then a config file, then (with nothing
+/// given at all, from a folder holding keys-example/) the demo key.
 struct Credentials {
     let key: SigningKey
     let issuerID: String?
@@ -96,7 +96,12 @@ struct Credentials {
         }
     }
 
-    static let noKeyMessage = "no key given: use --key-file, --key-env, OFFERKIT_KEY_FILE, OFFERKIT_KEY or --config"
+    /// When the demo key is used: the README says the same, word for word.
+    static let demoKeyRule =
+        "the demo key is used only when no credential flag or OFFERKIT_* variable is given at all "
+        + "and the current folder contains keys-example/config.json, as a checkout of OfferKit does"
+    static let noKeyMessage =
+        "no key given: use --key-file, --key-env, OFFERKIT_KEY_FILE, OFFERKIT_KEY or --config; \(demoKeyRule)"
     static let noKeyIDMessage =
         "no key ID: give --key-id or OFFERKIT_KEY_ID (it is inferred only from file names "
         + "SubscriptionKey_<ID>.p8, AuthKey_<ID>.p8 and ApiKey_<ID>.p8)"
@@ -122,16 +127,10 @@ struct Credentials {
         return nil
     }
 
-    /// keys-example/config.json in the working directory or beside the package that built us.
+    /// keys-example/config.json in the working directory (see ``demoKeyRule``).
     static func demoConfigPath() -> String? {
-        var candidates = [FileManager.default.currentDirectoryPath + "/keys-example/config.json"]
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent()
-        for _ in 0..<5 {
-            candidates.append(folder.appendingPathComponent("keys-example/config.json").path)
-            folder = folder.deletingLastPathComponent()
-        }
-        return candidates.first { FileManager.default.fileExists(atPath: $0) }
+        let path = FileManager.default.currentDirectoryPath + "/keys-example/config.json"
+        return FileManager.default.fileExists(atPath: path) ? path : nil
     }
 
     /// The key from stdin (`--key-file -`), at most ``SigningKey/maximumKeyBytes``.

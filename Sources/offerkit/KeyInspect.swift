@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import OfferSigning
 
 struct KeyInspect: ParsableCommand {
@@ -14,7 +15,16 @@ struct KeyInspect: ParsableCommand {
         var curve: String
         var thumbprint: String
         var publicKeyPem: String
-        var jwk: String
+        /// The public key as a JWK object (not a string holding one).
+        var jwk: JWK
+    }
+
+    /// An EC public key in RFC 7517 form.
+    struct JWK: Codable {
+        var crv: String
+        var kty: String
+        var x: String
+        var y: String
     }
 
     func run() throws {
@@ -24,7 +34,7 @@ struct KeyInspect: ParsableCommand {
             try Output.json(
                 JSONOutput(
                     keyId: key.keyID, curve: "P-256", thumbprint: key.jwkThumbprint, publicKeyPem: key.publicKeyPEM,
-                    jwk: key.publicJWK))
+                    jwk: try JSONDecoder().decode(JWK.self, from: Data(key.publicJWK.utf8))))
         case .text:
             Output.line("key ID:     \(key.keyID)")
             Output.line("curve:      P-256 (prime256v1, ES256)")

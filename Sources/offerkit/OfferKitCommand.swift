@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NIOCore
 import NIOPosix
+import OfferSigning
 
 /// `offerkit`: signatures, tokens and verification for App Store In-App Purchases.
 struct OfferKitCommand: AsyncParsableCommand {
@@ -11,11 +12,12 @@ struct OfferKitCommand: AsyncParsableCommand {
         discussion: """
             Credentials: --key-file, --key-env, --key-id, --issuer-id, --bundle-id, --config; or OFFERKIT_KEY_FILE, \
             OFFERKIT_KEY, OFFERKIT_KEY_ID, OFFERKIT_ISSUER_ID, OFFERKIT_BUNDLE_ID, OFFERKIT_CONFIG. Flags beat the \
-            environment, which beats the config file. With none at all, the demo key in keys-example/ is used, \
-            with a warning.
+            environment, which beats the config file. The demo key is used, with a warning, only when none of \
+            these is given and the current folder contains keys-example/config.json (a checkout of OfferKit).
 
             \(ExitStatus.helpText)
             """,
+        version: OfferKitVersion.current,
         subcommands: [
             SignCommand.self, TokenCommand.self, VerifyCommand.self, KeyCommand.self, BatchCommand.self,
             CodesCommand.self, ServeCommand.self, APIKeyCommand.self, OpenAPICommand.self, VectorsCommand.self,
@@ -58,7 +60,7 @@ enum EntryPoint {
         let arguments = CommandLine.unsafeArgv
         for index in 1..<Int(CommandLine.argc) {
             guard let pointer = arguments[index], String(validatingCString: pointer) == nil else { continue }
-            // Name the flag: the one before (`--offer-id VALUE`) or this one's own (`--offer-id=VALUE`).
+            // Name the flag: the one before (`--product-id VALUE`) or this one's own (`--product-id=VALUE`).
             let bytes = UnsafeBufferPointer(
                 start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))
             let ownFlag =

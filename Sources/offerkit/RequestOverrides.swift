@@ -2,26 +2,41 @@ import ArgumentParser
 import Foundation
 import OfferSigning
 
-/// `--nonce` and `--iat`, for reproducible JWS (tests, vectors). Leave them out in production.
+/// `--nonce` and `--issued-at` (the deprecated `--iat` still accepted, hidden), for reproducible
+/// JWS (tests, vectors). Leave them out in production.
 struct RequestOverrides: ParsableArguments {
     @Option(help: "A fixed nonce (UUID v4). Default: a fresh random one.")
     var nonce: String?
 
     @Option(
+        name: .customLong("issued-at"),
         parsing: .unconditional,
         help:
             "A fixed issued-at time in UNIX seconds (\(ClaimTime.earliestSeconds) to \(ClaimTime.latestSeconds)). Default: now."
     )
+    var issuedAtSeconds: Int64?
+
+    @Option(name: .customLong("iat"), parsing: .unconditional, help: .hidden)
     var iat: Int64?
+
+    func validate() throws {
+        if issuedAtSeconds != nil, iat != nil {
+            throw ValidationError("--issued-at and --iat are the same flag: give only --issued-at")
+        }
+    }
 
     func parsedNonce() throws -> UUID? {
         try nonce.map(Self.uuid)
     }
 
-    /// `--iat` as a date, range-checked while it is still the exact integer that was given.
+    /// `--issued-at` (or `--iat`, with a note) as a date, range-checked while it is still the exact
+    /// integer that was given. Errors name the flag as given.
     func issuedAt() throws -> Date? {
-        guard let iat else { return nil }
-        return Date(timeIntervalSince1970: TimeInterval(try ClaimTime.checkSeconds(iat, field: "iat")))
+        guard let seconds = try Deprecation.value(issuedAtSeconds, "--issued-at", deprecated: iat, "--iat") else {
+            return nil
+        }
+        let field = issuedAtSeconds != nil ? "--issued-at" : "--iat"
+        return Date(timeIntervalSince1970: TimeInterval(try ClaimTime.checkSeconds(seconds, field: field)))
     }
 
     static func uuid(_ text: String) throws -> UUID {
@@ -46,7 +61,7 @@ struct SignedJWSOutput: Encodable {
         case .json:
             var output = SignedJWSOutput(
                 jws: signed.serialization, keyId: keyID, nonce: signed.nonceString,
-                iat: signed.issuedAtSeconds)
+                issuedAt: signed.issuedAtSeconds)
             details(&output)
             try Output.json(output)
         }
@@ -55,7 +70,7 @@ struct SignedJWSOutput: Encodable {
     var jws: String
     var keyId: String
     var nonce: String?
-    var iat: Int64
+    var issuedAt: Int64
     var productId: String?
     var offerIdentifier: String?
     var transactionId: String?

@@ -5,7 +5,7 @@ struct SignCommand: ParsableCommand {
         commandName: "sign",
         abstract: "Sign a StoreKit request.",
         subcommands: [
-            SignPromotionalOffer.self, SignPromotionalOfferV1.self, SignIntroEligibility.self,
+            SignPromotionalOffer.self, SignLegacyPromotionalOffer.self, SignIntroductoryOfferEligibility.self,
             SignAdvancedCommerce.self,
         ]
     )

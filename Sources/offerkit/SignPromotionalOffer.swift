@@ -9,8 +9,7 @@ struct SignPromotionalOffer: ParsableCommand {
     @Option(name: .customLong("product-id"), help: "The subscription's product ID.")
     var productID: String
 
-    @Option(name: .customLong("offer-id"), help: "The promotional offer's identifier.")
-    var offerID: String
+    @OptionGroup var offer: OfferIdentifierOption
 
     @Option(name: .customLong("transaction-id"), help: "A transaction ID of the customer (recommended).")
     var transactionID: String?
@@ -20,6 +19,7 @@ struct SignPromotionalOffer: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        let offerID = try offer.value()
         let signer = try Credentials(credentials).signer()
         let request = PromotionalOfferRequest(
             productId: productID, offerIdentifier: offerID, transactionId: transactionID)

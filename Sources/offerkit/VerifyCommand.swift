@@ -7,10 +7,14 @@ struct VerifyCommand: ParsableCommand {
         commandName: "verify",
         abstract: "Verify a compact JWS, or a legacy promotional offer signature, and print what it says.",
         discussion: """
-            JWS: --jws or --jws-file. Legacy: --legacy-signature with --product-id, --offer-id, --nonce, \
-            --timestamp and --app-account-token if one was signed; the bundle ID and key ID come from the \
-            credentials. Without --public-key the public half of the key in use is used. Exits 1 when the \
-            signature does not verify.
+            JWS: --jws or --jws-file; --kind takes the operation names (advanced-commerce-api is a deprecated \
+            spelling of advanced-commerce). Legacy: --legacy-signature-file with the JSON object that \
+            `sign legacy-promotional-offer --format json` prints (or - for stdin), or --legacy-signature with \
+            --product-id, --offer-identifier, --nonce, --timestamp and --app-account-token if one was signed. \
+            The key ID that was signed comes from the object's keyId, else --key-id (or OFFERKIT_KEY_ID, the key \
+            file's name, the config); the bundle ID from --bundle-id (or OFFERKIT_BUNDLE_ID), else the object's \
+            bundleId, else the config. Without --public-key the public half of the key in use is used. Exits 1 \
+            when the signature does not verify.
             """)
 
     @Option(help: "The compact JWS.")
@@ -22,20 +26,28 @@ struct VerifyCommand: ParsableCommand {
     @Option(name: .customLong("public-key"), help: "A PEM public key (-----BEGIN PUBLIC KEY-----) to verify with.")
     var publicKey: String?
 
-    @Option(help: "Require this kind: \(JWSKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Option(help: "Require this kind of JWS (an operation name).")
     var kind: JWSKind?
 
     @Option(name: .customLong("legacy-signature"), help: "A legacy signature (standard base64 of DER).")
     var legacySignature: String?
 
+    @Option(
+        name: .customLong("legacy-signature-file"),
+        help: "A file (or '-' for stdin) holding the JSON object of `sign legacy-promotional-offer --format json`.")
+    var legacySignatureFile: String?
+
     @Option(name: .customLong("product-id"), help: "Legacy: the signed product ID.")
     var productID: String?
 
-    @Option(name: .customLong("offer-id"), help: "Legacy: the signed offer identifier.")
+    @Option(name: .customLong("offer-identifier"), help: "Legacy: the signed offer identifier.")
+    var offerIdentifier: String?
+
+    @Option(name: .customLong("offer-id"), help: .hidden)
     var offerID: String?
 
     @Option(name: .customLong("app-account-token"), help: "Legacy: the signed app account token.")
-    var appAccountToken: String = ""
+    var appAccountToken: String?
 
     @Option(help: "Legacy: the signed nonce.")
     var nonce: String?
@@ -55,20 +67,39 @@ struct VerifyCommand: ParsableCommand {
     }
 
     func validate() throws {
-        let sources = [jws, jwsFile, legacySignature].compactMap { $0 }
+        let sources = [jws, jwsFile, legacySignature, legacySignatureFile].compactMap { $0 }
         guard sources.count == 1 else {
-            throw ValidationError("give exactly one of --jws, --jws-file or --legacy-signature")
+            throw ValidationError(
+                "give exactly one of --jws, --jws-file, --legacy-signature or --legacy-signature-file")
         }
-        if legacySignature != nil, productID == nil || offerID == nil || nonce == nil || timestamp == nil {
-            throw ValidationError("--legacy-signature needs --product-id, --offer-id, --nonce and --timestamp")
+        if offerIdentifier != nil, offerID != nil {
+            throw ValidationError("--offer-identifier and --offer-id are the same flag: give only --offer-identifier")
+        }
+        let signedValues = [productID, offerIdentifier ?? offerID, nonce, timestamp.map(String.init)]
+        if legacySignature != nil, signedValues.contains(where: { $0 == nil }) {
+            throw ValidationError(
+                "--legacy-signature needs --product-id, --offer-identifier, --nonce and --timestamp "
+                    + "(or give --legacy-signature-file with the JSON object that sign prints)")
+        }
+        if legacySignatureFile != nil, signedValues.contains(where: { $0 != nil }) || appAccountToken != nil {
+            throw ValidationError(
+                "--legacy-signature-file takes the signed values from its JSON object: leave out --product-id, "
+                    + "--offer-identifier, --nonce, --timestamp and --app-account-token")
         }
     }
 
     func run() throws {
-        try credentials.checkStandardInput(["--jws-file": jwsFile, "--public-key": publicKey])
+        try credentials.checkStandardInput([
+            "--jws-file": jwsFile, "--public-key": publicKey, "--legacy-signature-file": legacySignatureFile,
+        ])
+        if publicKey == "-", jwsFile == "-" || legacySignatureFile == "-" {
+            throw CLIError.usage("--public-key - and another input - would both read stdin; give one of them a file")
+        }
         do {
             if let legacySignature {
-                try verifyLegacy(legacySignature)
+                try verifyLegacy(try legacyFromFlags(signature: legacySignature))
+            } else if let legacySignatureFile {
+                try verifyLegacy(try legacyFromFile(legacySignatureFile))
             } else {
                 try verifyJWS()
             }
@@ -113,7 +144,51 @@ struct VerifyCommand: ParsableCommand {
         }
     }
 
-    private func verifyLegacy(_ signature: String) throws {
+    /// The signed values of a legacy signature, before the key ID and bundle ID are settled.
+    struct LegacyInput {
+        var keyID: String?
+        var bundleID: String?
+        var nonce: UUID
+        var timestamp: Int64
+        var signature: String
+        var productID: String
+        var offerIdentifier: String
+        var appAccountToken: String
+    }
+
+    private func legacyFromFlags(signature: String) throws -> LegacyInput {
+        // validate() made sure these are all given.
+        guard let productID, let nonce, let timestamp,
+            let offer = try Deprecation.value(offerIdentifier, "--offer-identifier", deprecated: offerID, "--offer-id")
+        else {
+            throw CLIError.usage("--legacy-signature needs --product-id, --offer-identifier, --nonce and --timestamp")
+        }
+        return LegacyInput(
+            keyID: nil, bundleID: nil, nonce: try RequestOverrides.uuid(nonce), timestamp: timestamp,
+            signature: signature, productID: productID, offerIdentifier: offer, appAccountToken: appAccountToken ?? "")
+    }
+
+    private func legacyFromFile(_ path: String) throws -> LegacyInput {
+        let bytes = try InputFile.read(path, limit: InputFile.tokenLimit, what: "a legacy signature object")
+        let input: LegacyPromotionalOfferSignature.JSONInput
+        do {
+            input = try LegacyPromotionalOfferSignature.read(json: bytes)
+        } catch {
+            throw CLIError.invalidInput(
+                "\(path == "-" ? "stdin" : path): \(error.localizedDescription) "
+                    + "(expected the object that `sign legacy-promotional-offer --format json` prints)")
+        }
+        for field in input.deprecatedFields {
+            if let note = BatchSigner.deprecationNote(for: field) { Deprecation.note(note) }
+        }
+        let signed = input.signature
+        return LegacyInput(
+            keyID: signed.keyId, bundleID: input.bundleID, nonce: signed.nonce, timestamp: signed.timestamp,
+            signature: signed.signature, productID: signed.productId, offerIdentifier: signed.offerIdentifier,
+            appAccountToken: signed.appAccountToken)
+    }
+
+    private func verifyLegacy(_ input: LegacyInput) throws {
         // With --public-key no private key is needed: only the key ID and bundle ID that were signed.
         let keyID: String
         let bundleID: String?
@@ -122,28 +197,57 @@ struct VerifyCommand: ParsableCommand {
             let given = try Credentials.Identifiers(credentials, environment: ProcessInfo.processInfo.environment)
             var inferredKeyID: String?
             if case .file(let path)? = given.keySource { inferredKeyID = Credentials.inferKeyID(fromFileName: path) }
-            guard let id = given.keyID ?? inferredKeyID else { throw CLIError.credentials(Credentials.noKeyIDMessage) }
+            let config = try given.configPath.map {
+                try ConfigFile(path: $0).app(for: given.bundleID ?? input.bundleID)
+            }
+            guard let id = input.keyID ?? given.keyID ?? inferredKeyID ?? config?.app.keyId else {
+                throw CLIError.credentials(
+                    "no key ID: the legacy signature signs the key ID, so give --key-id (or OFFERKIT_KEY_ID), or "
+                        + "--legacy-signature-file with the object `sign legacy-promotional-offer --format json` "
+                        + "prints, which carries keyId")
+            }
             keyID = id
-            bundleID = try given.bundleID ?? given.configPath.map { try ConfigFile(path: $0).app(for: nil).bundleID }
+            bundleID = try Self.bundleID(given: given.bundleID, inObject: input.bundleID) ?? config?.bundleID
             verifier = try self.verifier(credentials: try Credentials(credentials))
         } else {
             let resolved = try Credentials(credentials)
-            keyID = resolved.key.keyID
-            bundleID = resolved.bundleID
+            keyID = input.keyID ?? resolved.key.keyID
+            bundleID = try Self.bundleID(given: resolved.bundleID, inObject: input.bundleID)
             verifier = JWSVerifier(key: resolved.key)
         }
         guard let bundleID else {
-            throw CLIError.credentials("no bundle ID: give --bundle-id, OFFERKIT_BUNDLE_ID or a config file")
+            throw CLIError.credentials(
+                "no bundle ID: give --bundle-id, OFFERKIT_BUNDLE_ID or a config file, or bundleId in the JSON object")
         }
         let legacy = LegacyPromotionalOfferSignature(
-            keyId: keyID, nonce: try RequestOverrides.uuid(nonce!), timestamp: timestamp!,
-            signature: signature, productId: productID!, offerIdentifier: offerID!, appAccountToken: appAccountToken)
+            keyId: keyID, nonce: input.nonce, timestamp: input.timestamp, signature: input.signature,
+            productId: input.productID, offerIdentifier: input.offerIdentifier,
+            appAccountToken: input.appAccountToken)
         try verifier.verify(legacy, bundleID: bundleID)
         switch output.format {
-        case .json: try Output.json(JSONOutput(valid: true, kind: "legacy-promotional-offer"))
+        case .json: try Output.json(JSONOutput(valid: true, kind: SigningOperation.legacyPromotionalOffer.rawValue))
         case .text: Output.line("verified: legacy promotional offer signature")
         }
     }
+
+    /// The bundle ID from the credentials, else the object's; both given and different is an error.
+    static func bundleID(given: String?, inObject: String?) throws -> String? {
+        if let given, let inObject, given != inObject {
+            throw CLIError.invalidInput(
+                "the bundle ID \(given) of the credentials differs from bundleId \(inObject) in the JSON object: "
+                    + "leave one out, or make them the same")
+        }
+        return given ?? inObject
+    }
 }
 
-extension JWSKind: ExpressibleByArgument {}
+/// `--kind` takes the operation names; a deprecated spelling (`advanced-commerce-api`) is accepted with a note.
+extension JWSKind: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let (kind, deprecated) = JWSKind.named(argument) else { return nil }
+        if deprecated, let note = SigningOperation.deprecationNote(for: argument) { Deprecation.note(note) }
+        self = kind
+    }
+
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}

@@ -38,8 +38,10 @@ def b64url_decode(text: str) -> bytes:
 def expected_payload(v):
     """The payload JSON rebuilt from the inputs, member order as SPEC.md §3 and §5 state it."""
     kind, inputs = v["kind"], v["inputs"]
-    if kind in ("promotional-offer", "introductory-offer-eligibility", "advanced-commerce-api"):
-        claims = {"iss": v["issuerId"], "iat": v["iat"], "aud": kind, "bid": v["bundleId"], "nonce": v["nonce"]}
+    if kind in ("promotional-offer", "introductory-offer-eligibility", "advanced-commerce"):
+        # The aud claim is the kind's name, except Advanced Commerce's, which is Apple's advanced-commerce-api.
+        aud = "advanced-commerce-api" if kind == "advanced-commerce" else kind
+        claims = {"iss": v["issuerId"], "iat": v["iat"], "aud": aud, "bid": v["bundleId"], "nonce": v["nonce"]}
         if kind == "promotional-offer":
             claims["productId"] = inputs["productId"]
             claims["offerIdentifier"] = inputs["offerIdentifier"]

@@ -19,12 +19,12 @@ struct BatchCommandTests {
         case 1:
             return (
                 #"{"type":"promotional-offer-v1","id":\#(id),"productId":"product.\#(index)","offerIdentifier":"OFFER\#(index)","appAccountToken":"\#(Fixed.appAccountTokenUpper)","nonce":"\#(Fixed.nonceUpper)","timestamp":\#(Fixed.timestamp + Int64(index))}"#,
-                "promotional-offer-v1"
+                "legacy-promotional-offer"
             )
         case 2:
             return (
                 #"{"type":"intro-eligibility","id":\#(id),"productId":"product.\#(index)","allowIntroductoryOffer":\#(index % 2 == 0),"transactionId":"\#(index)","nonce":"\#(Fixed.nonce)","iat":\#(Fixed.iat + Int64(index))}"#,
-                "intro-eligibility"
+                "introductory-offer-eligibility"
             )
         case 3:
             return (#"{"type":"advanced-commerce","id":\#(id),"request":\#(requestObject)}"#, "advanced-commerce")
@@ -85,7 +85,7 @@ struct BatchCommandTests {
                         check(verified.claims.allowIntroductoryOffer == (index % 2 == 0), "line \(index): allow")
                     }
                     check(item["nonce"]?.string == verified.claims.nonce, "line \(index): nonce member")
-                    check(item["iat"]?.int == verified.claims.iat, "line \(index): iat member")
+                    check(item["issuedAt"]?.int == verified.claims.iat, "line \(index): issuedAt member")
                 } catch {
                     check(false, "line \(index) does not verify: \(error)")
                 }
@@ -94,7 +94,7 @@ struct BatchCommandTests {
                 check(item["nonce"]?.string == Fixed.nonce, "line \(index): nonce")
                 check(item["timestamp"]?.int == Fixed.timestamp + Int64(index), "line \(index): timestamp")
                 check(item["productId"]?.string == "product.\(index)", "line \(index): productId")
-                check(item["offerId"]?.string == "OFFER\(index)", "line \(index): offerId")
+                check(item["offerIdentifier"]?.string == "OFFER\(index)", "line \(index): offerIdentifier")
                 check(
                     item["appAccountToken"]?.string == Fixed.appAccountTokenUpper.lowercased(),
                     "line \(index): appAccountToken")
@@ -162,7 +162,7 @@ struct BatchCommandTests {
         #expect(lines[6]["error"]?["field"]?.string == "lifetime")
 
         #expect(lines[7]["signature"]?.string != nil && lines[7]["id"]?.int == 9)
-        #expect(lines[7]["type"]?.string == "promotional-offer-v1")
+        #expect(lines[7]["type"]?.string == "legacy-promotional-offer")
         for line in lines { #expect(line["error"] == nil || line["error"]?["message"]?.string != nil) }
     }
 
@@ -199,7 +199,8 @@ struct BatchCommandTests {
         for item in result.jsonLines.compactMap({ $0 }) {
             switch item["type"]?.string {
             case "promotional-offer": tokens.append((item["jws"]?.string ?? "", "promotional-offer"))
-            case "intro-eligibility": tokens.append((item["jws"]?.string ?? "", "introductory-offer-eligibility"))
+            case "introductory-offer-eligibility":
+                tokens.append((item["jws"]?.string ?? "", "introductory-offer-eligibility"))
             case "advanced-commerce": tokens.append((item["jws"]?.string ?? "", "advanced-commerce-api"))
             case "server-api-token": tokens.append((item["token"]?.string ?? "", "appstoreconnect-v1"))
             default: break
@@ -208,5 +209,38 @@ struct BatchCommandTests {
         #expect(tokens.count == 8)
         let verified = try Independent.verifyWithPython(tokens)
         #expect(verified.count == tokens.count)
+    }
+
+    @Test("connect-api-token lines: a team token with the batch's issuer ID, an individual one, scope and lifetime")
+    func connectAPITokenLines() throws {
+        let lines = [
+            #"{"type":"connect-api-token","id":"team","lifetime":600,"scope":["GET /v1/apps"]}"#,
+            #"{"type":"connect-api-token","id":"individual","individual":true}"#,
+            #"{"type":"connect-api-token","lifetime":1201}"#,
+            #"{"type":"connect-api-token","scope":"GET /v1/apps"}"#,
+            #"{"type":"connect-api-token","bid":"com.example"}"#,
+        ]
+        let result = try CLI.run(["batch"] + DemoKey.flags, stdin: Data(lines.joined(separator: "\n").utf8))
+        #expect(result.status == 4, "\(result)")
+        let out = result.jsonLines
+        try #require(out.count == lines.count, "\(result)")
+        let verifier = JWSVerifier(key: DemoKey.key)
+
+        let team = try verifier.verify(out[0]?["token"]?.string ?? "", as: .connectAPIToken)
+        #expect(out[0]?["type"]?.string == "connect-api-token" && out[0]?["id"]?.string == "team")
+        #expect(team.claims.iss == DemoKey.issuerID)
+        #expect(team.claims.exp == team.claims.iat + 600)
+        #expect(out[0]?["expiresAt"]?.int == team.claims.exp)
+        #expect(team.payloadJSON.contains(#""scope":["GET /v1/apps"]"#), "\(team.payloadJSON)")
+
+        let individual = try verifier.verify(out[1]?["token"]?.string ?? "", as: .connectAPIToken)
+        #expect(individual.claims.iss == nil)
+        #expect(individual.payloadJSON.contains(#""sub":"user""#), "\(individual.payloadJSON)")
+        #expect(individual.claims.exp == individual.claims.iat + 900, "default lifetime 900 s")
+
+        #expect(out[2]?["error"]?["field"]?.string == "lifetime", "\(result)")
+        #expect(out[2]?["error"]?["message"]?.string?.contains("1201") == true, "\(result)")
+        #expect(out[3]?["error"]?["field"]?.string == "scope", "\(result)")
+        #expect(out[4]?["error"]?["field"]?.string == "bid", "\(result)")
     }
 }

@@ -133,6 +133,35 @@ struct CodesExportTests {
         #expect(CampaignFiles.csvRecords(all.stdout).dropFirst().map { $0[1] } == Array(allCodes.prefix(3)))
     }
 
+    @Test("--recipients is CSV: a quoted name may hold a comma or a quote; a bad line exits 4 naming it")
+    func recipientsAreCSV() throws {
+        let (files, campaign) = try Self.setUp()
+        defer { files.remove() }
+        let people = try files.write(
+            "\u{FEFF}\"Wang, Fang\",zh-Hans\r\n\"Dwayne \"\"The Rock\"\" Johnson\"\r\n\r\nKim,\r\n", to: "people.csv")
+        let result = try files.run(
+            "export", campaign,
+            ["--format", "messages", "--recipients", people, "--offer", CodesImportTests.gemPack])
+        #expect(result.status == 0, "\(result)")
+        let rows = Array(CampaignFiles.csvRecords(result.stdout).dropFirst())
+        #expect(rows.map { $0[0] } == ["Wang, Fang", #"Dwayne "The Rock" Johnson"#, "Kim"], "\(result)")
+        #expect(rows.map { $0[2] } == ["zh-Hans", "en", "en"], "an empty language is the export's\n\(result)")
+
+        for (text, words) in [
+            ("Alice\n\"Wang, Fang,zh-Hans\n", ["line 2", "never closed"]),
+            ("Alice\nBob\n\"Wang\" Fang,ja\n", ["line 3", "after a closing double quote"]),
+            ("Alice\nWang, Fang,zh-Hans\n", ["line 2", "3 fields", "\"Wang, Fang\""]),
+            ("Alice\n\n,ja\n", ["line 3", "empty name"]),
+            ("Alice,fr\n", ["line 1", "\"fr\"", "zh-Hans"]),
+        ] {
+            let bad = try files.write(text, to: "bad.csv")
+            let failed = try files.run(
+                "export", campaign,
+                ["--format", "messages", "--recipients", bad, "--offer", CodesImportTests.gemPack])
+            Expect.failure(failed, status: 4, mentioning: ["bad.csv"] + words)
+        }
+    }
+
     @Test func moreRecipientsThanCodesExits4() throws {
         let (files, campaign) = try Self.setUp()
         defer { files.remove() }

@@ -7,7 +7,7 @@ import Testing
 @Suite("offerkit credentials")
 struct CredentialTests {
     static let signArguments = [
-        "sign", "promotional-offer", "--product-id", Fixed.productId, "--offer-id", Fixed.offerId,
+        "sign", "promotional-offer", "--product-id", Fixed.productId, "--offer-identifier", Fixed.offerId,
     ]
 
     /// Signs a promotional offer and returns the decoded JWS (after checking it verifies with the demo key).

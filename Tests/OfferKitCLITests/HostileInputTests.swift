@@ -55,7 +55,7 @@ struct HostileInputTests {
         for value in [ClaimTime.earliestSeconds, ClaimTime.latestSeconds] {
             let result = try CLI.run(Self.sign + ["--iat", String(value), "--format", "json"])
             #expect(result.status == 0, "\(result)")
-            #expect(result.json?["iat"]?.int == value, "\(result)")
+            #expect(result.json?["issuedAt"]?.int == value, "\(result)")
         }
     }
 

@@ -37,6 +37,15 @@ struct KeyCommandTests {
         #expect(Self.trimmed(published) == Self.trimmed(json["publicKeyPem"]?.string ?? ""))
     }
 
+    @Test("key inspect --format json prints the JWK as an object, not a string holding JSON")
+    func inspectJSONHasJWKObject() throws {
+        let result = try CLI.run(["key", "inspect", "--format", "json"] + DemoKey.flags)
+        Expect.success(result)
+        let jwk = try #require(result.json?["jwk"]?.object, "jwk is not an object\n\(result)")
+        #expect(Set(jwk.keys) == ["crv", "kty", "x", "y"])
+        #expect(JSON.object(jwk) == JSON.parse(DemoKey.key.publicJWK))
+    }
+
     @Test func generateWritesAPrivateKeyWithMode0600AndItsPublicKey() throws {
         let folder = try TempDir.make()
         defer { folder.remove() }

@@ -53,7 +53,7 @@ struct SignCommandTests {
         let json = try #require(result.json, "not one JSON object: \(result)")
         #expect(json["keyId"]?.string == DemoKey.keyID)
         #expect(json["nonce"]?.string == Fixed.nonce)
-        #expect(json["iat"]?.int == Fixed.iat)
+        #expect(json["issuedAt"]?.int == Fixed.iat)
         #expect(json["productId"]?.string == Fixed.productId)
         #expect(json["offerIdentifier"]?.string == Fixed.offerId)
         #expect(json["transactionId"]?.string == Fixed.transactionId)
@@ -82,7 +82,7 @@ struct SignCommandTests {
         #expect(json["nonce"]?.string == nonce)
         let iat = try #require(jws.claims["iat"]?.int)
         #expect(abs(iat - Int64(Date().timeIntervalSince1970)) < 3600)
-        #expect(json["iat"]?.int == iat)
+        #expect(json["issuedAt"]?.int == iat)
     }
 
     // MARK: promotional-offer-v1
@@ -118,7 +118,7 @@ struct SignCommandTests {
         #expect(json["nonce"]?.string == Fixed.nonce)
         #expect(json["timestamp"]?.int == Fixed.timestamp)
         #expect(json["productId"]?.string == Fixed.productId)
-        #expect(json["offerId"]?.string == Fixed.offerId)
+        #expect(json["offerIdentifier"]?.string == Fixed.offerId)
         #expect(json["appAccountToken"]?.string == Fixed.appAccountTokenUpper.lowercased())
         let signature = try #require(json["signature"]?.string)
         let legacy = LegacyPromotionalOfferSignature(
@@ -194,7 +194,7 @@ struct SignCommandTests {
         #expect(object["transactionId"]?.string == Fixed.transactionId)
         #expect(object["keyId"]?.string == DemoKey.keyID)
         #expect(object["nonce"]?.string == Fixed.nonce)
-        #expect(object["iat"]?.int == Fixed.iat)
+        #expect(object["issuedAt"]?.int == Fixed.iat)
         let compact = try #require(object["jws"]?.string)
         #expect(Self.signingInput(compact) == Self.librarySigningInput(expected))
     }
@@ -231,7 +231,7 @@ struct SignCommandTests {
         let compact = try #require(object["jws"]?.string)
         #expect(Self.signingInput(compact) == Self.librarySigningInput(expected))
         #expect(object["nonce"]?.string == Fixed.nonce)
-        #expect(object["iat"]?.int == Fixed.iat)
+        #expect(object["issuedAt"]?.int == Fixed.iat)
     }
 
     @Test func advancedCommerceBadRequestNamesTheJSONPath() throws {

@@ -8,6 +8,8 @@ public enum ExportError: Error, LocalizedError, Equatable {
     case unsupportedRecipientLanguage(recipient: Int, language: String)
     /// A recipient (1-based position in the list) has an empty or blank name.
     case blankRecipientName(recipient: Int)
+    /// A line of a recipients CSV file (1-based line number) cannot be read: `reason` says why.
+    case malformedRecipientLine(line: Int, reason: String)
     /// Recipients were given as an empty list.
     case noRecipients
     /// Recipients were given for a format other than messages.
@@ -32,6 +34,8 @@ public enum ExportError: Error, LocalizedError, Equatable {
                 + "\(Self.languageList), or no language to use the export's language."
         case .blankRecipientName(let recipient):
             "Recipient \(recipient) has an empty name: every recipient needs a name for the greeting."
+        case .malformedRecipientLine(let line, let reason):
+            "Recipients line \(line) \(reason)."
         case .noRecipients:
             "The recipient list is empty: give at least one recipient, or no list to write one message per code."
         case .recipientsNeedMessagesFormat:

@@ -1,4 +1,7 @@
+import OfferSigning
+
 extension OfferService {
-    /// The version of OfferKit's signing service, written to the OpenAPI document's `info.version`.
-    public static let version = "0.1.0"
+    /// The version of OfferKit's signing service, written to the OpenAPI document's `info.version`:
+    /// ``OfferKitVersion/current``.
+    public static let version = OfferKitVersion.current
 }

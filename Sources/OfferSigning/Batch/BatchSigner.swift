@@ -2,24 +2,45 @@ import Foundation
 
 /// Signs JSON Lines requests: one request object in, one result object out.
 ///
-/// Each input line is an object with a `type` and that type's fields (the request models' names):
+/// Each input line is an object with a `type` (a ``SigningOperation`` name) and that type's fields
+/// (the request models' names):
 ///
-/// | `type` | fields |
-/// |---|---|
-/// | `promotional-offer` | `productId`, `offerIdentifier`, `transactionId`?, `nonce`?, `iat`? |
-/// | `promotional-offer-v1` | `productId`, `offerIdentifier`, `appAccountToken`?, `nonce`?, `timestamp`? |
-/// | `intro-eligibility` | `productId`, `allowIntroductoryOffer`, `transactionId`, `nonce`?, `iat`? |
-/// | `advanced-commerce` | `request` (the request object), `nonce`?, `iat`? |
-/// | `server-api-token` | `lifetime`? |
+/// | `type` | fields | result fields |
+/// |---|---|---|
+/// | `promotional-offer` | `productId`, `offerIdentifier`, `transactionId`?, `nonce`?, `issuedAt`? | `jws`, `nonce`, `issuedAt` |
+/// | `legacy-promotional-offer` | `productId`, `offerIdentifier`, `appAccountToken`?, `nonce`?, `timestamp`? | `keyId`, `nonce`, `timestamp`, `signature`, `productId`, `offerIdentifier`, `appAccountToken` |
+/// | `introductory-offer-eligibility` | `productId`, `allowIntroductoryOffer`, `transactionId`, `nonce`?, `issuedAt`? | `jws`, `nonce`, `issuedAt` |
+/// | `advanced-commerce` | `request` (the request object), `nonce`?, `issuedAt`? | `jws`, `nonce`, `issuedAt` |
+/// | `server-api-token` | `lifetime`? (seconds, 1–3600, default 300) | `token`, `expiresAt` |
+/// | `connect-api-token` | `lifetime`? (seconds, 1–1200, default 900), `scope`? (array of strings), `individual`? (boolean) | `token`, `expiresAt` |
+///
+/// `issuedAt` is in whole seconds, `timestamp` in milliseconds. A `connect-api-token` is signed with
+/// the batch's key: for a team key its `iss` is the batch's issuer ID; with `"individual": true` it
+/// carries `sub` = `user` instead (an individual API key).
+///
+/// Deprecated spellings are still accepted as input: the types `promotional-offer-v1`,
+/// `intro-eligibility` and `advanced-commerce-api` (see ``SigningOperation/deprecatedSpellings``),
+/// and the fields `iat` (for `issuedAt`) and `offerId` (for `offerIdentifier`). Results always use
+/// the current names; ``Result/deprecatedSpellings`` lists what a line used, for a note.
 ///
 /// An optional `id` (string or integer) is echoed back. A line that cannot be signed gives an
 /// object with `error` {`code`, `field`?, `message`} instead; it never stops the batch.
 /// The processor is an immutable `Sendable` value: call it from as many threads as you like.
 public struct BatchSigner: Sendable {
-    /// The request types a line may name.
-    public static let types = [
-        "promotional-offer", "promotional-offer-v1", "intro-eligibility", "advanced-commerce", "server-api-token",
-    ]
+    /// The request types a line may name: every ``SigningOperation`` name (deprecated spellings are
+    /// accepted too, and not listed).
+    public static let types = SigningOperation.allCases.map(\.rawValue)
+
+    /// Deprecated field names still accepted, with the name that replaces each.
+    public static let deprecatedFields = ["iat": "issuedAt", "offerId": "offerIdentifier"]
+
+    /// The note for a deprecated spelling a line used (a type or a field name), or `nil` for a
+    /// current name.
+    public static func deprecationNote(for spelling: String) -> String? {
+        if let note = SigningOperation.deprecationNote(for: spelling) { return note }
+        guard let current = deprecatedFields[spelling] else { return nil }
+        return "note: the field '\(spelling)' is deprecated; the name is now '\(current)'"
+    }
 
     /// Error codes in result lines.
     public enum ErrorCode: String, Sendable, CaseIterable {
@@ -45,6 +66,14 @@ public struct BatchSigner: Sendable {
         public let json: [UInt8]
         /// Whether the line was signed (`false`: the object carries `error`).
         public let succeeded: Bool
+        /// The deprecated type or field names the line used (see ``deprecationNote(for:)``).
+        public let deprecatedSpellings: [String]
+
+        init(json: [UInt8], succeeded: Bool, deprecatedSpellings: [String] = []) {
+            self.json = json
+            self.succeeded = succeeded
+            self.deprecatedSpellings = deprecatedSpellings
+        }
     }
 
     /// Processes one line (without its newline).
@@ -71,8 +100,9 @@ public struct BatchSigner: Sendable {
             }
         }
         var succeeded = false
+        var deprecated: [String] = []
         do {
-            try sign(document, into: &writer)
+            try sign(document, into: &writer, deprecated: &deprecated)
             succeeded = true
         } catch let failure as LineFailure {
             writeError(failure.code, field: failure.field, message: failure.message, into: &writer)
@@ -82,7 +112,7 @@ public struct BatchSigner: Sendable {
             writeError(code, field: field, message: error.localizedDescription, into: &writer)
         }
         writer.endObject()
-        return Result(json: writer.bytes, succeeded: succeeded)
+        return Result(json: writer.bytes, succeeded: succeeded, deprecatedSpellings: deprecated)
     }
 
     /// The result for a line of `byteCount` bytes, more than ``maximumLineBytes``: a reader that
@@ -118,35 +148,37 @@ public struct BatchSigner: Sendable {
         writer.endObject()
     }
 
-    private func sign(_ document: JSONValue, into writer: inout JSONWriter) throws {
+    private func sign(_ document: JSONValue, into writer: inout JSONWriter, deprecated: inout [String]) throws {
         guard case .object = document else {
             throw LineFailure(code: .invalidJSON, field: nil, message: "the line must be a JSON object")
         }
-        let fields = Fields(document)
+        var fields = Fields(document)
         let type = try fields.requiredString("type")
-        guard Self.types.contains(type) else {
+        guard let (operation, deprecatedType) = SigningOperation.named(type) else {
             throw LineFailure(
                 code: .unknownType, field: "type",
                 message: "type \"\(type)\" is unknown: expected one of \(Self.types.joined(separator: ", "))")
         }
-        writer.member("type", type)
-        switch type {
-        case "promotional-offer":
-            try fields.allow(["productId", "offerIdentifier", "transactionId", "nonce", "iat"])
+        if deprecatedType { deprecated.append(type) }
+        defer { deprecated += fields.deprecatedNamesUsed }
+        writer.member("type", operation.rawValue)
+        switch operation {
+        case .promotionalOffer:
+            try fields.allow(["productId", "offerIdentifier", "transactionId", "nonce", "issuedAt"])
             let request = PromotionalOfferRequest(
                 productId: try fields.requiredString("productId"),
                 offerIdentifier: try fields.requiredString("offerIdentifier"),
                 transactionId: try fields.optionalString("transactionId"))
-            write(try signer.sign(request, nonce: try fields.nonce(), issuedAt: try fields.date("iat")), into: &writer)
-        case "intro-eligibility":
-            try fields.allow(["productId", "allowIntroductoryOffer", "transactionId", "nonce", "iat"])
+            write(try signer.sign(request, nonce: try fields.nonce(), issuedAt: try fields.issuedAt()), into: &writer)
+        case .introductoryOfferEligibility:
+            try fields.allow(["productId", "allowIntroductoryOffer", "transactionId", "nonce", "issuedAt"])
             let request = IntroductoryOfferEligibilityRequest(
                 productId: try fields.requiredString("productId"),
                 allowIntroductoryOffer: try fields.requiredBool("allowIntroductoryOffer"),
                 transactionId: try fields.requiredString("transactionId"))
-            write(try signer.sign(request, nonce: try fields.nonce(), issuedAt: try fields.date("iat")), into: &writer)
-        case "advanced-commerce":
-            try fields.allow(["request", "nonce", "iat"])
+            write(try signer.sign(request, nonce: try fields.nonce(), issuedAt: try fields.issuedAt()), into: &writer)
+        case .advancedCommerce:
+            try fields.allow(["request", "nonce", "issuedAt"])
             guard let requestValue = document["request"] else {
                 throw LineFailure(code: .invalidInput, field: "request", message: "request is missing")
             }
@@ -160,8 +192,8 @@ public struct BatchSigner: Sendable {
                     code: .invalidInput, field: error.path.map { "request.\($0)" } ?? "request",
                     message: error.localizedDescription)
             }
-            write(try signer.sign(request, nonce: try fields.nonce(), issuedAt: try fields.date("iat")), into: &writer)
-        case "promotional-offer-v1":
+            write(try signer.sign(request, nonce: try fields.nonce(), issuedAt: try fields.issuedAt()), into: &writer)
+        case .legacyPromotionalOffer:
             try fields.allow(["productId", "offerIdentifier", "appAccountToken", "nonce", "timestamp"])
             let request = LegacyPromotionalOfferRequest(
                 productId: try fields.requiredString("productId"),
@@ -174,12 +206,20 @@ public struct BatchSigner: Sendable {
             writer.member("timestamp", signature.timestamp)
             writer.member("signature", signature.signature)
             writer.member("productId", signature.productId)
-            writer.member("offerId", signature.offerIdentifier)
+            writer.member("offerIdentifier", signature.offerIdentifier)
             writer.member("appAccountToken", signature.appAccountToken)
-        default:  // server-api-token
+        case .serverAPIToken:
             try fields.allow(["lifetime"])
-            let lifetime = try fields.integer("lifetime").map(Int.init) ?? 300
+            let lifetime = try fields.lifetime() ?? 300
             let token = try signer.serverAPIToken(lifetime: lifetime)
+            writer.member("token", token.token)
+            writer.member("expiresAt", token.expiresAtSeconds)
+        case .connectAPIToken:
+            try fields.allow(["lifetime", "scope", "individual"])
+            let issuer: ConnectAPITokenSigner.Issuer =
+                try fields.optionalBool("individual") == true ? .individual : .team(issuerID: signer.issuerID)
+            let token = try ConnectAPITokenSigner(key: signer.key, issuer: issuer, clock: signer.clock)
+                .token(lifetime: try fields.lifetime() ?? 900, scope: try fields.stringArray("scope") ?? [])
             writer.member("token", token.token)
             writer.member("expiresAt", token.expiresAtSeconds)
         }
@@ -188,29 +228,85 @@ public struct BatchSigner: Sendable {
     private func write(_ jws: CompactJWS, into writer: inout JSONWriter) {
         writer.member("jws", jws.serialization)
         writer.member("nonce", jws.nonce?.lowercasedString)
-        writer.member("iat", jws.issuedAtSeconds)
+        writer.member("issuedAt", jws.issuedAtSeconds)
     }
 
     /// Typed access to a line's members, with errors that name the member.
+    /// A deprecated field name (``deprecatedFields``) is read as its current name: giving both is an
+    /// error, and the deprecated one is recorded for a note.
     private struct Fields {
         let document: JSONValue
+        /// The deprecated names the line used, as given.
+        private(set) var deprecatedNamesUsed: [String] = []
 
         init(_ document: JSONValue) { self.document = document }
 
-        func allow(_ names: [String]) throws {
-            if let unknown = document.keys.first(where: { $0 != "type" && $0 != "id" && !names.contains($0) }) {
-                throw LineFailure(
-                    code: .invalidInput, field: unknown,
-                    message: "\(unknown) is not a field of this type: expected \(names.joined(separator: ", "))")
+        /// Checks that every member is `type`, `id` or one of `names` (or a deprecated name of one),
+        /// and maps each deprecated name given to its current one.
+        mutating func allow(_ names: [String]) throws {
+            for key in document.keys where key != "type" && key != "id" && !names.contains(key) {
+                guard let current = BatchSigner.deprecatedFields[key], names.contains(current) else {
+                    throw LineFailure(
+                        code: .invalidInput, field: key,
+                        message: "\(key) is not a field of this type: expected \(names.joined(separator: ", "))")
+                }
+                guard document[current] == nil else {
+                    throw LineFailure(
+                        code: .invalidInput, field: key,
+                        message: "\(key) and \(current) are the same field: give only \(current)")
+                }
+                deprecatedNamesUsed.append(key)
             }
         }
 
+        /// The member named `name`, or its deprecated spelling.
+        private func value(_ name: String) -> JSONValue? {
+            if let value = document[name] { return value }
+            guard let old = BatchSigner.deprecatedFields.first(where: { $0.value == name })?.key else { return nil }
+            return document[old]
+        }
+
+        /// The name the line used for `name` (its deprecated spelling when that is what it gave), for errors.
+        private func spelling(_ name: String) -> String {
+            if document[name] != nil { return name }
+            return BatchSigner.deprecatedFields.first(where: { $0.value == name && document[$0.key] != nil })?.key
+                ?? name
+        }
+
         func optionalString(_ name: String) throws -> String? {
-            switch document[name] {
+            switch value(name) {
             case nil, .null?: return nil
             case .string(let value)?: return value
-            case let other?: throw wrongType(name, "a string", other)
+            case let other?: throw wrongType(spelling(name), "a string", other)
             }
+        }
+
+        func optionalBool(_ name: String) throws -> Bool? {
+            switch value(name) {
+            case nil, .null?: return nil
+            case .bool(let value)?: return value
+            case let other?: throw wrongType(name, "true or false", other)
+            }
+        }
+
+        /// An array of strings, for `scope`.
+        func stringArray(_ name: String) throws -> [String]? {
+            switch value(name) {
+            case nil, .null?: return nil
+            case .array(let elements)?:
+                return try elements.enumerated().map { index, element in
+                    guard case .string(let text) = element else {
+                        throw wrongType("\(name)[\(index)]", "a string", element)
+                    }
+                    return text
+                }
+            case let other?: throw wrongType(name, "an array of strings", other)
+            }
+        }
+
+        /// `lifetime` in seconds, as an `Int` (the signers check its range).
+        func lifetime() throws -> Int? {
+            try integer("lifetime").map { Int(clamping: $0) }
         }
 
         func requiredString(_ name: String) throws -> String {
@@ -219,7 +315,7 @@ public struct BatchSigner: Sendable {
         }
 
         func requiredBool(_ name: String) throws -> Bool {
-            switch document[name] {
+            switch value(name) {
             case nil, .null?: throw missing(name)
             case .bool(let value)?: return value
             case let other?: throw wrongType(name, "true or false", other)
@@ -227,18 +323,18 @@ public struct BatchSigner: Sendable {
         }
 
         func integer(_ name: String) throws -> Int64? {
-            switch document[name] {
+            switch value(name) {
             case nil, .null?: return nil
             case let value?:
-                guard let integer = value.exactInteger else { throw wrongType(name, "an integer", value) }
+                guard let integer = value.exactInteger else { throw wrongType(spelling(name), "an integer", value) }
                 return integer
             }
         }
 
-        /// A time in whole seconds, range-checked before it becomes a `Date`.
-        func date(_ name: String) throws -> Date? {
-            guard let seconds = try integer(name) else { return nil }
-            return ClaimTime.date(seconds: try ClaimTime.checkSeconds(seconds, field: name))
+        /// `issuedAt` (or `iat`): whole seconds, range-checked before it becomes a `Date`.
+        func issuedAt() throws -> Date? {
+            guard let seconds = try integer("issuedAt") else { return nil }
+            return ClaimTime.date(seconds: try ClaimTime.checkSeconds(seconds, field: spelling("issuedAt")))
         }
 
         func nonce() throws -> UUID? {

@@ -7,7 +7,7 @@ public struct InteropVector: Codable, Hashable, Sendable {
     public enum Kind: String, Codable, CaseIterable, Sendable {
         case promotionalOffer = "promotional-offer"
         case introductoryOfferEligibility = "introductory-offer-eligibility"
-        case advancedCommerce = "advanced-commerce-api"
+        case advancedCommerce = "advanced-commerce"
         case serverAPIToken = "server-api-token"
         case connectAPIToken = "connect-api-token"
         case legacyPromotionalOffer = "legacy-promotional-offer"

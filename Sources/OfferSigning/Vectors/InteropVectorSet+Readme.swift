@@ -37,7 +37,7 @@ extension InteropVectorSet {
 
             | field | meaning |
             |---|---|
-            | `name`, `kind` | the case, and what is signed: `promotional-offer`, `introductory-offer-eligibility`, `advanced-commerce-api`, `server-api-token`, `connect-api-token` or `legacy-promotional-offer` |
+            | `name`, `kind` | the case, and what is signed: `promotional-offer`, `introductory-offer-eligibility`, `advanced-commerce`, `server-api-token`, `connect-api-token` or `legacy-promotional-offer` |
             | `inputs` | the request, with the field names of Apple's documentation (tokens: `lifetime` in seconds, `scope`, `individual`) |
             | `keyId`, `issuerId`, `bundleId` | the identifiers signed in |
             | `nonce` | the fixed nonce (lower-case UUID); not in the API tokens |

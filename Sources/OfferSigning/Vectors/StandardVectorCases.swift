@@ -45,7 +45,7 @@ extension InteropVectorBuilder {
                     .init(productId: "com.example.offerkit.年額", allowIntroductoryOffer: false, transactionId: "42")),
                 nonce: nonce("9f8e7d6c-5b4a-4938-b7a6-958473625140"), time: time + 4),
             Case(
-                name: "advanced-commerce-api/one-time-charge-minimal",
+                name: "advanced-commerce/one-time-charge-minimal",
                 inputs: .advancedCommerce(
                     .oneTimeCharge(
                         .init(
@@ -55,7 +55,7 @@ extension InteropVectorBuilder {
                                 displayName: "Sherlock Holmes", price: 4990)))),
                 nonce: nonce("5d4c3b2a-1908-4f7e-8d6c-5b4a39281706"), time: time + 5),
             Case(
-                name: "advanced-commerce-api/one-time-charge-full",
+                name: "advanced-commerce/one-time-charge-full",
                 inputs: .advancedCommerce(
                     .oneTimeCharge(
                         .init(
@@ -66,7 +66,7 @@ extension InteropVectorBuilder {
                             storefront: "JPN"))),
                 nonce: nonce("6e5d4c3b-2a19-4807-9f6e-5d4c3b2a1908"), time: time + 6),
             Case(
-                name: "advanced-commerce-api/create-subscription",
+                name: "advanced-commerce/create-subscription",
                 inputs: .advancedCommerce(
                     .createSubscription(
                         .init(
@@ -82,7 +82,7 @@ extension InteropVectorBuilder {
                             ], period: .oneMonth, previousTransactionId: "2000000987654321", storefront: "USA"))),
                 nonce: nonce("7f6e5d4c-3b2a-4918-8a7f-6e5d4c3b2a19"), time: time + 7),
             Case(
-                name: "advanced-commerce-api/modify-subscription",
+                name: "advanced-commerce/modify-subscription",
                 inputs: .advancedCommerce(
                     .modifySubscription(
                         .init(
@@ -103,12 +103,12 @@ extension InteropVectorBuilder {
                             taxCode: "C003-00-2", storefront: "USA"))),
                 nonce: nonce("8a7f6e5d-4c3b-4a29-9b8a-7f6e5d4c3b2a"), time: time + 8),
             Case(
-                name: "advanced-commerce-api/reactivate-subscription",
+                name: "advanced-commerce/reactivate-subscription",
                 inputs: .advancedCommerce(
                     .reactivateSubscription(.init(requestInfo: info, transactionId: "2000000123456789"))),
                 nonce: nonce("9b8a7f6e-5d4c-4b3a-8c9b-8a7f6e5d4c3b"), time: time + 9),
             Case(
-                name: "advanced-commerce-api/reactivate-subscription-items",
+                name: "advanced-commerce/reactivate-subscription-items",
                 inputs: .advancedCommerce(
                     .reactivateSubscription(
                         .init(

@@ -1,10 +1,12 @@
 import ArgumentParser
 import OfferSigning
 
-struct SignIntroEligibility: ParsableCommand {
+struct SignIntroductoryOfferEligibility: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "intro-eligibility",
-        abstract: "Sign introductory-offer eligibility as a compact JWS (StoreKit introductoryOfferEligibility).")
+        commandName: "introductory-offer-eligibility",
+        abstract: "Sign introductory-offer eligibility as a compact JWS (StoreKit introductoryOfferEligibility).",
+        discussion: "The name intro-eligibility is deprecated and still accepted.",
+        aliases: ["intro-eligibility"])
 
     @Option(name: .customLong("product-id"), help: "The subscription's product ID.")
     var productID: String
@@ -20,6 +22,7 @@ struct SignIntroEligibility: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        Deprecation.noteSubcommandSpelling(after: "sign")
         let signer = try Credentials(credentials).signer()
         let request = IntroductoryOfferEligibilityRequest(
             productId: productID, allowIntroductoryOffer: allowIntro, transactionId: transactionID)

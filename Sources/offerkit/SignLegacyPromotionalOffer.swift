@@ -2,20 +2,22 @@ import ArgumentParser
 import Foundation
 import OfferSigning
 
-struct SignPromotionalOfferV1: ParsableCommand {
+struct SignLegacyPromotionalOffer: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "promotional-offer-v1",
+        commandName: "legacy-promotional-offer",
         abstract: "Sign a promotional offer the legacy way (signature version 1, SKPaymentDiscount).",
         discussion: """
             Text output is the base64 signature alone; use --format json for keyId, nonce, timestamp and the rest, \
-            or pass --nonce and --timestamp yourself. On the device, base64-decode the signature to Data.
-            """)
+            or pass --nonce and --timestamp yourself. On the device, base64-decode the signature to Data. \
+            `verify --legacy-signature-file` takes the --format json object as it is. \
+            The name promotional-offer-v1 is deprecated and still accepted.
+            """,
+        aliases: ["promotional-offer-v1"])
 
     @Option(name: .customLong("product-id"), help: "The subscription's product ID.")
     var productID: String
 
-    @Option(name: .customLong("offer-id"), help: "The promotional offer's identifier.")
-    var offerID: String
+    @OptionGroup var offer: OfferIdentifierOption
 
     @Option(
         name: .customLong("app-account-token"), help: "The app account token or application username (lower-cased).")
@@ -36,11 +38,13 @@ struct SignPromotionalOfferV1: ParsableCommand {
         var timestamp: Int64
         var signature: String
         var productId: String
-        var offerId: String
+        var offerIdentifier: String
         var appAccountToken: String
     }
 
     func run() throws {
+        Deprecation.noteSubcommandSpelling(after: "sign")
+        let offerID = try offer.value()
         let signer = try Credentials(credentials).signer()
         let request = LegacyPromotionalOfferRequest(
             productId: productID, offerIdentifier: offerID, appAccountToken: appAccountToken)
@@ -52,7 +56,7 @@ struct SignPromotionalOfferV1: ParsableCommand {
                 JSONOutput(
                     keyId: signature.keyId, nonce: signature.nonceString, timestamp: signature.timestamp,
                     signature: signature.signature, productId: signature.productId,
-                    offerId: signature.offerIdentifier, appAccountToken: signature.appAccountToken))
+                    offerIdentifier: signature.offerIdentifier, appAccountToken: signature.appAccountToken))
         }
     }
 }
