@@ -71,9 +71,6 @@ struct SnippetCommand: ParsableCommand {
         if !list, language == nil || operation == nil {
             throw ValidationError("give --language and --operation, or --list")
         }
-        if offerIdentifier != nil, deprecatedOfferId != nil {
-            throw ValidationError("give --offer-identifier once (--offer-id is its deprecated spelling)")
-        }
     }
 
     func run() throws {
@@ -82,17 +79,16 @@ struct SnippetCommand: ParsableCommand {
         if list {
             text = Self.listing(try source.catalog())
         } else {
-            if deprecatedOfferId != nil {
-                Self.note("note: '--offer-id' is deprecated; the flag is now '--offer-identifier'")
-            }
+            let offer = try Deprecation.value(
+                offerIdentifier, "--offer-identifier", deprecated: deprecatedOfferId, "--offer-id")
             var name = operation ?? ""
             if let note = SigningOperation.deprecationNote(for: name), let (current, _) = SigningOperation.named(name) {
-                Self.note(note)
+                Deprecation.note(note)
                 name = current.rawValue
             }
             let inputs = SnippetInputs(
                 baseURL: baseURL, bundleId: bundleId, productId: productId,
-                offerIdentifier: offerIdentifier ?? deprecatedOfferId ?? SnippetInputs().offerIdentifier,
+                offerIdentifier: offer ?? SnippetInputs().offerIdentifier,
                 transactionId: transactionId, appAccountToken: appAccountToken, apiKeyVariable: apiKeyEnv)
             text = try source.render(language: language ?? "", operation: name, inputs: inputs)
         }
@@ -101,11 +97,6 @@ struct SnippetCommand: ParsableCommand {
             return
         }
         try AtomicFile.write(Data(text.utf8), to: out, permissions: 0o644, overwrite: force)
-    }
-
-    /// Writes `text` and a line break on stderr (deprecation notes: stdout holds only the snippet).
-    private static func note(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
     /// One line per language: its name, where it runs, what it is, and its operations.

@@ -250,7 +250,7 @@ struct SnippetCommandTests {
                     "--language", "curl", "--operation", "promotional-offer", "--offer-identifier", "A", "--offer-id",
                     "B",
                 ],
-                "--offer-identifier once"
+                "give only --offer-identifier"
             ),
             (["--language", "curl", "--operation", "promotional-offer", "--app-account-token", "nope"], "UUID"),
             (["--language", "curl", "--operation", "promotional-offer", "--api-key-env", "1X"], "apiKeyVariable"),
@@ -275,7 +275,9 @@ struct SnippetCommandTests {
         #expect(
             old.stdout.replacingOccurrences(of: #"[0-9a-f-]{36}"#, with: "", options: .regularExpression)
                 == current.stdout.replacingOccurrences(of: #"[0-9a-f-]{36}"#, with: "", options: .regularExpression))
-        #expect(old.stderr.contains("'--offer-id' is deprecated") && old.stderr.contains("'--offer-identifier'"))
+        #expect(
+            old.stderr.contains("--offer-id is deprecated") && old.stderr.contains("now --offer-identifier"),
+            "\(old)")
         #expect(
             old.stderr.contains("'promotional-offer-v1' is deprecated")
                 && old.stderr.contains("'legacy-promotional-offer'"), "\(old)")
