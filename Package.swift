@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "OfferSigning", targets: ["OfferSigning"]),
         .library(name: "OfferCodes", targets: ["OfferCodes"]),
         .library(name: "OfferService", targets: ["OfferService"]),
+        .library(name: "OfferSnippets", targets: ["OfferSnippets"]),
         .executable(name: "offerkit", targets: ["offerkit"]),
     ],
     dependencies: [
@@ -51,7 +52,6 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -62,10 +62,18 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
+        // The code snippets that call the service (`offerkit snippet`): templates, rendering, literals.
+        .target(
+            name: "OfferSnippets",
+            dependencies: [
+                "OfferJSON", "OfferService", "OfferSigning", "OfferCodes",
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
         .executableTarget(
             name: "offerkit",
             dependencies: [
-                "OfferJSON", "OfferSigning", "OfferCodes", "OfferService",
+                "OfferJSON", "OfferSigning", "OfferCodes", "OfferService", "OfferSnippets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -111,6 +119,10 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Yams", package: "Yams"),
             ]
+        ),
+        .testTarget(
+            name: "OfferSnippetsTests",
+            dependencies: ["OfferSnippets", "OfferService", "OfferSigning", "InteropSupport"]
         ),
         .testTarget(
             name: "OfferKitCLITests",

@@ -2,6 +2,7 @@ import Foundation
 import OfferCodes
 import OfferService
 import OfferSigning
+import OfferSnippets
 
 /// Errors the command line itself raises, each with its documented exit code.
 enum CLIError: Error, LocalizedError {

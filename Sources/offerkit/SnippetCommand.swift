@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import OfferService
+import OfferSigning
+import OfferSnippets
 
 /// `offerkit snippet`: code that calls the signing service, or uses its answer in the app.
 struct SnippetCommand: ParsableCommand {
@@ -9,7 +10,8 @@ struct SnippetCommand: ParsableCommand {
         abstract: "Print a code snippet that calls the signing service (or uses its answer in the app).",
         discussion: """
             Server snippets (curl, python, node, java, swift) call `offerkit serve` at --base-url with the API \
-            key from $OFFERKIT_API_KEY, print the service's JSON answer, and fail with its problem. App snippets \
+            key from $OFFERKIT_API_KEY, print the service's JSON answer, retry a 429 after its Retry-After (at \
+            most 3 times, 10 s each), and fail with its problem (status, type, detail, field). App snippets \
             (swift-storekit, objc-storekit) buy with what your server passes on from the service; an app never \
             holds an API key. --list shows every language and operation. --templates DIR renders from a folder \
             laid out like templates/snippets (<language>/<operation>.mustache); files it lacks come from the \
@@ -22,11 +24,7 @@ struct SnippetCommand: ParsableCommand {
     @Option(help: "The language: curl, python, node, java, swift, swift-storekit, objc-storekit.")
     var language: String?
 
-    @Option(
-        help: """
-            The operation: promotional-offer, legacy-promotional-offer, introductory-offer-eligibility, \
-            advanced-commerce, server-api-token, connect-api-token.
-            """)
+    @Option(help: "The operation: \(SigningOperation.names).")
     var operation: String?
 
     @Option(help: "The signing service's base URL.")
@@ -38,11 +36,20 @@ struct SnippetCommand: ParsableCommand {
     @Option(help: "The product ID (for Advanced Commerce: the SKU).")
     var productId = SnippetInputs().productId
 
-    @Option(name: .customLong("offer-id"), help: "The promotional offer's identifier.")
-    var offerIdentifier = SnippetInputs().offerIdentifier
+    @Option(name: .customLong("offer-identifier"), help: "The promotional offer's identifier.")
+    var offerIdentifier: String?
 
-    @Option(help: "A transaction ID of the customer (introductory-offer eligibility; promotional offers).")
-    var transactionId = SnippetInputs().transactionId
+    /// The deprecated spelling of `--offer-identifier`: accepted, with a note on stderr.
+    @Option(name: .customLong("offer-id"), help: .hidden)
+    var deprecatedOfferId: String?
+
+    @Option(
+        help: """
+            A transaction ID of the customer (introductory-offer eligibility; promotional offers). Without it, \
+            promotional-offer snippets sign without one and introductory-offer eligibility snippets read it from \
+            $\(SnippetInputs.transactionIdVariable).
+            """)
+    var transactionId: String?
 
     @Option(help: "An app account token (UUID) to sign into the legacy signature.")
     var appAccountToken: String?
@@ -72,10 +79,18 @@ struct SnippetCommand: ParsableCommand {
         if list {
             text = Self.listing(try source.catalog())
         } else {
+            let offer = try Deprecation.value(
+                offerIdentifier, "--offer-identifier", deprecated: deprecatedOfferId, "--offer-id")
+            var name = operation ?? ""
+            if let note = SigningOperation.deprecationNote(for: name), let (current, _) = SigningOperation.named(name) {
+                Deprecation.note(note)
+                name = current.rawValue
+            }
             let inputs = SnippetInputs(
-                baseURL: baseURL, bundleId: bundleId, productId: productId, offerIdentifier: offerIdentifier,
+                baseURL: baseURL, bundleId: bundleId, productId: productId,
+                offerIdentifier: offer ?? SnippetInputs().offerIdentifier,
                 transactionId: transactionId, appAccountToken: appAccountToken, apiKeyVariable: apiKeyEnv)
-            text = try source.render(language: language ?? "", operation: operation ?? "", inputs: inputs)
+            text = try source.render(language: language ?? "", operation: name, inputs: inputs)
         }
         guard let out else {
             FileHandle.standardOutput.write(Data(text.utf8))

@@ -27,7 +27,8 @@ struct SnippetCommandTests {
     static func render(_ language: String, _ operation: String, port: Int) throws -> String {
         let result = try CLI.run([
             "snippet", "--language", language, "--operation", operation, "--base-url", "http://127.0.0.1:\(port)/",
-            "--product-id", productID, "--offer-id", offerID, "--app-account-token", appAccountToken,
+            "--product-id", productID, "--offer-identifier", offerID, "--app-account-token", appAccountToken,
+            "--transaction-id", "2000000123456789",
         ])
         try #require(result.status == 0, "\(result)")
         #expect(!result.stdout.contains("{{"), "an unrendered tag in:\n\(result.stdout)")
@@ -240,6 +241,17 @@ struct SnippetCommandTests {
             ),
             (["--language", "curl", "--operation", "server-api-token", "--bundle-id", "not a bundle"], "bundleId"),
             (["--language", "curl", "--operation", "promotional-offer", "--offer-id", "a\nb"], "offerIdentifier"),
+            (
+                ["--language", "curl", "--operation", "promotional-offer", "--offer-identifier", "a\nb"],
+                "offerIdentifier"
+            ),
+            (
+                [
+                    "--language", "curl", "--operation", "promotional-offer", "--offer-identifier", "A", "--offer-id",
+                    "B",
+                ],
+                "give only --offer-identifier"
+            ),
             (["--language", "curl", "--operation", "promotional-offer", "--app-account-token", "nope"], "UUID"),
             (["--language", "curl", "--operation", "promotional-offer", "--api-key-env", "1X"], "apiKeyVariable"),
         ])
@@ -248,6 +260,39 @@ struct SnippetCommandTests {
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.contains(expected), "\(result)")
         #expect(result.stdout.isEmpty, "\(result)")
+    }
+
+    @Test("deprecated spellings (--offer-id, promotional-offer-v1, intro-eligibility) work, with a note on stderr")
+    func deprecatedSpellings() throws {
+        let current = try CLI.run([
+            "snippet", "--language", "python", "--operation", "legacy-promotional-offer", "--offer-identifier", "X1",
+        ])
+        #expect(current.status == 0 && current.stderr.isEmpty, "\(current)")
+        let old = try CLI.run([
+            "snippet", "--language", "python", "--operation", "promotional-offer-v1", "--offer-id", "X1",
+        ])
+        #expect(old.status == 0, "\(old)")
+        #expect(
+            old.stdout.replacingOccurrences(of: #"[0-9a-f-]{36}"#, with: "", options: .regularExpression)
+                == current.stdout.replacingOccurrences(of: #"[0-9a-f-]{36}"#, with: "", options: .regularExpression))
+        #expect(
+            old.stderr.contains("--offer-id is deprecated") && old.stderr.contains("now --offer-identifier"),
+            "\(old)")
+        #expect(
+            old.stderr.contains("'promotional-offer-v1' is deprecated")
+                && old.stderr.contains("'legacy-promotional-offer'"), "\(old)")
+        let eligibility = try CLI.run(["snippet", "--language", "curl", "--operation", "intro-eligibility"])
+        #expect(
+            eligibility.status == 0 && eligibility.stdout.contains("introductory-offer-eligibility"), "\(eligibility)")
+        #expect(eligibility.stderr.contains("'intro-eligibility' is deprecated"), "\(eligibility)")
+        // Never printed: the listing and the snippets use the current names only (apart from the
+        // service's own path, which the snippet takes from the service's operation for its scope).
+        let list = try CLI.run(["snippet", "--list"])
+        let oldText = old.stdout.replacingOccurrences(of: "/v1/signatures/promotional-offer-v1", with: "")
+        for spelling in ["promotional-offer-v1", "intro-eligibility", "advanced-commerce-api"] {
+            #expect(!list.stdout.contains(spelling), "\(spelling) in --list")
+            #expect(!oldText.contains(spelling) && !eligibility.stdout.contains(spelling), "\(spelling)")
+        }
     }
 
     @Test("a template folder of your own: its files first, built-ins for the rest, new languages listed")

@@ -1,7 +1,7 @@
 extension ServiceOperation {
     /// Every operation, in the order of the OpenAPI document: signatures, tokens, campaigns,
     /// the service's own endpoints, then the earlier paths still served (deprecated).
-    static var all: [ServiceOperation] {
+    package static var all: [ServiceOperation] {
         signatureOperations + tokenOperations + campaignOperations + serviceOperations + deprecatedPathOperations
     }
 }

@@ -31,31 +31,52 @@ struct SnippetToolchain: Sendable {
     }
 
     /// Saves `source` in `folder` under the name the language needs and runs it with
-    /// `apiKeyVariable=apiKey` in its environment.
-    func run(_ source: String, in folder: TempDir, apiKey: String) throws -> Independent.Result {
-        let key = ["OFFERKIT_API_KEY=\(apiKey)"]  // run through `env`, which sets it for the command
+    /// `apiKeyVariable=apiKey` (and `environment`) in its environment.
+    func run(
+        _ source: String, in folder: TempDir, apiKey: String, environment: [String: String] = [:]
+    ) throws -> Independent.Result {
+        switch try prepare(source, in: folder) {
+        case .failure(let failure): return failure.result
+        case .success(let command): return try Self.run(command, apiKey: apiKey, environment: environment)
+        }
+    }
+
+    /// Runs `command` (from ``prepare(_:in:)``) with the API key and `environment`, through `env`.
+    static func run(_ command: [String], apiKey: String, environment: [String: String] = [:]) throws
+        -> Independent.Result
+    {
+        let variables = ["OFFERKIT_API_KEY=\(apiKey)"] + environment.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }
+        return try Independent.run("env", variables + command)
+    }
+
+    /// Saves `source` in `folder` under the name the language needs, compiles it where the language
+    /// compiles ahead (Swift), and returns the command that runs it, or the failed compilation.
+    func prepare(_ source: String, in folder: TempDir) throws -> Result<[String], CompileFailure> {
         switch language {
         case "curl":
-            return try Independent.run("env", key + ["sh", try folder.write(source, to: "s.sh")])
+            return .success(["sh", try folder.write(source, to: "s.sh")])
         case "python":
-            return try Independent.run(
-                "env", key + ["python3", try folder.write(source, to: "s.py")])
+            return .success(["python3", try folder.write(source, to: "s.py")])
         case "node":
-            return try Independent.run("env", key + ["node", try folder.write(source, to: "s.mjs")])
+            return .success(["node", try folder.write(source, to: "s.mjs")])
         case "java":
             // `java File.java` runs a single source file; the public class names the file.
             let name = try #require(
                 source.firstMatch(of: /public class (\w+)/).map { String($0.1) }, "no public class in:\n\(source)")
-            return try Independent.run(
-                "env", key + ["java", try folder.write(source, to: "\(name).java")])
+            return .success(["java", try folder.write(source, to: "\(name).java")])
         case "swift":
             let path = try folder.write(source, to: "main.swift")
             let binary = folder.file("snippet")
             let compiled = try Independent.run("swiftc", ["-o", binary, path])
-            guard compiled.status == 0 else { return compiled }
-            return try Independent.run("env", key + [binary])
+            guard compiled.status == 0 else { return .failure(CompileFailure(result: compiled)) }
+            return .success([binary])
         default:
             throw CLIRunnerError(description: "no way to run \(language) snippets")
         }
+    }
+
+    /// A snippet that did not compile: the compiler's result.
+    struct CompileFailure: Error {
+        let result: Independent.Result
     }
 }

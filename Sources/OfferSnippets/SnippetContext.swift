@@ -1,5 +1,6 @@
 import Foundation
 import OfferJSON
+import OfferService
 import OfferSigning
 
 /// The values one snippet is rendered with, after checking that each can go into code.
@@ -9,18 +10,21 @@ import OfferSigning
 /// | `language`, `operation`, `operationId`, `scope` | what is rendered, such as `python`, `promotional-offer`, `signPromotionalOffer` |
 /// | `method`, `path`, `baseURL`, `url` | the endpoint: `POST`, `/v1/signatures/promotional-offer`, the base URL without a trailing `/`, and both joined |
 /// | `apiKeyVariable` | the environment variable that holds the API key (`OFFERKIT_API_KEY`) |
-/// | `bundleId`, `productId`, `offerIdentifier`, `transactionId` | the inputs |
-/// | `appAccountToken` | the app account token (lower-case), or empty: a false section |
+/// | `bundleId`, `productId`, `offerIdentifier` | the inputs |
+/// | `transactionId` | the customer's transaction ID, or absent when none was given: a false section |
+/// | `transactionIdVariable` | the environment variable a snippet reads the transaction ID from when none was given |
+/// | `appAccountToken` | the app account token (lower-case), or absent: a false section |
 /// | `requestReferenceId` | a fresh version 4 UUID (lower-case) for an Advanced Commerce request |
 /// | `json.*`, `python.*`, `swift.*`, `shell.*` | every text value above as a JSON (also JavaScript and Java), Python, Swift or single-quoted shell string literal |
+/// | `heredoc.*` | every text value above as a JSON string that an unquoted shell here-document passes on unchanged |
 struct SnippetContext {
     let values: [String: Any]
 
-    init(operation: SnippetOperation, language: SnippetLanguage, inputs: SnippetInputs) throws {
+    init(operation: SigningOperation, language: SnippetLanguage, inputs: SnippetInputs) throws {
         let baseURL = try Self.checkedBaseURL(inputs.baseURL)
         try Self.checkText(inputs.productId, field: "productId")
         try Self.checkText(inputs.offerIdentifier, field: "offerIdentifier")
-        try Self.checkText(inputs.transactionId, field: "transactionId")
+        if let transactionId = inputs.transactionId { try Self.checkText(transactionId, field: "transactionId") }
         do {
             try CredentialValidation.validateBundleID(inputs.bundleId)
         } catch {
@@ -40,11 +44,11 @@ struct SnippetContext {
                 field: "apiKeyVariable", expected: "an environment variable name of letters, digits and '_'")
         }
         let service = operation.serviceOperation
-        let text: [String: String] = [
+        var text: [String: String] = [
             "language": language.id,
             "operation": operation.rawValue,
             "operationId": service.id,
-            "scope": operation.scope.rawValue,
+            "scope": service.scope?.rawValue ?? operation.rawValue,
             "method": service.method.rawValue,
             "path": service.path,
             "baseURL": baseURL,
@@ -53,15 +57,18 @@ struct SnippetContext {
             "bundleId": inputs.bundleId,
             "productId": inputs.productId,
             "offerIdentifier": inputs.offerIdentifier,
-            "transactionId": inputs.transactionId,
-            "appAccountToken": token.lowercased(),
+            "transactionIdVariable": SnippetInputs.transactionIdVariable,
             "requestReferenceId": UUID().uuidString.lowercased(),
         ]
+        // Absent optional values are left out: Mustache renders a section of an empty string.
+        if !token.isEmpty { text["appAccountToken"] = token.lowercased() }
+        if let transactionId = inputs.transactionId { text["transactionId"] = transactionId }
         var values: [String: Any] = text
         values["json"] = text.mapValues(SnippetLiteral.json)
         values["python"] = text.mapValues(SnippetLiteral.python)
         values["swift"] = text.mapValues(SnippetLiteral.swift)
         values["shell"] = text.mapValues(SnippetLiteral.shell)
+        values["heredoc"] = text.mapValues(SnippetLiteral.heredoc)
         self.values = values
     }
 

@@ -1,18 +1,23 @@
 import Foundation
 import InteropSupport
+import OfferService
+import OfferSigning
 import Testing
 
-@testable import OfferService
+@testable import OfferSnippets
 
 /// The snippet library: the embedded templates, the catalog, the literals and the rendering.
 /// Running the rendered snippets against a live service is `offerkit snippet`'s test.
 @Suite("Snippet templates")
 struct SnippetTemplatesTests {
-    static let folder = ServiceFixtures.packageRoot.appendingPathComponent("templates/snippets")
+    /// The package's root folder (this file is Tests/OfferSnippetsTests/SnippetTemplatesTests.swift).
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static let folder = packageRoot.appendingPathComponent("templates/snippets")
 
     @Test("the built-in templates equal the files in templates/snippets, byte for byte")
     func builtInsEqualFiles() throws {
-        let hint = "run templates/embed-templates to regenerate Sources/OfferService/Snippets/BuiltInSnippets.swift"
+        let hint = "run templates/embed-templates to regenerate Sources/OfferSnippets/BuiltIn/BuiltInSnippets+*.swift"
         var onDisk: [String: String] = [:]
         for language in try FileManager.default.contentsOfDirectory(atPath: Self.folder.path) {
             let languageFolder = Self.folder.appendingPathComponent(language)
@@ -32,15 +37,22 @@ struct SnippetTemplatesTests {
         }
     }
 
-    @Test("the operations are the service's signing and token operations, named by their scopes")
-    func operations() {
+    @Test("the operations are the signing operations, each calling the service operation of its scope")
+    func operations() throws {
         #expect(
-            SnippetOperation.allCases.map(\.rawValue) == [
+            SigningOperation.allCases.map(\.rawValue) == [
                 "promotional-offer", "legacy-promotional-offer", "introductory-offer-eligibility", "advanced-commerce",
                 "server-api-token", "connect-api-token",
             ])
-        #expect(SnippetOperation.allCases.map(\.serviceOperation.path).allSatisfy { $0.hasPrefix("/v1/") })
-        #expect(SnippetOperation(rawValue: "campaigns") == nil)
+        #expect(SigningOperation.allCases.map(\.serviceOperation.path).allSatisfy { $0.hasPrefix("/v1/") })
+        #expect(SigningOperation.allCases.allSatisfy { $0.serviceOperation.scope?.rawValue == $0.rawValue })
+        #expect(SigningOperation(rawValue: "campaigns") == nil)
+        // The path comes from the service, so the legacy snippet follows its path when it changes.
+        let legacy = try SnippetTemplates.builtIn.render(
+            language: "curl", operation: "legacy-promotional-offer", inputs: SnippetInputs())
+        #expect(
+            legacy.contains(
+                "'http://127.0.0.1:8080" + SigningOperation.legacyPromotionalOffer.serviceOperation.path + "'"))
     }
 
     @Test("every server language has every operation; the app languages have theirs")
@@ -58,7 +70,7 @@ struct SnippetTemplatesTests {
                 #expect(entry.operations.map(\.rawValue) == ["legacy-promotional-offer"])
             default:
                 #expect(entry.language.side == .server)
-                #expect(entry.operations == SnippetOperation.allCases)
+                #expect(entry.operations == SigningOperation.allCases)
             }
         }
     }
@@ -125,6 +137,61 @@ struct SnippetTemplatesTests {
         #expect(result.stdout == text)
     }
 
+    @Test(
+        "here-document literals reach a program as the JSON of the text (sh, unquoted <<JSON, nothing expanded)",
+        arguments: awkward.filter { !$0.contains("\0") })
+    func heredocLiteral(text: String) throws {
+        let literal = SnippetLiteral.heredoc(text)
+        #expect(!literal.contains("\\\\") && !literal.contains("$") && !literal.contains("`"), "\(literal)")
+        let script = "HOME=/nowhere; cat <<JSON\n" + literal + "\nJSON\n"
+        let result = try ExternalProcess.run("sh", ["-c", script])
+        #expect(result.status == 0)
+        let decoded = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8), options: .fragmentsAllowed)
+        #expect(decoded as? String == text)
+    }
+
+    @Test("without a transaction ID or an app account token, no snippet holds one (nor the old demo ID)")
+    func optionalInputsLeftOut() throws {
+        for entry in try SnippetTemplates.builtIn.catalog() {
+            for operation in entry.operations {
+                let text = try SnippetTemplates.builtIn.render(
+                    language: entry.language.id, operation: operation.rawValue, inputs: SnippetInputs())
+                let name = "\(entry.language.id)/\(operation.rawValue)"
+                #expect(!text.contains("2000000123456789"), "\(name): a made-up transaction ID")
+                #expect(!text.contains(#""transactionId": """#), "\(name): an empty transaction ID")
+                #expect(!text.contains(#""appAccountToken": """#), "\(name): an empty app account token")
+                if entry.language.side == .server, operation == .introductoryOfferEligibility {
+                    #expect(text.contains("CUSTOMER_TRANSACTION_ID"), "\(name): where the transaction ID comes from")
+                }
+            }
+        }
+        let given = try SnippetTemplates.builtIn.render(
+            language: "python", operation: "introductory-offer-eligibility",
+            inputs: SnippetInputs(transactionId: "2000000123456789"))
+        #expect(given.contains(#""2000000123456789""#) && !given.contains("CUSTOMER_TRANSACTION_ID"))
+    }
+
+    @Test("every server snippet retries a 429 (bounded), raises the problem's fields, and guards its example")
+    func clientBehaviourInEveryServerLanguage() throws {
+        let markers: [String: [String]] = [
+            "curl": ["--retry 3 --retry-max-time 10", "--fail-with-body"],
+            "python": ["MAX_RETRIES = 3", "MAX_RETRY_AFTER = 10", "self.field", "if __name__ == \"__main__\":"],
+            "node": ["MAX_RETRIES = 3", "MAX_RETRY_AFTER = 10", "this.field", "if (isMain()) {"],
+            "java": ["MAX_RETRIES = 3", "MAX_RETRY_AFTER = 10", "final String field;", "public static void main"],
+            "swift": ["maxRetries = 3", "maxRetryAfter = 10", "var field: String?"],
+        ]
+        for entry in try SnippetTemplates.builtIn.catalog() where entry.language.side == .server {
+            let expected = try #require(markers[entry.language.id], "\(entry.language.id): a server language untested")
+            for operation in entry.operations {
+                let text = try SnippetTemplates.builtIn.render(
+                    language: entry.language.id, operation: operation.rawValue, inputs: SnippetInputs())
+                for marker in expected {
+                    #expect(text.contains(marker), "\(entry.language.id)/\(operation.rawValue): no \(marker)")
+                }
+            }
+        }
+    }
+
     @Test("Swift literals escape quotes, backslashes and controls, and keep other text")
     func swiftLiteral() {
         #expect(SnippetLiteral.swift(#"a "b" \c"#) == #""a \"b\" \\c""#)
@@ -172,6 +239,6 @@ struct SnippetTemplatesTests {
     }
 }
 
-extension SnippetOperation {
-    fileprivate var isToken: Bool { scope == .serverAPIToken || scope == .connectAPIToken }
+extension SigningOperation {
+    fileprivate var isToken: Bool { self == .serverAPIToken || self == .connectAPIToken }
 }

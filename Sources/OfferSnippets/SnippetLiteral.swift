@@ -2,15 +2,31 @@ import Foundation
 
 /// A text value written as a string literal of the language a snippet is in, so templates never
 /// quote or escape by hand: `{{{json.productId}}}`, `{{{python.productId}}}`,
-/// `{{{swift.productId}}}`, `{{{shell.url}}}`.
+/// `{{{swift.productId}}}`, `{{{shell.url}}}`, `{{{heredoc.productId}}}`.
 enum SnippetLiteral {
     /// A JSON string, ASCII only: non-ASCII as `\uXXXX` (UTF-16), controls escaped. The same text
     /// is a valid string literal in JavaScript and Java (whose source may not be read as
     /// UTF-8, and which turns `\u000a` into a line break before it parses, so line breaks and
     /// every other control use their short or `\u00XX` forms, never a raw byte).
     static func json(_ text: String) -> String {
+        jsonEscaping(text, alsoAsUnicode: [])
+    }
+
+    /// A JSON string like ``json(_:)`` that an unquoted POSIX shell here-document (`3<<JSON`)
+    /// passes on unchanged: the characters it would expand or unescape there, `\`, `$` and `` ` ``,
+    /// are written `\u005c`, `\u0024` and `\u0060` (so a curl snippet can put a shell variable
+    /// such as `$CUSTOMER_TRANSACTION_ID` beside them in the same body).
+    static func heredoc(_ text: String) -> String {
+        jsonEscaping(text, alsoAsUnicode: [0x5C, 0x24, 0x60])
+    }
+
+    private static func jsonEscaping(_ text: String, alsoAsUnicode: Set<UInt16>) -> String {
         var out = "\""
         for unit in text.utf16 {
+            if alsoAsUnicode.contains(unit) {
+                out += "\\u" + hex(unit, digits: 4)
+                continue
+            }
             switch unit {
             case 0x22: out += "\\\""
             case 0x5C: out += "\\\\"
