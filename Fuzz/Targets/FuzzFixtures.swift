@@ -7,9 +7,9 @@ import OfferSigning
 enum FuzzFixtures {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let keyID = "DEMOKEY123"
-    static let issuerID = "98802e6e-bab8-4f06-8c88-a2582cda3c9c"
-    static let bundleID = "com.example.offerkit.demo"
+    static let keyId = "DEMOKEY123"
+    static let issuerId = "98802e6e-bab8-4f06-8c88-a2582cda3c9c"
+    static let bundleId = "com.example.offerkit.demo"
     /// 2026-01-01T00:00:00Z: signing reads this clock, so that a result depends on the input only
     /// (and the random nonce, when the input gives none).
     static let now = Date(timeIntervalSince1970: 1_767_225_600)
@@ -18,7 +18,7 @@ enum FuzzFixtures {
 
     static let key: SigningKey = {
         do {
-            return try SigningKey(contentsOfFile: keyPath, keyID: keyID)
+            return try SigningKey(contentsOfFile: keyPath, keyId: keyId)
         } catch {
             fatalError("the demo key \(keyPath) does not load: \(error)")
         }
@@ -35,7 +35,7 @@ enum FuzzFixtures {
 
     static let signer: OfferSigner = {
         do {
-            return try OfferSigner(key: key, issuerID: issuerID, bundleID: bundleID, clock: .fixed(now))
+            return try OfferSigner(key: key, issuerId: issuerId, bundleId: bundleId, clock: .fixed(now))
         } catch {
             fatalError("the demo signer does not build: \(error)")
         }

@@ -36,12 +36,12 @@ extension FuzzTarget {
             }
         } else if case .string(let signature)? = output["signature"] {
             let legacy = LegacyPromotionalOfferSignature(
-                keyId: FuzzFixtures.keyID, nonce: UUID(uuidString: output.string("nonce")) ?? UUID(),
+                keyId: FuzzFixtures.keyId, nonce: UUID(uuidString: output.string("nonce")) ?? UUID(),
                 timestamp: output["timestamp"]?.int64 ?? 0, signature: signature,
                 productId: output.string("productId"), offerIdentifier: output.string("offerIdentifier"),
                 appAccountToken: output.string("appAccountToken"))
             do {
-                try verifier.verify(legacy, bundleID: FuzzFixtures.bundleID)
+                try verifier.verify(legacy, bundleId: FuzzFixtures.bundleId)
             } catch {
                 fatalError("fuzz invariant broken: a signed legacy line does not verify: \(error)")
             }

@@ -46,7 +46,7 @@ extension FuzzTarget {
         }
         _ = signature.signatureBytes
         do {
-            try FuzzFixtures.verifier.verify(signature, bundleID: FuzzFixtures.bundleID)
+            try FuzzFixtures.verifier.verify(signature, bundleId: FuzzFixtures.bundleId)
         } catch {
             _ = error.localizedDescription
         }

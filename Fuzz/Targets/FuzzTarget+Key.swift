@@ -6,12 +6,12 @@ extension FuzzTarget {
     static func fuzzKey(_ input: [UInt8]) {
         let key: SigningKey
         do {
-            key = try SigningKey(bytes: input, keyID: FuzzFixtures.keyID)
+            key = try SigningKey(bytes: input, keyId: FuzzFixtures.keyId)
         } catch {
             _ = error.localizedDescription
             return
         }
-        let again = try? SigningKey(pem: key.privateKeyPKCS8PEM, keyID: FuzzFixtures.keyID)
+        let again = try? SigningKey(pem: key.privateKeyPKCS8PEM, keyId: FuzzFixtures.keyId)
         check(again?.jwkThumbprint == key.jwkThumbprint, "a loaded key does not survive its own PKCS#8 PEM")
     }
 }

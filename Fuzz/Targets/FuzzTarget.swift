@@ -11,14 +11,14 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case json
     /// `CampaignValidator.validate(json:)` and `CampaignReader.read(json:)`: a campaign file.
     case campaign
-    /// `SigningKey(bytes:keyID:)`: PEM, SEC1, base64 or DER key bytes.
+    /// `SigningKey(bytes:keyId:)`: PEM, SEC1, base64 or DER key bytes.
     case key
     /// `JWSVerifier.verify(_:)`: a compact JWS, against the demo key.
     case jws
     /// `JWSVerifier.verify(_:)` past the signature: the input is a payload (or `header NUL
     /// payload`), signed here with the demo key so that the header and claim rules see it.
     case jwsClaims = "jws-claims"
-    /// `JWSVerifier.verify(_:bundleID:)`: a legacy promotional offer signature as JSON.
+    /// `JWSVerifier.verify(_:bundleId:)`: a legacy promotional offer signature as JSON.
     case legacySignature = "legacy-signature"
     /// `AppleCodeCSV.parse`: App Store Connect's one-time-use code CSV.
     case appleCSV = "apple-csv"

@@ -14,7 +14,7 @@ struct JWSEncoder: Sendable {
         var header = JSONWriter(capacity: 48)
         header.beginObject()
         header.member("alg", "ES256")
-        header.member("kid", key.keyID)
+        header.member("kid", key.keyId)
         header.member("typ", "JWT")
         header.endObject()
         var prefix: [UInt8] = []
@@ -24,8 +24,8 @@ struct JWSEncoder: Sendable {
     }
 
     /// The header JSON, exactly as encoded in every JWS of this key.
-    static func headerJSON(keyID: String) -> String {
-        #"{"alg":"ES256","kid":"\#(keyID)","typ":"JWT"}"#
+    static func headerJSON(keyId: String) -> String {
+        #"{"alg":"ES256","kid":"\#(keyId)","typ":"JWT"}"#
     }
 
     func sign(payload: [UInt8]) throws(SigningError) -> String {

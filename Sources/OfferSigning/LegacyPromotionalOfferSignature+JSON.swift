@@ -7,7 +7,7 @@ extension LegacyPromotionalOfferSignature {
         /// The signature and the values it signed.
         public let signature: LegacyPromotionalOfferSignature
         /// `bundleId`, when the object carries one.
-        public let bundleID: String?
+        public let bundleId: String?
         /// Deprecated member names the object used (`offerId`), for a note.
         public let deprecatedFields: [String]
     }
@@ -24,7 +24,7 @@ extension LegacyPromotionalOfferSignature {
     /// `timestamp` (milliseconds), the signature, `productId`, `offerIdentifier` (the deprecated
     /// `offerId` is accepted), and optionally `appAccountToken` and `bundleId`.
     ///
-    /// The values are taken as they are: verifying (``JWSVerifier/verify(_:bundleID:)``) checks them.
+    /// The values are taken as they are: verifying (``JWSVerifier/verify(_:bundleId:)``) checks them.
     /// - Throws: ``RequestValidationError`` naming the member at fault; an unknown member is an
     ///   error, so a misspelt one is never silently left out.
     public static func read(json bytes: [UInt8]) throws(RequestValidationError) -> JSONInput {
@@ -63,7 +63,7 @@ extension LegacyPromotionalOfferSignature {
             }
             return found
         }
-        let keyID = try required("keyId")
+        let keyId = try required("keyId")
         let nonceText = try required("nonce")
         guard let nonce = UUID(uuidString: nonceText) else {
             throw .invalidFormat(field: "nonce", expected: "a UUID")
@@ -76,12 +76,12 @@ extension LegacyPromotionalOfferSignature {
                 field: "timestamp", expected: "an integer (milliseconds), found \(timestampValue.shortDescription)")
         }
         let signature = LegacyPromotionalOfferSignature(
-            keyId: keyID, nonce: nonce, timestamp: timestamp,
+            keyId: keyId, nonce: nonce, timestamp: timestamp,
             signature: try required("signature", "encodedSignature"), productId: try required("productId"),
             offerIdentifier: try required("offerIdentifier", "offerId"),
             appAccountToken: try string("appAccountToken") ?? "")
         return JSONInput(
-            signature: signature, bundleID: try string("bundleId"),
+            signature: signature, bundleId: try string("bundleId"),
             deprecatedFields: document["offerId"] != nil ? ["offerId"] : [])
     }
 }

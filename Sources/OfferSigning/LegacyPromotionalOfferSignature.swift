@@ -24,7 +24,7 @@ public struct LegacyPromotionalOfferSignature: Hashable, Sendable {
     /// The lower-cased app account token that was signed; empty when none.
     public let appAccountToken: String
 
-    /// A signature as received, for example to verify it with ``JWSVerifier/verify(_:bundleID:)``.
+    /// A signature as received, for example to verify it with ``JWSVerifier/verify(_:bundleId:)``.
     public init(
         keyId: String, nonce: UUID, timestamp: Int64, signature: String, productId: String, offerIdentifier: String,
         appAccountToken: String = ""

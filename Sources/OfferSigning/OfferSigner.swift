@@ -10,9 +10,9 @@ import OfferJSON
 /// parsed once, and signing takes no lock, so any number of tasks can sign at once.
 ///
 /// ```swift
-/// let key = try SigningKey(contentsOfFile: "SubscriptionKey_2X9R4HXF34.p8", keyID: "2X9R4HXF34")
-/// let signer = try OfferSigner(key: key, issuerID: "57246542-96fe-1a63-e053-0824d011072a",
-///                              bundleID: "com.example.app")
+/// let key = try SigningKey(contentsOfFile: "SubscriptionKey_2X9R4HXF34.p8", keyId: "2X9R4HXF34")
+/// let signer = try OfferSigner(key: key, issuerId: "57246542-96fe-1a63-e053-0824d011072a",
+///                              bundleId: "com.example.app")
 /// let jws = try signer.sign(PromotionalOfferRequest(productId: "com.example.monthly",
 ///                                                   offerIdentifier: "WINBACK50"))
 /// ```
@@ -20,9 +20,9 @@ public struct OfferSigner: Sendable {
     /// The signing key and its key ID.
     public var key: SigningKey { encoder.key }
     /// The issuer ID from App Store Connect.
-    public let issuerID: String
+    public let issuerId: String
     /// The app's bundle ID.
-    public let bundleID: String
+    public let bundleId: String
     /// The clock for `iat` and legacy timestamps.
     public let clock: SigningClock
     /// The source of nonces.
@@ -30,15 +30,15 @@ public struct OfferSigner: Sendable {
 
     private let encoder: JWSEncoder
 
-    /// - Throws: ``CredentialError`` naming `issuerID` or `bundleID` when one is malformed.
+    /// - Throws: ``CredentialError`` naming `issuerId` or `bundleId` when one is malformed.
     public init(
-        key: SigningKey, issuerID: String, bundleID: String, clock: SigningClock = .system,
+        key: SigningKey, issuerId: String, bundleId: String, clock: SigningClock = .system,
         nonces: NonceGenerator = .random
     ) throws(CredentialError) {
-        try CredentialValidation.validateIssuerID(issuerID)
-        try CredentialValidation.validateBundleID(bundleID)
-        self.issuerID = issuerID
-        self.bundleID = bundleID
+        try CredentialValidation.validateIssuerId(issuerId)
+        try CredentialValidation.validateBundleId(bundleId)
+        self.issuerId = issuerId
+        self.bundleId = bundleId
         self.clock = clock
         self.nonces = nonces
         self.encoder = JWSEncoder(key: key)
@@ -74,10 +74,10 @@ public struct OfferSigner: Sendable {
     func payload<Request: JWSRequestClaims>(_ request: Request, nonce: UUID, issuedAt: Int64) -> [UInt8] {
         var writer = JSONWriter(capacity: 320)
         writer.beginObject()
-        writer.member("iss", issuerID)
+        writer.member("iss", issuerId)
         writer.member("iat", issuedAt)
         writer.member("aud", Request.kind.audience)
-        writer.member("bid", bundleID)
+        writer.member("bid", bundleId)
         writer.member("nonce", nonce)
         request.writeClaims(into: &writer)
         writer.endObject()
@@ -119,7 +119,7 @@ public struct OfferSigner: Sendable {
             }
         let appAccountToken = request.normalizedAppAccountToken
         let message = request.message(
-            bundleID: bundleID, keyID: key.keyID, appAccountToken: appAccountToken, nonce: nonce, timestamp: timestamp)
+            bundleId: bundleId, keyId: key.keyId, appAccountToken: appAccountToken, nonce: nonce, timestamp: timestamp)
         let signature: P256.Signing.ECDSASignature
         do {
             signature = try key.privateKey.signature(for: message)
@@ -127,7 +127,7 @@ public struct OfferSigner: Sendable {
             throw SigningError.signingFailed
         }
         return LegacyPromotionalOfferSignature(
-            keyId: key.keyID, nonce: nonce, timestamp: timestamp,
+            keyId: key.keyId, nonce: nonce, timestamp: timestamp,
             signature: Base64.standardString(ECDSADER.encode(raw: signature.rawRepresentation)),
             productId: request.productId,
             offerIdentifier: request.offerIdentifier, appAccountToken: appAccountToken)
@@ -148,11 +148,11 @@ public struct OfferSigner: Sendable {
         let iat = try ClaimTime.seconds(issuedAt ?? clock.now(), field: "iat")
         var writer = JSONWriter(capacity: 160)
         writer.beginObject()
-        writer.member("iss", issuerID)
+        writer.member("iss", issuerId)
         writer.member("iat", iat)
         writer.member("exp", iat + Int64(lifetime))
         writer.member("aud", JWSKind.serverAPIToken.audience)
-        writer.member("bid", bundleID)
+        writer.member("bid", bundleId)
         writer.endObject()
         return BearerToken(
             token: try encoder.sign(payload: writer.bytes), issuedAt: ClaimTime.date(seconds: iat),

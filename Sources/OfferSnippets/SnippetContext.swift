@@ -26,7 +26,7 @@ struct SnippetContext {
         try Self.checkText(inputs.offerIdentifier, field: "offerIdentifier")
         if let transactionId = inputs.transactionId { try Self.checkText(transactionId, field: "transactionId") }
         do {
-            try CredentialValidation.validateBundleID(inputs.bundleId)
+            try CredentialValidation.validateBundleId(inputs.bundleId)
         } catch {
             throw SnippetError.invalidInput(
                 field: "bundleId", expected: "a reverse-DNS bundle ID of letters, digits, '-' and '.'")

@@ -28,7 +28,7 @@ struct APIKeyCreate: ParsableCommand {
     @Option(
         name: .customLong("bundle-id"),
         help: "A bundle ID the key may sign for (repeat for several). Default: * (all configured apps).")
-    var bundleIDs: [String] = []
+    var bundleIds: [String] = []
 
     @OptionGroup var output: OutputOptions
 
@@ -47,13 +47,13 @@ struct APIKeyCreate: ParsableCommand {
         if scopes.contains("*"), scopes.contains(where: { $0 != "*" }) {
             throw CLIError.usage("--scope: \"*\" means every scope; give it alone or list scopes without it")
         }
-        for bundleID in bundleIDs where bundleID != "*" && !StringRules.Format.bundleID.matches(bundleID) {
-            throw CLIError.usage("--bundle-id \(bundleID): expected \(StringRules.Format.bundleID.expected) or \"*\"")
+        for bundleId in bundleIds where bundleId != "*" && !StringRules.Format.bundleId.matches(bundleId) {
+            throw CLIError.usage("--bundle-id \(bundleId): expected \(StringRules.Format.bundleId.expected) or \"*\"")
         }
-        if bundleIDs.contains("*"), bundleIDs.contains(where: { $0 != "*" }) {
+        if bundleIds.contains("*"), bundleIds.contains(where: { $0 != "*" }) {
             throw CLIError.usage("--bundle-id: \"*\" means every app; give it alone or list bundle IDs without it")
         }
-        if scopes.contains(OperationScope.connectAPIToken.rawValue), bundleIDs.contains(where: { $0 != "*" }) {
+        if scopes.contains(OperationScope.connectAPIToken.rawValue), bundleIds.contains(where: { $0 != "*" }) {
             throw CLIError.usage(
                 "--scope connect-api-token with --bundle-id: an App Store Connect API token acts for the whole team, "
                     + "so only a key for every app may create one; leave out --bundle-id or this scope")
@@ -64,8 +64,8 @@ struct APIKeyCreate: ParsableCommand {
         // No option, or "*", means all.
         let scopeSet: Set<OperationScope>? =
             scopes.allSatisfy { $0 == "*" } ? nil : Set(scopes.compactMap(OperationScope.init(rawValue:)))
-        let bundleSet: Set<String>? = bundleIDs.allSatisfy { $0 == "*" } ? nil : Set(bundleIDs)
-        let (secret, key) = APIKey.generate(name: name, scopes: scopeSet, bundleIDs: bundleSet)
+        let bundleSet: Set<String>? = bundleIds.allSatisfy { $0 == "*" } ? nil : Set(bundleIds)
+        let (secret, key) = APIKey.generate(name: name, scopes: scopeSet, bundleIds: bundleSet)
         let entry = Self.entry(for: key)
         switch output.format {
         case .text:
@@ -88,10 +88,10 @@ struct APIKeyCreate: ParsableCommand {
     /// The configuration entry `{name, sha256, scopes, bundleIds}` for `key`.
     static func entry(for key: APIKey) -> JSONValue {
         let scopes = key.scopes.map { set in OperationScope.allCases.filter(set.contains).map(\.rawValue) } ?? ["*"]
-        let bundleIDs = key.bundleIDs.map { $0.sorted() } ?? ["*"]
+        let bundleIds = key.bundleIds.map { $0.sorted() } ?? ["*"]
         return .object([
             ("name", .string(key.name)), ("sha256", .string(key.digestHex)),
-            ("scopes", .array(scopes.map(JSONValue.string))), ("bundleIds", .array(bundleIDs.map(JSONValue.string))),
+            ("scopes", .array(scopes.map(JSONValue.string))), ("bundleIds", .array(bundleIds.map(JSONValue.string))),
         ])
     }
 }

@@ -34,21 +34,21 @@ struct ConfigFile {
         self.path = path
     }
 
-    /// The entry for `bundleID`, or the only entry when no bundle ID is given.
-    func app(for bundleID: String?) throws -> (bundleID: String, app: App) {
-        if let bundleID {
-            guard let app = apps.first(where: { $0.bundleID == bundleID }) else {
+    /// The entry for `bundleId`, or the only entry when no bundle ID is given.
+    func app(for bundleId: String?) throws -> (bundleId: String, app: App) {
+        if let bundleId {
+            guard let app = apps.first(where: { $0.bundleId == bundleId }) else {
                 throw CLIError.credentials(
-                    "bundle ID \(bundleID) is not in config file \(path) (it has: \(apps.map(\.bundleID).sorted().joined(separator: ", ")))"
+                    "bundle ID \(bundleId) is not in config file \(path) (it has: \(apps.map(\.bundleId).sorted().joined(separator: ", ")))"
                 )
             }
-            return (bundleID, app)
+            return (bundleId, app)
         }
         guard apps.count == 1, let only = apps.first else {
             throw CLIError.credentials(
                 "config file \(path) has \(apps.count) apps: choose one with --bundle-id or OFFERKIT_BUNDLE_ID")
         }
-        return (only.bundleID, only)
+        return (only.bundleId, only)
     }
 
     /// `keyFile` resolved against the config's folder.

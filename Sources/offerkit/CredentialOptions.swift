@@ -11,13 +11,13 @@ struct CredentialOptions: ParsableArguments {
     var keyEnv: String?
 
     @Option(name: .customLong("key-id"), help: "The key ID (10 characters); inferred from SubscriptionKey_<ID>.p8.")
-    var keyID: String?
+    var keyId: String?
 
     @Option(name: .customLong("issuer-id"), help: "The issuer ID (a UUID) from App Store Connect.")
-    var issuerID: String?
+    var issuerId: String?
 
     @Option(name: .customLong("bundle-id"), help: "The app's bundle ID.")
-    var bundleID: String?
+    var bundleId: String?
 
     @Option(help: "A JSON file mapping bundle IDs to {\"keyFile\", \"keyId\", \"issuerId\"}.")
     var config: String?

@@ -6,8 +6,8 @@ import OfferSigning
 /// given at all, from a folder holding keys-example/) the demo key.
 struct Credentials {
     let key: SigningKey
-    let issuerID: String?
-    let bundleID: String?
+    let issuerId: String?
+    let bundleId: String?
 
     static let demoWarning =
         "offerkit: warning: no credentials given; using the demo key in keys-example/ (Apple rejects its signatures)"
@@ -20,12 +20,12 @@ struct Credentials {
 
     /// A credential a command needs besides the key and its key ID.
     enum Need: CaseIterable {
-        case issuerID
-        case bundleID
+        case issuerId
+        case bundleId
     }
 
     /// What signing needs: the issuer ID and the bundle ID as well as the key.
-    static let signing: Set<Need> = [.issuerID, .bundleID]
+    static let signing: Set<Need> = [.issuerId, .bundleId]
 
     /// Resolves the key, its key ID and what `needs` names.
     /// - Throws: ``CLIError/credentials(_:)`` listing every missing credential at once, each with
@@ -36,61 +36,61 @@ struct Credentials {
     ) throws {
         let resolved = try Identifiers(options, environment: environment)
         var source: KeySource? = resolved.keySource
-        var keyID = resolved.keyID
-        var issuerID = resolved.issuerID
-        var bundleID = resolved.bundleID
+        var keyId = resolved.keyId
+        var issuerId = resolved.issuerId
+        var bundleId = resolved.bundleId
         var configPath = resolved.configPath
 
         let usesDemoKey = !resolved.givenAnything
         if usesDemoKey {
             guard let demo = Self.demoConfigPath() else {
-                throw CLIError.credentials(Self.missingMessage([.key, .keyID] + Self.missing(needs, nil, nil)))
+                throw CLIError.credentials(Self.missingMessage([.key, .keyId] + Self.missing(needs, nil, nil)))
             }
             FileHandle.standardError.write(Data((Self.demoWarning + "\n").utf8))
             configPath = demo
         }
         // The config fills only what is still missing. Its key ID belongs to its key file, so it is
         // used only when the key itself comes from the config.
-        if let configPath, source == nil || issuerID == nil || bundleID == nil {
+        if let configPath, source == nil || issuerId == nil || bundleId == nil {
             let config = try ConfigFile(path: configPath)
-            let (configBundleID, app) = try config.app(for: bundleID)
-            bundleID = bundleID ?? configBundleID
-            issuerID = issuerID ?? app.issuerID
+            let (configBundleId, app) = try config.app(for: bundleId)
+            bundleId = bundleId ?? configBundleId
+            issuerId = issuerId ?? app.issuerId
             if source == nil, let path = config.keyPath(app) {
                 source = .file(path)
-                keyID = keyID ?? app.keyID
+                keyId = keyId ?? app.keyId
             }
         }
-        if case .file(let path)? = source, keyID == nil { keyID = Self.inferKeyID(fromFileName: path) }
+        if case .file(let path)? = source, keyId == nil { keyId = Self.inferKeyId(fromFileName: path) }
         // Everything missing in one message: a second run should not find another gap.
         var missing: [Missing] = []
         if source == nil { missing.append(.key) }
-        if keyID == nil { missing.append(.keyID) }
-        missing += Self.missing(needs, issuerID, bundleID)
-        guard let source, let keyID, missing.isEmpty else { throw CLIError.credentials(Self.missingMessage(missing)) }
+        if keyId == nil { missing.append(.keyId) }
+        missing += Self.missing(needs, issuerId, bundleId)
+        guard let source, let keyId, missing.isEmpty else { throw CLIError.credentials(Self.missingMessage(missing)) }
         switch source {
         case .file(let path):
             if !usesDemoKey { Self.warnIfExposed(path) }
-            key = try SigningKey(contentsOfFile: path, keyID: keyID)
+            key = try SigningKey(contentsOfFile: path, keyId: keyId)
         case .standardInput:
-            key = try SigningKey(bytes: try Self.standardInputKey(), keyID: keyID)
+            key = try SigningKey(bytes: try Self.standardInputKey(), keyId: keyId)
         case .environment(let name):
-            key = try SigningKey(environmentVariable: name, keyID: keyID, environment: environment)
+            key = try SigningKey(environmentVariable: name, keyId: keyId, environment: environment)
         }
-        self.issuerID = issuerID
-        self.bundleID = bundleID
+        self.issuerId = issuerId
+        self.bundleId = bundleId
     }
 
     /// What flags and environment say, before any config file or the demo key.
     struct Identifiers {
         var keySource: KeySource?
-        var keyID: String?
-        var issuerID: String?
-        var bundleID: String?
+        var keyId: String?
+        var issuerId: String?
+        var bundleId: String?
         var configPath: String?
 
         var givenAnything: Bool {
-            keySource != nil || keyID != nil || issuerID != nil || bundleID != nil || configPath != nil
+            keySource != nil || keyId != nil || issuerId != nil || bundleId != nil || configPath != nil
         }
 
         init(_ options: CredentialOptions, environment: [String: String]) throws {
@@ -111,35 +111,35 @@ struct Credentials {
                 ?? options.keyEnv.map { .environment($0) }
                 ?? environment["OFFERKIT_KEY_FILE"].map { .file($0) }
                 ?? (environment["OFFERKIT_KEY"] != nil ? .environment("OFFERKIT_KEY") : nil)
-            keyID = options.keyID ?? environment["OFFERKIT_KEY_ID"]
-            issuerID = options.issuerID ?? environment["OFFERKIT_ISSUER_ID"]
-            bundleID = options.bundleID ?? environment["OFFERKIT_BUNDLE_ID"]
+            keyId = options.keyId ?? environment["OFFERKIT_KEY_ID"]
+            issuerId = options.issuerId ?? environment["OFFERKIT_ISSUER_ID"]
+            bundleId = options.bundleId ?? environment["OFFERKIT_BUNDLE_ID"]
             configPath = options.config ?? environment["OFFERKIT_CONFIG"]
         }
     }
 
     /// A credential that was not given, with every place it can come from.
     enum Missing {
-        case key, keyID, issuerID, bundleID
+        case key, keyId, issuerId, bundleId
 
         /// `issuer ID (--issuer-id, OFFERKIT_ISSUER_ID or the config's issuerId)`.
         var text: String {
             switch self {
             case .key:
                 "key (--key-file, --key-env, OFFERKIT_KEY_FILE, OFFERKIT_KEY or the config's keyFile)"
-            case .keyID:
+            case .keyId:
                 "key ID (--key-id, OFFERKIT_KEY_ID or the config's keyId; inferred only from the file names "
                     + "SubscriptionKey_<ID>.p8, AuthKey_<ID>.p8 and ApiKey_<ID>.p8)"
-            case .issuerID: "issuer ID (--issuer-id, OFFERKIT_ISSUER_ID or the config's issuerId)"
-            case .bundleID: "bundle ID (--bundle-id, OFFERKIT_BUNDLE_ID or a config file with one app)"
+            case .issuerId: "issuer ID (--issuer-id, OFFERKIT_ISSUER_ID or the config's issuerId)"
+            case .bundleId: "bundle ID (--bundle-id, OFFERKIT_BUNDLE_ID or a config file with one app)"
             }
         }
     }
 
-    /// The needed identifiers among `issuerID` and `bundleID` that are `nil`.
-    static func missing(_ needs: Set<Need>, _ issuerID: String?, _ bundleID: String?) -> [Missing] {
-        (needs.contains(.issuerID) && issuerID == nil ? [.issuerID] : [])
-            + (needs.contains(.bundleID) && bundleID == nil ? [.bundleID] : [])
+    /// The needed identifiers among `issuerId` and `bundleId` that are `nil`.
+    static func missing(_ needs: Set<Need>, _ issuerId: String?, _ bundleId: String?) -> [Missing] {
+        (needs.contains(.issuerId) && issuerId == nil ? [.issuerId] : [])
+            + (needs.contains(.bundleId) && bundleId == nil ? [.bundleId] : [])
     }
 
     /// When the demo key is used: the README says the same, word for word.
@@ -152,24 +152,24 @@ struct Credentials {
     static func missingMessage(_ missing: [Missing]) -> String {
         (missing.contains(.key) ? "no key given; " : "")
             + "missing: " + missing.map(\.text).joined(separator: ", ")
-            + (missing.contains(where: { $0 != .keyID })
+            + (missing.contains(where: { $0 != .keyId })
                 ? "; the config file is named by --config or OFFERKIT_CONFIG" : "")
             + (missing.contains(.key) ? "; \(demoKeyRule)" : "")
     }
 
-    static let noKeyIDMessage = missingMessage([.keyID])
+    static let noKeyIDMessage = missingMessage([.keyId])
 
     /// An `OfferSigner` for these credentials; issuer and bundle IDs are required (resolve with
     /// `needs: Credentials.signing` to have them reported with everything else missing).
     func signer() throws -> OfferSigner {
-        guard let issuerID, let bundleID else {
-            throw CLIError.credentials(Self.missingMessage(Self.missing(Self.signing, issuerID, bundleID)))
+        guard let issuerId, let bundleId else {
+            throw CLIError.credentials(Self.missingMessage(Self.missing(Self.signing, issuerId, bundleId)))
         }
-        return try OfferSigner(key: key, issuerID: issuerID, bundleID: bundleID)
+        return try OfferSigner(key: key, issuerId: issuerId, bundleId: bundleId)
     }
 
     /// `SubscriptionKey_2X9R4HXF34.p8` or `AuthKey_2X9R4HXF34.p8` → `2X9R4HXF34`.
-    static func inferKeyID(fromFileName path: String) -> String? {
+    static func inferKeyId(fromFileName path: String) -> String? {
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         for prefix in ["SubscriptionKey_", "AuthKey_", "ApiKey_"] where name.hasPrefix(prefix) {
             let candidate = String(name.dropFirst(prefix.count))

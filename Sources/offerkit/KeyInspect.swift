@@ -33,10 +33,10 @@ struct KeyInspect: ParsableCommand {
         case .json:
             try Output.json(
                 JSONOutput(
-                    keyId: key.keyID, curve: "P-256", thumbprint: key.jwkThumbprint, publicKeyPem: key.publicKeyPEM,
+                    keyId: key.keyId, curve: "P-256", thumbprint: key.jwkThumbprint, publicKeyPem: key.publicKeyPEM,
                     jwk: try JSONDecoder().decode(JWK.self, from: Data(key.publicJWK.utf8))))
         case .text:
-            Output.line("key ID:     \(key.keyID)")
+            Output.line("key ID:     \(key.keyId)")
             Output.line("curve:      P-256 (prime256v1, ES256)")
             Output.line("thumbprint: \(key.jwkThumbprint)  (RFC 7638, SHA-256)")
             Output.line("public JWK: \(key.publicJWK)")

@@ -6,13 +6,13 @@ struct OfferIdentifierOption: ParsableArguments {
     var offerIdentifier: String?
 
     @Option(name: .customLong("offer-id"), help: .hidden)
-    var offerID: String?
+    var offerId: String?
 
     func validate() throws {
-        if offerIdentifier == nil, offerID == nil {
+        if offerIdentifier == nil, offerId == nil {
             throw ValidationError("Missing expected argument '--offer-identifier <offer-identifier>'")
         }
-        if offerIdentifier != nil, offerID != nil {
+        if offerIdentifier != nil, offerId != nil {
             throw ValidationError("--offer-identifier and --offer-id are the same flag: give only --offer-identifier")
         }
     }
@@ -21,7 +21,7 @@ struct OfferIdentifierOption: ParsableArguments {
     func value() throws -> String {
         guard
             let value = try Deprecation.value(
-                offerIdentifier, "--offer-identifier", deprecated: offerID, "--offer-id")
+                offerIdentifier, "--offer-identifier", deprecated: offerId, "--offer-id")
         else { throw CLIError.usage("missing --offer-identifier") }
         return value
     }

@@ -53,14 +53,14 @@ struct RequestOverrides: ParsableArguments {
 struct SignedJWSOutput: Encodable {
     /// Prints the bare JWS, or the JSON object with the fields `details` fills in.
     static func print(
-        _ signed: CompactJWS, keyID: String, format: OutputFormat, details: (inout SignedJWSOutput) -> Void = { _ in }
+        _ signed: CompactJWS, keyId: String, format: OutputFormat, details: (inout SignedJWSOutput) -> Void = { _ in }
     ) throws {
         switch format {
         case .text:
             Output.line(signed.serialization)
         case .json:
             var output = SignedJWSOutput(
-                jws: signed.serialization, keyId: keyID, nonce: signed.nonceString,
+                jws: signed.serialization, keyId: keyId, nonce: signed.nonceString,
                 issuedAt: signed.issuedAtSeconds)
             details(&output)
             try Output.json(output)

@@ -124,7 +124,7 @@ struct ServeCommand: AsyncParsableCommand {
         logger.info(
             "starting",
             metadata: [
-                "apps": .string(service.state.apps.bundleIDs.joined(separator: ",")),
+                "apps": .string(service.state.apps.bundleIds.joined(separator: ",")),
                 "api.keys": .stringConvertible(noAuth ? 0 : configuration.apiKeys.count),
                 "limits.maxBodyBytes": .stringConvertible(limits.maxBodyBytes),
                 "limits.timeoutSeconds": .stringConvertible(limits.requestTimeoutSeconds),

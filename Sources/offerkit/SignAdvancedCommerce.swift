@@ -25,7 +25,7 @@ struct SignAdvancedCommerce: ParsableCommand {
         let bytes = try InputFile.read(request, limit: InputFile.requestLimit, what: "an Advanced Commerce request")
         let decoded = try AdvancedCommerce.InAppRequest.decode(json: Array(bytes))
         let jws = try signer.sign(decoded, nonce: try overrides.parsedNonce(), issuedAt: try overrides.issuedAt())
-        try SignedJWSOutput.print(jws, keyID: signer.key.keyID, format: output.format) {
+        try SignedJWSOutput.print(jws, keyId: signer.key.keyId, format: output.format) {
             $0.operation = decoded.operation.rawValue
         }
     }

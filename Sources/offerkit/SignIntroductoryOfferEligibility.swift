@@ -9,13 +9,13 @@ struct SignIntroductoryOfferEligibility: ParsableCommand {
         aliases: ["intro-eligibility"])
 
     @Option(name: .customLong("product-id"), help: "The subscription's product ID.")
-    var productID: String
+    var productId: String
 
     @Option(name: .customLong("allow-intro"), help: "Whether the introductory offer applies: true or false.")
     var allowIntro: Bool
 
     @Option(name: .customLong("transaction-id"), help: "A transaction ID of the customer.")
-    var transactionID: String
+    var transactionId: String
 
     @OptionGroup var overrides: RequestOverrides
     @OptionGroup var credentials: CredentialOptions
@@ -25,11 +25,11 @@ struct SignIntroductoryOfferEligibility: ParsableCommand {
         Deprecation.noteSubcommandSpelling(after: "sign")
         let signer = try Credentials(credentials, needs: Credentials.signing).signer()
         let request = IntroductoryOfferEligibilityRequest(
-            productId: productID, allowIntroductoryOffer: allowIntro, transactionId: transactionID)
+            productId: productId, allowIntroductoryOffer: allowIntro, transactionId: transactionId)
         let jws = try signer.sign(request, nonce: try overrides.parsedNonce(), issuedAt: try overrides.issuedAt())
-        try SignedJWSOutput.print(jws, keyID: signer.key.keyID, format: output.format) {
-            $0.productId = productID
-            $0.transactionId = transactionID
+        try SignedJWSOutput.print(jws, keyId: signer.key.keyId, format: output.format) {
+            $0.productId = productId
+            $0.transactionId = transactionId
             $0.allowIntroductoryOffer = allowIntro
         }
     }

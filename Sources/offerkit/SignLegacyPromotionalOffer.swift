@@ -15,7 +15,7 @@ struct SignLegacyPromotionalOffer: ParsableCommand {
         aliases: ["promotional-offer-v1"])
 
     @Option(name: .customLong("product-id"), help: "The subscription's product ID.")
-    var productID: String
+    var productId: String
 
     @OptionGroup var offer: OfferIdentifierOption
 
@@ -44,10 +44,10 @@ struct SignLegacyPromotionalOffer: ParsableCommand {
 
     func run() throws {
         Deprecation.noteSubcommandSpelling(after: "sign")
-        let offerID = try offer.value()
+        let offerId = try offer.value()
         let signer = try Credentials(credentials, needs: Credentials.signing).signer()
         let request = LegacyPromotionalOfferRequest(
-            productId: productID, offerIdentifier: offerID, appAccountToken: appAccountToken)
+            productId: productId, offerIdentifier: offerId, appAccountToken: appAccountToken)
         let signature = try signer.sign(request, nonce: try nonce.map(RequestOverrides.uuid), timestamp: timestamp)
         switch output.format {
         case .text: Output.line(signature.signature)

@@ -24,11 +24,11 @@ struct TokenConnectAPI: ParsableCommand {
         if individual {
             issuer = .individual
         } else {
-            guard let issuerID = resolved.issuerID else {
+            guard let issuerId = resolved.issuerId else {
                 throw CLIError.credentials(
                     "no issuer ID: give --issuer-id or OFFERKIT_ISSUER_ID, or --individual for an individual key")
             }
-            issuer = .team(issuerID: issuerID)
+            issuer = .team(issuerId: issuerId)
         }
         let token = try ConnectAPITokenSigner(key: resolved.key, issuer: issuer).token(lifetime: lifetime, scope: scope)
         try TokenCommand.print(token, as: output.format)

@@ -38,13 +38,13 @@ struct VerifyCommand: ParsableCommand {
     var legacySignatureFile: String?
 
     @Option(name: .customLong("product-id"), help: "Legacy: the signed product ID.")
-    var productID: String?
+    var productId: String?
 
     @Option(name: .customLong("offer-identifier"), help: "Legacy: the signed offer identifier.")
     var offerIdentifier: String?
 
     @Option(name: .customLong("offer-id"), help: .hidden)
-    var offerID: String?
+    var offerId: String?
 
     @Option(name: .customLong("app-account-token"), help: "Legacy: the signed app account token.")
     var appAccountToken: String?
@@ -72,10 +72,10 @@ struct VerifyCommand: ParsableCommand {
             throw ValidationError(
                 "give exactly one of --jws, --jws-file, --legacy-signature or --legacy-signature-file")
         }
-        if offerIdentifier != nil, offerID != nil {
+        if offerIdentifier != nil, offerId != nil {
             throw ValidationError("--offer-identifier and --offer-id are the same flag: give only --offer-identifier")
         }
-        let signedValues = [productID, offerIdentifier ?? offerID, nonce, timestamp.map(String.init)]
+        let signedValues = [productId, offerIdentifier ?? offerId, nonce, timestamp.map(String.init)]
         if legacySignature != nil, signedValues.contains(where: { $0 == nil }) {
             throw ValidationError(
                 "--legacy-signature needs --product-id, --offer-identifier, --nonce and --timestamp "
@@ -146,26 +146,26 @@ struct VerifyCommand: ParsableCommand {
 
     /// The signed values of a legacy signature, before the key ID and bundle ID are settled.
     struct LegacyInput {
-        var keyID: String?
-        var bundleID: String?
+        var keyId: String?
+        var bundleId: String?
         var nonce: UUID
         var timestamp: Int64
         var signature: String
-        var productID: String
+        var productId: String
         var offerIdentifier: String
         var appAccountToken: String
     }
 
     private func legacyFromFlags(signature: String) throws -> LegacyInput {
         // validate() made sure these are all given.
-        guard let productID, let nonce, let timestamp,
-            let offer = try Deprecation.value(offerIdentifier, "--offer-identifier", deprecated: offerID, "--offer-id")
+        guard let productId, let nonce, let timestamp,
+            let offer = try Deprecation.value(offerIdentifier, "--offer-identifier", deprecated: offerId, "--offer-id")
         else {
             throw CLIError.usage("--legacy-signature needs --product-id, --offer-identifier, --nonce and --timestamp")
         }
         return LegacyInput(
-            keyID: nil, bundleID: nil, nonce: try RequestOverrides.uuid(nonce), timestamp: timestamp,
-            signature: signature, productID: productID, offerIdentifier: offer, appAccountToken: appAccountToken ?? "")
+            keyId: nil, bundleId: nil, nonce: try RequestOverrides.uuid(nonce), timestamp: timestamp,
+            signature: signature, productId: productId, offerIdentifier: offer, appAccountToken: appAccountToken ?? "")
     }
 
     private func legacyFromFile(_ path: String) throws -> LegacyInput {
@@ -183,47 +183,47 @@ struct VerifyCommand: ParsableCommand {
         }
         let signed = input.signature
         return LegacyInput(
-            keyID: signed.keyId, bundleID: input.bundleID, nonce: signed.nonce, timestamp: signed.timestamp,
-            signature: signed.signature, productID: signed.productId, offerIdentifier: signed.offerIdentifier,
+            keyId: signed.keyId, bundleId: input.bundleId, nonce: signed.nonce, timestamp: signed.timestamp,
+            signature: signed.signature, productId: signed.productId, offerIdentifier: signed.offerIdentifier,
             appAccountToken: signed.appAccountToken)
     }
 
     private func verifyLegacy(_ input: LegacyInput) throws {
         // With --public-key no private key is needed: only the key ID and bundle ID that were signed.
-        let keyID: String
-        let bundleID: String?
+        let keyId: String
+        let bundleId: String?
         let verifier: JWSVerifier
         if publicKey != nil {
             let given = try Credentials.Identifiers(credentials, environment: ProcessInfo.processInfo.environment)
-            var inferredKeyID: String?
-            if case .file(let path)? = given.keySource { inferredKeyID = Credentials.inferKeyID(fromFileName: path) }
+            var inferredKeyId: String?
+            if case .file(let path)? = given.keySource { inferredKeyId = Credentials.inferKeyId(fromFileName: path) }
             let config = try given.configPath.map {
-                try ConfigFile(path: $0).app(for: given.bundleID ?? input.bundleID)
+                try ConfigFile(path: $0).app(for: given.bundleId ?? input.bundleId)
             }
-            guard let id = input.keyID ?? given.keyID ?? inferredKeyID ?? config?.app.keyID else {
+            guard let id = input.keyId ?? given.keyId ?? inferredKeyId ?? config?.app.keyId else {
                 throw CLIError.credentials(
                     "no key ID: the legacy signature signs the key ID, so give --key-id (or OFFERKIT_KEY_ID), or "
                         + "--legacy-signature-file with the object `sign legacy-promotional-offer --format json` "
                         + "prints, which carries keyId")
             }
-            keyID = id
-            bundleID = try Self.bundleID(given: given.bundleID, inObject: input.bundleID) ?? config?.bundleID
+            keyId = id
+            bundleId = try Self.bundleId(given: given.bundleId, inObject: input.bundleId) ?? config?.bundleId
             verifier = try self.verifier(credentials: try Credentials(credentials))
         } else {
             let resolved = try Credentials(credentials)
-            keyID = input.keyID ?? resolved.key.keyID
-            bundleID = try Self.bundleID(given: resolved.bundleID, inObject: input.bundleID)
+            keyId = input.keyId ?? resolved.key.keyId
+            bundleId = try Self.bundleId(given: resolved.bundleId, inObject: input.bundleId)
             verifier = JWSVerifier(key: resolved.key)
         }
-        guard let bundleID else {
+        guard let bundleId else {
             throw CLIError.credentials(
                 "no bundle ID: give --bundle-id, OFFERKIT_BUNDLE_ID or a config file, or bundleId in the JSON object")
         }
         let legacy = LegacyPromotionalOfferSignature(
-            keyId: keyID, nonce: input.nonce, timestamp: input.timestamp, signature: input.signature,
-            productId: input.productID, offerIdentifier: input.offerIdentifier,
+            keyId: keyId, nonce: input.nonce, timestamp: input.timestamp, signature: input.signature,
+            productId: input.productId, offerIdentifier: input.offerIdentifier,
             appAccountToken: input.appAccountToken)
-        try verifier.verify(legacy, bundleID: bundleID)
+        try verifier.verify(legacy, bundleId: bundleId)
         switch output.format {
         case .json: try Output.json(JSONOutput(valid: true, kind: SigningOperation.legacyPromotionalOffer.rawValue))
         case .text: Output.line("verified: legacy promotional offer signature")
@@ -231,7 +231,7 @@ struct VerifyCommand: ParsableCommand {
     }
 
     /// The bundle ID from the credentials, else the object's; both given and different is an error.
-    static func bundleID(given: String?, inObject: String?) throws -> String? {
+    static func bundleId(given: String?, inObject: String?) throws -> String? {
         if let given, let inObject, given != inObject {
             throw CLIError.invalidInput(
                 "the bundle ID \(given) of the credentials differs from bundleId \(inObject) in the JSON object: "

@@ -243,13 +243,13 @@ struct RequestPlannerTests {
         for request in requests {
             #expect(request.method == "POST")
             #expect(request.dependsOn.allSatisfy(earlier.contains), "\(request.id) depends on a later request")
-            let offerID = String(request.id.split(separator: "-").prefix(2).joined(separator: "-"))
-            if request.id == offerID {
+            let offerId = String(request.id.split(separator: "-").prefix(2).joined(separator: "-"))
+            if request.id == offerId {
                 #expect(request.dependsOn.isEmpty)
             } else {
-                #expect(request.dependsOn == [offerID])
+                #expect(request.dependsOn == [offerId])
                 let linked = request.body["data"]?["relationships"]?["offerCode"]?["data"]?["id"]
-                #expect(linked == .string(RequestPlanner.placeholder(for: offerID)))
+                #expect(linked == .string(RequestPlanner.placeholder(for: offerId)))
             }
             earlier.insert(request.id)
         }

@@ -39,7 +39,7 @@ struct APIKeyCommandTests {
     }
 
     @Test(.enabled(if: Independent.opensslAvailable || Independent.isCI, Independent.opensslReason))
-    func jsonCarriesTheChosenScopesAndBundleIDs() throws {
+    func jsonCarriesTheChosenScopesAndBundleIds() throws {
         let result = try CLI.run([
             "api-key", "create", "--name", "promo", "--scope", "metrics", "--scope", "promotional-offer",
             "--scope", "metrics", "--bundle-id", "com.example.offerkit.other", "--bundle-id",

@@ -33,7 +33,7 @@ struct BatchCommandTests {
         }
     }
 
-    static func expectedID(_ index: Int) -> JSON {
+    static func expectedId(_ index: Int) -> JSON {
         index % 7 == 0 ? .int(Int64(index)) : .string("req-\(index)")
     }
 
@@ -61,7 +61,7 @@ struct BatchCommandTests {
             let expectedType = Self.mixedLine(index).type
             check(item["line"]?.int == Int64(index), "line \(index) has line \(String(describing: item["line"]))")
             check(item["type"]?.string == expectedType, "line \(index) is not \(expectedType): \(item)")
-            check(item["id"] == Self.expectedID(index), "line \(index) does not echo its id: \(item)")
+            check(item["id"] == Self.expectedId(index), "line \(index) does not echo its id: \(item)")
             check(item["error"] == nil, "line \(index) failed: \(item)")
             switch index % 5 {
             case 0, 2, 3:
@@ -90,7 +90,7 @@ struct BatchCommandTests {
                     check(false, "line \(index) does not verify: \(error)")
                 }
             case 1:
-                check(item["keyId"]?.string == DemoKey.keyID, "line \(index): keyId")
+                check(item["keyId"]?.string == DemoKey.keyId, "line \(index): keyId")
                 check(item["nonce"]?.string == Fixed.nonce, "line \(index): nonce")
                 check(item["timestamp"]?.int == Fixed.timestamp + Int64(index), "line \(index): timestamp")
                 check(item["productId"]?.string == "product.\(index)", "line \(index): productId")
@@ -99,11 +99,11 @@ struct BatchCommandTests {
                     item["appAccountToken"]?.string == Fixed.appAccountTokenUpper.lowercased(),
                     "line \(index): appAccountToken")
                 let legacy = LegacyPromotionalOfferSignature(
-                    keyId: DemoKey.keyID, nonce: Fixed.nonceUUID, timestamp: Fixed.timestamp + Int64(index),
+                    keyId: DemoKey.keyId, nonce: Fixed.nonceUUID, timestamp: Fixed.timestamp + Int64(index),
                     signature: item["signature"]?.string ?? "", productId: "product.\(index)",
                     offerIdentifier: "OFFER\(index)", appAccountToken: Fixed.appAccountTokenUpper.lowercased())
                 do {
-                    try verifier.verify(legacy, bundleID: DemoKey.bundleID)
+                    try verifier.verify(legacy, bundleId: DemoKey.bundleId)
                 } catch {
                     check(false, "line \(index): legacy signature does not verify: \(error)")
                 }
@@ -228,7 +228,7 @@ struct BatchCommandTests {
 
         let team = try verifier.verify(out[0]?["token"]?.string ?? "", as: .connectAPIToken)
         #expect(out[0]?["type"]?.string == "connect-api-token" && out[0]?["id"]?.string == "team")
-        #expect(team.claims.iss == DemoKey.issuerID)
+        #expect(team.claims.iss == DemoKey.issuerId)
         #expect(team.claims.exp == team.claims.iat + 600)
         #expect(out[0]?["expiresAt"]?.int == team.claims.exp)
         #expect(team.payloadJSON.contains(#""scope":["GET /v1/apps"]"#), "\(team.payloadJSON)")

@@ -39,7 +39,7 @@ struct CredentialSourceTests {
     @Test("--key-file - cannot share stdin with another input")
     func stdinServesOneInput() throws {
         let key = Data(DemoKey.privatePEM.utf8)
-        let identity = ["--key-id", DemoKey.keyID, "--issuer-id", DemoKey.issuerID, "--bundle-id", DemoKey.bundleID]
+        let identity = ["--key-id", DemoKey.keyId, "--issuer-id", DemoKey.issuerId, "--bundle-id", DemoKey.bundleId]
         let cases: [[String]] = [
             ["batch", "--key-file", "-"] + identity,
             ["sign", "advanced-commerce", "--request", "-", "--key-file", "-"] + identity,

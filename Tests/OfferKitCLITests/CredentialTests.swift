@@ -25,8 +25,8 @@ struct CredentialTests {
     }
 
     static func expectIdentity(
-        _ jws: DecodedJWS, kid: String = DemoKey.keyID, iss: String = DemoKey.issuerID,
-        bid: String = DemoKey.bundleID, sourceLocation: SourceLocation = #_sourceLocation
+        _ jws: DecodedJWS, kid: String = DemoKey.keyId, iss: String = DemoKey.issuerId,
+        bid: String = DemoKey.bundleId, sourceLocation: SourceLocation = #_sourceLocation
     ) {
         #expect(jws.header["kid"]?.string == kid, "kid", sourceLocation: sourceLocation)
         #expect(jws.claims["iss"]?.string == iss, "iss", sourceLocation: sourceLocation)
@@ -35,12 +35,12 @@ struct CredentialTests {
 
     /// A config file in its own folder, with a 0600 copy of the demo key next to it.
     static func makeConfig(
-        bundleID: String = "com.example.config", keyID: String = "CFGKEY0001",
-        issuerID: String = "11111111-2222-4333-8444-555555555555", keyFile: String = "SubscriptionKey_CFG.p8"
+        bundleId: String = "com.example.config", keyId: String = "CFGKEY0001",
+        issuerId: String = "11111111-2222-4333-8444-555555555555", keyFile: String = "SubscriptionKey_CFG.p8"
     ) throws -> (folder: TempDir, path: String) {
         let folder = try TempDir.make()
         _ = try folder.copyOfDemoKey(named: "SubscriptionKey_CFG.p8", mode: 0o600)
-        let config = #"{"\#(bundleID)":{"keyFile":"\#(keyFile)","keyId":"\#(keyID)","issuerId":"\#(issuerID)"}}"#
+        let config = #"{"\#(bundleId)":{"keyFile":"\#(keyFile)","keyId":"\#(keyId)","issuerId":"\#(issuerId)"}}"#
         return (folder, try folder.write(config, to: "offerkit.json"))
     }
 
@@ -98,12 +98,12 @@ struct CredentialTests {
     }
 
     @Test func theDemoConfigInKeysExample() throws {
-        let (_, jws) = try Self.sign(["--config", DemoKey.configPath, "--bundle-id", DemoKey.bundleID])
+        let (_, jws) = try Self.sign(["--config", DemoKey.configPath, "--bundle-id", DemoKey.bundleId])
         Self.expectIdentity(jws)
     }
 
     @Test func keyOnStdin() throws {
-        let identity = ["--key-id", DemoKey.keyID, "--issuer-id", DemoKey.issuerID, "--bundle-id", DemoKey.bundleID]
+        let identity = ["--key-id", DemoKey.keyId, "--issuer-id", DemoKey.issuerId, "--bundle-id", DemoKey.bundleId]
         let (result, jws) = try Self.sign(["--key-file", "-"] + identity, stdin: Data(DemoKey.privatePEM.utf8))
         Self.expectIdentity(jws)
         Expect.noDemoWarning(result)
@@ -120,8 +120,8 @@ struct CredentialTests {
             default: DemoKey.base64Body
             }
         let environment = [
-            "OFFERKIT_KEY": value, "OFFERKIT_KEY_ID": DemoKey.keyID, "OFFERKIT_ISSUER_ID": DemoKey.issuerID,
-            "OFFERKIT_BUNDLE_ID": DemoKey.bundleID,
+            "OFFERKIT_KEY": value, "OFFERKIT_KEY_ID": DemoKey.keyId, "OFFERKIT_ISSUER_ID": DemoKey.issuerId,
+            "OFFERKIT_BUNDLE_ID": DemoKey.bundleId,
         ]
         let (result, jws) = try Self.sign([], environment: environment)
         Self.expectIdentity(jws)
@@ -131,14 +131,14 @@ struct CredentialTests {
     @Test func keyInANamedVariable() throws {
         let (_, jws) = try Self.sign(
             [
-                "--key-env", "MY_APP_KEY", "--key-id", DemoKey.keyID, "--issuer-id", DemoKey.issuerID, "--bundle-id",
-                DemoKey.bundleID,
+                "--key-env", "MY_APP_KEY", "--key-id", DemoKey.keyId, "--issuer-id", DemoKey.issuerId, "--bundle-id",
+                DemoKey.bundleId,
             ], environment: ["MY_APP_KEY": DemoKey.privatePEM])
         Self.expectIdentity(jws)
         let (_, body) = try Self.sign(
             [
-                "--key-env", "MY_APP_KEY", "--key-id", DemoKey.keyID, "--issuer-id", DemoKey.issuerID, "--bundle-id",
-                DemoKey.bundleID,
+                "--key-env", "MY_APP_KEY", "--key-id", DemoKey.keyId, "--issuer-id", DemoKey.issuerId, "--bundle-id",
+                DemoKey.bundleId,
             ], environment: ["MY_APP_KEY": DemoKey.base64Body])
         Self.expectIdentity(body)
     }
@@ -149,7 +149,7 @@ struct CredentialTests {
         // A malformed key ID in the environment does not matter when the flag is right.
         var environment = DemoKey.environment
         environment["OFFERKIT_KEY_ID"] = "not-a-key-id"
-        let (_, malformed) = try Self.sign(["--key-id", DemoKey.keyID], environment: environment)
+        let (_, malformed) = try Self.sign(["--key-id", DemoKey.keyId], environment: environment)
         Self.expectIdentity(malformed)
 
         // Every field: the flag's value ends up in the JWS.
@@ -160,7 +160,7 @@ struct CredentialTests {
         ]
         let (_, jws) = try Self.sign(
             [
-                "--key-file", DemoKey.privateCopy, "--key-id", "FLAGKEY001", "--issuer-id", DemoKey.issuerID,
+                "--key-file", DemoKey.privateCopy, "--key-id", "FLAGKEY001", "--issuer-id", DemoKey.issuerId,
                 "--bundle-id", "com.example.flag",
             ], environment: environmentValues)
         Self.expectIdentity(jws, kid: "FLAGKEY001", bid: "com.example.flag")
@@ -168,24 +168,24 @@ struct CredentialTests {
 
     @Test func environmentBeatsTheConfigFile() throws {
         let (folder, config) = try Self.makeConfig(
-            bundleID: "com.example.config", keyID: "CFGKEY0001", keyFile: "missing/SubscriptionKey_CFGKEY0001.p8")
+            bundleId: "com.example.config", keyId: "CFGKEY0001", keyFile: "missing/SubscriptionKey_CFGKEY0001.p8")
         defer { folder.remove() }
         let environment = [
             "OFFERKIT_CONFIG": config, "OFFERKIT_BUNDLE_ID": "com.example.config",
             "OFFERKIT_KEY_FILE": DemoKey.privateCopy, "OFFERKIT_KEY_ID": "ENVKEY0001",
-            "OFFERKIT_ISSUER_ID": DemoKey.issuerID,
+            "OFFERKIT_ISSUER_ID": DemoKey.issuerId,
         ]
         let (_, jws) = try Self.sign([], environment: environment)
         Self.expectIdentity(jws, kid: "ENVKEY0001", bid: "com.example.config")
     }
 
     @Test func flagsBeatTheConfigFile() throws {
-        let (folder, config) = try Self.makeConfig(bundleID: "com.example.config", keyID: "CFGKEY0001")
+        let (folder, config) = try Self.makeConfig(bundleId: "com.example.config", keyId: "CFGKEY0001")
         defer { folder.remove() }
         let (_, jws) = try Self.sign(
             [
                 "--config", config, "--bundle-id", "com.example.config", "--key-id", "FLAGKEY001", "--issuer-id",
-                DemoKey.issuerID,
+                DemoKey.issuerId,
             ])
         Self.expectIdentity(jws, kid: "FLAGKEY001", bid: "com.example.config")
     }
@@ -195,17 +195,17 @@ struct CredentialTests {
     @Test(arguments: [
         ("SubscriptionKey_ABCDE12345.p8", "ABCDE12345"), ("AuthKey_XYZ9876543.p8", "XYZ9876543"),
     ])
-    func keyIDIsInferredFromAppleFileNames(name: String, keyID: String) throws {
+    func keyIDIsInferredFromAppleFileNames(name: String, keyId: String) throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let path = try folder.copyOfDemoKey(named: name, mode: 0o600)
-        let identity = ["--issuer-id", DemoKey.issuerID, "--bundle-id", DemoKey.bundleID]
+        let identity = ["--issuer-id", DemoKey.issuerId, "--bundle-id", DemoKey.bundleId]
         let (_, jws) = try Self.sign(["--key-file", path] + identity)
-        #expect(jws.header["kid"]?.string == keyID)
+        #expect(jws.header["kid"]?.string == keyId)
         let (_, fromEnv) = try Self.sign(identity, environment: ["OFFERKIT_KEY_FILE": path])
-        #expect(fromEnv.header["kid"]?.string == keyID)
-        let (_, explicit) = try Self.sign(["--key-file", path, "--key-id", DemoKey.keyID] + identity)
-        #expect(explicit.header["kid"]?.string == DemoKey.keyID, "a given key ID beats the file name")
+        #expect(fromEnv.header["kid"]?.string == keyId)
+        let (_, explicit) = try Self.sign(["--key-file", path, "--key-id", DemoKey.keyId] + identity)
+        #expect(explicit.header["kid"]?.string == DemoKey.keyId, "a given key ID beats the file name")
     }
 
     @Test func noKeyIDInferableExitsThree() throws {
@@ -213,10 +213,10 @@ struct CredentialTests {
         defer { folder.remove() }
         let path = try folder.copyOfDemoKey(named: "my-key.p8", mode: 0o600)
         let result = try CLI.run(
-            Self.signArguments + ["--key-file", path, "--issuer-id", DemoKey.issuerID, "--bundle-id", DemoKey.bundleID])
+            Self.signArguments + ["--key-file", path, "--issuer-id", DemoKey.issuerId, "--bundle-id", DemoKey.bundleId])
         Expect.failure(result, status: 3, mentioning: ["key id"])
         let fromStdin = try CLI.run(
-            Self.signArguments + ["--key-file", "-", "--issuer-id", DemoKey.issuerID, "--bundle-id", DemoKey.bundleID],
+            Self.signArguments + ["--key-file", "-", "--issuer-id", DemoKey.issuerId, "--bundle-id", DemoKey.bundleId],
             stdin: Data(DemoKey.privatePEM.utf8))
         Expect.failure(fromStdin, status: 3, mentioning: ["key id"])
     }
@@ -230,7 +230,7 @@ struct CredentialTests {
         let path = try folder.copyOfDemoKey(named: "SubscriptionKey_DEMOKEY123.p8", mode: mode)
         #expect(FileMode.of(path) == mode)
         let (result, _) = try Self.sign(
-            ["--key-file", path, "--issuer-id", DemoKey.issuerID, "--bundle-id", DemoKey.bundleID])
+            ["--key-file", path, "--issuer-id", DemoKey.issuerId, "--bundle-id", DemoKey.bundleId])
         #expect(result.stderr.contains("readable by"), "mode \(String(mode, radix: 8)) warns\n\(result)")
         #expect(!result.stderr.lowercased().contains("demo key"))
 
@@ -238,14 +238,14 @@ struct CredentialTests {
         let (fromEnv, _) = try Self.sign(
             [],
             environment: [
-                "OFFERKIT_KEY_FILE": path, "OFFERKIT_ISSUER_ID": DemoKey.issuerID,
-                "OFFERKIT_BUNDLE_ID": DemoKey.bundleID,
+                "OFFERKIT_KEY_FILE": path, "OFFERKIT_ISSUER_ID": DemoKey.issuerId,
+                "OFFERKIT_BUNDLE_ID": DemoKey.bundleId,
             ])
         #expect(fromEnv.stderr.contains("readable by"), "\(fromEnv)")
         let config = try folder.write(
-            #"{"\#(DemoKey.bundleID)":{"keyFile":"SubscriptionKey_DEMOKEY123.p8","keyId":"DEMOKEY123","issuerId":"\#(DemoKey.issuerID)"}}"#,
+            #"{"\#(DemoKey.bundleId)":{"keyFile":"SubscriptionKey_DEMOKEY123.p8","keyId":"DEMOKEY123","issuerId":"\#(DemoKey.issuerId)"}}"#,
             to: "config.json")
-        let (fromConfig, _) = try Self.sign(["--config", config, "--bundle-id", DemoKey.bundleID])
+        let (fromConfig, _) = try Self.sign(["--config", config, "--bundle-id", DemoKey.bundleId])
         #expect(fromConfig.stderr.contains("readable by"), "\(fromConfig)")
     }
 
@@ -254,7 +254,7 @@ struct CredentialTests {
         defer { folder.remove() }
         let path = try folder.copyOfDemoKey(named: "SubscriptionKey_DEMOKEY123.p8", mode: 0o600)
         let (result, _) = try Self.sign(
-            ["--key-file", path, "--issuer-id", DemoKey.issuerID, "--bundle-id", DemoKey.bundleID])
+            ["--key-file", path, "--issuer-id", DemoKey.issuerId, "--bundle-id", DemoKey.bundleId])
         #expect(!result.stderr.contains("readable by"), "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")
     }

@@ -37,7 +37,7 @@ struct DemoKeyRuleTests {
         Expect.success(result)
         #expect(result.stderr.contains("using the demo key"), "\(result)")
         // Any credential at all turns the fallback off.
-        let partial = try CLI.run(Self.sign + ["--bundle-id", DemoKey.bundleID], cwd: folder.url)
+        let partial = try CLI.run(Self.sign + ["--bundle-id", DemoKey.bundleId], cwd: folder.url)
         Expect.failure(partial, status: 3, mentioning: ["no key given"])
     }
 

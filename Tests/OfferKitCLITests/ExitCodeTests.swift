@@ -6,7 +6,7 @@ import Testing
 @Suite("offerkit exit codes")
 struct ExitCodeTests {
     static let sign = ["sign", "promotional-offer", "--product-id", Fixed.productId, "--offer-id", Fixed.offerId]
-    static let identity = ["--issuer-id", DemoKey.issuerID, "--bundle-id", DemoKey.bundleID]
+    static let identity = ["--issuer-id", DemoKey.issuerId, "--bundle-id", DemoKey.bundleId]
 
     @Test func rootHelpListsTheExitCodes() throws {
         let result = try CLI.run(["--help"])
@@ -65,7 +65,7 @@ struct ExitCodeTests {
     @Test(arguments: ["rsa.pkcs8.pem", "p384.pkcs8.pem", "p256.pub.pem", "empty.p8", "p256.encrypted.pem", "cert.pem"])
     func threeForAKeyThatIsNotAP256PrivateKey(fixture: String) throws {
         let path = DemoKey.fixtureKeys.appendingPathComponent(fixture).path
-        let result = try CLI.run(Self.sign + ["--key-file", path, "--key-id", DemoKey.keyID] + Self.identity)
+        let result = try CLI.run(Self.sign + ["--key-file", path, "--key-id", DemoKey.keyId] + Self.identity)
         Expect.failure(result, status: 3)
     }
 
@@ -76,13 +76,13 @@ struct ExitCodeTests {
     }
 
     @Test func threeForBadIdentifiers() throws {
-        func flags(keyID: String = DemoKey.keyID, issuer: String = DemoKey.issuerID, bundle: String = DemoKey.bundleID)
+        func flags(keyId: String = DemoKey.keyId, issuer: String = DemoKey.issuerId, bundle: String = DemoKey.bundleId)
             -> [String]
         {
-            ["--key-file", DemoKey.privateCopy, "--key-id", keyID, "--issuer-id", issuer, "--bundle-id", bundle]
+            ["--key-file", DemoKey.privateCopy, "--key-id", keyId, "--issuer-id", issuer, "--bundle-id", bundle]
         }
-        Expect.failure(try CLI.run(Self.sign + flags(keyID: "demokey123")), status: 3, mentioning: ["key id"])
-        Expect.failure(try CLI.run(Self.sign + flags(keyID: "DEMOKEY12")), status: 3, mentioning: ["key id"])
+        Expect.failure(try CLI.run(Self.sign + flags(keyId: "demokey123")), status: 3, mentioning: ["key id"])
+        Expect.failure(try CLI.run(Self.sign + flags(keyId: "DEMOKEY12")), status: 3, mentioning: ["key id"])
         Expect.failure(try CLI.run(Self.sign + flags(issuer: "not-a-uuid")), status: 3, mentioning: ["issuer"])
         Expect.failure(try CLI.run(Self.sign + flags(bundle: "com.example app")), status: 3, mentioning: ["bundle"])
         Expect.failure(try CLI.run(Self.sign + flags(bundle: "com..example")), status: 3, mentioning: ["bundle"])
@@ -92,13 +92,13 @@ struct ExitCodeTests {
 
     @Test func threeForKeysInTheEnvironmentThatAreNotKeys() throws {
         let unset = try CLI.run(
-            Self.sign + ["--key-env", "OFFERKIT_TEST_UNSET_VARIABLE", "--key-id", DemoKey.keyID] + Self.identity)
+            Self.sign + ["--key-env", "OFFERKIT_TEST_UNSET_VARIABLE", "--key-id", DemoKey.keyId] + Self.identity)
         Expect.failure(unset, status: 3, mentioning: ["OFFERKIT_TEST_UNSET_VARIABLE"])
         let garbage = try CLI.run(
-            Self.sign + ["--key-id", DemoKey.keyID] + Self.identity, environment: ["OFFERKIT_KEY": "not a key at all"])
+            Self.sign + ["--key-id", DemoKey.keyId] + Self.identity, environment: ["OFFERKIT_KEY": "not a key at all"])
         Expect.failure(garbage, status: 3)
         let emptyStdin = try CLI.run(
-            Self.sign + ["--key-file", "-", "--key-id", DemoKey.keyID] + Self.identity, stdin: Data())
+            Self.sign + ["--key-file", "-", "--key-id", DemoKey.keyId] + Self.identity, stdin: Data())
         Expect.failure(emptyStdin, status: 3)
     }
 

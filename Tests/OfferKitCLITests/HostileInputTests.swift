@@ -75,8 +75,8 @@ struct HostileInputTests {
             [
                 "verify", "--legacy-signature", "MEUCIQ==", "--product-id", "p", "--offer-id", "o", "--nonce",
                 Fixed.nonce,
-                "--timestamp", "-1", "--public-key", DemoKey.publicKeyPath, "--key-id", DemoKey.keyID, "--bundle-id",
-                DemoKey.bundleID,
+                "--timestamp", "-1", "--public-key", DemoKey.publicKeyPath, "--key-id", DemoKey.keyId, "--bundle-id",
+                DemoKey.bundleId,
             ])
         Expect.failure(timestamp, status: 1, mentioning: ["timestamp", "found -1"])
         let count = try CLI.run(["codes", "generate", "--count", "-3"])
@@ -164,7 +164,7 @@ struct HostileInputTests {
         let result = try CLI.run(
             [
                 "sign", "promotional-offer", "--product-id", "p", "--offer-id", "o", "--key-file", path, "--issuer-id",
-                DemoKey.issuerID, "--bundle-id", DemoKey.bundleID,
+                DemoKey.issuerId, "--bundle-id", DemoKey.bundleId,
             ])
         Expect.failure(result, status: 3, mentioning: ["larger than 16 KiB"])
     }
@@ -175,7 +175,7 @@ struct HostileInputTests {
         defer { folder.remove() }
         let fifo = folder.file("key.fifo")
         #expect(mkfifo(fifo, 0o600) == 0)
-        let identity = "--key-id DEMOKEY123 --issuer-id \(DemoKey.issuerID) --bundle-id \(DemoKey.bundleID)"
+        let identity = "--key-id DEMOKEY123 --issuer-id \(DemoKey.issuerId) --bundle-id \(DemoKey.bundleId)"
         let scripts = [
             "cat '\(DemoKey.keyPath)' > '\(fifo)' & exec \"$0\" sign promotional-offer --product-id p --offer-id o --key-file '\(fifo)' \(identity)",
             "exec \"$0\" sign promotional-offer --product-id p --offer-id o --key-file /dev/stdin \(identity) < '\(DemoKey.keyPath)'",
@@ -233,8 +233,8 @@ struct HostileInputTests {
     @Test("verify: a correctly signed token with iat −2^63 and exp 2^63−1 fails verification (exit 1)")
     func verifyExtremeClaims() throws {
         let payloads = [
-            #"{"iss":"\#(DemoKey.issuerID)","iat":-9223372036854775808,"exp":9223372036854775807,"aud":"appstoreconnect-v1","bid":"\#(DemoKey.bundleID)"}"#,
-            #"{"iss":"\#(DemoKey.issuerID)","iat":-9223372036854775808,"aud":"promotional-offer","bid":"\#(DemoKey.bundleID)","nonce":"\#(Fixed.nonce)","productId":"p","offerIdentifier":"o"}"#,
+            #"{"iss":"\#(DemoKey.issuerId)","iat":-9223372036854775808,"exp":9223372036854775807,"aud":"appstoreconnect-v1","bid":"\#(DemoKey.bundleId)"}"#,
+            #"{"iss":"\#(DemoKey.issuerId)","iat":-9223372036854775808,"aud":"promotional-offer","bid":"\#(DemoKey.bundleId)","nonce":"\#(Fixed.nonce)","productId":"p","offerIdentifier":"o"}"#,
         ]
         for payload in payloads {
             let jws = try JWSEncoder(key: DemoKey.key).sign(payload: Array(payload.utf8))

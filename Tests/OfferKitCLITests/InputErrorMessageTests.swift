@@ -14,13 +14,13 @@ struct InputErrorMessageTests {
     @Test("a long value given as key ID or nonce is not echoed at all")
     func longValuesAreNotEchoed() throws {
         let scalar = String(repeating: "ab01", count: 16)
-        let asKeyID = try CLI.run(
+        let asKeyId = try CLI.run(
             CredentialTests.signArguments + [
                 "--key-file", DemoKey.privateCopy, "--key-id", scalar, "--issuer-id",
-                DemoKey.issuerID, "--bundle-id", DemoKey.bundleID,
+                DemoKey.issuerId, "--bundle-id", DemoKey.bundleId,
             ])
-        Expect.failure(asKeyID, status: 3, mentioning: ["keyID"])
-        #expect(!asKeyID.stderr.contains("ab01ab01"))
+        Expect.failure(asKeyId, status: 3, mentioning: ["keyID"])
+        #expect(!asKeyId.stderr.contains("ab01ab01"))
         let asNonce = try CLI.run(CredentialTests.signArguments + DemoKey.flags + ["--nonce", scalar])
         Expect.failure(asNonce, status: 4, mentioning: ["nonce"])
         #expect(!asNonce.stderr.contains("ab01ab01"))

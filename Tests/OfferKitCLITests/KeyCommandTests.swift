@@ -13,7 +13,7 @@ struct KeyCommandTests {
         #expect(result.stdout.contains("P-256"))
         #expect(result.stdout.contains(DemoKey.key.jwkThumbprint), "RFC 7638 thumbprint\n\(result)")
         #expect(result.stdout.contains(Self.trimmed(DemoKey.key.publicKeyPEM)), "public key PEM\n\(result)")
-        #expect(result.stdout.contains(DemoKey.keyID))
+        #expect(result.stdout.contains(DemoKey.keyId))
         #expect(!result.stdout.contains("PRIVATE KEY"))
     }
 
@@ -21,7 +21,7 @@ struct KeyCommandTests {
         let result = try CLI.run(["key", "inspect", "--format", "json"] + DemoKey.flags)
         Expect.success(result)
         let json = try #require(result.json, "not one JSON object: \(result)")
-        #expect(json["keyId"]?.string == DemoKey.keyID)
+        #expect(json["keyId"]?.string == DemoKey.keyId)
         #expect(json["curve"]?.string == "P-256")
         #expect(json["thumbprint"]?.string == DemoKey.key.jwkThumbprint)
         #expect(Self.trimmed(json["publicKeyPem"]?.string ?? "") == Self.trimmed(DemoKey.key.publicKeyPEM))
@@ -55,7 +55,7 @@ struct KeyCommandTests {
         let privatePath = "\(out)/SubscriptionKey_GENKEY0001.p8"
         let publicPath = "\(out)/SubscriptionKey_GENKEY0001.pub.pem"
         let pem = try String(contentsOfFile: privatePath, encoding: .utf8)
-        let key = try SigningKey(pem: pem, keyID: "GENKEY0001")
+        let key = try SigningKey(pem: pem, keyId: "GENKEY0001")
         OutputLog.shared.registerSecret(
             pem: pem, name: "the key `key generate` wrote to \(privatePath)",
             publicMaterial: [OutputLog.base64Body(ofPEM: key.publicKeyPEM), key.publicJWK])
@@ -71,8 +71,8 @@ struct KeyCommandTests {
         // The new key signs, and the key ID is inferred from its file name.
         let signed = try CLI.run(
             [
-                "token", "server-api", "--key-file", privatePath, "--issuer-id", DemoKey.issuerID, "--bundle-id",
-                DemoKey.bundleID,
+                "token", "server-api", "--key-file", privatePath, "--issuer-id", DemoKey.issuerId, "--bundle-id",
+                DemoKey.bundleId,
             ])
         Expect.success(signed)
         #expect(DecodedJWS(signed.output)?.header["kid"]?.string == "GENKEY0001")
@@ -91,7 +91,7 @@ struct KeyCommandTests {
         let forced = try CLI.run(["key", "generate", "--out", out, "--key-id", "GENKEY0001", "--force"])
         Expect.success(forced)
         let replaced = try String(contentsOfFile: privatePath, encoding: .utf8)
-        let replacedKey = try SigningKey(pem: replaced, keyID: "GENKEY0001")
+        let replacedKey = try SigningKey(pem: replaced, keyId: "GENKEY0001")
         OutputLog.shared.registerSecret(
             pem: replaced, name: "the key `key generate --force` wrote to \(privatePath)",
             publicMaterial: [OutputLog.base64Body(ofPEM: replacedKey.publicKeyPEM), replacedKey.publicJWK])
@@ -110,13 +110,13 @@ struct KeyCommandTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         let privateName = try #require(names.first { $0.hasSuffix(".p8") }, "files: \(names)")
         #expect(names.count == 2, "\(names)")
-        let keyID = String(privateName.dropFirst("SubscriptionKey_".count).dropLast(".p8".count))
+        let keyId = String(privateName.dropFirst("SubscriptionKey_".count).dropLast(".p8".count))
         #expect(privateName.hasPrefix("SubscriptionKey_"))
-        #expect(keyID.count == 10 && keyID.allSatisfy { ($0.isUppercase || $0.isNumber) && $0.isASCII }, "\(keyID)")
-        #expect(names.contains("SubscriptionKey_\(keyID).pub.pem"))
-        #expect(result.stdout.contains(keyID))
+        #expect(keyId.count == 10 && keyId.allSatisfy { ($0.isUppercase || $0.isNumber) && $0.isASCII }, "\(keyId)")
+        #expect(names.contains("SubscriptionKey_\(keyId).pub.pem"))
+        #expect(result.stdout.contains(keyId))
         let pem = try String(contentsOfFile: folder.file(privateName), encoding: .utf8)
-        let key = try SigningKey(pem: pem, keyID: keyID)
+        let key = try SigningKey(pem: pem, keyId: keyId)
         OutputLog.shared.registerSecret(
             pem: pem, name: "the key `key generate` wrote to \(privateName)",
             publicMaterial: [OutputLog.base64Body(ofPEM: key.publicKeyPEM), key.publicJWK])
@@ -126,8 +126,8 @@ struct KeyCommandTests {
     @Test func generateRejectsABadKeyIDAndAnUnwritableFolder() throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
-        let badID = try CLI.run(["key", "generate", "--out", folder.path, "--key-id", "lower"])
-        Expect.failure(badID, status: 3, mentioning: ["key id"])
+        let badId = try CLI.run(["key", "generate", "--out", folder.path, "--key-id", "lower"])
+        Expect.failure(badId, status: 3, mentioning: ["key id"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
 
         let file = try folder.write("not a folder", to: "plain-file")

@@ -38,7 +38,7 @@ struct LegacySignatureJSONTests {
         let publicOnly = try CLI.run(
             [
                 "verify", "--legacy-signature-file", "-", "--public-key", DemoKey.publicKeyPath, "--bundle-id",
-                DemoKey.bundleID, "--format", "json",
+                DemoKey.bundleId, "--format", "json",
             ], stdin: Data(text.utf8))
         #expect(publicOnly.status == 0, "\(publicOnly)")
         #expect(publicOnly.json?["valid"]?.bool == true, "\(publicOnly)")
@@ -46,7 +46,7 @@ struct LegacySignatureJSONTests {
 
         // The bundle ID may come from the object itself.
         var object = try #require(JSON.parse(text)?.object)
-        object["bundleId"] = .string(DemoKey.bundleID)
+        object["bundleId"] = .string(DemoKey.bundleId)
         let withBundle = try folder.write(Self.text(object), to: "with-bundle.json")
         let fromObject = try CLI.run(
             ["verify", "--legacy-signature-file", withBundle, "--public-key", DemoKey.publicKeyPath])
@@ -65,7 +65,7 @@ struct LegacySignatureJSONTests {
         defer { folder.remove() }
         let (_, text) = try Self.signJSON(folder)
         let object = try #require(JSON.parse(text)?.object)
-        let publicKey = ["--public-key", DemoKey.publicKeyPath, "--bundle-id", DemoKey.bundleID]
+        let publicKey = ["--public-key", DemoKey.publicKeyPath, "--bundle-id", DemoKey.bundleId]
 
         for (member, value) in [
             ("productId", JSON.string("com.example.yearly")), ("offerIdentifier", .string("OTHER")),
@@ -119,12 +119,12 @@ struct LegacySignatureJSONTests {
             "--offer-identifier", Fixed.offerId, "--nonce", Fixed.nonce, "--timestamp", String(Fixed.timestamp),
             "--public-key", DemoKey.publicKeyPath,
         ]
-        let withKeyID = try CLI.run(arguments + ["--key-id", DemoKey.keyID, "--bundle-id", DemoKey.bundleID])
-        #expect(withKeyID.status == 0, "\(withKeyID)")
+        let withKeyId = try CLI.run(arguments + ["--key-id", DemoKey.keyId, "--bundle-id", DemoKey.bundleId])
+        #expect(withKeyId.status == 0, "\(withKeyId)")
         // keys-example/config.json names the key ID and the one bundle ID.
         let withConfig = try CLI.run(arguments + ["--config", DemoKey.configPath])
         #expect(withConfig.status == 0, "\(withConfig)")
-        let none = try CLI.run(arguments + ["--bundle-id", DemoKey.bundleID])
+        let none = try CLI.run(arguments + ["--bundle-id", DemoKey.bundleId])
         Expect.failure(none, status: 3, mentioning: ["key ID", "--key-id", "--legacy-signature-file"])
     }
 }

@@ -13,9 +13,9 @@ struct LegacyVerificationTests {
         let base = [
             "verify", "--legacy-signature", signature.signature, "--product-id", Fixed.productId, "--offer-id",
             Fixed.offerId, "--nonce", Fixed.nonce, "--timestamp", String(Fixed.timestamp), "--public-key",
-            DemoKey.publicKeyPath, "--key-id", DemoKey.keyID,
+            DemoKey.publicKeyPath, "--key-id", DemoKey.keyId,
         ]
-        let good = try CLI.run(base + ["--bundle-id", DemoKey.bundleID])
+        let good = try CLI.run(base + ["--bundle-id", DemoKey.bundleId])
         Expect.success(good)
         Expect.noDemoWarning(good)
         let wrongBundle = try CLI.run(base + ["--bundle-id", "com.example.other"])

@@ -27,7 +27,7 @@ struct MissingCredentialTests {
 
     @Test("--issuer-id alone: the key, its key ID and the bundle ID are named in one message")
     func issuerAlone() throws {
-        let result = try CLI.run(CredentialTests.signArguments + ["--issuer-id", DemoKey.issuerID])
+        let result = try CLI.run(CredentialTests.signArguments + ["--issuer-id", DemoKey.issuerId])
         Expect.failure(result, status: 3, mentioning: Self.keyPlaces + Self.keyIDPlaces + Self.bundlePlaces)
         #expect(!result.stderr.contains("issuer ID ("), "\(result)")
         #expect(Self.errorLines(result).count == 1, "\(result)")

@@ -9,7 +9,7 @@ import Testing
 /// CLI where it does not belong, where an error message would be most tempted to quote it.
 @Suite("private key material never appears in output")
 struct PrivateKeyLeakTests {
-    static let identity = ["--issuer-id", DemoKey.issuerID, "--bundle-id", DemoKey.bundleID]
+    static let identity = ["--issuer-id", DemoKey.issuerId, "--bundle-id", DemoKey.bundleId]
 
     /// Runs and checks this run's output against every known secret (it is also in the log).
     @discardableResult
@@ -55,23 +55,23 @@ struct PrivateKeyLeakTests {
         var damaged = body
         damaged.remove(at: damaged.index(damaged.startIndex, offsetBy: 70))
         let damagedResult = try Self.runClean(
-            ["sign", "promotional-offer", "--product-id", "p", "--offer-id", "o", "--key-id", DemoKey.keyID]
+            ["sign", "promotional-offer", "--product-id", "p", "--offer-id", "o", "--key-id", DemoKey.keyId]
                 + Self.identity, environment: ["OFFERKIT_KEY": damaged])
         #expect(damagedResult.status == 3, "\(damagedResult)")
         let relabeled = DemoKey.privatePEM.replacingOccurrences(of: "PRIVATE KEY", with: "PUBLIC KEY")
         let relabeledResult = try Self.runClean(
-            ["key", "inspect", "--key-file", "-", "--key-id", DemoKey.keyID], stdin: Data(relabeled.utf8))
+            ["key", "inspect", "--key-file", "-", "--key-id", DemoKey.keyId], stdin: Data(relabeled.utf8))
         #expect(relabeledResult.status == 3, "\(relabeledResult)")
         let truncated = String(DemoKey.privatePEM.prefix(120))
         try Self.runClean(
-            ["key", "inspect", "--key-env", "SOME_KEY", "--key-id", DemoKey.keyID], environment: ["SOME_KEY": truncated]
+            ["key", "inspect", "--key-env", "SOME_KEY", "--key-id", DemoKey.keyId], environment: ["SOME_KEY": truncated]
         )
 
         // A good key with a bad key ID, issuer or bundle.
         try Self.runClean(
             ["token", "server-api", "--key-id", "bad"] + Self.identity, environment: ["OFFERKIT_KEY": body])
         try Self.runClean(
-            ["token", "server-api", "--key-id", DemoKey.keyID, "--issuer-id", "x", "--bundle-id", DemoKey.bundleID],
+            ["token", "server-api", "--key-id", DemoKey.keyId, "--issuer-id", "x", "--bundle-id", DemoKey.bundleId],
             environment: ["OFFERKIT_KEY": DemoKey.privatePEM])
 
         // The private key where a JWS, a request, a public key, a signature or JSON Lines belong.
@@ -103,10 +103,10 @@ struct PrivateKeyLeakTests {
         // The key in every accepted form, with output in both formats.
         for format in ["text", "json"] {
             try Self.runClean(
-                ["key", "inspect", "--format", format, "--key-file", "-", "--key-id", DemoKey.keyID],
+                ["key", "inspect", "--format", format, "--key-file", "-", "--key-id", DemoKey.keyId],
                 stdin: Data(DemoKey.privatePEM.utf8))
             try Self.runClean(
-                ["key", "inspect", "--format", format, "--key-id", DemoKey.keyID],
+                ["key", "inspect", "--format", format, "--key-id", DemoKey.keyId],
                 environment: ["OFFERKIT_KEY": body])
             try Self.runClean(["token", "server-api", "--format", format] + DemoKey.flags)
         }
@@ -119,7 +119,7 @@ struct PrivateKeyLeakTests {
         #expect(generated.status == 0, "\(generated)")
         let path = folder.file("SubscriptionKey_LEAKTEST01.p8")
         let pem = try String(contentsOfFile: path, encoding: .utf8)
-        let key = try SigningKey(pem: pem, keyID: "LEAKTEST01")
+        let key = try SigningKey(pem: pem, keyId: "LEAKTEST01")
         OutputLog.shared.registerSecret(
             pem: pem, name: "the generated key LEAKTEST01",
             publicMaterial: [OutputLog.base64Body(ofPEM: key.publicKeyPEM), key.publicJWK])

@@ -6,7 +6,7 @@ import Testing
 @Suite("offerkit serve")
 struct ServeCommandTests {
     static let servicePath = DemoKey.folder.appendingPathComponent("service.json").path
-    static let otherBundleID = "com.example.offerkit.other"
+    static let otherBundleId = "com.example.offerkit.other"
     static let signPath = "/v1/signatures/promotional-offer"
 
     /// A key made by `offerkit api-key create`: its secret and its entry as JSON text.
@@ -41,32 +41,32 @@ struct ServeCommandTests {
         return (server, port)
     }
 
-    static func offerBody(bundleID: String) -> String {
-        #"{"bundleId":"\#(bundleID)","productId":"com.example.offerkit.monthly","offerIdentifier":"WINBACK50"}"#
+    static func offerBody(bundleId: String) -> String {
+        #"{"bundleId":"\#(bundleId)","productId":"com.example.offerkit.monthly","offerIdentifier":"WINBACK50"}"#
     }
 
-    static func signHeaders(_ key: CreatedKey?, requestID: String) -> [(String, String)] {
-        var headers = [("Content-Type", "application/json"), ("X-Request-Id", requestID)]
+    static func signHeaders(_ key: CreatedKey?, requestId: String) -> [(String, String)] {
+        var headers = [("Content-Type", "application/json"), ("X-Request-Id", requestId)]
         if let key { headers.append(("Authorization", "Bearer \(key.secret)")) }
         return headers
     }
 
     /// Verifies a service response's JWS with the demo public key and checks its claims.
     static func expectSignedOffer(
-        _ reply: HTTPReply, bundleID: String, sourceLocation: SourceLocation = #_sourceLocation
+        _ reply: HTTPReply, bundleId: String, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         #expect(reply.status == 200, "\(reply)", sourceLocation: sourceLocation)
         let json = try #require(reply.json, "\(reply)", sourceLocation: sourceLocation)
         let jws = try #require(json["jws"]?.string, "\(reply)", sourceLocation: sourceLocation)
         let pem = try String(contentsOfFile: DemoKey.publicKeyPath, encoding: .utf8)
         let verified = try JWSVerifier(publicKeyPEM: pem).verify(jws, as: .promotionalOffer)
-        #expect(verified.header.kid == DemoKey.keyID, sourceLocation: sourceLocation)
-        #expect(verified.claims.iss == DemoKey.issuerID, sourceLocation: sourceLocation)
-        #expect(verified.claims.bid == bundleID, sourceLocation: sourceLocation)
+        #expect(verified.header.kid == DemoKey.keyId, sourceLocation: sourceLocation)
+        #expect(verified.claims.iss == DemoKey.issuerId, sourceLocation: sourceLocation)
+        #expect(verified.claims.bid == bundleId, sourceLocation: sourceLocation)
         #expect(verified.claims.productId == "com.example.offerkit.monthly", sourceLocation: sourceLocation)
         #expect(verified.claims.offerIdentifier == "WINBACK50", sourceLocation: sourceLocation)
         #expect(verified.claims.nonce == json["nonce"]?.string, sourceLocation: sourceLocation)
-        #expect(json["keyId"]?.string == DemoKey.keyID, sourceLocation: sourceLocation)
+        #expect(json["keyId"]?.string == DemoKey.keyId, sourceLocation: sourceLocation)
     }
 
     @Test func servesSignsAuthenticatesAndExitsZeroOnSIGTERM() throws {
@@ -82,19 +82,19 @@ struct ServeCommandTests {
 
         // Either app, one shared team key.
         let signed = try HTTPConnection.request(
-            "POST", Self.signPath, port: port, headers: Self.signHeaders(signer, requestID: "e2e-sign-1"),
-            body: Self.offerBody(bundleID: Self.otherBundleID))
-        try Self.expectSignedOffer(signed, bundleID: Self.otherBundleID)
+            "POST", Self.signPath, port: port, headers: Self.signHeaders(signer, requestId: "e2e-sign-1"),
+            body: Self.offerBody(bundleId: Self.otherBundleId))
+        try Self.expectSignedOffer(signed, bundleId: Self.otherBundleId)
         #expect(signed.header("X-Request-Id") == "e2e-sign-1", "the caller's request id comes back\n\(signed)")
         #expect(signed.header("Content-Type")?.hasPrefix("application/json") == true)
         let demo = try HTTPConnection.request(
-            "POST", Self.signPath, port: port, headers: Self.signHeaders(signer, requestID: "e2e-sign-2"),
-            body: Self.offerBody(bundleID: DemoKey.bundleID))
-        try Self.expectSignedOffer(demo, bundleID: DemoKey.bundleID)
+            "POST", Self.signPath, port: port, headers: Self.signHeaders(signer, requestId: "e2e-sign-2"),
+            body: Self.offerBody(bundleId: DemoKey.bundleId))
+        try Self.expectSignedOffer(demo, bundleId: DemoKey.bundleId)
 
         let anonymous = try HTTPConnection.request(
-            "POST", Self.signPath, port: port, headers: Self.signHeaders(nil, requestID: "e2e-anonymous"),
-            body: Self.offerBody(bundleID: DemoKey.bundleID))
+            "POST", Self.signPath, port: port, headers: Self.signHeaders(nil, requestId: "e2e-anonymous"),
+            body: Self.offerBody(bundleId: DemoKey.bundleId))
         #expect(anonymous.status == 401, "\(anonymous)")
         #expect(anonymous.header("Content-Type")?.hasPrefix("application/problem+json") == true, "\(anonymous)")
         #expect(anonymous.header("WWW-Authenticate")?.hasPrefix("Bearer") == true, "\(anonymous)")
@@ -104,8 +104,8 @@ struct ServeCommandTests {
         #expect(anonymous.json?["jws"] == nil)
 
         let outOfScope = try HTTPConnection.request(
-            "POST", Self.signPath, port: port, headers: Self.signHeaders(metricsOnly, requestID: "e2e-scope"),
-            body: Self.offerBody(bundleID: DemoKey.bundleID))
+            "POST", Self.signPath, port: port, headers: Self.signHeaders(metricsOnly, requestId: "e2e-scope"),
+            body: Self.offerBody(bundleId: DemoKey.bundleId))
         #expect(outOfScope.status == 403, "a metrics-only key may not sign\n\(outOfScope)")
 
         server.terminate()
@@ -140,11 +140,11 @@ struct ServeCommandTests {
         // in parallel) can take longer than the demo configuration's 10 s request timeout; this test
         // is about the shutdown, so the timeout is out of its way.
         let (server, port) = try Self.start(["--timeout", "120"], keys: [key])
-        let body = Array(Self.offerBody(bundleID: Self.otherBundleID).utf8)
+        let body = Array(Self.offerBody(bundleId: Self.otherBundleId).utf8)
         let connection = try HTTPConnection(port: port)
         try connection.send(
             HTTPConnection.head(
-                "POST", Self.signPath, headers: Self.signHeaders(key, requestID: "e2e-in-flight"),
+                "POST", Self.signPath, headers: Self.signHeaders(key, requestId: "e2e-in-flight"),
                 contentLength: body.count))
         try connection.send(Array(body[..<(body.count / 2)]))
         _ = try server.waitUntil("the server reading the request's head and first half") {
@@ -161,7 +161,7 @@ struct ServeCommandTests {
 
         try connection.send(Array(body[(body.count / 2)...]))
         let reply = try connection.readReply()
-        try Self.expectSignedOffer(reply, bundleID: Self.otherBundleID)
+        try Self.expectSignedOffer(reply, bundleId: Self.otherBundleId)
         #expect(reply.header("X-Request-Id") == "e2e-in-flight")
 
         let run = server.waitForExit()
@@ -172,12 +172,12 @@ struct ServeCommandTests {
     @Test func aBodyThatNeverArrivesIsCutOffByTheRequestTimeout() throws {
         let key = try Self.createKey(name: "slow-body")
         let (server, port) = try Self.start(["--timeout", "1"], keys: [key])
-        let body = Array(Self.offerBody(bundleID: Self.otherBundleID).utf8)
+        let body = Array(Self.offerBody(bundleId: Self.otherBundleId).utf8)
         do {
             let connection = try HTTPConnection(port: port)
             try connection.send(
                 HTTPConnection.head(
-                    "POST", Self.signPath, headers: Self.signHeaders(key, requestID: "e2e-slow-body"),
+                    "POST", Self.signPath, headers: Self.signHeaders(key, requestId: "e2e-slow-body"),
                     contentLength: body.count))
             try connection.send(Array(body[..<(body.count / 2)]))
             // The rest of the body is never sent: the answer must come anyway, from the request timeout.
@@ -198,15 +198,15 @@ struct ServeCommandTests {
         let key = try Self.createKey(name: "independent")
         let (server, port) = try Self.start(keys: [key])
         var tokens: [(token: String, audience: String)] = []
-        for (index, bundleID) in [DemoKey.bundleID, Self.otherBundleID].enumerated() {
+        for (index, bundleId) in [DemoKey.bundleId, Self.otherBundleId].enumerated() {
             let reply = try HTTPConnection.request(
-                "POST", Self.signPath, port: port, headers: Self.signHeaders(key, requestID: "independent-\(index)"),
-                body: Self.offerBody(bundleID: bundleID))
+                "POST", Self.signPath, port: port, headers: Self.signHeaders(key, requestId: "independent-\(index)"),
+                body: Self.offerBody(bundleId: bundleId))
             #expect(reply.status == 200, "\(reply)")
             tokens.append((try #require(reply.json?["jws"]?.string), "promotional-offer"))
         }
         let verified = try Independent.verifyWithPython(tokens)
-        #expect(verified.map { $0.claims["bid"]?.string } == [DemoKey.bundleID, Self.otherBundleID])
+        #expect(verified.map { $0.claims["bid"]?.string } == [DemoKey.bundleId, Self.otherBundleId])
         server.terminate()
         #expect(server.waitForExit().status == 0)
     }
@@ -215,9 +215,9 @@ struct ServeCommandTests {
         let (server, port) = try Self.start(["--no-auth"])
         #expect(server.stderr.contains("AUTHENTICATION IS OFF"), "\(server.result())")
         let reply = try HTTPConnection.request(
-            "POST", Self.signPath, port: port, headers: Self.signHeaders(nil, requestID: "no-auth"),
-            body: Self.offerBody(bundleID: DemoKey.bundleID))
-        try Self.expectSignedOffer(reply, bundleID: DemoKey.bundleID)
+            "POST", Self.signPath, port: port, headers: Self.signHeaders(nil, requestId: "no-auth"),
+            body: Self.offerBody(bundleId: DemoKey.bundleId))
+        try Self.expectSignedOffer(reply, bundleId: DemoKey.bundleId)
         server.terminate()
         #expect(server.waitForExit().status == 0)
     }

@@ -23,7 +23,7 @@ struct ServeHostileClientTests {
         let status: Int
     }
 
-    static let body = ServeCommandTests.offerBody(bundleID: DemoKey.bundleID)
+    static let body = ServeCommandTests.offerBody(bundleId: DemoKey.bundleId)
     static let chunk = String(body.utf8.count, radix: 16) + "\r\n" + body + "\r\n"
 
     static let hostile: [Hostile] = [
@@ -55,9 +55,9 @@ struct ServeHostileClientTests {
             body: chunk + "0\r\n\r\n", halfClose: false, status: 400),
     ]
 
-    static func head(_ path: String, key: ServeCommandTests.CreatedKey, requestID: String, _ fields: String) -> String {
+    static func head(_ path: String, key: ServeCommandTests.CreatedKey, requestId: String, _ fields: String) -> String {
         "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(key.secret)\r\n"
-            + "Content-Type: application/json\r\nX-Request-Id: \(requestID)\r\n\(fields)\r\n\r\n"
+            + "Content-Type: application/json\r\nX-Request-Id: \(requestId)\r\n\(fields)\r\n\r\n"
     }
 
     @Test func hostileRequestsGetA4xxTheServiceStaysUpAndLogsNo5xx() throws {
@@ -69,9 +69,9 @@ struct ServeHostileClientTests {
 
         // Broken framing: a 4xx with Connection: close, then the server closes the connection.
         for hostile in Self.hostile {
-            let requestID = "hostile-\(hostile.name)"
+            let requestId = "hostile-\(hostile.name)"
             let connection = try HTTPConnection(port: port)
-            try connection.send(Self.head(signPath, key: key, requestID: requestID, hostile.fields) + hostile.body)
+            try connection.send(Self.head(signPath, key: key, requestId: requestId, hostile.fields) + hostile.body)
             if hostile.halfClose { connection.finishSending() }
             let (bytes, closed) = connection.readUntilClosed(seconds: 20)
             let reply = try #require(
@@ -79,12 +79,12 @@ struct ServeHostileClientTests {
             #expect(reply.status == hostile.status, "\(hostile.name)\n\(reply)")
             #expect(reply.header("Connection")?.lowercased() == "close", "\(hostile.name)\n\(reply)")
             #expect(closed, "\(hostile.name): the server closes the connection after answering")
-            if reply.header("X-Request-Id") == requestID { expectedStatus[requestID] = hostile.status }
+            if reply.header("X-Request-Id") == requestId { expectedStatus[requestId] = hostile.status }
         }
         // The connection reset while the body arrives: nobody reads the answer, and it is no 5xx.
         do {
             let connection = try HTTPConnection(port: port)
-            try connection.send(Self.head(signPath, key: key, requestID: "hostile-reset", "Content-Length: 500") + "{")
+            try connection.send(Self.head(signPath, key: key, requestId: "hostile-reset", "Content-Length: 500") + "{")
             _ = try server.waitUntil("the server reading the head") { connection.unreadByServer() == 0 ? true : nil }
             connection.reset()
             expectedStatus["hostile-reset"] = 400
@@ -96,7 +96,7 @@ struct ServeHostileClientTests {
             let connection = try HTTPConnection(port: port)
             try connection.send(
                 Self.head(
-                    "/v1/campaigns/validate", key: key, requestID: "hostile-endless",
+                    "/v1/campaigns/validate", key: key, requestId: "hostile-endless",
                     "Content-Length: 9223372036854775807"))
             let flood = connection.flood(seconds: 15)
             let reply = try #require(HTTPReply.parse(flood.received), "\(flood)")
@@ -121,7 +121,7 @@ struct ServeHostileClientTests {
             ])
         let validated = try HTTPConnection.request(
             "POST", "/v1/campaigns/validate", port: port,
-            headers: ServeCommandTests.signHeaders(key, requestID: "hostile-int-max-length"),
+            headers: ServeCommandTests.signHeaders(key, requestId: "hostile-int-max-length"),
             body: #"{"campaign": \#(campaign), "today": "\#(CampaignFiles.today)"}"#)
         #expect(validated.status == 200, "\(validated)")
         #expect(validated.json?["valid"] == .bool(false), "\(validated)")
@@ -155,10 +155,10 @@ struct ServeHostileClientTests {
             serverErrors.isEmpty,
             "no 5xx in the request log (as CI counts them):\n\(serverErrors.joined(separator: "\n"))")
         #expect(!run.stderr.contains("internal error"), "\(run)")
-        for (requestID, status) in expectedStatus.sorted(by: { $0.key < $1.key }) {
+        for (requestId, status) in expectedStatus.sorted(by: { $0.key < $1.key }) {
             #expect(
-                lines.contains { $0.contains("request.id=\(requestID) ") && $0.contains("http.status=\(status) ") },
-                "\(requestID) is logged with \(status)\n\(run.stderr.suffix(3000))")
+                lines.contains { $0.contains("request.id=\(requestId) ") && $0.contains("http.status=\(status) ") },
+                "\(requestId) is logged with \(status)\n\(run.stderr.suffix(3000))")
         }
         #expect(lines.filter { $0.contains("request.id=burst-") && $0.contains("http.status=200 ") }.count == burst)
     }

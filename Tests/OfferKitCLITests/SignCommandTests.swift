@@ -36,7 +36,7 @@ struct SignCommandTests {
         #expect(Self.signingInput(result.output) == Self.librarySigningInput(expected))
         #expect(
             jws.payloadText
-                == #"{"iss":"\#(DemoKey.issuerID)","iat":1700000000,"aud":"promotional-offer","bid":"\#(DemoKey.bundleID)","nonce":"\#(Fixed.nonce)","productId":"com.example.monthly","offerIdentifier":"WINBACK50","transactionId":"2000000123456789"}"#
+                == #"{"iss":"\#(DemoKey.issuerId)","iat":1700000000,"aud":"promotional-offer","bid":"\#(DemoKey.bundleId)","nonce":"\#(Fixed.nonce)","productId":"com.example.monthly","offerIdentifier":"WINBACK50","transactionId":"2000000123456789"}"#
         )
         #expect(throws: Never.self) { try JWSVerifier(key: DemoKey.key).verify(result.output, as: .promotionalOffer) }
         Expect.noDemoWarning(result)
@@ -51,7 +51,7 @@ struct SignCommandTests {
             ] + DemoKey.flags)
         Expect.success(result)
         let json = try #require(result.json, "not one JSON object: \(result)")
-        #expect(json["keyId"]?.string == DemoKey.keyID)
+        #expect(json["keyId"]?.string == DemoKey.keyId)
         #expect(json["nonce"]?.string == Fixed.nonce)
         #expect(json["issuedAt"]?.int == Fixed.iat)
         #expect(json["productId"]?.string == Fixed.productId)
@@ -99,10 +99,10 @@ struct SignCommandTests {
         let der = try #require(Data(base64Encoded: signature), "not standard base64: \(result)")
         #expect(der.first == 0x30, "a DER SEQUENCE")
         let legacy = LegacyPromotionalOfferSignature(
-            keyId: DemoKey.keyID, nonce: Fixed.nonceUUID, timestamp: Fixed.timestamp, signature: signature,
+            keyId: DemoKey.keyId, nonce: Fixed.nonceUUID, timestamp: Fixed.timestamp, signature: signature,
             productId: Fixed.productId, offerIdentifier: Fixed.offerId,
             appAccountToken: Fixed.appAccountTokenUpper.lowercased())
-        #expect(throws: Never.self) { try JWSVerifier(key: DemoKey.key).verify(legacy, bundleID: DemoKey.bundleID) }
+        #expect(throws: Never.self) { try JWSVerifier(key: DemoKey.key).verify(legacy, bundleId: DemoKey.bundleId) }
     }
 
     @Test func legacyJSONCarriesEveryField() throws {
@@ -114,7 +114,7 @@ struct SignCommandTests {
             ] + DemoKey.flags)
         Expect.success(result)
         let json = try #require(result.json, "not one JSON object: \(result)")
-        #expect(json["keyId"]?.string == DemoKey.keyID)
+        #expect(json["keyId"]?.string == DemoKey.keyId)
         #expect(json["nonce"]?.string == Fixed.nonce)
         #expect(json["timestamp"]?.int == Fixed.timestamp)
         #expect(json["productId"]?.string == Fixed.productId)
@@ -122,10 +122,10 @@ struct SignCommandTests {
         #expect(json["appAccountToken"]?.string == Fixed.appAccountTokenUpper.lowercased())
         let signature = try #require(json["signature"]?.string)
         let legacy = LegacyPromotionalOfferSignature(
-            keyId: DemoKey.keyID, nonce: Fixed.nonceUUID, timestamp: Fixed.timestamp, signature: signature,
+            keyId: DemoKey.keyId, nonce: Fixed.nonceUUID, timestamp: Fixed.timestamp, signature: signature,
             productId: Fixed.productId, offerIdentifier: Fixed.offerId,
             appAccountToken: Fixed.appAccountTokenUpper.lowercased())
-        #expect(throws: Never.self) { try JWSVerifier(key: DemoKey.key).verify(legacy, bundleID: DemoKey.bundleID) }
+        #expect(throws: Never.self) { try JWSVerifier(key: DemoKey.key).verify(legacy, bundleId: DemoKey.bundleId) }
     }
 
     @Test func legacyDefaultsAreAFreshNonceAndTheCurrentTimeInMilliseconds() throws {
@@ -192,7 +192,7 @@ struct SignCommandTests {
         #expect(object["allowIntroductoryOffer"]?.bool == allow)
         #expect(object["productId"]?.string == Fixed.productId)
         #expect(object["transactionId"]?.string == Fixed.transactionId)
-        #expect(object["keyId"]?.string == DemoKey.keyID)
+        #expect(object["keyId"]?.string == DemoKey.keyId)
         #expect(object["nonce"]?.string == Fixed.nonce)
         #expect(object["issuedAt"]?.int == Fixed.iat)
         let compact = try #require(object["jws"]?.string)
@@ -302,7 +302,7 @@ struct SignCommandTests {
         #expect(verified[2].claims["allowIntroductoryOffer"]?.bool == false)
         let request = try #require(verified[3].claims["request"]?.string)
         #expect(Data(base64Encoded: request) == Data(Fixed.oneTimeChargeJSON.utf8))
-        #expect(verified[4].claims["bid"]?.string == DemoKey.bundleID)
+        #expect(verified[4].claims["bid"]?.string == DemoKey.bundleId)
         #expect(verified[5].claims["scope"] == .array([.string("GET /v1/apps")]))
         #expect(verified[6].claims["sub"]?.string == "user")
     }

@@ -28,8 +28,8 @@ extension SnippetCommandTests {
 
     /// A bundle ID that `keys-example/service.json` does not configure: the service answers 404
     /// `unknown-app` with `field: bundleId`.
-    static let unconfiguredBundleID = "com.example.offerkit.nowhere"
-    static let customerTransactionID = "2000000987654321"
+    static let unconfiguredBundleId = "com.example.offerkit.nowhere"
+    static let customerTransactionId = "2000000987654321"
 
     static func clientBehaviour(_ toolchain: SnippetToolchain) throws {
         let language = toolchain.language
@@ -56,10 +56,10 @@ extension SnippetCommandTests {
         #expect(missing.stderr.contains("CUSTOMER_TRANSACTION_ID"), "\(language): \(missing.stderr)")
         let given = try toolchain.run(
             eligibility, in: folder, apiKey: key.secret,
-            environment: ["CUSTOMER_TRANSACTION_ID": Self.customerTransactionID])
+            environment: ["CUSTOMER_TRANSACTION_ID": Self.customerTransactionId])
         #expect(given.status == 0, "\(language): \(given.stderr)")
         #expect(
-            Self.claims(ofJWSIn: given.stdout)?["transactionId"]?.string == Self.customerTransactionID,
+            Self.claims(ofJWSIn: given.stdout)?["transactionId"]?.string == Self.customerTransactionId,
             "\(language): \(given.stdout)")
 
         try Self.expectProblemFields(toolchain, port: port, key: key, in: folder)
@@ -99,7 +99,7 @@ extension SnippetCommandTests {
     ) throws {
         let language = toolchain.language
         let source = try Self.renderPlain(
-            language, "promotional-offer", port: port, ["--bundle-id", Self.unconfiguredBundleID])
+            language, "promotional-offer", port: port, ["--bundle-id", Self.unconfiguredBundleId])
         let fields: JSON?
         switch language {
         case "curl":
@@ -160,7 +160,7 @@ extension SnippetCommandTests {
             #expect(run.status != 0, "\(run)")
             #expect(
                 run.stderr.contains("OfferKit answered 404 urn:offerkit:problem:unknown-app (field bundleId): ")
-                    && run.stderr.contains(Self.unconfiguredBundleID), "\(run.stderr)")
+                    && run.stderr.contains(Self.unconfiguredBundleId), "\(run.stderr)")
             return
         default:
             throw CLIRunnerError(description: "no caller for \(language)")
@@ -168,7 +168,7 @@ extension SnippetCommandTests {
         #expect(fields?["status"] == .int(404), "\(language): \(String(describing: fields))")
         #expect(fields?["type"]?.string == "urn:offerkit:problem:unknown-app", "\(language)")
         #expect(fields?["field"]?.string == "bundleId", "\(language)")
-        #expect(fields?["detail"]?.string?.contains(Self.unconfiguredBundleID) == true, "\(language)")
+        #expect(fields?["detail"]?.string?.contains(Self.unconfiguredBundleId) == true, "\(language)")
         #expect(fields?["requestId"]?.string?.isEmpty == false, "\(language)")
     }
 
@@ -225,7 +225,7 @@ extension SnippetCommandTests {
         let used = try HTTPConnection.request(
             "POST", "/v1/tokens/server-api", port: port,
             headers: [("Authorization", "Bearer \(key.secret)"), ("Content-Type", "application/json")],
-            body: #"{"bundleId":"\#(DemoKey.bundleID)","lifetime":300}"#)
+            body: #"{"bundleId":"\#(DemoKey.bundleId)","lifetime":300}"#)
         try #require(used.status == 200, "\(used)")
         let started = Date()
         let run = try SnippetToolchain.run(command, apiKey: key.secret)

@@ -19,15 +19,15 @@ struct SnippetCommandTests {
     ]
     /// Values that every language must quote and escape: quotes, a backslash, shell syntax,
     /// non-ASCII and a character outside the Basic Multilingual Plane (a UTF-16 surrogate pair).
-    static let productID = "com.example.über.pro"
-    static let offerID = #"WIN"BACK\50 $HOME `id` 'ü' 😀"#
+    static let productId = "com.example.über.pro"
+    static let offerId = #"WIN"BACK\50 $HOME `id` 'ü' 😀"#
     static let appAccountToken = "7E3FB20B-4CDB-47CC-936D-99D65F608138"
     static let objcHeaders = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/objc-headers").path
 
     static func render(_ language: String, _ operation: String, port: Int) throws -> String {
         let result = try CLI.run([
             "snippet", "--language", language, "--operation", operation, "--base-url", "http://127.0.0.1:\(port)/",
-            "--product-id", productID, "--offer-identifier", offerID, "--app-account-token", appAccountToken,
+            "--product-id", productId, "--offer-identifier", offerId, "--app-account-token", appAccountToken,
             "--transaction-id", "2000000123456789",
         ])
         try #require(result.status == 0, "\(result)")
@@ -104,26 +104,26 @@ struct SnippetCommandTests {
         let verified = try Independent.verifyWithPython(tokens)
         try #require(verified.count == order.count, "\(language): PyJWT did not verify every token")
         let claims = Dictionary(uniqueKeysWithValues: zip(order, verified.map(\.claims)))
-        #expect(claims["promotional-offer"]?["productId"]?.string == productID, "\(language)")
-        #expect(claims["promotional-offer"]?["offerIdentifier"]?.string == offerID, "\(language)")
+        #expect(claims["promotional-offer"]?["productId"]?.string == productId, "\(language)")
+        #expect(claims["promotional-offer"]?["offerIdentifier"]?.string == offerId, "\(language)")
         #expect(claims["promotional-offer"]?["transactionId"]?.string == "2000000123456789", "\(language)")
-        #expect(claims["promotional-offer"]?["bid"]?.string == DemoKey.bundleID, "\(language)")
+        #expect(claims["promotional-offer"]?["bid"]?.string == DemoKey.bundleId, "\(language)")
         #expect(claims["introductory-offer-eligibility"]?["allowIntroductoryOffer"] == .bool(false), "\(language)")
-        #expect(claims["introductory-offer-eligibility"]?["productId"]?.string == productID, "\(language)")
-        #expect(claims["server-api-token"]?["bid"]?.string == DemoKey.bundleID, "\(language)")
+        #expect(claims["introductory-offer-eligibility"]?["productId"]?.string == productId, "\(language)")
+        #expect(claims["server-api-token"]?["bid"]?.string == DemoKey.bundleId, "\(language)")
         #expect(claims["connect-api-token"]?["scope"] == .array([.string("GET /v1/apps")]), "\(language)")
         let request = try #require(claims["advanced-commerce"]?["request"]?.string, "\(language)")
         let requestJSON = try #require(
             Data(base64Encoded: request).flatMap { JSON.parse(String(decoding: $0, as: UTF8.self)) }, "\(language)")
         #expect(requestJSON["operation"]?.string == "CREATE_ONE_TIME_CHARGE", "\(language)")
-        #expect(requestJSON["item"]?["SKU"]?.string == productID, "\(language)")
+        #expect(requestJSON["item"]?["SKU"]?.string == productId, "\(language)")
         let reference = requestJSON["requestInfo"]?["requestReferenceId"]?.string ?? ""
         #expect(UUID(uuidString: reference) != nil && reference == reference.lowercased(), "\(language): \(reference)")
 
         let legacy = try #require(answers["legacy-promotional-offer"], "\(language)")
         #expect(legacy["appAccountToken"]?.string == appAccountToken.lowercased(), "\(language)")
         let message = Independent.legacyMessage(
-            productId: productID, offerId: offerID, appAccountToken: appAccountToken,
+            productId: productId, offerId: offerId, appAccountToken: appAccountToken,
             nonce: try #require(legacy["nonce"]?.string), timestamp: try #require(legacy["timestamp"]?.int))
         let checked = try Independent.opensslVerify(
             signatureBase64: try #require(legacy["signature"]?.string), message: message)

@@ -39,7 +39,7 @@ struct VerifyCommandTests {
             json["header"] == .object(["alg": .string("ES256"), "kid": .string("DEMOKEY123"), "typ": .string("JWT")]))
         #expect(json["claims"]?["productId"]?.string == Fixed.productId)
         #expect(json["claims"]?["transactionId"]?.string == Fixed.transactionId)
-        #expect(json["claims"]?["iss"]?.string == DemoKey.issuerID)
+        #expect(json["claims"]?["iss"]?.string == DemoKey.issuerId)
     }
 
     @Test func kindsOfTokensAndRequestsAreNamed() throws {
@@ -155,7 +155,7 @@ struct VerifyCommandTests {
 
         // Another bundle ID in the credentials: not what was signed.
         var otherBundle = DemoKey.flags
-        otherBundle[otherBundle.firstIndex(of: DemoKey.bundleID)!] = "com.example.other"
+        otherBundle[otherBundle.firstIndex(of: DemoKey.bundleId)!] = "com.example.other"
         let wrongBundle = try CLI.run(Self.legacyArguments(signature: signed.output) + otherBundle)
         Expect.failure(wrongBundle, status: 1)
     }

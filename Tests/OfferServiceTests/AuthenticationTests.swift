@@ -12,8 +12,8 @@ struct AuthenticationTests {
     let path = ServiceFixtures.promotionalOfferPath
     let body = ServiceFixtures.promotionalOfferBody
 
-    func body(bundleID: String) -> String {
-        body.replacingOccurrences(of: ServiceFixtures.app, with: bundleID)
+    func body(bundleId: String) -> String {
+        body.replacingOccurrences(of: ServiceFixtures.app, with: bundleId)
     }
 
     @Test("no Authorization header is a 401 unauthorized problem with a Bearer challenge")
@@ -99,9 +99,9 @@ struct AuthenticationTests {
         try await app.test(.router) { client in
             let key = ServiceFixtures.promotionalOnly.secret
             let configured = try await client.call(
-                .post, path, body: body(bundleID: ServiceFixtures.otherApp), key: key)
+                .post, path, body: body(bundleId: ServiceFixtures.otherApp), key: key)
             let unconfigured = try await client.call(
-                .post, path, body: body(bundleID: "com.example.not.configured"), key: key)
+                .post, path, body: body(bundleId: "com.example.not.configured"), key: key)
             for response in [configured, unconfigured] {
                 #expect(response.status == 403)
                 #expect(response.problemSlug == "forbidden")
@@ -113,7 +113,7 @@ struct AuthenticationTests {
                     == unconfigured.string("detail")?.replacingOccurrences(of: "com.example.not.configured", with: "X"))
             // A key that may use every bundle ID learns that the app is not configured.
             let admin = try await client.call(
-                .post, path, body: body(bundleID: "com.example.not.configured"), key: ServiceFixtures.admin.secret)
+                .post, path, body: body(bundleId: "com.example.not.configured"), key: ServiceFixtures.admin.secret)
             #expect(admin.status == 404)
             #expect(admin.problemSlug == "unknown-app")
         }
@@ -127,7 +127,7 @@ struct AuthenticationTests {
             #expect(response.status == 200, "\(response.text)")
             #expect(response.string("jws") != nil)
             let other = try await client.call(
-                .post, path, body: body(bundleID: ServiceFixtures.otherApp), key: ServiceFixtures.admin.secret)
+                .post, path, body: body(bundleId: ServiceFixtures.otherApp), key: ServiceFixtures.admin.secret)
             #expect(other.status == 200, "\(other.text)")
         }
     }
@@ -138,8 +138,8 @@ struct AuthenticationTests {
         let configPath = try folder.write(
             "service.json",
             """
-            {"apps": {"\(ServiceFixtures.app)": {"keyFile": "\(ServiceFixtures.keyFile)", "keyId": "\(ServiceFixtures.keyID)",
-              "issuerId": "\(ServiceFixtures.issuerID)"}}}
+            {"apps": {"\(ServiceFixtures.app)": {"keyFile": "\(ServiceFixtures.keyFile)", "keyId": "\(ServiceFixtures.keyId)",
+              "issuerId": "\(ServiceFixtures.issuerId)"}}}
             """)
         let billing = APIKey.generate(name: "billing")
         let environment = [
@@ -174,7 +174,7 @@ struct AuthenticationTests {
             let status4 = try await client.call(.get, "/metrics").status
             #expect(status4 == 200)
             // Any bundle ID the service has.
-            let status5 = try await client.call(.post, path, body: body(bundleID: ServiceFixtures.otherApp)).status
+            let status5 = try await client.call(.post, path, body: body(bundleId: ServiceFixtures.otherApp)).status
             #expect(status5 == 200)
         }
     }
@@ -239,18 +239,18 @@ struct AuthenticationTests {
 
     @Test("generated secrets: offerkit_ and 43 base64url characters, digest is SHA-256")
     func generatedSecrets() {
-        let (secret, key) = APIKey.generate(name: "n", scopes: [.metrics], bundleIDs: ["com.example.app"])
+        let (secret, key) = APIKey.generate(name: "n", scopes: [.metrics], bundleIds: ["com.example.app"])
         #expect(secret.hasPrefix(APIKey.secretPrefix))
         let body = secret.dropFirst(APIKey.secretPrefix.count)
         #expect(body.count == 43)
         #expect(body.utf8.allSatisfy { $0.isBase64URL })
-        #expect(key.name == "n" && key.scopes == [.metrics] && key.bundleIDs == ["com.example.app"])
+        #expect(key.name == "n" && key.scopes == [.metrics] && key.bundleIds == ["com.example.app"])
         #expect(key.allows(.metrics) && !key.allows(.promotionalOffer))
-        #expect(key.allows(bundleID: "com.example.app") && !key.allows(bundleID: "com.example.other"))
+        #expect(key.allows(bundleId: "com.example.app") && !key.allows(bundleId: "com.example.other"))
         #expect(APIKey.generate(name: "n").secret != secret)
         // FIPS 180-2 test vector: SHA-256("abc").
         #expect(
-            APIKey(name: "abc", digest: APIKey.digest(of: "abc"), scopes: nil, bundleIDs: nil).digestHex
+            APIKey(name: "abc", digest: APIKey.digest(of: "abc"), scopes: nil, bundleIds: nil).digestHex
                 == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 }

@@ -11,7 +11,7 @@ import Testing
 struct BundleLimitedKeyTests {
     @Test("a key limited to some bundle IDs may not create a team-wide App Store Connect API token")
     func connectTokenNeedsEveryApp() async throws {
-        let limited = APIKey.generate(name: "limited", bundleIDs: [ServiceFixtures.app])
+        let limited = APIKey.generate(name: "limited", bundleIds: [ServiceFixtures.app])
         let service = try ServiceFixtures.service { $0.apiKeys.append(limited.key) }
         try await ServiceFixtures.application(service).test(.router) { client in
             let refused = try await client.send(.post, "/v1/tokens/connect-api", json: "{}", key: limited.secret)

@@ -9,22 +9,22 @@ import Testing
 
 @Suite("Configuration: files, errors, key loading, readiness, loopback")
 struct ConfigurationTests {
-    static let issuer = ServiceFixtures.issuerID
+    static let issuer = ServiceFixtures.issuerId
     static let digest = String(repeating: "ab", count: 32)
 
-    /// The JSON text of an app entry for `bundleID`.
+    /// The JSON text of an app entry for `bundleId`.
     static func app(
-        _ bundleID: String = "com.example.app", keyFile: String = "k.p8", keyID: String = "DEMOKEY123",
-        issuerID: String = issuer
+        _ bundleId: String = "com.example.app", keyFile: String = "k.p8", keyId: String = "DEMOKEY123",
+        issuerId: String = issuer
     ) -> String {
-        #""\#(bundleID)": {"keyFile": "\#(keyFile)", "keyId": "\#(keyID)", "issuerId": "\#(issuerID)"}"#
+        #""\#(bundleId)": {"keyFile": "\#(keyFile)", "keyId": "\#(keyId)", "issuerId": "\#(issuerId)"}"#
     }
 
     /// An API key entry.
     static func apiKey(
-        _ name: String = "billing", sha256: String = digest, scopes: String = #"["*"]"#, bundleIDs: String = #"["*"]"#
+        _ name: String = "billing", sha256: String = digest, scopes: String = #"["*"]"#, bundleIds: String = #"["*"]"#
     ) -> String {
-        #"{"name": "\#(name)", "sha256": "\#(sha256)", "scopes": \#(scopes), "bundleIds": \#(bundleIDs)}"#
+        #"{"name": "\#(name)", "sha256": "\#(sha256)", "scopes": \#(scopes), "bundleIds": \#(bundleIds)}"#
     }
 
     static let otherDigest = String(repeating: "cd", count: 32)
@@ -47,7 +47,7 @@ struct ConfigurationTests {
               "apiKeys": [
                 \(Self.apiKey("admin", sha256: admin.key.digestHex)),
                 \(Self.apiKey("billing", sha256: Self.otherDigest.uppercased(), scopes: #"["promotional-offer", "metrics"]"#,
-                    bundleIDs: "[\"\(ServiceFixtures.app)\"]"))
+                    bundleIds: "[\"\(ServiceFixtures.app)\"]"))
               ],
               "limits": {"maxBodyBytes": 2048, "requestTimeoutSeconds": 5, "requestsPerSecond": 7, "burst": 9,
                          "maxConnections": 300, "backlog": 64}
@@ -57,18 +57,18 @@ struct ConfigurationTests {
         let demoKeyFile = folder.url.appendingPathComponent("keys/SubscriptionKey_DEMOKEY123.p8").path
         #expect(
             configuration.apps[ServiceFixtures.app]
-                == AppCredentials(keyFile: demoKeyFile, keyID: "DEMOKEY123", issuerID: Self.issuer))
+                == AppCredentials(keyFile: demoKeyFile, keyId: "DEMOKEY123", issuerId: Self.issuer))
         #expect(configuration.apps[ServiceFixtures.otherApp]?.keyFile == ServiceFixtures.keyFile)
         #expect(configuration.apps.count == 2)
         #expect(
             configuration.connectAPI
-                == ConnectAPICredentials(keyFile: demoKeyFile, keyID: "DEMOKEY123", issuerID: nil))
+                == ConnectAPICredentials(keyFile: demoKeyFile, keyId: "DEMOKEY123", issuerId: nil))
         #expect(configuration.apiKeys.map(\.name) == ["admin", "billing"])
         #expect(
-            configuration.apiKeys[0] == APIKey(name: "admin", digest: admin.key.digest, scopes: nil, bundleIDs: nil))
+            configuration.apiKeys[0] == APIKey(name: "admin", digest: admin.key.digest, scopes: nil, bundleIds: nil))
         #expect(configuration.apiKeys[1].digestHex == Self.otherDigest)
         #expect(configuration.apiKeys[1].scopes == [.promotionalOffer, .metrics])
-        #expect(configuration.apiKeys[1].bundleIDs == [ServiceFixtures.app])
+        #expect(configuration.apiKeys[1].bundleIds == [ServiceFixtures.app])
         #expect(
             configuration.limits
                 == ServiceLimits(
@@ -76,7 +76,7 @@ struct ConfigurationTests {
                     backlog: 64))
 
         let service = try OfferService(configuration: configuration)
-        #expect(service.state.apps.bundleIDs == [ServiceFixtures.app, ServiceFixtures.otherApp])
+        #expect(service.state.apps.bundleIds == [ServiceFixtures.app, ServiceFixtures.otherApp])
         #expect(service.state.apps.connectAPI != nil)
         #expect(service.state.rateLimiter.requestsPerSecond == 7 && service.state.rateLimiter.burst == 9)
         try await ServiceFixtures.application(service).test(.router) { client in
@@ -105,12 +105,12 @@ struct ConfigurationTests {
     static let invalid: [(json: String, field: String)] = [
         ("{}", "apps"),
         (#"{"apps": []}"#, "apps"),
-        (#"{"apps": {\#(app(issuerID: "not-a-uuid"))}}"#, "apps[\"com.example.app\"].issuerId"),
+        (#"{"apps": {\#(app(issuerId: "not-a-uuid"))}}"#, "apps[\"com.example.app\"].issuerId"),
         (
-            #"{"apps": {\#(app(issuerID: "98802e6e-bab8-4f06-8c88-a2582cda3c9"))}}"#,
+            #"{"apps": {\#(app(issuerId: "98802e6e-bab8-4f06-8c88-a2582cda3c9"))}}"#,
             "apps[\"com.example.app\"].issuerId"
         ),
-        (#"{"apps": {\#(app(keyID: ""))}}"#, "apps[\"com.example.app\"].keyId"),
+        (#"{"apps": {\#(app(keyId: ""))}}"#, "apps[\"com.example.app\"].keyId"),
         (
             #"{"apps": {"com.example.app": {"keyId": "DEMOKEY123", "issuerId": "\#(issuer)"}}}"#,
             "apps[\"com.example.app\"].keyFile"
@@ -134,7 +134,7 @@ struct ConfigurationTests {
         (#"{"apps": {\#(app())}, "apiKeys": [\#(apiKey(scopes: #"["metrics", "*"]"#))]}"#, "apiKeys[0].scopes[1]"),
         (#"{"apps": {\#(app())}, "apiKeys": [\#(apiKey(scopes: "[]"))]}"#, "apiKeys[0].scopes"),
         (
-            #"{"apps": {\#(app())}, "apiKeys": [\#(apiKey(bundleIDs: #"["com.example.app", "bad id"]"#))]}"#,
+            #"{"apps": {\#(app())}, "apiKeys": [\#(apiKey(bundleIds: #"["com.example.app", "bad id"]"#))]}"#,
             "apiKeys[0].bundleIds[1]"
         ),
         (
@@ -301,28 +301,28 @@ struct ConfigurationTests {
     }
 
     /// Configurations whose key cannot be loaded, and what the message must say.
-    static func unloadable(_ folder: TemporaryFolder) throws -> [(ServiceConfiguration, bundleID: String, says: String)]
+    static func unloadable(_ folder: TemporaryFolder) throws -> [(ServiceConfiguration, bundleId: String, says: String)]
     {
         let missing = folder.url.appendingPathComponent("SubscriptionKey_MISSING.p8").path
         let pem = try String(contentsOfFile: ServiceFixtures.keyFile, encoding: .utf8)
         let garbled = try folder.write("garbled.p8", pem.replacingOccurrences(of: "MIGHAgEA", with: "MIGHAgEB"))
         let truncated = try folder.write("truncated.p8", String(pem.prefix(120)) + "\n-----END PRIVATE KEY-----\n")
         let bare = try folder.write("bare.p8", DemoKeyMaterial.pemLines.joined() + "!")
-        func app(_ keyFile: String, keyID: String = ServiceFixtures.keyID, issuerID: String = ServiceFixtures.issuerID)
+        func app(_ keyFile: String, keyId: String = ServiceFixtures.keyId, issuerId: String = ServiceFixtures.issuerId)
             -> ServiceConfiguration
         {
             ServiceConfiguration(
-                apps: ["com.example.app": AppCredentials(keyFile: keyFile, keyID: keyID, issuerID: issuerID)],
+                apps: ["com.example.app": AppCredentials(keyFile: keyFile, keyId: keyId, issuerId: issuerId)],
                 apiKeys: [ServiceFixtures.admin.key])
         }
         var connect = app(ServiceFixtures.keyFile)
-        connect.connectAPI = ConnectAPICredentials(keyFile: missing, keyID: "DEMOKEY123", issuerID: nil)
+        connect.connectAPI = ConnectAPICredentials(keyFile: missing, keyId: "DEMOKEY123", issuerId: nil)
         return [
             (app(missing), "com.example.app", missing),
             (app(ServiceFixtures.publicKeyFile), "com.example.app", "public key"),
-            (app(ServiceFixtures.keyFile, keyID: "demokey123"), "com.example.app", "keyID"),
-            (app(ServiceFixtures.keyFile, keyID: pem), "com.example.app", "keyID"),
-            (app(ServiceFixtures.keyFile, issuerID: "ISSUER"), "com.example.app", "issuerID"),
+            (app(ServiceFixtures.keyFile, keyId: "demokey123"), "com.example.app", "keyID"),
+            (app(ServiceFixtures.keyFile, keyId: pem), "com.example.app", "keyID"),
+            (app(ServiceFixtures.keyFile, issuerId: "ISSUER"), "com.example.app", "issuerID"),
             (app(garbled), "com.example.app", "key"),
             (app(truncated), "com.example.app", "key"),
             (app(bare), "com.example.app", "key"),
@@ -333,15 +333,15 @@ struct ConfigurationTests {
     @Test("a key that cannot be loaded is an error naming the app, without key material")
     func keyNotLoaded() throws {
         let folder = try TemporaryFolder()
-        for (configuration, bundleID, says) in try Self.unloadable(folder) {
+        for (configuration, bundleId, says) in try Self.unloadable(folder) {
             let error = try #require(throws: ConfigurationError.self) { try OfferService(configuration: configuration) }
             guard case .keyNotLoaded(let named, let reason) = error else {
                 Issue.record("expected keyNotLoaded, got \(error)")
                 continue
             }
-            #expect(named == bundleID)
+            #expect(named == bundleId)
             let message = try #require(error.errorDescription)
-            #expect(message.contains(bundleID))
+            #expect(message.contains(bundleId))
             #expect(message.contains(says), "\(message)")
             #expect(DemoKeyMaterial.leaks(in: message) == nil, "\(message)")
             #expect(DemoKeyMaterial.leaks(in: reason) == nil)

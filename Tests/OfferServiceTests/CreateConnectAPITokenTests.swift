@@ -25,9 +25,9 @@ struct CreateConnectAPITokenTests {
         #expect(verified.claims.scope == ["GET /v1/apps", "GET /v1/apps?filter[platform]=IOS"])
 
         let decoded = try DecodedToken(token)
-        #expect(decoded.header == ["alg": "ES256", "kid": ServiceFixtures.keyID, "typ": "JWT"])
+        #expect(decoded.header == ["alg": "ES256", "kid": ServiceFixtures.keyId, "typ": "JWT"])
         #expect(decoded.claimNames == ["iss", "iat", "exp", "aud", "scope"])
-        #expect(decoded.claims.iss == ServiceFixtures.issuerID)
+        #expect(decoded.claims.iss == ServiceFixtures.issuerId)
         #expect(decoded.claims.iat == 1_763_712_000)
         #expect(decoded.claims.exp == 1_763_712_000 + 600)
         #expect(decoded.claims.aud == "appstoreconnect-v1")
@@ -61,7 +61,7 @@ struct CreateConnectAPITokenTests {
     func individualKey() async throws {
         let service = try ServiceFixtures.service {
             $0.connectAPI = ConnectAPICredentials(
-                keyFile: ServiceFixtures.keyFile, keyID: ServiceFixtures.keyID, issuerID: nil)
+                keyFile: ServiceFixtures.keyFile, keyId: ServiceFixtures.keyId, issuerId: nil)
         }
         let response = try await route.post("{}", to: service)
         #expect(response.status == 200, "\(response.text)")
@@ -154,7 +154,7 @@ struct CreateConnectAPITokenTests {
         let token = try #require(response.string("token"))
         let verified = try IndependentVerifier.verify([(token, "appstoreconnect-v1")])
         let claims = try #require(verified.first?.claims)
-        #expect(claims["iss"] == .string(ServiceFixtures.issuerID))
+        #expect(claims["iss"] == .string(ServiceFixtures.issuerId))
         #expect(claims["scope"] == .array([.string("GET /v1/apps")]))
         #expect(claims["bid"] == nil)
         let iat = try #require(claims["iat"]?.int64)

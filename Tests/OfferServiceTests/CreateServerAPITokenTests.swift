@@ -23,12 +23,12 @@ struct CreateServerAPITokenTests {
         let token = try #require(response.string("token"))
         let verified = try JWSVerifier(publicKeyPEM: ServiceFixtures.publicKeyPEM).verify(
             token, as: .serverAPIToken)
-        #expect(verified.header.kid == ServiceFixtures.keyID)
+        #expect(verified.header.kid == ServiceFixtures.keyId)
 
         let decoded = try DecodedToken(token)
-        #expect(decoded.header == ["alg": "ES256", "kid": ServiceFixtures.keyID, "typ": "JWT"])
+        #expect(decoded.header == ["alg": "ES256", "kid": ServiceFixtures.keyId, "typ": "JWT"])
         #expect(decoded.claimNames == ["iss", "iat", "exp", "aud", "bid"])
-        #expect(decoded.claims.iss == ServiceFixtures.issuerID)
+        #expect(decoded.claims.iss == ServiceFixtures.issuerId)
         #expect(decoded.claims.iat == 1_763_712_000)
         #expect(decoded.claims.exp == 1_763_712_000 + 300)
         #expect(decoded.claims.aud == "appstoreconnect-v1")
@@ -38,10 +38,10 @@ struct CreateServerAPITokenTests {
     }
 
     @Test("signs for the app the request names", arguments: [ServiceFixtures.app, ServiceFixtures.otherApp])
-    func bundleID(_ bundleID: String) async throws {
-        let response = try await route.post(#"{"bundleId":"\#(bundleID)"}"#)
+    func bundleId(_ bundleId: String) async throws {
+        let response = try await route.post(#"{"bundleId":"\#(bundleId)"}"#)
         #expect(response.status == 200, "\(response.text)")
-        #expect(try DecodedToken(#require(response.string("token"))).claims.bid == bundleID)
+        #expect(try DecodedToken(#require(response.string("token"))).claims.bid == bundleId)
     }
 
     @Test("lifetime sets exp, from 1 second to 60 minutes", arguments: [1, 60, 3600])
@@ -113,9 +113,9 @@ struct CreateServerAPITokenTests {
     }
 
     @Test("a key limited to other bundle IDs is a 403 naming bundleId")
-    func otherBundleID() async throws {
+    func otherBundleId() async throws {
         let demoOnly = APIKey.generate(
-            name: "server-tokens-demo", scopes: [.serverAPIToken], bundleIDs: [ServiceFixtures.app])
+            name: "server-tokens-demo", scopes: [.serverAPIToken], bundleIds: [ServiceFixtures.app])
         let app = ServiceFixtures.application(try ServiceFixtures.service { $0.apiKeys.append(demoOnly.key) })
         try await app.test(.router) { client in
             let allowed = try await client.send(.post, path, json: body, key: demoOnly.secret)
@@ -151,7 +151,7 @@ struct CreateServerAPITokenTests {
         let token = try #require(response.string("token"))
         let verified = try IndependentVerifier.verify([(token, "appstoreconnect-v1")])
         let claims = try #require(verified.first?.claims)
-        #expect(claims["iss"] == .string(ServiceFixtures.issuerID))
+        #expect(claims["iss"] == .string(ServiceFixtures.issuerId))
         #expect(claims["bid"] == .string(ServiceFixtures.app))
         #expect(claims["aud"] == .string("appstoreconnect-v1"))
         let iat = try #require(claims["iat"]?.int64)

@@ -102,11 +102,11 @@ struct HostileClientTests {
     }
 
     static func head(
-        _ path: String = path, key: String? = ServiceFixtures.admin.secret, requestID: String, _ fields: String
+        _ path: String = path, key: String? = ServiceFixtures.admin.secret, requestId: String, _ fields: String
     ) -> String {
         var text = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
         if let key { text += "Authorization: Bearer \(key)\r\n" }
-        return text + "X-Request-Id: \(requestID)\r\n" + fields + "\r\n"
+        return text + "X-Request-Id: \(requestId)\r\n" + fields + "\r\n"
     }
 
     static func expectNo5xx(in records: LogRecords, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -150,7 +150,7 @@ struct HostileClientTests {
         let records = LogRecords()
         try await Self.live(records: records) { port in
             let exchange = try await RawExchange.run(
-                port: port, Self.head(requestID: "broken", request.fields) + request.body,
+                port: port, Self.head(requestId: "broken", request.fields) + request.body,
                 halfClose: request.halfClose)
             #expect(exchange.status == 400, "\(String(decoding: exchange.received, as: UTF8.self))")
             #expect(exchange.problemSlug == "bad-request")
@@ -170,7 +170,7 @@ struct HostileClientTests {
     func bodyThatStops(fields: String, body: String) async throws {
         let records = LogRecords()
         try await Self.live(limits: ServiceLimits(requestTimeoutSeconds: 0.5), records: records) { port in
-            let exchange = try await RawExchange.run(port: port, Self.head(requestID: "quiet", fields) + body)
+            let exchange = try await RawExchange.run(port: port, Self.head(requestId: "quiet", fields) + body)
             #expect(exchange.status == 408, "\(String(decoding: exchange.received, as: UTF8.self))")
             #expect(exchange.problemSlug == "body-timeout")
             #expect(exchange.headers["connection"] == "close")
@@ -186,7 +186,7 @@ struct HostileClientTests {
         try await Self.live(records: records) { port in
             for path in [Self.path, "/v1/campaigns/validate", "/nope"] {
                 let exchange = try await RawExchange.run(
-                    port: port, Self.head(path, requestID: "endless", "Content-Length: 9223372036854775807\r\n"),
+                    port: port, Self.head(path, requestId: "endless", "Content-Length: 9223372036854775807\r\n"),
                     flood: true, seconds: 10)
                 let expected = path == "/nope" ? 404 : 413
                 #expect(exchange.status == expected, "\(path): \(String(decoding: exchange.received, as: UTF8.self))")
@@ -208,7 +208,7 @@ struct HostileClientTests {
         let records = LogRecords()
         try await Self.live(records: records) { port in
             let exchange = try await RawExchange.run(
-                port: port, Self.head(key: nil, requestID: "early", "Content-Length: 100000\r\n"))
+                port: port, Self.head(key: nil, requestId: "early", "Content-Length: 100000\r\n"))
             #expect(exchange.status == 401)
             #expect(exchange.headers["connection"] == "close")
             #expect(exchange.closedByServer)
@@ -220,9 +220,9 @@ struct HostileClientTests {
     func wellFormedRequestsKeepTheConnection() async throws {
         let records = LogRecords()
         try await Self.live(records: records) { port in
-            let one = Self.head(requestID: "kept", "Content-Length: \(Self.body.utf8.count)\r\n") + Self.body
+            let one = Self.head(requestId: "kept", "Content-Length: \(Self.body.utf8.count)\r\n") + Self.body
             let chunked =
-                Self.head(requestID: "kept-chunked", "Transfer-Encoding: chunked\r\n")
+                Self.head(requestId: "kept-chunked", "Transfer-Encoding: chunked\r\n")
                 + String(Self.body.utf8.count, radix: 16) + "\r\n" + Self.body + "\r\n0\r\n\r\n"
             let exchange = try await RawExchange.run(
                 port: port, one + chunked + "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", grace: 0.5

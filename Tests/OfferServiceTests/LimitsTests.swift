@@ -246,7 +246,7 @@ struct LimitsTests {
         try await service.testApplication(operations: [TestOperations.failing]).test(.router) { client in
             let response = try await client.call(
                 .get, "/test/failing", key: ServiceFixtures.admin.secret,
-                headers: [RequestHeader.requestID: "req-500"])
+                headers: [RequestHeader.requestId: "req-500"])
             #expect(response.status == 500)
             #expect(response.problemSlug == "internal-error")
             for secret in ["InternalFailure", "hunter2", "/srv/secret", "TestOperations", "Error"] {

@@ -19,11 +19,11 @@ struct ObservabilityTests {
     func requestIDEchoed(id: String) async throws {
         let app = ServiceFixtures.application(try ServiceFixtures.service())
         try await app.test(.router) { client in
-            let ok = try await client.call(.get, "/healthz", headers: [RequestHeader.requestID: id])
+            let ok = try await client.call(.get, "/healthz", headers: [RequestHeader.requestId: id])
             #expect(ok.status == 200)
-            #expect(ok.headers[RequestHeader.requestID] == id)
-            let problem = try await client.call(.get, "/nope", headers: [RequestHeader.requestID: id])
-            #expect(problem.headers[RequestHeader.requestID] == id)
+            #expect(ok.headers[RequestHeader.requestId] == id)
+            let problem = try await client.call(.get, "/nope", headers: [RequestHeader.requestId: id])
+            #expect(problem.headers[RequestHeader.requestId] == id)
             #expect(problem.string("requestId") == id)
         }
     }
@@ -38,10 +38,10 @@ struct ObservabilityTests {
         let app = ServiceFixtures.application(try ServiceFixtures.service())
         try await app.test(.router) { client in
             for path in ["/healthz", "/nope"] {
-                let response = try await client.call(.get, path, headers: [RequestHeader.requestID: id])
-                let echoed = try #require(response.headers[RequestHeader.requestID])
+                let response = try await client.call(.get, path, headers: [RequestHeader.requestId: id])
+                let echoed = try #require(response.headers[RequestHeader.requestId])
                 #expect(echoed != id)
-                #expect(Self.isFreshID(echoed), "\(echoed)")
+                #expect(Self.isFreshId(echoed), "\(echoed)")
             }
         }
     }
@@ -53,8 +53,8 @@ struct ObservabilityTests {
             var ids = Set<String>()
             for path in ["/healthz", "/healthz", "/nope", "/metrics"] {
                 let response = try await client.call(.get, path)
-                let id = try #require(response.headers[RequestHeader.requestID])
-                #expect(Self.isFreshID(id))
+                let id = try #require(response.headers[RequestHeader.requestId])
+                #expect(Self.isFreshId(id))
                 ids.insert(id)
             }
             #expect(ids.count == 4)
@@ -62,7 +62,7 @@ struct ObservabilityTests {
     }
 
     /// 16 lower-case hexadecimal digits.
-    static func isFreshID(_ id: String) -> Bool {
+    static func isFreshId(_ id: String) -> Bool {
         id.utf8.count == 16 && id.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
@@ -141,13 +141,13 @@ struct ObservabilityTests {
         let operations = OfferService.operations + [TestOperations.nested, TestOperations.failing]
         try await service.testApplication(operations: operations, logger: logger).test(.router) { client in
             let key = ServiceFixtures.promotionalOnly.secret
-            _ = try await client.call(.post, path, body: body, key: key, headers: [RequestHeader.requestID: "sign-1"])
+            _ = try await client.call(.post, path, body: body, key: key, headers: [RequestHeader.requestId: "sign-1"])
             _ = try await client.call(
                 .post, "/test/nested", body: #"{"a":{"b":[{"c":"x"}]}}"#, key: key,
-                headers: [RequestHeader.requestID: "nested-1"])
-            _ = try await client.call(.get, "/test/failing", key: key, headers: [RequestHeader.requestID: "fail-1"])
-            _ = try await client.call(.get, "/nope", headers: [RequestHeader.requestID: "nope-1"])
-            _ = try await client.call(.get, "/metrics", key: key, headers: [RequestHeader.requestID: "forbidden-1"])
+                headers: [RequestHeader.requestId: "nested-1"])
+            _ = try await client.call(.get, "/test/failing", key: key, headers: [RequestHeader.requestId: "fail-1"])
+            _ = try await client.call(.get, "/nope", headers: [RequestHeader.requestId: "nope-1"])
+            _ = try await client.call(.get, "/metrics", key: key, headers: [RequestHeader.requestId: "forbidden-1"])
         }
         let all = records.all
         func requestLine(_ id: String) -> LogRecord? {

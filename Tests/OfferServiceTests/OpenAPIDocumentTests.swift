@@ -61,13 +61,13 @@ struct OpenAPIDocumentTests {
 
     @Test("every operation is documented with its method, security, body and every problem status")
     func everyOperation() throws {
-        var operationIDs: [String] = []
+        var operationIds: [String] = []
         for (path, item) in try members(document["paths"]) {
             for (method, operation) in try members(item) {
-                operationIDs.append(try #require(string(operation["operationId"]), "\(method) \(path)"))
+                operationIds.append(try #require(string(operation["operationId"]), "\(method) \(path)"))
             }
         }
-        #expect(operationIDs.sorted() == operations.map(\.id).sorted())
+        #expect(operationIds.sorted() == operations.map(\.id).sorted())
         for operation in operations {
             let label = "\(operation.method.rawValue) \(operation.path)"
             let item = try #require(
@@ -189,14 +189,14 @@ struct OpenAPIDocumentTests {
             }
         }
         // The apps the examples name, with the demo key.
-        let bundleIDs = calls.compactMap { call -> String? in
-            guard case .string(let bundleID)? = call.body?["bundleId"] else { return nil }
-            return bundleID
+        let bundleIds = calls.compactMap { call -> String? in
+            guard case .string(let bundleId)? = call.body?["bundleId"] else { return nil }
+            return bundleId
         }
         let service = try ServiceFixtures.service { configuration in
-            for bundleID in bundleIDs where configuration.apps[bundleID] == nil {
-                configuration.apps[bundleID] = AppCredentials(
-                    keyFile: ServiceFixtures.keyFile, keyID: ServiceFixtures.keyID, issuerID: ServiceFixtures.issuerID)
+            for bundleId in bundleIds where configuration.apps[bundleId] == nil {
+                configuration.apps[bundleId] = AppCredentials(
+                    keyFile: ServiceFixtures.keyFile, keyId: ServiceFixtures.keyId, issuerId: ServiceFixtures.issuerId)
             }
         }
         let requests = calls

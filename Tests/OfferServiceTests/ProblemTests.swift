@@ -123,8 +123,8 @@ struct ProblemTests {
     func requestIDInProblem() async throws {
         let app = ServiceFixtures.application(try ServiceFixtures.service())
         try await app.test(.router) { client in
-            let response = try await client.call(.get, "/nope", headers: [RequestHeader.requestID: "caller-id-42"])
-            #expect(response.headers[RequestHeader.requestID] == "caller-id-42")
+            let response = try await client.call(.get, "/nope", headers: [RequestHeader.requestId: "caller-id-42"])
+            #expect(response.headers[RequestHeader.requestId] == "caller-id-42")
             #expect(response.string("requestId") == "caller-id-42")
         }
     }

@@ -29,8 +29,8 @@ struct SchemaValidatorTests {
 
     @Test("plainText agrees with what the signing library refuses", arguments: plainTexts)
     func plainTextAgreesWithSigner(text: String, matches: Bool) throws {
-        let key = try SigningKey(contentsOfFile: ServiceFixtures.keyFile, keyID: ServiceFixtures.keyID)
-        let signer = try OfferSigner(key: key, issuerID: ServiceFixtures.issuerID, bundleID: ServiceFixtures.app)
+        let key = try SigningKey(contentsOfFile: ServiceFixtures.keyFile, keyId: ServiceFixtures.keyId)
+        let signer = try OfferSigner(key: key, issuerId: ServiceFixtures.issuerId, bundleId: ServiceFixtures.app)
         let refused: Bool
         do {
             _ = try signer.sign(PromotionalOfferRequest(productId: text, offerIdentifier: "offer"))
@@ -59,12 +59,12 @@ struct SchemaValidatorTests {
         #expect(StringRules.Format.uuid.matches(text) == matches)
         // Foundation, which the nonce is parsed with after this check, reads every UUID it passes.
         if matches { #expect(UUID(uuidString: text) != nil) }
-        let key = try SigningKey(contentsOfFile: ServiceFixtures.keyFile, keyID: ServiceFixtures.keyID)
-        let accepted = (try? OfferSigner(key: key, issuerID: text, bundleID: ServiceFixtures.app)) != nil
+        let key = try SigningKey(contentsOfFile: ServiceFixtures.keyFile, keyId: ServiceFixtures.keyId)
+        let accepted = (try? OfferSigner(key: key, issuerId: text, bundleId: ServiceFixtures.app)) != nil
         #expect(accepted == matches)
     }
 
-    static let bundleIDs: [(String, Bool)] = [
+    static let bundleIds: [(String, Bool)] = [
         ("com.example.app", true), ("com.example.my-app", true), ("App", true), ("a.b.c.d.e", true),
         ("com.Example.APP9", true), ("123.456", true), ("com..app", false), (".com.app", false), ("com.app.", false),
         ("", false), ("com.example.app!", false), ("com example", false), ("com.exämple.app", false),
@@ -73,11 +73,11 @@ struct SchemaValidatorTests {
 
     @Test(
         "bundleID: letters, digits, - and ., no empty component, as the signing library reads it",
-        arguments: bundleIDs)
-    func bundleID(text: String, matches: Bool) throws {
-        #expect(StringRules.Format.bundleID.matches(text) == matches)
-        let key = try SigningKey(contentsOfFile: ServiceFixtures.keyFile, keyID: ServiceFixtures.keyID)
-        let accepted = (try? OfferSigner(key: key, issuerID: ServiceFixtures.issuerID, bundleID: text)) != nil
+        arguments: bundleIds)
+    func bundleId(text: String, matches: Bool) throws {
+        #expect(StringRules.Format.bundleId.matches(text) == matches)
+        let key = try SigningKey(contentsOfFile: ServiceFixtures.keyFile, keyId: ServiceFixtures.keyId)
+        let accepted = (try? OfferSigner(key: key, issuerId: ServiceFixtures.issuerId, bundleId: text)) != nil
         #expect(accepted == matches)
     }
 
@@ -90,8 +90,8 @@ struct SchemaValidatorTests {
     @Test("uuidV4: a version 4 UUID, exactly the nonces the signing library takes", arguments: uuidV4s)
     func uuidV4(text: String, matches: Bool) throws {
         #expect(StringRules.Format.uuidV4.matches(text) == matches)
-        let key = try SigningKey(contentsOfFile: ServiceFixtures.keyFile, keyID: ServiceFixtures.keyID)
-        let signer = try OfferSigner(key: key, issuerID: ServiceFixtures.issuerID, bundleID: ServiceFixtures.app)
+        let key = try SigningKey(contentsOfFile: ServiceFixtures.keyFile, keyId: ServiceFixtures.keyId)
+        let signer = try OfferSigner(key: key, issuerId: ServiceFixtures.issuerId, bundleId: ServiceFixtures.app)
         let nonce = UUID(uuidString: text)
         let signed =
             nonce.flatMap { try? signer.sign(PromotionalOfferRequest(productId: "p", offerIdentifier: "o"), nonce: $0) }
@@ -123,7 +123,7 @@ struct SchemaValidatorTests {
     @Test("each format's pattern (written to the document) agrees with its native check")
     func patternsAgree() throws {
         let tables: [StringRules.Format: [(String, Bool)]] = [
-            .plainText: Self.plainTexts, .uuid: Self.uuids, .bundleID: Self.bundleIDs, .date: Self.dates,
+            .plainText: Self.plainTexts, .uuid: Self.uuids, .bundleId: Self.bundleIds, .date: Self.dates,
             .uuidV4: Self.uuidV4s, .alpha3: Self.alpha3s,
         ]
         #expect(Set(tables.keys) == Set(StringRules.Format.allCases))
@@ -143,7 +143,7 @@ struct SchemaValidatorTests {
             }
         }
         #expect(StringRules.Format.uuid.standardFormat == "uuid" && StringRules.Format.date.standardFormat == "date")
-        #expect(StringRules.Format.plainText.standardFormat == nil && StringRules.Format.bundleID.standardFormat == nil)
+        #expect(StringRules.Format.plainText.standardFormat == nil && StringRules.Format.bundleId.standardFormat == nil)
     }
 
     // MARK: Validator

@@ -81,14 +81,14 @@ struct SignAdvancedCommerceTests {
         let response = try await route.post(Self.body(signedCase.request), to: service)
         #expect(response.status == 200, "\(response.text)")
         #expect(response.headers[.cacheControl] == "no-store")
-        #expect(response.string("keyId") == ServiceFixtures.keyID)
+        #expect(response.string("keyId") == ServiceFixtures.keyId)
         #expect(response.json?["issuedAt"] == .number("1763712000"))
         let jws = try #require(response.string("jws"))
         let verified = try #require(try IndependentVerifier.verify([(jws, "advanced-commerce-api")]).first)
         verified.expectDemoKeyHeader()
         let claims = verified.claims
         #expect(claims.keys == ["iss", "iat", "aud", "bid", "nonce", "request"])
-        #expect(claims["iss"] == .string(ServiceFixtures.issuerID))
+        #expect(claims["iss"] == .string(ServiceFixtures.issuerId))
         #expect(claims["iat"] == .number("1763712000"))
         #expect(claims["bid"] == .string(ServiceFixtures.app))
         let nonce = try #require(response.string("nonce"))
@@ -301,11 +301,11 @@ struct SignAdvancedCommerceTests {
         }
         #expect(operations.sorted() == AdvancedCommerce.Operation.allCases.map(\.rawValue).sorted())
 
-        guard case .string(let bundleID)? = example["bundleId"] else {
+        guard case .string(let bundleId)? = example["bundleId"] else {
             Issue.record("the example has no bundleId")
             return
         }
-        let service = try ServiceFixtures.service { $0.apps[bundleID] = $0.apps[ServiceFixtures.app] }
+        let service = try ServiceFixtures.service { $0.apps[bundleId] = $0.apps[ServiceFixtures.app] }
         try await ServiceFixtures.application(service).test(.router) { [bodies] client in
             for body in bodies {
                 let response = try await client.send(

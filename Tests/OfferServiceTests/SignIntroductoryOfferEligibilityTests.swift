@@ -22,7 +22,7 @@ struct SignIntroductoryOfferEligibilityTests {
         let response = try await route.post(body, to: service)
         #expect(response.status == 200, "\(response.text)")
         #expect(response.headers[.cacheControl] == "no-store")
-        #expect(response.string("keyId") == ServiceFixtures.keyID)
+        #expect(response.string("keyId") == ServiceFixtures.keyId)
         #expect(response.json?["issuedAt"] == .number("1763712000"))
         let jws = try #require(response.string("jws"))
         let verified = try #require(
@@ -33,7 +33,7 @@ struct SignIntroductoryOfferEligibilityTests {
             claims.keys == [
                 "iss", "iat", "aud", "bid", "nonce", "productId", "allowIntroductoryOffer", "transactionId",
             ])
-        #expect(claims["iss"] == .string(ServiceFixtures.issuerID))
+        #expect(claims["iss"] == .string(ServiceFixtures.issuerId))
         #expect(claims["iat"] == .number("1763712000"))
         #expect(claims["bid"] == .string(ServiceFixtures.app))
         let nonce = try #require(response.string("nonce"))

@@ -28,14 +28,14 @@ struct SignLegacyPromotionalOfferTests {
             response.json?.keys == [
                 "keyId", "nonce", "timestamp", "signature", "productId", "offerIdentifier", "appAccountToken",
             ])
-        #expect(response.string("keyId") == ServiceFixtures.keyID)
+        #expect(response.string("keyId") == ServiceFixtures.keyId)
         #expect(response.string("productId") == "com.example.monthly")
         #expect(response.string("offerIdentifier") == "WINBACK50")
         #expect(response.string("appAccountToken") == "e3b1c9a2-5f4d-4c8e-9a7b-1d2e3f4a5b6c")
         #expect(response.json?["timestamp"] == .number("1763712000500"))
         let nonce = try #require(response.string("nonce"))
         #expect(UUID(uuidString: nonce) != nil && nonce == nonce.lowercased())
-        try expectVerified(response, bundleID: ServiceFixtures.app)
+        try expectVerified(response, bundleId: ServiceFixtures.app)
         #expect(
             service.state.metrics.exposition().contains(
                 #"offerkit_signatures_total{type="legacy-promotional-offer"} 1"#))
@@ -54,7 +54,7 @@ struct SignLegacyPromotionalOfferTests {
         #expect(response.string("nonce") == "9f2d3c1e-6b1f-4a9e-8c8e-2a4f5d6b7c8d")
         #expect(response.string("appAccountToken") == "")
         #expect(response.string("offerIdentifier") == "ÜBER-50 \"quoted\"")
-        try expectVerified(response, bundleID: ServiceFixtures.otherApp)
+        try expectVerified(response, bundleId: ServiceFixtures.otherApp)
     }
 
     @Test(
@@ -64,7 +64,7 @@ struct SignLegacyPromotionalOfferTests {
         let response = try await route.post(body)
         #expect(response.status == 200, "\(response.text)")
         let signature = try #require(response.string("signature"))
-        var fields = try message(response, bundleID: ServiceFixtures.app)
+        var fields = try message(response, bundleId: ServiceFixtures.app)
         fields[3] = "WINBACK51"
         let result = try IndependentVerifier.opensslVerify(
             signatureBase64: signature, message: Array(fields.joined(separator: "\u{2063}").utf8))
@@ -122,29 +122,29 @@ struct SignLegacyPromotionalOfferTests {
         let response = ServiceResponse(status: 200, headers: [:], text: example.text(), json: example)
         #expect(response.string("productId") == requestExample["productId"].flatMap(Self.string))
         #expect(response.string("offerIdentifier") == requestExample["offerIdentifier"].flatMap(Self.string))
-        let bundleID = try #require(requestExample["bundleId"].flatMap(Self.string))
-        try expectVerified(response, bundleID: bundleID)
+        let bundleId = try #require(requestExample["bundleId"].flatMap(Self.string))
+        try expectVerified(response, bundleId: bundleId)
     }
 
     // MARK: Independent verification
 
     /// The seven fields of SPEC §2, in order, taken from the response (and the request's bundle ID).
-    private func message(_ response: ServiceResponse, bundleID: String) throws -> [String] {
+    private func message(_ response: ServiceResponse, bundleId: String) throws -> [String] {
         let names = ["keyId", "productId", "offerIdentifier", "appAccountToken", "nonce"]
         let values = try names.map { name in try #require(response.string(name), "\(name) is missing") }
         guard case .number(let timestamp)? = response.json?["timestamp"] else {
             throw ResponseError(message: "timestamp is not a number: \(response.text)")
         }
         #expect(timestamp.allSatisfy { $0.isASCII && $0.isNumber }, "timestamp must be decimal digits")
-        return [bundleID] + values + [timestamp]
+        return [bundleId] + values + [timestamp]
     }
 
     /// Checks the response's signature with `openssl dgst -sha256 -verify` over the message of SPEC §2.
     private func expectVerified(
-        _ response: ServiceResponse, bundleID: String, sourceLocation: SourceLocation = #_sourceLocation
+        _ response: ServiceResponse, bundleId: String, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let signature = try #require(response.string("signature"), sourceLocation: sourceLocation)
-        let text = try message(response, bundleID: bundleID).joined(separator: "\u{2063}")
+        let text = try message(response, bundleId: bundleId).joined(separator: "\u{2063}")
         let result = try IndependentVerifier.opensslVerify(signatureBase64: signature, message: Array(text.utf8))
         #expect(result.status == 0, "openssl refused the signature: \(result.stderr)", sourceLocation: sourceLocation)
         #expect(result.stdout.contains("Verified OK"), sourceLocation: sourceLocation)

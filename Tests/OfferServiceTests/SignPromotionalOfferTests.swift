@@ -22,7 +22,7 @@ struct SignPromotionalOfferTests {
             jws, as: .promotionalOffer)
         #expect(verified.claims.bid == ServiceFixtures.app)
         #expect(response.string("nonce") == verified.claims.nonce)
-        #expect(response.string("keyId") == ServiceFixtures.keyID)
+        #expect(response.string("keyId") == ServiceFixtures.keyId)
         #expect(service.state.metrics.exposition().contains(#"offerkit_signatures_total{type="promotional-offer"} 1"#))
     }
 
@@ -46,7 +46,7 @@ struct SignPromotionalOfferTests {
         let claims = verified.claims
         #expect(
             claims.keys == ["iss", "iat", "aud", "bid", "nonce", "productId", "offerIdentifier", "transactionId"])
-        #expect(claims["iss"] == .string(ServiceFixtures.issuerID))
+        #expect(claims["iss"] == .string(ServiceFixtures.issuerId))
         #expect(claims["iat"] == .number("1763712000"))
         #expect(claims["bid"] == .string(ServiceFixtures.otherApp))
         #expect(claims["nonce"] == .string("9f2d3c1e-6b1f-4a9e-8c8e-2a4f5d6b7c8d"))

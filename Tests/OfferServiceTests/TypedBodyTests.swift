@@ -16,7 +16,7 @@ struct TypedBodyTests {
     @Test("each body type is built from its schema's example")
     func examplesBuild() throws {
         let promotional = try PromotionalOfferBody(validated: Self.validatedExample(PromotionalOfferBody.schema))
-        #expect(promotional.bundleID == "com.example.offerkit.demo")
+        #expect(promotional.bundleId == "com.example.offerkit.demo")
         #expect(promotional.offer.transactionId == "2000000123456789")
         #expect(promotional.nonce == nil)
         let legacy = try LegacyPromotionalOfferBody(validated: Self.validatedExample(LegacyPromotionalOfferBody.schema))

@@ -19,14 +19,14 @@ struct AppCredentialsEntryTests {
         #expect(
             entries == [
                 AppCredentialsEntry(
-                    bundleID: "com.example.b", keyFile: "k.p8", keyID: "2X9R4HXF34", issuerID: Self.issuer),
-                AppCredentialsEntry(bundleID: "a.b"),
+                    bundleId: "com.example.b", keyFile: "k.p8", keyId: "2X9R4HXF34", issuerId: Self.issuer),
+                AppCredentialsEntry(bundleId: "a.b"),
             ])
         #expect(entries[0].missingMembers.isEmpty)
         #expect(entries[1].missingMembers == ["keyFile", "keyId", "issuerId"])
         #expect(entries[0].resolvedKeyFile(folder: "/etc/offerkit") == "/etc/offerkit/k.p8")
         #expect(
-            AppCredentialsEntry(bundleID: "a", keyFile: "/abs/k.p8").resolvedKeyFile(folder: "/etc") == "/abs/k.p8")
+            AppCredentialsEntry(bundleId: "a", keyFile: "/abs/k.p8").resolvedKeyFile(folder: "/etc") == "/abs/k.p8")
     }
 
     @Test(
@@ -50,7 +50,7 @@ struct AppCredentialsEntryTests {
     }
 
     @Test("a bundle ID listed twice is refused, not silently merged")
-    func duplicateBundleID() throws {
+    func duplicateBundleId() throws {
         let error = try #require(throws: AppCredentialsError.self) {
             try Self.parse(#"{"a.b": {"keyFile": "1.p8"}, "a.b": {"keyFile": "2.p8"}}"#)
         }
@@ -74,11 +74,11 @@ struct AppCredentialsEntryTests {
     func bundleIDRule() throws {
         let longest = String(repeating: "a", count: 251) + ".app"
         for valid in ["com.example.app", "a", "A-1.b-2", longest] {
-            #expect(try Self.parse(#"{"\#(valid)": {}}"#).first?.bundleID == valid)
+            #expect(try Self.parse(#"{"\#(valid)": {}}"#).first?.bundleId == valid)
         }
         for invalid in ["", ".app", "app.", "com..app", "com.example.app!", "com example", "é.app", longest + "x"] {
             let error = try #require(throws: AppCredentialsError.self) { try Self.parse(#"{"\#(invalid)": {}}"#) }
-            #expect(error == .invalidBundleID(invalid))
+            #expect(error == .invalidBundleId(invalid))
         }
     }
 }

@@ -78,7 +78,7 @@ struct ConcurrencyTests {
 
     @Test func sharedSignerLegacyAndTokensFromConcurrentTasks() async throws {
         let signer = try Demo.signer()
-        let connect = try ConnectAPITokenSigner(key: Demo.key, issuer: .team(issuerID: Demo.issuerID))
+        let connect = try ConnectAPITokenSigner(key: Demo.key, issuer: .team(issuerId: Demo.issuerId))
         let verifier = TestJWS.verifier
 
         let nonces = try await withThrowingTaskGroup(of: [UUID].self) { group in
@@ -90,7 +90,7 @@ struct ConcurrencyTests {
                             LegacyPromotionalOfferRequest(
                                 productId: "p\(task)", offerIdentifier: "o\(index)",
                                 appAccountToken: UUID().uuidString))
-                        try verifier.verify(signature, bundleID: Demo.bundleID)
+                        try verifier.verify(signature, bundleId: Demo.bundleId)
                         seen.append(signature.nonce)
                         _ = try verifier.verify(try signer.serverAPIToken().token, as: .serverAPIToken)
                         _ = try verifier.verify(try connect.token(scope: ["GET /v1/apps"]).token, as: .connectAPIToken)

@@ -14,9 +14,9 @@ extension KeyLoadingTests {
             #expect(error == expected, sourceLocation: sourceLocation)
             let field: String
             switch expected {
-            case .invalidKeyID: field = "keyID"
-            case .invalidIssuerID: field = "issuerID"
-            case .invalidBundleID: field = "bundleID"
+            case .invalidKeyId: field = "keyID"
+            case .invalidIssuerId: field = "issuerID"
+            case .invalidBundleId: field = "bundleID"
             }
             #expect(error.field == field, sourceLocation: sourceLocation)
             let message = error.localizedDescription
@@ -29,13 +29,13 @@ extension KeyLoadingTests {
             #expect(message == error.errorDescription, sourceLocation: sourceLocation)
         }
 
-        // MARK: keyID
+        // MARK: keyId
 
         @Test("valid key IDs are accepted", arguments: ["2X9R4HXF34", "DEMOKEY123", "0000000000", "ABCDEFGHIJ"])
-        func validKeyID(keyID: String) throws {
-            let key = try SigningKey(contentsOfFile: KeyFixtures.path("p256.pkcs8.pem"), keyID: keyID)
-            #expect(key.keyID == keyID)
-            #expect(try SigningKey.generate(keyID: keyID).keyID == keyID)
+        func validKeyId(keyId: String) throws {
+            let key = try SigningKey(contentsOfFile: KeyFixtures.path("p256.pkcs8.pem"), keyId: keyId)
+            #expect(key.keyId == keyId)
+            #expect(try SigningKey.generate(keyId: keyId).keyId == keyId)
         }
 
         @Test(
@@ -55,37 +55,37 @@ extension KeyLoadingTests {
                 "２X9R4HXF34",  // full-width digit
                 "SubscriptionKey_2X9R4HXF34",  // the file name
             ])
-        func invalidKeyID(keyID: String) throws {
+        func invalidKeyId(keyId: String) throws {
             let pem = try KeyFixtures.text("p256.pkcs8.pem")
-            expectCredentialError(.invalidKeyID(keyID)) { _ = try SigningKey(pem: pem, keyID: keyID) }
-            expectCredentialError(.invalidKeyID(keyID)) { _ = try SigningKey(bytes: Array(pem.utf8), keyID: keyID) }
-            expectCredentialError(.invalidKeyID(keyID)) {
-                _ = try SigningKey(contentsOfFile: KeyFixtures.path("p256.pkcs8.pem"), keyID: keyID)
+            expectCredentialError(.invalidKeyId(keyId)) { _ = try SigningKey(pem: pem, keyId: keyId) }
+            expectCredentialError(.invalidKeyId(keyId)) { _ = try SigningKey(bytes: Array(pem.utf8), keyId: keyId) }
+            expectCredentialError(.invalidKeyId(keyId)) {
+                _ = try SigningKey(contentsOfFile: KeyFixtures.path("p256.pkcs8.pem"), keyId: keyId)
             }
-            expectCredentialError(.invalidKeyID(keyID)) {
-                _ = try SigningKey(environmentVariable: "K", keyID: keyID, environment: ["K": pem])
+            expectCredentialError(.invalidKeyId(keyId)) {
+                _ = try SigningKey(environmentVariable: "K", keyId: keyId, environment: ["K": pem])
             }
-            expectCredentialError(.invalidKeyID(keyID)) { _ = try SigningKey.generate(keyID: keyID) }
+            expectCredentialError(.invalidKeyId(keyId)) { _ = try SigningKey.generate(keyId: keyId) }
         }
 
         @Test("the keyID message names keyID and quotes short values")
         func keyIDMessage() {
-            let message = CredentialError.invalidKeyID("abc").localizedDescription
+            let message = CredentialError.invalidKeyId("abc").localizedDescription
             #expect(message.contains("keyID"))
             #expect(message.contains("\"abc\""))
             #expect(message.contains("10"))
-            #expect(CredentialError.invalidKeyID("abc").field == "keyID")
+            #expect(CredentialError.invalidKeyId("abc").field == "keyID")
         }
 
-        // MARK: issuerID
+        // MARK: issuerId
 
         @Test(
             "valid issuer IDs are accepted",
-            arguments: ["57246542-96fe-1a63-e053-0824d011072a", "57246542-96FE-1A63-E053-0824D011072A", Demo.issuerID])
-        func validIssuerID(issuerID: String) throws {
-            let signer = try OfferSigner(key: Demo.key, issuerID: issuerID, bundleID: Demo.bundleID)
-            #expect(signer.issuerID == issuerID)
-            _ = try ConnectAPITokenSigner(key: Demo.key, issuer: .team(issuerID: issuerID))
+            arguments: ["57246542-96fe-1a63-e053-0824d011072a", "57246542-96FE-1A63-E053-0824D011072A", Demo.issuerId])
+        func validIssuerId(issuerId: String) throws {
+            let signer = try OfferSigner(key: Demo.key, issuerId: issuerId, bundleId: Demo.bundleId)
+            #expect(signer.issuerId == issuerId)
+            _ = try ConnectAPITokenSigner(key: Demo.key, issuer: .team(issuerId: issuerId))
         }
 
         @Test(
@@ -103,12 +103,12 @@ extension KeyLoadingTests {
                 "57246542-96fe-1a63-e053-0824d011072a\n",
                 "2X9R4HXF34",  // the key ID instead
             ])
-        func invalidIssuerID(issuerID: String) {
-            expectCredentialError(.invalidIssuerID(issuerID)) {
-                _ = try OfferSigner(key: Demo.key, issuerID: issuerID, bundleID: Demo.bundleID)
+        func invalidIssuerId(issuerId: String) {
+            expectCredentialError(.invalidIssuerId(issuerId)) {
+                _ = try OfferSigner(key: Demo.key, issuerId: issuerId, bundleId: Demo.bundleId)
             }
-            expectCredentialError(.invalidIssuerID(issuerID)) {
-                _ = try ConnectAPITokenSigner(key: Demo.key, issuer: .team(issuerID: issuerID))
+            expectCredentialError(.invalidIssuerId(issuerId)) {
+                _ = try ConnectAPITokenSigner(key: Demo.key, issuer: .team(issuerId: issuerId))
             }
         }
 
@@ -117,7 +117,7 @@ extension KeyLoadingTests {
             _ = try ConnectAPITokenSigner(key: Demo.key, issuer: .individual)
         }
 
-        // MARK: bundleID
+        // MARK: bundleId
 
         @Test(
             "valid bundle IDs are accepted",
@@ -125,9 +125,9 @@ extension KeyLoadingTests {
                 "com.example.app", "com.example.offerkit.demo", "io.my-company.App2",
                 String(repeating: "a", count: 255),
             ])
-        func validBundleID(bundleID: String) throws {
-            let signer = try OfferSigner(key: Demo.key, issuerID: Demo.issuerID, bundleID: bundleID)
-            #expect(signer.bundleID == bundleID)
+        func validBundleId(bundleId: String) throws {
+            let signer = try OfferSigner(key: Demo.key, issuerId: Demo.issuerId, bundleId: bundleId)
+            #expect(signer.bundleId == bundleId)
         }
 
         @Test(
@@ -148,30 +148,30 @@ extension KeyLoadingTests {
                 String(repeating: "a", count: 256),  // over 255 characters
                 "com." + String(repeating: "example.", count: 40) + "app",  // 327 characters
             ])
-        func invalidBundleID(bundleID: String) {
-            expectCredentialError(.invalidBundleID(bundleID)) {
-                _ = try OfferSigner(key: Demo.key, issuerID: Demo.issuerID, bundleID: bundleID)
+        func invalidBundleId(bundleId: String) {
+            expectCredentialError(.invalidBundleId(bundleId)) {
+                _ = try OfferSigner(key: Demo.key, issuerId: Demo.issuerId, bundleId: bundleId)
             }
         }
 
         @Test("issuerID is checked before bundleID")
         func issuerCheckedFirst() {
-            expectCredentialError(.invalidIssuerID("x")) {
-                _ = try OfferSigner(key: Demo.key, issuerID: "x", bundleID: "")
+            expectCredentialError(.invalidIssuerId("x")) {
+                _ = try OfferSigner(key: Demo.key, issuerId: "x", bundleId: "")
             }
         }
 
         @Test("long values are not echoed in full")
         func longValuesCapped() {
             let long = "com." + String(repeating: "example.", count: 40) + "app"
-            let message = CredentialError.invalidBundleID(long).localizedDescription
+            let message = CredentialError.invalidBundleId(long).localizedDescription
             #expect(!message.contains(long))
             #expect(message.contains("\(long.count) characters"))
         }
 
         @Test("CredentialError is a LocalizedError with a message for each case")
         func messages() {
-            for error in [CredentialError.invalidKeyID(""), .invalidIssuerID(""), .invalidBundleID("")] {
+            for error in [CredentialError.invalidKeyId(""), .invalidIssuerId(""), .invalidBundleId("")] {
                 let message = error.localizedDescription
                 #expect(!message.isEmpty)
                 #expect(message.contains(error.field))

@@ -95,8 +95,8 @@ struct ExtremeValueTests {
 
     // MARK: - Verification
 
-    private static let iss = Demo.issuerID
-    private static let bid = Demo.bundleID
+    private static let iss = Demo.issuerId
+    private static let bid = Demo.bundleId
 
     private static func verifyError(_ payload: String) throws -> VerificationError? {
         TestJWS.verifyError(try TestJWS.sign(payload: payload))
@@ -151,7 +151,7 @@ struct ExtremeValueTests {
             LegacyPromotionalOfferRequest(productId: "p", offerIdentifier: "o"), timestamp: 1_800_086_401_000)
         #expect(
             TestJWS.verificationError { () throws(VerificationError) in
-                try verifier.verify(legacy, bundleID: Demo.bundleID)
+                try verifier.verify(legacy, bundleId: Demo.bundleId)
             }?.field == "timestamp")
         for clock in [Date(timeIntervalSince1970: .nan), .distantFuture, .distantPast] {
             // A broken verifier clock never traps.

@@ -96,7 +96,7 @@ struct InteropTests {
             let signature = try signer.sign(request)
             // The message is rebuilt here from SPEC §2, not taken from the library.
             let message = [
-                Demo.bundleID, Demo.keyID, request.productId, request.offerIdentifier,
+                Demo.bundleId, Demo.keyId, request.productId, request.offerIdentifier,
                 request.appAccountToken.lowercased(), signature.nonceString, String(signature.timestamp),
             ].joined(separator: separator)
             let der = Array(Data(base64Encoded: signature.signature)!)

@@ -6,7 +6,7 @@ import Testing
 /// These are test keys, unrelated to the demo key in `keys-example/`.
 enum KeyFixtures {
     static let directory = Demo.fixtures.appendingPathComponent("keys")
-    static let keyID = "TESTKEY001"
+    static let keyId = "TESTKEY001"
 
     static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
@@ -66,8 +66,8 @@ struct KeyLoadingTests {
 
     @Test("each accepted form loads from a file and yields openssl's public key", arguments: acceptedFixtures)
     func loadsFromFile(file: String, publicKey: String) throws {
-        let key = try SigningKey(contentsOfFile: KeyFixtures.path(file), keyID: KeyFixtures.keyID)
-        #expect(key.keyID == KeyFixtures.keyID)
+        let key = try SigningKey(contentsOfFile: KeyFixtures.path(file), keyId: KeyFixtures.keyId)
+        #expect(key.keyId == KeyFixtures.keyId)
         let expected = try KeyFixtures.text(publicKey)
         #expect(KeyFixtures.publicKeyBody(key.publicKeyPEM) == KeyFixtures.publicKeyBody(expected))
         #expect(key.publicKeyPEM.hasPrefix("-----BEGIN PUBLIC KEY-----"))
@@ -77,9 +77,9 @@ struct KeyLoadingTests {
     func loadsFromBytes(file: String, publicKey: String) throws {
         let data = try KeyFixtures.data(file)
         let expected = KeyFixtures.publicKeyBody(try KeyFixtures.text(publicKey))
-        let fromData = try SigningKey(bytes: data, keyID: KeyFixtures.keyID)
-        let fromArray = try SigningKey(bytes: Array(data), keyID: KeyFixtures.keyID)
-        let fromSlice = try SigningKey(bytes: ([0x00] + Array(data))[1...], keyID: KeyFixtures.keyID)
+        let fromData = try SigningKey(bytes: data, keyId: KeyFixtures.keyId)
+        let fromArray = try SigningKey(bytes: Array(data), keyId: KeyFixtures.keyId)
+        let fromSlice = try SigningKey(bytes: ([0x00] + Array(data))[1...], keyId: KeyFixtures.keyId)
         for key in [fromData, fromArray, fromSlice] {
             #expect(KeyFixtures.publicKeyBody(key.publicKeyPEM) == expected)
         }
@@ -91,9 +91,9 @@ struct KeyLoadingTests {
     func loadsFromStringAndEnvironment(file: String, publicKey: String) throws {
         let text = try KeyFixtures.text(file)
         let expected = KeyFixtures.publicKeyBody(try KeyFixtures.text(publicKey))
-        let fromString = try SigningKey(pem: text, keyID: KeyFixtures.keyID)
+        let fromString = try SigningKey(pem: text, keyId: KeyFixtures.keyId)
         let fromEnvironment = try SigningKey(
-            environmentVariable: "OFFERKIT_TEST_KEY", keyID: KeyFixtures.keyID,
+            environmentVariable: "OFFERKIT_TEST_KEY", keyId: KeyFixtures.keyId,
             environment: ["OFFERKIT_TEST_KEY": text])
         #expect(KeyFixtures.publicKeyBody(fromString.publicKeyPEM) == expected)
         #expect(KeyFixtures.publicKeyBody(fromEnvironment.publicKeyPEM) == expected)
@@ -136,9 +136,9 @@ struct KeyLoadingTests {
         let expected = KeyFixtures.publicKeyBody(try KeyFixtures.text("p256.pub.pem"))
         let text = transform(original)
         #expect(text != original || name == "unchanged")
-        let key = try SigningKey(pem: text, keyID: KeyFixtures.keyID)
+        let key = try SigningKey(pem: text, keyId: KeyFixtures.keyId)
         #expect(KeyFixtures.publicKeyBody(key.publicKeyPEM) == expected)
-        let fromBytes = try SigningKey(bytes: Array(text.utf8), keyID: KeyFixtures.keyID)
+        let fromBytes = try SigningKey(bytes: Array(text.utf8), keyId: KeyFixtures.keyId)
         #expect(KeyFixtures.publicKeyBody(fromBytes.publicKeyPEM) == expected)
     }
 
@@ -146,7 +146,7 @@ struct KeyLoadingTests {
     func sec1WithCRLF() throws {
         let text = try KeyFixtures.text("p256.sec1.pem").replacingOccurrences(of: "\n", with: "\r\n")
         #expect(text.hasSuffix("-----\r\n"))
-        let key = try SigningKey(pem: String(text.dropLast()), keyID: KeyFixtures.keyID)
+        let key = try SigningKey(pem: String(text.dropLast()), keyId: KeyFixtures.keyId)
         #expect(
             KeyFixtures.publicKeyBody(key.publicKeyPEM)
                 == KeyFixtures.publicKeyBody(try KeyFixtures.text("p256.pub.pem")))
@@ -169,7 +169,7 @@ struct KeyLoadingTests {
         let value = transform(try KeyFixtures.text("p256.pkcs8.pem"))
         if name.contains("literal") { #expect(value.contains("\\n") && !value.contains("\n")) }
         let key = try SigningKey(
-            environmentVariable: "IAP_KEY", keyID: KeyFixtures.keyID, environment: ["IAP_KEY": value, "OTHER": "x"])
+            environmentVariable: "IAP_KEY", keyId: KeyFixtures.keyId, environment: ["IAP_KEY": value, "OTHER": "x"])
         #expect(
             KeyFixtures.publicKeyBody(key.publicKeyPEM)
                 == KeyFixtures.publicKeyBody(try KeyFixtures.text("p256.pub.pem")))
@@ -181,7 +181,7 @@ struct KeyLoadingTests {
         let value = KeyFixtures.pemBody(try KeyFixtures.text("p256.pkcs8.pem"))
         setenv(name, value, 1)
         defer { unsetenv(name) }
-        let key = try SigningKey(environmentVariable: name, keyID: KeyFixtures.keyID)
+        let key = try SigningKey(environmentVariable: name, keyId: KeyFixtures.keyId)
         #expect(
             KeyFixtures.publicKeyBody(key.publicKeyPEM)
                 == KeyFixtures.publicKeyBody(try KeyFixtures.text("p256.pub.pem")))
@@ -193,7 +193,7 @@ struct KeyLoadingTests {
         let der = try KeyFixtures.data("p256.pkcs8.der")
         let url = der.base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        let key = try SigningKey(pem: url, keyID: KeyFixtures.keyID)
+        let key = try SigningKey(pem: url, keyId: KeyFixtures.keyId)
         #expect(
             KeyFixtures.publicKeyBody(key.publicKeyPEM)
                 == KeyFixtures.publicKeyBody(try KeyFixtures.text("p256.pub.pem")))
@@ -204,7 +204,7 @@ struct KeyLoadingTests {
         let files = [
             "p256.pkcs8.pem", "p256.sec1.pem", "p256.ecparam.pem", "p256.pkcs8.der", "p256.sec1.der", "p256.base64.txt",
         ]
-        let keys = try files.map { try SigningKey(contentsOfFile: KeyFixtures.path($0), keyID: KeyFixtures.keyID) }
+        let keys = try files.map { try SigningKey(contentsOfFile: KeyFixtures.path($0), keyId: KeyFixtures.keyId) }
         #expect(Set(keys.map(\.publicKeyPEM)).count == 1)
         #expect(Set(keys.map(\.publicJWK)).count == 1)
         #expect(Set(keys.map(\.jwkThumbprint)).count == 1)
@@ -214,34 +214,34 @@ struct KeyLoadingTests {
     @Test("the demo key loads and matches its committed public key")
     func demoKey() throws {
         let key = Demo.key
-        #expect(key.keyID == Demo.keyID)
+        #expect(key.keyId == Demo.keyId)
         let expected = try String(contentsOfFile: Demo.publicKeyPath, encoding: .utf8)
         #expect(KeyFixtures.publicKeyBody(key.publicKeyPEM) == KeyFixtures.publicKeyBody(expected))
-        let fromString = try SigningKey(pem: Demo.privateKeyPEM, keyID: Demo.keyID)
+        let fromString = try SigningKey(pem: Demo.privateKeyPEM, keyId: Demo.keyId)
         #expect(fromString.publicKeyPEM == key.publicKeyPEM)
     }
 
     @Test("privateKeyPKCS8PEM round-trips and is the PKCS#8 PEM form")
     func pkcs8RoundTrip() throws {
-        let key = try SigningKey(contentsOfFile: KeyFixtures.path("p256.sec1.pem"), keyID: KeyFixtures.keyID)
+        let key = try SigningKey(contentsOfFile: KeyFixtures.path("p256.sec1.pem"), keyId: KeyFixtures.keyId)
         let pem = key.privateKeyPKCS8PEM
         #expect(pem.hasPrefix("-----BEGIN PRIVATE KEY-----"))
         #expect(pem.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("-----END PRIVATE KEY-----"))
-        let again = try SigningKey(pem: pem, keyID: KeyFixtures.keyID)
+        let again = try SigningKey(pem: pem, keyId: KeyFixtures.keyId)
         #expect(again.publicKeyPEM == key.publicKeyPEM)
     }
 
     @Test("generate makes fresh, loadable P-256 keys")
     func generate() throws {
-        let first = try SigningKey.generate(keyID: "GENERATED1")
-        let second = try SigningKey.generate(keyID: "GENERATED1")
-        #expect(first.keyID == "GENERATED1")
+        let first = try SigningKey.generate(keyId: "GENERATED1")
+        let second = try SigningKey.generate(keyId: "GENERATED1")
+        #expect(first.keyId == "GENERATED1")
         #expect(first.publicKeyPEM != second.publicKeyPEM)
         #expect(first.jwkThumbprint != second.jwkThumbprint)
-        let reloaded = try SigningKey(pem: first.privateKeyPKCS8PEM, keyID: "GENERATED1")
+        let reloaded = try SigningKey(pem: first.privateKeyPKCS8PEM, keyId: "GENERATED1")
         #expect(reloaded.publicKeyPEM == first.publicKeyPEM)
         #expect(reloaded.jwkThumbprint == first.jwkThumbprint)
-        #expect(throws: CredentialError.invalidKeyID("generated")) { try SigningKey.generate(keyID: "generated") }
+        #expect(throws: CredentialError.invalidKeyId("generated")) { try SigningKey.generate(keyId: "generated") }
     }
 
     // MARK: - Rejected inputs
@@ -261,11 +261,11 @@ struct KeyLoadingTests {
 
         func load() throws {
             switch source {
-            case .string(let text): _ = try SigningKey(pem: text, keyID: KeyFixtures.keyID)
-            case .bytes(let bytes): _ = try SigningKey(bytes: bytes, keyID: KeyFixtures.keyID)
-            case .file(let path): _ = try SigningKey(contentsOfFile: path, keyID: KeyFixtures.keyID)
+            case .string(let text): _ = try SigningKey(pem: text, keyId: KeyFixtures.keyId)
+            case .bytes(let bytes): _ = try SigningKey(bytes: bytes, keyId: KeyFixtures.keyId)
+            case .file(let path): _ = try SigningKey(contentsOfFile: path, keyId: KeyFixtures.keyId)
             case .fixtureFile(let name):
-                _ = try SigningKey(contentsOfFile: KeyFixtures.path(name), keyID: KeyFixtures.keyID)
+                _ = try SigningKey(contentsOfFile: KeyFixtures.path(name), keyId: KeyFixtures.keyId)
             }
         }
     }
@@ -378,23 +378,23 @@ struct KeyLoadingTests {
     @Test("errors for curves and algorithms name what was found")
     func errorsNameTheCurve() throws {
         let p384 = expectKeyLoadingError(.unsupportedCurve("P-384 (secp384r1)")) {
-            _ = try SigningKey(contentsOfFile: KeyFixtures.path("p384.pkcs8.pem"), keyID: KeyFixtures.keyID)
+            _ = try SigningKey(contentsOfFile: KeyFixtures.path("p384.pkcs8.pem"), keyId: KeyFixtures.keyId)
         }
         #expect(p384?.localizedDescription.contains("P-384") == true)
         let k1 = expectKeyLoadingError(.unsupportedCurve("secp256k1")) {
-            _ = try SigningKey(contentsOfFile: KeyFixtures.path("secp256k1.pkcs8.pem"), keyID: KeyFixtures.keyID)
+            _ = try SigningKey(contentsOfFile: KeyFixtures.path("secp256k1.pkcs8.pem"), keyId: KeyFixtures.keyId)
         }
         #expect(k1?.localizedDescription.contains("secp256k1") == true)
         let ed = expectKeyLoadingError(.unsupportedAlgorithm("Ed25519")) {
-            _ = try SigningKey(contentsOfFile: KeyFixtures.path("ed25519.pkcs8.pem"), keyID: KeyFixtures.keyID)
+            _ = try SigningKey(contentsOfFile: KeyFixtures.path("ed25519.pkcs8.pem"), keyId: KeyFixtures.keyId)
         }
         #expect(ed?.localizedDescription.contains("Ed25519") == true)
         let encrypted = expectKeyLoadingError(.encryptedKey) {
-            _ = try SigningKey(contentsOfFile: KeyFixtures.path("p256.encrypted.pem"), keyID: KeyFixtures.keyID)
+            _ = try SigningKey(contentsOfFile: KeyFixtures.path("p256.encrypted.pem"), keyId: KeyFixtures.keyId)
         }
         #expect(encrypted?.localizedDescription.contains("openssl") == true)
         let publicKey = expectKeyLoadingError(.publicKey) {
-            _ = try SigningKey(contentsOfFile: KeyFixtures.path("p256.pub.pem"), keyID: KeyFixtures.keyID)
+            _ = try SigningKey(contentsOfFile: KeyFixtures.path("p256.pub.pem"), keyId: KeyFixtures.keyId)
         }
         #expect(publicKey?.localizedDescription.contains("private key") == true)
     }
@@ -405,7 +405,7 @@ struct KeyLoadingTests {
         let error = expectKeyLoadingError(
             .unreadableFile(path: path, reason: "no such file"), mentioning: [path, "no such file"]
         ) {
-            _ = try SigningKey(contentsOfFile: path, keyID: KeyFixtures.keyID)
+            _ = try SigningKey(contentsOfFile: path, keyId: KeyFixtures.keyId)
         }
         #expect(error?.localizedDescription.contains("key file") == true)
     }
@@ -416,7 +416,7 @@ struct KeyLoadingTests {
         expectKeyLoadingError(
             .unreadableFile(path: path, reason: "it is a directory"), mentioning: [path, "directory"]
         ) {
-            _ = try SigningKey(contentsOfFile: path, keyID: KeyFixtures.keyID)
+            _ = try SigningKey(contentsOfFile: path, keyId: KeyFixtures.keyId)
         }
     }
 
@@ -426,7 +426,7 @@ struct KeyLoadingTests {
         let error = expectKeyLoadingError(
             .environmentVariableNotSet("OFFERKIT_KEY"), mentioning: ["OFFERKIT_KEY", "PEM"]
         ) {
-            _ = try SigningKey(environmentVariable: "OFFERKIT_KEY", keyID: KeyFixtures.keyID, environment: environment)
+            _ = try SigningKey(environmentVariable: "OFFERKIT_KEY", keyId: KeyFixtures.keyId, environment: environment)
         }
         #expect(error?.localizedDescription.contains("not set") == true)
     }
@@ -435,12 +435,12 @@ struct KeyLoadingTests {
     func environmentVariableWithWrongContent() {
         expectKeyLoadingError(.publicKey) {
             _ = try SigningKey(
-                environmentVariable: "K", keyID: KeyFixtures.keyID,
+                environmentVariable: "K", keyId: KeyFixtures.keyId,
                 environment: ["K": Self.fixtureText("p256.pub.pem").replacingOccurrences(of: "\n", with: "\\n")])
         }
         expectKeyLoadingError(.rsaKey) {
             _ = try SigningKey(
-                environmentVariable: "K", keyID: KeyFixtures.keyID,
+                environmentVariable: "K", keyId: KeyFixtures.keyId,
                 environment: ["K": Self.fixtureText("rsa.pkcs1.pem")])
         }
     }
@@ -448,9 +448,9 @@ struct KeyLoadingTests {
     @Test("the key ID is checked before the key")
     func keyIDCheckedFirst() {
         let error = #expect(throws: CredentialError.self) {
-            _ = try SigningKey(pem: "", keyID: "bad")
+            _ = try SigningKey(pem: "", keyId: "bad")
         }
-        #expect(error == .invalidKeyID("bad"))
+        #expect(error == .invalidKeyId("bad"))
         #expect(error?.field == "keyID")
     }
 
@@ -461,7 +461,7 @@ struct KeyLoadingTests {
         let expected = try KeyFixtures.text("thumbprint.txt").trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(expected.count == 43)
         for file in ["p256.pkcs8.pem", "p256.sec1.der", "p256.base64.txt"] {
-            let key = try SigningKey(contentsOfFile: KeyFixtures.path(file), keyID: KeyFixtures.keyID)
+            let key = try SigningKey(contentsOfFile: KeyFixtures.path(file), keyId: KeyFixtures.keyId)
             #expect(key.jwkThumbprint == expected)
             #expect(String(describing: key).contains(expected))
         }
@@ -469,7 +469,7 @@ struct KeyLoadingTests {
 
     @Test("the public JWK has RFC 7638 member order and no private member")
     func publicJWKShape() throws {
-        let key = try SigningKey(contentsOfFile: KeyFixtures.path("p256.pkcs8.pem"), keyID: KeyFixtures.keyID)
+        let key = try SigningKey(contentsOfFile: KeyFixtures.path("p256.pkcs8.pem"), keyId: KeyFixtures.keyId)
         let jwk = key.publicJWK
         #expect(jwk.hasPrefix(#"{"crv":"P-256","kty":"EC","x":""#))
         #expect(!jwk.contains(#""d""#))
@@ -483,7 +483,7 @@ struct KeyLoadingTests {
         "thumbprints match an independent python computation from the public key DER",
         .enabled(if: ExternalTool.isCI || KeyLoadingTests.hashlibPythonAvailable, "python3 not on PATH"))
     func thumbprintMatchesPython() throws {
-        let keys = [Demo.key, try SigningKey.generate(keyID: "GENERATED1")]
+        let keys = [Demo.key, try SigningKey.generate(keyId: "GENERATED1")]
         for key in keys {
             let der = try #require(Data(base64Encoded: KeyFixtures.pemBody(key.publicKeyPEM)))
             let script = """

@@ -132,7 +132,7 @@ extension KeyLoadingTests {
         @Test("SigningKey's description, debug description, dump and mirror show no private material")
         func signingKeyRenderings() throws {
             let fixtureKey = try SigningKey(
-                contentsOfFile: KeyFixtures.path("p256.pkcs8.pem"), keyID: KeyFixtures.keyID)
+                contentsOfFile: KeyFixtures.path("p256.pkcs8.pem"), keyId: KeyFixtures.keyId)
             let cases: [(SigningKey, PrivateKeyWindows, String)] = [
                 (Demo.key, try Self.demoSecrets(), "demo key"),
                 (fixtureKey, try Self.fixtureSecrets(), "fixture key"),
@@ -143,7 +143,7 @@ extension KeyLoadingTests {
                 for child in Mirror(reflecting: key).children {
                     expectNoLeak(secrets, in: child.value, "mirror child \(child.label ?? "?") of \(label)")
                 }
-                #expect(String(describing: key).contains(key.keyID))
+                #expect(String(describing: key).contains(key.keyId))
                 #expect(String(describing: key).contains(key.jwkThumbprint))
                 // Public outputs are public, but must not carry the private scalar either.
                 for output in [key.publicKeyPEM, key.publicJWK, key.jwkThumbprint] {
@@ -160,7 +160,7 @@ extension KeyLoadingTests {
         func signerRenderings() throws {
             let secrets = try Self.demoSecrets()
             expectNoLeak(secrets, in: try Demo.signer(), "OfferSigner")
-            let connect = try ConnectAPITokenSigner(key: Demo.key, issuer: .team(issuerID: Demo.issuerID))
+            let connect = try ConnectAPITokenSigner(key: Demo.key, issuer: .team(issuerId: Demo.issuerId))
             expectNoLeak(secrets, in: connect, "ConnectAPITokenSigner")
         }
 
@@ -200,23 +200,23 @@ extension KeyLoadingTests {
         func keyTextAsIdentifier(_ misplaced: MisplacedKey) throws {
             let (name, text) = (misplaced.name, misplaced.text)
             let secrets = try Self.fixtureSecrets()
-            let validKey = try SigningKey(contentsOfFile: KeyFixtures.path("p256.pkcs8.pem"), keyID: KeyFixtures.keyID)
+            let validKey = try SigningKey(contentsOfFile: KeyFixtures.path("p256.pkcs8.pem"), keyId: KeyFixtures.keyId)
 
             let keyIDError = #expect(throws: CredentialError.self) {
-                _ = try SigningKey(pem: KeyFixtures.keyID, keyID: text)
+                _ = try SigningKey(pem: KeyFixtures.keyId, keyId: text)
             }
             #expect(keyIDError?.field == "keyID")
-            let generateError = #expect(throws: CredentialError.self) { _ = try SigningKey.generate(keyID: text) }
+            let generateError = #expect(throws: CredentialError.self) { _ = try SigningKey.generate(keyId: text) }
             let issuerError = #expect(throws: CredentialError.self) {
-                _ = try OfferSigner(key: validKey, issuerID: text, bundleID: Demo.bundleID)
+                _ = try OfferSigner(key: validKey, issuerId: text, bundleId: Demo.bundleId)
             }
             #expect(issuerError?.field == "issuerID")
             let bundleError = #expect(throws: CredentialError.self) {
-                _ = try OfferSigner(key: validKey, issuerID: Demo.issuerID, bundleID: text)
+                _ = try OfferSigner(key: validKey, issuerId: Demo.issuerId, bundleId: text)
             }
             #expect(bundleError?.field == "bundleID")
             let connectError = #expect(throws: CredentialError.self) {
-                _ = try ConnectAPITokenSigner(key: validKey, issuer: .team(issuerID: text))
+                _ = try ConnectAPITokenSigner(key: validKey, issuer: .team(issuerId: text))
             }
             #expect(connectError?.field == "issuerID")
 
@@ -240,10 +240,10 @@ extension KeyLoadingTests {
             let (name, text) = (misplaced.name, misplaced.text)
             let secrets = try Self.fixtureSecrets()
             let fileError = #expect(throws: KeyLoadingError.self) {
-                _ = try SigningKey(contentsOfFile: text, keyID: KeyFixtures.keyID)
+                _ = try SigningKey(contentsOfFile: text, keyId: KeyFixtures.keyId)
             }
             let variableError = #expect(throws: KeyLoadingError.self) {
-                _ = try SigningKey(environmentVariable: text, keyID: KeyFixtures.keyID, environment: [:])
+                _ = try SigningKey(environmentVariable: text, keyId: KeyFixtures.keyId, environment: [:])
             }
             for (label, error) in [("path", fileError), ("variable name", variableError)] {
                 let error = try #require(error, "\(label)")
@@ -259,15 +259,15 @@ extension KeyLoadingTests {
         func ordinaryNamesShown() {
             let path = "/home/runner/work/offers/offers/secrets/SubscriptionKey_2X9R4HXF34"
             #expect(throws: KeyLoadingError.unreadableFile(path: path, reason: "no such file")) {
-                _ = try SigningKey(contentsOfFile: path, keyID: KeyFixtures.keyID)
+                _ = try SigningKey(contentsOfFile: path, keyId: KeyFixtures.keyId)
             }
             #expect(throws: KeyLoadingError.environmentVariableNotSet("APP_STORE_IAP_PRIVATE_KEY")) {
                 _ = try SigningKey(
-                    environmentVariable: "APP_STORE_IAP_PRIVATE_KEY", keyID: KeyFixtures.keyID, environment: [:])
+                    environmentVariable: "APP_STORE_IAP_PRIVATE_KEY", keyId: KeyFixtures.keyId, environment: [:])
             }
-            let longBundleID = String(repeating: "a", count: 300)
-            #expect(throws: CredentialError.invalidBundleID(longBundleID)) {
-                _ = try OfferSigner(key: Demo.key, issuerID: Demo.issuerID, bundleID: longBundleID)
+            let longBundleId = String(repeating: "a", count: 300)
+            #expect(throws: CredentialError.invalidBundleId(longBundleId)) {
+                _ = try OfferSigner(key: Demo.key, issuerId: Demo.issuerId, bundleId: longBundleId)
             }
         }
     }

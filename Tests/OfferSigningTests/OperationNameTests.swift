@@ -62,7 +62,7 @@ struct OperationNameTests {
             return
         }
         let verified = try TestJWS.verifier.verify(token, as: .connectAPIToken)
-        #expect(verified.claims.iss == Demo.issuerID)
+        #expect(verified.claims.iss == Demo.issuerId)
         #expect(verified.claims.exp == verified.claims.iat + 60)
         let individual = try Self.run(#"{"type":"connect-api-token","individual":true}"#)
         guard case .string(let individualToken)? = individual.object["token"] else {
@@ -83,8 +83,8 @@ struct OperationNameTests {
             """
         let input = try LegacyPromotionalOfferSignature.read(json: Array(text.utf8))
         #expect(input.signature == signed)
-        #expect(input.bundleID == nil && input.deprecatedFields.isEmpty)
-        try TestJWS.verifier.verify(input.signature, bundleID: Demo.bundleID)
+        #expect(input.bundleId == nil && input.deprecatedFields.isEmpty)
+        try TestJWS.verifier.verify(input.signature, bundleId: Demo.bundleId)
 
         // Retention Messaging's object (encodedSignature) and the old offerId read the same.
         let retention = String(decoding: try JSONEncoder().encode(signed), as: UTF8.self)

@@ -207,7 +207,7 @@ struct RandomRequestTests {
                 "\(context)")
             #expect(claims.nonce == nonce.uuidString.lowercased(), "\(context)")
             #expect(claims.iat == Int64(date.timeIntervalSince1970.rounded(.down)), "\(context)")
-            #expect(claims.iss == Demo.issuerID && claims.bid == Demo.bundleID, "\(context)")
+            #expect(claims.iss == Demo.issuerId && claims.bid == Demo.bundleId, "\(context)")
             #expect(claims.aud == "promotional-offer" && claims.exp == nil, "\(context)")
             // The payload is valid JSON to an independent parser too.
             let object = try JSONSerialization.jsonObject(with: Data(verified.payloadJSON.utf8)) as? [String: Any]
@@ -254,14 +254,14 @@ struct RandomRequestTests {
             #expect(Data(base64Encoded: signature.signature) != nil, "\(context)")
             #expect(
                 TestJWS.verificationError { () throws(VerificationError) in
-                    try verifier.verify(signature, bundleID: Demo.bundleID)
+                    try verifier.verify(signature, bundleId: Demo.bundleId)
                 } == nil, "\(context)")
             // Through the promotionalOfferSignatureV1 JSON and back.
             let decoded = try JSONDecoder().decode(
                 LegacyPromotionalOfferSignature.self, from: JSONEncoder().encode(signature))
             #expect(
                 TestJWS.verificationError { () throws(VerificationError) in
-                    try verifier.verify(decoded, bundleID: Demo.bundleID)
+                    try verifier.verify(decoded, bundleId: Demo.bundleId)
                 } == nil, "\(context)")
             if index % 10 == 0 {
                 let tampered = LegacyPromotionalOfferSignature(
@@ -270,7 +270,7 @@ struct RandomRequestTests {
                     offerIdentifier: signature.offerIdentifier, appAccountToken: signature.appAccountToken)
                 #expect(
                     TestJWS.verificationError { () throws(VerificationError) in
-                        try verifier.verify(tampered, bundleID: Demo.bundleID)
+                        try verifier.verify(tampered, bundleId: Demo.bundleId)
                     } == .signatureMismatch, "\(context)")
             }
         }

@@ -73,7 +73,7 @@ struct SigningTests {
     @Test func headerSegmentIsTheFixedHeader() throws {
         let jws = try TestJWS.fixedSigner().sign(PromotionalOfferRequest(productId: "p", offerIdentifier: "o"))
         #expect(String(jws.headerSegment) == TestJWS.base64URLEncode(Array(TestJWS.headerJSON.utf8)))
-        #expect(JWSEncoder.headerJSON(keyID: "DEMOKEY123") == TestJWS.headerJSON)
+        #expect(JWSEncoder.headerJSON(keyId: "DEMOKEY123") == TestJWS.headerJSON)
     }
 
     // MARK: - iat and nonce forms
@@ -235,7 +235,7 @@ struct SigningTests {
     private func legacyMessage(
         productId: String, offerId: String, token: String, nonce: String, timestamp: Int64
     ) -> [UInt8] {
-        let fields = [Demo.bundleID, Demo.keyID, productId, offerId, token, nonce, String(timestamp)]
+        let fields = [Demo.bundleId, Demo.keyId, productId, offerId, token, nonce, String(timestamp)]
         return Array(fields.joined(separator: "\u{2063}").utf8)
     }
 
@@ -272,7 +272,7 @@ struct SigningTests {
             nonce: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", timestamp: 1_700_000_000_750)
         #expect(!Demo.key.publicKey.isValidSignature(ecdsa, for: upperMessage))
 
-        try TestJWS.verifier.verify(signature, bundleID: Demo.bundleID)
+        try TestJWS.verifier.verify(signature, bundleId: Demo.bundleId)
     }
 
     @Test func legacySignatureWithEmptyTokenAndExplicitTimestamp() throws {
@@ -287,7 +287,7 @@ struct SigningTests {
         let reference = try Demo.key.privateKey.signature(for: [0])
         let ecdsa = try type(of: reference).init(derRepresentation: signature.signatureBytes)
         #expect(Demo.key.publicKey.isValidSignature(ecdsa, for: message))
-        try TestJWS.verifier.verify(signature, bundleID: Demo.bundleID)
+        try TestJWS.verifier.verify(signature, bundleId: Demo.bundleId)
     }
 
     @Test func legacySignatureRejectsNegativeTimestampAndBadFields() throws {
@@ -316,7 +316,7 @@ struct SigningTests {
                 productId: "com.example.monthly", offerIdentifier: "WINBACK50",
                 appAccountToken: "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d"))
         let verifier = TestJWS.verifier
-        try verifier.verify(good, bundleID: Demo.bundleID)
+        try verifier.verify(good, bundleId: Demo.bundleId)
 
         func copy(
             keyId: String? = nil, nonce: UUID? = nil, timestamp: Int64? = nil, signature: String? = nil,
@@ -340,23 +340,23 @@ struct SigningTests {
         for signature in tampered {
             #expect(
                 TestJWS.verificationError { () throws(VerificationError) in
-                    try verifier.verify(signature, bundleID: Demo.bundleID)
+                    try verifier.verify(signature, bundleId: Demo.bundleId)
                 } == .signatureMismatch)
         }
         #expect(
             TestJWS.verificationError { () throws(VerificationError) in
-                try verifier.verify(good, bundleID: "com.example.other")
+                try verifier.verify(good, bundleId: "com.example.other")
             } == .signatureMismatch)
         #expect(
             TestJWS.verificationError { () throws(VerificationError) in
-                try verifier.verify(copy(signature: "not base64!"), bundleID: Demo.bundleID)
+                try verifier.verify(copy(signature: "not base64!"), bundleId: Demo.bundleId)
             }.map { if case .malformed = $0 { true } else { false } } == true)
         // A valid base64 string that is not this message's signature.
         var otherBytes = good.signatureBytes
         otherBytes[otherBytes.count - 1] ^= 0x01
         #expect(
             TestJWS.verificationError { () throws(VerificationError) in
-                try verifier.verify(copy(signature: Data(otherBytes).base64EncodedString()), bundleID: Demo.bundleID)
+                try verifier.verify(copy(signature: Data(otherBytes).base64EncodedString()), bundleId: Demo.bundleId)
             } == .signatureMismatch)
     }
 
@@ -395,6 +395,6 @@ struct SigningTests {
         let decodedBare = try JSONDecoder().decode(
             LegacyPromotionalOfferSignature.self, from: encoder.encode(withoutToken))
         #expect(decodedBare == withoutToken)
-        try TestJWS.verifier.verify(decodedBare, bundleID: Demo.bundleID)
+        try TestJWS.verifier.verify(decodedBare, bundleId: Demo.bundleId)
     }
 }

@@ -27,11 +27,11 @@ struct TokenTests {
 
         let verified = try TestJWS.verifier.verify(token.token)
         #expect(verified.kind == .serverAPIToken)
-        #expect(verified.claims.iss == Demo.issuerID)
+        #expect(verified.claims.iss == Demo.issuerId)
         #expect(verified.claims.iat == Self.iat)
         #expect(verified.claims.exp == Self.iat + 300)
         #expect(verified.claims.aud == "appstoreconnect-v1")
-        #expect(verified.claims.bid == Demo.bundleID)
+        #expect(verified.claims.bid == Demo.bundleId)
         #expect(verified.claims.nonce == nil)
         #expect(verified.header == VerifiedJWS.Header(alg: "ES256", kid: "DEMOKEY123", typ: "JWT"))
         _ = try TestJWS.verifier.verify(token.token, as: .serverAPIToken)
@@ -67,7 +67,7 @@ struct TokenTests {
     // MARK: - App Store Connect API
 
     @Test func connectTeamTokenClaimsAreExact() throws {
-        let token = try connectSigner(.team(issuerID: Demo.issuerID)).token()
+        let token = try connectSigner(.team(issuerId: Demo.issuerId)).token()
         #expect(TestJWS.headerText(token.token) == TestJWS.headerJSON)
         #expect(
             TestJWS.payloadText(token.token)
@@ -76,7 +76,7 @@ struct TokenTests {
         #expect(token.expiresAt.timeIntervalSince(token.issuedAt) == 900)
         let verified = try TestJWS.verifier.verify(token.token)
         #expect(verified.kind == .connectAPIToken)
-        #expect(verified.claims.iss == Demo.issuerID)
+        #expect(verified.claims.iss == Demo.issuerId)
         #expect(verified.claims.sub == nil)
         #expect(verified.claims.bid == nil)
         #expect(verified.claims.scope == nil)
@@ -85,7 +85,7 @@ struct TokenTests {
 
     @Test func connectTeamTokenWithScope() throws {
         let scope = ["GET /v1/apps", "GET /v1/apps?filter[platform]=IOS"]
-        let token = try connectSigner(.team(issuerID: Demo.issuerID)).token(lifetime: 1200, scope: scope)
+        let token = try connectSigner(.team(issuerId: Demo.issuerId)).token(lifetime: 1200, scope: scope)
         #expect(
             TestJWS.payloadText(token.token)
                 == #"{"iss":"98802e6e-bab8-4f06-8c88-a2582cda3c9c","iat":1700000000,"exp":1700001200,"aud":"appstoreconnect-v1","scope":["GET /v1/apps","GET /v1/apps?filter[platform]=IOS"]}"#
@@ -109,7 +109,7 @@ struct TokenTests {
 
     @Test(arguments: [0, 1201, -1, 3600])
     func connectTokenRejectsLifetimesOverTwentyMinutes(lifetime: Int) throws {
-        for issuer in [ConnectAPITokenSigner.Issuer.team(issuerID: Demo.issuerID), .individual] {
+        for issuer in [ConnectAPITokenSigner.Issuer.team(issuerId: Demo.issuerId), .individual] {
             let signer = try connectSigner(issuer)
             let error = TestJWS.validationError { _ = try signer.token(lifetime: lifetime) }
             #expect(error?.field == "lifetime")
@@ -122,18 +122,18 @@ struct TokenTests {
     }
 
     @Test func connectTokenRejectsBadScopeAndIssuer() throws {
-        let signer = try connectSigner(.team(issuerID: Demo.issuerID))
+        let signer = try connectSigner(.team(issuerId: Demo.issuerId))
         #expect(
             TestJWS.validationError { _ = try signer.token(scope: ["GET /v1/apps", ""]) } == .empty(field: "scope[1]"))
         #expect(TestJWS.validationError { _ = try signer.token(scope: ["a\nb"]) }?.field == "scope[0]")
         #expect(throws: CredentialError.self) {
-            _ = try ConnectAPITokenSigner(key: Demo.key, issuer: .team(issuerID: "not-a-uuid"))
+            _ = try ConnectAPITokenSigner(key: Demo.key, issuer: .team(issuerId: "not-a-uuid"))
         }
     }
 
     @Test func tokensAreNotTakenForEachOther() throws {
         let server = try TestJWS.fixedSigner().serverAPIToken()
-        let connect = try connectSigner(.team(issuerID: Demo.issuerID)).token()
+        let connect = try connectSigner(.team(issuerId: Demo.issuerId)).token()
         #expect(
             TestJWS.verifyError(server.token, as: .connectAPIToken)
                 == .wrongKind(expected: .connectAPIToken, actual: .serverAPIToken))

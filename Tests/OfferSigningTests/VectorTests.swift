@@ -76,7 +76,7 @@ struct VectorTests {
         let set = try Self.committed()
         let readme = set.readme()
         #expect(readme.contains("`DEMOKEY123`"))
-        #expect(readme.contains(Demo.issuerID) && readme.contains(Demo.bundleID))
+        #expect(readme.contains(Demo.issuerId) && readme.contains(Demo.bundleId))
         for vector in set.vectors { #expect(readme.contains("| `\(vector.name)` |")) }
         for name in [InteropVectorFile.vectorsName, InteropVectorFile.publicKeyName] { #expect(readme.contains(name)) }
         #expect(!readme.contains("PRIVATE KEY"))
@@ -94,7 +94,7 @@ struct VectorTests {
                     keyId: vector.keyId, nonce: UUID(uuidString: vector.nonce!)!, timestamp: vector.timestamp!,
                     signature: vector.expected.signature, productId: request.productId,
                     offerIdentifier: request.offerIdentifier, appAccountToken: request.appAccountToken.lowercased())
-                #expect(throws: Never.self) { try verifier.verify(signature, bundleID: vector.bundleId) }
+                #expect(throws: Never.self) { try verifier.verify(signature, bundleId: vector.bundleId) }
             } else {
                 let verified = try verifier.verify(vector.expected.jws!)
                 #expect(verified.payloadJSON == vector.expected.payloadJson)

@@ -6,8 +6,8 @@ import Testing
 /// `JWSVerifier` rejects every deviation from SPEC §3/§5 with the precise error case and field.
 @Suite("Verification")
 struct VerificationTests {
-    private static let iss = Demo.issuerID
-    private static let bid = Demo.bundleID
+    private static let iss = Demo.issuerId
+    private static let bid = Demo.bundleId
     private static let nonce = TestJWS.fixedNonceLower
 
     /// A promotional-offer payload; `members` replaces the tail after the base claims.
@@ -84,14 +84,14 @@ struct VerificationTests {
     // MARK: - Keys and signatures
 
     @Test func wrongKeyIsSignatureMismatch() throws {
-        let other = try SigningKey.generate(keyID: "OTHERKEY12")
+        let other = try SigningKey.generate(keyId: "OTHERKEY12")
         let compact = try validJWS()
         #expect(
             TestJWS.verificationError { () throws(VerificationError) in
                 _ = try JWSVerifier(key: other).verify(compact)
             } == .signatureMismatch)
         // And the other way round: signed by another key, verified with the demo key.
-        let foreign = try OfferSigner(key: other, issuerID: Demo.issuerID, bundleID: Demo.bundleID)
+        let foreign = try OfferSigner(key: other, issuerId: Demo.issuerId, bundleId: Demo.bundleId)
             .sign(PromotionalOfferRequest(productId: "p", offerIdentifier: "o")).serialization
         #expect(TestJWS.verifyError(foreign) == .signatureMismatch)
         _ = try JWSVerifier(key: other).verify(foreign)

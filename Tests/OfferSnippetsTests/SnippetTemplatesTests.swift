@@ -103,7 +103,7 @@ struct SnippetTemplatesTests {
     }
 
     @Test("each rendering of an Advanced Commerce request gets a fresh request reference ID")
-    func freshReferenceID() throws {
+    func freshReferenceId() throws {
         let render = {
             try SnippetTemplates.builtIn.render(
                 language: "curl", operation: "advanced-commerce", inputs: SnippetInputs())

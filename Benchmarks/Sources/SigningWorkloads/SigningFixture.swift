@@ -22,8 +22,8 @@ public struct SigningFixture: Sendable {
     init() {
         do {
             signer = try OfferSigner(
-                key: SigningKey.generate(keyID: "BENCHKEY01"), issuerID: "98802e6e-bab8-4f06-8c88-a2582cda3c9c",
-                bundleID: "com.example.offerkit.demo")
+                key: SigningKey.generate(keyId: "BENCHKEY01"), issuerId: "98802e6e-bab8-4f06-8c88-a2582cda3c9c",
+                bundleId: "com.example.offerkit.demo")
             rawMessage = Array(try signer.sign(promotionalOfferRequest).serialization.utf8.prefix(420))
         } catch {
             fatalError("benchmark fixture: \(error)")

@@ -15,13 +15,13 @@ enum RequestBodyBuilder {
                 productType: offer.product.type)
         }
         let attributes = try self.attributes(of: offer, number: number, api: api)
-        let priceIDs = offer.prices.map { priceID(offer: number, territory: $0.territory) }
+        let priceIds = offer.prices.map { priceId(offer: number, territory: $0.territory) }
         let product = api.productRelationship
         let relationships: JSONValue = .object([
             (product.name, link(type: product.type, id: offer.product.id)),
-            ("prices", .object([("data", .array(priceIDs.map { identifier(type: api.priceType, id: $0) }))])),
+            ("prices", .object([("data", .array(priceIds.map { identifier(type: api.priceType, id: $0) }))])),
         ])
-        let included = zip(offer.prices, priceIDs).map { price, id in
+        let included = zip(offer.prices, priceIds).map { price, id in
             inlinePrice(price, id: id, api: api, free: price.isFree || offer.paymentMode == .freeTrial)
         }
         return .object([
@@ -31,7 +31,7 @@ enum RequestBodyBuilder {
     }
 
     /// A one-time-use batch's create body.
-    static func oneTimeUse(_ batch: OneTimeUseBatch, api: OfferCodeAPI, offerRequestID: String) -> JSONValue {
+    static func oneTimeUse(_ batch: OneTimeUseBatch, api: OfferCodeAPI, offerRequestId: String) -> JSONValue {
         var attributes: [(key: String, value: JSONValue)] = [
             ("numberOfCodes", .integer(batch.count)),
             ("expirationDate", .string(batch.expirationDate.description)),
@@ -42,13 +42,13 @@ enum RequestBodyBuilder {
                 "data",
                 resource(
                     type: api.oneTimeUseType, attributes: .object(attributes),
-                    relationships: offerCode(api, offerRequestID))
+                    relationships: offerCode(api, offerRequestId))
             )
         ])
     }
 
     /// One custom code's create body.
-    static func customCode(_ code: String, batch: CustomCodeBatch, api: OfferCodeAPI, offerRequestID: String)
+    static func customCode(_ code: String, batch: CustomCodeBatch, api: OfferCodeAPI, offerRequestId: String)
         -> JSONValue
     {
         var attributes: [(key: String, value: JSONValue)] = [
@@ -61,13 +61,13 @@ enum RequestBodyBuilder {
                 "data",
                 resource(
                     type: api.customCodeType, attributes: .object(attributes),
-                    relationships: offerCode(api, offerRequestID))
+                    relationships: offerCode(api, offerRequestId))
             )
         ])
     }
 
     /// The local id of an inline price: `${price-<offer number>-<territory>}`.
-    static func priceID(offer number: Int, territory: String) -> String { "${price-\(number)-\(territory)}" }
+    static func priceId(offer number: Int, territory: String) -> String { "${price-\(number)-\(territory)}" }
 
     private static func attributes(of offer: OfferDefinition, number: Int, api: OfferCodeAPI)
         throws(RequestPlanningError) -> JSONValue
@@ -111,8 +111,8 @@ enum RequestBodyBuilder {
         ])
     }
 
-    private static func offerCode(_ api: OfferCodeAPI, _ offerRequestID: String) -> JSONValue {
-        .object([("offerCode", link(type: api.offerType, id: RequestPlanner.placeholder(for: offerRequestID)))])
+    private static func offerCode(_ api: OfferCodeAPI, _ offerRequestId: String) -> JSONValue {
+        .object([("offerCode", link(type: api.offerType, id: RequestPlanner.placeholder(for: offerRequestId)))])
     }
 
     private static func resource(type: String, attributes: JSONValue, relationships: JSONValue) -> JSONValue {

@@ -29,18 +29,18 @@ public struct RequestPlanner: Sendable {
             try TaskCancellation.check()
             let number = offerIndex + 1
             let api = OfferCodeAPI(offer.product.type)
-            let offerID = "offer-\(number)"
+            let offerId = "offer-\(number)"
             try body(
                 request(
-                    id: offerID, type: api.offerType, schema: api.offerSchema, dependsOn: [],
+                    id: offerId, type: api.offerType, schema: api.offerSchema, dependsOn: [],
                     body: try RequestBodyBuilder.offer(offer, number: number)))
             for (batchIndex, batch) in offer.oneTimeUseCodes.enumerated() {
                 try TaskCancellation.check()
                 try body(
                     request(
-                        id: "\(offerID)-one-time-use-\(batchIndex + 1)", type: api.oneTimeUseType,
-                        schema: api.oneTimeUseSchema, dependsOn: [offerID],
-                        body: RequestBodyBuilder.oneTimeUse(batch, api: api, offerRequestID: offerID)))
+                        id: "\(offerId)-one-time-use-\(batchIndex + 1)", type: api.oneTimeUseType,
+                        schema: api.oneTimeUseSchema, dependsOn: [offerId],
+                        body: RequestBodyBuilder.oneTimeUse(batch, api: api, offerRequestId: offerId)))
             }
             var codeNumber = 0
             for (batchIndex, batch) in offer.customCodes.enumerated() {
@@ -51,9 +51,9 @@ public struct RequestPlanner: Sendable {
                     codeNumber += 1
                     try body(
                         request(
-                            id: "\(offerID)-custom-code-\(codeNumber)", type: api.customCodeType,
-                            schema: api.customCodeSchema, dependsOn: [offerID],
-                            body: RequestBodyBuilder.customCode(code, batch: batch, api: api, offerRequestID: offerID)))
+                            id: "\(offerId)-custom-code-\(codeNumber)", type: api.customCodeType,
+                            schema: api.customCodeSchema, dependsOn: [offerId],
+                            body: RequestBodyBuilder.customCode(code, batch: batch, api: api, offerRequestId: offerId)))
                 }
             }
         }
@@ -67,9 +67,9 @@ public struct RequestPlanner: Sendable {
         return requests
     }
 
-    /// The placeholder that stands for the id App Store Connect returns for request `requestID`:
+    /// The placeholder that stands for the id App Store Connect returns for request `requestId`:
     /// `<id of offer-1>`.
-    public static func placeholder(for requestID: String) -> String { "<id of \(requestID)>" }
+    public static func placeholder(for requestId: String) -> String { "<id of \(requestId)>" }
 
     /// What the plan document says about its placeholders.
     public static let placeholderExplanation =

@@ -16,24 +16,24 @@ public struct APIKey: Sendable, Equatable {
     /// The operations it may call; `nil` means all.
     public let scopes: Set<OperationScope>?
     /// The bundle IDs it may sign for; `nil` means all.
-    public let bundleIDs: Set<String>?
+    public let bundleIds: Set<String>?
 
     /// The prefix of every secret.
     public static let secretPrefix = "offerkit_"
 
-    public init(name: String, digest: [UInt8], scopes: Set<OperationScope>?, bundleIDs: Set<String>?) {
+    public init(name: String, digest: [UInt8], scopes: Set<OperationScope>?, bundleIds: Set<String>?) {
         self.name = name
         self.digest = digest
         self.scopes = scopes
-        self.bundleIDs = bundleIDs
+        self.bundleIds = bundleIds
     }
 
     /// A new key with a fresh secret from the system's CSPRNG. Show the secret once; keep only the key.
     public static func generate(
-        name: String, scopes: Set<OperationScope>? = nil, bundleIDs: Set<String>? = nil
+        name: String, scopes: Set<OperationScope>? = nil, bundleIds: Set<String>? = nil
     ) -> (secret: String, key: APIKey) {
         let secret = secretPrefix + Base64.urlString(SystemRandom.bytes(32))
-        return (secret, APIKey(name: name, digest: digest(of: secret), scopes: scopes, bundleIDs: bundleIDs))
+        return (secret, APIKey(name: name, digest: digest(of: secret), scopes: scopes, bundleIds: bundleIds))
     }
 
     /// SHA-256 of a secret.
@@ -45,6 +45,6 @@ public struct APIKey: Sendable, Equatable {
     /// Whether the key may call operations of `scope`.
     public func allows(_ scope: OperationScope) -> Bool { scopes?.contains(scope) ?? true }
 
-    /// Whether the key may sign for `bundleID`.
-    public func allows(bundleID: String) -> Bool { bundleIDs?.contains(bundleID) ?? true }
+    /// Whether the key may sign for `bundleId`.
+    public func allows(bundleId: String) -> Bool { bundleIds?.contains(bundleId) ?? true }
 }

@@ -14,39 +14,39 @@ public struct AppRegistry: Sendable {
     }
 
     /// Loads every app's key.
-    /// - Throws: ``ConfigurationError/keyNotLoaded(bundleID:reason:)`` naming the app whose key
+    /// - Throws: ``ConfigurationError/keyNotLoaded(bundleId:reason:)`` naming the app whose key
     ///   or IDs are unusable.
     public init(
         configuration: ServiceConfiguration, clock: SigningClock = .system, nonces: NonceGenerator = .random
     ) throws(ConfigurationError) {
         var signers: [String: OfferSigner] = [:]
-        for (bundleID, app) in configuration.apps {
+        for (bundleId, app) in configuration.apps {
             do {
-                let key = try SigningKey(contentsOfFile: app.keyFile, keyID: app.keyID)
-                signers[bundleID] = try OfferSigner(
-                    key: key, issuerID: app.issuerID, bundleID: bundleID, clock: clock, nonces: nonces)
+                let key = try SigningKey(contentsOfFile: app.keyFile, keyId: app.keyId)
+                signers[bundleId] = try OfferSigner(
+                    key: key, issuerId: app.issuerId, bundleId: bundleId, clock: clock, nonces: nonces)
             } catch {
-                throw .keyNotLoaded(bundleID: bundleID, reason: Self.reason(error))
+                throw .keyNotLoaded(bundleId: bundleId, reason: Self.reason(error))
             }
         }
         var connectAPI: ConnectAPITokenSigner?
         if let connect = configuration.connectAPI {
             do {
-                let key = try SigningKey(contentsOfFile: connect.keyFile, keyID: connect.keyID)
+                let key = try SigningKey(contentsOfFile: connect.keyFile, keyId: connect.keyId)
                 connectAPI = try ConnectAPITokenSigner(
-                    key: key, issuer: connect.issuerID.map { .team(issuerID: $0) } ?? .individual, clock: clock)
+                    key: key, issuer: connect.issuerId.map { .team(issuerId: $0) } ?? .individual, clock: clock)
             } catch {
-                throw .keyNotLoaded(bundleID: "(connectApiKey)", reason: Self.reason(error))
+                throw .keyNotLoaded(bundleId: "(connectApiKey)", reason: Self.reason(error))
             }
         }
         self.init(signers: signers, connectAPI: connectAPI)
     }
 
-    /// The signer for `bundleID`, if configured.
-    public func signer(for bundleID: String) -> OfferSigner? { signers[bundleID] }
+    /// The signer for `bundleId`, if configured.
+    public func signer(for bundleId: String) -> OfferSigner? { signers[bundleId] }
 
     /// The configured bundle IDs, sorted.
-    public var bundleIDs: [String] { signers.keys.sorted() }
+    public var bundleIds: [String] { signers.keys.sorted() }
 
     private static func reason(_ error: any Error) -> String {
         (error as? any LocalizedError)?.errorDescription ?? "the key file is not a P-256 private key"

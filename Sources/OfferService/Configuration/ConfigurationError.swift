@@ -10,7 +10,7 @@ public enum ConfigurationError: Error, Sendable, Equatable, LocalizedError {
     /// A field is missing or invalid.
     case invalidField(source: String, field: String, expected: String)
     /// An app's key cannot be loaded.
-    case keyNotLoaded(bundleID: String, reason: String)
+    case keyNotLoaded(bundleId: String, reason: String)
     /// Authentication is on but there is no API key.
     case noAPIKeys
     /// Authentication is off on an address that is not loopback.
@@ -21,7 +21,7 @@ public enum ConfigurationError: Error, Sendable, Equatable, LocalizedError {
         case .unreadable(let path, let reason): "cannot read service configuration \(path): \(reason)"
         case .notJSON(let path, let detail): "service configuration \(path) is not JSON: \(detail)"
         case .invalidField(let source, let field, let expected): "\(source): \(field): expected \(expected)"
-        case .keyNotLoaded(let bundleID, let reason): "cannot load the key of app \(bundleID): \(reason)"
+        case .keyNotLoaded(let bundleId, let reason): "cannot load the key of app \(bundleId): \(reason)"
         case .noAPIKeys:
             "no API keys are configured: add one with `offerkit api-key create` (to config \"apiKeys\" or "
                 + "OFFERKIT_API_KEYS), or run with --no-auth on a loopback address"

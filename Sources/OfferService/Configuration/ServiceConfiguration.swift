@@ -102,17 +102,17 @@ public struct ServiceConfiguration: Sendable {
         if case .object = json, let entries = json["apps"], case .object = entries {
             for entry in try appEntries(entries, source: source) {
                 // appEntries refuses an entry that lacks a member.
-                apps[entry.bundleID] = AppCredentials(
-                    keyFile: entry.resolvedKeyFile(folder: folder.path) ?? "", keyID: entry.keyID ?? "",
-                    issuerID: entry.issuerID ?? "")
+                apps[entry.bundleId] = AppCredentials(
+                    keyFile: entry.resolvedKeyFile(folder: folder.path) ?? "", keyId: entry.keyId ?? "",
+                    issuerId: entry.issuerId ?? "")
             }
         }
         try check(json, against: schema, source: source)
         var connectAPI: ConnectAPICredentials?
         if let entry = json["connectApiKey"] {
             connectAPI = ConnectAPICredentials(
-                keyFile: resolve(text(entry, "keyFile"), in: folder), keyID: text(entry, "keyId"),
-                issuerID: entry["issuerId"].map { _ in text(entry, "issuerId") })
+                keyFile: resolve(text(entry, "keyFile"), in: folder), keyId: text(entry, "keyId"),
+                issuerId: entry["issuerId"].map { _ in text(entry, "issuerId") })
         }
         var apiKeys: [APIKey] = []
         if case .array(let entries)? = json["apiKeys"] {
@@ -143,16 +143,16 @@ public struct ServiceConfiguration: Sendable {
             let field =
                 switch error {
                 case .notJSON, .notAnObject: "apps"
-                case .invalidBundleID(let bundleID): "apps.\(bundleID)"
-                case .entryNotAnObject(let bundleID, _): "apps[\"\(bundleID)\"]"
-                case .invalidMember(let bundleID, let member, _, _): "apps[\"\(bundleID)\"].\(member)"
+                case .invalidBundleId(let bundleId): "apps.\(bundleId)"
+                case .entryNotAnObject(let bundleId, _): "apps[\"\(bundleId)\"]"
+                case .invalidMember(let bundleId, let member, _, _): "apps[\"\(bundleId)\"].\(member)"
                 }
             throw .invalidField(source: source, field: field, expected: "\(error.expected) (found \(error.found))")
         }
         for entry in entries where !entry.missingMembers.isEmpty {
             let missing = entry.missingMembers
             // One missing member is named as the field; several are listed together.
-            let field = "apps[\"\(entry.bundleID)\"]" + (missing.count == 1 ? ".\(missing[0])" : "")
+            let field = "apps[\"\(entry.bundleId)\"]" + (missing.count == 1 ? ".\(missing[0])" : "")
             throw .invalidField(
                 source: source, field: field,
                 expected: "keyFile, keyId and issuerId (missing: \(missing.joined(separator: ", ")))")
@@ -180,21 +180,21 @@ public struct ServiceConfiguration: Sendable {
             scopes = set
         }
         let bundleNames = strings(entry, "bundleIds")
-        var bundleIDs: Set<String>?
+        var bundleIds: Set<String>?
         if bundleNames != ["*"] {
-            for (index, name) in bundleNames.enumerated() where !StringRules.Format.bundleID.matches(name) {
+            for (index, name) in bundleNames.enumerated() where !StringRules.Format.bundleId.matches(name) {
                 throw .invalidField(
                     source: source, field: "\(field).bundleIds[\(index)]", expected: "\"*\" alone, or bundle IDs")
             }
-            bundleIDs = Set(bundleNames)
+            bundleIds = Set(bundleNames)
         }
-        if bundleIDs != nil, scopes?.contains(.connectAPIToken) == true {
+        if bundleIds != nil, scopes?.contains(.connectAPIToken) == true {
             throw .invalidField(
                 source: source, field: "\(field).scopes",
                 expected: "no connect-api-token scope for a key limited to some bundle IDs (an App Store Connect API "
                     + "token acts for the whole team)")
         }
-        return APIKey(name: text(entry, "name"), digest: digest, scopes: scopes, bundleIDs: bundleIDs)
+        return APIKey(name: text(entry, "name"), digest: digest, scopes: scopes, bundleIds: bundleIds)
     }
 
     private static func check(_ json: JSONValue, against schema: JSONSchema, source: String) throws(ConfigurationError)

@@ -20,14 +20,14 @@ struct RequestObservationMiddleware: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var context = context
-        context.requestID = Self.requestID(from: request.headers[Self.requestIDField])
-        context.logger[metadataKey: "request.id"] = .string(context.requestID)
+        context.requestId = Self.requestId(from: request.headers[Self.requestIDField])
+        context.logger[metadataKey: "request.id"] = .string(context.requestId)
         let start = DispatchTime.now().uptimeNanoseconds
         var response = try await next(request, context)
         let elapsed = Int64(DispatchTime.now().uptimeNanoseconds - start)
-        response.headers[Self.requestIDField] = context.requestID
+        response.headers[Self.requestIDField] = context.requestId
         response.headers[.server] = OfferService.serverHeader
-        let operation = context.operationID ?? "unmatched"
+        let operation = context.operationId ?? "unmatched"
         metrics.request(operation: operation, status: response.status.code, nanoseconds: elapsed)
         var metadata: Logger.Metadata = [
             "http.method": .string(request.method.rawValue), "http.path": .string(request.uri.path),
@@ -48,7 +48,7 @@ struct RequestObservationMiddleware: RouterMiddleware {
     }
 
     /// The caller's id when well formed, otherwise 16 random hexadecimal digits.
-    static func requestID(from header: String?) -> String {
+    static func requestId(from header: String?) -> String {
         if let header, (1...128).contains(header.utf8.count),
             header.utf8.allSatisfy({
                 $0.isASCIIAlphanumeric

@@ -3,7 +3,7 @@ import OfferSigning
 
 /// The response headers the document describes, written once under `components/headers`.
 enum OpenAPIHeaders {
-    static let requestID = "X-Request-Id"
+    static let requestId = "X-Request-Id"
     static let retryAfter = "Retry-After"
     static let wwwAuthenticate = "WWW-Authenticate"
     static let allow = "Allow"
@@ -14,7 +14,7 @@ enum OpenAPIHeaders {
 
     /// The headers of a response: `X-Request-Id`, then those of `problems`, each once.
     static func forResponse(problems: [ProblemType] = []) -> JSONValue {
-        var names = [requestID]
+        var names = [requestId]
         for name in problems.flatMap(\.documentedHeaders) where !names.contains(name) { names.append(name) }
         return .object(names.map { (key: $0, value: reference($0)) })
     }
@@ -23,7 +23,7 @@ enum OpenAPIHeaders {
     static var components: JSONValue {
         let headers: [(key: String, value: JSONValue)] = [
             (
-                requestID,
+                requestId,
                 header(
                     "The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of "
                         + "`A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.",

@@ -1,6 +1,6 @@
 import OfferSigning
 
-/// The schema of every problem response: the members ``ServiceProblem/jsonValue(requestID:)``
+/// The schema of every problem response: the members ``ServiceProblem/jsonValue(requestId:)``
 /// writes, with `type` limited to the URIs of ``ProblemType/all`` and `problems` (with
 /// `invalid-campaign`) as the campaign operations write it.
 enum ProblemSchemas {

@@ -5,13 +5,13 @@ import OfferSigning
 
 extension ProblemType {
     /// The request id in the document's examples.
-    static let exampleRequestID = "5f0c1e9a7b2d4c83"
+    static let exampleRequestId = "5f0c1e9a7b2d4c83"
 
     /// An example of this problem as `operation` answers it, built by ``ServiceProblem`` the way
     /// the service builds it (an `invalid-field` example comes from validating an empty body
     /// against the operation's schema).
     func example(in operation: ServiceOperation?) -> JSONValue {
-        exampleProblem(in: operation).jsonValue(requestID: Self.exampleRequestID)
+        exampleProblem(in: operation).jsonValue(requestId: Self.exampleRequestId)
     }
 
     /// The headers this problem's responses carry, by name (see ``OpenAPIHeaders``).
@@ -78,7 +78,7 @@ extension ProblemType {
             return ServiceProblem(
                 self,
                 detail: "the service failed to answer; the log has the details under request id "
-                    + Self.exampleRequestID)
+                    + Self.exampleRequestId)
         default:
             return ServiceProblem(self, detail: explanation)
         }
@@ -109,6 +109,6 @@ extension ProblemType {
                 }
             }
         }
-        return SchemaViolation(field: "bundleId", expected: StringRules.Format.bundleID.expected, found: "nothing")
+        return SchemaViolation(field: "bundleId", expected: StringRules.Format.bundleId.expected, found: "nothing")
     }
 }

@@ -43,7 +43,7 @@ enum AdvancedCommerceSchemas {
 
     static let modifySubscription = JSONSchema.object(
         header(.modifySubscription) + [
-            .init("transactionId", subscriptionTransactionID),
+            .init("transactionId", subscriptionTransactionId),
             .init(
                 "retainBillingCycle",
                 .boolean(description: "Whether the subscription keeps its billing cycle.", example: true)),
@@ -67,7 +67,7 @@ enum AdvancedCommerceSchemas {
 
     static let reactivateSubscription = JSONSchema.object(
         header(.reactivateSubscription) + [
-            .init("transactionId", subscriptionTransactionID),
+            .init("transactionId", subscriptionTransactionId),
             .init(
                 "items",
                 .array(of: skuItem, minItems: 1, description: "The items to reactivate; all of them when left out."),
@@ -90,6 +90,6 @@ enum AdvancedCommerceSchemas {
         ]
     }
 
-    private static let subscriptionTransactionID = JSONSchema.string(
+    private static let subscriptionTransactionId = JSONSchema.string(
         .identifier(), description: "The subscription's transaction ID.", example: "2000000123456789")
 }

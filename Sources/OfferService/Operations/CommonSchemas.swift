@@ -4,8 +4,8 @@ import OfferSigning
 
 /// Schemas that several operations share.
 enum CommonSchemas {
-    static let bundleID = JSONSchema.string(
-        StringRules(format: .bundleID, maxLength: 255),
+    static let bundleId = JSONSchema.string(
+        StringRules(format: .bundleId, maxLength: 255),
         description: "The app's bundle ID; the service must be configured with it.",
         example: "com.example.offerkit.demo")
 
@@ -20,20 +20,20 @@ enum CommonSchemas {
         description: "A nonce (a UUID). Leave it out and the service makes a fresh random one.",
         example: "9f2d3c1e-6b1f-4a9e-8c8e-2a4f5d6b7c8d")
 
-    static let productID = JSONSchema.string(
+    static let productId = JSONSchema.string(
         .identifier(), description: "The product ID from App Store Connect.", example: "com.example.monthly")
 
     static let offerIdentifier = JSONSchema.string(
         .identifier(), description: "The promotional offer's identifier.", example: "WINBACK50")
 
-    static let transactionID = JSONSchema.string(
+    static let transactionId = JSONSchema.string(
         .identifier(), description: "A transaction ID of the customer.", example: "2000000123456789")
 
     static let jws = JSONSchema.string(
         StringRules(minLength: 1), description: "The compact JWS: header.payload.signature, base64url, ES256.",
         example: "eyJhbGciOiJFUzI1NiIsImtpZCI6IjJYOVI0SFhGMzQiLCJ0eXAiOiJKV1QifQ.eyJ…In0.MEUCIQ…")
 
-    static let keyID = JSONSchema.string(
+    static let keyId = JSONSchema.string(
         .identifier(), description: "The key ID of the key that signed.", example: "2X9R4HXF34")
 
     static let issuedAt = JSONSchema.integer(
@@ -42,7 +42,7 @@ enum CommonSchemas {
     /// The response of the compact JWS operations.
     static let signedJWS = JSONSchema.object(
         [
-            .init("jws", jws), .init("keyId", keyID),
+            .init("jws", jws), .init("keyId", keyId),
             .init(
                 "nonce",
                 .string(
@@ -53,9 +53,9 @@ enum CommonSchemas {
     ).named("SignedJWS")
 
     /// The JSON of a compact JWS response.
-    static func signedJWS(_ jws: CompactJWS, keyID: String) -> JSONValue {
+    static func signedJWS(_ jws: CompactJWS, keyId: String) -> JSONValue {
         .object([
-            ("jws", .string(jws.serialization)), ("keyId", .string(keyID)), ("nonce", .string(jws.nonceString ?? "")),
+            ("jws", .string(jws.serialization)), ("keyId", .string(keyId)), ("nonce", .string(jws.nonceString ?? "")),
             ("issuedAt", .integer(jws.issuedAtSeconds)),
         ])
     }
@@ -73,8 +73,8 @@ enum CommonSchemas {
 
     // MARK: Members that several bodies share
 
-    static let bundleIDMember: BodyMember<String> = .required("bundleId", bundleID, .string)
-    static let productIDMember: BodyMember<String> = .required("productId", productID, .string)
+    static let bundleIDMember: BodyMember<String> = .required("bundleId", bundleId, .string)
+    static let productIDMember: BodyMember<String> = .required("productId", productId, .string)
     static let offerIdentifierMember: BodyMember<String> = .required("offerIdentifier", offerIdentifier, .string)
     static let nonceMember: BodyMember<String?> = .optional("nonce", nonce, .string)
 }

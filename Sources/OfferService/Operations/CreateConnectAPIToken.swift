@@ -19,7 +19,7 @@ extension ServiceOperation {
     ) { body, request in
         // An App Store Connect API token acts for the whole team, every app: a key limited to some
         // bundle IDs must not be able to mint one.
-        if let key = request.apiKey, key.bundleIDs != nil {
+        if let key = request.apiKey, key.bundleIds != nil {
             throw ServiceProblem(
                 .forbidden,
                 detail: "API key '\(key.name)' is limited to some bundle IDs, and an App Store Connect API token acts "

@@ -14,7 +14,7 @@ extension ServiceOperation {
         scope: .serverAPIToken, body: ServerAPITokenBody.self, responseSchema: CommonSchemas.bearerToken,
         problems: [.unknownApp, .forbidden]
     ) { body, request in
-        let signer = try request.signer(for: body.bundleID)
+        let signer = try request.signer(for: body.bundleId)
         let token: BearerToken
         if let lifetime = body.lifetime {
             token = try signer.serverAPIToken(lifetime: lifetime)
@@ -28,17 +28,17 @@ extension ServiceOperation {
 
 /// The body of `createServerAPIToken`.
 struct ServerAPITokenBody: OperationBody {
-    let bundleID: String
+    let bundleId: String
     /// Seconds; the schema bounds it to 1...3600.
     let lifetime: Int?
 
     init(validated body: ValidatedBody) throws(ServiceProblem) {
-        bundleID = try body(Members.bundleID)
+        bundleId = try body(Members.bundleId)
         lifetime = try body(Members.lifetime).map { Int($0) }
     }
 
     enum Members {
-        static let bundleID = CommonSchemas.bundleIDMember
+        static let bundleId = CommonSchemas.bundleIDMember
         static let lifetime: BodyMember<Int64?> = .optional(
             "lifetime",
             .integer(
@@ -49,7 +49,7 @@ struct ServerAPITokenBody: OperationBody {
     }
 
     static let schema = JSONSchema.object(
-        [Members.bundleID.property, Members.lifetime.property],
+        [Members.bundleId.property, Members.lifetime.property],
         description: "The app to sign an App Store Server API token for, and how long the token lives."
     ).example(.object([("bundleId", .string("com.example.offerkit.demo")), ("lifetime", .integer(300))]))
         .named("ServerAPITokenRequest")

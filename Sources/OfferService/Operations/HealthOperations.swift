@@ -39,7 +39,7 @@ extension ServiceOperation {
             throw ServiceProblem(.unavailable, detail: "the service is shutting down", headers: [("Retry-After", "1")])
         }
         return OperationResponse(
-            body: .object([("status", .string("ready")), ("apps", .integer(request.state.apps.bundleIDs.count))]))
+            body: .object([("status", .string("ready")), ("apps", .integer(request.state.apps.bundleIds.count))]))
     }
 
     /// `GET /metrics`: Prometheus text.

@@ -21,22 +21,22 @@ extension ServiceOperation {
         scope: .advancedCommerce, body: AdvancedCommerceBody.self, responseSchema: CommonSchemas.signedJWS,
         problems: [.unknownApp, .forbidden]
     ) { body, request in
-        let signer = try request.signer(for: body.bundleID)
+        let signer = try request.signer(for: body.bundleId)
         let jws = try signer.sign(body.request, nonce: body.nonce)
         request.state.metrics.signed(SigningOperation.advancedCommerce)
-        return OperationResponse(body: CommonSchemas.signedJWS(jws, keyID: signer.key.keyID))
+        return OperationResponse(body: CommonSchemas.signedJWS(jws, keyId: signer.key.keyId))
     }
 }
 
 /// The body of `signAdvancedCommerceRequest`: its `request` member decoded once, from the JSON the
 /// schema checked, into the library's ``AdvancedCommerce/InAppRequest`` and validated by it.
 struct AdvancedCommerceBody: OperationBody {
-    let bundleID: String
+    let bundleId: String
     let request: AdvancedCommerce.InAppRequest
     let nonce: UUID?
 
     init(validated body: ValidatedBody) throws(ServiceProblem) {
-        bundleID = try body(Members.bundleID)
+        bundleId = try body(Members.bundleId)
         let document = try body(Members.request)
         do {
             request = try AdvancedCommerce.InAppRequest.decode(document: document)
@@ -47,13 +47,13 @@ struct AdvancedCommerceBody: OperationBody {
     }
 
     enum Members {
-        static let bundleID = CommonSchemas.bundleIDMember
+        static let bundleId = CommonSchemas.bundleIDMember
         static let request: BodyMember<JSONValue> = .required("request", AdvancedCommerceSchemas.inAppRequest, .json)
         static let nonce = CommonSchemas.nonceMember
     }
 
     static let schema = JSONSchema.object(
-        [Members.bundleID.property, Members.request.property, Members.nonce.property],
+        [Members.bundleId.property, Members.request.property, Members.nonce.property],
         description: "An Advanced Commerce in-app request to sign for an app."
     ).named("AdvancedCommerceRequest").example(
         .object([

@@ -16,43 +16,43 @@ extension ServiceOperation {
         scope: .introductoryOfferEligibility, body: IntroductoryOfferEligibilityBody.self,
         responseSchema: CommonSchemas.signedJWS, problems: [.unknownApp, .forbidden]
     ) { body, request in
-        let signer = try request.signer(for: body.bundleID)
+        let signer = try request.signer(for: body.bundleId)
         let jws = try signer.sign(body.eligibility, nonce: body.nonce)
         request.state.metrics.signed(SigningOperation.introductoryOfferEligibility)
-        return OperationResponse(body: CommonSchemas.signedJWS(jws, keyID: signer.key.keyID))
+        return OperationResponse(body: CommonSchemas.signedJWS(jws, keyId: signer.key.keyId))
     }
 }
 
 /// The body of `signIntroductoryOfferEligibility`.
 struct IntroductoryOfferEligibilityBody: OperationBody {
-    let bundleID: String
+    let bundleId: String
     let eligibility: IntroductoryOfferEligibilityRequest
     let nonce: UUID?
 
     init(validated body: ValidatedBody) throws(ServiceProblem) {
-        bundleID = try body(Members.bundleID)
+        bundleId = try body(Members.bundleId)
         eligibility = IntroductoryOfferEligibilityRequest(
-            productId: try body(Members.productID), allowIntroductoryOffer: try body(Members.allowIntroductoryOffer),
-            transactionId: try body(Members.transactionID))
+            productId: try body(Members.productId), allowIntroductoryOffer: try body(Members.allowIntroductoryOffer),
+            transactionId: try body(Members.transactionId))
         nonce = try CommonSchemas.nonce(body(Members.nonce))
     }
 
     enum Members {
-        static let bundleID = CommonSchemas.bundleIDMember
-        static let productID = CommonSchemas.productIDMember
+        static let bundleId = CommonSchemas.bundleIDMember
+        static let productId = CommonSchemas.productIDMember
         static let allowIntroductoryOffer: BodyMember<Bool> = .required(
             "allowIntroductoryOffer",
             .boolean(
                 description: "Whether the customer may get the subscription's introductory offer.", example: true),
             .bool)
-        static let transactionID: BodyMember<String> = .required("transactionId", CommonSchemas.transactionID, .string)
+        static let transactionId: BodyMember<String> = .required("transactionId", CommonSchemas.transactionId, .string)
         static let nonce = CommonSchemas.nonceMember
     }
 
     static let schema = JSONSchema.object(
         [
-            Members.bundleID.property, Members.productID.property, Members.allowIntroductoryOffer.property,
-            Members.transactionID.property, Members.nonce.property,
+            Members.bundleId.property, Members.productId.property, Members.allowIntroductoryOffer.property,
+            Members.transactionId.property, Members.nonce.property,
         ], description: "An introductory-offer eligibility statement to sign."
     ).named("IntroductoryOfferEligibilityRequest").example(
         .object([

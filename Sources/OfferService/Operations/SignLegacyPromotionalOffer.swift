@@ -20,7 +20,7 @@ extension ServiceOperation {
         scope: .legacyPromotionalOffer, body: LegacyPromotionalOfferBody.self,
         responseSchema: LegacyPromotionalOfferBody.responseSchema, problems: [.unknownApp, .forbidden]
     ) { body, request in
-        let signer = try request.signer(for: body.bundleID)
+        let signer = try request.signer(for: body.bundleId)
         let signature = try signer.sign(body.offer, nonce: body.nonce)
         request.state.metrics.signed(SigningOperation.legacyPromotionalOffer)
         return OperationResponse(body: LegacyPromotionalOfferBody.response(signature))
@@ -34,21 +34,21 @@ extension ServiceOperation {
 
 /// The body and the response of `signLegacyPromotionalOffer`.
 struct LegacyPromotionalOfferBody: OperationBody {
-    let bundleID: String
+    let bundleId: String
     let offer: LegacyPromotionalOfferRequest
     let nonce: UUID?
 
     init(validated body: ValidatedBody) throws(ServiceProblem) {
-        bundleID = try body(Members.bundleID)
+        bundleId = try body(Members.bundleId)
         offer = LegacyPromotionalOfferRequest(
-            productId: try body(Members.productID), offerIdentifier: try body(Members.offerIdentifier),
+            productId: try body(Members.productId), offerIdentifier: try body(Members.offerIdentifier),
             appAccountToken: try body(Members.appAccountToken) ?? "")
         nonce = try CommonSchemas.nonce(body(Members.nonce))
     }
 
     enum Members {
-        static let bundleID = CommonSchemas.bundleIDMember
-        static let productID = CommonSchemas.productIDMember
+        static let bundleId = CommonSchemas.bundleIDMember
+        static let productId = CommonSchemas.productIDMember
         static let offerIdentifier = CommonSchemas.offerIdentifierMember
         static let appAccountToken: BodyMember<String?> = .optional(
             "appAccountToken", LegacyPromotionalOfferBody.appAccountToken, .string)
@@ -57,7 +57,7 @@ struct LegacyPromotionalOfferBody: OperationBody {
 
     static let schema = JSONSchema.object(
         [
-            Members.bundleID.property, Members.productID.property, Members.offerIdentifier.property,
+            Members.bundleId.property, Members.productId.property, Members.offerIdentifier.property,
             Members.appAccountToken.property, Members.nonce.property,
         ], description: "A promotional offer to sign with the legacy (version 1) signature."
     ).named("LegacyPromotionalOfferRequest").example(
@@ -79,7 +79,7 @@ struct LegacyPromotionalOfferBody: OperationBody {
     /// The response: the signature and every value StoreKit needs with it.
     static let responseSchema = JSONSchema.object(
         [
-            .init("keyId", CommonSchemas.keyID),
+            .init("keyId", CommonSchemas.keyId),
             .init(
                 "nonce",
                 .string(
@@ -100,7 +100,7 @@ struct LegacyPromotionalOfferBody: OperationBody {
                         passing it to StoreKit.
                         """,
                     example: exampleSignature)),
-            .init("productId", CommonSchemas.productID),
+            .init("productId", CommonSchemas.productId),
             .init("offerIdentifier", CommonSchemas.offerIdentifier),
             .init(
                 "appAccountToken",

@@ -16,40 +16,40 @@ extension ServiceOperation {
         scope: .promotionalOffer, body: PromotionalOfferBody.self, responseSchema: CommonSchemas.signedJWS,
         problems: [.unknownApp, .forbidden]
     ) { body, request in
-        let signer = try request.signer(for: body.bundleID)
+        let signer = try request.signer(for: body.bundleId)
         let jws = try signer.sign(body.offer, nonce: body.nonce)
         request.state.metrics.signed(SigningOperation.promotionalOffer)
-        return OperationResponse(body: CommonSchemas.signedJWS(jws, keyID: signer.key.keyID))
+        return OperationResponse(body: CommonSchemas.signedJWS(jws, keyId: signer.key.keyId))
     }
 }
 
 /// The body of `signPromotionalOffer`.
 struct PromotionalOfferBody: OperationBody {
-    let bundleID: String
+    let bundleId: String
     let offer: PromotionalOfferRequest
     let nonce: UUID?
 
     init(validated body: ValidatedBody) throws(ServiceProblem) {
-        bundleID = try body(Members.bundleID)
+        bundleId = try body(Members.bundleId)
         offer = PromotionalOfferRequest(
-            productId: try body(Members.productID), offerIdentifier: try body(Members.offerIdentifier),
-            transactionId: try body(Members.transactionID))
+            productId: try body(Members.productId), offerIdentifier: try body(Members.offerIdentifier),
+            transactionId: try body(Members.transactionId))
         nonce = try CommonSchemas.nonce(body(Members.nonce))
     }
 
     enum Members {
-        static let bundleID = CommonSchemas.bundleIDMember
-        static let productID = CommonSchemas.productIDMember
+        static let bundleId = CommonSchemas.bundleIDMember
+        static let productId = CommonSchemas.productIDMember
         static let offerIdentifier = CommonSchemas.offerIdentifierMember
-        static let transactionID: BodyMember<String?> = .optional(
-            "transactionId", CommonSchemas.transactionID, .string)
+        static let transactionId: BodyMember<String?> = .optional(
+            "transactionId", CommonSchemas.transactionId, .string)
         static let nonce = CommonSchemas.nonceMember
     }
 
     static let schema = JSONSchema.object(
         [
-            Members.bundleID.property, Members.productID.property, Members.offerIdentifier.property,
-            Members.transactionID.property, Members.nonce.property,
+            Members.bundleId.property, Members.productId.property, Members.offerIdentifier.property,
+            Members.transactionId.property, Members.nonce.property,
         ], description: "A promotional offer to sign."
     ).named("PromotionalOfferRequest").example(
         .object([

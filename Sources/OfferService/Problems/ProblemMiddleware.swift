@@ -56,14 +56,14 @@ struct ProblemMiddleware: RouterMiddleware {
                 ServiceProblem(
                     .internalError,
                     detail: "the service failed to answer; the log has the details under request id "
-                        + context.requestID), context: context)
+                        + context.requestId), context: context)
         }
     }
 
     private func respond(_ problem: ServiceProblem, context: Context) -> Response {
         metrics.problem(problem.type)
         context.logger.debug("problem", metadata: ["problem.type": "\(problem.type.slug)"])
-        return Self.response(for: problem, requestID: context.requestID)
+        return Self.response(for: problem, requestId: context.requestId)
     }
 
     /// A request path for a message, cut at 200 characters.
@@ -72,13 +72,13 @@ struct ProblemMiddleware: RouterMiddleware {
     }
 
     /// The problem response for `problem`.
-    static func response(for problem: ServiceProblem, requestID: String) -> Response {
+    static func response(for problem: ServiceProblem, requestId: String) -> Response {
         var headers: HTTPFields = [.contentType: "application/problem+json", .cacheControl: "no-store"]
         if problem.type.closesConnection { headers[.connection] = "close" }
         for (name, value) in problem.headers {
             if let field = HTTPField.Name(name) { headers[field] = value }
         }
-        let bytes = problem.jsonValue(requestID: requestID).serialized(pretty: false)
+        let bytes = problem.jsonValue(requestId: requestId).serialized(pretty: false)
         return Response(
             status: problem.type.httpStatus, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }

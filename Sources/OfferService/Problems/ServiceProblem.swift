@@ -31,10 +31,10 @@ public struct ServiceProblem: Error, Sendable, LocalizedError {
 
     /// The problem object: `type`, `title`, `status`, `detail`, `requestId`, then `field` and any
     /// extensions.
-    package func jsonValue(requestID: String) -> JSONValue {
+    package func jsonValue(requestId: String) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [
             ("type", .string(type.uri)), ("title", .string(type.title)), ("status", .integer(type.status)),
-            ("detail", .string(detail)), ("requestId", .string(requestID)),
+            ("detail", .string(detail)), ("requestId", .string(requestId)),
         ]
         if let field { members.append(("field", .string(field))) }
         members.append(contentsOf: extensions)

@@ -16,17 +16,17 @@ public struct OperationRequest: Sendable {
     public let state: ServiceState
     public let logger: Logger
 
-    /// The signer for `bundleID`, if the API key may use that app and the app is configured.
+    /// The signer for `bundleId`, if the API key may use that app and the app is configured.
     /// - Throws: a `forbidden` problem when the key's scopes exclude the bundle ID, then an
     ///   `unknown-app` problem when no app has it.
-    public func signer(for bundleID: String) throws(ServiceProblem) -> OfferSigner {
-        if let apiKey, !apiKey.allows(bundleID: bundleID) {
+    public func signer(for bundleId: String) throws(ServiceProblem) -> OfferSigner {
+        if let apiKey, !apiKey.allows(bundleId: bundleId) {
             throw ServiceProblem(
-                .forbidden, detail: "API key '\(apiKey.name)' may not use bundle ID \(bundleID)", field: "bundleId")
+                .forbidden, detail: "API key '\(apiKey.name)' may not use bundle ID \(bundleId)", field: "bundleId")
         }
-        guard let signer = state.apps.signer(for: bundleID) else {
+        guard let signer = state.apps.signer(for: bundleId) else {
             throw ServiceProblem(
-                .unknownApp, detail: "bundle ID \(bundleID) is not configured in this service", field: "bundleId")
+                .unknownApp, detail: "bundle ID \(bundleId) is not configured in this service", field: "bundleId")
         }
         return signer
     }

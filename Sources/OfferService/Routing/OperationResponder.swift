@@ -15,7 +15,7 @@ struct OperationResponder: Sendable {
     let state: ServiceState
 
     func respond(to request: Request, context: ServiceRequestContext) async throws -> Response {
-        context.operationID = operation.id
+        context.operationId = operation.id
         var logger = context.logger
         logger[metadataKey: "operation"] = .string(operation.id)
         let apiKey = try authorize(request, context: context, logger: &logger)

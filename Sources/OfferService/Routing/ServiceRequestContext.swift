@@ -5,13 +5,13 @@ import NIOConcurrencyHelpers
 /// The per-request context: Hummingbird's core storage plus the request id, and the operation and
 /// API key name once the request reaches an operation and is authenticated.
 ///
-/// Middlewares get copies of the context; ``operationID`` and ``apiKeyName`` live in storage that
+/// Middlewares get copies of the context; ``operationId`` and ``apiKeyName`` live in storage that
 /// every copy of one request's context shares, so the outer logging middleware sees what the
 /// operation set.
 public struct ServiceRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The request's id: the caller's `X-Request-Id` when it is well formed, otherwise a fresh one.
-    public var requestID: String = ""
+    public var requestId: String = ""
     private let annotations = Annotations()
 
     /// The name of the API key that authenticated this request, if any.
@@ -21,9 +21,9 @@ public struct ServiceRequestContext: RequestContext {
     }
 
     /// The `operationId` of the operation that answers this request; `nil` when no route matched.
-    public var operationID: String? {
-        get { annotations.values.withLockedValue { $0.operationID } }
-        nonmutating set { annotations.values.withLockedValue { $0.operationID = newValue } }
+    public var operationId: String? {
+        get { annotations.values.withLockedValue { $0.operationId } }
+        nonmutating set { annotations.values.withLockedValue { $0.operationId = newValue } }
     }
 
     public init(source: ApplicationRequestContextSource) {
@@ -34,7 +34,7 @@ public struct ServiceRequestContext: RequestContext {
     private final class Annotations: Sendable {
         struct Values {
             var apiKeyName: String?
-            var operationID: String?
+            var operationId: String?
         }
         let values = NIOLockedValueBox(Values())
     }

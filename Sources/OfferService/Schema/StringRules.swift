@@ -18,7 +18,7 @@ public struct StringRules: Sendable {
         /// Three upper-case letters A–Z: an ISO 4217 currency or ISO 3166-1 alpha-3 code.
         case alpha3
         /// A bundle ID: letters, digits, `-` and `.`, no empty component, at most 255 bytes.
-        case bundleID
+        case bundleId
         /// A calendar date `YYYY-MM-DD` that exists (no month 13, no February 30), as the offer-code
         /// library parses it.
         case date
@@ -30,7 +30,7 @@ public struct StringRules: Sendable {
             case .uuid: "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"
             case .uuidV4: "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$"
             case .alpha3: "^[A-Z]{3}$"
-            case .bundleID: #"^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$"#
+            case .bundleId: #"^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$"#
             case .date: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
             }
         }
@@ -40,7 +40,7 @@ public struct StringRules: Sendable {
             switch self {
             case .uuid, .uuidV4: "uuid"
             case .date: "date"
-            case .plainText, .bundleID, .alpha3: nil
+            case .plainText, .bundleId, .alpha3: nil
             }
         }
 
@@ -51,7 +51,7 @@ public struct StringRules: Sendable {
             case .uuid: "a UUID (8-4-4-4-12 hexadecimal digits)"
             case .uuidV4: "a random UUID (version 4)"
             case .alpha3: "three upper-case letters A–Z"
-            case .bundleID: "a bundle ID (letters, digits, '-' and '.', at most 255 bytes, e.g. com.example.app)"
+            case .bundleId: "a bundle ID (letters, digits, '-' and '.', at most 255 bytes, e.g. com.example.app)"
             case .date: "a calendar date YYYY-MM-DD"
             }
         }
@@ -71,9 +71,9 @@ public struct StringRules: Sendable {
                 return Format.uuid.matches(value) && UUID(uuidString: value)?.isVersion4 == true
             case .alpha3:
                 return utf8.count == 3 && utf8.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
-            case .bundleID:
+            case .bundleId:
                 // The signing library's own rule (at most 255 bytes), as the signer applies it.
-                return CredentialValidation.isBundleID(value)
+                return CredentialValidation.isBundleId(value)
             case .date:
                 // The offer-code library's own parser: a real day of the proleptic Gregorian calendar.
                 return CalendarDate(value) != nil

@@ -218,7 +218,7 @@ public struct BatchSigner: Sendable {
         case .connectAPIToken:
             try fields.allow(["lifetime", "scope", "individual"])
             let issuer: ConnectAPITokenSigner.Issuer =
-                try fields.optionalBool("individual") == true ? .individual : .team(issuerID: signer.issuerID)
+                try fields.optionalBool("individual") == true ? .individual : .team(issuerId: signer.issuerId)
             let token = try ConnectAPITokenSigner(key: signer.key, issuer: issuer, clock: signer.clock)
                 .token(lifetime: try fields.lifetime() ?? 900, scope: try fields.stringArray("scope") ?? [])
             writer.member("token", token.token)

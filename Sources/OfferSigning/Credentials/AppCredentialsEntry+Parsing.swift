@@ -21,46 +21,46 @@ extension AppCredentialsEntry {
         guard case .object(let apps) = json else { throw .notAnObject(found: json.shortDescription) }
         var entries: [AppCredentialsEntry] = []
         entries.reserveCapacity(apps.count)
-        for (bundleID, value) in apps {
-            guard CredentialValidation.isBundleID(bundleID) else { throw .invalidBundleID(bundleID) }
+        for (bundleId, value) in apps {
+            guard CredentialValidation.isBundleId(bundleId) else { throw .invalidBundleId(bundleId) }
             guard case .object(let members) = value else {
-                throw .entryNotAnObject(bundleID: bundleID, found: value.shortDescription)
+                throw .entryNotAnObject(bundleId: bundleId, found: value.shortDescription)
             }
-            var entry = AppCredentialsEntry(bundleID: bundleID)
+            var entry = AppCredentialsEntry(bundleId: bundleId)
             for (name, member) in members {
                 guard Self.members.contains(name) else {
                     throw .invalidMember(
-                        bundleID: bundleID, member: name, expected: "one of \(Self.members.joined(separator: ", "))",
+                        bundleId: bundleId, member: name, expected: "one of \(Self.members.joined(separator: ", "))",
                         found: "an unknown member")
                 }
                 guard case .string(let text) = member else {
-                    throw .invalidMember(bundleID: bundleID, member: name, expected: "a string", found: member.typeName)
+                    throw .invalidMember(bundleId: bundleId, member: name, expected: "a string", found: member.typeName)
                 }
                 switch name {
                 case "keyFile":
                     guard !text.isEmpty, Check.isPlainText(text.utf8) else {
                         throw .invalidMember(
-                            bundleID: bundleID, member: name, expected: "a file path without control characters",
+                            bundleId: bundleId, member: name, expected: "a file path without control characters",
                             found: AppCredentialsError.describe(text))
                     }
                     entry.keyFile = text
                 case "keyId":
-                    guard CredentialValidation.isKeyID(text) else {
+                    guard CredentialValidation.isKeyId(text) else {
                         throw .invalidMember(
-                            bundleID: bundleID, member: name,
+                            bundleId: bundleId, member: name,
                             expected:
                                 "10 upper-case letters or digits, as shown in App Store Connect (e.g. 2X9R4HXF34)",
                             found: AppCredentialsError.describe(text))
                     }
-                    entry.keyID = text
+                    entry.keyId = text
                 default:
                     guard CredentialValidation.isUUID(text) else {
                         throw .invalidMember(
-                            bundleID: bundleID, member: name,
+                            bundleId: bundleId, member: name,
                             expected: "a UUID such as 57246542-96fe-1a63-e053-0824d011072a",
                             found: AppCredentialsError.describe(text))
                     }
-                    entry.issuerID = text
+                    entry.issuerId = text
                 }
             }
             entries.append(entry)

@@ -10,21 +10,21 @@
 /// ``parse(_:)`` is the one reader of both: the strict JSON parser (a duplicate name is refused),
 /// each member checked against its rule, and errors that name the field.
 package struct AppCredentialsEntry: Sendable, Equatable {
-    /// The app's bundle ID (the member name), checked by ``CredentialValidation/isBundleID(_:)``.
-    package var bundleID: String
+    /// The app's bundle ID (the member name), checked by ``CredentialValidation/isBundleId(_:)``.
+    package var bundleId: String
     /// `keyFile` as written: a relative path is relative to the configuration's folder
     /// (``resolvedKeyFile(folder:)``).
     package var keyFile: String?
     /// `keyId`: 10 upper-case letters or digits.
-    package var keyID: String?
+    package var keyId: String?
     /// `issuerId`: a UUID.
-    package var issuerID: String?
+    package var issuerId: String?
 
-    package init(bundleID: String, keyFile: String? = nil, keyID: String? = nil, issuerID: String? = nil) {
-        self.bundleID = bundleID
+    package init(bundleId: String, keyFile: String? = nil, keyId: String? = nil, issuerId: String? = nil) {
+        self.bundleId = bundleId
         self.keyFile = keyFile
-        self.keyID = keyID
-        self.issuerID = issuerID
+        self.keyId = keyId
+        self.issuerId = issuerId
     }
 
     /// The members of an entry, in the order they are documented.
@@ -39,6 +39,6 @@ package struct AppCredentialsEntry: Sendable, Equatable {
 
     /// The members this entry lacks, in documented order (`keyFile`, `keyId`, `issuerId`).
     package var missingMembers: [String] {
-        [("keyFile", keyFile), ("keyId", keyID), ("issuerId", issuerID)].compactMap { $0.1 == nil ? $0.0 : nil }
+        [("keyFile", keyFile), ("keyId", keyId), ("issuerId", issuerId)].compactMap { $0.1 == nil ? $0.0 : nil }
     }
 }

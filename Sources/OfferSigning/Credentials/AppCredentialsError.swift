@@ -8,19 +8,19 @@ package enum AppCredentialsError: Error, Equatable, Sendable {
     /// The document is not an object mapping bundle IDs to entries.
     case notAnObject(found: String)
     /// A member name is not a bundle ID.
-    case invalidBundleID(String)
+    case invalidBundleId(String)
     /// An app's entry is not an object.
-    case entryNotAnObject(bundleID: String, found: String)
+    case entryNotAnObject(bundleId: String, found: String)
     /// A member of an app's entry is unknown, not a string, or breaks its rule.
-    case invalidMember(bundleID: String, member: String, expected: String, found: String)
+    case invalidMember(bundleId: String, member: String, expected: String, found: String)
 
     /// The field at fault: `(top level)`, the bundle ID, or `<bundle ID>.<member>`.
     package var field: String {
         switch self {
         case .notJSON, .notAnObject: "(top level)"
-        case .invalidBundleID(let bundleID): bundleID
-        case .entryNotAnObject(let bundleID, _): bundleID
-        case .invalidMember(let bundleID, let member, _, _): "\(bundleID).\(member)"
+        case .invalidBundleId(let bundleId): bundleId
+        case .entryNotAnObject(let bundleId, _): bundleId
+        case .invalidMember(let bundleId, let member, _, _): "\(bundleId).\(member)"
         }
     }
 
@@ -29,7 +29,7 @@ package enum AppCredentialsError: Error, Equatable, Sendable {
         switch self {
         case .notJSON: "JSON"
         case .notAnObject: "an object mapping bundle IDs to {\"keyFile\", \"keyId\", \"issuerId\"}"
-        case .invalidBundleID: CredentialValidation.bundleIDRule
+        case .invalidBundleId: CredentialValidation.bundleIDRule
         case .entryNotAnObject: "an object with keyFile, keyId and issuerId (strings)"
         case .invalidMember(_, _, let expected, _): expected
         }
@@ -40,7 +40,7 @@ package enum AppCredentialsError: Error, Equatable, Sendable {
         switch self {
         case .notJSON(let detail): detail
         case .notAnObject(let found), .entryNotAnObject(_, let found), .invalidMember(_, _, _, let found): found
-        case .invalidBundleID(let bundleID): Self.describe(bundleID)
+        case .invalidBundleId(let bundleId): Self.describe(bundleId)
         }
     }
 
@@ -56,7 +56,7 @@ extension AppCredentialsError: LocalizedError {
     package var errorDescription: String? {
         switch self {
         case .notJSON(let detail): "not JSON: \(detail)"
-        case .invalidBundleID(let bundleID): "\(Self.describe(bundleID)) is not a bundle ID: expected \(expected)"
+        case .invalidBundleId(let bundleId): "\(Self.describe(bundleId)) is not a bundle ID: expected \(expected)"
         default: "\(field): expected \(expected), found \(found)"
         }
     }

@@ -5,19 +5,19 @@ import Foundation
 /// A value that looks like a private key (pasted into the wrong argument) is replaced by a
 /// placeholder such as `<key material, 241 characters>`, so the key never reaches a log.
 public enum CredentialError: Error, Equatable, Sendable {
-    /// `keyID` is not 10 upper-case letters or digits.
-    case invalidKeyID(String)
-    /// `issuerID` is not a UUID.
-    case invalidIssuerID(String)
-    /// `bundleID` is not a reverse-DNS identifier.
-    case invalidBundleID(String)
+    /// `keyId` is not 10 upper-case letters or digits.
+    case invalidKeyId(String)
+    /// `issuerId` is not a UUID.
+    case invalidIssuerId(String)
+    /// `bundleId` is not a reverse-DNS identifier.
+    case invalidBundleId(String)
 
     /// The name of the field at fault.
     public var field: String {
         switch self {
-        case .invalidKeyID: "keyID"
-        case .invalidIssuerID: "issuerID"
-        case .invalidBundleID: "bundleID"
+        case .invalidKeyId: "keyID"
+        case .invalidIssuerId: "issuerID"
+        case .invalidBundleId: "bundleID"
         }
     }
 }
@@ -25,11 +25,11 @@ public enum CredentialError: Error, Equatable, Sendable {
 extension CredentialError: LocalizedError {
     public var errorDescription: String? {
         switch self {
-        case .invalidKeyID(let value):
+        case .invalidKeyId(let value):
             "keyID \(quoted(value)) is invalid: expected 10 upper-case letters or digits, as shown in App Store Connect (e.g. 2X9R4HXF34)."
-        case .invalidIssuerID(let value):
+        case .invalidIssuerId(let value):
             "issuerID \(quoted(value)) is invalid: expected a UUID such as 57246542-96fe-1a63-e053-0824d011072a (App Store Connect > Users and Access > Integrations)."
-        case .invalidBundleID(let value):
+        case .invalidBundleId(let value):
             "bundleID \(quoted(value)) is invalid: expected \(CredentialValidation.bundleIDRule)."
         }
     }

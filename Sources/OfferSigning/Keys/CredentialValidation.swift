@@ -10,26 +10,26 @@ package enum CredentialValidation {
         "a reverse-DNS identifier of letters, digits, '-' and '.' (at most \(maximumBundleIDBytes) bytes, no empty "
         + "component), such as com.example.app"
 
-    static func validateKeyID(_ value: String) throws(CredentialError) {
-        guard isKeyID(value) else { throw .invalidKeyID(KeyDecoder.redacted(value)) }
+    static func validateKeyId(_ value: String) throws(CredentialError) {
+        guard isKeyId(value) else { throw .invalidKeyId(KeyDecoder.redacted(value)) }
     }
 
-    static func validateIssuerID(_ value: String) throws(CredentialError) {
-        guard isUUID(value) else { throw .invalidIssuerID(KeyDecoder.redacted(value)) }
+    static func validateIssuerId(_ value: String) throws(CredentialError) {
+        guard isUUID(value) else { throw .invalidIssuerId(KeyDecoder.redacted(value)) }
     }
 
-    package static func validateBundleID(_ value: String) throws(CredentialError) {
-        guard isBundleID(value) else { throw .invalidBundleID(KeyDecoder.redacted(value)) }
+    package static func validateBundleId(_ value: String) throws(CredentialError) {
+        guard isBundleId(value) else { throw .invalidBundleId(KeyDecoder.redacted(value)) }
     }
 
     /// 10 upper-case letters or digits, as App Store Connect shows a key ID.
-    package static func isKeyID(_ value: String) -> Bool {
+    package static func isKeyId(_ value: String) -> Bool {
         value.utf8.count == 10 && value.utf8.allSatisfy(\.isUpperAlphanumeric)
     }
 
     /// The one bundle-ID rule: 1 to ``maximumBundleIDBytes`` bytes of ASCII letters, digits, `-`
     /// and `.`, with no empty component (`com..app`, `.app` and `app.` are not bundle IDs).
-    package static func isBundleID(_ value: String) -> Bool {
+    package static func isBundleId(_ value: String) -> Bool {
         let utf8 = value.utf8
         guard !utf8.isEmpty, utf8.count <= maximumBundleIDBytes else { return false }
         var previous = UInt8(ascii: ".")

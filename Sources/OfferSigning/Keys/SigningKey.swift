@@ -9,29 +9,29 @@ import OfferJSON
 /// the key ID and the public key's thumbprint only.
 ///
 /// ```swift
-/// let key = try SigningKey(pem: pemText, keyID: "2X9R4HXF34")
-/// let key = try SigningKey(contentsOfFile: "SubscriptionKey_2X9R4HXF34.p8", keyID: "2X9R4HXF34")
-/// let key = try SigningKey(environmentVariable: "OFFERKIT_KEY", keyID: "2X9R4HXF34")
+/// let key = try SigningKey(pem: pemText, keyId: "2X9R4HXF34")
+/// let key = try SigningKey(contentsOfFile: "SubscriptionKey_2X9R4HXF34.p8", keyId: "2X9R4HXF34")
+/// let key = try SigningKey(environmentVariable: "OFFERKIT_KEY", keyId: "2X9R4HXF34")
 /// ```
 public struct SigningKey: Sendable {
     /// The key ID from App Store Connect: 10 upper-case letters or digits.
-    public let keyID: String
+    public let keyId: String
     let privateKey: P256.Signing.PrivateKey
 
     /// Loads a key from bytes in any supported form: PKCS#8 PEM (the `.p8` file), SEC1 PEM,
     /// the base64 body alone, or DER.
     /// - Throws: ``KeyLoadingError`` for anything that is not a P-256 private key, and
-    ///   ``CredentialError/invalidKeyID(_:)`` for a malformed key ID.
-    public init<Bytes: Collection<UInt8>>(bytes: Bytes, keyID: String) throws {
-        try CredentialValidation.validateKeyID(keyID)
+    ///   ``CredentialError/invalidKeyId(_:)`` for a malformed key ID.
+    public init<Bytes: Collection<UInt8>>(bytes: Bytes, keyId: String) throws {
+        try CredentialValidation.validateKeyId(keyId)
         guard bytes.count <= Self.maximumKeyBytes else { throw KeyLoadingError.tooLarge(limit: Self.maximumKeyBytes) }
-        self.keyID = keyID
+        self.keyId = keyId
         self.privateKey = try KeyDecoder.privateKey(from: bytes)
     }
 
     /// Loads a key from text: PKCS#8 or SEC1 PEM, or the base64 body alone.
-    public init(pem: String, keyID: String) throws {
-        try self.init(bytes: Array(pem.utf8), keyID: keyID)
+    public init(pem: String, keyId: String) throws {
+        try self.init(bytes: Array(pem.utf8), keyId: keyId)
     }
 
     /// The most bytes a key input may have: 16 KiB. A `.p8` file is about 250 bytes; a larger
@@ -40,7 +40,7 @@ public struct SigningKey: Sendable {
 
     /// Loads a key from a file (`.p8` as downloaded, SEC1 PEM, base64 or DER). FIFOs, `/dev/stdin`
     /// and a shell's `<(…)` work too; at most ``maximumKeyBytes`` are read.
-    public init(contentsOfFile path: String, keyID: String) throws {
+    public init(contentsOfFile path: String, keyId: String) throws {
         let bytes: [UInt8]
         do {
             bytes = try BoundedInput.read(path: path, limit: Self.maximumKeyBytes)
@@ -49,29 +49,29 @@ public struct SigningKey: Sendable {
         } catch {
             throw KeyLoadingError.unreadableFile(path: KeyDecoder.redacted(path), reason: Self.reason(for: error))
         }
-        try self.init(bytes: bytes, keyID: keyID)
+        try self.init(bytes: bytes, keyId: keyId)
     }
 
     /// Loads a key from an environment variable holding the PEM text or its base64 body.
-    public init(environmentVariable name: String, keyID: String, environment: [String: String]? = nil) throws {
+    public init(environmentVariable name: String, keyId: String, environment: [String: String]? = nil) throws {
         let environment = environment ?? ProcessInfo.processInfo.environment
         guard let value = environment[name], !value.allSatisfy(\.isWhitespace) else {
             throw KeyLoadingError.environmentVariableNotSet(KeyDecoder.redacted(name))
         }
         // Environment variables often carry PEM with literal "\n" sequences.
         let text = value.contains("-----BEGIN ") ? value.replacingOccurrences(of: "\\n", with: "\n") : value
-        try self.init(pem: text, keyID: keyID)
+        try self.init(pem: text, keyId: keyId)
     }
 
-    init(privateKey: P256.Signing.PrivateKey, keyID: String) throws {
-        try CredentialValidation.validateKeyID(keyID)
-        self.keyID = keyID
+    init(privateKey: P256.Signing.PrivateKey, keyId: String) throws {
+        try CredentialValidation.validateKeyId(keyId)
+        self.keyId = keyId
         self.privateKey = privateKey
     }
 
     /// Generates a fresh P-256 key, for local testing only: Apple only accepts keys it issued.
-    public static func generate(keyID: String) throws -> SigningKey {
-        try SigningKey(privateKey: P256.Signing.PrivateKey(), keyID: keyID)
+    public static func generate(keyId: String) throws -> SigningKey {
+        try SigningKey(privateKey: P256.Signing.PrivateKey(), keyId: keyId)
     }
 
     /// The matching public key.
@@ -111,9 +111,9 @@ public struct SigningKey: Sendable {
 }
 
 extension SigningKey: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    public var description: String { "SigningKey(keyID: \(keyID), curve: P-256, thumbprint: \(jwkThumbprint))" }
+    public var description: String { "SigningKey(keyID: \(keyId), curve: P-256, thumbprint: \(jwkThumbprint))" }
     public var debugDescription: String { description }
     public var customMirror: Mirror {
-        Mirror(self, children: ["keyID": keyID, "thumbprint": jwkThumbprint], displayStyle: .struct)
+        Mirror(self, children: ["keyID": keyId, "thumbprint": jwkThumbprint], displayStyle: .struct)
     }
 }

@@ -27,13 +27,13 @@ public struct LegacyPromotionalOfferRequest: Codable, Hashable, Sendable {
 
     /// The signed message: the seven fields joined by U+2063 INVISIBLE SEPARATOR, UTF-8.
     /// - Parameter appAccountToken: ``normalizedAppAccountToken``, computed once by the caller.
-    func message(bundleID: String, keyID: String, appAccountToken: String, nonce: UUID, timestamp: Int64) -> [UInt8] {
+    func message(bundleId: String, keyId: String, appAccountToken: String, nonce: UUID, timestamp: Int64) -> [UInt8] {
         let separator: [UInt8] = [0xE2, 0x81, 0xA3]
         var out: [UInt8] = []
         out.reserveCapacity(160)
-        out.append(contentsOf: bundleID.utf8)
+        out.append(contentsOf: bundleId.utf8)
         out.append(contentsOf: separator)
-        out.append(contentsOf: keyID.utf8)
+        out.append(contentsOf: keyId.utf8)
         out.append(contentsOf: separator)
         out.append(contentsOf: productId.utf8)
         out.append(contentsOf: separator)

@@ -5,14 +5,14 @@ import OfferJSON
 /// (an App Store Connect API key, not the In-App Purchase key; the format is the same).
 ///
 /// ```swift
-/// let signer = ConnectAPITokenSigner(key: apiKey, issuer: .team(issuerID: "57246542-…"))
+/// let signer = ConnectAPITokenSigner(key: apiKey, issuer: .team(issuerId: "57246542-…"))
 /// let token = try signer.token(lifetime: 600, scope: ["GET /v1/apps"])
 /// ```
 public struct ConnectAPITokenSigner: Sendable {
     /// Who the token speaks for.
     public enum Issuer: Hashable, Sendable {
         /// A team key: `iss` = the issuer ID.
-        case team(issuerID: String)
+        case team(issuerId: String)
         /// An individual key: `sub` = `user`, no `iss`.
         case individual
     }
@@ -24,9 +24,9 @@ public struct ConnectAPITokenSigner: Sendable {
     public let clock: SigningClock
     private let encoder: JWSEncoder
 
-    /// - Throws: ``CredentialError/invalidIssuerID(_:)`` for a malformed team issuer ID.
+    /// - Throws: ``CredentialError/invalidIssuerId(_:)`` for a malformed team issuer ID.
     public init(key: SigningKey, issuer: Issuer, clock: SigningClock = .system) throws(CredentialError) {
-        if case .team(let issuerID) = issuer { try CredentialValidation.validateIssuerID(issuerID) }
+        if case .team(let issuerId) = issuer { try CredentialValidation.validateIssuerId(issuerId) }
         self.issuer = issuer
         self.clock = clock
         self.encoder = JWSEncoder(key: key)
@@ -48,7 +48,7 @@ public struct ConnectAPITokenSigner: Sendable {
         var writer = JSONWriter(capacity: 160)
         writer.beginObject()
         switch issuer {
-        case .team(let issuerID): writer.member("iss", issuerID)
+        case .team(let issuerId): writer.member("iss", issuerId)
         case .individual: writer.member("sub", "user")
         }
         writer.member("iat", iat)

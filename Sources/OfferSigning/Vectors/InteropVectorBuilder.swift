@@ -32,8 +32,8 @@ public struct InteropVectorBuilder: Sendable {
         let nonce = testCase.nonce.lowercasedString
         var expected = InteropVector.Expected(signature: "")
         var vector = InteropVector(
-            name: testCase.name, kind: testCase.inputs.kind, inputs: testCase.inputs, keyId: signer.key.keyID,
-            issuerId: signer.issuerID, bundleId: signer.bundleID, nonce: nil, iat: nil, timestamp: nil,
+            name: testCase.name, kind: testCase.inputs.kind, inputs: testCase.inputs, keyId: signer.key.keyId,
+            issuerId: signer.issuerId, bundleId: signer.bundleId, nonce: nil, iat: nil, timestamp: nil,
             publicKeyPem: signer.key.publicKeyPEM, expected: expected)
         let jws: String
         switch testCase.inputs {
@@ -51,13 +51,13 @@ public struct InteropVectorBuilder: Sendable {
             jws = try signer.serverAPIToken(lifetime: lifetime, issuedAt: date).token
         case .connectAPIToken(let lifetime, let scope, let individual):
             let tokenSigner = try ConnectAPITokenSigner(
-                key: signer.key, issuer: individual ? .individual : .team(issuerID: signer.issuerID))
+                key: signer.key, issuer: individual ? .individual : .team(issuerId: signer.issuerId))
             jws = try tokenSigner.token(lifetime: lifetime, scope: scope, issuedAt: date).token
         case .legacyPromotionalOffer(let request):
             let timestamp = testCase.time * 1000
             let signature = try signer.sign(request, nonce: testCase.nonce, timestamp: timestamp)
             let message = request.message(
-                bundleID: signer.bundleID, keyID: signer.key.keyID, appAccountToken: request.normalizedAppAccountToken,
+                bundleId: signer.bundleId, keyId: signer.key.keyId, appAccountToken: request.normalizedAppAccountToken,
                 nonce: testCase.nonce, timestamp: timestamp)
             expected.message = String(decoding: message, as: UTF8.self)
             expected.messageHex = Hex.string(message)

@@ -8,7 +8,7 @@ extension InteropVectorSet {
     /// the public key), so it is the same on every run for the same key.
     public func readme() -> String {
         let first = vectors.first
-        let keyID = first?.keyId ?? ""
+        let keyId = first?.keyId ?? ""
         let rows = vectors.map { vector in
             let clock =
                 vector.timestamp.map { "timestamp \($0) ms" } ?? vector.iat.map { "iat \($0)" } ?? ""
@@ -19,14 +19,14 @@ extension InteropVectorSet {
         return """
             # OfferKit interop vectors
 
-            Made by `offerkit vectors` for the key `\(keyID)` (issuer `\(first?.issuerId ?? "")`, \
+            Made by `offerkit vectors` for the key `\(keyId)` (issuer `\(first?.issuerId ?? "")`, \
             bundle ID `\(first?.bundleId ?? "")`). Use them to check another implementation, in any \
             language, byte for byte against OfferKit: a signer, a verifier, or both.
 
             | file | what it is |
             |---|---|
             | `\(InteropVectorFile.vectorsName)` | the \(vectors.count) cases below |
-            | `\(InteropVectorFile.publicKeyName)` | the public half of key `\(keyID)` (P-256, SubjectPublicKeyInfo PEM); every case carries it too, as `publicKeyPem` |
+            | `\(InteropVectorFile.publicKeyName)` | the public half of key `\(keyId)` (P-256, SubjectPublicKeyInfo PEM); every case carries it too, as `publicKeyPem` |
             | `\(InteropVectorFile.readmeName)` | this file |
 
             The clock is fixed in the past (2026-01-01), so the signed offers and tokens here were \

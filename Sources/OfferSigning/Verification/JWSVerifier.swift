@@ -75,7 +75,7 @@ public struct JWSVerifier: Sendable {
     }
 
     /// Verifies a legacy promotional offer signature over the seven signed fields.
-    public func verify(_ signature: LegacyPromotionalOfferSignature, bundleID: String) throws(VerificationError) {
+    public func verify(_ signature: LegacyPromotionalOfferSignature, bundleId: String) throws(VerificationError) {
         if let problem = ClaimTime.issuedAtProblem(signature.timestamp, now: clock.now(), perSecond: 1000) {
             throw .invalidClaim(field: "timestamp", expected: problem)
         }
@@ -83,7 +83,7 @@ public struct JWSVerifier: Sendable {
             productId: signature.productId, offerIdentifier: signature.offerIdentifier,
             appAccountToken: signature.appAccountToken)
         let message = request.message(
-            bundleID: bundleID, keyID: signature.keyId, appAccountToken: request.normalizedAppAccountToken,
+            bundleId: bundleId, keyId: signature.keyId, appAccountToken: request.normalizedAppAccountToken,
             nonce: signature.nonce, timestamp: signature.timestamp)
         guard let der = Base64.decode(Array(signature.signature.utf8), urlSafe: false) else {
             throw .malformed("the legacy signature is not standard base64")
@@ -107,7 +107,7 @@ public struct JWSVerifier: Sendable {
         guard case .string(let alg)? = header["alg"], alg == "ES256" else {
             throw .invalidHeader(field: "alg", expected: "\"ES256\"")
         }
-        guard case .string(let kid)? = header["kid"], (try? CredentialValidation.validateKeyID(kid)) != nil else {
+        guard case .string(let kid)? = header["kid"], (try? CredentialValidation.validateKeyId(kid)) != nil else {
             throw .invalidHeader(field: "kid", expected: "a key ID of 10 upper-case letters or digits")
         }
         guard case .string(let typ)? = header["typ"], typ == "JWT" else {

@@ -4,9 +4,9 @@ import Testing
 
 /// The demo key and identifiers from `keys-example/`, and ways to hand them to the CLI.
 enum DemoKey {
-    static let keyID = "DEMOKEY123"
-    static let issuerID = "98802e6e-bab8-4f06-8c88-a2582cda3c9c"
-    static let bundleID = "com.example.offerkit.demo"
+    static let keyId = "DEMOKEY123"
+    static let issuerId = "98802e6e-bab8-4f06-8c88-a2582cda3c9c"
+    static let bundleId = "com.example.offerkit.demo"
     static let folder = CLI.packageRoot.appendingPathComponent("keys-example")
     static let keyPath = folder.appendingPathComponent("SubscriptionKey_DEMOKEY123.p8").path
     static let publicKeyPath = folder.appendingPathComponent("SubscriptionKey_DEMOKEY123.pub.pem").path
@@ -26,7 +26,7 @@ enum DemoKey {
 
     static let key: SigningKey = {
         do {
-            return try SigningKey(contentsOfFile: keyPath, keyID: keyID)
+            return try SigningKey(contentsOfFile: keyPath, keyId: keyId)
         } catch {
             fatalError("demo key in keys-example/ does not load: \(error)")
         }
@@ -43,19 +43,19 @@ enum DemoKey {
 
     /// Every credential flag for the demo key (a 0600 copy), issuer and bundle.
     static var flags: [String] {
-        ["--key-file", privateCopy, "--key-id", keyID, "--issuer-id", issuerID, "--bundle-id", bundleID]
+        ["--key-file", privateCopy, "--key-id", keyId, "--issuer-id", issuerId, "--bundle-id", bundleId]
     }
 
     /// The same credentials in the environment.
     static var environment: [String: String] {
         [
-            "OFFERKIT_KEY_FILE": privateCopy, "OFFERKIT_KEY_ID": keyID, "OFFERKIT_ISSUER_ID": issuerID,
-            "OFFERKIT_BUNDLE_ID": bundleID,
+            "OFFERKIT_KEY_FILE": privateCopy, "OFFERKIT_KEY_ID": keyId, "OFFERKIT_ISSUER_ID": issuerId,
+            "OFFERKIT_BUNDLE_ID": bundleId,
         ]
     }
 
     static func signer() throws -> OfferSigner {
-        try OfferSigner(key: key, issuerID: issuerID, bundleID: bundleID)
+        try OfferSigner(key: key, issuerId: issuerId, bundleId: bundleId)
     }
 }
 
@@ -130,7 +130,7 @@ enum Expect {
         #expect(
             lines.contains { $0.hasPrefix("offerkit: ") },
             "stderr must carry an error line prefixed `offerkit: `\n\(result)", sourceLocation: sourceLocation)
-        // Case and spaces do not matter: "key ID" matches "keyID".
+        // Case and spaces do not matter: "key ID" matches "keyId".
         let squeezedError = result.stderr.lowercased().filter { $0 != " " }
         for word in words {
             #expect(

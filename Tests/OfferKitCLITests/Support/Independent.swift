@@ -108,11 +108,11 @@ enum Independent {
 
     /// The legacy message (SPEC §2): seven fields joined by U+2063.
     static func legacyMessage(
-        bundleID: String = DemoKey.bundleID, keyID: String = DemoKey.keyID, productId: String, offerId: String,
+        bundleId: String = DemoKey.bundleId, keyId: String = DemoKey.keyId, productId: String, offerId: String,
         appAccountToken: String, nonce: String, timestamp: Int64
     ) -> Data {
         let fields = [
-            bundleID, keyID, productId, offerId, appAccountToken.lowercased(), nonce.lowercased(), String(timestamp),
+            bundleId, keyId, productId, offerId, appAccountToken.lowercased(), nonce.lowercased(), String(timestamp),
         ]
         return Data(fields.joined(separator: "\u{2063}").utf8)
     }

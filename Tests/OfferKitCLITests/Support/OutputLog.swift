@@ -72,7 +72,7 @@ final class OutputLog: @unchecked Sendable {
     /// Windows every P-256 PKCS#8 body shares (the fixed ASN.1 prefix `MIGHAgEAMBMGByqGSM49…`):
     /// found by comparing with an unrelated, freshly generated key; they carry no secret.
     static let structuralWindows: Set<Window> = {
-        guard let reference = try? SigningKey.generate(keyID: "REFERENCE1").privateKeyPKCS8PEM else { return [] }
+        guard let reference = try? SigningKey.generate(keyId: "REFERENCE1").privateKeyPKCS8PEM else { return [] }
         return windows(of: base64Body(ofPEM: reference))
     }()
 

@@ -43,7 +43,7 @@ enum IndependentVerifier {
         func expectDemoKeyHeader(sourceLocation: SourceLocation = #_sourceLocation) {
             #expect(header.keys.sorted() == ["alg", "kid", "typ"], sourceLocation: sourceLocation)
             #expect(header["alg"] == .string("ES256"), sourceLocation: sourceLocation)
-            #expect(header["kid"] == .string(ServiceFixtures.keyID), sourceLocation: sourceLocation)
+            #expect(header["kid"] == .string(ServiceFixtures.keyId), sourceLocation: sourceLocation)
             #expect(header["typ"] == .string("JWT"), sourceLocation: sourceLocation)
         }
     }

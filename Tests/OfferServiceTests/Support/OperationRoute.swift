@@ -68,30 +68,30 @@ struct OperationRoute {
         }
     }
 
-    /// Checks that operation `operationID` is at this route with request component `component`
+    /// Checks that operation `operationId` is at this route with request component `component`
     /// and that the component's example passes its own schema, then posts the example with the
     /// admin key to a service that has the example's app. Returns the example and the response.
     func postRequestExample(
-        of operationID: String, component: String, sourceLocation: SourceLocation = #_sourceLocation
+        of operationId: String, component: String, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> (example: JSONValue, response: ServiceResponse) {
         let operation = try #require(
-            OfferService.operations.first { $0.id == operationID }, sourceLocation: sourceLocation)
+            OfferService.operations.first { $0.id == operationId }, sourceLocation: sourceLocation)
         #expect(operation.path == path, sourceLocation: sourceLocation)
         let schema = try #require(operation.requestSchema, sourceLocation: sourceLocation)
         #expect(schema.componentName == component, sourceLocation: sourceLocation)
         let example = try #require(schema.example, sourceLocation: sourceLocation)
         try SchemaValidator().validate(example, against: schema)
-        guard case .string(let bundleID)? = example["bundleId"] else {
-            throw ExampleError(operationID: operationID)
+        guard case .string(let bundleId)? = example["bundleId"] else {
+            throw ExampleError(operationId: operationId)
         }
-        let service = try ServiceFixtures.service { $0.apps[bundleID] = $0.apps[ServiceFixtures.app] }
+        let service = try ServiceFixtures.service { $0.apps[bundleId] = $0.apps[ServiceFixtures.app] }
         let response = try await post(example.text(), to: service, sourceLocation: sourceLocation)
         return (example, response)
     }
 
     /// A request example without a string `bundleId`.
     private struct ExampleError: Error, CustomStringConvertible {
-        let operationID: String
-        var description: String { "the request example of \(operationID) has no bundleId" }
+        let operationId: String
+        var description: String { "the request example of \(operationId) has no bundleId" }
     }
 }

@@ -11,8 +11,8 @@ enum ServiceFixtures {
     static let keyFile = packageRoot.appendingPathComponent("keys-example/SubscriptionKey_DEMOKEY123.p8").path
     static let publicKeyFile = packageRoot.appendingPathComponent("keys-example/SubscriptionKey_DEMOKEY123.pub.pem")
         .path
-    static let keyID = "DEMOKEY123"
-    static let issuerID = "98802e6e-bab8-4f06-8c88-a2582cda3c9c"
+    static let keyId = "DEMOKEY123"
+    static let issuerId = "98802e6e-bab8-4f06-8c88-a2582cda3c9c"
     static let app = "com.example.offerkit.demo"
     static let otherApp = "com.example.offerkit.other"
 
@@ -26,13 +26,13 @@ enum ServiceFixtures {
     static let admin = APIKey.generate(name: "admin")
     /// A key that may only sign V2 promotional offers, only for ``app``.
     static let promotionalOnly = APIKey.generate(
-        name: "promotional-only", scopes: [.promotionalOffer], bundleIDs: [app])
+        name: "promotional-only", scopes: [.promotionalOffer], bundleIds: [app])
 
     static var configuration: ServiceConfiguration {
-        let credentials = AppCredentials(keyFile: keyFile, keyID: keyID, issuerID: issuerID)
+        let credentials = AppCredentials(keyFile: keyFile, keyId: keyId, issuerId: issuerId)
         return ServiceConfiguration(
             apps: [app: credentials, otherApp: credentials],
-            connectAPI: ConnectAPICredentials(keyFile: keyFile, keyID: keyID, issuerID: issuerID),
+            connectAPI: ConnectAPICredentials(keyFile: keyFile, keyId: keyId, issuerId: issuerId),
             apiKeys: [admin.key, promotionalOnly.key])
     }
 

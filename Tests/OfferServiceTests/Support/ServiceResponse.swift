@@ -24,8 +24,8 @@ struct ServiceResponse: Sendable {
     func expectWellFormed(sourceLocation: SourceLocation = #_sourceLocation) {
         let leak = DemoKeyMaterial.leaks(in: text + headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n"))
         #expect(leak == nil, "the response holds key material", sourceLocation: sourceLocation)
-        let requestID = headers[RequestHeader.requestID]
-        #expect(requestID != nil, "no X-Request-Id", sourceLocation: sourceLocation)
+        let requestId = headers[RequestHeader.requestId]
+        #expect(requestId != nil, "no X-Request-Id", sourceLocation: sourceLocation)
         guard status >= 400 else { return }
         #expect(headers[.contentType] == "application/problem+json", sourceLocation: sourceLocation)
         #expect(headers[.cacheControl] == "no-store", sourceLocation: sourceLocation)
@@ -39,6 +39,6 @@ struct ServiceResponse: Sendable {
         #expect(type?.status == status, "the type's status", sourceLocation: sourceLocation)
         #expect(string("title") == type?.title, sourceLocation: sourceLocation)
         #expect(string("detail")?.isEmpty == false, sourceLocation: sourceLocation)
-        #expect(string("requestId") == requestID, sourceLocation: sourceLocation)
+        #expect(string("requestId") == requestId, sourceLocation: sourceLocation)
     }
 }
