@@ -157,7 +157,7 @@ struct Credentials {
             + (missing.contains(.key) ? "; \(demoKeyRule)" : "")
     }
 
-    static let noKeyIDMessage = missingMessage([.keyId])
+    static let noKeyIdMessage = missingMessage([.keyId])
 
     /// An `OfferSigner` for these credentials; issuer and bundle IDs are required (resolve with
     /// `needs: Credentials.signing` to have them reported with everything else missing).

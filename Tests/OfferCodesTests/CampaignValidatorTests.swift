@@ -236,6 +236,16 @@ struct CampaignValidatorTests {
             message: ["\"\(bundleId)\" is not a reverse-DNS bundle ID"], allowed: "com.example.app")
     }
 
+    @Test("a bundle ID over 255 bytes is refused, as the signing library refuses it")
+    func refusesABundleIdOver255Bytes() throws {
+        let long = "com." + String(repeating: "a", count: 252)
+        let app = JSONValue.object([("bundleId", .string(long)), ("appAppleId", .string("1234567890"))])
+        let document = Fixtures.changing(Fixtures.json(Fixtures.everyCombination), ["app": app])
+        Fixtures.expectOnly(
+            try Fixtures.validate(document).problems, rule: "bundle-id", path: "$.app.bundleId",
+            message: ["is not a reverse-DNS bundle ID"], allowed: "at most 255 bytes")
+    }
+
     @Test(arguments: ["id123", "123456789012345678901", "", "１２３"])
     func checksTheAppAppleId(appAppleId: String) throws {
         let app = JSONValue.object([("bundleId", .string("com.example.app")), ("appAppleId", .string(appAppleId))])

@@ -85,7 +85,7 @@ struct APIKeyCommandTests {
         Expect.failure(result, status: 2, mentioning: ["connect-api-token", "--bundle-id", "whole team"])
     }
 
-    @Test func aBadBundleIDIsRefused() throws {
+    @Test func aBadBundleIdIsRefused() throws {
         let result = try CLI.run(["api-key", "create", "--name", "x", "--bundle-id", "com..example"])
         Expect.failure(result, status: 2, mentioning: ["--bundle-id", "com..example", "bundle ID"])
     }

@@ -8,7 +8,7 @@ import Testing
 @Suite("offerkit credential sources")
 struct CredentialSourceTests {
     @Test("a key from the environment keeps its own key ID: the config's key ID never labels another key")
-    func keyIDFollowsItsKey() throws {
+    func keyIdFollowsItsKey() throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let other = try folder.copyOfDemoKey(named: "SubscriptionKey_AAAAAAAAAA.p8", mode: 0o600)

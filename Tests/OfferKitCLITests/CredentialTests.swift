@@ -195,7 +195,7 @@ struct CredentialTests {
     @Test(arguments: [
         ("SubscriptionKey_ABCDE12345.p8", "ABCDE12345"), ("AuthKey_XYZ9876543.p8", "XYZ9876543"),
     ])
-    func keyIDIsInferredFromAppleFileNames(name: String, keyId: String) throws {
+    func keyIdIsInferredFromAppleFileNames(name: String, keyId: String) throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let path = try folder.copyOfDemoKey(named: name, mode: 0o600)
@@ -208,7 +208,7 @@ struct CredentialTests {
         #expect(explicit.header["kid"]?.string == DemoKey.keyId, "a given key ID beats the file name")
     }
 
-    @Test func noKeyIDInferableExitsThree() throws {
+    @Test func noKeyIdInferableExitsThree() throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let path = try folder.copyOfDemoKey(named: "my-key.p8", mode: 0o600)

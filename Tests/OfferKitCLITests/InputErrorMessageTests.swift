@@ -19,7 +19,7 @@ struct InputErrorMessageTests {
                 "--key-file", DemoKey.privateCopy, "--key-id", scalar, "--issuer-id",
                 DemoKey.issuerId, "--bundle-id", DemoKey.bundleId,
             ])
-        Expect.failure(asKeyId, status: 3, mentioning: ["keyID"])
+        Expect.failure(asKeyId, status: 3, mentioning: ["keyId"])
         #expect(!asKeyId.stderr.contains("ab01ab01"))
         let asNonce = try CLI.run(CredentialTests.signArguments + DemoKey.flags + ["--nonce", scalar])
         Expect.failure(asNonce, status: 4, mentioning: ["nonce"])

@@ -102,7 +102,7 @@ struct KeyCommandTests {
                 == Self.trimmed(replacedKey.publicKeyPEM))
     }
 
-    @Test func generateWithoutKeyIDPicksAValidOne() throws {
+    @Test func generateWithoutKeyIdPicksAValidOne() throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let result = try CLI.run(["key", "generate", "--out", folder.path])
@@ -123,7 +123,7 @@ struct KeyCommandTests {
         #expect(FileMode.of(folder.file(privateName)) == 0o600)
     }
 
-    @Test func generateRejectsABadKeyIDAndAnUnwritableFolder() throws {
+    @Test func generateRejectsABadKeyIdAndAnUnwritableFolder() throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let badId = try CLI.run(["key", "generate", "--out", folder.path, "--key-id", "lower"])

@@ -10,7 +10,7 @@ struct MissingCredentialTests {
     static let keyPlaces = [
         "key (--key-file", "--key-env", "OFFERKIT_KEY_FILE", "OFFERKIT_KEY", "the config's keyFile",
     ]
-    static let keyIDPlaces = ["key ID (--key-id", "OFFERKIT_KEY_ID", "the config's keyId"]
+    static let keyIdPlaces = ["key ID (--key-id", "OFFERKIT_KEY_ID", "the config's keyId"]
 
     /// The lines of stderr that are errors.
     static func errorLines(_ result: CLIResult) -> [Substring] {
@@ -28,7 +28,7 @@ struct MissingCredentialTests {
     @Test("--issuer-id alone: the key, its key ID and the bundle ID are named in one message")
     func issuerAlone() throws {
         let result = try CLI.run(CredentialTests.signArguments + ["--issuer-id", DemoKey.issuerId])
-        Expect.failure(result, status: 3, mentioning: Self.keyPlaces + Self.keyIDPlaces + Self.bundlePlaces)
+        Expect.failure(result, status: 3, mentioning: Self.keyPlaces + Self.keyIdPlaces + Self.bundlePlaces)
         #expect(!result.stderr.contains("issuer ID ("), "\(result)")
         #expect(Self.errorLines(result).count == 1, "\(result)")
     }
@@ -45,7 +45,7 @@ struct MissingCredentialTests {
         defer { folder.remove() }
         let path = try folder.copyOfDemoKey(named: "my-key.p8", mode: 0o600)
         let result = try CLI.run(["key", "inspect", "--key-file", path])
-        Expect.failure(result, status: 3, mentioning: Self.keyIDPlaces)
+        Expect.failure(result, status: 3, mentioning: Self.keyIdPlaces)
         #expect(!result.stderr.contains("issuer ID") && !result.stderr.contains("bundle ID ("), "\(result)")
     }
 

@@ -94,7 +94,7 @@ struct AuthenticationTests {
     }
 
     @Test("a bundle ID the key may not use is a 403, whether or not the service has it (403 before 404)")
-    func bundleIDNotAllowed() async throws {
+    func bundleIdNotAllowed() async throws {
         let app = ServiceFixtures.application(try ServiceFixtures.service())
         try await app.test(.router) { client in
             let key = ServiceFixtures.promotionalOnly.secret

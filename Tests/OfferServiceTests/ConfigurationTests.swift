@@ -320,9 +320,9 @@ struct ConfigurationTests {
         return [
             (app(missing), "com.example.app", missing),
             (app(ServiceFixtures.publicKeyFile), "com.example.app", "public key"),
-            (app(ServiceFixtures.keyFile, keyId: "demokey123"), "com.example.app", "keyID"),
-            (app(ServiceFixtures.keyFile, keyId: pem), "com.example.app", "keyID"),
-            (app(ServiceFixtures.keyFile, issuerId: "ISSUER"), "com.example.app", "issuerID"),
+            (app(ServiceFixtures.keyFile, keyId: "demokey123"), "com.example.app", "keyId"),
+            (app(ServiceFixtures.keyFile, keyId: pem), "com.example.app", "keyId"),
+            (app(ServiceFixtures.keyFile, issuerId: "ISSUER"), "com.example.app", "issuerId"),
             (app(garbled), "com.example.app", "key"),
             (app(truncated), "com.example.app", "key"),
             (app(bare), "com.example.app", "key"),

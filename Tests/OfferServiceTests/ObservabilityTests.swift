@@ -16,7 +16,7 @@ struct ObservabilityTests {
     @Test(
         "a well-formed X-Request-Id is echoed, on successes and problems",
         arguments: ["abc", "req-123_X.y:z", String(repeating: "a", count: 128), "0"])
-    func requestIDEchoed(id: String) async throws {
+    func requestIdEchoed(id: String) async throws {
         let app = ServiceFixtures.application(try ServiceFixtures.service())
         try await app.test(.router) { client in
             let ok = try await client.call(.get, "/healthz", headers: [RequestHeader.requestId: id])
@@ -34,7 +34,7 @@ struct ObservabilityTests {
             String(repeating: "a", count: 129), "", "has space", "semi;colon", "ünï", "a,b", "quote\"d", "tab\there",
             "slash/x", "{json}",
         ])
-    func requestIDReplaced(id: String) async throws {
+    func requestIdReplaced(id: String) async throws {
         let app = ServiceFixtures.application(try ServiceFixtures.service())
         try await app.test(.router) { client in
             for path in ["/healthz", "/nope"] {
@@ -47,7 +47,7 @@ struct ObservabilityTests {
     }
 
     @Test("without X-Request-Id each request gets its own fresh id, also on problems")
-    func requestIDGenerated() async throws {
+    func requestIdGenerated() async throws {
         let app = ServiceFixtures.application(try ServiceFixtures.service())
         try await app.test(.router) { client in
             var ids = Set<String>()

@@ -120,7 +120,7 @@ struct ProblemTests {
     }
 
     @Test("the problem's requestId is the response's X-Request-Id")
-    func requestIDInProblem() async throws {
+    func requestIdInProblem() async throws {
         let app = ServiceFixtures.application(try ServiceFixtures.service())
         try await app.test(.router) { client in
             let response = try await client.call(.get, "/nope", headers: [RequestHeader.requestId: "caller-id-42"])

@@ -40,7 +40,7 @@ struct TypedBodyTests {
     @Test("a member read with a shape its schema does not have is a 500 problem, not a crash")
     func mismatchIsAProblem() throws {
         let wrong = ValidatedBody(.object([("bundleId", .integer(7))]))
-        let problem = #expect(throws: ServiceProblem.self) { try wrong(CommonSchemas.bundleIDMember) }
+        let problem = #expect(throws: ServiceProblem.self) { try wrong(CommonSchemas.bundleIdMember) }
         #expect(problem?.type == .internalError)
         #expect(problem?.detail.contains("bundleId") == true)
         let missing = ValidatedBody(.object([]), path: "customCodes[3]")

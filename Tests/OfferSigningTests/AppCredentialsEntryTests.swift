@@ -71,7 +71,7 @@ struct AppCredentialsEntryTests {
     }
 
     @Test("the bundle-ID rule: letters, digits, '-' and '.', no empty component, at most 255 bytes")
-    func bundleIDRule() throws {
+    func bundleIdRule() throws {
         let longest = String(repeating: "a", count: 251) + ".app"
         for valid in ["com.example.app", "a", "A-1.b-2", longest] {
             #expect(try Self.parse(#"{"\#(valid)": {}}"#).first?.bundleId == valid)

@@ -14,9 +14,9 @@ extension KeyLoadingTests {
             #expect(error == expected, sourceLocation: sourceLocation)
             let field: String
             switch expected {
-            case .invalidKeyId: field = "keyID"
-            case .invalidIssuerId: field = "issuerID"
-            case .invalidBundleId: field = "bundleID"
+            case .invalidKeyId: field = "keyId"
+            case .invalidIssuerId: field = "issuerId"
+            case .invalidBundleId: field = "bundleId"
             }
             #expect(error.field == field, sourceLocation: sourceLocation)
             let message = error.localizedDescription
@@ -68,13 +68,13 @@ extension KeyLoadingTests {
             expectCredentialError(.invalidKeyId(keyId)) { _ = try SigningKey.generate(keyId: keyId) }
         }
 
-        @Test("the keyID message names keyID and quotes short values")
-        func keyIDMessage() {
+        @Test("the keyId message names keyId and quotes short values")
+        func keyIdMessage() {
             let message = CredentialError.invalidKeyId("abc").localizedDescription
-            #expect(message.contains("keyID"))
+            #expect(message.contains("keyId"))
             #expect(message.contains("\"abc\""))
             #expect(message.contains("10"))
-            #expect(CredentialError.invalidKeyId("abc").field == "keyID")
+            #expect(CredentialError.invalidKeyId("abc").field == "keyId")
         }
 
         // MARK: issuerId
@@ -154,7 +154,7 @@ extension KeyLoadingTests {
             }
         }
 
-        @Test("issuerID is checked before bundleID")
+        @Test("issuerId is checked before bundleId")
         func issuerCheckedFirst() {
             expectCredentialError(.invalidIssuerId("x")) {
                 _ = try OfferSigner(key: Demo.key, issuerId: "x", bundleId: "")

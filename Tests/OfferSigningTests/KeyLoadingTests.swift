@@ -446,12 +446,12 @@ struct KeyLoadingTests {
     }
 
     @Test("the key ID is checked before the key")
-    func keyIDCheckedFirst() {
+    func keyIdCheckedFirst() {
         let error = #expect(throws: CredentialError.self) {
             _ = try SigningKey(pem: "", keyId: "bad")
         }
         #expect(error == .invalidKeyId("bad"))
-        #expect(error?.field == "keyID")
+        #expect(error?.field == "keyId")
     }
 
     // MARK: - JWK thumbprint (RFC 7638)

@@ -202,27 +202,27 @@ extension KeyLoadingTests {
             let secrets = try Self.fixtureSecrets()
             let validKey = try SigningKey(contentsOfFile: KeyFixtures.path("p256.pkcs8.pem"), keyId: KeyFixtures.keyId)
 
-            let keyIDError = #expect(throws: CredentialError.self) {
+            let keyIdError = #expect(throws: CredentialError.self) {
                 _ = try SigningKey(pem: KeyFixtures.keyId, keyId: text)
             }
-            #expect(keyIDError?.field == "keyID")
+            #expect(keyIdError?.field == "keyId")
             let generateError = #expect(throws: CredentialError.self) { _ = try SigningKey.generate(keyId: text) }
             let issuerError = #expect(throws: CredentialError.self) {
                 _ = try OfferSigner(key: validKey, issuerId: text, bundleId: Demo.bundleId)
             }
-            #expect(issuerError?.field == "issuerID")
+            #expect(issuerError?.field == "issuerId")
             let bundleError = #expect(throws: CredentialError.self) {
                 _ = try OfferSigner(key: validKey, issuerId: Demo.issuerId, bundleId: text)
             }
-            #expect(bundleError?.field == "bundleID")
+            #expect(bundleError?.field == "bundleId")
             let connectError = #expect(throws: CredentialError.self) {
                 _ = try ConnectAPITokenSigner(key: validKey, issuer: .team(issuerId: text))
             }
-            #expect(connectError?.field == "issuerID")
+            #expect(connectError?.field == "issuerId")
 
             for (label, error) in [
-                ("keyID", keyIDError), ("generate keyID", generateError), ("issuerID", issuerError),
-                ("bundleID", bundleError), ("team issuerID", connectError),
+                ("keyId", keyIdError), ("generate keyId", generateError), ("issuerId", issuerError),
+                ("bundleId", bundleError), ("team issuerId", connectError),
             ] {
                 let error = try #require(error, "\(label)")
                 expectNoLeak(secrets, in: error, "\(name) as \(label)")

@@ -1,10 +1,12 @@
+import OfferJSON
+
 /// What each field accepts, in words: the `allowed` text of problems, shared by the reader (for
 /// missing and mistyped fields) and the rules.
 enum AllowedText {
     static let name =
         "1-\(CampaignLimits.maximumNameLength) characters: letters A-Z a-z, digits 0-9, '-', '_', '.'"
     static let bundleId =
-        "a reverse-DNS bundle ID such as com.example.app: letters, digits and '-', parts joined by '.'"
+        "a reverse-DNS bundle ID such as com.example.app: letters, digits and '-', parts joined by '.', at most \(BundleIdText.maximumBytes) bytes"
     static let appAppleId = "1-\(CampaignLimits.maximumAppAppleIdLength) digits 0-9, as a string"
     static let offers = "an array of one or more offers"
     static let referenceName =

@@ -1,3 +1,5 @@
+import OfferJSON
+
 /// The rules for a whole campaign: its name and app, each offer (``OfferRules``), duplicates
 /// across offers, and the limits that span offers and campaigns (``CampaignTotalsRules``).
 struct CampaignRules {
@@ -44,7 +46,7 @@ struct CampaignRules {
         if let name = draft.name, let message = Self.nameProblem(name) {
             findings.add(ProblemPath.root["name"], rule: "campaign-name", message, allowed: AllowedText.name)
         }
-        if let bundleId = draft.bundleId, !Self.isBundleId(bundleId) {
+        if let bundleId = draft.bundleId, !BundleIdText.isReverseDNS(bundleId) {
             findings.add(
                 ProblemPath.root["app"]["bundleId"], rule: "bundle-id",
                 "\(ProblemText.quoted(bundleId)) is not a reverse-DNS bundle ID; write the app's bundle ID as in "
@@ -71,27 +73,13 @@ struct CampaignRules {
 
     private static func isNameCharacter(_ character: Character) -> Bool {
         guard let byte = character.asciiValue else { return false }
-        return isAlphanumeric(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        return byte.isASCIIAlphanumeric || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
             || byte == UInt8(ascii: ".")
-    }
-
-    private static func isBundleId(_ text: String) -> Bool {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count >= 2
-            && parts.allSatisfy { part in
-                !part.isEmpty && part.utf8.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "-") }
-            }
     }
 
     private static func isAppAppleId(_ text: String) -> Bool {
         (1...CampaignLimits.maximumAppAppleIdLength).contains(text.utf8.count)
             && text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-    }
-
-    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
     }
 
     /// Every given custom code with its path, in document order.

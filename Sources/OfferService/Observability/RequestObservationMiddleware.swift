@@ -14,18 +14,18 @@ struct RequestObservationMiddleware: RouterMiddleware {
     typealias Context = ServiceRequestContext
     let metrics: ServiceMetrics
 
-    static let requestIDField = HTTPField.Name("X-Request-Id")!
+    static let requestIdField = HTTPField.Name("X-Request-Id")!
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var context = context
-        context.requestId = Self.requestId(from: request.headers[Self.requestIDField])
+        context.requestId = Self.requestId(from: request.headers[Self.requestIdField])
         context.logger[metadataKey: "request.id"] = .string(context.requestId)
         let start = DispatchTime.now().uptimeNanoseconds
         var response = try await next(request, context)
         let elapsed = Int64(DispatchTime.now().uptimeNanoseconds - start)
-        response.headers[Self.requestIDField] = context.requestId
+        response.headers[Self.requestIdField] = context.requestId
         response.headers[.server] = OfferService.serverHeader
         let operation = context.operationId ?? "unmatched"
         metrics.request(operation: operation, status: response.status.code, nanoseconds: elapsed)

@@ -73,8 +73,8 @@ enum CommonSchemas {
 
     // MARK: Members that several bodies share
 
-    static let bundleIDMember: BodyMember<String> = .required("bundleId", bundleId, .string)
-    static let productIDMember: BodyMember<String> = .required("productId", productId, .string)
+    static let bundleIdMember: BodyMember<String> = .required("bundleId", bundleId, .string)
+    static let productIdMember: BodyMember<String> = .required("productId", productId, .string)
     static let offerIdentifierMember: BodyMember<String> = .required("offerIdentifier", offerIdentifier, .string)
     static let nonceMember: BodyMember<String?> = .optional("nonce", nonce, .string)
 }

@@ -38,7 +38,7 @@ struct ServerAPITokenBody: OperationBody {
     }
 
     enum Members {
-        static let bundleId = CommonSchemas.bundleIDMember
+        static let bundleId = CommonSchemas.bundleIdMember
         static let lifetime: BodyMember<Int64?> = .optional(
             "lifetime",
             .integer(

@@ -47,7 +47,7 @@ struct AdvancedCommerceBody: OperationBody {
     }
 
     enum Members {
-        static let bundleId = CommonSchemas.bundleIDMember
+        static let bundleId = CommonSchemas.bundleIdMember
         static let request: BodyMember<JSONValue> = .required("request", AdvancedCommerceSchemas.inAppRequest, .json)
         static let nonce = CommonSchemas.nonceMember
     }

@@ -38,8 +38,8 @@ struct IntroductoryOfferEligibilityBody: OperationBody {
     }
 
     enum Members {
-        static let bundleId = CommonSchemas.bundleIDMember
-        static let productId = CommonSchemas.productIDMember
+        static let bundleId = CommonSchemas.bundleIdMember
+        static let productId = CommonSchemas.productIdMember
         static let allowIntroductoryOffer: BodyMember<Bool> = .required(
             "allowIntroductoryOffer",
             .boolean(

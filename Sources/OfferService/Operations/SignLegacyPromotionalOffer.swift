@@ -47,8 +47,8 @@ struct LegacyPromotionalOfferBody: OperationBody {
     }
 
     enum Members {
-        static let bundleId = CommonSchemas.bundleIDMember
-        static let productId = CommonSchemas.productIDMember
+        static let bundleId = CommonSchemas.bundleIdMember
+        static let productId = CommonSchemas.productIdMember
         static let offerIdentifier = CommonSchemas.offerIdentifierMember
         static let appAccountToken: BodyMember<String?> = .optional(
             "appAccountToken", LegacyPromotionalOfferBody.appAccountToken, .string)

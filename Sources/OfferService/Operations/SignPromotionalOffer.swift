@@ -38,8 +38,8 @@ struct PromotionalOfferBody: OperationBody {
     }
 
     enum Members {
-        static let bundleId = CommonSchemas.bundleIDMember
-        static let productId = CommonSchemas.productIDMember
+        static let bundleId = CommonSchemas.bundleIdMember
+        static let productId = CommonSchemas.productIdMember
         static let offerIdentifier = CommonSchemas.offerIdentifierMember
         static let transactionId: BodyMember<String?> = .optional(
             "transactionId", CommonSchemas.transactionId, .string)

@@ -29,7 +29,7 @@ package enum AppCredentialsError: Error, Equatable, Sendable {
         switch self {
         case .notJSON: "JSON"
         case .notAnObject: "an object mapping bundle IDs to {\"keyFile\", \"keyId\", \"issuerId\"}"
-        case .invalidBundleId: CredentialValidation.bundleIDRule
+        case .invalidBundleId: CredentialValidation.bundleIdRule
         case .entryNotAnObject: "an object with keyFile, keyId and issuerId (strings)"
         case .invalidMember(_, _, let expected, _): expected
         }

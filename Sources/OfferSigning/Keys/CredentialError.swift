@@ -15,9 +15,9 @@ public enum CredentialError: Error, Equatable, Sendable {
     /// The name of the field at fault.
     public var field: String {
         switch self {
-        case .invalidKeyId: "keyID"
-        case .invalidIssuerId: "issuerID"
-        case .invalidBundleId: "bundleID"
+        case .invalidKeyId: "keyId"
+        case .invalidIssuerId: "issuerId"
+        case .invalidBundleId: "bundleId"
         }
     }
 }
@@ -26,11 +26,11 @@ extension CredentialError: LocalizedError {
     public var errorDescription: String? {
         switch self {
         case .invalidKeyId(let value):
-            "keyID \(quoted(value)) is invalid: expected 10 upper-case letters or digits, as shown in App Store Connect (e.g. 2X9R4HXF34)."
+            "keyId \(quoted(value)) is invalid: expected 10 upper-case letters or digits, as shown in App Store Connect (e.g. 2X9R4HXF34)."
         case .invalidIssuerId(let value):
-            "issuerID \(quoted(value)) is invalid: expected a UUID such as 57246542-96fe-1a63-e053-0824d011072a (App Store Connect > Users and Access > Integrations)."
+            "issuerId \(quoted(value)) is invalid: expected a UUID such as 57246542-96fe-1a63-e053-0824d011072a (App Store Connect > Users and Access > Integrations)."
         case .invalidBundleId(let value):
-            "bundleID \(quoted(value)) is invalid: expected \(CredentialValidation.bundleIDRule)."
+            "bundleId \(quoted(value)) is invalid: expected \(CredentialValidation.bundleIdRule)."
         }
     }
 

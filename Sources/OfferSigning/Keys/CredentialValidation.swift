@@ -3,11 +3,11 @@ import OfferJSON
 /// Format checks for the identifiers App Store Connect issues.
 package enum CredentialValidation {
     /// The longest bundle ID, in bytes.
-    package static let maximumBundleIDBytes = 255
+    package static let maximumBundleIdBytes = BundleIdText.maximumBytes
 
     /// What a bundle ID must be, for messages.
-    package static let bundleIDRule =
-        "a reverse-DNS identifier of letters, digits, '-' and '.' (at most \(maximumBundleIDBytes) bytes, no empty "
+    package static let bundleIdRule =
+        "a reverse-DNS identifier of letters, digits, '-' and '.' (at most \(maximumBundleIdBytes) bytes, no empty "
         + "component), such as com.example.app"
 
     static func validateKeyId(_ value: String) throws(CredentialError) {
@@ -27,21 +27,9 @@ package enum CredentialValidation {
         value.utf8.count == 10 && value.utf8.allSatisfy(\.isUpperAlphanumeric)
     }
 
-    /// The one bundle-ID rule: 1 to ``maximumBundleIDBytes`` bytes of ASCII letters, digits, `-`
-    /// and `.`, with no empty component (`com..app`, `.app` and `app.` are not bundle IDs).
-    package static func isBundleId(_ value: String) -> Bool {
-        let utf8 = value.utf8
-        guard !utf8.isEmpty, utf8.count <= maximumBundleIDBytes else { return false }
-        var previous = UInt8(ascii: ".")
-        for byte in utf8 {
-            guard byte.isASCIIAlphanumeric || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") else {
-                return false
-            }
-            if byte == UInt8(ascii: "."), previous == UInt8(ascii: ".") { return false }
-            previous = byte
-        }
-        return previous != UInt8(ascii: ".")
-    }
+    /// The one bundle-ID rule (``BundleIdText/isBundleId(_:)``): 1 to ``maximumBundleIdBytes``
+    /// bytes of ASCII letters, digits, `-` and `.`, with no empty component.
+    package static func isBundleId(_ value: String) -> Bool { BundleIdText.isBundleId(value) }
 
     /// 8-4-4-4-12 hexadecimal digits, either case.
     package static func isUUID(_ value: String) -> Bool {

@@ -114,6 +114,6 @@ extension SigningKey: CustomStringConvertible, CustomDebugStringConvertible, Cus
     public var description: String { "SigningKey(keyID: \(keyId), curve: P-256, thumbprint: \(jwkThumbprint))" }
     public var debugDescription: String { description }
     public var customMirror: Mirror {
-        Mirror(self, children: ["keyID": keyId, "thumbprint": jwkThumbprint], displayStyle: .struct)
+        Mirror(self, children: ["keyId": keyId, "thumbprint": jwkThumbprint], displayStyle: .struct)
     }
 }
