@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "OfferSigning", targets: ["OfferSigning"]),
         .library(name: "OfferCodes", targets: ["OfferCodes"]),
         .library(name: "OfferService", targets: ["OfferService"]),
+        .library(name: "OfferLedgerPostgres", targets: ["OfferLedgerPostgres"]),
         .executable(name: "offerkit", targets: ["offerkit"]),
     ],
     dependencies: [
@@ -23,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         .target(
@@ -37,6 +39,18 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
+        // The PostgreSQL ledger: its own target, so that only what opens a shared ledger (the CLI)
+        // links postgres-nio; OfferCodes stays free of it.
+        .target(
+            name: "OfferLedgerPostgres",
+            dependencies: [
+                "OfferCodes",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .target(
@@ -61,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "offerkit",
             dependencies: [
-                "OfferSigning", "OfferCodes", "OfferService",
+                "OfferSigning", "OfferCodes", "OfferService", "OfferLedgerPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -88,7 +102,7 @@ let package = Package(
         .testTarget(
             name: "OfferCodesTests",
             dependencies: [
-                "OfferCodes", "OfferSigning", "InteropSupport", "FuzzTargets",
+                "OfferCodes", "OfferSigning", "InteropSupport", "FuzzTargets", "OfferLedgerPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
