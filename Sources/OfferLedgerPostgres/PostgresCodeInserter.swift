@@ -25,6 +25,8 @@ final class PostgresCodeInserter {
     /// The code as issued, or "" when it equals its key (stored as NULL).
     private var originals: [String] = []
     private var sent: Int64 = 0
+    /// The insert statement running on the server, and how many codes it sent.
+    private var inFlight: (box: ResultBox<Int64>, count: Int)?
 
     init(_ session: PostgresSession, appId: Int64, batchId: Int64, campaign: String, offer: String) {
         self.session = session
@@ -55,6 +57,7 @@ final class PostgresCodeInserter {
         }
         if let failure { throw failure }
         try flush()
+        try finish()
         return digest
     }
 
@@ -64,6 +67,7 @@ final class PostgresCodeInserter {
         if fingerprints == nil { fingerprints = try loadFingerprints() }
         if fingerprints!.contains(fingerprint) {
             try flush()
+            try finish()
             let rows = try session.query(
                 "SELECT EXISTS (SELECT 1 FROM codes WHERE app_id = \(appId) AND code_key = \(key))")
             if try rows.first?.decode(Bool.self) == true { return false }
@@ -89,27 +93,43 @@ final class PostgresCodeInserter {
         }
     }
 
-    /// Sends the queued codes.
+    /// Sends the queued codes. The statement runs while the caller goes on drawing codes: the
+    /// one before it is waited for (and its count checked) first, and ``finish()`` waits for
+    /// the last.
     private func flush() throws {
+        try finish()
         guard !keys.isEmpty else { return }
-        let rows = try session.query(
-            """
-            WITH inserted AS (
-                INSERT INTO codes (batch_id, seq, app_id, code_key, code)
-                SELECT \(batchId), \(sent) + t.ord - 1, \(appId), t.k, NULLIF(t.c, '')
-                FROM unnest(\(keys)::text[], \(originals)::text[]) WITH ORDINALITY AS t(k, c, ord)
-                ON CONFLICT DO NOTHING RETURNING 1)
-            SELECT count(*) FROM inserted
-            """)
-        let inserted = try rows.first?.decode(Int64.self) ?? 0
-        guard inserted == Int64(keys.count) else {
+        let (keys, originals, batchId, appId, first) = (keys, originals, batchId, appId, sent)
+        let logger = session.logger
+        let box = session.submit { connection in
+            let rows = try await connection.query(
+                """
+                WITH inserted AS (
+                    INSERT INTO codes (batch_id, seq, app_id, code_key, code)
+                    SELECT \(batchId), \(first) + t.ord - 1, \(appId), t.k, NULLIF(t.c, '')
+                    FROM unnest(\(keys)::text[], \(originals)::text[]) WITH ORDINALITY AS t(k, c, ord)
+                    ON CONFLICT DO NOTHING RETURNING 1)
+                SELECT count(*) FROM inserted
+                """, logger: logger
+            ).collect()
+            return try rows.first?.decode(Int64.self) ?? 0
+        }
+        inFlight = (box, keys.count)
+        sent += Int64(keys.count)
+        self.keys.removeAll(keepingCapacity: true)
+        self.originals.removeAll(keepingCapacity: true)
+    }
+
+    /// Waits for the statement in flight, if any, and checks that it inserted every code it sent.
+    private func finish() throws {
+        guard let (box, count) = inFlight else { return }
+        inFlight = nil
+        let inserted = try box.wait()
+        guard inserted == Int64(count) else {
             throw LedgerError.databaseFailure(
                 operation: "insert the codes of offer \"\(offer)\" in campaign \"\(campaign)\"",
-                reason: "\(keys.count - Int(inserted)) of \(keys.count) codes were taken by a writer that did not "
-                    + "hold the ledger's lock")
+                reason: "\(count - Int(inserted)) of \(count) codes were taken by a writer that did not hold the "
+                    + "ledger's lock")
         }
-        sent += inserted
-        keys.removeAll(keepingCapacity: true)
-        originals.removeAll(keepingCapacity: true)
     }
 }

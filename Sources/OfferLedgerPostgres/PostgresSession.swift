@@ -39,6 +39,12 @@ final class PostgresSession: Sendable {
     /// Runs `body` with the session's connection and blocks until it returns.
     func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) throws -> T {
         try BlockingWait.refuseEventLoopThread()
+        return try submit(body).wait()
+    }
+
+    /// Sends `body` to run after the steps sent before it, without waiting: the caller waits on
+    /// the box it returns (from a thread that is not an event loop's).
+    func submit<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) -> ResultBox<T> {
         let box = ResultBox<T>()
         steps.yield { connection in
             do {
@@ -47,7 +53,7 @@ final class PostgresSession: Sendable {
                 box.finish(.failure(error))
             }
         }
-        return try box.wait()
+        return box
     }
 
     /// Runs a statement and returns its rows.

@@ -93,25 +93,30 @@ struct PostgresStoredBatch: Sendable {
     /// against the batch's count and digest. `body` has seen the codes before a mismatch is found.
     func forEachCode(_ session: PostgresSession, label: String, _ body: (String) throws -> Void) throws {
         var digest = BatchDigest()
-        var after: Int64 = -1
-        while true {
+        // A batch's codes are numbered 0, 1, … (`seq`): windows of seq numbers, each fetched as
+        // one array (one value per round trip rather than one row per code).
+        var start: Int64 = 0
+        while start < Int64(storedCodes) {
+            let end = start + Int64(Self.readChunk)
             let rows = try session.query(
                 """
-                SELECT seq, COALESCE(code, code_key) FROM codes WHERE batch_id = \(id) AND seq > \(after)
-                ORDER BY seq LIMIT \(Self.readChunk)
+                SELECT array_agg(COALESCE(code, code_key) ORDER BY seq) FROM codes
+                WHERE batch_id = \(id) AND seq >= \(start) AND seq < \(end)
                 """)
-            for row in rows {
-                let (seq, code) = try row.decode((Int64, String).self)
-                guard digest.count < storedCodes else { throw countMismatch(label, found: "more than") }
+            let codes = try rows.first?.decode([String]?.self) ?? nil
+            guard let codes, !codes.isEmpty else { break }
+            for code in codes {
                 digest.add(code)
                 try body(code)
-                after = seq
             }
-            if rows.count < Self.readChunk { break }
+            start = end
         }
         guard digest.count == storedCodes else {
             throw countMismatch(label, found: ProblemText.grouped(digest.count))
         }
+        let outside = try session.query(
+            "SELECT count(*) FROM codes WHERE batch_id = \(id) AND (seq < 0 OR seq >= \(Int64(storedCodes)))")
+        guard try outside.first?.decode(Int64.self) == 0 else { throw countMismatch(label, found: "more than") }
         guard digest.finalized() == codesDigest else {
             throw LedgerError.corrupt(
                 path: label,
