@@ -90,6 +90,7 @@ public final class PostgresLedger: CodeLedger, CustomStringConvertible {
         self.executor = executor
         runner = Task(executorPreference: executor) { await client.run() }
         do {
+            try Self.probe(location, executor: executor, logger: logger)
             try transaction(.migration, "create the ledger's tables") { session in
                 try PostgresLedgerSchema.migrate(session, schema: location.schema, label: label)
             }
@@ -98,6 +99,32 @@ public final class PostgresLedger: CodeLedger, CustomStringConvertible {
                 throw LedgerError.cannotOpen(path: label, reason: reason)
             }
             throw error
+        }
+    }
+
+    /// Connects once outside the pool, whose retries would hide why a connection fails (a
+    /// refused port, a wrong password) behind its own error.
+    private static func probe(_ location: PostgresLocation, executor: EventLoopTaskExecutor, logger: Logger) throws {
+        let tls: PostgresConnection.Configuration.TLS
+        switch location.tls {
+        case .disable: tls = .disable
+        case .prefer: tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        case .require: tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        }
+        var configuration = PostgresConnection.Configuration(
+            host: location.host, port: location.port, username: location.user, password: location.password,
+            database: location.database, tls: tls)
+        configuration.options.connectTimeout = .seconds(10)
+        let eventLoop = executor.eventLoop
+        let finalConfiguration = configuration
+        do {
+            try BlockingWait.run(on: executor) {
+                let connection = try await PostgresConnection.connect(
+                    on: eventLoop, configuration: finalConfiguration, id: 0, logger: logger)
+                try await connection.close()
+            }
+        } catch let error as PSQLError {
+            throw LedgerError.cannotOpen(path: location.description, reason: reason(error))
         }
     }
 
@@ -182,6 +209,11 @@ public final class PostgresLedger: CodeLedger, CustomStringConvertible {
             return LedgerError.corrupt(
                 path: label, reason: "a stored value has another type than OfferKit wrote, or is NULL")
         default:
+            // The pool's own errors (it could not connect, or was shut down) name no secret.
+            if String(reflecting: type(of: error)).contains("ConnectionPoolError") {
+                return LedgerError.databaseFailure(
+                    operation: operation, reason: "no connection to the PostgreSQL server could be made (\(error))")
+            }
             return error
         }
     }
