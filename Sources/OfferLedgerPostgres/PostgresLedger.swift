@@ -18,7 +18,8 @@ import PostgresNIO
 /// connection pool), in tasks bound to one SwiftNIO event loop (never on Swift's cooperative
 /// pool), so blocking a thread of that pool does not stall it. Do not call the ledger on an
 /// event loop thread: it throws ``LedgerError/databaseFailure(operation:reason:)`` there rather
-/// than block the loop. `insertCodes` and `forEachCode` closures run on the calling thread.
+/// than block the loop. `insertCodes` and `forEachCode` closures run on the calling thread; they
+/// must not write to the same ledger (the write would wait for the lock their own call holds).
 ///
 /// ## Transactions and other processes
 ///
