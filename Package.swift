@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "OfferCodes", targets: ["OfferCodes"]),
         .library(name: "OfferService", targets: ["OfferService"]),
         .library(name: "OfferSnippets", targets: ["OfferSnippets"]),
+        .library(name: "OfferLedgerPostgres", targets: ["OfferLedgerPostgres"]),
         .executable(name: "offerkit", targets: ["offerkit"]),
     ],
     dependencies: [
@@ -25,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // The strict JSON parser, the JSON writer, base64 and hex: what every library reads and writes with.
@@ -41,6 +43,18 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
+        // The PostgreSQL ledger: its own target, so that only what opens a shared ledger (the CLI)
+        // links postgres-nio; OfferCodes stays free of it.
+        .target(
+            name: "OfferLedgerPostgres",
+            dependencies: [
+                "OfferCodes",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .target(
@@ -73,7 +87,7 @@ let package = Package(
         .executableTarget(
             name: "offerkit",
             dependencies: [
-                "OfferJSON", "OfferSigning", "OfferCodes", "OfferService", "OfferSnippets",
+                "OfferJSON", "OfferSigning", "OfferCodes", "OfferService", "OfferSnippets", "OfferLedgerPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -103,7 +117,7 @@ let package = Package(
         .testTarget(
             name: "OfferCodesTests",
             dependencies: [
-                "OfferCodes", "OfferJSON", "InteropSupport", "FuzzTargets",
+                "OfferCodes", "OfferJSON", "InteropSupport", "FuzzTargets", "OfferLedgerPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -61,6 +61,7 @@ enum ExitStatus: Int32 {
             case .templateDirectoryNotFound, .unreadableTemplate: .io
             case .malformedTemplate, .missingPartial: .invalidInput
             }
+        case is LedgerLocationError: .usage
         case let error as LedgerError:
             switch error {
             case .cannotOpen, .corrupt, .notALedger, .newerSchema, .databaseFailure: .io

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OfferCodes
+import OfferLedgerPostgres
 
 /// The campaign file, the ledger and "today", shared by the `codes` subcommands.
 struct CampaignOptions: ParsableArguments {
@@ -60,13 +61,17 @@ struct CampaignOptions: ParsableArguments {
     }
 }
 
-/// `--ledger PATH` / `--no-ledger`.
+/// `--ledger LOCATOR` / `--no-ledger`: an SQLite file (a path or `sqlite:PATH`) or a PostgreSQL
+/// database (`postgres://…`), parsed by ``LedgerLocation``.
 struct LedgerOptions: ParsableArguments {
     static let defaultPath = "offerkit-ledger.sqlite"
 
     @Option(
         name: .customLong("ledger"),
-        help: "The ledger file (SQLite). Default: $OFFERKIT_LEDGER, else ./\(Self.defaultPath).")
+        help: ArgumentHelp(
+            "The ledger: a file path or sqlite:PATH (SQLite), or postgres://USER@HOST:PORT/DATABASE (PostgreSQL). "
+                + "Default: $OFFERKIT_LEDGER, else ./\(Self.defaultPath).",
+            valueName: "path-or-url"))
     var path: String?
 
     @Flag(
@@ -78,7 +83,7 @@ struct LedgerOptions: ParsableArguments {
         if disabled, path != nil { throw ValidationError("--ledger and --no-ledger exclude each other") }
     }
 
-    /// The path in use, or `nil` with `--no-ledger`.
+    /// The locator in use, or `nil` with `--no-ledger`.
     var resolvedPath: String? {
         if disabled { return nil }
         if let path { return path }
@@ -86,19 +91,36 @@ struct LedgerOptions: ParsableArguments {
         return Self.defaultPath
     }
 
-    /// Opens the ledger (creating the file, mode 0600), or `nil` with `--no-ledger`.
-    func open() throws -> SQLiteLedger? {
-        guard let path = resolvedPath else { return nil }
-        Self.warnIfExposed(path)
-        return try SQLiteLedger(path: path)
+    /// The parsed locator, or `nil` with `--no-ledger`; a bad one is a usage error (its
+    /// password never shown).
+    func location() throws -> LedgerLocation? {
+        guard let locator = resolvedPath else { return nil }
+        do {
+            return try LedgerLocation(parsing: locator)
+        } catch let error as LedgerLocationError {
+            throw CLIError.usage("--ledger (or OFFERKIT_LEDGER): \(error.localizedDescription)")
+        }
     }
 
-    /// Opens the ledger if its file exists, for commands that only read it (validate, plan): a
-    /// missing file is an empty ledger, and nothing is created.
-    func openExisting() throws -> SQLiteLedger? {
-        guard let path = resolvedPath, FileManager.default.fileExists(atPath: path) else { return nil }
-        Self.warnIfExposed(path)
-        return try SQLiteLedger(path: path)
+    /// Opens the ledger (creating an SQLite file with mode 0600, or a PostgreSQL schema and its
+    /// tables), or `nil` with `--no-ledger`.
+    func open() throws -> (any OpenLedger)? {
+        switch try location() {
+        case nil: return nil
+        case .sqlite(let path)?:
+            Self.warnIfExposed(path)
+            return try SQLiteLedger(path: path)
+        case .postgres(let location)?:
+            return try PostgresLedger(location)
+        }
+    }
+
+    /// Opens the ledger if it exists, for commands that only read it (validate, plan): a
+    /// missing SQLite file is an empty ledger, and nothing is created. (A PostgreSQL ledger is
+    /// opened as by ``open()``: an empty schema is an empty ledger.)
+    func openExisting() throws -> (any OpenLedger)? {
+        if case .sqlite(let path)? = try location(), !FileManager.default.fileExists(atPath: path) { return nil }
+        return try open()
     }
 
     /// Warns when an existing ledger file can be read by group or others: it holds redeemable codes.
@@ -109,7 +131,7 @@ struct LedgerOptions: ParsableArguments {
     /// Opens the ledger; a command that needs one fails with a usage error under `--no-ledger`.
     /// - Parameter existing: for commands that read what earlier runs recorded: a missing file is
     ///   an empty ledger (`nil`), and is not created.
-    func require(for command: String, existing: Bool = false) throws -> SQLiteLedger? {
+    func require(for command: String, existing: Bool = false) throws -> (any OpenLedger)? {
         guard resolvedPath != nil else { throw CLIError.usage("codes \(command) needs a ledger: drop --no-ledger") }
         return existing ? try openExisting() : try open()
     }

@@ -5,26 +5,26 @@ import Testing
 
 @testable import OfferCodes
 
-/// Several ledgers (connections) on one file at the same time, as separate processes would use it:
-/// SQLite's file locks work the same between connections of one process.
-@Suite("SQLite code ledger: concurrent use of one file")
+/// Several ledgers (connections) on one ledger at the same time, as separate processes would use it:
+/// SQLite's file locks and PostgreSQL's advisory locks work the same between connections of one process.
+@Suite("Code ledger: concurrent use of one ledger")
 struct LedgerConcurrencyTests {
     typealias F = LedgerFixtures
 
     /// The checks of `recordBatch` and its writes are one transaction: batches that together go
     /// over the sandbox limit are never all recorded.
-    @Test func racingBatchesNeverGoOverTheQuarterLimit() throws {
+    @Test(arguments: LedgerBackend.allCases)
+    func racingBatchesNeverGoOverTheQuarterLimit(backend: LedgerBackend) throws {
         for round in 0..<5 {
-            try F.withTemporaryFolder { folder in
-                let path = folder.appendingPathComponent("ledger.sqlite").path
-                _ = try SQLiteLedger(path: path)
+            try backend.withSharedStore { store in
+                _ = try store.open()
                 // Four batches of 3,000 sandbox codes: three fit in 10,000, the fourth does not.
                 let results = Concurrently.run(4) { index -> Result<Bool, LedgerError> in
                     Result {
                         let campaign = F.campaign("race-\(index)", offers: ["R\(index)"])
                         let batch = F.batch(
                             "race-\(index)", "R\(index)", kind: .oneTimeUse, codeCount: 3_000, environment: .sandbox)
-                        return try SQLiteLedger(path: path).recordBatch(batch, campaign: campaign) { _ in }
+                        return try store.open().recordBatch(batch, campaign: campaign) { _ in }
                     }.mapError { $0 as? LedgerError ?? .databaseFailure(operation: "race", reason: "\($0)") }
                 }
                 let recorded = results.filter { (try? $0.get()) == true }.count
@@ -36,21 +36,21 @@ struct LedgerConcurrencyTests {
                 for case .quarterLimitExceeded(_, _, let limit, let held) in refused {
                     #expect(limit == 10_000 && held == 9_000)
                 }
-                let summary = try SQLiteLedger(path: path).summary(
+                let summary = try store.open().summary(
                     appAppleId: F.appAppleId, quarter: F.quarter, excludingCampaign: "")
                 #expect(summary.sandboxCodes == 9_000)
             }
         }
     }
 
-    /// Opening a new file from several connections at once: all succeed, the tables exist once.
-    @Test func racingOpensOfANewFileAllSucceed() throws {
+    /// Opening a new ledger from several connections at once: all succeed, the tables exist once.
+    @Test(arguments: LedgerBackend.allCases)
+    func racingOpensOfANewLedgerAllSucceed(backend: LedgerBackend) throws {
         for round in 0..<10 {
-            try F.withTemporaryFolder { folder in
-                let path = folder.appendingPathComponent("new.sqlite").path
+            try backend.withSharedStore { store in
                 let results = Concurrently.run(6) { index -> String? in
                     do {
-                        let ledger = try SQLiteLedger(path: path)
+                        let ledger = try store.open()
                         let campaign = F.campaign("open-\(index)", offers: ["O"])
                         try F.record(
                             ledger, F.batch("open-\(index)", "O", codeCount: 1), of: campaign, codes: ["C\(index)"])
@@ -60,15 +60,48 @@ struct LedgerConcurrencyTests {
                     }
                 }
                 #expect(results.allSatisfy { $0 == nil }, "round \(round): \(results)")
-                let ledger = try SQLiteLedger(path: path)
-                let applied = try ledger.database.read { db in
-                    try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
+                let ledger = try store.open()
+                if let ledger = ledger as? SQLiteLedger {
+                    let applied = try ledger.database.read { db in
+                        try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
+                    }
+                    #expect(applied == ["offerkit-ledger-v1", "offerkit-ledger-v2"])
                 }
-                #expect(applied == ["offerkit-ledger-v1", "offerkit-ledger-v2"])
                 for index in 0..<6 {
                     #expect(try F.codes(ledger, campaign: "open-\(index)").map(\.code) == ["C\(index)"])
                 }
             }
+        }
+    }
+
+    /// Writers racing for the same codes: each code ends in exactly one batch, and every batch
+    /// holds its count of codes (the losers drew others).
+    @Test(arguments: LedgerBackend.allCases)
+    func racingWritersNeverIssueACodeTwice(backend: LedgerBackend) throws {
+        try backend.withSharedStore { store in
+            let campaign = F.campaign("race", offers: ["R"])
+            let results = Concurrently.run(4) { index -> String? in
+                do {
+                    // Every writer tries the same 1,500 codes first, then its own.
+                    let shared = F.numberedCodes("SHARED", 1_500)
+                    let own = F.numberedCodes("OWN\(index)-", 1_500)
+                    let batch = F.batch("race", "R", index: index, codeCount: 1_500)
+                    try store.open().recordBatch(batch, campaign: campaign) { insert in
+                        var inserted = 0
+                        for code in shared + own where inserted < 1_500 {
+                            if try insert(code) { inserted += 1 }
+                        }
+                    }
+                    return nil
+                } catch {
+                    return "\(error)"
+                }
+            }
+            #expect(results.allSatisfy { $0 == nil }, "\(results)")
+            let codes = try F.codes(store.open(), campaign: "race").map(\.code)
+            #expect(codes.count == 6_000)
+            #expect(Set(codes).count == 6_000)
+            #expect(codes.filter { $0.hasPrefix("SHARED") }.count == 1_500)
         }
     }
 

@@ -9,8 +9,9 @@ import Testing
 struct LedgerLimitsTests {
     typealias F = LedgerFixtures
 
-    @Test func refusesABatchThatTakesTheAppOverTheProductionLimit() throws {
-        let ledger = try SQLiteLedger.inMemory()
+    @Test(arguments: LedgerBackend.allCases)
+    func refusesABatchThatTakesTheAppOverTheProductionLimit(backend: LedgerBackend) throws {
+        guard let ledger = try backend.newLedger() else { return }
         let spring = F.campaign("spring", offers: ["A", "B"])
         try F.record(ledger, F.batch("spring", "A", kind: .oneTimeUse, codeCount: 999_990), of: spring, codes: [])
         // 5 codes with 3 redemptions each: 15, 5 over.
@@ -48,8 +49,9 @@ struct LedgerLimitsTests {
                 == 1_000_000)
     }
 
-    @Test func refusesASandboxBatchOverItsOwnLimit() throws {
-        let ledger = try SQLiteLedger.inMemory()
+    @Test(arguments: LedgerBackend.allCases)
+    func refusesASandboxBatchOverItsOwnLimit(backend: LedgerBackend) throws {
+        guard let ledger = try backend.newLedger() else { return }
         let spring = F.campaign("spring", offers: ["A"])
         try F.record(
             ledger, F.batch("spring", "A", kind: .oneTimeUse, codeCount: 6_000, environment: .sandbox), of: spring,
@@ -73,8 +75,9 @@ struct LedgerLimitsTests {
             ).recorded)
     }
 
-    @Test func refusesNewOffersOverTheActiveLimitAndSwitchingOneOnOverIt() throws {
-        let ledger = try SQLiteLedger.inMemory()
+    @Test(arguments: LedgerBackend.allCases)
+    func refusesNewOffersOverTheActiveLimitAndSwitchingOneOnOverIt(backend: LedgerBackend) throws {
+        guard let ledger = try backend.newLedger() else { return }
         let first = F.campaign("first", offers: (1...8).map { "F\($0)" })
         try F.record(ledger, F.batch("first", "F1", codeCount: 1), of: first, codes: ["F1CODE"])
         let second = F.campaign("second", offers: ["S1", "S2", "S3"])
@@ -102,8 +105,9 @@ struct LedgerLimitsTests {
         try ledger.setOfferActive(true, offer: "F1", campaign: "first")
     }
 
-    @Test func refusesABatchItCouldNotReadBack() throws {
-        let ledger = try SQLiteLedger.inMemory()
+    @Test(arguments: LedgerBackend.allCases)
+    func refusesABatchItCouldNotReadBack(backend: LedgerBackend) throws {
+        guard let ledger = try backend.newLedger() else { return }
         let spring = F.campaign("spring", offers: ["A"])
         let cases: [(LedgerBatch, String)] = [
             (F.batch("spring", "A", quarter: "Q1-2027", codeCount: 1), "quarter"),

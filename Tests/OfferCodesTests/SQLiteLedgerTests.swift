@@ -10,9 +10,10 @@ struct SQLiteLedgerTests {
 
     // MARK: Recording and reading back
 
-    @Test func recordsBatchesAndStreamsTheirCodesInBatchThenInsertionOrder() throws {
-        let ledger = try SQLiteLedger.inMemory()
-        #expect(ledger.path == nil)
+    @Test(arguments: LedgerBackend.allCases)
+    func recordsBatchesAndStreamsTheirCodesInBatchThenInsertionOrder(backend: LedgerBackend) throws {
+        guard let ledger = try backend.newLedger() else { return }
+        if let sqlite = ledger as? SQLiteLedger { #expect(sqlite.path == nil) }
         let campaign = F.campaign("spring-2027", offers: ["Half price", "Gems"])
         let gems = F.batch("spring-2027", "Gems", redemptionLimit: 100, codeCount: 2, expirationDate: nil)
         let half0 = F.batch("spring-2027", "Half price", codeCount: 3)
@@ -41,8 +42,9 @@ struct SQLiteLedgerTests {
         #expect(try F.codes(ledger, campaign: "spring-2027", offer: "Missing").isEmpty)
     }
 
-    @Test func recordingABatchAgainChangesNothing() throws {
-        let ledger = try SQLiteLedger.inMemory()
+    @Test(arguments: LedgerBackend.allCases)
+    func recordingABatchAgainChangesNothing(backend: LedgerBackend) throws {
+        guard let ledger = try backend.newLedger() else { return }
         let campaign = F.campaign("spring-2027", offers: ["Gems"])
         let batch = F.batch("spring-2027", "Gems", codeCount: 2)
         #expect(try F.record(ledger, batch, of: campaign, codes: ["GEMS1", "GEMS2"]).recorded)
@@ -57,8 +59,9 @@ struct SQLiteLedgerTests {
         #expect(try F.codes(ledger, campaign: "spring-2027").map(\.code) == ["GEMS1", "GEMS2"])
     }
 
-    @Test func refusesACodeAlreadyIssuedForTheAppButNotForAnotherApp() throws {
-        let ledger = try SQLiteLedger.inMemory()
+    @Test(arguments: LedgerBackend.allCases)
+    func refusesACodeAlreadyIssuedForTheAppButNotForAnotherApp(backend: LedgerBackend) throws {
+        guard let ledger = try backend.newLedger() else { return }
         let autumn = F.campaign("autumn", offers: ["A"])
         let spring = F.campaign("spring", offers: ["S"])
         let other = F.campaign("other-app", appAppleId: F.otherAppAppleId, offers: ["O"])
@@ -73,8 +76,9 @@ struct SQLiteLedgerTests {
         #expect(inOther == (true, []))
     }
 
-    @Test func refusesDuplicatesWithinABatchCaseInsensitively() throws {
-        let ledger = try SQLiteLedger.inMemory()
+    @Test(arguments: LedgerBackend.allCases)
+    func refusesDuplicatesWithinABatchCaseInsensitively(backend: LedgerBackend) throws {
+        guard let ledger = try backend.newLedger() else { return }
         let campaign = F.campaign("spring", offers: ["S"])
         let result = try F.record(
             ledger, F.batch("spring", "S", codeCount: 3), of: campaign, codes: ["X1", "X1", "x1", "X2", "x3"])
@@ -84,8 +88,9 @@ struct SQLiteLedgerTests {
         #expect(try ledger.issuedCodes(appAppleId: F.appAppleId, among: ["X3"], excludingCampaign: "") == ["X3"])
     }
 
-    @Test func findsIssuedCodesCaseInsensitivelyLeavingOutOneCampaign() throws {
-        let ledger = try SQLiteLedger.inMemory()
+    @Test(arguments: LedgerBackend.allCases)
+    func findsIssuedCodesCaseInsensitivelyLeavingOutOneCampaign(backend: LedgerBackend) throws {
+        guard let ledger = try backend.newLedger() else { return }
         let winter = F.campaign("winter", offers: ["W"])
         try F.record(ledger, F.batch("winter", "W", codeCount: 2), of: winter, codes: ["SPRING27", "abc12345"])
         let among = ["spring27", "ABC12345", "NEW00001"]
@@ -97,8 +102,9 @@ struct SQLiteLedgerTests {
         #expect(try ledger.issuedCodes(appAppleId: F.appAppleId, among: [], excludingCampaign: "").isEmpty)
     }
 
-    @Test func summarizesOtherCampaignsOfTheAppForTheQuarter() throws {
-        let ledger = try SQLiteLedger.inMemory()
+    @Test(arguments: LedgerBackend.allCases)
+    func summarizesOtherCampaignsOfTheAppForTheQuarter(backend: LedgerBackend) throws {
+        guard let ledger = try backend.newLedger() else { return }
         let winter = F.campaign("winter", offers: ["W1", "W2"])
         let spring = F.campaign("spring", offers: ["S1"])
         let other = F.campaign("other-app", appAppleId: F.otherAppAppleId, offers: ["O1"])
@@ -133,8 +139,9 @@ struct SQLiteLedgerTests {
                 == ["W1", "W2", "S1"])
     }
 
-    @Test func keepsTheActiveSwitchWhenTheCampaignIsRecordedAgain() throws {
-        let ledger = try SQLiteLedger.inMemory()
+    @Test(arguments: LedgerBackend.allCases)
+    func keepsTheActiveSwitchWhenTheCampaignIsRecordedAgain(backend: LedgerBackend) throws {
+        guard let ledger = try backend.newLedger() else { return }
         let winter = F.campaign("winter", offers: ["W1", "W2"])
         try F.record(ledger, F.batch("winter", "W1", codeCount: 1), of: winter, codes: ["A"])
         try ledger.setOfferActive(false, offer: "W2", campaign: "winter")
@@ -144,15 +151,17 @@ struct SQLiteLedgerTests {
                 == ["W1"])
     }
 
-    @Test func refusesToSwitchAnUnknownOffer() throws {
-        let ledger = try SQLiteLedger.inMemory()
+    @Test(arguments: LedgerBackend.allCases)
+    func refusesToSwitchAnUnknownOffer(backend: LedgerBackend) throws {
+        guard let ledger = try backend.newLedger() else { return }
         #expect(throws: LedgerError.unknownOffer(offer: "W1", campaign: "winter")) {
             try ledger.setOfferActive(false, offer: "W1", campaign: "winter")
         }
     }
 
-    @Test func attachesAppleCodesToARecordedOneTimeUseBatchOnce() throws {
-        let ledger = try SQLiteLedger.inMemory()
+    @Test(arguments: LedgerBackend.allCases)
+    func attachesAppleCodesToARecordedOneTimeUseBatchOnce(backend: LedgerBackend) throws {
+        guard let ledger = try backend.newLedger() else { return }
         let winter = F.campaign("winter", offers: ["W"])
         try F.record(ledger, F.batch("winter", "W", codeCount: 1), of: winter, codes: ["CUSTOM1"])
         try F.record(ledger, F.batch("winter", "W", kind: .oneTimeUse, index: 0, codeCount: 3), of: winter, codes: [])
@@ -194,8 +203,9 @@ struct SQLiteLedgerTests {
 
     // MARK: Refusals
 
-    @Test func refusesACampaignNameRecordedForAnotherApp() throws {
-        let ledger = try SQLiteLedger.inMemory()
+    @Test(arguments: LedgerBackend.allCases)
+    func refusesACampaignNameRecordedForAnotherApp(backend: LedgerBackend) throws {
+        guard let ledger = try backend.newLedger() else { return }
         try F.record(
             ledger, F.batch("winter", "W", codeCount: 1), of: F.campaign("winter", offers: ["W"]), codes: ["A"])
         let elsewhere = F.campaign("winter", appAppleId: F.otherAppAppleId, offers: ["W", "V"])
@@ -211,8 +221,9 @@ struct SQLiteLedgerTests {
         #expect(try ledger.batches(campaign: "winter").count == 1)
     }
 
-    @Test func refusesABatchThatIsNotOfTheCampaign() throws {
-        let ledger = try SQLiteLedger.inMemory()
+    @Test(arguments: LedgerBackend.allCases)
+    func refusesABatchThatIsNotOfTheCampaign(backend: LedgerBackend) throws {
+        guard let ledger = try backend.newLedger() else { return }
         let winter = F.campaign("winter", offers: ["W"])
         #expect(throws: LedgerError.offerNotInCampaign(offer: "V", campaign: "winter")) {
             try F.record(ledger, F.batch("winter", "V", codeCount: 1), of: winter, codes: ["A"])
@@ -253,8 +264,9 @@ struct SQLiteLedgerTests {
         }
     }
 
-    @Test func aFailedInsertFailsTheBatchEvenWhenTheCallerSwallowsTheError() throws {
-        let ledger = try SQLiteLedger.inMemory()
+    @Test(arguments: LedgerBackend.allCases)
+    func aFailedInsertFailsTheBatchEvenWhenTheCallerSwallowsTheError(backend: LedgerBackend) throws {
+        guard let ledger = try backend.newLedger() else { return }
         let winter = F.campaign("winter", offers: ["W"])
         var errors: [any Error] = []
         #expect(throws: LedgerError.emptyCode(campaign: "winter", offer: "W")) {
@@ -407,8 +419,9 @@ struct SQLiteLedgerTests {
         Self.expectCorrupt(path: ":memory:", mentioning: "idx") { try F.codes(ledger, campaign: "winter") }
     }
 
-    @Test func isSafeToShareBetweenTasks() async throws {
-        let ledger = try SQLiteLedger.inMemory()
+    @Test(arguments: LedgerBackend.allCases)
+    func isSafeToShareBetweenTasks(backend: LedgerBackend) async throws {
+        guard let ledger = try backend.newLedger() else { return }
         let campaign = F.campaign("winter", offers: ["W"])
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<8 {

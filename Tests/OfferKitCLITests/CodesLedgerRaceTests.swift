@@ -27,10 +27,12 @@ struct CodesLedgerRaceTests {
     }
 
     /// Runs `codes generate` for every campaign file at once; returns the results in that order.
-    static func generateAtOnce(_ paths: [String], in files: CampaignFiles) -> [CLIResult] {
+    static func generateAtOnce(
+        _ paths: [String], in files: CampaignFiles, ledger: CampaignFiles.LedgerChoice = .folder
+    ) -> [CLIResult] {
         Concurrently.run(paths.count) { index in
             do {
-                return try files.run("generate", paths[index])
+                return try files.run("generate", paths[index], ledger: ledger)
             } catch {
                 return CLIResult(arguments: [paths[index]], status: -1, stdout: "", stderr: "\(error)")
             }
@@ -40,13 +42,15 @@ struct CodesLedgerRaceTests {
     /// Three campaigns of 400,000 production redemptions each: two fit in Apple's 1,000,000 per
     /// quarter, so exactly one run must fail (at validation, or when recording if the others
     /// committed after it was validated), and the ledger must never hold more than the limit.
-    @Test func racingRunsNeverRecordMoreProductionCodesThanTheQuarterAllows() throws {
+    @Test(arguments: ["sqlite", "postgres"])
+    func racingRunsNeverRecordMoreProductionCodesThanTheQuarterAllows(backend: String) throws {
         for round in 0..<3 {
+            guard let ledger = CLIPostgres.ledger(backend) else { return }
             let files = try CampaignFiles.make()
             defer { files.remove() }
             let names = ["north", "south", "east"]
             let paths = try names.map { try files.write(Self.redemptions($0, 400_000), to: "\($0).json") }
-            let results = Self.generateAtOnce(paths, in: files)
+            let results = Self.generateAtOnce(paths, in: files, ledger: ledger)
             #expect(results.map(\.status).sorted() == [0, 0, 4], "round \(round): \(results)")
             for failed in results where failed.status == 4 {
                 Expect.failure(failed, status: 4, mentioning: ["2027-Q1", "1,000,000", "800,000", "1,200,000"])
@@ -54,31 +58,36 @@ struct CodesLedgerRaceTests {
             // What the ledger holds: the two recorded campaigns, 800,000 in all.
             var exported = 0
             for path in paths {
-                let export = try files.run("export", path)
+                let export = try files.run("export", path, ledger: ledger)
                 if export.status == 0 { exported += CampaignFiles.codes(ofCSV: export.stdout).count }
             }
             #expect(exported == 2, "round \(round)")
             let probe = try files.write(Self.redemptions("probe", 200_001), to: "probe.json")
             Expect.failure(
-                try files.run("validate", probe), status: 4, mentioning: ["the ledger holds 800,000 more", "2027-Q1"])
+                try files.run("validate", probe, ledger: ledger), status: 4,
+                mentioning: ["the ledger holds 800,000 more", "2027-Q1"])
         }
     }
 
     /// Four campaigns of 3,000 sandbox codes: three fit in the 10,000 per quarter.
-    @Test func racingRunsNeverRecordMoreSandboxCodesThanTheQuarterAllows() throws {
+    @Test(arguments: ["sqlite", "postgres"])
+    func racingRunsNeverRecordMoreSandboxCodesThanTheQuarterAllows(backend: String) throws {
         for round in 0..<2 {
+            guard let ledger = CLIPostgres.ledger(backend) else { return }
             let files = try CampaignFiles.make()
             defer { files.remove() }
             let paths = try (0..<4).map {
                 try files.write(Self.sandbox("sandbox\($0)", 3_000), to: "sandbox\($0).json")
             }
-            let results = Self.generateAtOnce(paths, in: files)
+            let results = Self.generateAtOnce(paths, in: files, ledger: ledger)
             #expect(results.map(\.status).sorted() == [0, 0, 0, 4], "round \(round): \(results)")
             for failed in results where failed.status == 4 {
                 Expect.failure(failed, status: 4, mentioning: ["sandbox", "2027-Q1", "10,000", "9,000"])
             }
             let probe = try files.write(Self.sandbox("probe", 1_001), to: "probe.json")
-            Expect.failure(try files.run("validate", probe), status: 4, mentioning: ["the ledger holds 9,000 more"])
+            Expect.failure(
+                try files.run("validate", probe, ledger: ledger), status: 4, mentioning: ["the ledger holds 9,000 more"]
+            )
         }
     }
 

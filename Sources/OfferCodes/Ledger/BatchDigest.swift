@@ -7,21 +7,21 @@ import Crypto
 /// while the codes are inserted or read; and the checksum of the row (``checksum(of:storedCodes:codesDigest:)``),
 /// which covers every field that reading the batch returns, its code count and its codes digest.
 /// They detect damage, not tampering: whoever can write the file can recompute them.
-struct BatchDigest {
+package struct BatchDigest {
     /// The number of codes added.
-    private(set) var count = 0
+    package private(set) var count = 0
     private var hasher = SHA256()
     private var buffer: [UInt8] = []
 
     /// Bytes gathered before they are hashed.
     private static let flushSize = 1 << 16
 
-    init() {
+    package init() {
         buffer.reserveCapacity(Self.flushSize + 8 + 256)
     }
 
     /// Adds the next code of the batch.
-    mutating func add(_ code: String) {
+    package mutating func add(_ code: String) {
         var code = code
         code.withUTF8 { bytes in
             Self.append(UInt64(bytes.count), to: &buffer)
@@ -35,14 +35,14 @@ struct BatchDigest {
     }
 
     /// The digest of the codes added so far (32 bytes).
-    func finalized() -> [UInt8] {
+    package func finalized() -> [UInt8] {
         var hasher = hasher
         hasher.update(data: buffer)
         return Array(hasher.finalize())
     }
 
     /// The checksum of a batch row (32 bytes).
-    static func checksum(of batch: LedgerBatch, storedCodes: Int, codesDigest: [UInt8]) -> [UInt8] {
+    package static func checksum(of batch: LedgerBatch, storedCodes: Int, codesDigest: [UInt8]) -> [UInt8] {
         var bytes = Array("offerkit-ledger-batch-1".utf8)
         for text in [batch.campaign, batch.offer, batch.kind.rawValue, batch.quarter] {
             append(UInt64(text.utf8.count), to: &bytes)

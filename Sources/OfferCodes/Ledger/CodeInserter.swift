@@ -6,7 +6,7 @@ import GRDBSQLite
 /// A batch can hold a million codes, so each insert binds and steps the statement with SQLite's C
 /// functions: no argument arrays, no copy of the code (SQLite reads the Swift string's UTF-8 in
 /// place). GRDB still owns the statement and the transaction around it.
-struct CodeInserter {
+package struct CodeInserter {
     private let db: Database
     private let statement: Statement
     private let campaign: String
@@ -95,7 +95,7 @@ struct CodeInserter {
 
     /// The code as the ledger compares it: upper-cased. `isCode` tells that the key is `code`
     /// itself (no copy is made then), the case of every code OfferKit accepts.
-    static func key(_ code: String) -> (text: String, isCode: Bool) {
+    package static func key(_ code: String) -> (text: String, isCode: Bool) {
         for byte in code.utf8 where byte >= UInt8(ascii: "a") {
             if byte <= UInt8(ascii: "z") || byte >= 0x80 { return (code.uppercased(), false) }
         }

@@ -47,6 +47,15 @@ public enum LedgerError: Error, Equatable, Sendable {
 extension LedgerError: LocalizedError {
     public var errorDescription: String? {
         switch self {
+        case .cannotOpen(let path, let reason) where Self.isURL(path):
+            return "Cannot open the code ledger at \(path): \(reason); expected a reachable PostgreSQL server, a user "
+                + "allowed to log in to the database (and to create the ledger's schema when it is new)."
+        case .corrupt(let path, let reason) where Self.isURL(path):
+            return "The code ledger at \(path) looks damaged: \(reason). OfferKit stopped without using it. Restore "
+                + "the ledger's schema from a backup (PostgreSQL's amcheck extension checks its indexes)."
+        case .notALedger(let path) where Self.isURL(path):
+            return "The schema of \(path) holds tables of its own, not an OfferKit code ledger; expected an OfferKit "
+                + "ledger or a new schema (?schema=NAME)."
         case .cannotOpen(let path, let reason):
             return "Cannot open the code ledger at \(path): \(reason); expected a writable path to an OfferKit "
                 + "ledger file (it is created when missing, its folder must exist)."
@@ -102,6 +111,11 @@ extension LedgerError: LocalizedError {
                 + "ledger, over Apple's limit of \(limit) active offers per app; nothing was changed (another run may "
                 + "have recorded offers since the campaign was checked). Mark older offers inactive first."
         }
+    }
+
+    /// Whether the ledger is named by a URL (a PostgreSQL ledger) rather than a file path.
+    static func isURL(_ path: String) -> Bool {
+        path.hasPrefix("postgres://") || path.hasPrefix("postgresql://")
     }
 
     /// `path` in single quotes for a POSIX shell.

@@ -99,7 +99,7 @@ extension SQLiteLedger {
     }
 
     /// What makes `batch` impossible to record (and to read back), or `nil`.
-    static func problem(with batch: LedgerBatch) -> String? {
+    package static func problem(with batch: LedgerBatch) -> String? {
         let largest = StoredBatch.largestNumber
         if !(0...largest).contains(batch.index) { return "its index is \(batch.index), expected 0 to \(largest)" }
         if !(1...largest).contains(batch.redemptionLimit) {

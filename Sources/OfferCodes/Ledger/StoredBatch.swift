@@ -4,7 +4,7 @@ import GRDB
 /// A `batches` row as the ledger reads it: every value has the type and range OfferKit writes,
 /// and the row matches its checksum (see ``BatchDigest``). Anything else is
 /// ``LedgerError/corrupt(path:reason:)``, never a trap or a silently different batch.
-struct StoredBatch {
+package struct StoredBatch {
     /// The row's id (`codes.batch_id`).
     let id: Int64
     let batch: LedgerBatch
@@ -21,7 +21,7 @@ struct StoredBatch {
 
     /// The largest batch index and redemption limit a row may hold (no campaign has more batches,
     /// and Apple's quarterly limit is far below it).
-    static let largestNumber = Int(Int32.max)
+    package static let largestNumber = Int(Int32.max)
 
     /// Every batch of the ledger, checked, in the order they were recorded.
     ///
@@ -137,13 +137,13 @@ struct StoredBatch {
     }
 
     /// `customCodes[0] of offer "Gems" in campaign "spring-2027"`.
-    static func describe(_ batch: LedgerBatch) -> String {
+    package static func describe(_ batch: LedgerBatch) -> String {
         "\(batch.kind == .custom ? "customCodes" : "oneTimeUseCodes")[\(batch.index)] of offer "
             + "\(ProblemText.quoted(batch.offer)) in campaign \(ProblemText.quoted(batch.campaign))"
     }
 
     /// Whether `text` is a calendar quarter as ``CalendarDate/quarter`` writes it (`2027-Q1`).
-    static func isQuarter(_ text: String) -> Bool {
+    package static func isQuarter(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         guard bytes.count >= 4, bytes.count <= 7, bytes[bytes.count - 3] == UInt8(ascii: "-"),
             bytes[bytes.count - 2] == UInt8(ascii: "Q"), (UInt8(ascii: "1")...UInt8(ascii: "4")).contains(bytes.last!)

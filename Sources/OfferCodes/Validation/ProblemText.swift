@@ -1,12 +1,12 @@
 import OfferJSON
 
 /// Small pieces of wording shared by the reader's and the rules' messages.
-enum ProblemText {
+package enum ProblemText {
     /// The longest value shown in a message; longer ones are clipped with "…".
     static let clipLength = 48
 
     /// `"value"`, clipped to ``clipLength`` characters, with control characters escaped.
-    static func quoted(_ value: String) -> String {
+    package static func quoted(_ value: String) -> String {
         let clipped = value.count > clipLength ? String(value.prefix(clipLength)) + "…" : value
         var text = "\""
         for scalar in clipped.unicodeScalars {
@@ -23,7 +23,7 @@ enum ProblemText {
     static func scalarName(_ scalar: Unicode.Scalar) -> String { Hex.scalarName(scalar) }
 
     /// `1,000,000`.
-    static func grouped(_ value: Int) -> String {
+    package static func grouped(_ value: Int) -> String {
         let digits = String(value.magnitude)
         var text = ""
         for (offset, digit) in digits.enumerated() {

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Where a ledger lives, as `--ledger`, `OFFERKIT_LEDGER` or a configuration names it: the one
+/// parser of ledger locators.
+///
+/// - `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?schema=NAME&sslmode=MODE]` (or
+///   `postgresql://`) selects a PostgreSQL server; see ``PostgresLocation``.
+/// - `sqlite:PATH`, or any other text, is the path of an SQLite ledger file.
+///
+/// The password of a URL is never shown: ``description`` and every error name the locator with
+/// the password replaced by `***` (see ``redacted(_:)``).
+public enum LedgerLocation: Sendable, Equatable, CustomStringConvertible {
+    /// An SQLite ledger file.
+    case sqlite(path: String)
+    /// A PostgreSQL database.
+    case postgres(PostgresLocation)
+
+    /// Parses a locator.
+    ///
+    /// - Throws: ``LedgerLocationError`` for an empty locator, a `sqlite:` without a path, and a
+    ///   PostgreSQL URL that lacks a user, host or database or has a bad port, schema or option.
+    public init(parsing text: String) throws {
+        if text.isEmpty { throw LedgerLocationError.empty }
+        let lowered = text.lowercased()
+        if lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") {
+            self = .postgres(try PostgresLocation(parsing: text))
+            return
+        }
+        if lowered.hasPrefix("sqlite:") {
+            var path = String(text.dropFirst("sqlite:".count))
+            // `sqlite:///abs/path` and `sqlite://rel` are common spellings of the same thing.
+            if path.hasPrefix("//") { path.removeFirst(2) }
+            guard !path.isEmpty else { throw LedgerLocationError.missingPath(locator: text) }
+            self = .sqlite(path: path)
+            return
+        }
+        if let scheme = Self.scheme(of: text) {
+            throw LedgerLocationError.unknownScheme(scheme: scheme, locator: Self.redacted(text))
+        }
+        self = .sqlite(path: text)
+    }
+
+    /// The locator as it may be shown: the path, or the URL with its password replaced by `***`.
+    public var description: String {
+        switch self {
+        case .sqlite(let path): path
+        case .postgres(let location): location.description
+        }
+    }
+
+    /// `text` with the password of a URL (`scheme://user:PASSWORD@host…`) replaced by `***`;
+    /// other text is returned unchanged. Works on text that is not a valid URL, so that an error
+    /// about a malformed locator can still quote it.
+    public static func redacted(_ text: String) -> String {
+        guard let schemeEnd = text.range(of: "://") else { return text }
+        let rest = text[schemeEnd.upperBound...]
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        let authority = rest[..<authorityEnd]
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else {
+            return text
+        }
+        return String(text[..<authority.index(after: colon)]) + "***" + String(text[at...])
+    }
+
+    /// The scheme of a URL-looking locator (`mysql` in `mysql://…`), or `nil` for a path.
+    private static func scheme(of text: String) -> String? {
+        guard let range = text.range(of: "://") else { return nil }
+        let scheme = text[..<range.lowerBound]
+        guard let first = scheme.first, first.isLetter,
+            scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        else { return nil }
+        return String(scheme)
+    }
+}

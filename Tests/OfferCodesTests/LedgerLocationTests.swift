@@ -1,0 +1,83 @@
+import Foundation
+import OfferCodes
+import OfferLedgerPostgres
+import Testing
+
+@Suite("Ledger locators")
+struct LedgerLocationTests {
+    @Test func pathsAndSqliteLocatorsSelectSQLite() throws {
+        #expect(try LedgerLocation(parsing: "offerkit-ledger.sqlite") == .sqlite(path: "offerkit-ledger.sqlite"))
+        #expect(try LedgerLocation(parsing: "/var/lib/ledger.sqlite") == .sqlite(path: "/var/lib/ledger.sqlite"))
+        #expect(try LedgerLocation(parsing: "sqlite:data/l.sqlite") == .sqlite(path: "data/l.sqlite"))
+        #expect(try LedgerLocation(parsing: "sqlite:///tmp/l.sqlite") == .sqlite(path: "/tmp/l.sqlite"))
+        #expect(try LedgerLocation(parsing: "C:ledger") == .sqlite(path: "C:ledger"))
+        #expect(throws: LedgerLocationError.empty) { try LedgerLocation(parsing: "") }
+        #expect(throws: LedgerLocationError.missingPath(locator: "sqlite:")) { try LedgerLocation(parsing: "sqlite:") }
+    }
+
+    @Test func postgresURLsAreParsedWithDefaults() throws {
+        let location = try LedgerLocation(parsing: "postgres://team@db.example.com/offers")
+        #expect(
+            location
+                == .postgres(
+                    PostgresLocation(
+                        user: "team", password: ProcessInfo.processInfo.environment["PGPASSWORD"],
+                        host: "db.example.com", port: 5432, database: "offers")))
+        let full = try LedgerLocation(
+            parsing: "postgresql://te%40m:p%2Fss@127.0.0.1:6543/offers?schema=ledger_2&sslmode=require")
+        #expect(
+            full
+                == .postgres(
+                    PostgresLocation(
+                        user: "te@m", password: "p/ss", host: "127.0.0.1", port: 6543, database: "offers",
+                        schema: "ledger_2", tls: .require)))
+        #expect(full.description == "postgres://te%40m:***@127.0.0.1:6543/offers?schema=ledger_2&sslmode=require")
+    }
+
+    @Test(arguments: [
+        ("postgres://host/db", "no user"),
+        ("postgres://u@/db", "no host"),
+        ("postgres://u:pw@h:0/db", "port 0"),
+        ("postgres://u:pw@h:5432", "no database"),
+        ("postgres://u:pw@h/db?schema=Bad-Name", "schema"),
+        ("postgres://u:pw@h/db?sslmode=verify-full", "sslmode"),
+        ("postgres://u:pw@h/db?password=x", "option \"password\""),
+        ("mysql://u:pw@h/db", "scheme \"mysql\""),
+    ])
+    func badLocatorsAreRefusedWithoutThePassword(locator: String, words: String) {
+        let error = #expect(throws: LedgerLocationError.self) { try LedgerLocation(parsing: locator) }
+        let message = error?.localizedDescription ?? ""
+        #expect(message.contains(words), "\(message)")
+        #expect(!message.contains(":pw@"), "\(message)")
+    }
+
+    @Test func redactionReplacesOnlyThePassword() {
+        #expect(LedgerLocation.redacted("postgres://u:secret@h:1/db") == "postgres://u:***@h:1/db")
+        #expect(LedgerLocation.redacted("postgres://u:se:cr@et@h/db?x=@") == "postgres://u:***@h/db?x=@")
+        #expect(LedgerLocation.redacted("postgres://u@h/db") == "postgres://u@h/db")
+        #expect(LedgerLocation.redacted("not a url:secret@x") == "not a url:secret@x")
+    }
+
+    /// Against the test server: failing to log in, or to find the database, names the ledger
+    /// without the password.
+    @Test func serverErrorsNeverShowThePassword() throws {
+        guard let server = PostgresTestServer.location(sourceLocation: #_sourceLocation) else { return }
+        var wrong = server
+        wrong.password = "wrong-\(UUID().uuidString)"
+        var missing = server
+        missing.database = "missing_\(UUID().uuidString.prefix(8).lowercased())"
+        for (location, words) in [(wrong, "password authentication failed"), (missing, "does not exist")] {
+            let error = #expect(throws: LedgerError.self) { try PostgresLedger(location) }
+            guard case .cannotOpen(let path, _)? = error else {
+                Issue.record("expected cannotOpen, got \(String(describing: error))")
+                continue
+            }
+            let message = error?.localizedDescription ?? ""
+            #expect(message.contains(words), "\(message)")
+            #expect(path.contains(":***@"))
+            for secret in [location.password, server.password].compactMap({ $0 }) {
+                #expect(!message.contains(secret) && !"\(String(describing: error))".contains(secret))
+            }
+        }
+    }
+}
