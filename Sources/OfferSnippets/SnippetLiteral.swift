@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 
 /// A text value written as a string literal of the language a snippet is in, so templates never
 /// quote or escape by hand: `{{{json.productId}}}`, `{{{python.productId}}}`,
@@ -24,7 +25,7 @@ enum SnippetLiteral {
         var out = "\""
         for unit in text.utf16 {
             if alsoAsUnicode.contains(unit) {
-                out += "\\u" + hex(unit, digits: 4)
+                out += "\\u" + Hex.padded(unit, digits: 4, uppercase: false)
                 continue
             }
             switch unit {
@@ -34,7 +35,7 @@ enum SnippetLiteral {
             case 0x0D: out += "\\r"
             case 0x09: out += "\\t"
             case 0x20..<0x7F: out.unicodeScalars.append(Unicode.Scalar(UInt8(unit)))
-            default: out += "\\u" + hex(unit, digits: 4)
+            default: out += "\\u" + Hex.padded(unit, digits: 4, uppercase: false)
             }
         }
         return out + "\""
@@ -47,7 +48,7 @@ enum SnippetLiteral {
         var out = "\""
         for scalar in text.unicodeScalars {
             if scalar.value > 0xFFFF {
-                out += "\\U" + hex(scalar.value, digits: 8)
+                out += "\\U" + Hex.padded(scalar.value, digits: 8, uppercase: false)
             } else {
                 out += json(String(scalar)).dropFirst().dropLast()
             }
@@ -65,7 +66,8 @@ enum SnippetLiteral {
             case 0x0A: out += "\\n"
             case 0x0D: out += "\\r"
             case 0x09: out += "\\t"
-            case 0..<0x20, 0x7F, 0x2028, 0x2029: out += "\\u{" + hex(scalar.value, digits: 1) + "}"
+            case 0..<0x20, 0x7F, 0x2028, 0x2029:
+                out += "\\u{" + Hex.padded(scalar.value, digits: 1, uppercase: false) + "}"
             default: out.unicodeScalars.append(scalar)
             }
         }
@@ -75,10 +77,5 @@ enum SnippetLiteral {
     /// A single-quoted POSIX shell word: nothing in it is expanded.
     static func shell(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-
-    private static func hex(_ value: some BinaryInteger, digits: Int) -> String {
-        let text = String(value, radix: 16, uppercase: false)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 }

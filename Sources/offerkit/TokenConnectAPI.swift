@@ -19,14 +19,14 @@ struct TokenConnectAPI: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let resolved = try Credentials(credentials)
+        // A team key needs the issuer ID: resolved with the key, so every missing credential is named at once.
+        let resolved = try Credentials(credentials, needs: individual ? [] : [.issuerId])
         let issuer: ConnectAPITokenSigner.Issuer
         if individual {
             issuer = .individual
         } else {
             guard let issuerId = resolved.issuerId else {
-                throw CLIError.credentials(
-                    "no issuer ID: give --issuer-id or OFFERKIT_ISSUER_ID, or --individual for an individual key")
+                throw CLIError.credentials(Credentials.missingMessage([.issuerId]))
             }
             issuer = .team(issuerId: issuerId)
         }

@@ -33,6 +33,17 @@ struct MissingCredentialTests {
         #expect(Self.errorLines(result).count == 1, "\(result)")
     }
 
+    @Test("token connect-api with --bundle-id alone: the key, its key ID and the issuer ID in one message")
+    func connectAPITokenNamesEverything() throws {
+        let result = try CLI.run(["token", "connect-api", "--bundle-id", DemoKey.bundleId])
+        Expect.failure(result, status: 3, mentioning: Self.keyPlaces + Self.keyIdPlaces + Self.issuerPlaces)
+        #expect(Self.errorLines(result).count == 1, "\(result)")
+        // An individual key has no issuer: only the key and its key ID are missing then.
+        let individual = try CLI.run(["token", "connect-api", "--individual", "--bundle-id", DemoKey.bundleId])
+        Expect.failure(individual, status: 3, mentioning: Self.keyPlaces + Self.keyIdPlaces)
+        #expect(!individual.stderr.contains("issuer ID ("), "\(individual)")
+    }
+
     @Test("from the environment: the same list")
     func fromEnvironment() throws {
         let result = try CLI.run(CredentialTests.signArguments, environment: ["OFFERKIT_KEY_FILE": DemoKey.privateCopy])
