@@ -45,6 +45,22 @@ struct CalendarDateTests {
         #expect(date.description == "3199-04-29")
     }
 
+    @Test("adding months stops at 9999-12-31 instead of crashing")
+    func addingMonthsStopsAtTheLastDay() {
+        #expect(CalendarDate("9999-07-01")!.adding(months: 6).description == "9999-12-31")
+        #expect(CalendarDate("9999-06-30")!.adding(months: 6).description == "9999-12-30")
+        #expect(CalendarDate("2027-01-31")!.adding(months: .max) == CalendarDate.latest)
+    }
+
+    @Test("a campaign validated on a day in 9999 is checked, not a crash")
+    func validatingNearTheEndOfTheCalendar() throws {
+        for today in ["9999-07-01", "9999-12-31"] {
+            let report = try CampaignValidator(today: CalendarDate(today)!, ledger: nil)
+                .validate(json: CampaignFixtures.bytes(CampaignFixtures.json(CampaignFixtures.everyCombination)))
+            #expect(report.problems.allSatisfy { !$0.message.isEmpty })
+        }
+    }
+
     @Test func namesTheQuarter() {
         #expect(CalendarDate("2027-03-31")!.quarter == "2027-Q1")
         #expect(CalendarDate("2027-04-01")!.quarter == "2027-Q2")

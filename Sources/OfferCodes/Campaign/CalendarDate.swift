@@ -59,14 +59,19 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
     }
 
-    /// The same day `months` calendar months later, clamped to the month's last day
-    /// (2027-08-31 plus 6 months is 2028-02-29).
+    /// The last day a `CalendarDate` can be: 9999-12-31.
+    public static let latest = CalendarDate(year: 9999, month: 12, day: 31)!
+
+    /// The same day `months` (0 or more) calendar months later, clamped to the month's last day
+    /// (2027-08-31 plus 6 months is 2028-02-29), and to ``latest`` when it would fall after it.
     public func adding(months: Int) -> CalendarDate {
-        let index = year * 12 + (month - 1) + months
+        let latestIndex = 9999 * 12 + 11
+        let (index, overflow) = (year * 12 + (month - 1)).addingReportingOverflow(max(0, months))
+        guard !overflow, index <= latestIndex else { return Self.latest }
         let newYear = index / 12
         let newMonth = index % 12 + 1
         let newDay = min(day, Self.daysIn(month: newMonth, year: newYear))
-        return CalendarDate(year: newYear, month: newMonth, day: newDay)!
+        return CalendarDate(year: newYear, month: newMonth, day: newDay) ?? Self.latest
     }
 
     /// The same day `days` days later.
