@@ -40,6 +40,8 @@ struct SignLegacyPromotionalOffer: ParsableCommand {
         var productId: String
         var offerIdentifier: String
         var appAccountToken: String
+        /// The bundle ID that was signed, so `verify --legacy-signature-file` needs no credentials for it.
+        var bundleId: String
     }
 
     func run() throws {
@@ -56,7 +58,8 @@ struct SignLegacyPromotionalOffer: ParsableCommand {
                 JSONOutput(
                     keyId: signature.keyId, nonce: signature.nonceString, timestamp: signature.timestamp,
                     signature: signature.signature, productId: signature.productId,
-                    offerIdentifier: signature.offerIdentifier, appAccountToken: signature.appAccountToken))
+                    offerIdentifier: signature.offerIdentifier, appAccountToken: signature.appAccountToken,
+                    bundleId: signer.bundleId))
         }
     }
 }

@@ -200,24 +200,32 @@ struct VerifyCommand: ParsableCommand {
             let config = try given.configPath.map {
                 try ConfigFile(path: $0).app(for: given.bundleId ?? input.bundleId)
             }
-            guard let id = input.keyId ?? given.keyId ?? inferredKeyId ?? config?.app.keyId else {
+            let id = input.keyId ?? given.keyId ?? inferredKeyId ?? config?.app.keyId
+            let bundle = try Self.bundleId(given: given.bundleId, inObject: input.bundleId) ?? config?.bundleId
+            // Everything missing in one message: the key ID and the bundle ID were both signed.
+            let missing: [Credentials.Missing] = (id == nil ? [.keyId] : []) + (bundle == nil ? [.bundleId] : [])
+            guard let id, let bundle, missing.isEmpty else {
                 throw CLIError.credentials(
-                    "no key ID: the legacy signature signs the key ID, so give --key-id (or OFFERKIT_KEY_ID), or "
-                        + "--legacy-signature-file with the object `sign legacy-promotional-offer --format json` "
-                        + "prints, which carries keyId")
+                    Credentials.missingMessage(missing) + "; or give --legacy-signature-file with the object "
+                        + "`sign legacy-promotional-offer --format json` prints, which carries keyId and bundleId")
             }
             keyId = id
-            bundleId = try Self.bundleId(given: given.bundleId, inObject: input.bundleId) ?? config?.bundleId
+            bundleId = bundle
             verifier = try self.verifier(credentials: try Credentials(credentials))
         } else {
-            let resolved = try Credentials(credentials)
+            // The object's keyId names the given key when nothing else does (not when no key is given:
+            // then the demo-key rule applies unchanged).
+            var options = credentials
+            let given = try Credentials.Identifiers(credentials, environment: ProcessInfo.processInfo.environment)
+            if given.keySource != nil, given.keyId == nil, let id = input.keyId { options.keyId = id }
+            let resolved = try Credentials(options, needs: input.bundleId == nil ? [.bundleId] : [])
             keyId = input.keyId ?? resolved.key.keyId
             bundleId = try Self.bundleId(given: resolved.bundleId, inObject: input.bundleId)
             verifier = JWSVerifier(key: resolved.key)
         }
         guard let bundleId else {
             throw CLIError.credentials(
-                "no bundle ID: give --bundle-id, OFFERKIT_BUNDLE_ID or a config file, or bundleId in the JSON object")
+                Credentials.missingMessage([.bundleId]) + "; or bundleId in the JSON object")
         }
         let legacy = LegacyPromotionalOfferSignature(
             keyId: keyId, nonce: input.nonce, timestamp: input.timestamp, signature: input.signature,

@@ -23,6 +23,28 @@ struct LegacySignatureJSONTests {
         return (try folder.write(signed.stdout, to: "signature.json"), signed.stdout)
     }
 
+    @Test("the signed object carries bundleId: --public-key alone verifies it, from a folder without the demo key")
+    func publicKeyAloneFromAnyFolder() throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let (path, text) = try Self.signJSON(folder)
+        #expect(JSON.parse(text)?.object?["bundleId"]?.string == DemoKey.bundleId, "\(text)")
+        let verified = try CLI.run(
+            ["verify", "--legacy-signature-file", path, "--public-key", DemoKey.publicKeyPath], cwd: folder.url)
+        #expect(verified.status == 0, "\(verified)")
+        // The object's keyId names a given private key too.
+        let withKeyFile = try CLI.run(
+            ["verify", "--legacy-signature-file", path, "--key-file", DemoKey.privateCopy], cwd: folder.url)
+        #expect(withKeyFile.status == 0, "\(withKeyFile)")
+        // Key ID and bundle ID both missing: one message names both.
+        let missing = try CLI.run(
+            [
+                "verify", "--legacy-signature", "AAAA", "--product-id", "p", "--offer-identifier", "o", "--nonce",
+                Fixed.nonce, "--timestamp", "1700000000000", "--public-key", DemoKey.publicKeyPath,
+            ], cwd: folder.url)
+        Expect.failure(missing, status: 3, mentioning: ["missing:", "key ID (", "bundle ID ("])
+    }
+
     @Test(
         "sign --format json → verify --legacy-signature-file, from a file and from stdin, with the key or --public-key")
     func roundTrip() throws {
