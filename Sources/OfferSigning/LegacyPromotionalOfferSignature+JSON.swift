@@ -39,7 +39,9 @@ extension LegacyPromotionalOfferSignature {
         }
         if let unknown = document.keys.first(where: { !jsonMembers.contains($0) }) {
             throw .invalidFormat(
-                field: unknown, expected: "no such member; the members are \(jsonMembers.joined(separator: ", "))")
+                field: unknown,
+                expected: "no such member; the members are "
+                    + jsonMembers.filter { $0 != "offerId" }.joined(separator: ", "))
         }
         func string(_ names: String...) throws(RequestValidationError) -> String? {
             let given = names.filter { document[$0] != nil }

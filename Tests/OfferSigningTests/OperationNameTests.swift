@@ -55,6 +55,21 @@ struct OperationNameTests {
         #expect(BatchSigner.deprecationNote(for: "issuedAt") == nil)
     }
 
+    @Test("batch results have the fields of sign --format json and HTTP: keyId on a JWS, issuedAt on a token")
+    func batchResultsHaveTheSameShapeAsOtherSurfaces() throws {
+        for line in [
+            #"{"type":"promotional-offer","productId":"p","offerIdentifier":"o"}"#,
+            #"{"type":"introductory-offer-eligibility","productId":"p","allowIntroductoryOffer":true,"transactionId":"1"}"#,
+        ] {
+            let jws = try Self.run(line).object
+            #expect(jws["keyId"] != nil && jws["nonce"] != nil && jws["issuedAt"] != nil, "\(jws)")
+        }
+        for line in [#"{"type":"server-api-token"}"#, #"{"type":"connect-api-token"}"#] {
+            let token = try Self.run(line).object
+            #expect(token["issuedAt"] != nil && token["expiresAt"] != nil, "\(token)")
+        }
+    }
+
     @Test func batchSignsConnectAPITokens() throws {
         let team = try Self.run(#"{"type":"connect-api-token","lifetime":60,"scope":["GET /v1/apps"]}"#)
         guard case .string(let token)? = team.object["token"] else {

@@ -8,12 +8,12 @@ import OfferJSON
 ///
 /// | `type` | fields | result fields |
 /// |---|---|---|
-/// | `promotional-offer` | `productId`, `offerIdentifier`, `transactionId`?, `nonce`?, `issuedAt`? | `jws`, `nonce`, `issuedAt` |
+/// | `promotional-offer` | `productId`, `offerIdentifier`, `transactionId`?, `nonce`?, `issuedAt`? | `jws`, `keyId`, `nonce`, `issuedAt` |
 /// | `legacy-promotional-offer` | `productId`, `offerIdentifier`, `appAccountToken`?, `nonce`?, `timestamp`? | `keyId`, `nonce`, `timestamp`, `signature`, `productId`, `offerIdentifier`, `appAccountToken` |
-/// | `introductory-offer-eligibility` | `productId`, `allowIntroductoryOffer`, `transactionId`, `nonce`?, `issuedAt`? | `jws`, `nonce`, `issuedAt` |
-/// | `advanced-commerce` | `request` (the request object), `nonce`?, `issuedAt`? | `jws`, `nonce`, `issuedAt` |
-/// | `server-api-token` | `lifetime`? (seconds, 1–3600, default 300) | `token`, `expiresAt` |
-/// | `connect-api-token` | `lifetime`? (seconds, 1–1200, default 900), `scope`? (array of strings), `individual`? (boolean) | `token`, `expiresAt` |
+/// | `introductory-offer-eligibility` | `productId`, `allowIntroductoryOffer`, `transactionId`, `nonce`?, `issuedAt`? | `jws`, `keyId`, `nonce`, `issuedAt` |
+/// | `advanced-commerce` | `request` (the request object), `nonce`?, `issuedAt`? | `jws`, `keyId`, `nonce`, `issuedAt` |
+/// | `server-api-token` | `lifetime`? (seconds, 1–3600, default 300) | `token`, `issuedAt`, `expiresAt` |
+/// | `connect-api-token` | `lifetime`? (seconds, 1–1200, default 900), `scope`? (array of strings), `individual`? (boolean) | `token`, `issuedAt`, `expiresAt` |
 ///
 /// `issuedAt` is in whole seconds, `timestamp` in milliseconds. A `connect-api-token` is signed with
 /// the batch's key: for a team key its `iss` is the batch's issuer ID; with `"individual": true` it
@@ -214,6 +214,7 @@ public struct BatchSigner: Sendable {
             let lifetime = try fields.lifetime() ?? 300
             let token = try signer.serverAPIToken(lifetime: lifetime)
             writer.member("token", token.token)
+            writer.member("issuedAt", token.issuedAtSeconds)
             writer.member("expiresAt", token.expiresAtSeconds)
         case .connectAPIToken:
             try fields.allow(["lifetime", "scope", "individual"])
@@ -222,12 +223,14 @@ public struct BatchSigner: Sendable {
             let token = try ConnectAPITokenSigner(key: signer.key, issuer: issuer, clock: signer.clock)
                 .token(lifetime: try fields.lifetime() ?? 900, scope: try fields.stringArray("scope") ?? [])
             writer.member("token", token.token)
+            writer.member("issuedAt", token.issuedAtSeconds)
             writer.member("expiresAt", token.expiresAtSeconds)
         }
     }
 
     private func write(_ jws: CompactJWS, into writer: inout JSONWriter) {
         writer.member("jws", jws.serialization)
+        writer.member("keyId", signer.key.keyId)
         writer.member("nonce", jws.nonce?.lowercasedString)
         writer.member("issuedAt", jws.issuedAtSeconds)
     }

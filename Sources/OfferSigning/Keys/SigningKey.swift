@@ -111,7 +111,7 @@ public struct SigningKey: Sendable {
 }
 
 extension SigningKey: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    public var description: String { "SigningKey(keyID: \(keyId), curve: P-256, thumbprint: \(jwkThumbprint))" }
+    public var description: String { "SigningKey(keyId: \(keyId), curve: P-256, thumbprint: \(jwkThumbprint))" }
     public var debugDescription: String { description }
     public var customMirror: Mirror {
         Mirror(self, children: ["keyId": keyId, "thumbprint": jwkThumbprint], displayStyle: .struct)
