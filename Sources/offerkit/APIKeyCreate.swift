@@ -40,7 +40,7 @@ struct APIKeyCreate: ParsableCommand {
             throw CLIError.usage(
                 "--name: expected 1-64 characters without control characters (found \(length) characters)")
         }
-        for scope in scopes where scope != "*" && OperationScope(rawValue: scope) == nil {
+        for scope in scopes where scope != "*" && OperationScope.named(scope) == nil {
             throw CLIError.usage(
                 "--scope \(scope): not a scope; expected \"*\" or one of \(Self.scopeNames.joined(separator: ", "))")
         }
@@ -53,7 +53,9 @@ struct APIKeyCreate: ParsableCommand {
         if bundleIds.contains("*"), bundleIds.contains(where: { $0 != "*" }) {
             throw CLIError.usage("--bundle-id: \"*\" means every app; give it alone or list bundle IDs without it")
         }
-        if scopes.contains(OperationScope.connectAPIToken.rawValue), bundleIds.contains(where: { $0 != "*" }) {
+        if scopes.contains(where: { OperationScope.named($0)?.scope == .connectAPIToken }),
+            bundleIds.contains(where: { $0 != "*" })
+        {
             throw CLIError.usage(
                 "--scope connect-api-token with --bundle-id: an App Store Connect API token acts for the whole team, "
                     + "so only a key for every app may create one; leave out --bundle-id or this scope")
@@ -63,7 +65,10 @@ struct APIKeyCreate: ParsableCommand {
     func run() throws {
         // No option, or "*", means all.
         let scopeSet: Set<OperationScope>? =
-            scopes.allSatisfy { $0 == "*" } ? nil : Set(scopes.compactMap(OperationScope.init(rawValue:)))
+            scopes.allSatisfy { $0 == "*" } ? nil : Set(scopes.compactMap { OperationScope.named($0)?.scope })
+        for scope in scopes where OperationScope.named(scope)?.deprecated == true {
+            if let note = SigningOperation.deprecationNote(for: scope) { Deprecation.note(note) }
+        }
         let bundleSet: Set<String>? = bundleIds.allSatisfy { $0 == "*" } ? nil : Set(bundleIds)
         let (secret, key) = APIKey.generate(name: name, scopes: scopeSet, bundleIds: bundleSet)
         let entry = Self.entry(for: key)

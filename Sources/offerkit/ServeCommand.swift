@@ -103,6 +103,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         if noAuth, !OfferService.isLoopback(host) { throw ConfigurationError.unauthenticatedNonLoopback(host: host) }
         var configuration = try ServiceConfiguration.load(path: config)
+        for note in configuration.deprecationNotes { Deprecation.note(note) }
         if let maxBodyBytes { configuration.limits.maxBodyBytes = maxBodyBytes }
         if let timeout { configuration.limits.requestTimeoutSeconds = timeout }
         if let rateLimit { configuration.limits.requestsPerSecond = rateLimit }

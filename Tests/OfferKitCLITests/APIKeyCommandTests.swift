@@ -68,6 +68,14 @@ struct APIKeyCommandTests {
         #expect(firstSecret != nil && firstSecret != second.stdout.split(separator: "\n").first)
     }
 
+    @Test func aDeprecatedScopeSpellingIsAcceptedWithANote() throws {
+        let result = try CLI.run(
+            ["api-key", "create", "--name", "x", "--scope", "promotional-offer-v1", "--format", "json"])
+        Expect.success(result)
+        #expect(result.stderr.contains("legacy-promotional-offer"), "\(result)")
+        #expect(result.stdout.contains("legacy-promotional-offer") && !result.stdout.contains("promotional-offer-v1"))
+    }
+
     @Test func anUnknownScopeIsRefusedWithTheListOfScopes() throws {
         let result = try CLI.run(["api-key", "create", "--name", "x", "--scope", "sign-everything"])
         Expect.failure(result, status: 2, mentioning: ["sign-everything", "promotional-offer", "metrics", "campaigns"])

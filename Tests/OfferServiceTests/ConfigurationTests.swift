@@ -29,6 +29,21 @@ struct ConfigurationTests {
 
     static let otherDigest = String(repeating: "cd", count: 32)
 
+    @Test("a deprecated scope spelling works as the current name and leaves a note naming the field")
+    func deprecatedScopeSpellingIsNoted() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write(
+            "service.json",
+            #"{"apps": {\#(Self.app())}, "apiKeys": [\#(Self.apiKey(scopes: #"["promotional-offer-v1", "metrics"]"#))]}"#
+        )
+        let configuration = try ServiceConfiguration.load(path: path, environment: [:])
+        #expect(configuration.apiKeys[0].scopes == [.legacyPromotionalOffer, .metrics])
+        #expect(configuration.deprecationNotes.count == 1, "\(configuration.deprecationNotes)")
+        #expect(
+            configuration.deprecationNotes.first?.contains("apiKeys[0].scopes[0]") == true
+                && configuration.deprecationNotes.first?.contains("legacy-promotional-offer") == true)
+    }
+
     @Test("a valid two-app configuration: relative key files resolve against the file's folder")
     func validConfiguration() async throws {
         let folder = try TemporaryFolder()

@@ -21,6 +21,9 @@ public struct ServiceConfiguration: Sendable {
     public var connectAPI: ConnectAPICredentials?
     public var apiKeys: [APIKey]
     public var limits: ServiceLimits
+    /// Notes on deprecated spellings the file used (a scope named `promotional-offer-v1`, say), for
+    /// the caller to print; the configuration works as if the current name had been written.
+    public var deprecationNotes: [String] = []
 
     public init(
         apps: [String: AppCredentials], connectAPI: ConnectAPICredentials? = nil, apiKeys: [APIKey] = [],
@@ -59,7 +62,8 @@ public struct ServiceConfiguration: Sendable {
             json, source: path, folder: URL(fileURLWithPath: path).deletingLastPathComponent())
         var source = path
         if let variable = environment[apiKeysVariable] {
-            configuration.apiKeys += try parseAPIKeys(variable, source: apiKeysVariable)
+            configuration.apiKeys += try parseAPIKeys(
+                variable, source: apiKeysVariable, notes: &configuration.deprecationNotes)
             source += " with \(apiKeysVariable)"
         }
         var names = Set<String>()
@@ -79,7 +83,9 @@ public struct ServiceConfiguration: Sendable {
     }
 
     /// Parses the API keys of `OFFERKIT_API_KEYS`.
-    static func parseAPIKeys(_ text: String, source: String) throws(ConfigurationError) -> [APIKey] {
+    static func parseAPIKeys(
+        _ text: String, source: String, notes: inout [String]
+    ) throws(ConfigurationError) -> [APIKey] {
         let json: JSONValue
         do {
             json = try JSONValue.parse(Array(text.utf8))
@@ -88,9 +94,11 @@ public struct ServiceConfiguration: Sendable {
         }
         try check(json, against: .array(of: apiKeySchema), source: source)
         guard case .array(let entries) = json else { return [] }
-        return try entries.enumerated().map { (index, entry) throws(ConfigurationError) in
-            try apiKey(entry, source: source, field: "[\(index)]")
+        var keys: [APIKey] = []
+        for (index, entry) in entries.enumerated() {
+            keys.append(try apiKey(entry, source: source, field: "[\(index)]", notes: &notes))
         }
+        return keys
     }
 
     /// Builds a configuration from parsed JSON.
@@ -115,9 +123,10 @@ public struct ServiceConfiguration: Sendable {
                 issuerId: entry["issuerId"].map { _ in text(entry, "issuerId") })
         }
         var apiKeys: [APIKey] = []
+        var notes: [String] = []
         if case .array(let entries)? = json["apiKeys"] {
             for (index, entry) in entries.enumerated() {
-                apiKeys.append(try apiKey(entry, source: source, field: "apiKeys[\(index)]"))
+                apiKeys.append(try apiKey(entry, source: source, field: "apiKeys[\(index)]", notes: &notes))
             }
         }
         var limits = ServiceLimits()
@@ -129,7 +138,9 @@ public struct ServiceConfiguration: Sendable {
             if let value = entry["maxConnections"]?.exactInteger { limits.maxConnections = Int(value) }
             if let value = entry["backlog"]?.exactInteger { limits.backlog = Int(value) }
         }
-        return ServiceConfiguration(apps: apps, connectAPI: connectAPI, apiKeys: apiKeys, limits: limits)
+        var configuration = ServiceConfiguration(apps: apps, connectAPI: connectAPI, apiKeys: apiKeys, limits: limits)
+        configuration.deprecationNotes = notes
+        return configuration
     }
 
     /// The entries of `apps`, each with all three members.
@@ -160,7 +171,9 @@ public struct ServiceConfiguration: Sendable {
         return entries
     }
 
-    private static func apiKey(_ entry: JSONValue, source: String, field: String) throws(ConfigurationError) -> APIKey {
+    private static func apiKey(
+        _ entry: JSONValue, source: String, field: String, notes: inout [String]
+    ) throws(ConfigurationError) -> APIKey {
         let hex = text(entry, "sha256")
         guard let digest = Hex.bytes(hex), digest.count == 32 else {
             throw .invalidField(source: source, field: "\(field).sha256", expected: "64 hexadecimal digits (SHA-256)")
@@ -170,10 +183,13 @@ public struct ServiceConfiguration: Sendable {
         if scopeNames != ["*"] {
             var set = Set<OperationScope>()
             for (index, name) in scopeNames.enumerated() {
-                guard let scope = OperationScope.named(name)?.scope else {
+                guard let (scope, deprecated) = OperationScope.named(name) else {
                     throw .invalidField(
                         source: source, field: "\(field).scopes[\(index)]",
                         expected: "\"*\" alone, or scopes among \(OperationScope.names)")
+                }
+                if deprecated, let note = SigningOperation.deprecationNote(for: name) {
+                    notes.append("\(source): \(field).scopes[\(index)]: \(note)")
                 }
                 set.insert(scope)
             }
