@@ -41,6 +41,12 @@ extension FuzzTarget {
     /// Decodes a legacy promotional offer signature (the JSON `offerkit sign promotional-offer-v1
     /// --format json` writes, `Codable` keys) and verifies it for the demo app.
     static func fuzzLegacySignature(_ input: [UInt8]) {
+        do {
+            let read = try LegacyPromotionalOfferSignature.read(json: input)
+            try FuzzFixtures.verifier.verify(read.signature, bundleId: read.bundleId ?? FuzzFixtures.bundleId)
+        } catch {
+            _ = error.localizedDescription
+        }
         guard let signature = try? JSONDecoder().decode(LegacyPromotionalOfferSignature.self, from: Data(input)) else {
             return
         }

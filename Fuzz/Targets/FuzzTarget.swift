@@ -18,7 +18,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     /// `JWSVerifier.verify(_:)` past the signature: the input is a payload (or `header NUL
     /// payload`), signed here with the demo key so that the header and claim rules see it.
     case jwsClaims = "jws-claims"
-    /// `JWSVerifier.verify(_:bundleId:)`: a legacy promotional offer signature as JSON.
+    /// `JWSVerifier.verify(_:bundleId:)`: a legacy promotional offer signature as JSON, read by
+    /// Foundation's decoder and by `LegacyPromotionalOfferSignature.read(json:)` (`verify --legacy-signature-file`).
     case legacySignature = "legacy-signature"
     /// `AppleCodeCSV.parse`: App Store Connect's one-time-use code CSV.
     case appleCSV = "apple-csv"
@@ -26,6 +27,12 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case advancedCommerce = "advanced-commerce"
     /// `BatchSigner.process(line:lineNumber:)`: one line of `offerkit batch` input.
     case batch
+    /// `AppCredentialsEntry.parse(_:)`: a configuration file's apps (the CLI config, the service's `apps`).
+    case credentials
+    /// `ExportRecipient.list(csv:)`: a `--recipients` CSV file.
+    case recipients
+    /// `LedgerLocation(parsing:)`: a `--ledger` path or URL, whose password must never be shown.
+    case ledgerLocation = "ledger-location"
 
     /// Runs one input through the target.
     package func run(_ input: [UInt8]) {
@@ -39,6 +46,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .appleCSV: Self.fuzzAppleCSV(input)
         case .advancedCommerce: Self.fuzzAdvancedCommerce(input)
         case .batch: Self.fuzzBatch(input)
+        case .credentials: Self.fuzzCredentials(input)
+        case .recipients: Self.fuzzRecipients(input)
+        case .ledgerLocation: Self.fuzzLedgerLocation(input)
         }
     }
 

@@ -1,0 +1,41 @@
+import Foundation
+import OfferCodes
+import OfferJSON
+import OfferSigning
+
+extension FuzzTarget {
+    /// Reads a configuration's apps; every entry read has a bundle ID that the one rule accepts.
+    static func fuzzCredentials(_ input: [UInt8]) {
+        do {
+            for entry in try AppCredentialsEntry.parse(input) {
+                check(BundleIdText.isBundleId(entry.bundleId), "an accepted entry has a bad bundle ID")
+            }
+        } catch {
+            _ = error.localizedDescription
+        }
+    }
+
+    /// Reads a recipients CSV; every recipient read has a non-empty name.
+    static func fuzzRecipients(_ input: [UInt8]) {
+        do {
+            for recipient in try ExportRecipient.list(csv: input) {
+                check(!recipient.name.isEmpty, "an accepted recipient has an empty name")
+            }
+        } catch {
+            _ = error.localizedDescription
+        }
+    }
+
+    /// Parses a ledger locator; a password in it never shows in its description or its error.
+    static func fuzzLedgerLocation(_ input: [UInt8]) {
+        guard let text = String(validating: input, as: UTF8.self) else { return }
+        let secret = "fuzz-secret-password"
+        let withSecret = text.replacingOccurrences(of: "postgres://u@", with: "postgres://u:\(secret)@")
+        do {
+            let location = try LedgerLocation(parsing: withSecret)
+            check(!location.description.contains(secret), "a ledger URL's password shows in its description")
+        } catch {
+            check(!error.localizedDescription.contains(secret), "a ledger URL's password shows in an error")
+        }
+    }
+}
