@@ -55,6 +55,11 @@ struct LedgerLocationTests {
         #expect(LedgerLocation.redacted("postgres://u:secret@h:1/db") == "postgres://u:***@h:1/db")
         #expect(LedgerLocation.redacted("postgres://u:se:cr@et@h/db?x=@") == "postgres://u:***@h/db?x=@")
         #expect(LedgerLocation.redacted("postgres://u@h/db") == "postgres://u@h/db")
+        // A password holding a raw `/`, and a second URL pasted into the first (found by fuzzing).
+        #expect(!LedgerLocation.redacted("postgres://u:pa/ss@h/db").contains("pa/ss"))
+        #expect(
+            LedgerLocation.redacted("postgres://u:one@h:postgres://u:two@h2")
+                == "postgres://u:***@h:postgres://u:***@h2")
         #expect(LedgerLocation.redacted("not a url:secret@x") == "not a url:secret@x")
     }
 

@@ -50,16 +50,25 @@ public enum LedgerLocation: Sendable, Equatable, CustomStringConvertible {
 
     /// `text` with the password of a URL (`scheme://user:PASSWORD@host…`) replaced by `***`;
     /// other text is returned unchanged. Works on text that is not a valid URL, so that an error
-    /// about a malformed locator can still quote it.
+    /// about a malformed locator can still quote it: every `://` starts an authority whose password
+    /// is hidden, so a second URL pasted into the first (found by the `ledger-location` fuzz
+    /// target) shows no password either.
     public static func redacted(_ text: String) -> String {
-        guard let schemeEnd = text.range(of: "://") else { return text }
-        let rest = text[schemeEnd.upperBound...]
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-        let authority = rest[..<authorityEnd]
-        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else {
-            return text
+        guard text.contains("://") else { return text }
+        // Every `//` may start an authority (`user:PASSWORD@host`), wherever it is. The authority
+        // is taken up to `?` or `#` only, not `/`: a mistyped password holding a `/` is hidden too
+        // (hiding a path's `@…` along with it costs nothing).
+        var parts = text.components(separatedBy: "//")
+        for index in parts.indices.dropFirst() {
+            let part = parts[index]
+            let authorityEnd = part.firstIndex { $0 == "?" || $0 == "#" } ?? part.endIndex
+            let authority = part[..<authorityEnd]
+            guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else {
+                continue
+            }
+            parts[index] = String(authority[...colon] + "***" + part[at...])
         }
-        return String(text[..<authority.index(after: colon)]) + "***" + String(text[at...])
+        return parts.joined(separator: "//")
     }
 
     /// The scheme of a URL-looking locator (`mysql` in `mysql://…`), or `nil` for a path.
