@@ -57,6 +57,10 @@ struct LedgerLocationTests {
         #expect(LedgerLocation.redacted("postgres://u@h/db") == "postgres://u@h/db")
         // A password holding a raw `/`, and a second URL pasted into the first (found by fuzzing).
         #expect(!LedgerLocation.redacted("postgres://u:pa/ss@h/db").contains("pa/ss"))
+        // A mistyped scheme is not taken as a file name that shows the password.
+        #expect(throws: LedgerLocationError.self) { try LedgerLocation(parsing: "x\u{6}postgres://u:pw@h/db") }
+        #expect(
+            (try? LedgerLocation(parsing: "sqlite:a://u:pw@h"))?.description.contains(":pw@") == false)
         #expect(
             LedgerLocation.redacted("postgres://u:one@h:postgres://u:two@h2")
                 == "postgres://u:***@h:postgres://u:***@h2")

@@ -30,12 +30,18 @@ public enum LedgerLocation: Sendable, Equatable, CustomStringConvertible {
             var path = String(text.dropFirst("sqlite:".count))
             // `sqlite:///abs/path` and `sqlite://rel` are common spellings of the same thing.
             if path.hasPrefix("//") { path.removeFirst(2) }
-            guard !path.isEmpty else { throw LedgerLocationError.missingPath(locator: text) }
+            guard !path.isEmpty else { throw LedgerLocationError.missingPath(locator: Self.redacted(text)) }
             self = .sqlite(path: path)
             return
         }
         if let scheme = Self.scheme(of: text) {
             throw LedgerLocationError.unknownScheme(scheme: scheme, locator: Self.redacted(text))
+        }
+        // `://` in a path is a mistyped URL (found by fuzzing: `xpostgres://u:PASSWORD@…` was taken
+        // as a file name and shown with its password), never a ledger file anyone means.
+        if let range = text.range(of: "://") {
+            throw LedgerLocationError.unknownScheme(
+                scheme: Self.redacted(String(text[..<range.lowerBound])), locator: Self.redacted(text))
         }
         self = .sqlite(path: text)
     }
@@ -43,7 +49,7 @@ public enum LedgerLocation: Sendable, Equatable, CustomStringConvertible {
     /// The locator as it may be shown: the path, or the URL with its password replaced by `***`.
     public var description: String {
         switch self {
-        case .sqlite(let path): path
+        case .sqlite(let path): Self.redacted(path)
         case .postgres(let location): location.description
         }
     }

@@ -69,19 +69,23 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
                 guard Self.isSchemaName(schema) else {
                     throw LedgerLocationError.invalidURL(
                         locator: shown,
-                        problem: "its schema \"\(schema)\" is not 1 to 63 lower-case letters, digits or underscores "
+                        problem:
+                            "its schema \"\(LedgerLocation.redacted(schema))\" is not 1 to 63 lower-case letters, digits or underscores "
                             + "starting with a letter or underscore")
                 }
             case "sslmode":
                 guard let mode = TLSMode(rawValue: item.value ?? "") else {
                     throw LedgerLocationError.invalidURL(
                         locator: shown,
-                        problem: "its sslmode \"\(item.value ?? "")\" is not one of disable, prefer, require")
+                        problem:
+                            "its sslmode \"\(LedgerLocation.redacted(item.value ?? ""))\" is not one of disable, prefer, require"
+                    )
                 }
                 tls = mode
             default:
                 throw LedgerLocationError.invalidURL(
-                    locator: shown, problem: "its option \"\(item.name)\" is not one of schema, sslmode")
+                    locator: shown,
+                    problem: "its option \"\(LedgerLocation.redacted(item.name))\" is not one of schema, sslmode")
             }
         }
         let password = components.password ?? ProcessInfo.processInfo.environment["PGPASSWORD"]
@@ -107,6 +111,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         var text = "postgres://\(userText)\(password == nil ? "" : ":***")@\(hostText):\(port)/\(database)"
         text += "?schema=\(schema)"
         if tls != .prefer { text += "&sslmode=\(tls.rawValue)" }
-        return text
+        // The database name is the URL's path as given: a pasted second URL in it shows no password.
+        return LedgerLocation.redacted(text)
     }
 }
