@@ -34,31 +34,18 @@ extension PostgresLedger {
                     campaign: campaign.name, recordedAppAppleId: recordedApp, appAppleId: appAppleId)
             }
             let recordedBatches = try PostgresStoredBatch.fetchAll(session, label: label)
-            let alreadyRecorded = recordedBatches.contains {
-                $0.batch.campaign == batch.campaign && $0.batch.offer == batch.offer && $0.batch.kind == batch.kind
-                    && $0.batch.index == batch.index
-            }
-            if alreadyRecorded { return false }
-            let limit =
-                batch.environment == .production
-                ? CampaignLimits.productionCodesPerQuarter : CampaignLimits.sandboxCodesPerQuarter
+            if LedgerLimitCheck.isRecorded(batch, among: recordedBatches.map(\.batch)) { return false }
             let totals = try Self.quarterTotals(
                 session, label: label, appAppleId: appAppleId, quarter: batch.quarter, excludingCampaign: nil,
                 batches: recordedBatches)
             let recorded = totals[batch.environment] ?? 0
-            if recorded > limit - batch.redemptions {
-                throw LedgerError.quarterLimitExceeded(
-                    batch: batch, appAppleId: appAppleId, limit: limit, recorded: recorded)
-            }
+            try LedgerLimitCheck.checkQuarter(batch, appAppleId: appAppleId, recorded: recorded)
             let offersBefore = try Self.offerCount(session, campaign: campaign.name)
             let appId = try Self.upsert(campaign, session, label: label)
             if try Self.offerCount(session, campaign: campaign.name) > offersBefore {
-                let active = try Self.activeOffers(session, appAppleId: appAppleId)
-                if active > CampaignLimits.activeOffersPerApp {
-                    throw LedgerError.activeOfferLimitExceeded(
-                        campaign: campaign.name, appAppleId: appAppleId, active: active,
-                        limit: CampaignLimits.activeOffersPerApp)
-                }
+                try LedgerLimitCheck.checkActiveOffers(
+                    try Self.activeOffers(session, appAppleId: appAppleId), campaign: campaign.name,
+                    appAppleId: appAppleId)
             }
             let batchId = try session.query(
                 """
@@ -145,12 +132,9 @@ extension PostgresLedger {
                         + "readable app")
             }
             if active, !current {
-                let activeOffers = try Self.activeOffers(session, appAppleId: appAppleId) + 1
-                if activeOffers > CampaignLimits.activeOffersPerApp {
-                    throw LedgerError.activeOfferLimitExceeded(
-                        campaign: campaign, appAppleId: appAppleId, active: activeOffers,
-                        limit: CampaignLimits.activeOffersPerApp)
-                }
+                try LedgerLimitCheck.checkActiveOffers(
+                    try Self.activeOffers(session, appAppleId: appAppleId) + 1, campaign: campaign,
+                    appAppleId: appAppleId)
             }
             try session.query(
                 "UPDATE offers SET active = \(active) WHERE campaign = \(campaign) AND name = \(offer)")

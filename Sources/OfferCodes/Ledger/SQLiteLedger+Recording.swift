@@ -50,31 +50,17 @@ extension SQLiteLedger {
                 }
             }
             let recordedBatches = try StoredBatch.fetchAll(db, path: label)
-            let alreadyRecorded = recordedBatches.contains {
-                $0.batch.campaign == batch.campaign && $0.batch.offer == batch.offer && $0.batch.kind == batch.kind
-                    && $0.batch.index == batch.index
-            }
-            if alreadyRecorded { return false }
-            let limit =
-                batch.environment == .production
-                ? CampaignLimits.productionCodesPerQuarter : CampaignLimits.sandboxCodesPerQuarter
+            if LedgerLimitCheck.isRecorded(batch, among: recordedBatches.map(\.batch)) { return false }
             let totals = try Self.quarterTotals(
                 db, path: label, appAppleId: appAppleId, quarter: batch.quarter, excludingCampaign: nil,
                 batches: recordedBatches)
             let recorded = totals[batch.environment] ?? 0
-            if recorded > limit - batch.redemptions {
-                throw LedgerError.quarterLimitExceeded(
-                    batch: batch, appAppleId: appAppleId, limit: limit, recorded: recorded)
-            }
+            try LedgerLimitCheck.checkQuarter(batch, appAppleId: appAppleId, recorded: recorded)
             let offersBefore = try Self.offerCount(db, campaign: campaign.name)
             let appId = try Self.upsert(campaign, db, path: label)
             if try Self.offerCount(db, campaign: campaign.name) > offersBefore {
-                let active = try Self.activeOffers(db, appAppleId: appAppleId)
-                if active > CampaignLimits.activeOffersPerApp {
-                    throw LedgerError.activeOfferLimitExceeded(
-                        campaign: campaign.name, appAppleId: appAppleId, active: active,
-                        limit: CampaignLimits.activeOffersPerApp)
-                }
+                try LedgerLimitCheck.checkActiveOffers(
+                    try Self.activeOffers(db, appAppleId: appAppleId), campaign: campaign.name, appAppleId: appAppleId)
             }
             try db.execute(
                 sql: """
@@ -182,12 +168,8 @@ extension SQLiteLedger {
                         + "readable active switch or app")
             }
             if active, current == 0 {
-                let activeOffers = try Self.activeOffers(db, appAppleId: appAppleId) + 1
-                if activeOffers > CampaignLimits.activeOffersPerApp {
-                    throw LedgerError.activeOfferLimitExceeded(
-                        campaign: campaign, appAppleId: appAppleId, active: activeOffers,
-                        limit: CampaignLimits.activeOffersPerApp)
-                }
+                try LedgerLimitCheck.checkActiveOffers(
+                    try Self.activeOffers(db, appAppleId: appAppleId) + 1, campaign: campaign, appAppleId: appAppleId)
             }
             try db.execute(
                 sql: "UPDATE offers SET active = ? WHERE campaign = ? AND name = ?",
