@@ -30,6 +30,9 @@ import PostgresNIO
 /// (is the batch recorded, which codes are taken, how many codes the quarter holds, how many
 /// offers are active) is read after the lock is held, and under `READ COMMITTED` each statement
 /// sees every commit made before it, so no other writer can change it before this one commits.
+/// Handing out codes (``assign(recipients:scope:channel:_:)``) takes the lock of its offer
+/// instead, so that assignments of one offer run one at a time, on any host, while other offers
+/// and recording go on (see ``transaction(_:_:_:)``).
 /// A writer waits up to ``lockTimeoutSeconds`` for the lock, then fails with
 /// ``LedgerError/databaseFailure(operation:reason:)``. Readers take no lock: they run in a
 /// `REPEATABLE READ READ ONLY` transaction and see the ledger as of one commit.
@@ -158,6 +161,9 @@ public final class PostgresLedger: CodeLedger, CustomStringConvertible {
         case write
         /// Creates or updates the tables, holding the migration lock.
         case migration
+        /// Hands out codes of one offer (campaign and reference name), holding that offer's
+        /// assignment lock.
+        case assignment(campaign: String, offer: String)
     }
 
     /// Runs `body` in one transaction on one connection: it commits when `body` returns and
@@ -174,7 +180,7 @@ public final class PostgresLedger: CodeLedger, CustomStringConvertible {
             switch kind {
             case .read:
                 try session.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            case .write, .migration:
+            case .write, .migration, .assignment:
                 // READ COMMITTED (not REPEATABLE READ): each statement after the lock sees every
                 // commit made before the lock was granted, so the checks read what the previous
                 // holder of the lock wrote.
@@ -186,7 +192,21 @@ public final class PostgresLedger: CodeLedger, CustomStringConvertible {
                 // the limits be checked by counting, and the codes be checked against the app's
                 // codes once (see PostgresCodeInserter). The migration lock is a separate key, so
                 // that opening never waits for a long write.
-                let name = (kind == .write ? "offerkit-ledger-write:" : "offerkit-ledger-migration:") + schema
+                //
+                // Assignments take a lock of their offer instead: they change only the assignments of
+                // that offer, and read batches and codes that other writers only add to (a batch and
+                // its codes become visible together, at its writer's commit), so assignments of
+                // different offers, and recording, run side by side. Two hosts handing out codes of
+                // one offer still run one at a time, which is what keeps a code from going to two
+                // recipients (the unique indexes would refuse it anyway).
+                let name: String
+                switch kind {
+                case .write: name = "offerkit-ledger-write:" + schema
+                case .migration: name = "offerkit-ledger-migration:" + schema
+                case .assignment(let campaign, let offer):
+                    name = "offerkit-ledger-assignment:" + schema + "\u{1F}" + campaign + "\u{1F}" + offer
+                case .read: name = ""
+                }
                 try session.query("SELECT pg_advisory_xact_lock(hashtextextended(\(name), 0))")
             }
             // The ledger's tables are named without their schema in the statements.

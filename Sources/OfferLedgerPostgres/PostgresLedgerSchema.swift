@@ -24,11 +24,29 @@ enum PostgresLedgerSchema {
     static let migrationsTable = "offerkit_migrations"
 
     /// Every migration, oldest first.
-    static let migrations: [Migration] = [Migration(identifier: migrationPrefix + "postgres-v1", sql: version1)]
+    static let migrations: [Migration] = [
+        Migration(identifier: migrationPrefix + "postgres-v1", sql: version1),
+        Migration(identifier: migrationPrefix + "postgres-v2", sql: version2),
+    ]
 
     /// The ledger's tables and their columns (`name type` with `not null` where it applies), in
-    /// column order, after all migrations: opening compares the schema with them.
-    static let expectedColumns: [String: [String]] = [
+    /// column order, after each number of migrations (from 1): opening compares the schema with them.
+    static func expectedColumns(applied: Int) -> [String: [String]] {
+        var columns = version1Columns
+        if applied >= 2 { columns["assignments"] = version2AssignmentColumns }
+        return columns
+    }
+
+    /// Every table of the ledger, after all migrations.
+    static var allTables: Set<String> { Set(expectedColumns(applied: migrations.count).keys) }
+
+    private static let version2AssignmentColumns = [
+        "id bigint not null", "batch_id bigint not null", "seq bigint not null", "campaign text not null",
+        "offer text not null", "environment text not null", "recipient text not null", "shared boolean not null",
+        "channel text not null", "assigned_at timestamp with time zone not null",
+    ]
+
+    private static let version1Columns: [String: [String]] = [
         "apps": ["id bigint not null", "app_apple_id text not null"],
         "campaigns": [
             "name text not null", "app_id bigint not null", "bundle_id text not null",
@@ -105,6 +123,26 @@ enum PostgresLedgerSchema {
         );
         """
 
+    /// Who received which code (see the SQLite ledger's `assignments`).
+    private static let version2 = """
+        CREATE TABLE assignments (
+            id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            batch_id BIGINT NOT NULL,
+            seq BIGINT NOT NULL,
+            campaign TEXT NOT NULL,
+            offer TEXT NOT NULL,
+            environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+            recipient TEXT NOT NULL CHECK (octet_length(recipient) BETWEEN 1 AND 256),
+            shared BOOLEAN NOT NULL,
+            channel TEXT NOT NULL CHECK (channel IN ('export', 'claim')),
+            assigned_at TIMESTAMPTZ NOT NULL,
+            FOREIGN KEY (batch_id, seq) REFERENCES codes(batch_id, seq),
+            UNIQUE (campaign, offer, environment, recipient)
+        );
+        CREATE UNIQUE INDEX assignments_personal ON assignments(batch_id, seq) WHERE NOT shared;
+        CREATE INDEX assignments_by_code ON assignments(batch_id, seq, shared)
+        """
+
     /// Brings the schema up to date, inside the caller's transaction, which holds the migration
     /// lock (see ``PostgresLedger``).
     ///
@@ -149,7 +187,7 @@ enum PostgresLedgerSchema {
         _ session: PostgresSession, tables: Set<String>, schema: String, label: String
     ) throws -> Int {
         if tables.isEmpty { return 0 }
-        let ours = tables.intersection(expectedColumns.keys)
+        let ours = tables.intersection(allTables)
         guard tables.contains(migrationsTable) else {
             if ours.isEmpty { throw LedgerError.notALedger(path: label) }
             throw LedgerError.corrupt(
@@ -181,7 +219,6 @@ enum PostgresLedgerSchema {
             }
             return 0
         }
-        // Only one version exists so far: a ledger with any migration has all of today's tables.
         let rows = try session.query(
             """
             SELECT c.relname, a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
@@ -196,8 +233,9 @@ enum PostgresLedgerSchema {
             let (table, column) = try row.decode((String, String).self)
             columns[table, default: []].append(column)
         }
-        if columns != expectedColumns {
-            let names = Set(columns.keys).union(expectedColumns.keys).filter { columns[$0] != expectedColumns[$0] }
+        let expected = expectedColumns(applied: count)
+        if columns != expected {
+            let names = Set(columns.keys).union(expected.keys).filter { columns[$0] != expected[$0] }
             throw LedgerError.corrupt(
                 path: label,
                 reason: "the definition of \(names.sorted().joined(separator: ", ")) differs from the one OfferKit "

@@ -67,6 +67,54 @@ public protocol CodeLedger: Sendable {
     /// Calls `body` with every code of a campaign (optionally of one offer), in the order
     /// issued, without loading them all into memory.
     func forEachCode(campaign: String, offer: String?, _ body: (IssuedCode) throws -> Void) throws
+
+    /// Hands out one code of the scope's offer to each recipient and records it, atomically:
+    /// either every recipient gets a code, or nothing is recorded. A recipient who already holds
+    /// a code of the scope gets the same one again, so repeating a call is safe. See
+    /// ``AssignmentRun`` for which code each recipient gets; `body` is called with each
+    /// assignment, in order, inside the transaction (if it throws, nothing is recorded).
+    ///
+    /// Assignments of one offer are serialized across processes and hosts (SQLite's write
+    /// lock; PostgreSQL's advisory lock of the offer): two recipients never get the same
+    /// personal code, and a shared code is never handed out more times than its redemption limit.
+    ///
+    /// - Throws: ``LedgerError/invalidRecipient(position:problem:)``,
+    ///   ``LedgerError/unknownOffer(offer:campaign:)``, ``LedgerError/offerInactive(offer:campaign:)``,
+    ///   ``LedgerError/noCodeLeft(campaign:offer:environment:assigned:stored:)``,
+    ///   ``LedgerError/nothingToAssign(campaign:offer:environment:reason:)``, and whatever `body` throws.
+    func assign(
+        recipients: [String], scope: AssignmentScope, channel: AssignmentChannel,
+        _ body: (CodeAssignment) throws -> Void
+    ) throws
+
+    /// Calls `body` with each recipient and the code they hold in the scope (`nil`: none),
+    /// without handing out anything.
+    func lookUpAssignments(
+        recipients: [String], scope: AssignmentScope, _ body: (String, CodeAssignment?) throws -> Void
+    ) throws
+
+    /// Calls `body` with every assignment of a campaign (optionally of one offer), in the order
+    /// they were recorded, without loading them all into memory. `isNew` is `false` in each.
+    func forEachAssignment(campaign: String, offer: String?, _ body: (CodeAssignment) throws -> Void) throws
+
+    /// What the ledger holds for a campaign and how much of it was handed out; limits are
+    /// counted in the quarter of `today`, and batches that expired before `today` are marked.
+    ///
+    /// - Throws: ``LedgerError/unknownCampaign(campaign:)`` when the campaign is not recorded.
+    func status(campaign: String, today: CalendarDate) throws -> CampaignStatus
+}
+
+extension CodeLedger {
+    /// Hands out one code of the scope's offer to `recipient` (the code they already hold, if
+    /// any); see ``assign(recipients:scope:channel:_:)``.
+    public func claim(recipient: String, scope: AssignmentScope) throws -> CodeAssignment {
+        var result: CodeAssignment?
+        try assign(recipients: [recipient], scope: scope, channel: .claim) { result = $0 }
+        guard let result else {
+            throw LedgerError.databaseFailure(operation: "claim a code", reason: "no assignment was returned")
+        }
+        return result
+    }
 }
 
 /// What a ledger holds for one app, for the limits that span campaigns.

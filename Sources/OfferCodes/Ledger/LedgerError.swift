@@ -42,6 +42,20 @@ public enum LedgerError: Error, Equatable, Sendable {
     /// Recording the campaign's offers (or switching one on) would make more of the app's offers
     /// active than Apple allows; `active` is how many would be. Nothing is changed.
     case activeOfferLimitExceeded(campaign: String, appAppleId: String, active: Int, limit: Int)
+    /// No campaign of that name is recorded in the ledger.
+    case unknownCampaign(campaign: String)
+    /// A recipient id breaks ``RecipientId``'s rules; `position` is its place (from 1) in a list
+    /// of several.
+    case invalidRecipient(position: Int?, problem: String)
+    /// The offer is recorded inactive (App Store Connect's `active` switch is off): its codes
+    /// cannot be redeemed, so none is handed out.
+    case offerInactive(offer: String, campaign: String)
+    /// Every code of the offer that may be handed out in the environment is handed out:
+    /// `assigned` of `stored` (for shared codes: recipients of redemptions).
+    case noCodeLeft(campaign: String, offer: String, environment: CodeEnvironment, assigned: Int, stored: Int)
+    /// The offer has no codes to hand out in the environment at all; `reason` says why (no batch,
+    /// expired batches, codes not imported yet).
+    case nothingToAssign(campaign: String, offer: String, environment: CodeEnvironment, reason: String)
 }
 
 extension LedgerError: LocalizedError {
@@ -110,6 +124,25 @@ extension LedgerError: LocalizedError {
             return "With campaign \"\(campaign)\", \(active) offers of app \(appAppleId) would be active in the "
                 + "ledger, over Apple's limit of \(limit) active offers per app; nothing was changed (another run may "
                 + "have recorded offers since the campaign was checked). Mark older offers inactive first."
+        case .unknownCampaign(let campaign):
+            return "The ledger has no campaign \"\(campaign)\"; expected the name of a campaign recorded by "
+                + "`offerkit codes generate` or `offerkit codes import`, or another ledger."
+        case .invalidRecipient(let position, let problem):
+            return "The recipient id\(position.map { " on line \($0)" } ?? "") \(problem)."
+        case .offerInactive(let offer, let campaign):
+            return "Offer \"\(offer)\" of campaign \"\(campaign)\" is marked inactive in the ledger, so its codes "
+                + "cannot be redeemed and none was handed out; expected an active offer (switch it on in App Store "
+                + "Connect and record that with `offerkit codes deactivate --activate`, or use another offer)."
+        case .noCodeLeft(let campaign, let offer, let environment, let assigned, let stored):
+            let kind = environment == .production ? "production" : "sandbox"
+            return "No unassigned \(kind) code is left for offer \"\(offer)\" of campaign \"\(campaign)\": "
+                + "\(ProblemText.grouped(assigned)) of \(ProblemText.grouped(stored)) are handed out, and nothing "
+                + "was assigned now. Add codes to the offer (a new batch in the campaign, then `offerkit codes "
+                + "generate` or `offerkit codes import`)."
+        case .nothingToAssign(let campaign, let offer, let environment, let reason):
+            let kind = environment == .production ? "production" : "sandbox"
+            return "Offer \"\(offer)\" of campaign \"\(campaign)\" has no \(kind) codes to hand out: \(reason); "
+                + "nothing was assigned."
         }
     }
 

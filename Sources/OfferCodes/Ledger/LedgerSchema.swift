@@ -13,6 +13,10 @@ import GRDB
 ///   batch), unique per app by `code_key` (the code upper-cased); `code` holds the code as issued
 ///   only when it differs from `code_key` (it is `NULL` for upper-case codes). `app_id` is the
 ///   batch's campaign's app; it has no foreign key, which would cost a lookup per code.
+/// - `assignments` (since v3): every code handed out, to whom (`recipient`), how (`channel`) and
+///   when (`assigned_at`, ISO 8601 UTC); at most one per recipient, campaign, offer and
+///   environment. A personal code (`shared` 0) appears once (a partial unique index); a shared
+///   code once per recipient.
 ///
 /// Applied migrations are listed in `grdb_migrations`, the table of GRDB's `DatabaseMigrator`
 /// (which created the ledgers of earlier OfferKit versions). OfferKit runs the migrations itself,
@@ -40,6 +44,7 @@ enum LedgerSchema {
             try db.execute(sql: version2)
             try StoredBatch.sealAll(db, path: path)
         },
+        Migration(identifier: migrationPrefix + "v3") { db, _ in try db.execute(sql: version3) },
     ]
 
     /// The tables of the first schema.
@@ -190,6 +195,26 @@ enum LedgerSchema {
             PRIMARY KEY (batch_id, seq),
             UNIQUE (app_id, code_key)
         ) WITHOUT ROWID;
+        """
+
+    /// Who received which code.
+    private static let version3 = """
+        CREATE TABLE assignments (
+            id INTEGER PRIMARY KEY,
+            batch_id INTEGER NOT NULL,
+            seq INTEGER NOT NULL,
+            campaign TEXT NOT NULL,
+            offer TEXT NOT NULL,
+            environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+            recipient TEXT NOT NULL CHECK (length(CAST(recipient AS BLOB)) BETWEEN 1 AND 256),
+            shared INTEGER NOT NULL CHECK (shared IN (0, 1)),
+            channel TEXT NOT NULL CHECK (channel IN ('export', 'claim')),
+            assigned_at TEXT NOT NULL,
+            FOREIGN KEY (batch_id, seq) REFERENCES codes(batch_id, seq),
+            UNIQUE (campaign, offer, environment, recipient)
+        );
+        CREATE UNIQUE INDEX assignments_personal ON assignments(batch_id, seq) WHERE shared = 0;
+        CREATE INDEX assignments_by_code ON assignments(batch_id, seq, shared);
         """
 
     /// Each batch's code count and digests (filled in for the batches a v1 ledger holds).

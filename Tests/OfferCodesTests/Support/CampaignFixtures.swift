@@ -327,4 +327,19 @@ struct CampaignFixtureLedger: CodeLedger {
     func forEachCode(campaign: String, offer: String?, _ body: (IssuedCode) throws -> Void) throws {
         throw Unsupported()
     }
+
+    func assign(
+        recipients: [String], scope: AssignmentScope, channel: AssignmentChannel,
+        _ body: (CodeAssignment) throws -> Void
+    ) throws { throw Unsupported() }
+
+    func lookUpAssignments(
+        recipients: [String], scope: AssignmentScope, _ body: (String, CodeAssignment?) throws -> Void
+    ) throws { throw Unsupported() }
+
+    func forEachAssignment(campaign: String, offer: String?, _ body: (CodeAssignment) throws -> Void) throws {
+        throw Unsupported()
+    }
+
+    func status(campaign: String, today: CalendarDate) throws -> CampaignStatus { throw Unsupported() }
 }
