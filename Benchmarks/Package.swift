@@ -28,6 +28,14 @@ let package = Package(
         ),
         // Runs one workload in a loop for perf or valgrind: `offerkit-profile NAME COUNT`.
         .executableTarget(name: "offerkit-profile", dependencies: ["SigningWorkloads"]),
+        // Claims per second on each ledger backend, from several processes: `offerkit-ledger-bench run …`.
+        .executableTarget(
+            name: "offerkit-ledger-bench",
+            dependencies: [
+                .product(name: "OfferCodes", package: "OfferKit"),
+                .product(name: "OfferLedgerPostgres", package: "OfferKit"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
