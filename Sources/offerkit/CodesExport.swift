@@ -11,7 +11,8 @@ struct CodesExport: ParsableCommand {
             Every code carries its redemption link \
             https://apps.apple.com/redeem?ctx=offercodes&id=<APP_APPLE_ID>&code=<CODE> (URL-encoded). Formats: \
             csv (code, url, offer, expirationDate), json, messages (CSV rows of code, language and a ready message; \
-            with --recipients, one code per recipient, greeting them by name). Languages: \
+            with --recipients, one code per recipient, greeting them by name; each offer is named by its displayName \
+            in the message's language, never its referenceName). Languages: \
             \(CodeExporter.languages.joined(separator: ", ")). --templates DIR uses your own Mustache templates \
             (same file names as templates/codes/; missing ones fall back to the built-in ones).
             """)
@@ -70,7 +71,7 @@ struct CodesExport: ParsableCommand {
             case .messages: .messages(language: language)
             }
         let source = templates.map { ExportTemplates.directory(URL(fileURLWithPath: $0)) } ?? .builtIn
-        let exporter = try CodeExporter(templates: source, format: exportFormat, app: campaign.app)
+        let exporter = try CodeExporter(templates: source, format: exportFormat, campaign: campaign)
         let people = try recipients.map(Self.readRecipients)
         let sink = try OutputSink(path: out, overwrite: force)
         var progress = ProgressReporter("exporting codes", total: nil)
@@ -96,6 +97,8 @@ struct CodesExport: ParsableCommand {
                 )
             }
             try sink.finish()
+            Self.noteMissingTitles(
+                exporter, campaign: campaign, campaignPath: options.campaign, offer: offer, recipients: people)
         } catch {
             progress.finish()
             sink.abandon()

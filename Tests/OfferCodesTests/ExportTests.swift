@@ -103,11 +103,16 @@ struct ExportTests {
     /// How each language's built-in message writes 2027-05-31.
     static let expiryText = ["en": "2027-05-31", "ja": "2027年5月31日", "ko": "2027년 5월 31일", "zh-Hans": "2027年5月31日"]
 
+    /// The messages name the offer by its title, never by its reference name (which used to be
+    /// printed: issue 16 forbids it).
     @Test(arguments: CodeExporter.languages)
-    func messagesHoldTheCodeLinkOfferAndExpiry(language: String) throws {
-        let offer = "Tom & Jerry <VIP> \"Gold\""
+    func messagesHoldTheCodeLinkTitleAndExpiry(language: String) throws {
+        let offer = "Internal reference name"
+        let title = "Tom & Jerry <VIP> \"Gold\""
         let codes = [Fixtures.code("A+B&C", offer: offer), Fixtures.code("NOEXPIRY", offer: offer, expires: nil)]
-        let records = try StrictCSV.parse(try Fixtures.export(.messages(language: language), codes))
+        let records = try StrictCSV.parse(
+            try Fixtures.export(
+                .messages(language: language), codes, displayNames: [offer: OfferDisplayName([language: title])]))
         try #require(records.count == 3)
         #expect(records[0] == ["code", "language", "message"])
         let expiry = try #require(Self.expiryText[language])
@@ -117,7 +122,8 @@ struct ExportTests {
             let message = record[2]
             #expect(message.contains(code.code))
             #expect(message.contains(RedemptionLink.url(appAppleId: Fixtures.app.appAppleId, code: code.code)))
-            #expect(message.contains(offer), "no HTML escaping: \(message)")
+            #expect(message.contains(title), "no HTML escaping: \(message)")
+            #expect(!message.contains(offer), "\(message)")
             #expect(message.contains(expiry) == (code.expirationDate != nil), "\(message)")
             #expect(!message.hasSuffix("\n"))
         }

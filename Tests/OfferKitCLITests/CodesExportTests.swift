@@ -84,8 +84,10 @@ struct CodesExportTests {
         #expect(byCode["BBBB2222"]?["offer"] == .string(CodesImportTests.gemPack))
     }
 
+    /// The gem pack has no displayName: its messages name no offer (they used to print its
+    /// reference name, which issue 16 forbids), and stderr says how to add a title.
     @Test(arguments: [
-        ("en", "Here's your code for"), ("ja", "コード："), ("ko", "코드: "), ("zh-Hans", "优惠码："),
+        ("en", "Here's your offer code: "), ("ja", "コード："), ("ko", "코드: "), ("zh-Hans", "优惠码："),
     ])
     func messagesInEveryLanguage(language: String, phrase: String) throws {
         let (files, campaign) = try Self.setUp()
@@ -102,9 +104,73 @@ struct CodesExportTests {
             let message = row.count == 3 ? row[2] : ""
             #expect(message.contains(row[0]), "the message holds its code: \(message)")
             #expect(message.contains(CampaignFiles.link(row[0])), "the message holds its link: \(message)")
-            #expect(message.contains(CodesImportTests.gemPack), "\(message)")
+            #expect(!message.contains(CodesImportTests.gemPack), "never the reference name: \(message)")
+            #expect(!message.contains("Gem pack"), "\(message)")
             #expect(message.contains(phrase), "\(language): \(message)")
         }
+        let notes = result.stderr.split(separator: "\n").filter { $0.contains("displayName") }
+        #expect(notes.count == 1, "\(result.stderr)")
+        #expect(notes.first?.contains("\"\(CodesImportTests.gemPack)\" has no displayName for \(language)") == true)
+    }
+
+    @Test("messages show each offer's displayName, a shared code is the campaign's, one note per untitled offer")
+    func messagesShowDisplayNames() throws {
+        let files = try CampaignFiles.make()
+        defer { files.remove() }
+        let titled = CampaignFiles.offer(
+            "Press 2027 internal", custom: [CampaignFiles.given(["PRESS27"], redemptionLimit: 50)]
+        ).replacingOccurrences(
+            of: "{\"referenceName\"",
+            with: #"{"displayName": {"en": "Pro for press", "JA": "報道関係者向けPro"}, "referenceName""#)
+        let untitled = CampaignFiles.offer(
+            "Gift 2027 internal", productAscId: "6450000011", custom: [CampaignFiles.given(["GIFT27"])])
+        let campaign = try files.write(
+            CampaignFiles.campaign(name: "titles", offers: [titled, untitled]), to: "campaign.json")
+        let generate = try files.run("generate", campaign)
+        #expect(generate.status == 0, "\(generate)")
+
+        let ja = try files.run("export", campaign, ["--format", "messages", "--language", "ja"])
+        #expect(ja.status == 0, "\(ja)")
+        let rows = Dictionary(
+            uniqueKeysWithValues: CampaignFiles.csvRecords(ja.stdout).dropFirst().map { ($0[0], $0[2]) })
+        #expect(rows["PRESS27"]?.contains("「報道関係者向けPro」のキャンペーンコードをお知らせします。") == true, "\(rows)")
+        #expect(rows["GIFT27"]?.contains("お客様専用の特典コードをお届けします。") == true, "\(rows)")
+        #expect(!ja.stdout.contains("internal"), "no reference name in any message: \(ja.stdout)")
+        let jaNotes = ja.stderr.split(separator: "\n").map(String.init)
+        #expect(jaNotes.count == 1, "\(ja.stderr)")
+        for word in [
+            "offerkit: note: offer \"Gift 2027 internal\" has no displayName for ja", "name no offer",
+            #""displayName": {"ja": "…"}"#, campaign,
+        ] {
+            #expect(jaNotes.first?.contains(word) == true, "\(word): \(ja.stderr)")
+        }
+
+        let ko = try files.run("export", campaign, ["--format", "messages", "--language", "ko"])
+        #expect(ko.status == 0, "\(ko)")
+        #expect(ko.stdout.contains("“Pro for press” 캠페인 코드"), "the English title: \(ko.stdout)")
+        let koNotes = ko.stderr.split(separator: "\n").map(String.init)
+        #expect(koNotes.count == 2, "\(ko.stderr)")
+        #expect(
+            koNotes.contains {
+                $0.contains("\"Press 2027 internal\" has no displayName for ko") && $0.contains("English")
+            })
+        #expect(koNotes.contains { $0.contains("\"Gift 2027 internal\" has no displayName for ko") })
+
+        let en = try files.run("export", campaign, ["--format", "messages", "--offer", "Press 2027 internal"])
+        #expect(en.status == 0 && en.stderr.isEmpty, "\(en)")
+        #expect(en.stdout.contains("Here's the code for Pro for press: PRESS27"), "\(en.stdout)")
+        let csv = try files.run("export", campaign)
+        #expect(csv.status == 0 && csv.stderr.isEmpty, "CSV is data: no notes\n\(csv)")
+        #expect(csv.stdout.contains("Press 2027 internal"), "CSV keeps the reference name as data")
+
+        // A title that breaks a rule never reaches a message: the export refuses the file.
+        _ = try files.write(
+            CampaignFiles.campaign(
+                name: "titles",
+                offers: [titled.replacingOccurrences(of: #""Pro for press""#, with: #""  ""#), untitled]),
+            to: "campaign.json")
+        let refused = try files.run("export", campaign, ["--format", "messages"])
+        Expect.failure(refused, status: 4, mentioning: ["$.offers[0].displayName.en", "empty"])
     }
 
     @Test func recipientsGetCodesInOrder() throws {

@@ -4,6 +4,9 @@ public struct OfferDefinition: Sendable, Equatable {
     /// The offer's reference name in App Store Connect (`name`); StoreKit reports it as the
     /// transaction's `offerIdentifier`.
     public var referenceName: String
+    /// The customer-facing title per language (`displayName`): what messages for customers call
+    /// the offer. Empty when the campaign gives none.
+    public var displayName: OfferDisplayName
     /// The product the offer discounts.
     public var product: ProductReference
     /// How the customer pays.
@@ -28,13 +31,15 @@ public struct OfferDefinition: Sendable, Equatable {
     public var customCodes: [CustomCodeBatch]
 
     public init(
-        referenceName: String, product: ProductReference, paymentMode: PaymentMode, duration: OfferDuration? = nil,
+        referenceName: String, displayName: OfferDisplayName = OfferDisplayName(), product: ProductReference,
+        paymentMode: PaymentMode, duration: OfferDuration? = nil,
         numberOfPeriods: Int? = nil, customerEligibilities: [CustomerEligibility],
         offerEligibility: OfferEligibility? = nil, autoRenewEnabled: Bool? = nil,
         targetSubscriptionPlanType: SubscriptionPlanType? = nil, prices: [TerritoryPrice],
         oneTimeUseCodes: [OneTimeUseBatch] = [], customCodes: [CustomCodeBatch] = []
     ) {
         self.referenceName = referenceName
+        self.displayName = displayName
         self.product = product
         self.paymentMode = paymentMode
         self.duration = duration

@@ -39,7 +39,22 @@ enum BuiltInTemplates {
         Hi there,
         {{/name}}
 
-        Here's your code for {{offer}}: {{code}}
+        {{#shared}}
+        {{#title}}
+        Here's the code for {{title}}: {{code}}
+        {{/title}}
+        {{^title}}
+        Here's the campaign's offer code: {{code}}
+        {{/title}}
+        {{/shared}}
+        {{^shared}}
+        {{#title}}
+        Here's your code for {{title}}: {{code}}
+        {{/title}}
+        {{^title}}
+        Here's your offer code: {{code}}
+        {{/title}}
+        {{/shared}}
         Redeem it on the App Store: {{url}}
         {{#expirationDate}}
         Offer ends {{expirationDate}}, so don't wait too long.
@@ -52,7 +67,22 @@ enum BuiltInTemplates {
         {{name}}様
         {{/name}}
         いつもご利用いただきありがとうございます。
-        「{{offer}}」の特典コードをお届けします。
+        {{#shared}}
+        {{#title}}
+        「{{title}}」のキャンペーンコードをお知らせします。
+        {{/title}}
+        {{^title}}
+        キャンペーンコードをお知らせします。
+        {{/title}}
+        {{/shared}}
+        {{^shared}}
+        {{#title}}
+        「{{title}}」のお客様専用コードをお届けします。
+        {{/title}}
+        {{^title}}
+        お客様専用の特典コードをお届けします。
+        {{/title}}
+        {{/shared}}
 
         コード：{{code}}
         App Storeで引き換える：{{url}}
@@ -69,7 +99,22 @@ enum BuiltInTemplates {
         {{^name}}
         안녕하세요!
         {{/name}}
-        “{{offer}}” 혜택 코드를 보내 드립니다.
+        {{#shared}}
+        {{#title}}
+        “{{title}}” 캠페인 코드를 안내해 드립니다.
+        {{/title}}
+        {{^title}}
+        캠페인 혜택 코드를 안내해 드립니다.
+        {{/title}}
+        {{/shared}}
+        {{^shared}}
+        {{#title}}
+        고객님 전용 “{{title}}” 혜택 코드를 보내 드립니다.
+        {{/title}}
+        {{^title}}
+        고객님 전용 혜택 코드를 보내 드립니다.
+        {{/title}}
+        {{/shared}}
 
         코드: {{code}}
         App Store에서 사용하기: {{url}}
@@ -86,7 +131,22 @@ enum BuiltInTemplates {
         {{^name}}
         您好！
         {{/name}}
-        为您送上“{{offer}}”专属优惠码。
+        {{#shared}}
+        {{#title}}
+        “{{title}}”活动优惠码如下。
+        {{/title}}
+        {{^title}}
+        本次活动优惠码如下。
+        {{/title}}
+        {{/shared}}
+        {{^shared}}
+        {{#title}}
+        为您送上“{{title}}”专属优惠码。
+        {{/title}}
+        {{^title}}
+        为您送上专属优惠码。
+        {{/title}}
+        {{/shared}}
 
         优惠码：{{code}}
         前往 App Store 兑换：{{url}}

@@ -6,8 +6,12 @@
 /// file, not to a `String`, for large exports. See ``ExportTemplates`` for the templates and
 /// their keys.
 ///
+/// Messages call an offer by its customer-facing title in the message's language (the offer's
+/// `displayName`, see ``OfferDisplayName/messageTitle(for:)``), never by its `referenceName`, and
+/// speak of a shared code (redemption limit above 1) as the campaign's code, not the customer's.
+///
 /// ```swift
-/// let exporter = try CodeExporter(templates: .builtIn, format: .csv, app: campaign.app)
+/// let exporter = try CodeExporter(templates: .builtIn, format: .csv, campaign: campaign)
 /// try exporter.export(
 ///     to: { try file.write($0) },
 ///     forEachCode: { body in try ledger.forEachCode(campaign: campaign.name, offer: nil, body) })
@@ -22,12 +26,41 @@ public struct CodeExporter: Sendable {
     public let app: CampaignApp
     private let templates: ExportTemplateSet
     private let language: String
+    /// The offers' display names, by reference name.
+    private let displayNames: [String: OfferDisplayName]
+    /// The title each offer shows, by reference name, then by language of ``languages``.
+    private let titles: [String: [String: String]]
 
-    /// Loads and compiles the templates of `format`.
+    /// Loads and compiles the templates of `format`, for the codes of `campaign`: messages show
+    /// each offer's `displayName` (see ``OfferDisplayName/messageTitle(for:)``).
     ///
     /// - Throws: ``ExportError`` when the language is not one of ``languages`` (it compares
     ///   case-insensitively, `_` standing for `-`), or a template is missing, unreadable or malformed.
-    public init(templates: ExportTemplates = .builtIn, format: ExportFormat, app: CampaignApp) throws {
+    public init(templates: ExportTemplates = .builtIn, format: ExportFormat, campaign: Campaign) throws {
+        try self.init(
+            templates: templates, format: format, app: campaign.app,
+            displayNames: Dictionary(
+                campaign.offers.map { ($0.referenceName, $0.displayName) }, uniquingKeysWith: { first, _ in first }))
+    }
+
+    /// Loads and compiles the templates of `format`, for codes of `app`'s offers.
+    ///
+    /// - Parameter displayNames: each offer's customer-facing titles, by the offer's reference
+    ///   name (``IssuedCode/offer``); the messages of an offer without one name no offer.
+    /// - Throws: ``ExportError`` when the language is not one of ``languages`` (it compares
+    ///   case-insensitively, `_` standing for `-`), or a template is missing, unreadable or malformed.
+    public init(
+        templates: ExportTemplates = .builtIn, format: ExportFormat, app: CampaignApp,
+        displayNames: [String: OfferDisplayName] = [:]
+    ) throws {
+        self.displayNames = displayNames
+        titles = displayNames.mapValues { name in
+            var titles: [String: String] = [:]
+            for language in Self.languages {
+                titles[language] = name.messageTitle(for: language)
+            }
+            return titles
+        }
         var format = format
         if case .messages(let requested) = format {
             guard let language = Self.supportedLanguage(requested) else {
@@ -108,9 +141,24 @@ public struct CodeExporter: Sendable {
         try writeFrame("footer", hasRecipients: true, to: write)
     }
 
+    /// The languages of this export's messages for which `offer` (a reference name) has no
+    /// `displayName` entry of its own: the export's language, then each recipient's, each once.
+    /// Their messages show the offer's English (`en`) title, or no title. Empty for CSV and JSON.
+    public func languagesWithoutTitle(offer: String, recipients: [ExportRecipient]? = nil) -> [String] {
+        guard case .messages = format else { return [] }
+        var wanted = [language]
+        for recipient in recipients ?? [] {
+            if let resolved = recipient.language.flatMap(Self.supportedLanguage), !wanted.contains(resolved) {
+                wanted.append(resolved)
+            }
+        }
+        let name = displayNames[offer] ?? OfferDisplayName()
+        return wanted.filter { name.title(for: $0) == nil }
+    }
+
     /// The supported language that `tag` names, or `nil`.
     static func supportedLanguage(_ tag: String) -> String? {
-        let wanted = String(tag.map { $0 == "_" ? "-" : $0 }).lowercased()
+        let wanted = OfferDisplayName.comparisonKey(tag)
         return languages.first { $0.lowercased() == wanted }
     }
 
@@ -142,8 +190,10 @@ public struct CodeExporter: Sendable {
     private func writeRow(
         _ code: IssuedCode, number: Int, last: Bool, recipient: ExportRecipient?, to write: (String) throws -> Void
     ) throws {
+        let messageLanguage = recipient?.language ?? (language.isEmpty ? "en" : language)
         var context = ExportContext.code(
-            code, app: app, number: number, last: last, hasRecipients: recipient != nil)
+            code, title: titles[code.offer]?[messageLanguage], app: app, number: number, last: last,
+            hasRecipients: recipient != nil)
         switch format {
         case .csv:
             context["csv"] = ExportContext.csvFields(context)
@@ -152,7 +202,7 @@ public struct CodeExporter: Sendable {
             context["json"] = ExportContext.jsonValues(code, url: context["url"] as? String ?? "")
             try templates.write("json-row", context, to: write)
         case .messages:
-            let language = recipient?.language ?? language
+            let language = messageLanguage
             context["language"] = language
             if let recipient {
                 context["name"] = recipient.name

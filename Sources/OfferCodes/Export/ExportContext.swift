@@ -4,7 +4,10 @@ import OfferJSON
 ///
 /// Keys (see also `templates/codes/README.md`):
 /// - everywhere: `appAppleId`, `bundleId`, `format` (`csv`, `json`, `messages`), `hasRecipients`;
-/// - per code: `code`, `url`, `offer`, `expirationDate` (`YYYY-MM-DD`, absent when none),
+/// - per code: `code`, `url`, `offer` (the reference name: data, never for customers), `title`
+///   (the offer's `displayName` in the record's language, else its `en` one; absent when none),
+///   `shared` (the redemption limit is above 1: a campaign's code, not the customer's own),
+///   `expirationDate` (`YYYY-MM-DD`, absent when none),
 ///   `expiration` (`year`, `month`, `day` as numbers, absent when none), `redemptionLimit`,
 ///   `environment` (`PRODUCTION`, `SANDBOX`), `kind` (`custom`, `oneTimeUse`), `number` (1, 2, …),
 ///   `first`, `last`;
@@ -29,15 +32,21 @@ enum ExportContext {
     }
 
     /// The values of one code, shared by every format.
+    ///
+    /// - Parameter title: the offer's customer-facing title in the record's language, if it has one.
     static func code(
-        _ code: IssuedCode, app: CampaignApp, number: Int, last: Bool, hasRecipients: Bool
+        _ code: IssuedCode, title: String?, app: CampaignApp, number: Int, last: Bool, hasRecipients: Bool
     ) -> [String: Any] {
         var context: [String: Any] = [
             "appAppleId": app.appAppleId, "bundleId": app.bundleId, "hasRecipients": hasRecipients,
             "code": code.code, "url": RedemptionLink.url(appAppleId: app.appAppleId, code: code.code),
-            "offer": code.offer, "redemptionLimit": code.redemptionLimit, "environment": code.environment.rawValue,
-            "kind": code.kind.rawValue, "number": number, "first": number == 1, "last": last,
+            "offer": code.offer, "redemptionLimit": code.redemptionLimit, "shared": code.redemptionLimit > 1,
+            "environment": code.environment.rawValue, "kind": code.kind.rawValue, "number": number,
+            "first": number == 1, "last": last,
         ]
+        if let title {
+            context["title"] = title
+        }
         if let date = code.expirationDate {
             context["expirationDate"] = date.description
             context["expiration"] = ["year": date.year, "month": date.month, "day": date.day]

@@ -12,6 +12,16 @@ enum AllowedText {
     static let referenceName =
         "a non-empty string of at most \(CampaignLimits.maximumReferenceNameLength) characters, "
         + "without control characters, unique among the app's offers"
+    static let displayName =
+        "an object of at most \(CampaignLimits.maximumDisplayNameEntries) titles by language tag, such as "
+        + "{\"en\": \"Three months free\", \"ja\": \"3か月無料\"} (messages use en, ja, ko, zh-Hans)"
+    static let displayNameLanguage =
+        "a language tag of \(tagLength.lowerBound)-\(tagLength.upperBound) characters: letters A-Z a-z, digits 0-9 "
+        + "and '-' (or '_'), such as en, ja, ko or zh-Hans; each language once (tags compare case-insensitively, "
+        + "'_' as '-')"
+    private static let tagLength = CampaignLimits.languageTagLength
+    static let displayNameTitle =
+        "a non-empty string of at most \(CampaignLimits.maximumTitleLength) characters, without control characters"
     static let productId = "a non-empty string"
     static let product = "an object with id, productId and type"
     static let app = "an object with bundleId and appAppleId"

@@ -6,6 +6,13 @@ public enum CampaignLimits {
     static let maximumAppAppleIdLength = 20
     /// Offer reference names.
     static let maximumReferenceNameLength = 64
+    /// Entries of an offer's `displayName`.
+    public static let maximumDisplayNameEntries = 50
+    /// The characters of a `displayName` language tag (BCP 47 asks implementations to accept at
+    /// least 35).
+    public static let languageTagLength = 2...35
+    /// The characters of a `displayName` title.
+    public static let maximumTitleLength = 100
     /// Custom codes, prefix included.
     static let maximumCodeLength = 64
     /// The fewest random characters of a generated code.

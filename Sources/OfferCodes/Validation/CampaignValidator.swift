@@ -33,8 +33,12 @@ public struct CampaignValidator: Sendable {
         if draft.wasCancelled { throw CancellationError() }
         let findings = draft.findings + (draft.document == nil ? [] : try rules.check(draft))
         try TaskCancellation.check()
+        // Titles that break a rule would reach customers in messages: such a campaign is not
+        // handed out as a model, like one with shape problems (commands that only look codes up
+        // and export them read the model without requiring every other rule).
+        let readable = draft.findings.isEmpty && !findings.contains { DisplayNameRules.ruleIds.contains($0.rule) }
         return ValidationReport(
-            campaign: draft.findings.isEmpty ? draft.campaign : nil,
+            campaign: readable ? draft.campaign : nil,
             problems: DocumentOrder.sorted(findings, document: draft.document))
     }
 

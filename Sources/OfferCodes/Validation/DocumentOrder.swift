@@ -81,7 +81,8 @@ enum DocumentOrder {
 
     /// The campaign format's field order (names shared by several objects keep one consistent place).
     private static let formatOrder = [
-        "name", "app", "bundleId", "appAppleId", "offers", "referenceName", "product", "id", "productId", "type",
+        "name", "app", "bundleId", "appAppleId", "offers", "referenceName", "displayName", "product", "id", "productId",
+        "type",
         "paymentMode", "duration", "numberOfPeriods", "customerEligibilities", "offerEligibility",
         "autoRenewEnabled", "targetSubscriptionPlanType", "prices", "territory", "pricePoint", "free",
         "oneTimeUseCodes", "customCodes", "codes", "generate", "count", "prefix", "length", "alphabet",

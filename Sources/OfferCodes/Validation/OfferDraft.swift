@@ -7,6 +7,9 @@
 /// could not be.
 struct OfferDraft {
     var referenceName: String?
+    /// The `displayName` entries in document order, each title `nil` when it is not a string;
+    /// empty when the offer has none, `nil` when `displayName` is not an object.
+    var displayName: [(language: String, title: String?)]? = []
     /// `nil` when `product` is missing or not an object.
     var product: ProductDraft?
     var paymentMode: PaymentMode?
@@ -27,6 +30,7 @@ struct OfferDraft {
     /// The parts of an offer built in Swift: everything is readable.
     init(_ offer: OfferDefinition) {
         referenceName = offer.referenceName
+        displayName = offer.displayName.titles.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         product = ProductDraft(offer.product)
         paymentMode = offer.paymentMode
         duration = DraftPart(offer.duration, isThere: false)
@@ -45,7 +49,7 @@ struct OfferDraft {
 
     /// The offer, when every part of it could be read.
     var definition: OfferDefinition? {
-        guard let referenceName, let product = product?.reference, let paymentMode,
+        guard let referenceName, let displayName = displayNameModel, let product = product?.reference, let paymentMode,
             let duration = duration.modelValue, let numberOfPeriods = numberOfPeriods.modelValue,
             let eligibilities = Self.all(customerEligibilities), let offerEligibility = offerEligibility.modelValue,
             let autoRenewEnabled = autoRenewEnabled.modelValue,
@@ -55,10 +59,23 @@ struct OfferDraft {
             let custom = Self.all(customCodes)?.map(\.batch), let custom = Self.all(custom)
         else { return nil }
         return OfferDefinition(
-            referenceName: referenceName, product: product, paymentMode: paymentMode, duration: duration,
+            referenceName: referenceName, displayName: displayName, product: product, paymentMode: paymentMode,
+            duration: duration,
             numberOfPeriods: numberOfPeriods, customerEligibilities: eligibilities, offerEligibility: offerEligibility,
             autoRenewEnabled: autoRenewEnabled, targetSubscriptionPlanType: planType, prices: prices,
             oneTimeUseCodes: oneTimeUse, customCodes: custom)
+    }
+
+    /// The display name, when it and each of its titles could be read (a repeated language keeps
+    /// its first title; the rules report the repeat).
+    private var displayNameModel: OfferDisplayName? {
+        guard let displayName else { return nil }
+        var titles: [String: String] = [:]
+        for entry in displayName {
+            guard let title = entry.title else { return nil }
+            if titles[entry.language] == nil { titles[entry.language] = title }
+        }
+        return OfferDisplayName(titles)
     }
 
     /// The elements, when the list and each of them could be read.

@@ -1,6 +1,6 @@
-/// The rules for one offer's own fields: names, product type against payment mode and the
-/// fields only auto-renewable subscriptions have, customer eligibilities, then prices and code
-/// batches (``PriceRules``, ``CodeBatchRules``).
+/// The rules for one offer's own fields: names (``DisplayNameRules`` for `displayName`), product
+/// type against payment mode and the fields only auto-renewable subscriptions have, customer
+/// eligibilities, then prices and code batches (``PriceRules``, ``CodeBatchRules``).
 ///
 /// The rules check what could be read (``OfferDraft``): a rule that needs a part with a shape
 /// problem is skipped for that part only.
@@ -11,6 +11,7 @@ struct OfferRules {
     /// Adds every problem of `offer`, which is at `path`.
     func check(_ offer: OfferDraft, at path: ProblemPath, into findings: inout [CampaignFinding]) {
         if let name = offer.referenceName { checkReferenceName(name, at: path["referenceName"], into: &findings) }
+        DisplayNameRules.check(offer, at: path, into: &findings)
         if let product = offer.product { checkProduct(product, at: path["product"], into: &findings) }
         checkPaymentMode(offer, at: path, into: &findings)
         checkDuration(offer, at: path, into: &findings)

@@ -4,7 +4,7 @@ extension ShapeReader {
     static let offerMembers = [
         "referenceName", "product", "paymentMode", "duration", "numberOfPeriods", "customerEligibilities",
         "offerEligibility", "autoRenewEnabled", "targetSubscriptionPlanType", "prices", "oneTimeUseCodes",
-        "customCodes",
+        "customCodes", "displayName",
     ]
     static let productMembers = ["id", "productId", "type"]
     static let priceMembers = ["territory", "pricePoint", "free"]
@@ -19,6 +19,7 @@ extension ShapeReader {
         else { return nil }
         var draft = OfferDraft()
         draft.referenceName = string("referenceName", of: offer, required: true, allowed: AllowedText.referenceName)
+        draft.displayName = readDisplayName(of: offer)
         draft.product = readProduct(of: offer)
         draft.paymentMode = enumeration("paymentMode", of: offer, required: true, naming: "a payment mode")
         draft.duration = part(
@@ -45,6 +46,28 @@ extension ShapeReader {
     /// An optional member as a ``DraftPart``, given what its accessor returned.
     func part<Value>(_ key: String, of object: ShapeObject, _ value: Value?) -> DraftPart<Value> {
         DraftPart(value, isThere: object.has(key))
+    }
+
+    /// The offer's `displayName` entries (none when it is absent or `null`), or `nil` when it is
+    /// not an object; a title is `nil` when it is not a string. The rules check tags and titles.
+    private mutating func readDisplayName(of offer: ShapeObject) -> [(language: String, title: String?)]? {
+        guard let value = member("displayName", of: offer, required: false, allowed: AllowedText.displayName)
+        else { return [] }
+        let path = offer.path["displayName"]
+        guard case .object(let members) = value else {
+            if case .string(let text) = value {
+                report(
+                    path, rule: "wrong-type",
+                    "expected \(AllowedText.displayName), found \(value.shortDescription); give the title per "
+                        + "language, such as {\"en\": \(ProblemText.quoted(text))}", allowed: AllowedText.displayName)
+            } else {
+                wrongType(value, at: path, expected: AllowedText.displayName, kind: .object)
+            }
+            return nil
+        }
+        return members.map { member in
+            (member.key, string(member.value, at: path[member.key], allowed: AllowedText.displayNameTitle))
+        }
     }
 
     private mutating func readProduct(of offer: ShapeObject) -> ProductDraft? {

@@ -27,6 +27,8 @@ enum CampaignSchemas {
     /// towards Apple's ``CampaignLimits/productionCodesPerQuarter`` production codes per app per
     /// quarter, so the campaign rules refuse any longer list.
     static let maximumCodesPerBatch = CampaignLimits.productionCodesPerQuarter
+    /// The lengths of a `displayName` language tag.
+    private static let tagLength = CampaignLimits.languageTagLength
     /// The most problems a response lists; `problemCount` has the total.
     static let maximumListedProblems = 1000
 
@@ -36,6 +38,19 @@ enum CampaignSchemas {
     static let offer = JSONSchema(
         .object(
             [
+                .init(
+                    "displayName",
+                    JSONSchema(
+                        .any,
+                        description: """
+                            The offer's customer-facing title per language (or `null`, as if absent): an object of \
+                            at most \(CampaignLimits.maximumDisplayNameEntries) members, each a language tag \
+                            (\(tagLength.lowerBound)-\(tagLength.upperBound) letters, digits and `-`; compared \
+                            case-insensitively, `_` as `-`, each language once) mapped to a non-blank title of at \
+                            most \(CampaignLimits.maximumTitleLength) characters without control characters, such \
+                            as `{"en": "Three months free", "ja": "3か月無料"}`. Exported messages show it (the \
+                            message's language, else `en`), never `referenceName`. Checked by the campaign rules.
+                            """), required: false),
                 .init(
                     "customerEligibilities",
                     .array(
@@ -96,9 +111,9 @@ enum CampaignSchemas {
         description: """
             An offer-code campaign in the format of `offerkit codes validate` (see the README, "Offer codes", and \
             `examples/campaign.json`): `name`, `app` {`bundleId`, `appAppleId`} and `offers`, each with its \
-            `referenceName`, `product`, `paymentMode`, prices and code batches. This schema bounds only the sizes \
-            of its lists; its members are checked by the campaign rules, so that every problem is reported at \
-            once with its JSON path.
+            `referenceName`, optional `displayName`, `product`, `paymentMode`, prices and code batches. This \
+            schema bounds only the sizes of its lists; its members are checked by the campaign rules, so that \
+            every problem is reported at once with its JSON path.
             """,
         example: exampleCampaign
     ).named("Campaign")
@@ -340,6 +355,7 @@ enum CampaignSchemas {
           "offers": [
             {
               "referenceName": "\(exampleOfferName)",
+              "displayName": {"en": "Half price for 3 months", "ja": "3か月間半額"},
               "product": {"id": "6450000001", "productId": "com.example.monthly", "type": "AUTO_RENEWABLE_SUBSCRIPTION"},
               "paymentMode": "PAY_AS_YOU_GO",
               "duration": "ONE_MONTH",

@@ -160,6 +160,10 @@ enum CampaignFixtures {
             ),
             ("paymentMode", .string(offer.paymentMode.rawValue)),
         ]
+        if !offer.displayName.isEmpty {
+            let titles = offer.displayName.titles.sorted { $0.key < $1.key }
+            members.insert(("displayName", .object(titles.map { ($0.key, .string($0.value)) })), at: 1)
+        }
         if let duration = offer.duration { members.append(("duration", .string(duration.rawValue))) }
         if let periods = offer.numberOfPeriods { members.append(("numberOfPeriods", .integer(periods))) }
         members.append(("customerEligibilities", .array(offer.customerEligibilities.map { .string($0.rawValue) })))

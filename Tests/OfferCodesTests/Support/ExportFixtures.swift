@@ -22,9 +22,9 @@ enum ExportFixtures {
     /// The whole export as one string (fine for the small exports of most tests).
     static func export(
         _ format: ExportFormat, _ codes: [IssuedCode], recipients: [ExportRecipient]? = nil,
-        templates: ExportTemplates = .builtIn
+        templates: ExportTemplates = .builtIn, displayNames: [String: OfferDisplayName] = [:]
     ) throws -> String {
-        let exporter = try CodeExporter(templates: templates, format: format, app: app)
+        let exporter = try CodeExporter(templates: templates, format: format, app: app, displayNames: displayNames)
         var output = ""
         try exporter.export(codes: codes, recipients: recipients) { output += $0 }
         return output
