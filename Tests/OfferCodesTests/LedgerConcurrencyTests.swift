@@ -107,18 +107,22 @@ struct LedgerConcurrencyTests {
 
     // MARK: Files
 
-    @Test func aNewLedgerAndItsJournalAreOwnerOnly() throws {
+    @Test func aNewLedgerAndItsLogAreOwnerOnly() throws {
         try F.withTemporaryFolder { folder in
             let path = folder.appendingPathComponent("ledger.sqlite").path
             let ledger = try SQLiteLedger(path: path)
             #expect(try Self.mode(path) == 0o600)
-            var journalMode: Int?
+            var logModes: [Int?] = []
             let winter = F.campaign("winter", offers: ["W"])
             try ledger.recordBatch(F.batch("winter", "W", codeCount: 2000), campaign: winter) { insert in
                 for code in F.numberedCodes("J", 2000) { _ = try insert(code) }
-                journalMode = try? Self.mode(path + "-journal")
+                logModes = [try? Self.mode(path + "-wal"), try? Self.mode(path + "-shm")]
             }
-            #expect(journalMode == 0o600, "the journal that SQLite creates during a write takes the ledger's mode")
+            #expect(logModes == [0o600, 0o600], "SQLite gives its write-ahead log and index the ledger's mode")
+            let journal = try ledger.database.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+            #expect(journal == "wal")
+            let synchronous = try ledger.database.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+            #expect(synchronous == 2, "FULL: a commit is on disk before it returns")
         }
     }
 

@@ -2,6 +2,8 @@
 // processes at once, and checks afterwards that no code went to two recipients.
 //
 //   offerkit-ledger-bench run LEDGER CLIENTS CLAIMS    one JSON line: clients, claims, seconds, duplicates
+//   offerkit-ledger-bench setup LEDGER CODES           records the campaign only
+//   offerkit-ledger-bench claim LEDGER FIRST COUNT     claims for user-FIRST … (one client; for profiling)
 //
 // LEDGER is what `--ledger` takes (a new SQLite file path, or a postgres:// URL with a new
 // ?schema=). `run` records a campaign with CLAIMS personal codes, starts CLIENTS copies of itself
@@ -33,6 +35,7 @@ func campaignJSON() -> [UInt8] {
            "product": {"id": "6450000001", "productId": "com.example.bench.monthly", "type": "AUTO_RENEWABLE_SUBSCRIPTION"},
            "paymentMode": "FREE_TRIAL", "duration": "ONE_MONTH", "numberOfPeriods": 1,
            "customerEligibilities": ["NEW"], "offerEligibility": "STACK_WITH_INTRO_OFFERS",
+           "prices": [{"territory": "USA", "pricePoint": "eyJzIjoiMSJ9"}],
            "customCodes": [{"codes": ["PLACEHOLDER1"], "redemptionLimit": 1, "expirationDate": "2027-03-31"}]}]}
         """.utf8)
 }
@@ -66,6 +69,8 @@ do {
         for index in first..<(first + count) {
             _ = try ledger.claim(recipient: "user-\(index)", scope: scope)
         }
+    case "setup":
+        try setUp(try open(arguments[2]), codes: Int(arguments[3])!)
     case "run":
         let locator = arguments[2]
         let clients = Int(arguments[3])!

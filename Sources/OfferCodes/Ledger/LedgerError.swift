@@ -76,7 +76,8 @@ extension LedgerError: LocalizedError {
         case .corrupt(let path, let reason):
             return "The code ledger at \(path) looks damaged: \(reason). OfferKit stopped without using it. Check "
                 + "the file with: sqlite3 \(Self.shellQuoted(path)) 'PRAGMA integrity_check' and restore it from a "
-                + "backup (if it is not an OfferKit ledger at all, give the path of one)."
+                + "backup, removing its -wal and -shm files with it (if it is not an OfferKit ledger at all, give the "
+                + "path of one)."
         case .notALedger(let path):
             return "The file at \(path) is an SQLite database with tables of its own, not an OfferKit code ledger; "
                 + "expected an OfferKit ledger file or a new path."
