@@ -164,10 +164,20 @@ private struct PostgresAssignmentStore: AssignmentStore {
         return found
     }
 
-    func lastPersonalSeq(batchId: Int64) throws -> Int64? {
+    func freeCodes(batchId: Int64, limit: Int) throws -> [(seq: Int64, code: String)] {
+        // One round trip: the last personal assignment (the partial index, read backwards) and
+        // the codes after it.
         try session.query(
-            "SELECT seq FROM assignments WHERE batch_id = \(batchId) AND NOT shared ORDER BY seq DESC LIMIT 1"
-        ).first.map { try $0.decode(Int64.self) }
+            """
+            SELECT seq, COALESCE(code, code_key) FROM codes WHERE batch_id = \(batchId)
+                AND seq > COALESCE(
+                    (SELECT max(seq) FROM assignments WHERE batch_id = \(batchId) AND NOT shared), -1)
+            ORDER BY seq LIMIT \(Int64(limit))
+            """
+        ).map { row in
+            let (seq, code) = try row.decode((Int64, String).self)
+            return (seq, code)
+        }
     }
 
     func personalAssigned(batchId: Int64) throws -> Int {

@@ -185,7 +185,11 @@ public final class PostgresLedger: CodeLedger, CustomStringConvertible {
                 // commit made before the lock was granted, so the checks read what the previous
                 // holder of the lock wrote.
                 try session.query("BEGIN ISOLATION LEVEL READ COMMITTED")
-                try session.query(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = '\(Self.lockTimeoutSeconds)s'"))
+                // The lock's timeout and the schema in one round trip (claims are short: round
+                // trips are most of their cost).
+                let timeout = "\(Self.lockTimeoutSeconds)s"
+                try session.query(
+                    "SELECT set_config('lock_timeout', \(timeout), true), set_config('search_path', \(schema), true)")
                 // One advisory lock per schema (advisory locks are per database): every writer of
                 // this ledger, in any process, waits here for the one before it to commit or roll
                 // back. It serializes writers the way SQLite's file lock does, which is what lets
@@ -204,13 +208,16 @@ public final class PostgresLedger: CodeLedger, CustomStringConvertible {
                 case .write: name = "offerkit-ledger-write:" + schema
                 case .migration: name = "offerkit-ledger-migration:" + schema
                 case .assignment(let campaign, let offer):
-                    name = "offerkit-ledger-assignment:" + schema + "\u{1F}" + campaign + "\u{1F}" + offer
+                    name = Self.assignmentLockName(schema: schema, campaign: campaign, offer: offer)
                 case .read: name = ""
                 }
                 try session.query("SELECT pg_advisory_xact_lock(hashtextextended(\(name), 0))")
             }
-            // The ledger's tables are named without their schema in the statements.
-            try session.query("SELECT set_config('search_path', \(schema), true)")
+            if case .read = kind {
+                // The ledger's tables are named without their schema in the statements (writers
+                // set it with the lock's timeout).
+                try session.query("SELECT set_config('search_path', \(schema), true)")
+            }
             let result = try body(session)
             try session.query("COMMIT")
             return result
@@ -218,6 +225,24 @@ public final class PostgresLedger: CodeLedger, CustomStringConvertible {
             _ = try? session.query("ROLLBACK")
             throw translate(error, operation: operation())
         }
+    }
+
+    /// Runs `body` on one connection without a transaction of its own: each statement commits
+    /// by itself (name tables with their schema). Errors are translated as in a transaction.
+    func autocommit<T>(_ operation: @autoclosure () -> String, _ body: (PostgresSession) throws -> T) throws -> T {
+        let session = PostgresSession(client: client, executor: executor, logger: logger)
+        defer { session.close() }
+        do {
+            return try body(session)
+        } catch {
+            throw translate(error, operation: operation())
+        }
+    }
+
+    /// The name of the advisory lock that serializes assignments of one offer (the lock's key is
+    /// its `hashtextextended`; a collision only makes two offers wait for each other).
+    static func assignmentLockName(schema: String, campaign: String, offer: String) -> String {
+        "offerkit-ledger-assignment:" + schema + "\u{1F}" + campaign + "\u{1F}" + offer
     }
 
     /// Server errors of class `XX` (internal error: data or index corrupted) and values that

@@ -15,6 +15,8 @@ enum PostgresLedgerSchema {
     struct Migration: Sendable {
         let identifier: String
         let sql: String
+        /// Statements run after `sql`'s, each whole (a function body holds `;`).
+        var wholeStatements: [String] = []
     }
 
     /// What every migration identifier of the ledger starts with.
@@ -26,7 +28,7 @@ enum PostgresLedgerSchema {
     /// Every migration, oldest first.
     static let migrations: [Migration] = [
         Migration(identifier: migrationPrefix + "postgres-v1", sql: version1),
-        Migration(identifier: migrationPrefix + "postgres-v2", sql: version2),
+        Migration(identifier: migrationPrefix + "postgres-v2", sql: version2, wholeStatements: [claimFunction]),
     ]
 
     /// The ledger's tables and their columns (`name type` with `not null` where it applies), in
@@ -143,6 +145,57 @@ enum PostgresLedgerSchema {
         CREATE INDEX assignments_by_code ON assignments(batch_id, seq, shared)
         """
 
+    /// One claim in one round trip, for ``PostgresLedger/claim(recipient:scope:)``: takes the
+    /// offer's assignment lock (the key ``PostgresLedger`` uses), then returns the recipient's
+    /// code when they have one (`is_new` false), else assigns the first free code of the first
+    /// of `p_batches` (the personal batches the caller chose, in order, see
+    /// ``AssignmentRun/personalCandidates(_:scope:)``) that has one. No row: the offer is not
+    /// active, or no batch has a free code; the caller then runs the general assignment, which
+    /// says why. It decides nothing the general assignment would decide otherwise; it only
+    /// saves the round trips of a transaction (the lock is held for the function alone).
+    /// `search_path` is the ledger's schema, fixed when the function is created.
+    private static let claimFunction = """
+        CREATE FUNCTION offerkit_claim(
+            p_lock_key TEXT, p_lock_timeout TEXT, p_campaign TEXT, p_offer TEXT, p_environment TEXT,
+            p_recipient TEXT, p_channel TEXT, p_now TIMESTAMPTZ, p_batches BIGINT[])
+        RETURNS TABLE (batch_id BIGINT, seq BIGINT, code TEXT, channel TEXT, assigned_at TIMESTAMPTZ, is_new BOOLEAN)
+        LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+        DECLARE
+            b BIGINT;
+            s BIGINT;
+            c TEXT;
+        BEGIN
+            PERFORM set_config('lock_timeout', p_lock_timeout, true);
+            PERFORM pg_advisory_xact_lock(hashtextextended(p_lock_key, 0));
+            RETURN QUERY
+                SELECT a.batch_id, a.seq, COALESCE(k.code, k.code_key), a.channel, a.assigned_at, false
+                FROM assignments a JOIN codes k ON k.batch_id = a.batch_id AND k.seq = a.seq
+                WHERE a.campaign = p_campaign AND a.offer = p_offer AND a.environment = p_environment
+                    AND a.recipient = p_recipient;
+            IF FOUND THEN
+                RETURN;
+            END IF;
+            IF NOT COALESCE((SELECT o.active FROM offers o WHERE o.campaign = p_campaign AND o.name = p_offer), false)
+            THEN
+                RETURN;
+            END IF;
+            FOREACH b IN ARRAY p_batches LOOP
+                SELECT k.seq, COALESCE(k.code, k.code_key) INTO s, c FROM codes k
+                WHERE k.batch_id = b AND k.seq > COALESCE(
+                    (SELECT max(a.seq) FROM assignments a WHERE a.batch_id = b AND NOT a.shared), -1)
+                ORDER BY k.seq LIMIT 1;
+                IF FOUND THEN
+                    INSERT INTO assignments (batch_id, seq, campaign, offer, environment, recipient, shared, channel,
+                        assigned_at)
+                    VALUES (b, s, p_campaign, p_offer, p_environment, p_recipient, false, p_channel, p_now);
+                    RETURN QUERY SELECT b, s, c, p_channel, p_now, true;
+                    RETURN;
+                END IF;
+            END LOOP;
+        END
+        $$
+        """
+
     /// Brings the schema up to date, inside the caller's transaction, which holds the migration
     /// lock (see ``PostgresLedger``).
     ///
@@ -176,6 +229,9 @@ enum PostgresLedgerSchema {
             // One statement at a time: the extended protocol runs one per query.
             for statement in migration.sql.split(separator: ";") where !statement.allSatisfy(\.isWhitespace) {
                 try session.query(PostgresQuery(unsafeSQL: String(statement)))
+            }
+            for statement in migration.wholeStatements {
+                try session.query(PostgresQuery(unsafeSQL: statement))
             }
             try session.query("INSERT INTO offerkit_migrations (identifier) VALUES (\(migration.identifier))")
         }

@@ -19,8 +19,13 @@ struct PostgresStoredBatch: Sendable {
 
     /// Every batch of the ledger, checked, in the order they were recorded: reading them all
     /// checks every row on every read, as the SQLite ledger does.
-    static func fetchAll(_ session: PostgresSession, label: String) throws -> [PostgresStoredBatch] {
-        try session.query(PostgresQuery(unsafeSQL: "SELECT \(columns) FROM batches ORDER BY id")).map {
+    /// `schema` names the table's schema, for a session outside a transaction (whose
+    /// `search_path` is not the ledger's).
+    static func fetchAll(_ session: PostgresSession, label: String, schema: String? = nil) throws
+        -> [PostgresStoredBatch]
+    {
+        let table = schema.map { "\($0).batches" } ?? "batches"
+        return try session.query(PostgresQuery(unsafeSQL: "SELECT \(columns) FROM \(table) ORDER BY id")).map {
             try PostgresStoredBatch($0, label: label, verifyingChecksum: true)
         }
     }

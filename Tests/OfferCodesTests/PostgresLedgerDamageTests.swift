@@ -75,6 +75,7 @@ struct PostgresLedgerDamageTests {
         guard let (ledger, location) = try Self.recorded() else { return }
         // As OfferKit's first PostgreSQL ledger left it: no assignments table, one migration.
         try ledger.executeUnchecked("DROP TABLE assignments")
+        try ledger.executeUnchecked("DROP FUNCTION offerkit_claim")
         try ledger.executeUnchecked("DELETE FROM offerkit_migrations WHERE identifier = 'offerkit-ledger-postgres-v2'")
         let reopened = try PostgresLedger(location)
         #expect(try F.codes(reopened, campaign: "winter").map(\.code) == ["A1", "A2", "A3"])
@@ -82,6 +83,7 @@ struct PostgresLedgerDamageTests {
         #expect(try reopened.claim(recipient: "a", scope: scope).code.code == "A1")
         // A first-version ledger whose tables were changed is still reported.
         try ledger.executeUnchecked("DROP TABLE assignments")
+        try ledger.executeUnchecked("DROP FUNCTION offerkit_claim")
         try ledger.executeUnchecked("DELETE FROM offerkit_migrations WHERE identifier = 'offerkit-ledger-postgres-v2'")
         try ledger.executeUnchecked("ALTER TABLE offers ADD COLUMN note TEXT")
         Self.expectCorrupt("offers") { _ = try PostgresLedger(location) }

@@ -22,8 +22,9 @@ package struct AssignmentRun<Store: AssignmentStore> {
     /// Personal batches that may still hand out codes, in order; the first is the current one.
     private var personal: ArraySlice<AssignableBatch>
     private let hasPersonal: Bool
-    /// The current personal batch's last assigned `seq` (`.some(nil)`: none assigned yet).
-    private var lastSeq: Int64??
+    /// The last `seq` this run took from the current personal batch (`nil`: none yet, ask the
+    /// backend for the batch's free codes).
+    private var lastSeq: Int64?
     /// Shared codes with room left: (batch, seq, code, times handed out), in order.
     private var shared: [(batch: AssignableBatch, seq: Int64, code: String, handedOut: Int)]?
 
@@ -47,9 +48,9 @@ package struct AssignmentRun<Store: AssignmentStore> {
         self.channel = channel
         self.now = now
         self.batches = Dictionary(ours.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        hasPersonal = ours.contains(where: \.isPersonal)
-        personal = ArraySlice(
-            ours.filter { $0.isPersonal && $0.storedCodes > 0 && !$0.isExpired(on: scope.today) })
+        let candidates = AssignableBatch.personalCandidates(ours, scope: scope)
+        hasPersonal = candidates != nil
+        personal = ArraySlice(candidates ?? [])
         lastSeq = nil
     }
 
@@ -127,21 +128,20 @@ package struct AssignmentRun<Store: AssignmentStore> {
         guard hasPersonal else { return [] }
         var taken: [(batch: Int64, seq: Int64, code: String)] = []
         while taken.count < count, let current = personal.first {
-            let last: Int64?
-            if let known = lastSeq {
-                last = known
-            } else {
-                last = try store.lastPersonalSeq(batchId: current.id)
-            }
             let wanted = count - taken.count
-            let codes = try store.codes(batchId: current.id, after: last, limit: wanted)
+            let codes =
+                if let last = lastSeq {
+                    try store.codes(batchId: current.id, after: last, limit: wanted)
+                } else {
+                    try store.freeCodes(batchId: current.id, limit: wanted)
+                }
             taken += codes.map { (current.id, $0.seq, $0.code) }
             if codes.count < wanted {
-                // The batch has no code after the last one taken: go on with the next batch.
+                // The batch has no free code after the last one taken: go on with the next batch.
                 personal.removeFirst()
                 lastSeq = nil
-            } else {
-                lastSeq = .some(codes.last?.seq ?? last)
+            } else if let last = codes.last {
+                lastSeq = last.seq
             }
         }
         return taken

@@ -11,9 +11,10 @@ package protocol AssignmentStore {
     /// The recorded assignments of these recipients (distinct) in the scope, by recipient.
     func existing(_ recipients: [String], scope: AssignmentScope) throws -> [String: StoredAssignment]
 
-    /// The largest `seq` of the batch's codes assigned as personal codes, or `nil` when none is.
-    /// Personal codes are handed out in `seq` order, so every code after it is free.
-    func lastPersonalSeq(batchId: Int64) throws -> Int64?
+    /// Up to `limit` codes of the batch after the last one assigned as a personal code (from the
+    /// first when none is), in `seq` order: personal codes are handed out in `seq` order, so
+    /// these are the free ones.
+    func freeCodes(batchId: Int64, limit: Int) throws -> [(seq: Int64, code: String)]
 
     /// How many of the batch's codes are assigned as personal codes.
     func personalAssigned(batchId: Int64) throws -> Int
@@ -42,6 +43,18 @@ package struct AssignableBatch: Sendable {
 
     /// A personal batch: each code is redeemable once, so it goes to one recipient.
     var isPersonal: Bool { batch.redemptionLimit == 1 }
+
+    /// The batches from which a personal code of the scope's offer may be handed out, in the
+    /// order they are used (personal, not expired, with codes), or `nil` when the offer has no
+    /// personal batch in the environment (its codes are shared, or it has none).
+    package static func personalCandidates(_ batches: [AssignableBatch], scope: AssignmentScope) -> [AssignableBatch]? {
+        let ours = batches.filter {
+            $0.batch.campaign == scope.campaign && $0.batch.offer == scope.offer
+                && $0.batch.environment == scope.environment
+        }
+        guard ours.contains(where: \.isPersonal) else { return nil }
+        return ours.filter { $0.isPersonal && $0.storedCodes > 0 && !$0.isExpired(on: scope.today) }
+    }
 
     func isExpired(on day: CalendarDate) -> Bool {
         guard let expiration = batch.expirationDate else { return false }

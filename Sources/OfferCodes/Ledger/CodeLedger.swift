@@ -87,6 +87,12 @@ public protocol CodeLedger: Sendable {
         _ body: (CodeAssignment) throws -> Void
     ) throws
 
+    /// Hands out one code of the scope's offer to `recipient` (the code they already hold, if
+    /// any), with channel ``AssignmentChannel/claim``: ``assign(recipients:scope:channel:_:)``
+    /// for one recipient, which is what the default implementation calls. A backend may answer
+    /// faster with the same result.
+    func claim(recipient: String, scope: AssignmentScope) throws -> CodeAssignment
+
     /// Calls `body` with each recipient and the code they hold in the scope (`nil`: none),
     /// without handing out anything.
     func lookUpAssignments(

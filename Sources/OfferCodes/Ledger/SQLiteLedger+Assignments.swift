@@ -159,11 +159,12 @@ private struct SQLiteAssignmentStore: AssignmentStore {
         return found
     }
 
-    func lastPersonalSeq(batchId: Int64) throws -> Int64? {
-        try SQLiteLedger.fetchInteger(
+    func freeCodes(batchId: Int64, limit: Int) throws -> [(seq: Int64, code: String)] {
+        let last = try SQLiteLedger.fetchInteger(
             db, path: path, "assignments.seq",
             sql: "SELECT seq FROM assignments WHERE batch_id = ? AND shared = 0 ORDER BY seq DESC LIMIT 1",
             arguments: [batchId])
+        return try codes(batchId: batchId, after: last, limit: limit)
     }
 
     func personalAssigned(batchId: Int64) throws -> Int {

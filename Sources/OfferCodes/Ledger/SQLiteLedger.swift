@@ -133,8 +133,22 @@ public final class SQLiteLedger: CodeLedger {
     /// shared memory between processes, so the ledger's folder must be on a local file system
     /// (not NFS), as SQLite's locking already requires.
     private static func useWriteAheadLog(_ database: DatabaseQueue, path: String) throws {
-        let mode = try database.writeWithoutTransaction { db in
-            try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+        // Switching needs the file to itself; SQLite answers "busy" at once (without waiting)
+        // when other connections are opening or switching it too, so wait here, as long as a
+        // writer would.
+        let deadline = Date().addingTimeInterval(TimeInterval(busyTimeoutSeconds))
+        var mode: String?
+        while true {
+            do {
+                mode = try database.writeWithoutTransaction { db in
+                    try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                }
+                break
+            } catch let error as DatabaseError
+                where (error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED) && Date() < deadline
+            {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
         }
         guard mode == "wal" else {
             throw LedgerError.cannotOpen(
