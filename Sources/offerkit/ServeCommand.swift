@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import NIOPosix
 import OfferCodes
 import OfferService
 
@@ -133,7 +134,12 @@ struct ServeCommand: AsyncParsableCommand {
                 throw CLIError.usage("--ledger: \(error.localizedDescription)")
             }
         }
-        let openedLedger = try configuration.ledger.map(LedgerOptions.open)
+        // Opening blocks (a PostgreSQL ledger waits for its server, and refuses to on an event loop,
+        // where this command's tasks run): on a thread of NIO's pool for blocking work.
+        var openedLedger: (any OpenLedger)?
+        if let location = configuration.ledger {
+            openedLedger = try await NIOThreadPool.singleton.runIfActive { try LedgerOptions.open(location) }
+        }
         let service = try OfferService(
             configuration: configuration, ledger: openedLedger, authentication: noAuth ? .disabled : .required)
         let keyFiles = configuration.apps.values.map(\.keyFile) + [configuration.connectAPI?.keyFile].compactMap { $0 }
