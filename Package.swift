@@ -124,7 +124,8 @@ let package = Package(
         .testTarget(
             name: "OfferServiceTests",
             dependencies: [
-                "OfferService", "OfferJSON", "OfferSigning", "OfferCodes", "InteropSupport",
+                // OfferLedgerPostgres: the claim and status operations are tested on both ledgers.
+                "OfferService", "OfferJSON", "OfferSigning", "OfferCodes", "OfferLedgerPostgres", "InteropSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import OfferCodes
 import OfferSigning
 
 /// The OfferKit signing service: JSON endpoints for every signing operation, the two API
@@ -17,30 +18,44 @@ public struct OfferService: Sendable {
     public let state: ServiceState
 
     /// Loads every app's key and checks the authentication settings.
-    /// - Throws: ``ConfigurationError`` when a key cannot be loaded, or authentication is required
-    ///   and there is no API key.
+    ///
+    /// - Parameter ledger: the code ledger that the configuration's ``ServiceConfiguration/ledger``
+    ///   names, opened by the caller (``SQLiteLedger``, or `PostgresLedger` of `OfferLedgerPostgres`);
+    ///   with one, the service has `POST /v1/codes/claim` and `GET /v1/campaigns/{name}/status`.
+    /// - Throws: ``ConfigurationError`` when a key cannot be loaded, authentication is required and
+    ///   there is no API key, or the configuration names a ledger and none is given.
     public init(
-        configuration: ServiceConfiguration, authentication: Authentication = .required,
-        metrics: ServiceMetrics = ServiceMetrics(), clock: SigningClock = .system, nonces: NonceGenerator = .random
+        configuration: ServiceConfiguration, ledger: (any CodeLedger)? = nil,
+        authentication: Authentication = .required, metrics: ServiceMetrics = ServiceMetrics(),
+        clock: SigningClock = .system, nonces: NonceGenerator = .random
     ) throws(ConfigurationError) {
         if authentication == .required, configuration.apiKeys.isEmpty { throw .noAPIKeys }
+        if let location = configuration.ledger, ledger == nil { throw .ledgerNotOpened(location: location.description) }
         let apps = try AppRegistry(configuration: configuration, clock: clock, nonces: nonces)
         self.init(
             state: ServiceState(
                 apps: apps, apiKeys: APIKeyStore(keys: configuration.apiKeys), limits: configuration.limits,
-                authentication: authentication, metrics: metrics, clock: clock))
+                authentication: authentication, metrics: metrics, clock: clock, ledger: ledger.map { ServiceLedger($0) }
+            ))
     }
 
     /// A service over prepared state (tests use it to inject a rate limiter or a clock).
     public init(state: ServiceState) { self.state = state }
 
-    /// Every operation of the service, in the order of the OpenAPI document.
+    /// Every operation of the service, in the order of the OpenAPI document, including those that
+    /// only a service with a ledger has (``ServiceOperation/requiresLedger``).
     public static var operations: [ServiceOperation] { ServiceOperation.all }
 
-    /// The router: every operation of ``operations`` behind the request-id, logging, metrics
-    /// and problem middlewares.
+    /// The operations this service routes: ``operations``, without those that need a ledger when
+    /// it has none.
+    public var routedOperations: [ServiceOperation] {
+        Self.operations.filter { !$0.requiresLedger || state.ledger != nil }
+    }
+
+    /// The router: every operation of ``routedOperations`` behind the request-id, logging,
+    /// metrics and problem middlewares.
     public func makeRouter() -> Router<ServiceRequestContext> {
-        makeRouter(operations: Self.operations)
+        makeRouter(operations: routedOperations)
     }
 
     /// The router for `operations` (tests route operations of their own through the same

@@ -105,12 +105,17 @@ struct LedgerOptions: ParsableArguments {
     /// Opens the ledger (creating an SQLite file with mode 0600, or a PostgreSQL schema and its
     /// tables), or `nil` with `--no-ledger`.
     func open() throws -> (any OpenLedger)? {
-        switch try location() {
-        case nil: return nil
-        case .sqlite(let path)?:
-            Self.warnIfExposed(path)
+        try location().map(Self.open)
+    }
+
+    /// Opens the ledger at `location` (creating an SQLite file with mode 0600, or a PostgreSQL
+    /// schema and its tables); warns when an existing ledger file is readable by others.
+    static func open(_ location: LedgerLocation) throws -> any OpenLedger {
+        switch location {
+        case .sqlite(let path):
+            warnIfExposed(path)
             return try SQLiteLedger(path: path)
-        case .postgres(let location)?:
+        case .postgres(let location):
             return try PostgresLedger(location)
         }
     }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Logging
+import NIOPosix
+import OfferCodes
 import OfferService
 
 struct ServeCommand: AsyncParsableCommand {
@@ -18,12 +20,18 @@ struct ServeCommand: AsyncParsableCommand {
             (--backlog). A request whose body is refused (too large), cut short, badly framed or too slow is \
             answered 400, 408 or 413 with `Connection: close`, and the connection is closed without reading on.
 
+            With a code ledger (the configuration's "ledger", or --ledger: a path, sqlite:PATH or \
+            postgres://USER@HOST:PORT/DATABASE), the service also hands out codes (POST /v1/codes/claim) and \
+            reports campaign status (GET /v1/campaigns/{name}/status), scope `codes`; without one it keeps no \
+            state and has neither. OFFERKIT_LEDGER is not read: a service gets a ledger only when asked.
+
             Logs go to stderr, one line per request with its request id. SIGTERM or SIGINT shut down gracefully: \
             /readyz answers 503, new connections are refused and in-flight requests finish; the exit status is 0. \
             The OpenAPI document is served at /openapi.json.
 
-            Exit codes: 2 usage (such as --no-auth off loopback), 3 configuration or API keys, 5 the address \
-            cannot be bound (such as a port in use).
+            Exit codes: 2 usage (such as --no-auth off loopback, or a --ledger that cannot be parsed), 3 \
+            configuration or API keys, 5 the address cannot be bound (such as a port in use) or the ledger cannot \
+            be opened.
             """)
 
     @Option(help: "The service configuration (JSON: apps, apiKeys, limits).")
@@ -66,6 +74,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         help: "The listen backlog: connections the kernel queues before they are served (default: config, or 4096).")
     var backlog: Int?
+
+    @Option(
+        name: .customLong("ledger"),
+        help: ArgumentHelp(
+            "The code ledger to hand out codes from: a file path or sqlite:PATH (SQLite), or "
+                + "postgres://USER@HOST:PORT/DATABASE (PostgreSQL; the password from PGPASSWORD, not the command "
+                + "line). Default: the configuration's \"ledger\"; without either, no ledger.",
+            valueName: "path-or-url"))
+    var ledger: String?
 
     @Option(name: .customLong("log-level"), help: "The least severe level logged to stderr.")
     var logLevel: LogLevel = .info
@@ -110,7 +127,21 @@ struct ServeCommand: AsyncParsableCommand {
         if let burst { configuration.limits.burst = burst }
         if let maxConnections { configuration.limits.maxConnections = maxConnections }
         if let backlog { configuration.limits.backlog = backlog }
-        let service = try OfferService(configuration: configuration, authentication: noAuth ? .disabled : .required)
+        if let ledger {
+            do {
+                configuration.ledger = try LedgerLocation(parsing: ledger)
+            } catch let error as LedgerLocationError {
+                throw CLIError.usage("--ledger: \(error.localizedDescription)")
+            }
+        }
+        // Opening blocks (a PostgreSQL ledger waits for its server, and refuses to on an event loop,
+        // where this command's tasks run): on a thread of NIO's pool for blocking work.
+        var openedLedger: (any OpenLedger)?
+        if let location = configuration.ledger {
+            openedLedger = try await NIOThreadPool.singleton.runIfActive { try LedgerOptions.open(location) }
+        }
+        let service = try OfferService(
+            configuration: configuration, ledger: openedLedger, authentication: noAuth ? .disabled : .required)
         let keyFiles = configuration.apps.values.map(\.keyFile) + [configuration.connectAPI?.keyFile].compactMap { $0 }
         for keyFile in Set(keyFiles).sorted() { Credentials.warnIfExposed(keyFile) }
 
@@ -133,6 +164,8 @@ struct ServeCommand: AsyncParsableCommand {
                 "limits.burst": .stringConvertible(limits.burst),
                 "limits.maxConnections": .stringConvertible(limits.maxConnections),
                 "limits.backlog": .stringConvertible(limits.backlog),
+                // The ledger's path, or its URL with the password replaced by ***.
+                "ledger": .string(configuration.ledger?.description ?? "none"),
             ])
         FileDescriptorLimit.raise(toServe: limits.maxConnections, logger: logger)
         let runner = ServiceRunner(service: service, host: host, port: port, logger: logger)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import OfferCodes
 import OfferJSON
 import OfferService
 import OfferSigning
@@ -177,15 +178,27 @@ struct OpenAPIDocumentTests {
 
     @Test("the service answers every operation's request example with the documented status and schema")
     func requestExamplesAreAccepted() async throws {
-        var calls: [(operation: ServiceOperation, body: JSONValue?)] = []
+        var calls: [(operation: ServiceOperation, path: String, body: JSONValue?)] = []
         for operation in operations {
-            let media = document["paths"]?[operation.path]?[operation.method.rawValue.lowercased()]?["requestBody"]?[
-                "content"]?["application/json"]
+            let item = document["paths"]?[operation.path]?[operation.method.rawValue.lowercased()]
+            let media = item?["requestBody"]?["content"]?["application/json"]
+            // The path with each parameter's example in its place.
+            var path = operation.path
+            if case .array(let parameters)? = item?["parameters"] {
+                for parameter in parameters {
+                    guard case .string(let name)? = parameter["name"], case .string(let value)? = parameter["example"]
+                    else {
+                        Issue.record("\(operation.id): a parameter without a name or example")
+                        continue
+                    }
+                    path = path.replacingOccurrences(of: "{\(name)}", with: value)
+                }
+            }
             if operation.requestSchema != nil {
                 let example = try #require(media?["example"], "\(operation.id) has no request example")
-                calls.append((operation, example))
+                calls.append((operation, path, example))
             } else {
-                calls.append((operation, nil))
+                calls.append((operation, path, nil))
             }
         }
         // The apps the examples name, with the demo key.
@@ -193,7 +206,8 @@ struct OpenAPIDocumentTests {
             guard case .string(let bundleId)? = call.body?["bundleId"] else { return nil }
             return bundleId
         }
-        let service = try ServiceFixtures.service { configuration in
+        // The operations on a ledger get one that holds the examples' campaign.
+        let service = try ServiceFixtures.service(ledger: try Self.exampleLedger()) { configuration in
             for bundleId in bundleIds where configuration.apps[bundleId] == nil {
                 configuration.apps[bundleId] = AppCredentials(
                     keyFile: ServiceFixtures.keyFile, keyId: ServiceFixtures.keyId, issuerId: ServiceFixtures.issuerId)
@@ -204,8 +218,7 @@ struct OpenAPIDocumentTests {
             for call in requests {
                 let operation = call.operation
                 let response = try await client.send(
-                    operation.method, operation.path, json: call.body.map { $0.text() },
-                    key: ServiceFixtures.admin.secret)
+                    operation.method, call.path, json: call.body.map { $0.text() }, key: ServiceFixtures.admin.secret)
                 #expect(response.status == operation.responseStatus, "\(operation.id): \(response.text.prefix(500))")
                 let body = response.json ?? .string(response.text)
                 do {
@@ -228,6 +241,17 @@ struct OpenAPIDocumentTests {
     }
 
     @Test(
+        "openapi-spec-validator accepts the document a service without a ledger serves",
+        .enabled(if: OpenAPIPython.shouldRun, OpenAPIPython.reason))
+    func independentValidatorWithoutLedger() throws {
+        let stateless = OpenAPIDocument.document(includingLedger: false)
+        let result = try OpenAPIPython.check(json: OpenAPIDocument.jsonText(includingLedger: false))
+        #expect(result.status == 0, "\(result.stderr)")
+        let summary = try JSONValue.parse(Array(result.stdout.utf8))
+        #expect(summary["examples"] == .integer(OpenAPIExampleChecker.count(in: stateless)))
+    }
+
+    @Test(
         "the YAML loads (PyYAML) to exactly the JSON document",
         .enabled(if: OpenAPIPython.shouldRun, OpenAPIPython.reason))
     func yamlRoundTrips() throws {
@@ -236,17 +260,58 @@ struct OpenAPIDocumentTests {
         #expect(result.status == 0, "\(result.stdout.prefix(2000))\n\(result.stderr)")
     }
 
-    @Test("GET /openapi.json serves the document, without an API key, cacheable")
+    @Test(
+        "GET /openapi.json serves the document, without an API key, cacheable; without a ledger, without its operations"
+    )
     func served() async throws {
-        let app = ServiceFixtures.application(try ServiceFixtures.service())
-        try await app.test(.router) { client in
-            let response = try await client.send(.get, "/openapi.json")
-            #expect(response.status == 200)
-            #expect(response.headers[.contentType] == "application/json")
-            #expect(response.headers[.cacheControl] == nil)
-            #expect(response.headers[HTTPField.Name("X-Request-Id")!] != nil)
-            #expect(response.json == document)
+        for ledger in [nil, try SQLiteLedger.inMemory()] as [(any CodeLedger)?] {
+            let app = ServiceFixtures.application(try ServiceFixtures.service(ledger: ledger))
+            try await app.test(.router) { client in
+                let response = try await client.send(.get, "/openapi.json")
+                #expect(response.status == 200)
+                #expect(response.headers[.contentType] == "application/json")
+                #expect(response.headers[.cacheControl] == nil)
+                #expect(response.headers[HTTPField.Name("X-Request-Id")!] != nil)
+                #expect(response.json == (ledger == nil ? OpenAPIDocument.document(includingLedger: false) : document))
+            }
         }
+    }
+
+    @Test("the document without the ledger operations is the full one less exactly those, and still valid")
+    func documentWithoutLedger() throws {
+        let stateless = OpenAPIDocument.document(includingLedger: false)
+        let ledgerOperations = operations.filter(\.requiresLedger)
+        #expect(Set(ledgerOperations.map(\.id)) == ["claimCode", "campaignStatus"])
+        for operation in operations {
+            let item = stateless["paths"]?[operation.path]?[operation.method.rawValue.lowercased()]
+            #expect((item == nil) == operation.requiresLedger, "\(operation.id)")
+            let full = document["paths"]?[operation.path]?[operation.method.rawValue.lowercased()]
+            #expect(full?["x-offerkit-requires-ledger"] == (operation.requiresLedger ? .bool(true) : nil))
+        }
+        #expect(stateless["components"]?["schemas"]?["CodeClaim"] == nil)
+        #expect(stateless["components"]?["schemas"]?["Problem"] == document["components"]?["schemas"]?["Problem"])
+        var checker = OpenAPIExampleChecker(document: stateless)
+        checker.checkAll(
+            operations: operations.filter { !$0.requiresLedger }, problem: OpenAPIDocument.problemSchema)
+        #expect(checker.failures == [])
+        #expect(checker.checked == OpenAPIExampleChecker.count(in: stateless))
+    }
+
+    /// A ledger holding the examples' campaign (`examples/campaign.json`, recorded on the examples'
+    /// day) with personal codes of the offer the claim example names.
+    static func exampleLedger() throws -> any CodeLedger {
+        let ledger = try SQLiteLedger.inMemory()
+        let url = ServiceFixtures.packageRoot.appendingPathComponent("examples/campaign.json")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let campaign = try CampaignValidator(today: CalendarDate(year: 2027, month: 3, day: 15)!)
+            .validate(json: Array(text.utf8)).validCampaign()
+        let batch = LedgerBatch(
+            campaign: campaign.name, offer: "Spring half price, 3 months", kind: .custom, index: 1, quarter: "2027-Q1",
+            redemptionLimit: 1, codeCount: 2, expirationDate: nil, environment: .production)
+        try ledger.recordBatch(batch, campaign: campaign) { insert in
+            for code in ["VIPK7M2QX9R", "VIPQ3W8HN2T"] { _ = try insert(code) }
+        }
+        return ledger
     }
 
     // MARK: Helpers

@@ -120,11 +120,24 @@ struct SchemaValidatorTests {
         #expect((CalendarDate(text) != nil) == matches)
     }
 
+    static let recipientIds: [(String, Bool)] = [
+        ("user-8412", true), ("Wang, Fang", true), ("é", true), ("invisible\u{2063}separator", true),
+        (String(repeating: "r", count: 256), true), (String(repeating: "é", count: 128), true), ("", false),
+        ("line\nbreak", false), ("tab\there", false), ("nul\u{0}", false), ("del\u{7F}", false), ("c1\u{85}", false),
+        (String(repeating: "r", count: 257), false), (String(repeating: "é", count: 129), false),
+    ]
+
+    @Test("recipientId: RecipientId's rule (1-256 UTF-8 bytes, no control characters)", arguments: recipientIds)
+    func recipientId(text: String, matches: Bool) {
+        #expect(StringRules.Format.recipientId.matches(text) == matches)
+        #expect((RecipientId.problem(text) == nil) == matches)
+    }
+
     @Test("each format's pattern (written to the document) agrees with its native check")
     func patternsAgree() throws {
         let tables: [StringRules.Format: [(String, Bool)]] = [
             .plainText: Self.plainTexts, .uuid: Self.uuids, .bundleId: Self.bundleIds, .date: Self.dates,
-            .uuidV4: Self.uuidV4s, .alpha3: Self.alpha3s,
+            .uuidV4: Self.uuidV4s, .alpha3: Self.alpha3s, .recipientId: Self.recipientIds,
         ]
         #expect(Set(tables.keys) == Set(StringRules.Format.allCases))
         for (format, table) in tables {
@@ -137,6 +150,12 @@ struct SchemaValidatorTests {
                 if format == .date {
                     // The pattern is the shape; `format: date` adds the calendar, as the native check does.
                     if format.matches(text) { #expect(patternMatches, "\(format) \(text)") }
+                } else if format == .recipientId {
+                    // The pattern is the characters; the byte bound (256 UTF-8 bytes) is native only, and the
+                    // schemas that use the format bound the length to 256 characters as well.
+                    let withinBytes = text.utf8.count <= RecipientId.maximumBytes
+                    #expect(
+                        (patternMatches && withinBytes) == format.matches(text), "\(format) \(text.debugDescription)")
                 } else {
                     #expect(patternMatches == format.matches(text), "\(format) \(text.debugDescription)")
                 }

@@ -55,11 +55,11 @@ struct VersionAndMetricsTests {
         #expect(text.contains(#"offerkit_signatures_total{type="promotional-offer"} 100"#), "\(text)")
     }
 
-    @Test("scopes are the signing operations' names, plus campaigns and metrics; old spellings still read")
+    @Test("scopes are the signing operations' names, plus campaigns, codes and metrics; old spellings still read")
     func scopes() {
         #expect(
             OperationScope.allCases.map(\.rawValue)
-                == SigningOperation.allCases.map(\.rawValue) + ["campaigns", "metrics"])
+                == SigningOperation.allCases.map(\.rawValue) + ["campaigns", "codes", "metrics"])
         for scope in OperationScope.allCases { #expect(OperationScope(rawValue: scope.rawValue) == scope) }
         #expect(OperationScope.named("promotional-offer-v1")! == (.legacyPromotionalOffer, true))
         #expect(OperationScope(rawValue: "promotional-offer-v1") == nil)

@@ -15,6 +15,9 @@ public enum ConfigurationError: Error, Sendable, Equatable, LocalizedError {
     case noAPIKeys
     /// Authentication is off on an address that is not loopback.
     case unauthenticatedNonLoopback(host: String)
+    /// The configuration names a ledger (`location`, its password hidden), but the service was
+    /// created without the opened ledger.
+    case ledgerNotOpened(location: String)
 
     public var errorDescription: String? {
         switch self {
@@ -28,6 +31,9 @@ public enum ConfigurationError: Error, Sendable, Equatable, LocalizedError {
         case .unauthenticatedNonLoopback(let host):
             "--no-auth is refused on \(host): without authentication the service only listens on a loopback "
                 + "address (127.0.0.1, ::1 or localhost)"
+        case .ledgerNotOpened(let location):
+            "the configuration names the ledger \(location), but the service was given no opened ledger: open it "
+                + "(SQLiteLedger or PostgresLedger) and pass it as OfferService(configuration:ledger:)"
         }
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
+import OfferCodes
 import OfferJSON
 import OfferSigning
 
 /// What the service serves: the apps (bundle ID → key file, key ID, issuer ID), an optional App
-/// Store Connect API key, the API keys that may call it, and its limits.
+/// Store Connect API key, the API keys that may call it, its limits, and an optional code ledger.
 ///
 /// ```json
 /// {
@@ -13,7 +14,8 @@ import OfferSigning
 ///   },
 ///   "apiKeys": [ { "name": "billing", "sha256": "<64 hex digits>", "scopes": ["*"], "bundleIds": ["*"] } ],
 ///   "limits": { "maxBodyBytes": 1048576, "requestTimeoutSeconds": 10, "requestsPerSecond": 50, "burst": 100,
-///               "maxConnections": 10000, "backlog": 4096 }
+///               "maxConnections": 10000, "backlog": 4096 },
+///   "ledger": "offerkit-ledger.sqlite"
 /// }
 /// ```
 public struct ServiceConfiguration: Sendable {
@@ -21,18 +23,23 @@ public struct ServiceConfiguration: Sendable {
     public var connectAPI: ConnectAPICredentials?
     public var apiKeys: [APIKey]
     public var limits: ServiceLimits
+    /// The code ledger to hand out codes from (`"ledger"`: a path, `sqlite:PATH` or
+    /// `postgres://…`, as `--ledger` takes it; a relative path is read from the configuration's
+    /// folder). `nil`: the service keeps no ledger and has no claim or status operation.
+    public var ledger: LedgerLocation?
     /// Notes on deprecated spellings the file used (a scope named `promotional-offer-v1`, say), for
     /// the caller to print; the configuration works as if the current name had been written.
     public var deprecationNotes: [String] = []
 
     public init(
         apps: [String: AppCredentials], connectAPI: ConnectAPICredentials? = nil, apiKeys: [APIKey] = [],
-        limits: ServiceLimits = ServiceLimits()
+        limits: ServiceLimits = ServiceLimits(), ledger: LedgerLocation? = nil
     ) {
         self.apps = apps
         self.connectAPI = connectAPI
         self.apiKeys = apiKeys
         self.limits = limits
+        self.ledger = ledger
     }
 
     /// The environment variable that may hold more API keys: a JSON array of entries as in `apiKeys`.
@@ -138,9 +145,30 @@ public struct ServiceConfiguration: Sendable {
             if let value = entry["maxConnections"]?.exactInteger { limits.maxConnections = Int(value) }
             if let value = entry["backlog"]?.exactInteger { limits.backlog = Int(value) }
         }
-        var configuration = ServiceConfiguration(apps: apps, connectAPI: connectAPI, apiKeys: apiKeys, limits: limits)
+        var configuration = ServiceConfiguration(
+            apps: apps, connectAPI: connectAPI, apiKeys: apiKeys, limits: limits,
+            ledger: try ledger(json["ledger"], source: source, folder: folder))
         configuration.deprecationNotes = notes
         return configuration
+    }
+
+    /// The `"ledger"` locator, parsed by ``LedgerLocation`` (its password never shown in errors); a
+    /// relative SQLite path is resolved against the configuration's folder, as key files are.
+    private static func ledger(_ entry: JSONValue?, source: String, folder: URL) throws(ConfigurationError)
+        -> LedgerLocation?
+    {
+        guard case .string(let locator)? = entry else { return nil }
+        do {
+            switch try LedgerLocation(parsing: locator) {
+            case .sqlite(let path): return .sqlite(path: resolve(path, in: folder))
+            case .postgres(let location): return .postgres(location)
+            }
+        } catch {
+            let reason = (error as? LedgerLocationError)?.localizedDescription ?? "the locator cannot be parsed"
+            throw .invalidField(
+                source: source, field: "ledger",
+                expected: "a file path, sqlite:PATH or postgres://USER@HOST:PORT/DATABASE (\(reason))")
+        }
     }
 
     /// The entries of `apps`, each with all three members.
@@ -272,5 +300,6 @@ extension ServiceConfiguration {
                 .init("maxConnections", .integer(minimum: 1, maximum: 1_000_000), required: false),
                 .init("backlog", .integer(minimum: 1, maximum: 65_535), required: false),
             ]), required: false),
+        .init("ledger", .string(StringRules(minLength: 1, maxLength: 4096)), required: false),
     ])
 }

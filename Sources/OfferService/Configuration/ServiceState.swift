@@ -8,7 +8,7 @@ public enum Authentication: Sendable, Equatable {
 }
 
 /// Everything the operations share: the apps' signers, the API keys, the limits, the rate
-/// limiter, the metrics and the readiness flag.
+/// limiter, the metrics, the code ledger (if any) and the readiness flag.
 public final class ServiceState: Sendable {
     public let apps: AppRegistry
     public let apiKeys: APIKeyStore
@@ -18,11 +18,15 @@ public final class ServiceState: Sendable {
     public let metrics: ServiceMetrics
     /// The clock for `today` in campaign operations.
     public let clock: SigningClock
+    /// The code ledger that `POST /v1/codes/claim` and `GET /v1/campaigns/{name}/status` use;
+    /// `nil` for a stateless service, which does not have those operations.
+    public let ledger: ServiceLedger?
     private let shuttingDown = NIOLockedValueBox(false)
 
     public init(
         apps: AppRegistry, apiKeys: APIKeyStore, limits: ServiceLimits, authentication: Authentication,
-        rateLimiter: RateLimiter? = nil, metrics: ServiceMetrics = ServiceMetrics(), clock: SigningClock = .system
+        rateLimiter: RateLimiter? = nil, metrics: ServiceMetrics = ServiceMetrics(), clock: SigningClock = .system,
+        ledger: ServiceLedger? = nil
     ) {
         self.apps = apps
         self.apiKeys = apiKeys
@@ -32,6 +36,7 @@ public final class ServiceState: Sendable {
             rateLimiter ?? RateLimiter(requestsPerSecond: limits.requestsPerSecond, burst: Double(limits.burst))
         self.metrics = metrics
         self.clock = clock
+        self.ledger = ledger
     }
 
     /// Whether graceful shutdown has begun (`/readyz` then answers 503).

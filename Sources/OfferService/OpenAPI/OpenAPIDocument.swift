@@ -8,6 +8,10 @@ import OfferSigning
 /// it, and a test checks that the committed `openapi.json` is identical to it. Its members come
 /// in a fixed order and components are sorted by name, so the bytes are the same on every run.
 ///
+/// The full document describes every operation, also those only a service with a code ledger
+/// has (marked `x-offerkit-requires-ledger: true`), so that clients can be generated from it; a
+/// service without a ledger serves the document without them (`includingLedger: false`).
+///
 /// ```swift
 /// let json = OpenAPIDocument.jsonText()   // pretty JSON, ending in a newline
 /// let yaml = OpenAPIDocument.yamlText()   // the same document as block-style YAML
@@ -18,17 +22,21 @@ public enum OpenAPIDocument {
 
     /// The document as JSON text; pretty (two-space indentation) with a trailing newline, or
     /// compact without one.
-    public static func jsonText(pretty: Bool = true) -> String {
-        let text = document().text(pretty: pretty)
+    public static func jsonText(pretty: Bool = true, includingLedger: Bool = true) -> String {
+        let text = document(includingLedger: includingLedger).text(pretty: pretty)
         return pretty ? text + "\n" : text
     }
 
     /// The document as block-style YAML (written by Yams; it loads to the same document as the
     /// JSON), ending in a newline.
-    public static func yamlText() -> String { OpenAPIYAML.text(of: document()) }
+    public static func yamlText(includingLedger: Bool = true) -> String {
+        OpenAPIYAML.text(of: document(includingLedger: includingLedger))
+    }
 
-    /// The document, built once.
-    package static func document() -> JSONValue { built.document }
+    /// The document, built once: with every operation, or without those that need a code ledger.
+    package static func document(includingLedger: Bool = true) -> JSONValue {
+        includingLedger ? built.document : builtWithoutLedger.document
+    }
 
     /// Component names that two different schemas use (empty unless an operation is wrong).
     package static var componentConflicts: [String] { built.conflicts }
@@ -37,11 +45,13 @@ public enum OpenAPIDocument {
     package static var problemSchema: JSONSchema { ProblemSchemas.problem }
 
     private static let built = generate()
+    private static let builtWithoutLedger = generate(includingLedger: false)
 
-    /// Builds the document afresh (``document()`` keeps the first build).
-    package static func generate() -> (document: JSONValue, conflicts: [String]) {
+    /// Builds the document afresh (``document(includingLedger:)`` keeps the first build).
+    package static func generate(includingLedger: Bool = true) -> (document: JSONValue, conflicts: [String]) {
+        let operations = ServiceOperation.all.filter { includingLedger || !$0.requiresLedger }
         var writer = OpenAPIPaths()
-        let paths = writer.paths(ServiceOperation.all)
+        let paths = writer.paths(operations)
         _ = writer.schemas.write(ProblemSchemas.problem)
         let components = JSONValue.object([
             ("schemas", writer.schemas.sortedComponents), ("responses", writer.sharedResponses()),
@@ -49,7 +59,8 @@ public enum OpenAPIDocument {
         ])
         let document = JSONValue.object([
             ("openapi", .string(openAPIVersion)), ("info", OpenAPIInfo.info),
-            ("servers", .array([.object([("url", .string(OpenAPIInfo.server))])])), ("tags", OpenAPIInfo.tags),
+            ("servers", .array([.object([("url", .string(OpenAPIInfo.server))])])),
+            ("tags", OpenAPIInfo.tags(of: operations)),
             ("paths", paths), ("components", components), ("x-problem-types", OpenAPIInfo.problemTypes),
         ])
         return (document, writer.schemas.conflicts)

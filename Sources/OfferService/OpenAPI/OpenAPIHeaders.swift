@@ -32,8 +32,8 @@ enum OpenAPIHeaders {
             (
                 retryAfter,
                 header(
-                    "Seconds to wait before retrying: always with `rate-limited`, and with `unavailable` when the "
-                        + "service is shutting down.",
+                    "Seconds to wait before retrying: always with `rate-limited` and `ledger-unavailable`, and with "
+                        + "`unavailable` when the service is shutting down.",
                     schema: .object([("type", .string("integer")), ("minimum", .integer(0))]))
             ),
             (

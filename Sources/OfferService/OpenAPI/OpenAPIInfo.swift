@@ -23,6 +23,12 @@ enum OpenAPIInfo {
         Offer-code campaigns, stateless: validate a campaign file, or plan the App Store Connect requests that \
         create it. Nothing is sent to Apple and nothing is recorded.
         """,
+        "Codes": """
+        Offer codes handed out exactly once from the service's code ledger (the one `offerkit codes` records \
+        campaigns in, SQLite or PostgreSQL): claim a code for a recipient, read a campaign's status. Only a service \
+        configured with a ledger (`"ledger"`) has these operations (`x-offerkit-requires-ledger: true`); without \
+        one they answer `404 not-found` and are absent from the service's own `/openapi.json`. Scope `codes`.
+        """,
         "Service": "The service itself: liveness, readiness, metrics and this document.",
     ]
 
@@ -34,10 +40,10 @@ enum OpenAPIInfo {
         ])
     }
 
-    /// The `tags` list, in the order the operations first use them.
-    static var tags: JSONValue {
+    /// The `tags` list, in the order `operations` first use them.
+    static func tags(of operations: [ServiceOperation]) -> JSONValue {
         var names: [String] = []
-        for operation in ServiceOperation.all where !names.contains(operation.tag) { names.append(operation.tag) }
+        for operation in operations where !names.contains(operation.tag) { names.append(operation.tag) }
         return .array(
             names.map { name in
                 .members([("name", .string(name)), ("description", tagDescriptions[name].map(JSONValue.string))])
@@ -84,9 +90,9 @@ enum OpenAPIInfo {
         return """
             Signs App Store In-App Purchase requests over HTTP, so services in any language can ask one place that \
             holds the keys: V2 promotional offers, legacy promotional offer signatures, introductory offer \
-            eligibility, Advanced Commerce requests, App Store Server API and App Store Connect API tokens, and \
-            stateless offer-code campaign validation and planning. One service serves several apps; each request \
-            names its app by `bundleId`.
+            eligibility, Advanced Commerce requests, App Store Server API and App Store Connect API tokens, \
+            stateless offer-code campaign validation and planning, and, with a code ledger, offer codes handed out \
+            exactly once. One service serves several apps; each request names its app by `bundleId`.
 
             **Authentication.** Every operation except the public service endpoints needs an API key as a bearer \
             token (see the `\(securitySchemeName)` security scheme). Each key has scopes and may be limited to some \

@@ -49,8 +49,31 @@ struct OpenAPIPaths {
         return .members([
             ("operationId", .string(operation.id)), ("summary", .string(operation.summary)),
             ("description", .string(operation.description)), ("tags", .array([.string(operation.tag)])),
-            ("security", security), ("requestBody", operation.requestSchema.map { requestBody($0) }),
+            ("security", security),
+            (
+                "parameters",
+                operation.pathParameters.isEmpty ? nil : .array(operation.pathParameters.map { parameter($0) })
+            ),
+            ("requestBody", operation.requestSchema.map { requestBody($0) }),
             ("responses", responses(operation)), ("deprecated", operation.deprecated ? .bool(true) : nil),
+            (Self.requiresLedgerExtension, operation.requiresLedger ? .bool(true) : nil),
+        ])
+    }
+
+    /// The extension that marks an operation only a service with a code ledger has.
+    static let requiresLedgerExtension = "x-offerkit-requires-ledger"
+
+    /// A path parameter: its schema (without the example) and its example beside it.
+    private mutating func parameter(_ property: JSONSchema.Property) -> JSONValue {
+        var schema = property.schema
+        let example = schema.example
+        schema.example = nil
+        let description = schema.description
+        schema.description = nil
+        return .members([
+            ("name", .string(property.name)), ("in", .string("path")),
+            ("description", description.map(JSONValue.string)), ("required", .bool(true)),
+            ("schema", schemas.write(schema)), ("example", example),
         ])
     }
 

@@ -96,6 +96,14 @@ struct OpenAPISchemaWriter {
         case .any:
             members = []
         }
+        if schema.nullable, members.first?.key == "type", case .string(let type)? = members[0].value {
+            members[0].value = .array([.string(type), .string("null")])
+            if let index = members.firstIndex(where: { $0.key == "enum" }),
+                case .array(let values)? = members[index].value
+            {
+                members[index].value = .array(values + [.null])
+            }
+        }
         if let description = schema.description {
             let position = members.first?.key == "type" ? 1 : 0
             members.insert(("description", .string(description)), at: position)

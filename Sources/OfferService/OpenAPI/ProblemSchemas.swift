@@ -1,8 +1,9 @@
 import OfferSigning
 
 /// The schema of every problem response: the members ``ServiceProblem/jsonValue(requestId:)``
-/// writes, with `type` limited to the URIs of ``ProblemType/all`` and `problems` (with
-/// `invalid-campaign`) as the campaign operations write it.
+/// writes, with `type` limited to the URIs of ``ProblemType/all``, `problems` (with
+/// `invalid-campaign`) as the campaign operations write it, and `assigned` and `stored` (with
+/// `no-code-left`).
 enum ProblemSchemas {
     /// An RFC 9457 problem object.
     static let problem = JSONSchema.object(
@@ -36,6 +37,18 @@ enum ProblemSchemas {
             .init("problems", CampaignSchemas.problems, required: false),
             .init("problemCount", CampaignSchemas.problemCount, required: false),
             .init("truncated", CampaignSchemas.truncated, required: false),
+            .init(
+                "assigned",
+                .integer(
+                    minimum: 0,
+                    description: "With `no-code-left`: the codes handed out (shared codes: to how many recipients)."),
+                required: false),
+            .init(
+                "stored",
+                .integer(
+                    minimum: 0,
+                    description: "With `no-code-left`: the codes there were to hand out (shared codes: redemptions)."),
+                required: false),
         ], description: "An RFC 9457 problem (`application/problem+json`)."
     ).named("Problem")
 }

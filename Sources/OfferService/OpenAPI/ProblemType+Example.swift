@@ -19,7 +19,7 @@ extension ProblemType {
         switch self {
         case .unauthorized: [OpenAPIHeaders.wwwAuthenticate]
         case .methodNotAllowed: [OpenAPIHeaders.allow]
-        case .rateLimited, .unavailable: [OpenAPIHeaders.retryAfter]
+        case .rateLimited, .unavailable, .ledgerUnavailable: [OpenAPIHeaders.retryAfter]
         case .badRequest, .bodyTimeout, .bodyTooLarge: [OpenAPIHeaders.connection]
         default: []
         }
@@ -35,6 +35,9 @@ extension ProblemType {
         case .malformedJSON:
             return ServiceProblem(self, detail: "the body is not valid JSON: expected a member name at byte 31")
         case .invalidField:
+            if operation?.requestSchema == nil, let parameter = operation?.pathParameters.first {
+                return ServiceProblem.invalid(Self.emptyParameter(parameter))
+            }
             return ServiceProblem.invalid(Self.missingMember(of: operation?.requestSchema))
         case .invalidCampaign:
             return CampaignSchemas.invalidCampaign(Self.exampleCampaignProblems)
@@ -74,6 +77,33 @@ extension ProblemType {
             )
         case .unavailable:
             return ServiceProblem(self, detail: "the service is shutting down")
+        case .unknownCampaign:
+            return CodeSchemas.problem(
+                for: .unknownCampaign(campaign: "summer-2027"),
+                campaignField: operation?.requestSchema.map { _ in "campaign" })
+        case .unknownOffer:
+            return CodeSchemas.problem(
+                for: .unknownOffer(offer: "Summer half price", campaign: "spring-2027"), campaignField: "campaign")
+        case .noCodeLeft:
+            return CodeSchemas.problem(
+                for: .noCodeLeft(
+                    campaign: "spring-2027", offer: "Spring half price, 3 months", environment: .production,
+                    assigned: 200, stored: 200), campaignField: "campaign")
+        case .nothingToAssign:
+            return CodeSchemas.problem(
+                for: .nothingToAssign(
+                    campaign: "spring-2027", offer: "Spring trial, 1 month free", environment: .production,
+                    reason: "its one-time-use codes are not imported yet (run `offerkit codes import` with Apple's CSV)"
+                ),
+                campaignField: "campaign")
+        case .offerInactive:
+            return CodeSchemas.problem(
+                for: .offerInactive(offer: "Spring trial, 1 month free", campaign: "spring-2027"),
+                campaignField: "campaign")
+        case .ledgerUnavailable:
+            return CodeSchemas.problem(
+                for: .databaseFailure(operation: "hand out a code", reason: "the server closed the connection"),
+                campaignField: "campaign")
         case .internalError:
             return ServiceProblem(
                 self,
@@ -95,6 +125,16 @@ extension ProblemType {
             if case .string(let text)? = problem["allowed"] { allowed = text }
             return ValidationProblem(path: path, rule: rule, message: message, allowed: allowed)
         }
+    }
+
+    /// What the validator reports for an empty value of a path parameter.
+    private static func emptyParameter(_ parameter: JSONSchema.Property) -> SchemaViolation {
+        do {
+            try SchemaValidator().validate(.object([(parameter.name, .string(""))]), against: .object([parameter]))
+        } catch {
+            return error
+        }
+        return SchemaViolation(field: parameter.name, expected: "a valid value", found: "an empty string")
     }
 
     /// What the validator reports for an empty object as the body of `schema` (its first required

@@ -7,12 +7,13 @@ extension ServiceOperation {
         summary: "This OpenAPI description",
         description: """
             The service's OpenAPI 3.1.0 description, generated from the same operations and schemas the service \
-            routes and validates with; identical to `offerkit openapi` and to `openapi.json` in the repository. \
-            Needs no API key; caches may keep it.
+            routes and validates with; identical to `offerkit openapi` and to `openapi.json` in the repository, \
+            except that a service without a code ledger leaves out the operations that need one. Needs no API key; \
+            caches may keep it.
             """,
         scope: nil, requestSchema: nil, responseSchema: openAPIDocumentSchema, problems: []
-    ) { _ in
-        OperationResponse(body: OpenAPIDocument.document(), noStore: false)
+    ) { request in
+        OperationResponse(body: OpenAPIDocument.document(includingLedger: request.state.ledger != nil), noStore: false)
     }
 
     /// An OpenAPI 3.1.0 document, checked only at its top level.

@@ -31,7 +31,7 @@ struct ProblemMiddleware: RouterMiddleware {
             return respond(.bodyTooLarge(limit: error.maxBytes), context: context)
         } catch let error as HTTPError where error.status == .notFound {
             let path = Self.clipped(request.uri.path)
-            if let methods = methodsByPath[request.uri.path], !methods.contains(request.method) {
+            if let methods = Self.methods(for: request.uri.path, in: methodsByPath), !methods.contains(request.method) {
                 let allow = methods.map(\.rawValue).joined(separator: ", ")
                 return respond(
                     ServiceProblem(
@@ -64,6 +64,24 @@ struct ProblemMiddleware: RouterMiddleware {
         metrics.problem(problem.type)
         context.logger.debug("problem", metadata: ["problem.type": "\(problem.type.slug)"])
         return Self.response(for: problem, requestId: context.requestId)
+    }
+
+    /// The methods `path` takes: its own entry, or that of a template whose `{parameter}` segments
+    /// match any non-empty segment (`/v1/campaigns/{name}/status`).
+    static func methods(
+        for path: String, in table: [String: [HTTPRequest.Method]]
+    ) -> [HTTPRequest.Method]? {
+        if let methods = table[path] { return methods }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        for (template, methods) in table where template.contains("{") {
+            let parts = template.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == segments.count else { continue }
+            let matches = zip(parts, segments).allSatisfy { part, segment in
+                part.hasPrefix("{") ? !segment.isEmpty : part == segment
+            }
+            if matches { return methods }
+        }
+        return nil
     }
 
     /// A request path for a message, cut at 200 characters.

@@ -51,6 +51,15 @@ extension ProblemType {
     public static let unknownApp = ProblemType(
         slug: "unknown-app", status: 404, title: "No app with this bundle ID is configured",
         explanation: "The request's `bundleId` is not in the service's configuration.")
+    public static let unknownCampaign = ProblemType(
+        slug: "unknown-campaign", status: 404, title: "No campaign of this name is in the ledger",
+        explanation: """
+            The service's code ledger has no campaign of this name: record it first with `offerkit codes generate` \
+            or `offerkit codes import` on the same ledger.
+            """)
+    public static let unknownOffer = ProblemType(
+        slug: "unknown-offer", status: 404, title: "The campaign has no offer of this name in the ledger",
+        explanation: "The campaign is in the ledger, but no offer of it has this `referenceName`.")
     public static let notConfigured = ProblemType(
         slug: "not-configured", status: 404, title: "This operation is not configured",
         explanation:
@@ -73,6 +82,26 @@ extension ProblemType {
             The client had not sent the whole body when the request timeout (`limits.requestTimeoutSeconds`) passed. \
             The connection is closed.
             """)
+    public static let noCodeLeft = ProblemType(
+        slug: "no-code-left", status: 409, title: "No code of the offer is left to hand out",
+        explanation: """
+            Every code of the offer that can be handed out in the environment is handed out; nothing was assigned. \
+            `assigned` and `stored` count them (for shared codes: recipients and redemptions). Add codes to the \
+            offer (a new batch, then `offerkit codes generate` or `import`); recipients who already hold a code \
+            still get it.
+            """)
+    public static let nothingToAssign = ProblemType(
+        slug: "nothing-to-assign", status: 409, title: "The offer has no codes to hand out",
+        explanation: """
+            The offer has no codes in the environment at all: no batch, every batch expired, or its one-time-use \
+            codes are not imported from Apple yet. `detail` says which; nothing was assigned.
+            """)
+    public static let offerInactive = ProblemType(
+        slug: "offer-inactive", status: 409, title: "The offer is inactive",
+        explanation: """
+            The offer is marked inactive in the ledger (App Store Connect's `active` switch is off), so its codes \
+            cannot be redeemed and none is handed out.
+            """)
     public static let unsupportedMediaType = ProblemType(
         slug: "unsupported-media-type", status: 415, title: "The body must be JSON",
         explanation: "Operations with a body take `Content-Type: application/json`.")
@@ -85,6 +114,13 @@ extension ProblemType {
     public static let unavailable = ProblemType(
         slug: "unavailable", status: 503, title: "The service is not ready",
         explanation: "The service is shutting down or not yet ready; retry against another instance.")
+    public static let ledgerUnavailable = ProblemType(
+        slug: "ledger-unavailable", status: 503, title: "The code ledger is unavailable",
+        explanation: """
+            The service's code ledger could not be read or written (its database cannot be reached, another writer \
+            held it too long, or it looks damaged). Retry: a claim is idempotent, so a retry returns the same code \
+            if this one was recorded after all. The log has the cause under the request id.
+            """)
     public static let internalError = ProblemType(
         slug: "internal-error", status: 500, title: "Internal error",
         explanation:
@@ -93,7 +129,8 @@ extension ProblemType {
     /// Every problem type the service can return.
     public static let all: [ProblemType] = [
         .badRequest, .malformedJSON, .invalidField, .invalidCampaign, .unauthorized, .forbidden, .unknownApp,
-        .notConfigured, .notFound, .methodNotAllowed, .bodyTimeout, .bodyTooLarge, .unsupportedMediaType,
-        .rateLimited, .timeout, .unavailable, .internalError,
+        .unknownCampaign, .unknownOffer, .notConfigured, .notFound, .methodNotAllowed, .bodyTimeout, .noCodeLeft,
+        .nothingToAssign, .offerInactive, .bodyTooLarge, .unsupportedMediaType, .rateLimited, .timeout, .unavailable,
+        .ledgerUnavailable, .internalError,
     ]
 }

@@ -9,12 +9,27 @@ public struct OperationRequest: Sendable {
     /// The body, already checked against the operation's request schema (`nil` when it takes none);
     /// handlers get it as their typed ``OperationBody``.
     package let body: JSONValue?
+    /// The path's parameters (``ServiceOperation/pathParameters``), decoded and checked.
+    public let parameters: [String: String]
     public let query: [String: String]
     public let headers: HTTPFields
     /// The API key that authenticated the request; `nil` when authentication is off.
     public let apiKey: APIKey?
     public let state: ServiceState
     public let logger: Logger
+
+    init(
+        body: JSONValue?, parameters: [String: String] = [:], query: [String: String], headers: HTTPFields,
+        apiKey: APIKey?, state: ServiceState, logger: Logger
+    ) {
+        self.body = body
+        self.parameters = parameters
+        self.query = query
+        self.headers = headers
+        self.apiKey = apiKey
+        self.state = state
+        self.logger = logger
+    }
 
     /// The signer for `bundleId`, if the API key may use that app and the app is configured.
     /// - Throws: a `forbidden` problem when the key's scopes exclude the bundle ID, then an
@@ -29,5 +44,15 @@ public struct OperationRequest: Sendable {
                 .unknownApp, detail: "bundle ID \(bundleId) is not configured in this service", field: "bundleId")
         }
         return signer
+    }
+
+    /// The service's code ledger.
+    /// - Throws: a `not-found` problem when the service has none (its operations are then not routed).
+    func ledger() throws(ServiceProblem) -> ServiceLedger {
+        guard let ledger = state.ledger else {
+            throw ServiceProblem(
+                .notFound, detail: "this service keeps no code ledger; the API is described at /openapi.json")
+        }
+        return ledger
     }
 }

@@ -19,6 +19,7 @@ struct OperationResponder: Sendable {
         var logger = context.logger
         logger[metadataKey: "operation"] = .string(operation.id)
         let apiKey = try authorize(request, context: context, logger: &logger)
+        let parameters = try pathParameters(context)
         var query: [String: String] = [:]
         for (name, value) in request.uri.queryParameters { query[String(name)] = String(value) }
         let logged = logger
@@ -31,7 +32,9 @@ struct OperationResponder: Sendable {
                 body = try await readBody(request, schema: schema, deadline: deadline)
             }
             let input = OperationRequest(
-                body: body, query: query, headers: request.headers, apiKey: apiKey, state: state, logger: logged)
+                body: body, parameters: parameters, query: query, headers: request.headers, apiKey: apiKey,
+                state: state,
+                logger: logged)
             return try await operation.handler(input)
         }
     }
@@ -65,6 +68,24 @@ struct OperationResponder: Sendable {
         }
         try limitRate(for: key.name)
         return key
+    }
+
+    /// The operation's path parameters, percent-decoded and checked against their schemas: a
+    /// value that does not match is a 422 `invalid-field` naming the parameter.
+    private func pathParameters(_ context: ServiceRequestContext) throws(ServiceProblem) -> [String: String] {
+        var parameters: [String: String] = [:]
+        for parameter in operation.pathParameters {
+            let raw = context.parameters.get(parameter.name) ?? ""
+            let value = raw.removingPercentEncoding ?? raw
+            do {
+                try SchemaValidator().validate(
+                    .object([(parameter.name, .string(value))]), against: .object([parameter]))
+            } catch {
+                throw ServiceProblem.invalid(error)
+            }
+            parameters[parameter.name] = value
+        }
+        return parameters
     }
 
     private func limitRate(for name: String) throws(ServiceProblem) {

@@ -1,12 +1,14 @@
 import OfferSigning
 
 /// What an API key may do: one scope per signing operation, named as the operation
-/// (``SigningOperation``), plus `campaigns` and `metrics`.
+/// (``SigningOperation``), plus `campaigns`, `codes` and `metrics`.
 public enum OperationScope: Sendable, Hashable, CaseIterable, RawRepresentable {
     /// Making signatures or tokens of one kind.
     case signing(SigningOperation)
     /// Validating and planning offer-code campaigns.
     case campaigns
+    /// Handing out offer codes from the service's ledger, and reading a campaign's status there.
+    case codes
     /// Reading `/metrics`.
     case metrics
 
@@ -17,12 +19,15 @@ public enum OperationScope: Sendable, Hashable, CaseIterable, RawRepresentable {
     public static let serverAPIToken = OperationScope.signing(.serverAPIToken)
     public static let connectAPIToken = OperationScope.signing(.connectAPIToken)
 
-    public static var allCases: [OperationScope] { SigningOperation.allCases.map(signing) + [.campaigns, .metrics] }
+    public static var allCases: [OperationScope] {
+        SigningOperation.allCases.map(signing) + [.campaigns, .codes, .metrics]
+    }
 
-    /// The scope named `rawValue`: an operation's name, `campaigns` or `metrics`.
+    /// The scope named `rawValue`: an operation's name, `campaigns`, `codes` or `metrics`.
     public init?(rawValue: String) {
         switch rawValue {
         case "campaigns": self = .campaigns
+        case "codes": self = .codes
         case "metrics": self = .metrics
         default:
             guard let operation = SigningOperation(rawValue: rawValue) else { return nil }
@@ -42,6 +47,7 @@ public enum OperationScope: Sendable, Hashable, CaseIterable, RawRepresentable {
         switch self {
         case .signing(let operation): operation.rawValue
         case .campaigns: "campaigns"
+        case .codes: "codes"
         case .metrics: "metrics"
         }
     }

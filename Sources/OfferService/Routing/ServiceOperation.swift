@@ -16,6 +16,10 @@ public struct ServiceOperation: Sendable {
     public var description: String
     /// The scope an API key needs; `nil` for public endpoints (health, the document itself).
     public var scope: OperationScope?
+    /// The parameters in ``path`` (`{name}`), each a string checked against its schema before
+    /// the handler runs (percent-decoded first); the handler reads them from
+    /// ``OperationRequest/parameters``.
+    public var pathParameters: [JSONSchema.Property] = []
     /// The request body's schema (a named component), if the operation takes a body.
     public var requestSchema: JSONSchema?
     /// The successful response: its status and schema (a named component).
@@ -39,11 +43,16 @@ public struct ServiceOperation: Sendable {
     /// Whether the operation is an old path kept for existing clients (`deprecated: true` in the
     /// OpenAPI document); its description names the path that replaces it.
     public var deprecated: Bool = false
+    /// Whether only a service with a code ledger has the operation (``ServiceState/ledger``):
+    /// without one it is not routed (404) and not in the service's own OpenAPI document. The
+    /// committed document describes it, marked `x-offerkit-requires-ledger: true`.
+    public var requiresLedger: Bool = false
 
     public init(
         id: String, method: HTTPRequest.Method, path: String, tag: String, summary: String, description: String,
-        scope: OperationScope?, requestSchema: JSONSchema?, responseStatus: Int = 200, responseSchema: JSONSchema,
-        responseMediaType: String = "application/json", problems: [ProblemType], runsLong: Bool = false,
+        scope: OperationScope?, pathParameters: [JSONSchema.Property] = [], requestSchema: JSONSchema?,
+        responseStatus: Int = 200, responseSchema: JSONSchema, responseMediaType: String = "application/json",
+        problems: [ProblemType], runsLong: Bool = false, requiresLedger: Bool = false,
         handler: @escaping @Sendable (OperationRequest) async throws -> OperationResponse
     ) {
         self.id = id
@@ -59,6 +68,8 @@ public struct ServiceOperation: Sendable {
         self.responseMediaType = responseMediaType
         self.problems = problems
         self.runsLong = runsLong
+        self.requiresLedger = requiresLedger
+        self.pathParameters = pathParameters
         self.handler = handler
     }
 
@@ -67,13 +78,13 @@ public struct ServiceOperation: Sendable {
     init<Body: OperationBody>(
         id: String, method: HTTPRequest.Method = .post, path: String, tag: String, summary: String,
         description: String, scope: OperationScope?, body: Body.Type, responseStatus: Int = 200,
-        responseSchema: JSONSchema, problems: [ProblemType], runsLong: Bool = false,
+        responseSchema: JSONSchema, problems: [ProblemType], runsLong: Bool = false, requiresLedger: Bool = false,
         handler: @escaping @Sendable (Body, OperationRequest) async throws -> OperationResponse
     ) {
         self.init(
             id: id, method: method, path: path, tag: tag, summary: summary, description: description, scope: scope,
             requestSchema: Body.schema, responseStatus: responseStatus, responseSchema: responseSchema,
-            problems: problems, runsLong: runsLong
+            problems: problems, runsLong: runsLong, requiresLedger: requiresLedger
         ) { request in
             try await handler(try Body(validated: ValidatedBody(request.body ?? .null)), request)
         }

@@ -45,6 +45,9 @@ public struct JSONSchema: Sendable {
     public var description: String?
     /// An example value, written to the document as `examples: [value]`.
     package var example: JSONValue?
+    /// Whether `null` is accepted as well as the kind's values (written as `type: [<type>, "null"]`).
+    /// Only for kinds with a `type`: strings, integers, booleans, objects and arrays.
+    package var nullable = false
 
     /// A schema of `kind`.
     public init(_ kind: Kind, description: String? = nil) {
@@ -103,6 +106,13 @@ extension JSONSchema {
     /// This schema as the named component `name`.
     public func named(_ name: String) -> JSONSchema {
         JSONSchema(.component(name: name, schema: self))
+    }
+
+    /// This schema, also accepting `null` (a value that may be missing, such as an expiration date).
+    package func orNull() -> JSONSchema {
+        var copy = self
+        copy.nullable = true
+        return copy
     }
 
     /// This schema with `example` as its example.

@@ -19,6 +19,7 @@ public struct SchemaValidator: Sendable {
     }
 
     private func check(_ value: JSONValue, _ schema: JSONSchema, path: String) throws(SchemaViolation) -> JSONValue {
+        if schema.nullable, case .null = value { return value }
         switch schema.kind {
         case .component(_, let inner):
             return try check(value, inner, path: path)
@@ -149,14 +150,16 @@ public struct SchemaValidator: Sendable {
 
     /// A short description of what a schema accepts, for "required" messages.
     private func describe(_ schema: JSONSchema) -> String {
-        switch schema.resolved.kind {
-        case .string(let rules): expectation(rules)
-        case .integer(let minimum, let maximum): integerExpectation(minimum, maximum)
-        case .boolean: "a boolean"
-        case .object, .oneOf: "an object"
-        case .array: "an array"
-        case .any, .component: "a value"
-        }
+        let expected =
+            switch schema.resolved.kind {
+            case .string(let rules): expectation(rules)
+            case .integer(let minimum, let maximum): integerExpectation(minimum, maximum)
+            case .boolean: "a boolean"
+            case .object, .oneOf: "an object"
+            case .array: "an array"
+            case .any, .component: "a value"
+            }
+        return schema.nullable ? expected + " or null" : expected
     }
 
     /// The value a `oneOf` choice requires for the discriminator member.

@@ -22,6 +22,10 @@ public struct StringRules: Sendable {
         /// A calendar date `YYYY-MM-DD` that exists (no month 13, no February 30), as the offer-code
         /// library parses it.
         case date
+        /// A recipient id, by the offer-code library's rule (``RecipientId``): not empty, at most
+        /// 256 UTF-8 bytes, no control characters (U+0000–U+001F, U+007F–U+009F). The pattern
+        /// checks the characters; the byte bound is checked natively (JSON Schema counts characters).
+        case recipientId
 
         /// The JSON Schema `pattern` for this format.
         public var pattern: String {
@@ -32,6 +36,7 @@ public struct StringRules: Sendable {
             case .alpha3: "^[A-Z]{3}$"
             case .bundleId: #"^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$"#
             case .date: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+            case .recipientId: #"^[^\u0000-\u001F\u007F-\u009F]+$"#
             }
         }
 
@@ -40,7 +45,7 @@ public struct StringRules: Sendable {
             switch self {
             case .uuid, .uuidV4: "uuid"
             case .date: "date"
-            case .plainText, .bundleId, .alpha3: nil
+            case .plainText, .bundleId, .alpha3, .recipientId: nil
             }
         }
 
@@ -53,6 +58,9 @@ public struct StringRules: Sendable {
             case .alpha3: "three upper-case letters A–Z"
             case .bundleId: "a bundle ID (letters, digits, '-' and '.', at most 255 bytes, e.g. com.example.app)"
             case .date: "a calendar date YYYY-MM-DD"
+            case .recipientId:
+                "a recipient id: 1-\(RecipientId.maximumBytes) UTF-8 bytes without control characters (line breaks, "
+                    + "tabs, NUL)"
             }
         }
 
@@ -77,6 +85,9 @@ public struct StringRules: Sendable {
             case .date:
                 // The offer-code library's own parser: a real day of the proleptic Gregorian calendar.
                 return CalendarDate(value) != nil
+            case .recipientId:
+                // The offer-code library's own rule, as the ledger applies it.
+                return RecipientId.problem(value) == nil
             }
         }
     }

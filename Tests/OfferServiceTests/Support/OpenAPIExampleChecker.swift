@@ -30,6 +30,16 @@ struct OpenAPIExampleChecker {
             if let request = operation.requestSchema {
                 media(item?["requestBody"]?["content"]?["application/json"], request, "\(pointer)/requestBody")
             }
+            for (index, parameter) in operation.pathParameters.enumerated() {
+                guard case .array(let written)? = item?["parameters"], index < written.count,
+                    written[index]["name"] == .string(parameter.name)
+                else {
+                    failures.append("\(pointer)/parameters: \(parameter.name) is not parameter \(index)")
+                    continue
+                }
+                // A parameter object holds its schema and its example side by side, as a media type does.
+                media(written[index], parameter.schema, "\(pointer)/parameters/\(index)")
+            }
             let responses = item?["responses"]
             media(
                 responses?[String(operation.responseStatus)]?["content"]?[operation.responseMediaType],

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import OfferCodes
 import OfferService
 import OfferSigning
 
@@ -38,12 +39,13 @@ enum ServiceFixtures {
 
     /// The service, with the configuration changed by `change`.
     static func service(
-        authentication: Authentication = .required, clock: SigningClock = .system,
+        authentication: Authentication = .required, clock: SigningClock = .system, ledger: (any CodeLedger)? = nil,
         _ change: (inout ServiceConfiguration) -> Void = { _ in }
     ) throws -> OfferService {
         var configuration = configuration
         change(&configuration)
-        return try OfferService(configuration: configuration, authentication: authentication, clock: clock)
+        return try OfferService(
+            configuration: configuration, ledger: ledger, authentication: authentication, clock: clock)
     }
 
     /// An application serving `service`, logging only critical messages (tests stay quiet).

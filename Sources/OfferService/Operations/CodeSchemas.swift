@@ -1,0 +1,363 @@
+import Foundation
+import OfferCodes
+import OfferJSON
+import OfferSigning
+
+/// Schemas, answers and problems of the operations that use the service's code ledger: a claim
+/// (``ServiceOperation/claimCode``) and a campaign's status (``ServiceOperation/campaignStatus``).
+///
+/// The member names are those of `offerkit codes claim --format json` and `offerkit codes status
+/// --format json`, so one client reads both.
+enum CodeSchemas {
+    // MARK: Request members
+
+    /// The longest campaign name (the campaign rules allow 64 characters).
+    static let maximumCampaignNameLength = 64
+    /// The longest offer name taken: reference names are at most 64 characters (grapheme clusters,
+    /// which JSON Schema does not count), so the bound in Unicode scalars is generous.
+    static let maximumOfferNameLength = 256
+
+    static let campaignName = JSONSchema.string(
+        .identifier(maxLength: maximumCampaignNameLength),
+        description: "The campaign's `name`, as `offerkit codes generate` or `import` recorded it in the ledger.",
+        example: "spring-2027")
+    static let offerName = JSONSchema.string(
+        StringRules(minLength: 1, maxLength: maximumOfferNameLength),
+        description: "The offer's `referenceName` in the campaign.", example: "Spring half price, 3 months")
+    static let recipient = JSONSchema.string(
+        StringRules(format: .recipientId, minLength: 1, maxLength: RecipientId.maximumBytes),
+        description: """
+            Who receives the code: an opaque id you choose (a user id, an email hash, a name), compared byte for \
+            byte; 1-\(RecipientId.maximumBytes) UTF-8 bytes without control characters. Claiming again with the \
+            same id gives the same code.
+            """,
+        example: "user-8412")
+    static let environment = JSONSchema.enumeration(
+        ["production", "sandbox"],
+        description: """
+            Which codes: `production` (the default) or `sandbox` (they work only in the sandbox).
+            """)
+
+    // MARK: Answers
+
+    /// The answer of a claim: the code, its redemption link and where it comes from.
+    static let claim = JSONSchema.object(
+        [
+            .init("code", .string(StringRules(minLength: 1), description: "The offer code to redeem.")),
+            .init(
+                "url",
+                .string(
+                    StringRules(minLength: 1),
+                    description: """
+                        The App Store link that opens the redemption sheet with the code filled in: \
+                        `https://apps.apple.com/redeem?ctx=offercodes&id=<appAppleId>&code=<code>`.
+                        """)),
+            .init("campaign", .string(StringRules(minLength: 1), description: "The campaign's name.")),
+            .init("offer", .string(StringRules(minLength: 1), description: "The offer's `referenceName`.")),
+            .init("recipient", .string(StringRules(minLength: 1), description: "The recipient id, as sent.")),
+            .init("kind", batchKind),
+            .init("batch", batchNumber),
+            .init(
+                "redemptionLimit",
+                .integer(
+                    minimum: 1, description: "How many times the code can be redeemed: 1 for a personal code.")),
+            .init(
+                "shared",
+                .boolean(
+                    description: """
+                        Whether the code is shared (redemption limit above 1): the campaign's code, handed out to \
+                        as many recipients as its redemption limit, not this recipient's own.
+                        """)),
+            .init("expirationDate", expirationDate),
+            .init("environment", codeEnvironment),
+            .init(
+                "channel",
+                .enumeration(
+                    AssignmentChannel.allCases.map(\.rawValue),
+                    description: """
+                        How the code was first handed out to the recipient: `claim` (this endpoint or \
+                        `offerkit codes claim`) or `export` (`offerkit codes export --recipients`).
+                        """)),
+            .init(
+                "assignedAt",
+                .string(
+                    StringRules(minLength: 1),
+                    description: "When the code was first handed out to the recipient: ISO 8601 in UTC.",
+                    example: "2027-03-15T09:30:00.125Z")),
+            .init(
+                "new",
+                .boolean(
+                    description: """
+                        `true` when this request handed the code out; `false` when the recipient already had it \
+                        (a retry gives the same code).
+                        """)),
+        ], description: "The code handed out to the recipient."
+    ).example(claimJSON(exampleClaim, appAppleId: exampleAppAppleId)).named("CodeClaim")
+
+    /// A claim's answer (the members of ``claim``), for `assignment` in a campaign of `appAppleId`.
+    static func claimJSON(_ assignment: CodeAssignment, appAppleId: String) -> JSONValue {
+        let code = assignment.code
+        return .object([
+            ("code", .string(code.code)),
+            ("url", .string(RedemptionLink.url(appAppleId: appAppleId, code: code.code))),
+            ("campaign", .string(assignment.campaign)), ("offer", .string(code.offer)),
+            ("recipient", .string(assignment.recipient)), ("kind", .string(code.kind.rawValue)),
+            ("batch", .integer(code.batchIndex + 1)), ("redemptionLimit", .integer(code.redemptionLimit)),
+            ("shared", .bool(assignment.isShared)),
+            ("expirationDate", code.expirationDate.map { .string($0.description) } ?? .null),
+            ("environment", .string(code.environment.rawValue)), ("channel", .string(assignment.channel.rawValue)),
+            ("assignedAt", .string(LedgerTimestamp.text(assignment.assignedAt))), ("new", .bool(assignment.isNew)),
+        ])
+    }
+
+    /// A campaign's status: per offer and batch, what the ledger holds and how much of it was
+    /// handed out, and the app's usage of this quarter's limits.
+    static let status = JSONSchema.object(
+        [
+            .init("campaign", .string(StringRules(minLength: 1), description: "The campaign's name.")),
+            .init("appAppleId", .string(StringRules(minLength: 1), description: "The App Apple ID of its app.")),
+            .init(
+                "offers",
+                .array(
+                    of: JSONSchema.object(
+                        [
+                            .init(
+                                "name", .string(StringRules(minLength: 1), description: "The offer's `referenceName`.")),
+                            .init(
+                                "active",
+                                .boolean(description: "App Store Connect's `active` switch, as the ledger knows it.")),
+                            .init(
+                                "batches",
+                                .array(of: statusBatch, description: "Its batches, in the order they were recorded.")),
+                        ], description: "One offer of the campaign."),
+                    description: "The campaign's offers, in the order they were first recorded.")),
+            .init("usage", usage),
+        ], description: "What the ledger holds for a campaign and how much of it was handed out."
+    ).example(statusJSON(exampleStatus)).named("CampaignStatus")
+
+    private static let statusBatch = JSONSchema.object(
+        [
+            .init("kind", batchKind), .init("batch", batchNumber), .init("environment", codeEnvironment),
+            .init(
+                "quarter",
+                .string(StringRules(minLength: 1), description: "The quarter it counts against, such as `2027-Q1`.")),
+            .init("expirationDate", expirationDate),
+            .init(
+                "expired",
+                .boolean(description: "Whether it expired before today (UTC): its codes are no longer handed out.")),
+            .init(
+                "redemptionLimit",
+                .integer(minimum: 1, description: "How many times each code can be redeemed (above 1: shared codes).")),
+            .init(
+                "recorded",
+                .integer(
+                    minimum: 0,
+                    description: """
+                        The codes the batch was recorded with: its custom codes, or the number Apple generates.
+                        """)),
+            .init(
+                "stored",
+                .integer(
+                    minimum: 0,
+                    description: """
+                        The codes the ledger holds: custom codes, or the one-time-use codes imported from Apple (0 \
+                        until they are imported).
+                        """)),
+            .init(
+                "assigned",
+                .integer(
+                    minimum: 0,
+                    description: "Personal codes: how many were handed out. Shared codes: to how many recipients.")),
+            .init(
+                "left",
+                .integer(
+                    minimum: 0,
+                    description: """
+                        How many more can be handed out: personal codes not handed out, or for shared codes the \
+                        redemptions not handed out (codes times redemption limit, minus `assigned`).
+                        """)),
+        ], description: "One batch of an offer.")
+
+    private static let usage = JSONSchema.object(
+        [
+            .init("quarter", .string(StringRules(minLength: 1), description: "This quarter (UTC), such as `2027-Q1`.")),
+            .init(
+                "productionCodes",
+                .integer(
+                    minimum: 0,
+                    description: """
+                        The app's production codes recorded in the quarter, over all campaigns (one-time-use codes \
+                        plus custom codes times their redemption limit).
+                        """)),
+            .init("productionLimit", .integer(minimum: 0, description: "Apple's limit of production codes.")),
+            .init(
+                "sandboxCodes", .integer(minimum: 0, description: "The app's sandbox codes recorded in the quarter.")),
+            .init("sandboxLimit", .integer(minimum: 0, description: "Apple's limit of sandbox codes.")),
+            .init("activeOffers", .integer(minimum: 0, description: "The app's active offers, over all campaigns.")),
+            .init("activeOfferLimit", .integer(minimum: 0, description: "Apple's limit of active offers per app.")),
+        ], description: "The app's usage of Apple's limits in this quarter.")
+
+    /// A status's answer (the members of ``status``).
+    static func statusJSON(_ status: CampaignStatus) -> JSONValue {
+        let usage = status.usage
+        return .object([
+            ("campaign", .string(status.campaign)), ("appAppleId", .string(status.appAppleId)),
+            (
+                "offers",
+                .array(
+                    status.offers.map { offer in
+                        .object([
+                            ("name", .string(offer.name)), ("active", .bool(offer.active)),
+                            ("batches", .array(offer.batches.map(batchJSON))),
+                        ])
+                    })
+            ),
+            (
+                "usage",
+                .object([
+                    ("quarter", .string(usage.quarter)), ("productionCodes", .integer(usage.productionCodes)),
+                    ("productionLimit", .integer(usage.productionLimit)),
+                    ("sandboxCodes", .integer(usage.sandboxCodes)),
+                    ("sandboxLimit", .integer(usage.sandboxLimit)), ("activeOffers", .integer(usage.activeOffers)),
+                    ("activeOfferLimit", .integer(usage.activeOfferLimit)),
+                ])
+            ),
+        ])
+    }
+
+    private static func batchJSON(_ batch: CampaignStatus.Batch) -> JSONValue {
+        let recorded = batch.batch
+        return .object([
+            ("kind", .string(recorded.kind.rawValue)), ("batch", .integer(recorded.index + 1)),
+            ("environment", .string(recorded.environment.rawValue)), ("quarter", .string(recorded.quarter)),
+            ("expirationDate", recorded.expirationDate.map { .string($0.description) } ?? .null),
+            ("expired", .bool(batch.expired)), ("redemptionLimit", .integer(recorded.redemptionLimit)),
+            ("recorded", .integer(recorded.codeCount)), ("stored", .integer(batch.storedCodes)),
+            ("assigned", .integer(batch.assigned)), ("left", .integer(batch.left)),
+        ])
+    }
+
+    // MARK: Shared members
+
+    private static let batchKind = JSONSchema.enumeration(
+        [LedgerBatch.Kind.custom.rawValue, LedgerBatch.Kind.oneTimeUse.rawValue],
+        description: "`custom` (custom codes) or `oneTimeUse` (one-time-use codes generated by Apple).")
+    private static let batchNumber = JSONSchema.integer(
+        minimum: 1,
+        description: """
+            The batch's number among the offer's custom-code or one-time-use batches, from 1 (2 is \
+            `customCodes[1]`).
+            """)
+    private static let expirationDate = JSONSchema.string(
+        StringRules(format: .date), description: "The last day the code can be redeemed; `null`: no expiration date."
+    ).orNull()
+    private static let codeEnvironment = JSONSchema.enumeration(
+        CodeEnvironment.allCases.map(\.rawValue),
+        description: "`PRODUCTION`, or `SANDBOX` (the code works only in the sandbox), as in `offerkit codes export`.")
+
+    // MARK: Problems
+
+    /// The problem for a ledger error; `campaignField` is the field that named the campaign
+    /// (`campaign` in a claim's body; `nil` for a path parameter).
+    static func problem(for error: LedgerError, campaignField: String?) -> ServiceProblem {
+        switch error {
+        case .unknownCampaign(let campaign):
+            return ServiceProblem(
+                .unknownCampaign, detail: "campaign \(campaign) is not recorded in the service's ledger",
+                field: campaignField)
+        case .unknownOffer(let offer, let campaign):
+            return ServiceProblem(
+                .unknownOffer,
+                detail: "campaign \(campaign) has no offer \(quoted(offer)) in the service's ledger; expected the "
+                    + "referenceName of one of its offers",
+                field: campaignField == nil ? nil : "offer")
+        case .offerInactive(let offer, let campaign):
+            return ServiceProblem(
+                .offerInactive,
+                detail: "offer \(quoted(offer)) of campaign \(campaign) is marked inactive in the ledger, so its codes "
+                    + "cannot be redeemed; nothing was handed out")
+        case .noCodeLeft(let campaign, let offer, let environment, let assigned, let stored):
+            return ServiceProblem(
+                .noCodeLeft,
+                detail: "no unassigned \(environment.rawValue.lowercased()) code is left for offer \(quoted(offer)) of "
+                    + "campaign \(campaign): \(assigned) of \(stored) are handed out; nothing was handed out now",
+                extensions: [("assigned", .integer(assigned)), ("stored", .integer(stored))])
+        case .nothingToAssign(let campaign, let offer, _, let reason):
+            return ServiceProblem(
+                .nothingToAssign,
+                detail:
+                    "offer \(quoted(offer)) of campaign \(campaign) has no codes to hand out: \(reason); nothing was "
+                    + "handed out")
+        case .invalidRecipient(_, let problem):
+            return ServiceProblem(.invalidField, detail: "recipient \(problem)", field: "recipient")
+        default:
+            return ServiceProblem(
+                .ledgerUnavailable,
+                detail: "the service's code ledger failed to answer; retry (a claim gives the same code again); the "
+                    + "log has the details", headers: [("Retry-After", "1")])
+        }
+    }
+
+    /// `text` in double quotes, for names that may hold spaces.
+    private static func quoted(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        JSONWriter.appendQuoted(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    // MARK: Examples
+
+    static let exampleAppAppleId = "1234567890"
+
+    /// A claim of the example campaign's personal codes (`examples/campaign.json`).
+    static let exampleClaim = CodeAssignment(
+        recipient: "user-8412", campaign: "spring-2027",
+        code: IssuedCode(
+            code: "VIPK7M2QX9R", offer: "Spring half price, 3 months", kind: .custom, batchIndex: 1, redemptionLimit: 1,
+            expirationDate: nil, environment: .production),
+        channel: .claim, assignedAt: Date(timeIntervalSince1970: 1_805_103_000.125), isNew: true)
+
+    /// The example campaign's status, two of its offers, on 2027-03-15.
+    static let exampleStatus: CampaignStatus = {
+        func batch(
+            _ offer: String, _ kind: LedgerBatch.Kind, _ index: Int, limit: Int = 1, count: Int, expires: String?,
+            environment: CodeEnvironment = .production, stored: Int, assigned: Int
+        ) -> CampaignStatus.Batch {
+            let recorded = LedgerBatch(
+                campaign: "spring-2027", offer: offer, kind: kind, index: index, quarter: "2027-Q1",
+                redemptionLimit: limit, codeCount: count, expirationDate: expires.flatMap(CalendarDate.init),
+                environment: environment)
+            return CampaignStatus.Batch(
+                batch: recorded, storedCodes: stored, assigned: assigned, left: stored * limit - assigned,
+                expired: false)
+        }
+        let trial = "Spring trial, 1 month free"
+        let half = "Spring half price, 3 months"
+        return CampaignStatus(
+            campaign: "spring-2027", appAppleId: exampleAppAppleId,
+            offers: [
+                .init(
+                    name: trial, active: true,
+                    batches: [
+                        batch(trial, .oneTimeUse, 0, count: 1000, expires: "2027-06-13", stored: 1000, assigned: 412),
+                        batch(
+                            trial, .oneTimeUse, 1, count: 20, expires: "2027-04-14", environment: .sandbox, stored: 0,
+                            assigned: 0),
+                    ]),
+                .init(
+                    name: half, active: true,
+                    batches: [
+                        batch(half, .custom, 0, limit: 10_000, count: 1, expires: "2027-06-15", stored: 1, assigned: 0),
+                        batch(half, .custom, 1, count: 200, expires: nil, stored: 200, assigned: 57),
+                    ]),
+            ],
+            usage: CampaignStatus.LimitUsage(
+                quarter: "2027-Q1",
+                summary: LedgerSummary(
+                    activeOfferNames: [
+                        trial, half, "Win-back, first year paid up front", "Gem pack launch",
+                        "Pro unlock for press and reviewers",
+                    ],
+                    productionCodes: 12_000, sandboxCodes: 20)))
+    }()
+}

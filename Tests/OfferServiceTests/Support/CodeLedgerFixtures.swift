@@ -1,0 +1,126 @@
+import Foundation
+import HummingbirdTesting
+import OfferCodes
+import OfferService
+import OfferSigning
+import Testing
+
+/// A ledger holding campaign `spring-2027` of app 1234567890, and services over it, for the claim
+/// and status operations. "Today" is 2027-02-01 (the services' clock).
+///
+/// Offers and their batches (all production unless said, quarter 2027-Q1):
+/// - `Half`: personal custom codes HALF0, HALF1, HALF2 (expire 2027-05-31).
+/// - `Gems`: one shared custom code GEMSX, redemption limit 2.
+/// - `Trial`: one-time-use batch 1 (2 codes TRIALA, TRIALB imported), batch 2 in the sandbox
+///   (1 code SANDBOX1 imported).
+/// - `Later`: one-time-use batch of 5 codes, not imported yet.
+/// - `Old`: custom code OLD1, the offer marked inactive.
+/// - `Expired`: custom code EXP1 that expired on 2027-01-15.
+enum CodeLedgerFixtures {
+    static let campaignName = "spring-2027"
+    static let appAppleId = "1234567890"
+    static let today = CalendarDate("2027-02-01")!
+    /// 2027-02-01T12:00:00Z.
+    static let clock = SigningClock.fixed(Date(timeIntervalSince1970: 1_801_483_200))
+    static let offers = ["Half", "Gems", "Trial", "Later", "Old", "Expired"]
+
+    /// A key that may only hand out codes and read status.
+    static let codesOnly = APIKey.generate(name: "codes-only", scopes: [.codes])
+    /// A key for campaigns, without `codes`.
+    static let campaignsOnly = APIKey.generate(name: "campaigns-only", scopes: [.campaigns])
+
+    static let campaign = Campaign(
+        name: campaignName, app: CampaignApp(bundleId: ServiceFixtures.app, appAppleId: appAppleId),
+        offers: offers.map { offer in
+            OfferDefinition(
+                referenceName: offer,
+                product: ProductReference(
+                    id: "6450000009", productId: "com.example.offerkit.gems100", type: .consumable),
+                paymentMode: .oneTime, customerEligibilities: [.nonSpender],
+                prices: [TerritoryPrice(territory: "USA", pricePoint: nil)])
+        })
+
+    static func batch(
+        _ offer: String, _ kind: LedgerBatch.Kind = .custom, index: Int = 0, redemptionLimit: Int = 1, count: Int,
+        expires: String? = "2027-05-31", environment: CodeEnvironment = .production
+    ) -> LedgerBatch {
+        LedgerBatch(
+            campaign: campaignName, offer: offer, kind: kind, index: index, quarter: "2027-Q1",
+            redemptionLimit: redemptionLimit, codeCount: count, expirationDate: expires.flatMap(CalendarDate.init),
+            environment: environment)
+    }
+
+    /// Records the campaign's batches (see the type's documentation) in `ledger`.
+    static func populate(_ ledger: any CodeLedger, halfCodes: Int = 3) throws {
+        func record(_ batch: LedgerBatch, _ codes: [String]) throws {
+            try ledger.recordBatch(batch, campaign: campaign) { insert in
+                for code in codes { _ = try insert(code) }
+            }
+        }
+        func attach(_ offer: String, _ index: Int, _ codes: [String]) throws {
+            try ledger.attachCodes(toOneTimeUseBatch: index, offer: offer, campaign: campaignName) { insert in
+                for code in codes { _ = try insert(code) }
+            }
+        }
+        try record(batch("Half", count: halfCodes), (0..<halfCodes).map { "HALF\($0)" })
+        try record(batch("Gems", redemptionLimit: 2, count: 1), ["GEMSX"])
+        try record(batch("Trial", .oneTimeUse, count: 2), [])
+        try attach("Trial", 0, ["TRIALA", "TRIALB"])
+        try record(batch("Trial", .oneTimeUse, index: 1, count: 1, environment: .sandbox), [])
+        try attach("Trial", 1, ["SANDBOX1"])
+        try record(batch("Later", .oneTimeUse, count: 5), [])
+        try record(batch("Old", count: 1), ["OLD1"])
+        try ledger.setOfferActive(false, offer: "Old", campaign: campaignName)
+        try record(batch("Expired", count: 1, expires: "2027-01-15"), ["EXP1"])
+    }
+
+    /// A populated ledger of `backend`, or `nil` for PostgreSQL without a server.
+    static func ledger(_ backend: LedgerBackend, halfCodes: Int = 3) throws -> (any CodeLedger)? {
+        guard let ledger = try backend.newLedger() else { return nil }
+        try populate(ledger, halfCodes: halfCodes)
+        return ledger
+    }
+
+    /// The fixtures' service with `ledger`, the fixed clock and the codes keys.
+    static func service(
+        ledger: (any CodeLedger)?, _ change: (inout ServiceConfiguration) -> Void = { _ in }
+    ) throws -> OfferService {
+        var configuration = ServiceFixtures.configuration
+        configuration.apiKeys += [codesOnly.key, campaignsOnly.key]
+        change(&configuration)
+        return try OfferService(configuration: configuration, ledger: ledger, clock: clock)
+    }
+
+    /// A claim body.
+    static func claim(
+        _ recipient: String, offer: String = "Half", campaign: String = campaignName, environment: String? = nil
+    ) -> String {
+        var members = [
+            #""campaign":\#(quoted(campaign))"#, #""offer":\#(quoted(offer))"#, #""recipient":\#(quoted(recipient))"#,
+        ]
+        if let environment { members.append(#""environment":\#(quoted(environment))"#) }
+        return "{" + members.joined(separator: ",") + "}"
+    }
+
+    /// `text` as a JSON string literal.
+    static func quoted(_ text: String) -> String {
+        String(decoding: try! JSONSerialization.data(withJSONObject: text, options: .fragmentsAllowed), as: UTF8.self)
+    }
+
+    static let claimPath = "/v1/codes/claim"
+    static func statusPath(_ campaign: String = campaignName) -> String { "/v1/campaigns/\(campaign)/status" }
+}
+
+extension TestClientProtocol {
+    /// Claims a code of `offer` for `recipient` with `key` (the admin key unless given).
+    func claim(
+        _ recipient: String, offer: String = "Half", campaign: String = CodeLedgerFixtures.campaignName,
+        environment: String? = nil, key: String? = ServiceFixtures.admin.secret,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> ServiceResponse {
+        try await send(
+            .post, CodeLedgerFixtures.claimPath,
+            json: CodeLedgerFixtures.claim(recipient, offer: offer, campaign: campaign, environment: environment),
+            key: key, sourceLocation: sourceLocation)
+    }
+}
