@@ -71,6 +71,8 @@ def main():
     parser.add_argument("--batch-lines", type=int, required=True)
     parser.add_argument("--codes", type=int, required=True)
     parser.add_argument("--connections", type=int, required=True)
+    parser.add_argument("--export-codes", type=int, required=True)
+    parser.add_argument("--postgres-settings", default="?")
     parser.add_argument("--cpu", default="unknown CPU")
     parser.add_argument("--cores", default="?")
     arguments = parser.parse_args()
@@ -137,6 +139,27 @@ def main():
     row("`offerkit serve`, GET /healthz, same load (HTTP stack and wrk alone)",
         f"{rate(floor_rate)}, p50 {floor_p50:.2f} ms, p99 {floor_p99:.2f} ms",
         f"{floor_rate / raw2:.2f}× raw on 2; signing at {requests_per_second / floor_rate:.2f}× of it", "", "")
+
+    for line in (directory / "claims.jsonl").read_text().splitlines():
+        claim = json.loads(line)
+        if claim["duplicates"]:
+            fail(f"{claim['duplicates']} codes went to two recipients ({claim})")
+        per_second = claim["claims"] / claim["seconds"]
+        backend, clients = claim["backend"], claim["clients"]
+        target, met = "", ""
+        if backend == "sqlite" and clients == 1:
+            target, met = "≥ 2,000/s", verdict(per_second >= 2000)
+        if backend == "postgres" and clients == 8:
+            target, met = "≥ 1,000/s, no duplicates", verdict(per_second >= 1000)
+        where = "SQLite (WAL, synchronous FULL)" if backend == "sqlite" else (
+            f"PostgreSQL 15 on loopback (fsync/synchronous_commit {arguments.postgres_settings})")
+        row(f"claims, {clients} client process{'es' if clients > 1 else ''}, {where}",
+            f"{per_second:,.0f}/s ({claim['claims']:,} in {claim['seconds']:.2f} s)", "0 duplicates", "", target,
+            met)
+    seconds_text, kilobytes = (directory / "export.time").read_text().split()
+    export_mb = int(kilobytes) * 1024 / 1e6
+    row(f"`codes export --recipients`, {arguments.export_codes:,} recipients assigned and written (SQLite)",
+        f"{float(seconds_text):.1f} s, peak RSS {export_mb:.0f} MB", "", "< 150 MB", verdict(export_mb < 150))
 
     swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.splitlines()
     print(f"OfferKit benchmarks, {datetime.date.today()}: {arguments.cpu}, {arguments.cores} cores, "

@@ -79,7 +79,7 @@ extension PostgresLedger {
                         try CodeAssignment(
                             recipient, campaign: campaign,
                             stored: StoredAssignment(
-                                batchId: batchId, seq: seq, code: code, channel: channel, assignedAt: date),
+                                batchId: batchId, seq: seq, code: code, channel: channel, assignedAt: LedgerTimestamp.milliseconds(date)),
                             batches: batches, path: label))
                 }
                 if rows.count < Self.insertChunk { break }
@@ -159,7 +159,7 @@ private struct PostgresAssignmentStore: AssignmentStore {
                 throw LedgerError.corrupt(path: label, reason: "an assignment row names an unknown channel")
             }
             found[recipient] = StoredAssignment(
-                batchId: batchId, seq: seq, code: code, channel: channel, assignedAt: date)
+                batchId: batchId, seq: seq, code: code, channel: channel, assignedAt: LedgerTimestamp.milliseconds(date))
         }
         return found
     }

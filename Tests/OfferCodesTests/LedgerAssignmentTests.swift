@@ -45,7 +45,9 @@ struct LedgerAssignmentTests {
         #expect(second.code.code == "HALF1")
         let again = try ledger.claim(recipient: "user-1", scope: Self.scope())
         #expect(again.code == first.code && !again.isNew)
-        #expect(abs(again.assignedAt.timeIntervalSince(first.assignedAt)) < 0.002)
+        // What the first claim answered is what a read shows, to the millisecond, as text.
+        #expect(LedgerTimestamp.text(again.assignedAt) == LedgerTimestamp.text(first.assignedAt))
+        #expect(again.assignedAt == first.assignedAt)
         #expect(try ledger.claim(recipient: "user-3", scope: Self.scope()).code.code == "HALF2")
         #expect(
             throws: LedgerError.noCodeLeft(
@@ -234,5 +236,14 @@ struct LedgerAssignmentTests {
         #expect(status.usage.productionCodes == 3 + 500 + 10)
         #expect(status.usage.activeOffers == 2 && status.usage.activeOfferLimit == 10)
         #expect(status.usage.productionLimit == 1_000_000)
+    }
+
+    @Test func timesAreWrittenToTheNearestMillisecond() {
+        let justBelow = Date(timeIntervalSince1970: 1_805_103_000.1249996)
+        #expect(LedgerTimestamp.text(justBelow) == "2027-03-15T09:30:00.125Z")
+        #expect(LedgerTimestamp.text(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
+        #expect(LedgerTimestamp.text(Date(timeIntervalSince1970: 951_825_599.9996)) == "2000-02-29T12:00:00.000Z")
+        let rounded = LedgerTimestamp.milliseconds(justBelow)
+        #expect(LedgerTimestamp.date(LedgerTimestamp.text(rounded)) == rounded)
     }
 }
