@@ -65,7 +65,9 @@ extension CodesExport {
                     + "there is nothing to reprint; leave out --reprint to hand them codes")
         }
         if missing > 0 {
-            Self.note("printed \(count) codes; \(missing) recipient\(missing == 1 ? "" : "s") without one listed above")
+            Self.note(
+                "printed \(count) code\(count == 1 ? "" : "s"); \(missing) recipient\(missing == 1 ? "" : "s") "
+                    + "without one listed above")
         }
     }
 
