@@ -45,7 +45,7 @@ package struct AssignmentRun<Store: AssignmentStore> {
         self.store = store
         self.scope = scope
         self.channel = channel
-        self.now = now
+        self.now = LedgerTimestamp.milliseconds(now)
         self.batches = Dictionary(ours.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         hasPersonal = ours.contains(where: \.isPersonal)
         personal = ArraySlice(
