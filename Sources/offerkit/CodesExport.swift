@@ -99,7 +99,12 @@ struct CodesExport: ParsableCommand {
         let source = templates.map { ExportTemplates.directory(URL(fileURLWithPath: $0)) } ?? .builtIn
         let exporter = try CodeExporter(templates: source, format: exportFormat, app: campaign.app)
         if let recipients {
-            let people = try exporter.checked(Self.readRecipients(recipients))
+            // Read and checked line by line (names, languages, ids); the exporter resolves languages per row.
+            let people = try Self.readRecipients(recipients)
+            guard !people.isEmpty else {
+                throw CLIError.invalidInput(
+                    "\(recipients == "-" ? "stdin" : recipients): \(ExportError.noRecipients.localizedDescription)")
+            }
             let scope = AssignmentScope(
                 campaign: campaign.name, offer: try singleOffer(of: campaign),
                 environment: environment == .sandbox ? .sandbox : .production, today: try options.day())

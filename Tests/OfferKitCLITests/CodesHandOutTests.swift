@@ -119,6 +119,7 @@ struct CodesHandOutTests {
         Expect.failure(
             try handOut.export(HandOut.gems, "ann\n", ["--environment", "sandbox"]), status: 4,
             mentioning: ["no sandbox codes"])
+        Expect.failure(try handOut.export(HandOut.gems, "\n\n"), status: 4, mentioning: ["recipient list is empty"])
 
         // A campaign of one offer needs no --offer.
         let solo = try handOut.files.write(

@@ -24,14 +24,21 @@ extension ExportRecipient {
     ///   unsupported language, or a header without a `recipient` column;
     ///   ``ExportError/duplicateRecipient(id:firstLine:line:)`` for an id listed twice.
     public static func list(csv bytes: [UInt8]) throws(ExportError) -> [ExportRecipient] {
+        // Sized once, read line by line: a list of a million recipients holds little beyond them.
+        let lineCount = bytes.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
         var recipients: [ExportRecipient] = []
-        var lines: [String: Int] = [:]
+        recipients.reserveCapacity(lineCount)
+        var lines: [String: Int32] = [:]
+        lines.reserveCapacity(lineCount)
         var header: [String]?
         var isFirst = true
         var lineNumber = 0
-        for rawLine in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+        var start = 0
+        while start <= bytes.count {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            var line = bytes[start..<end]
+            start = end + 1
             lineNumber += 1
-            var line = rawLine
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
             guard let text = String(validating: line, as: UTF8.self) else {
                 throw .malformedRecipientLine(line: lineNumber, reason: "is not valid UTF-8; save the file as UTF-8")
@@ -51,10 +58,9 @@ extension ExportRecipient {
                 } else {
                     try Self.recipient(nameAndLanguage: fields, line: lineNumber)
                 }
-            if let first = lines[recipient.id] {
-                throw .duplicateRecipient(id: recipient.id, firstLine: first, line: lineNumber)
+            if let first = lines.updateValue(Int32(clamping: lineNumber), forKey: recipient.id) {
+                throw .duplicateRecipient(id: recipient.id, firstLine: Int(first), line: lineNumber)
             }
-            lines[recipient.id] = lineNumber
             recipients.append(recipient)
         }
         return recipients
