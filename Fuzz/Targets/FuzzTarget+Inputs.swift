@@ -15,11 +15,15 @@ extension FuzzTarget {
         }
     }
 
-    /// Reads a recipients CSV; every recipient read has a non-empty name.
+    /// Reads a recipients CSV; every recipient read has a valid recipient id (listed once) and a
+    /// name that is absent or not empty.
     static func fuzzRecipients(_ input: [UInt8]) {
         do {
+            var ids = Set<String>()
             for recipient in try ExportRecipient.list(csv: input) {
-                check(!recipient.name.isEmpty, "an accepted recipient has an empty name")
+                check(RecipientId.problem(recipient.id) == nil, "an accepted recipient has an invalid id")
+                check(ids.insert(recipient.id).inserted, "an accepted recipient id is listed twice")
+                check(recipient.name.map { !$0.isEmpty } ?? true, "an accepted recipient has an empty name")
             }
         } catch {
             _ = error.localizedDescription

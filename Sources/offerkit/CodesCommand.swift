@@ -5,18 +5,21 @@ import ArgumentParser
 struct CodesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "codes",
-        abstract: "Offer-code campaigns: validate, plan App Store Connect requests, generate, import and export codes.",
+        abstract:
+            "Offer-code campaigns: validate, plan App Store Connect requests, generate, import, hand out and export codes.",
         discussion: """
             A campaign file (JSON) names the app and its offers; see the README. The ledger \
             (--ledger, OFFERKIT_LEDGER, default ./offerkit-ledger.sqlite) remembers every campaign, offer and \
             code, so no later campaign reuses a code and any run can be exported again.
 
             Typical order: validate, generate (custom codes; records batches), plan (the requests to send), \
-            import (Apple's one-time-use codes), export.
+            import (Apple's one-time-use codes), export. Handing out: export --recipients FILE (a code for each \
+            recipient), claim (one at a time), status (what is left); each code handed out is recorded, so a \
+            one-time-use code never goes to two recipients.
             """,
         subcommands: [
             CodesValidate.self, CodesPlan.self, CodesGenerate.self, CodesImport.self, CodesExport.self,
-            CodesDeactivate.self,
+            CodesClaim.self, CodesStatus.self, CodesDeactivate.self,
         ]
     )
 }

@@ -6,15 +6,22 @@ import OfferCodes
 struct CodesExport: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export a campaign's codes from the ledger: CSV, JSON, or a message per recipient.",
+        abstract:
+            "Export a campaign's codes from the ledger, or hand out one code per recipient: CSV, JSON or messages.",
         discussion: """
             Every code carries its redemption link \
             https://apps.apple.com/redeem?ctx=offercodes&id=<APP_APPLE_ID>&code=<CODE> (URL-encoded). Formats: \
             csv (code, url, offer, expirationDate), json, messages (CSV rows of code, language and a ready message; \
-            with --recipients, one code per recipient, greeting them by name; each offer is named by its displayName \
-            in the message's language, never its referenceName). Languages: \
-            \(CodeExporter.languages.joined(separator: ", ")). --templates DIR uses your own Mustache templates \
-            (same file names as templates/codes/; missing ones fall back to the built-in ones).
+            each offer is named by its displayName in the message's language, never its referenceName). Languages: \
+            \(CodeExporter.languages.joined(separator: ", ")). --templates DIR uses your own Mustache templates (same \
+            file names as templates/codes/; missing ones fall back to the built-in ones).
+
+            Without --recipients, every code of the campaign is listed and nothing is handed out. With \
+            --recipients FILE, each recipient gets a code of one offer, recorded in the ledger: the same \
+            recipient always gets the same code (a repeated export is safe), a one-time-use code never goes to \
+            two recipients, and either every recipient gets a code or nothing is recorded and nothing written. \
+            Rows then add the recipient and assignedAt. --reprint prints codes already handed out, without \
+            handing out more.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -23,7 +30,11 @@ struct CodesExport: ParsableCommand {
 
     @OptionGroup var options: CampaignOptions
 
-    @Option(help: "Only this offer (its reference name). Default: every offer of the campaign.")
+    @Option(
+        help: """
+            Only this offer (its reference name). Default: every offer of the campaign; with --recipients, the \
+            campaign's only offer.
+            """)
     var offer: String?
 
     @Option(help: "csv, json or messages.")
@@ -34,16 +45,28 @@ struct CodesExport: ParsableCommand {
 
     @Option(
         help: """
-            Messages: a CSV file with one recipient per line, name or name,language (quote a name with a comma: \
-            "Wang, Fang",zh-Hans); each gets the next code.
+            Hand out one code of the offer to each recipient of this CSV file: lines name or name,language (the \
+            name is the recipient id), or after a header line recipient,name,language (any order; name and \
+            language optional) one recipient id per line. Quote a value with a comma: "Wang, Fang",zh-Hans.
             """)
     var recipients: String?
+
+    @Flag(
+        help: """
+            Print codes already handed out, without handing out any: with --recipients, those recipients' codes \
+            (recipients without one are listed on stderr); without, every code handed out in the campaign.
+            """)
+    var reprint = false
 
     enum Environment: String, ExpressibleByArgument, CaseIterable {
         case production, sandbox, all
     }
 
-    @Option(help: "Which codes: production (default), sandbox or all. Sandbox codes do not work in the App Store.")
+    @Option(
+        help: """
+            Which codes: production (default), sandbox or all (not with --recipients). Sandbox codes do not work \
+            in the App Store.
+            """)
     var environment: Environment = .production
 
     @Option(help: "A folder of your own templates.")
@@ -56,7 +79,11 @@ struct CodesExport: ParsableCommand {
     var force = false
 
     func validate() throws {
-        if recipients != nil, format != .messages { throw ValidationError("--recipients needs --format messages") }
+        if recipients != nil, environment == .all {
+            throw ValidationError(
+                "--environment all does not go with --recipients: each recipient gets a code of one environment; "
+                    + "choose production or sandbox")
+        }
     }
 
     func run() throws {
@@ -72,33 +99,82 @@ struct CodesExport: ParsableCommand {
             }
         let source = templates.map { ExportTemplates.directory(URL(fileURLWithPath: $0)) } ?? .builtIn
         let exporter = try CodeExporter(templates: source, format: exportFormat, campaign: campaign)
-        let people = try recipients.map(Self.readRecipients)
-        let sink = try OutputSink(path: out, overwrite: force)
-        var progress = ProgressReporter("exporting codes", total: nil)
-        var count = 0
-        do {
+        var people: [ExportRecipient]?
+        var noteOffer = offer
+        if let recipients {
+            // Read and checked line by line (names, languages, ids); the exporter resolves languages per row.
+            let list = try Self.readRecipients(recipients)
+            people = list
+            guard !list.isEmpty else {
+                throw CLIError.invalidInput(
+                    "\(recipients == "-" ? "stdin" : recipients): \(ExportError.noRecipients.localizedDescription)")
+            }
+            let offerName = try singleOffer(of: campaign)
+            noteOffer = offerName
+            let scope = AssignmentScope(
+                campaign: campaign.name, offer: offerName,
+                environment: environment == .sandbox ? .sandbox : .production, today: try options.day())
+            guard let ledger else { throw LedgerError.unknownCampaign(campaign: campaign.name) }
+            if reprint {
+                try reprint(list, scope: scope, ledger: ledger, exporter: exporter)
+            } else {
+                try assign(list, scope: scope, ledger: ledger, exporter: exporter)
+            }
+        } else if reprint {
+            try reprintAll(campaign: campaign, ledger: ledger, exporter: exporter)
+        } else {
+            try exportCodes(campaign: campaign, ledger: ledger, exporter: exporter)
+        }
+        Self.noteMissingTitles(
+            exporter, campaign: campaign, campaignPath: options.campaign, offer: noteOffer, recipients: people)
+    }
+
+    /// Every code of the campaign (optionally of one offer), nothing handed out.
+    private func exportCodes(campaign: Campaign, ledger: (any OpenLedger)?, exporter: CodeExporter) throws {
+        let count = try output(label: "exporting codes") { write, progress in
+            var count = 0
             try exporter.export(
-                recipients: people, to: { try sink.write($0) },
-                forEachCode: { body in
+                to: write,
+                forEachCode: { row in
                     try ledger?.forEachCode(campaign: campaign.name, offer: offer) { code in
-                        guard environment == .all || code.environment.rawValue.lowercased() == environment.rawValue
-                        else { return }
+                        guard includes(code.environment) else { return }
                         count += 1
                         progress.update(count)
-                        try body(code)
+                        try row(code)
                     }
                 })
+            return count
+        }
+        if count == 0 {
+            throw CLIError.invalidInput(
+                "the ledger has no codes for campaign \(campaign.name)\(offer.map { ", offer \"\($0)\"" } ?? "")"
+                    + environmentNote + ": "
+                    + "run `offerkit codes generate` (custom codes) or `offerkit codes import` (Apple's codes) first")
+        }
+    }
+
+    /// Whether codes of `environment` are exported.
+    func includes(_ environment: CodeEnvironment) -> Bool {
+        self.environment == .all || environment.rawValue.lowercased() == self.environment.rawValue
+    }
+
+    /// " in production (--environment)", or nothing for all environments.
+    var environmentNote: String { environment == .all ? "" : " in \(environment.rawValue) (--environment)" }
+
+    /// Runs `export` into the output (--out or stdout), which gets all of it, or nothing when
+    /// `export` throws or returns 0 (the number of records it wrote). `spool`: stdout gets
+    /// nothing until `export` returns.
+    func output(
+        label: String, spool: Bool = false,
+        _ export: (_ write: (String) throws -> Void, _ progress: inout ProgressReporter) throws -> Int
+    ) throws -> Int {
+        let sink = try OutputSink(path: out, overwrite: force, spool: spool)
+        var progress = ProgressReporter(label, total: nil)
+        do {
+            let count = try export({ try sink.write($0) }, &progress)
             progress.finish()
-            if count == 0 {
-                throw CLIError.invalidInput(
-                    "the ledger has no codes for campaign \(campaign.name)\(offer.map { ", offer \"\($0)\"" } ?? "")"
-                        + (environment == .all ? "" : " in \(environment.rawValue) (--environment)") + ": "
-                        + "run `offerkit codes generate` (custom codes) or `offerkit codes import` (Apple's codes) first"
-                )
-            }
-            try sink.finish()
-            Self.noteMissingTitles(
-                exporter, campaign: campaign, campaignPath: options.campaign, offer: offer, recipients: people)
+            if count > 0 { try sink.finish() } else { sink.abandon() }
+            return count
         } catch {
             progress.finish()
             sink.abandon()
@@ -106,7 +182,19 @@ struct CodesExport: ParsableCommand {
         }
     }
 
-    /// One recipient per non-blank line of a CSV file: `name` or `name,language` (RFC 4180 quoting).
+    /// The offer that recipients get a code of: --offer, or the campaign's only one.
+    func singleOffer(of campaign: Campaign) throws -> String {
+        if let offer { return offer }
+        guard campaign.offers.count == 1 else {
+            let names = campaign.offers.map { "\"\($0.referenceName)\"" }.joined(separator: ", ")
+            throw CLIError.usage(
+                "--recipients needs one offer: each recipient gets a code of it; add --offer NAME (campaign "
+                    + "\(campaign.name) has \(campaign.offers.count) offers: \(names))")
+        }
+        return campaign.offers[0].referenceName
+    }
+
+    /// The recipients of a CSV file (see ``ExportRecipient/list(csv:)``).
     static func readRecipients(_ path: String) throws -> [ExportRecipient] {
         let bytes = try InputFile.read(path, limit: InputFile.tableLimit, what: "a recipients file")
         do {

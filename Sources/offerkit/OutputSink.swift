@@ -11,25 +11,48 @@ import Foundation
 /// Where streamed results go: stdout, or a temporary file that takes `path`'s name only once
 /// everything is written (a file is written whole or not at all).
 ///
-/// Writes are buffered (64 KiB), so a caller can write one short line at a time.
+/// Writes are buffered (64 KiB), so a caller can write one short line at a time. A spooled
+/// sink holds stdout's output in an unnamed temporary file until ``finish()``, so that stdout
+/// gets all of it or nothing.
 final class OutputSink {
     private let path: String?
     private let temporary: String?
     private let handle: FileHandle
+    /// Stdout's output waits in `handle`, a temporary file already unlinked.
+    private let spooled: Bool
     private var buffer: [UInt8] = []
     private static let bufferSize = 1 << 16
 
-    /// - Parameter overwrite: when false, an existing file at `path` is an error (checked before
-    ///   anything is written, and again when the file takes its name).
-    init(path: String?, overwrite: Bool = true) throws {
+    /// - Parameters:
+    ///   - overwrite: when false, an existing file at `path` is an error (checked before
+    ///     anything is written, and again when the file takes its name).
+    ///   - spool: without `path`, hold everything back until ``finish()`` instead of printing as
+    ///     it comes (in a temporary file readable by its owner only, unlinked at once).
+    init(path: String?, overwrite: Bool = true, spool: Bool = false) throws {
         self.path = path
         self.overwrite = overwrite
         buffer.reserveCapacity(Self.bufferSize)
         guard let path else {
             temporary = nil
-            handle = .standardOutput
+            guard spool else {
+                spooled = false
+                handle = .standardOutput
+                return
+            }
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "offerkit-stdout-\(UUID().uuidString).tmp"
+            ).path
+            guard FileManager.default.createFile(atPath: file, contents: nil, attributes: [.posixPermissions: 0o600]),
+                let handle = FileHandle(forUpdatingAtPath: file)
+            else {
+                throw CLIError.io(path: file, reason: "cannot create a temporary file to hold the output")
+            }
+            unlink(file)
+            spooled = true
+            self.handle = handle
             return
         }
+        spooled = false
         if !overwrite, FileManager.default.fileExists(atPath: path) {
             throw CLIError.io(path: path, reason: "already exists (use --force to replace it)")
         }
@@ -79,9 +102,10 @@ final class OutputSink {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Flushes, and gives the file its final name.
+    /// Flushes, and gives the file its final name (or prints what was spooled).
     func finish() throws {
         try flush()
+        if spooled { return try printSpooled() }
         guard let path, let temporary else { return }
         do {
             try handle.synchronize()
@@ -93,9 +117,23 @@ final class OutputSink {
         try AtomicFile.commit(temporary, to: path, overwrite: overwrite)
     }
 
+    /// Copies the spooled output to stdout, a megabyte at a time.
+    private func printSpooled() throws {
+        defer { try? handle.close() }
+        do {
+            try handle.seek(toOffset: 0)
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                try FileHandle.standardOutput.write(contentsOf: chunk)
+            }
+        } catch {
+            throw CLIError.io(path: "stdout", reason: "write failed")
+        }
+    }
+
     /// Drops everything written so far (the target file is never created or replaced).
     func abandon() {
         buffer.removeAll()
+        if spooled { try? handle.close() }
         guard let temporary else { return }
         try? handle.close()
         unlink(temporary)

@@ -139,8 +139,10 @@ struct ExportTests {
         let records = try StrictCSV.parse(
             try Fixtures.export(.messages(language: "en"), codes, recipients: recipients))
         try #require(records.count == recipients.count + 1)
-        #expect(records[0] == ["name", "code", "language", "message"])
+        #expect(records[0] == ["name", "code", "language", "message", "recipient", "assignedAt"])
         #expect(records.dropFirst().map { $0[0] } == ["Ada", "さくら", "'=Mallory", "小明"])
+        #expect(records.dropFirst().map { $0[4] } == ["Ada", "さくら", "'=Mallory", "小明"], "the recipient ids")
+        #expect(records.dropFirst().allSatisfy { $0[5] == "2027-01-15T08:00:00.125Z" })
         #expect(records.dropFirst().map { $0[1] } == ["CODE1", "CODE2", "CODE3", "CODE4"])
         #expect(records.dropFirst().map { $0[2] } == ["en", "ja", "ko", "zh-Hans"])
         #expect(records[1][3].hasPrefix("Hi Ada,"))
@@ -152,18 +154,66 @@ struct ExportTests {
         }
     }
 
-    @Test func moreRecipientsThanCodesIsAnErrorBeforeAnythingIsWritten() throws {
+    @Test func recipientsGetTheLedgersCodesAndTooFewCodesWriteNothing() throws {
+        let ledger = try SQLiteLedger.inMemory()
+        let campaign = LedgerFixtures.campaign("spring", offers: ["Half"])
+        try LedgerFixtures.record(
+            ledger, LedgerFixtures.batch("spring", "Half", codeCount: 2), of: campaign, codes: ["ONE", "TWO"])
+        let scope = AssignmentScope(campaign: "spring", offer: "Half", today: CalendarDate("2027-02-01")!)
         let exporter = try CodeExporter(format: .messages(language: "en"), app: Fixtures.app)
-        var written = ""
-        let recipients = ["Ada", "Grace", "Alan"].map { ExportRecipient(name: $0) }
-        #expect(throws: ExportError.moreRecipientsThanCodes(recipients: 3, codes: 2)) {
-            try exporter.export(codes: [Fixtures.code("ONE"), Fixtures.code("TWO")], recipients: recipients) {
-                written += $0
-            }
+        func export(_ names: [String]) throws -> String {
+            let people = try exporter.checked(names.map { ExportRecipient(name: $0) })
+            var written = ""
+            try exporter.export(
+                to: { written += $0 },
+                forEachAssignment: { row in
+                    var index = 0
+                    try ledger.assign(recipients: people.map(\.id), scope: scope, channel: .export) { assignment in
+                        try row(assignment, people[index])
+                        index += 1
+                    }
+                })
+            return written
         }
-        #expect(written.isEmpty)
-        let message = ExportError.moreRecipientsThanCodes(recipients: 3, codes: 2).localizedDescription
-        #expect(message.contains("3 recipients") && message.contains("2 codes"))
+        var written = "untouched"
+        #expect(
+            throws: LedgerError.noCodeLeft(
+                campaign: "spring", offer: "Half", environment: .production, assigned: 0, stored: 2)
+        ) {
+            written = try export(["Ada", "Grace", "Alan"])
+        }
+        #expect(written == "untouched")
+        let records = try StrictCSV.parse(try export(["Ada", "Grace"]))
+        #expect(
+            records.dropFirst().map { [$0[0], $0[1], $0[4]] } == [["Ada", "ONE", "Ada"], ["Grace", "TWO", "Grace"]])
+        #expect(records.dropFirst().allSatisfy { $0[3].contains("Hi \($0[0]),") })
+    }
+
+    @Test func csvAndJSONRowsCarryTheRecipientAndWhenTheCodeWasAssigned() throws {
+        let codes = [Fixtures.code("ONE"), Fixtures.code("TWO", expires: nil)]
+        let people = [ExportRecipient(id: "=user-1", name: nil), ExportRecipient(id: "user-2", name: "Grace")]
+        let csv = try StrictCSV.parse(try Fixtures.export(.csv, codes, recipients: people))
+        #expect(csv[0] == ["code", "url", "offer", "expirationDate", "recipient", "assignedAt"])
+        #expect(csv.dropFirst().map { $0[4] } == ["'=user-1", "user-2"])
+        #expect(csv.dropFirst().allSatisfy { $0[5] == "2027-01-15T08:00:00.125Z" })
+        let json = try JSONValue.parse(Array(try Fixtures.export(.json, codes, recipients: people).utf8))
+        guard case .array(let items) = json else {
+            Issue.record("expected a JSON array, got \(json.typeName)")
+            return
+        }
+        #expect(
+            items.map(\.keys)
+                == Array(
+                    repeating: [
+                        "code", "url", "offer", "expirationDate", "redemptionLimit", "environment", "recipient",
+                        "assignedAt",
+                    ], count: 2))
+        #expect(items.map { $0["recipient"] } == [.string("=user-1"), .string("user-2")])
+        #expect(items.allSatisfy { $0["assignedAt"] == .string("2027-01-15T08:00:00.125Z") })
+        // A recipient without a name is greeted without one.
+        let messages = try StrictCSV.parse(try Fixtures.export(.messages(language: "en"), codes, recipients: people))
+        #expect(messages.dropFirst().map { $0[0] } == ["", "Grace"])
+        #expect(messages[1][3].hasPrefix("Hi there,") && messages[2][3].hasPrefix("Hi Grace,"))
     }
 
     @Test func badRecipientsAndLanguagesAreReported() throws {
@@ -177,8 +227,8 @@ struct ExportTests {
         #expect(throws: ExportError.unsupportedRecipientLanguage(recipient: 1, language: "de")) {
             try Fixtures.export(.messages(language: "en"), codes, recipients: [.init(name: "Ada", language: "de")])
         }
-        #expect(throws: ExportError.recipientsNeedMessagesFormat) {
-            try Fixtures.export(.csv, codes, recipients: [.init(name: "Ada")])
+        #expect(throws: ExportError.blankRecipientName(recipient: 1)) {
+            try Fixtures.export(.csv, codes, recipients: [.init(id: "user-1", name: "  ")])
         }
         #expect(throws: ExportError.noRecipients) {
             try Fixtures.export(.messages(language: "en"), codes, recipients: [])

@@ -7,12 +7,12 @@ enum BuiltInTemplates {
     static let files: [String: String] = [
         "csv-header.mustache": #"""
         {{%CONTENT_TYPE:TEXT}}
-        code,url,offer,expirationDate
+        code,url,offer,expirationDate{{#hasRecipients}},recipient,assignedAt{{/hasRecipients}}
 
         """#,
         "csv-row.mustache": #"""
         {{%CONTENT_TYPE:TEXT}}
-        {{{csv.code}}},{{{csv.url}}},{{{csv.offer}}},{{{csv.expirationDate}}}
+        {{{csv.code}}},{{{csv.url}}},{{{csv.offer}}},{{{csv.expirationDate}}}{{#hasRecipient}},{{{csv.recipient}}},{{{csv.assignedAt}}}{{/hasRecipient}}
 
         """#,
         "json-footer.mustache": #"""
@@ -27,7 +27,7 @@ enum BuiltInTemplates {
         """#,
         "json-row.mustache": #"""
         {{%CONTENT_TYPE:TEXT}}
-          {"code": {{{json.code}}}, "url": {{{json.url}}}, "offer": {{{json.offer}}}, "expirationDate": {{{json.expirationDate}}}, "redemptionLimit": {{{json.redemptionLimit}}}, "environment": {{{json.environment}}}}{{^last}},{{/last}}
+          {"code": {{{json.code}}}, "url": {{{json.url}}}, "offer": {{{json.offer}}}, "expirationDate": {{{json.expirationDate}}}, "redemptionLimit": {{{json.redemptionLimit}}}, "environment": {{{json.environment}}}{{#hasRecipient}}, "recipient": {{{json.recipient}}}, "assignedAt": {{{json.assignedAt}}}{{/hasRecipient}}}{{^last}},{{/last}}
 
         """#,
         "message.en.mustache": #"""
@@ -157,12 +157,12 @@ enum BuiltInTemplates {
         """#,
         "messages-header.mustache": #"""
         {{%CONTENT_TYPE:TEXT}}
-        {{#hasRecipients}}name,{{/hasRecipients}}code,language,message
+        {{#hasRecipients}}name,{{/hasRecipients}}code,language,message{{#hasRecipients}},recipient,assignedAt{{/hasRecipients}}
 
         """#,
         "messages-row.mustache": #"""
         {{%CONTENT_TYPE:TEXT}}
-        {{#hasRecipient}}{{{csv.name}}},{{/hasRecipient}}{{{csv.code}}},{{{csv.language}}},{{{csv.message}}}
+        {{#hasRecipient}}{{{csv.name}}},{{/hasRecipient}}{{{csv.code}}},{{{csv.language}}},{{{csv.message}}}{{#hasRecipient}},{{{csv.recipient}}},{{{csv.assignedAt}}}{{/hasRecipient}}
 
         """#,
     ]

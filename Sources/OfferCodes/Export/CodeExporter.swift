@@ -16,6 +16,9 @@
 ///     to: { try file.write($0) },
 ///     forEachCode: { body in try ledger.forEachCode(campaign: campaign.name, offer: nil, body) })
 /// ```
+///
+/// An export with recipients renders the codes the ledger hands out to them, one record per
+/// recipient (``export(to:forEachAssignment:)``): the ledger decides who gets which code.
 public struct CodeExporter: Sendable {
     /// The languages of the built-in messages: English, Japanese, Korean, Simplified Chinese.
     public static let languages: [String] = ["en", "ja", "ko", "zh-Hans"]
@@ -76,11 +79,9 @@ public struct CodeExporter: Sendable {
         self.templates = try templates.compile(for: format)
     }
 
-    /// Exports `codes` (see ``export(recipients:to:forEachCode:)``).
-    public func export(
-        codes: some Sequence<IssuedCode>, recipients: [ExportRecipient]? = nil, to write: (String) throws -> Void
-    ) throws {
-        try export(recipients: recipients, to: write) { body in
+    /// Exports `codes` (see ``export(to:forEachCode:)``).
+    public func export(codes: some Sequence<IssuedCode>, to write: (String) throws -> Void) throws {
+        try export(to: write) { body in
             for code in codes {
                 try body(code)
             }
@@ -91,54 +92,85 @@ public struct CodeExporter: Sendable {
     /// ``CodeLedger/forEachCode(campaign:offer:_:)``.
     ///
     /// - Parameters:
-    ///   - recipients: messages format only: one code each, in order, greeting each by name and
-    ///     in their own language when they have one. Codes after the last recipient are left out.
-    ///     Nothing is written until every recipient has a code.
     ///   - write: receives the export piece by piece (a header, a record, …), each with its line end.
     ///   - forEachCode: calls its argument once per code.
-    /// - Throws: ``ExportError`` for bad recipients (before anything is written) and errors that
-    ///   `write` or `forEachCode` throw. After an error, the output written so far is incomplete.
+    /// - Throws: errors that `write` or `forEachCode` throw. After an error, the output written so
+    ///   far is incomplete.
     public func export(
-        recipients: [ExportRecipient]? = nil, to write: (String) throws -> Void,
-        forEachCode: (_ body: (IssuedCode) throws -> Void) throws -> Void
+        to write: (String) throws -> Void, forEachCode: (_ body: (IssuedCode) throws -> Void) throws -> Void
     ) throws {
-        guard let recipients else {
-            try writeFrame("header", hasRecipients: false, to: write)
-            var pending: IssuedCode?
-            var number = 0
-            // The body runs while `forEachCode` runs and is not kept: `write` does not escape.
-            try withoutActuallyEscaping(write) { write in
-                try forEachCode { code in
-                    if let previous = pending {
-                        number += 1
-                        try writeRow(previous, number: number, last: false, recipient: nil, to: write)
-                    }
-                    pending = code
+        try stream(hasRecipients: false, to: write) { row in
+            // `row` runs while `forEachCode` runs and is not kept.
+            try withoutActuallyEscaping(row) { row in
+                try forEachCode { code in try row(code, nil) }
+            }
+        }
+    }
+
+    /// Exports one record per assignment that `forEachAssignment` passes to its argument, in that
+    /// order: the code a recipient holds, with the recipient's id and when it was assigned, and
+    /// in messages their name and language when the recipient is given (`nil`: a message without
+    /// a name, in the export's language). It fits ``CodeLedger/assign(recipients:scope:channel:_:)``,
+    /// ``CodeLedger/lookUpAssignments(recipients:scope:_:)`` and
+    /// ``CodeLedger/forEachAssignment(campaign:offer:_:)``; the exporter never chooses codes.
+    ///
+    /// - Parameters:
+    ///   - write: receives the export piece by piece (a header, a record, …), each with its line end.
+    ///   - forEachAssignment: calls its argument once per assignment, with the recipient it is for.
+    /// - Throws: ``ExportError/blankRecipientName(recipient:)`` and
+    ///   ``ExportError/unsupportedRecipientLanguage(recipient:language:)`` (the record's position),
+    ///   and errors that `write` or `forEachAssignment` throw. Check the recipients with
+    ///   ``checked(_:)`` before handing out codes. After an error, the output written so far is
+    ///   incomplete.
+    public func export(
+        to write: (String) throws -> Void,
+        forEachAssignment: (_ body: (CodeAssignment, ExportRecipient?) throws -> Void) throws -> Void
+    ) throws {
+        try stream(hasRecipients: true, to: write) { row in
+            // `row` runs while `forEachAssignment` runs and is not kept.
+            try withoutActuallyEscaping(row) { row in
+                try forEachAssignment { assignment, recipient in
+                    try row(assignment.code, (assignment, recipient))
                 }
             }
-            if let pending {
-                try writeRow(pending, number: number + 1, last: true, recipient: nil, to: write)
+        }
+    }
+
+    /// The recipients with their languages resolved (`zh_hans` becomes `zh-Hans`), or the first
+    /// problem: an empty list, a blank name, an unsupported language.
+    public func checked(_ recipients: [ExportRecipient]) throws -> [ExportRecipient] {
+        guard !recipients.isEmpty else { throw ExportError.noRecipients }
+        return try recipients.enumerated().map { index, recipient in
+            var resolved = recipient
+            resolved.language = try resolvedLanguage(of: recipient, number: index + 1)
+            return resolved
+        }
+    }
+
+    /// Writes the header, each row (holding one back, to tell the last), and the footer. The
+    /// header waits for the first row (or the end), so nothing is written when `rows` fails first.
+    private func stream(
+        hasRecipients: Bool, to write: (String) throws -> Void,
+        rows: (_ row: (IssuedCode, (CodeAssignment, ExportRecipient?)?) throws -> Void) throws -> Void
+    ) throws {
+        var pending: (code: IssuedCode, assignment: (CodeAssignment, ExportRecipient?)?)?
+        var number = 0
+        // The body runs while `rows` runs and is not kept: `write` does not escape.
+        try withoutActuallyEscaping(write) { write in
+            try rows { code, assignment in
+                if let previous = pending {
+                    if number == 0 { try writeFrame("header", hasRecipients: hasRecipients, to: write) }
+                    number += 1
+                    try writeRow(previous.code, number: number, last: false, assignment: previous.assignment, to: write)
+                }
+                pending = (code, assignment)
             }
-            try writeFrame("footer", hasRecipients: false, to: write)
-            return
         }
-        let checked = try check(recipients)
-        var codes: [IssuedCode] = []
-        codes.reserveCapacity(checked.count)
-        try forEachCode { code in
-            if codes.count < checked.count {
-                codes.append(code)
-            }
+        if number == 0 { try writeFrame("header", hasRecipients: hasRecipients, to: write) }
+        if let pending {
+            try writeRow(pending.code, number: number + 1, last: true, assignment: pending.assignment, to: write)
         }
-        guard codes.count == checked.count else {
-            throw ExportError.moreRecipientsThanCodes(recipients: checked.count, codes: codes.count)
-        }
-        try writeFrame("header", hasRecipients: true, to: write)
-        for (index, code) in codes.enumerated() {
-            try writeRow(
-                code, number: index + 1, last: index == codes.count - 1, recipient: checked[index], to: write)
-        }
-        try writeFrame("footer", hasRecipients: true, to: write)
+        try writeFrame("footer", hasRecipients: hasRecipients, to: write)
     }
 
     /// The languages of this export's messages for which `offer` (a reference name) has no
@@ -162,22 +194,16 @@ public struct CodeExporter: Sendable {
         return languages.first { $0.lowercased() == wanted }
     }
 
-    /// The recipients with their languages resolved, or the first problem.
-    private func check(_ recipients: [ExportRecipient]) throws -> [ExportRecipient] {
-        guard case .messages = format else { throw ExportError.recipientsNeedMessagesFormat }
-        guard !recipients.isEmpty else { throw ExportError.noRecipients }
-        return try recipients.enumerated().map { index, recipient in
-            guard recipient.name.contains(where: { !$0.isWhitespace }) else {
-                throw ExportError.blankRecipientName(recipient: index + 1)
-            }
-            guard let requested = recipient.language else {
-                return ExportRecipient(name: recipient.name, language: language)
-            }
-            guard let resolved = Self.supportedLanguage(requested) else {
-                throw ExportError.unsupportedRecipientLanguage(recipient: index + 1, language: requested)
-            }
-            return ExportRecipient(name: recipient.name, language: resolved)
+    /// The supported language of a recipient (`nil`: the export's), or why it has none.
+    private func resolvedLanguage(of recipient: ExportRecipient, number: Int) throws -> String? {
+        if let name = recipient.name, !name.contains(where: { !$0.isWhitespace }) {
+            throw ExportError.blankRecipientName(recipient: number)
         }
+        guard let requested = recipient.language else { return nil }
+        guard let resolved = Self.supportedLanguage(requested) else {
+            throw ExportError.unsupportedRecipientLanguage(recipient: number, language: requested)
+        }
+        return resolved
     }
 
     private func writeFrame(_ part: String, hasRecipients: Bool, to write: (String) throws -> Void) throws {
@@ -188,33 +214,40 @@ public struct CodeExporter: Sendable {
     }
 
     private func writeRow(
-        _ code: IssuedCode, number: Int, last: Bool, recipient: ExportRecipient?, to write: (String) throws -> Void
+        _ code: IssuedCode, number: Int, last: Bool, assignment: (CodeAssignment, ExportRecipient?)?,
+        to write: (String) throws -> Void
     ) throws {
-        let messageLanguage = recipient?.language ?? (language.isEmpty ? "en" : language)
+        let recipient = assignment?.1
+        let messageLanguage =
+            try recipient.flatMap { try resolvedLanguage(of: $0, number: number) }
+            ?? (language.isEmpty ? "en" : language)
         var context = ExportContext.code(
             code, title: titles[code.offer]?[messageLanguage], app: app, number: number, last: last,
-            hasRecipients: recipient != nil)
+            hasRecipients: assignment != nil)
+        if let (assignment, recipient) = assignment {
+            ExportContext.addAssignment(assignment, name: recipient?.name, to: &context)
+        }
         switch format {
         case .csv:
             context["csv"] = ExportContext.csvFields(context)
             try templates.write("csv-row", context, to: write)
         case .json:
-            context["json"] = ExportContext.jsonValues(code, url: context["url"] as? String ?? "")
+            var values = ExportContext.jsonValues(code, url: context["url"] as? String ?? "")
+            if let assignment = assignment?.0 {
+                values.merge(ExportContext.jsonValues(assignment)) { _, new in new }
+            }
+            context["json"] = values
             try templates.write("json-row", context, to: write)
         case .messages:
             let language = messageLanguage
             context["language"] = language
-            if let recipient {
-                context["name"] = recipient.name
-                context["hasRecipient"] = true
-            }
             let message = templates.render("message.\(language)", context)
             context["message"] = message
             var fields = ExportContext.csvFields(context)
             fields["language"] = CSVField.encode(language)
             fields["message"] = CSVField.encode(message)
-            if let recipient {
-                fields["name"] = CSVField.encode(recipient.name)
+            if assignment != nil {
+                fields["name"] = CSVField.encode(recipient?.name ?? "")
             }
             context["csv"] = fields
             try templates.write("messages-row", context, to: write)

@@ -17,7 +17,10 @@ import OfferJSON
 ///   `json.redemptionLimit`, `json.environment`, `json.kind`, each a finished JSON value;
 /// - messages: `language` and, with recipients, `name` and `hasRecipient`; the row adds `message`
 ///   and `csv.code`, `csv.url`, `csv.offer`, `csv.expirationDate`, `csv.language`, `csv.message`,
-///   `csv.name`.
+///   `csv.name`;
+/// - rows of an export with recipients (every format): `hasRecipient`, `recipient` (the recipient
+///   id), `assignedAt` (ISO 8601, UTC, with milliseconds), `name` (when the recipient has one),
+///   and `csv.recipient`, `csv.assignedAt`, `json.recipient`, `json.assignedAt`.
 enum ExportContext {
     /// The context of the header and footer.
     static func frame(app: CampaignApp, format: ExportFormat, hasRecipients: Bool) -> [String: Any] {
@@ -54,10 +57,23 @@ enum ExportContext {
         return context
     }
 
-    /// The finished CSV fields of a code's context.
+    /// Adds the keys of an assignment to a code's context: `hasRecipient`, `recipient`,
+    /// `assignedAt` and, when the recipient has a name, `name`.
+    static func addAssignment(_ assignment: CodeAssignment, name: String?, to context: inout [String: Any]) {
+        context["hasRecipient"] = true
+        context["recipient"] = assignment.recipient
+        context["assignedAt"] = LedgerTimestamp.text(assignment.assignedAt)
+        if let name { context["name"] = name }
+    }
+
+    /// The finished CSV fields of a code's context (`recipient` and `assignedAt` are empty
+    /// without an assignment).
     static func csvFields(_ context: [String: Any]) -> [String: String] {
         var fields: [String: String] = [:]
-        for key in ["code", "url", "offer", "expirationDate", "redemptionLimit", "environment", "kind"] {
+        for key in [
+            "code", "url", "offer", "expirationDate", "redemptionLimit", "environment", "kind", "recipient",
+            "assignedAt",
+        ] {
             fields[key] = CSVField.encode(context[key].map { "\($0)" } ?? "")
         }
         return fields
@@ -71,6 +87,11 @@ enum ExportContext {
             "redemptionLimit": String(code.redemptionLimit), "environment": json(code.environment.rawValue),
             "kind": json(code.kind.rawValue),
         ]
+    }
+
+    /// The finished JSON values of an assignment's keys.
+    static func jsonValues(_ assignment: CodeAssignment) -> [String: String] {
+        ["recipient": json(assignment.recipient), "assignedAt": json(LedgerTimestamp.text(assignment.assignedAt))]
     }
 
     /// `text` as a JSON string literal.

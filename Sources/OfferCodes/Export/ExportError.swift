@@ -10,12 +10,10 @@ public enum ExportError: Error, LocalizedError, Equatable {
     case blankRecipientName(recipient: Int)
     /// A line of a recipients CSV file (1-based line number) cannot be read: `reason` says why.
     case malformedRecipientLine(line: Int, reason: String)
+    /// A recipients file lists the same recipient id twice (1-based line numbers).
+    case duplicateRecipient(id: String, firstLine: Int, line: Int)
     /// Recipients were given as an empty list.
     case noRecipients
-    /// Recipients were given for a format other than messages.
-    case recipientsNeedMessagesFormat
-    /// There are fewer codes than recipients.
-    case moreRecipientsThanCodes(recipients: Int, codes: Int)
     /// The template directory does not exist or is not a directory.
     case templateDirectoryNotFound(path: String)
     /// A template file exists but cannot be read as UTF-8 text.
@@ -36,13 +34,11 @@ public enum ExportError: Error, LocalizedError, Equatable {
             "Recipient \(recipient) has an empty name: every recipient needs a name for the greeting."
         case .malformedRecipientLine(let line, let reason):
             "Recipients line \(line) \(reason)."
+        case .duplicateRecipient(let id, let firstLine, let line):
+            "Recipients line \(line) lists recipient \"\(id)\" again, like line \(firstLine): each recipient gets one "
+                + "code, so list each recipient id once (give people who share a name ids of their own)."
         case .noRecipients:
-            "The recipient list is empty: give at least one recipient, or no list to write one message per code."
-        case .recipientsNeedMessagesFormat:
-            "Recipients only apply to the messages format: choose messages, or leave the recipients out."
-        case .moreRecipientsThanCodes(let recipients, let codes):
-            "There are \(recipients) recipients but only \(codes) codes: each recipient needs a code of its own, "
-                + "so issue more codes or shorten the recipient list."
+            "The recipient list is empty: give at least one recipient, or none to export the codes themselves."
         case .templateDirectoryNotFound(let path):
             "Template directory \(path) does not exist or is not a directory."
         case .unreadableTemplate(let file, let reason):

@@ -19,14 +19,39 @@ enum ExportFixtures {
             redemptionLimit: redemptionLimit, expirationDate: expires, environment: environment)
     }
 
-    /// The whole export as one string (fine for the small exports of most tests).
+    /// When the assignments of the export tests were handed out.
+    static let assignedAt = Date(timeIntervalSince1970: 1_800_000_000.125)
+
+    /// `code` as handed out to `recipient`.
+    static func assignment(_ code: IssuedCode, to recipient: String, channel: AssignmentChannel = .export)
+        -> CodeAssignment
+    {
+        CodeAssignment(
+            recipient: recipient, campaign: "spring", code: code, channel: channel, assignedAt: assignedAt,
+            isNew: true)
+    }
+
+    /// The whole export as one string (fine for the small exports of most tests). With
+    /// `recipients`, they are checked first (as the command line does), then each gets the next
+    /// code in order, as a ledger would hand them out.
     static func export(
         _ format: ExportFormat, _ codes: [IssuedCode], recipients: [ExportRecipient]? = nil,
         templates: ExportTemplates = .builtIn, displayNames: [String: OfferDisplayName] = [:]
     ) throws -> String {
         let exporter = try CodeExporter(templates: templates, format: format, app: app, displayNames: displayNames)
         var output = ""
-        try exporter.export(codes: codes, recipients: recipients) { output += $0 }
+        guard let recipients else {
+            try exporter.export(codes: codes) { output += $0 }
+            return output
+        }
+        _ = try exporter.checked(recipients)
+        try exporter.export(
+            to: { output += $0 },
+            forEachAssignment: { row in
+                for (code, recipient) in zip(codes, recipients) {
+                    try row(assignment(code, to: recipient.id), recipient)
+                }
+            })
         return output
     }
 

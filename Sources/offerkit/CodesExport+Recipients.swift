@@ -1,0 +1,145 @@
+import Foundation
+import OfferCodes
+
+/// `codes export --recipients` and `--reprint`: rows from the ledger's assignments.
+extension CodesExport {
+    /// Hands out a code to each recipient (the one they already hold, if any) and writes one row
+    /// each. The output gets every row or nothing: stdout is spooled until the ledger committed.
+    func assign(_ people: [ExportRecipient], scope: AssignmentScope, ledger: any OpenLedger, exporter: CodeExporter)
+        throws
+    {
+        let ids = people.map(\.id)
+        var fresh = 0
+        do {
+            _ = try output(label: "handing out codes", spool: true) { write, progress in
+                var index = 0
+                try exporter.export(to: write) { row in
+                    try ledger.assign(recipients: ids, scope: scope, channel: .export) { assignment in
+                        let recipient = try Self.recipient(people, at: index, for: assignment, scope: scope)
+                        index += 1
+                        if assignment.isNew { fresh += 1 }
+                        progress.update(index)
+                        try row(assignment, recipient)
+                    }
+                }
+                return index
+            }
+        } catch let error as LedgerError {
+            throw Self.explained(error, recipients: ids, scope: scope, ledger: ledger)
+        }
+        let held = people.count - fresh
+        Self.note(
+            "offer \"\(scope.offer)\" (\(scope.environment.rawValue.lowercased())): \(fresh) recipient"
+                + (fresh == 1 ? "" : "s") + " got a code now"
+                + (held > 0 ? ", \(held) already held theirs (the same code again)" : ""))
+    }
+
+    /// The rows of recipients who hold a code, nothing handed out; the others are listed on stderr.
+    func reprint(_ people: [ExportRecipient], scope: AssignmentScope, ledger: any OpenLedger, exporter: CodeExporter)
+        throws
+    {
+        let ids = people.map(\.id)
+        let what = "offer \"\(scope.offer)\" (\(scope.environment.rawValue.lowercased()))"
+        var missing = 0
+        let count = try output(label: "reprinting codes") { write, progress in
+            var count = 0
+            var index = 0
+            try exporter.export(to: write) { row in
+                try ledger.lookUpAssignments(recipients: ids, scope: scope) { id, found in
+                    defer { index += 1 }
+                    guard let found else {
+                        missing += 1
+                        Self.note("recipient \"\(id)\" holds no code of \(what): left out")
+                        return
+                    }
+                    count += 1
+                    progress.update(count)
+                    try row(found, try Self.recipient(people, at: index, for: found, scope: scope))
+                }
+            }
+            return count
+        }
+        guard count > 0 else {
+            throw CLIError.invalidInput(
+                "none of the \(people.count) recipients holds a code of \(what) in campaign \(scope.campaign), so "
+                    + "there is nothing to reprint; leave out --reprint to hand them codes")
+        }
+        if missing > 0 {
+            Self.note(
+                "printed \(count) code\(count == 1 ? "" : "s"); \(missing) recipient\(missing == 1 ? "" : "s") "
+                    + "without one listed above")
+        }
+    }
+
+    /// Every code handed out in the campaign (optionally of one offer), in the order handed out.
+    func reprintAll(campaign: Campaign, ledger: (any OpenLedger)?, exporter: CodeExporter) throws {
+        let count = try output(label: "reprinting codes") { write, progress in
+            var count = 0
+            try exporter.export(to: write) { row in
+                try ledger?.forEachAssignment(campaign: campaign.name, offer: offer) { assignment in
+                    guard includes(assignment.code.environment) else { return }
+                    count += 1
+                    progress.update(count)
+                    try row(assignment, nil)
+                }
+            }
+            return count
+        }
+        if count == 0 {
+            throw CLIError.invalidInput(
+                "no code of campaign \(campaign.name)\(offer.map { ", offer \"\($0)\"" } ?? "") was handed out yet"
+                    + environmentNote + ": hand codes out with `offerkit codes export --recipients FILE` or "
+                    + "`offerkit codes claim`")
+        }
+    }
+
+    /// The recipient at `index`, which the ledger's answers follow in order.
+    static func recipient(
+        _ people: [ExportRecipient], at index: Int, for assignment: CodeAssignment, scope: AssignmentScope
+    ) throws -> ExportRecipient {
+        guard index < people.count, people[index].id == assignment.recipient else {
+            throw LedgerError.databaseFailure(
+                operation: "hand out codes of offer \"\(scope.offer)\" in campaign \"\(scope.campaign)\"",
+                reason: "the ledger answered for the recipients in another order than asked")
+        }
+        return people[index]
+    }
+
+    /// `error`, or for too few codes left for a list, how many the list needs and how many are left
+    /// (the ledger's counts leave out the recipients of the list it was handing out to).
+    static func explained(
+        _ error: LedgerError, recipients: [String], scope: AssignmentScope, ledger: any OpenLedger
+    ) -> any Error {
+        guard case .noCodeLeft = error, recipients.count > 1 else { return error }
+        var without = 0
+        let status: CampaignStatus
+        do {
+            try ledger.lookUpAssignments(recipients: recipients, scope: scope) { _, found in
+                if found == nil { without += 1 }
+            }
+            status = try ledger.status(campaign: scope.campaign, today: scope.today)
+        } catch {
+            return error
+        }
+        let batches = status.offers.first { $0.name == scope.offer }?.batches.filter {
+            $0.batch.environment == scope.environment
+        }
+        let personal = batches?.contains { !$0.isShared } ?? true
+        let left = (batches ?? []).filter { $0.isShared != personal && !$0.expired }.reduce(0) { $0 + $1.left }
+        let environment = scope.environment.rawValue.lowercased()
+        let remaining =
+            personal
+            ? "\(left) unassigned \(environment) code\(left == 1 ? "" : "s") left"
+            : "\(left) redemption\(left == 1 ? "" : "s") of its shared \(environment) codes left"
+        return CLIError.invalidInput(
+            "Offer \"\(scope.offer)\" of campaign \"\(scope.campaign)\" has \(remaining), but \(without) of the "
+                + "\(recipients.count) recipients hold no code yet; nothing was assigned and nothing written. Add codes "
+                + "to the offer (a new batch in the campaign, then `offerkit codes generate` or `offerkit codes "
+                + "import`), or shorten the list.")
+    }
+
+    /// A line on stderr, prefixed `offerkit: `.
+    static func note(_ text: String) {
+        FileHandle.standardError.write(Data("offerkit: \(text)\n".utf8))
+    }
+}

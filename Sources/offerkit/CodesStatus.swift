@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import OfferCodes
+
+/// `offerkit codes status`: what the ledger holds for a campaign and how much was handed out.
+struct CodesStatus: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show a campaign's codes per offer and batch: recorded, in the ledger, handed out and left.",
+        discussion: """
+            Per offer (active or not) and batch: kind and position, environment, quarter, expiration, redemption \
+            limit, the codes recorded, those the ledger holds (generated, or imported from Apple: one-time-use \
+            batches hold none until `offerkit codes import`), handed out and left; totals per offer and \
+            environment (their left is what claims and exports can still hand out: batches not expired, and \
+            only personal codes when the offer has any); then the app's use of this quarter's limits. For \
+            shared codes (redemption limit above 1), handed out counts recipients and left counts redemptions.
+            """)
+
+    @OptionGroup var options: CampaignOptions
+
+    @Option(help: "text (a table) or json (see the README for its shape).")
+    var format: OutputFormat = .text
+
+    func run() throws {
+        let campaign = try options.loadRecorded()
+        let today = try options.day()
+        guard let ledger = try options.ledger.require(for: "status", existing: true) else {
+            throw LedgerError.unknownCampaign(campaign: campaign.name)
+        }
+        let status = try ledger.status(campaign: campaign.name, today: today)
+        let recorded = Set(status.offers.map(\.name))
+        let report = StatusReport(
+            status, today: today,
+            unrecordedOffers: campaign.offers.map(\.referenceName).filter { !recorded.contains($0) })
+        switch format {
+        case .json: try Output.json(report)
+        case .text: Output.line(report.text)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import OfferCodes
+import Testing
+
+/// The times of assignments read back exactly as they were printed when the codes were handed out:
+/// a retried export prints the same `assignedAt` as the first one.
+@Suite("Ledger timestamps")
+struct LedgerTimestampTests {
+    @Test func everyMillisecondReadsBackAsWritten() {
+        var failures: [String] = []
+        let start: Int64 = 1_800_000_000_000
+        for millisecond in stride(from: start, to: start + 200_000, by: 7) {
+            let date = Date(timeIntervalSince1970: Double(millisecond) / 1000)
+            let text = LedgerTimestamp.text(date)
+            let fraction = String(format: "%03lld", millisecond % 1000)
+            guard text.hasSuffix(".\(fraction)Z"), let back = LedgerTimestamp.date(text),
+                LedgerTimestamp.text(back) == text
+            else {
+                failures.append(
+                    "\(millisecond): \(text) → \(LedgerTimestamp.date(text).map(LedgerTimestamp.text) ?? "?")")
+                continue
+            }
+        }
+        #expect(failures.count == 0, "times that do not read back as written, such as \(failures.prefix(3))")
+        #expect(LedgerTimestamp.text(Date(timeIntervalSince1970: 1_800_000_000.125)) == "2027-01-15T08:00:00.125Z")
+        #expect(LedgerTimestamp.text(Date(timeIntervalSince1970: 1_800_000_000.9996)) == "2027-01-15T08:00:01.000Z")
+    }
+
+    @Test(arguments: LedgerBackend.allCases)
+    func anAssignmentReadsBackWithTheTimeItWasHandedOutWith(backend: LedgerBackend) throws {
+        guard let ledger = try LedgerAssignmentTests.ledgerWithPersonalCodes(backend, count: 40) else { return }
+        let scope = LedgerAssignmentTests.scope()
+        var handedOut: [String: String] = [:]
+        for index in 0..<40 {
+            let claim = try ledger.claim(recipient: "user-\(index)", scope: scope)
+            handedOut[claim.recipient] = LedgerTimestamp.text(claim.assignedAt)
+        }
+        var readBack: [String: String] = [:]
+        try ledger.lookUpAssignments(recipients: Array(handedOut.keys), scope: scope) { recipient, found in
+            readBack[recipient] = found.map { LedgerTimestamp.text($0.assignedAt) }
+        }
+        #expect(readBack == handedOut)
+    }
+}
