@@ -79,7 +79,8 @@ extension PostgresLedger {
                         try CodeAssignment(
                             recipient, campaign: campaign,
                             stored: StoredAssignment(
-                                batchId: batchId, seq: seq, code: code, channel: channel, assignedAt: LedgerTimestamp.milliseconds(date)),
+                                batchId: batchId, seq: seq, code: code, channel: channel,
+                                assignedAt: LedgerTimestamp.milliseconds(date)),
                             batches: batches, path: label))
                 }
                 if rows.count < Self.insertChunk { break }
@@ -159,7 +160,8 @@ private struct PostgresAssignmentStore: AssignmentStore {
                 throw LedgerError.corrupt(path: label, reason: "an assignment row names an unknown channel")
             }
             found[recipient] = StoredAssignment(
-                batchId: batchId, seq: seq, code: code, channel: channel, assignedAt: LedgerTimestamp.milliseconds(date))
+                batchId: batchId, seq: seq, code: code, channel: channel, assignedAt: LedgerTimestamp.milliseconds(date)
+            )
         }
         return found
     }

@@ -32,7 +32,8 @@ extension PostgresLedger {
                 unsafeSQL: "SELECT batch_id, seq, code, channel, assigned_at, is_new FROM \(schema).offerkit_claim("
                     + "$1, $2, $3, $4, $5, $6, $7, $8, $9)",
                 binds: try Self.bindings(
-                    lock, timeout, scope.campaign, scope.offer, scope.environment.rawValue, recipient, channel, LedgerTimestamp.milliseconds(Date()),
+                    lock, timeout, scope.campaign, scope.offer, scope.environment.rawValue, recipient, channel,
+                    LedgerTimestamp.milliseconds(Date()),
                     candidates.map(\.id)))
             guard let row = try session.query(query).first else { return nil }
             let (batchId, seq, code, channelText, assignedAt, isNew) = try row.decode(
@@ -43,7 +44,8 @@ extension PostgresLedger {
             var assignment = try CodeAssignment(
                 recipient, campaign: scope.campaign,
                 stored: StoredAssignment(
-                    batchId: batchId, seq: seq, code: code, channel: recorded, assignedAt: LedgerTimestamp.milliseconds(assignedAt)),
+                    batchId: batchId, seq: seq, code: code, channel: recorded,
+                    assignedAt: LedgerTimestamp.milliseconds(assignedAt)),
                 batches: Dictionary(batches.map { ($0.id, $0.batch) }, uniquingKeysWith: { first, _ in first }),
                 path: label)
             assignment.isNew = isNew
