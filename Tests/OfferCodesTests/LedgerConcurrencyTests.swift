@@ -105,6 +105,65 @@ struct LedgerConcurrencyTests {
         }
     }
 
+    /// A writer waiting for the file's lock gets its turn while another writer commits and begins
+    /// again back to back. (SQLite's own busy timeout looks at the lock only every 100 ms once it
+    /// has waited a moment, and kept losing to writers that began again right after committing: of
+    /// 8 processes claiming codes at once, one waited over 10 seconds and failed with "database
+    /// is locked" while the others went on; found by `LedgerClaimProofTests`.)
+    @Test func aWaitingWriterGetsItsTurnBetweenBackToBackWriters() throws {
+        try F.withTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("ledger.sqlite").path
+            let waiter = try SQLiteLedger(path: path)
+            let busy = try SQLiteLedger(path: path)
+            let state = BackToBack()
+            // Up to 40,000 writes of 0.5 ms each (20 s, past the 10 s a waiter waits), each one
+            // right after the other, until the waiter has had its turns.
+            let writer = Thread {
+                for _ in 0..<40_000 where !state.waitersDone {
+                    _ = try? busy.write("hold the lock") { _ in usleep(500) }
+                    state.countWrite()
+                }
+                state.finishWriter()
+            }
+            writer.start()
+            defer {
+                state.waitersDone = true
+                state.waitForWriter()
+            }
+            while state.writes < 10 { usleep(1_000) }
+            for turn in 0..<5 {
+                let before = state.writes
+                try waiter.write("take a turn") { _ in }
+                // It got in between the other writer's writes, within a few hundred of them (some 100
+                // on average) rather than after thousands, or after they ended.
+                let passed = state.writes - before
+                #expect(state.writerRunning && passed <= 2_000, "turn \(turn): after \(passed) writes of the other")
+            }
+        }
+    }
+
+    /// The shared state of ``aWaitingWriterGetsItsTurnBetweenBackToBackWriters()``.
+    private final class BackToBack: @unchecked Sendable {
+        private let lock = NSLock()
+        private let ended = DispatchSemaphore(value: 0)
+        private var done = false
+        private var count = 0
+        private var running = true
+
+        var waitersDone: Bool {
+            get { lock.withLock { done } }
+            set { lock.withLock { done = newValue } }
+        }
+        var writes: Int { lock.withLock { count } }
+        var writerRunning: Bool { lock.withLock { running } }
+        func countWrite() { lock.withLock { count += 1 } }
+        func finishWriter() {
+            lock.withLock { running = false }
+            ended.signal()
+        }
+        func waitForWriter() { ended.wait() }
+    }
+
     // MARK: Files
 
     @Test func aNewLedgerAndItsLogAreOwnerOnly() throws {

@@ -69,6 +69,43 @@ struct CodesLedgerRaceTests {
         }
     }
 
+    /// The last of the quarter: the ledger already holds 900,000 production redemptions, and two
+    /// runs of 60,000 each start at once. Each fits in the 100,000 left, both together do not:
+    /// exactly one records, the other fails (at validation, or when recording if the winner
+    /// committed after it was validated), and the ledger ends at 960,000, with exactly 40,000 left.
+    @Test(arguments: ["sqlite", "postgres"])
+    func twoRunsRacingForTheLastOfTheQuarterNeverBothRecord(backend: String) throws {
+        for round in 0..<4 {
+            guard let ledger = CLIPostgres.ledger(backend) else { return }
+            let files = try CampaignFiles.make()
+            defer { files.remove() }
+            let base = try files.write(Self.redemptions("base", 900_000), to: "base.json")
+            #expect(try files.run("generate", base, ledger: ledger).status == 0, "round \(round)")
+            let paths = try ["left", "right"].map { try files.write(Self.redemptions($0, 60_000), to: "\($0).json") }
+            let results = Self.generateAtOnce(paths, in: files, ledger: ledger)
+            #expect(results.map(\.status).sorted() == [0, 4], "round \(round): \(results)")
+            for failed in results where failed.status == 4 {
+                Expect.failure(
+                    failed, status: 4, mentioning: ["2027-Q1", "1,000,000", "60,000", "960,000", "1,020,000"])
+            }
+            // Only the winner's code is in the ledger.
+            var exported: [String] = []
+            for path in paths {
+                let export = try files.run("export", path, ledger: ledger)
+                if export.status == 0 { exported += CampaignFiles.codes(ofCSV: export.stdout) }
+            }
+            let winner = zip(["LEFT1", "RIGHT1"], results).filter { $0.1.status == 0 }.map(\.0)
+            #expect(exported == winner, "round \(round)")
+            // 40,000 are left: a campaign of 40,000 fits, one of 40,001 does not.
+            let fits = try files.write(Self.redemptions("fits", 40_000), to: "fits.json")
+            #expect(try files.run("validate", fits, ledger: ledger).status == 0, "round \(round)")
+            let over = try files.write(Self.redemptions("over", 40_001), to: "over.json")
+            Expect.failure(
+                try files.run("validate", over, ledger: ledger), status: 4,
+                mentioning: ["the ledger holds 960,000 more", "2027-Q1"])
+        }
+    }
+
     /// Four campaigns of 3,000 sandbox codes: three fit in the 10,000 per quarter.
     @Test(arguments: ["sqlite", "postgres"])
     func racingRunsNeverRecordMoreSandboxCodesThanTheQuarterAllows(backend: String) throws {

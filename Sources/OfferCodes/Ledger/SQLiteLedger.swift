@@ -16,9 +16,10 @@ import GRDB
 /// back. Its checks (is the batch recorded, which codes are taken, how many codes the quarter
 /// holds, how many offers are active) and its changes therefore see no other writer in between,
 /// whether in this process or in another one that uses the same file. A writer that finds the
-/// lock taken waits up to 10 seconds for it, then fails with
-/// ``LedgerError/databaseFailure(operation:reason:)``. Readers run in a deferred transaction
-/// and see the ledger as of one commit.
+/// lock taken waits up to 10 seconds for it, looking again about every millisecond (so that
+/// other processes writing one short transaction after another cannot starve it; see
+/// ``busyHandler()``), then fails with ``LedgerError/databaseFailure(operation:reason:)``.
+/// Readers run in a deferred transaction and see the ledger as of one commit.
 ///
 /// Opening a ledger creates its tables, or brings an older ledger's up to date, in one such
 /// transaction that first looks at what the file holds: processes that open a new file at the
@@ -161,7 +162,7 @@ public final class SQLiteLedger: CodeLedger {
         configuration.label = "OfferKit code ledger"
         configuration.foreignKeysEnabled = true
         // Another OfferKit process may be writing: wait for it rather than fail at once.
-        configuration.busyMode = .timeout(TimeInterval(busyTimeoutSeconds))
+        configuration.busyMode = .callback(busyHandler())
         configuration.prepareDatabase { db in
             // A commit is on disk (the log synced) before it returns: a code answered to one
             // recipient must not be handed out again after a power loss. (GRDB's own WAL set-up
@@ -172,6 +173,26 @@ public final class SQLiteLedger: CodeLedger {
             try db.execute(sql: "PRAGMA cache_size = -\(cacheKibibytes)")
         }
         return configuration
+    }
+
+    /// Waits for the file's lock: looks at it again about every millisecond (0.5 to 1.5 ms, at
+    /// random, so that waiting processes do not look in step) until ``busyTimeoutSeconds`` have
+    /// passed since the first look, then gives up (`SQLITE_BUSY`).
+    ///
+    /// SQLite's own busy timeout (`sqlite3_busy_timeout`) sleeps up to 100 ms between looks; a
+    /// writer that commits and begins again at once (a process claiming codes one after the
+    /// other) almost always holds the lock at those moments, so a waiter could lose every look for
+    /// 10 seconds and fail while the ledger was busy with many short writes, none of them long:
+    /// one of 8 processes claiming codes at the same time did.
+    static func busyHandler() -> Database.BusyCallback {
+        let firstLook = BusyWaitStart()
+        return { numberOfTries in
+            let now = DispatchTime.now().uptimeNanoseconds
+            let start = firstLook.start(now, isFirstLook: numberOfTries == 0)
+            guard now &- start < UInt64(busyTimeoutSeconds) * 1_000_000_000 else { return false }
+            usleep(UInt32.random(in: 500...1_500))
+            return true
+        }
     }
 
     /// The page cache, in KiB.

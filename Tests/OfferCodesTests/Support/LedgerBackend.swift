@@ -65,4 +65,24 @@ enum LedgerStore: Sendable {
         case .postgres(let location): try PostgresLedger(location)
         }
     }
+
+    /// How another process names this ledger (`--ledger`, `OFFERKIT_LEDGER`): the file's path, or
+    /// the test server's URL with the schema; `nil` for an in-memory ledger.
+    var locator: String? {
+        switch self {
+        case .sqliteMemory: return nil
+        case .sqliteFile(let path): return path
+        case .postgres(let location):
+            guard let url = PostgresTestServer.url else { return nil }
+            return url + (url.contains("?") ? "&" : "?") + "schema=" + location.schema
+        }
+    }
+
+    /// The ledger a ``locator`` names.
+    init(locator: String) throws {
+        switch try LedgerLocation(parsing: locator) {
+        case .sqlite(let path): self = .sqliteFile(path)
+        case .postgres(let location): self = .postgres(location)
+        }
+    }
 }

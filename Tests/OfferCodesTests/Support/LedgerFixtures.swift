@@ -105,10 +105,16 @@ enum LedgerFixtures {
 
     /// Starts this test binary again, running only the crash child test, for `ledgerPath`.
     static func startCrashChild(ledgerPath: String, log: URL) throws -> CrashChild {
+        try startChild(test: "crashChildRecordsUntilKilled", environment: [crashChildVariable: ledgerPath], log: log)
+    }
+
+    /// Starts this test binary again, running only the test (function) named `test`, with
+    /// `environment` added to this process's; its stdout and stderr go to `log`.
+    static func startChild(test: String, environment: [String: String], log: URL) throws -> CrashChild {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "crashChildRecordsUntilKilled"]
-        process.environment = ProcessInfo.processInfo.environment.merging([crashChildVariable: ledgerPath]) { $1 }
+        process.arguments = ["--testing-library", "swift-testing", "--filter", test]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let output = try FileHandle(forWritingTo: log)
         process.standardOutput = output
