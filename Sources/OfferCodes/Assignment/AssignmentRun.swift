@@ -83,17 +83,21 @@ package struct AssignmentRun<Store: AssignmentStore> {
                     results.append(try assignment(recipient, stored, isNew: freshRecipients.contains(recipient)))
                     continue
                 }
-                let stored: StoredAssignment
-                let isShared: Bool
-                if hasPersonal {
-                    guard let next = personalCodes.popFirst() else { throw try exhausted() }
-                    stored = StoredAssignment(
-                        batchId: next.batch, seq: next.seq, code: next.code, channel: channel, assignedAt: now)
-                    isShared = false
-                } else {
-                    stored = try takeShared()
-                    isShared = true
+                let next: StoredAssignment? =
+                    if hasPersonal {
+                        personalCodes.popFirst().map {
+                            StoredAssignment(
+                                batchId: $0.batch, seq: $0.seq, code: $0.code, channel: channel, assignedAt: now)
+                        }
+                    } else {
+                        try takeShared()
+                    }
+                guard let stored = next else {
+                    // Counted with this chunk's assignments (the caller rolls all of them back).
+                    if !fresh.isEmpty { try store.insert(fresh, scope: scope) }
+                    throw try exhausted()
                 }
+                let isShared = !hasPersonal
                 known[recipient] = stored
                 freshRecipients.insert(recipient)
                 fresh.append(
@@ -147,8 +151,8 @@ package struct AssignmentRun<Store: AssignmentStore> {
         return taken
     }
 
-    /// The first shared code with room left.
-    private mutating func takeShared() throws -> StoredAssignment {
+    /// The first shared code with room left, or `nil`.
+    private mutating func takeShared() throws -> StoredAssignment? {
         if shared == nil {
             var codes: [(batch: AssignableBatch, seq: Int64, code: String, handedOut: Int)] = []
             let candidates = batches.values.sorted { $0.id < $1.id }.filter {
@@ -163,7 +167,7 @@ package struct AssignmentRun<Store: AssignmentStore> {
             }
             shared = codes
         }
-        guard var first = shared?.first else { throw try exhausted() }
+        guard var first = shared?.first else { return nil }
         first.handedOut += 1
         if first.handedOut >= first.batch.batch.redemptionLimit {
             shared?.removeFirst()
