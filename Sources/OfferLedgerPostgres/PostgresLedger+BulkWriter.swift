@@ -1,0 +1,189 @@
+import NIOCore
+import OfferCodes
+import PostgresNIO
+
+extension PostgresLedger: LedgerBulkWriter {
+    /// Runs `body` in one transaction that holds the ledger's write lock (as every write of the
+    /// ledger), with a loader that inserts rows as given; see ``LedgerBulkWriter/bulkLoad(_:)``.
+    /// A transaction that does not commit (an error, a killed process, a lost connection) is
+    /// rolled back by the server: the ledger gets all of the rows or none.
+    package func bulkLoad<T>(_ body: (any LedgerBulkLoader) throws -> T) throws -> T {
+        try transaction(.write, "copy a ledger into this one") { session in
+            try body(PostgresBulkLoader(session: session, ledger: self))
+        }
+    }
+}
+
+/// Inserts copied rows into a PostgreSQL ledger inside the caller's write transaction.
+///
+/// Rows go in multi-row `INSERT … SELECT FROM unnest(…)` statements, codes and assignments
+/// ``LedgerCopy/chunkSize`` per statement; a statement of codes runs on the server while the
+/// next chunk is read from the source. Ids are written as given (`OVERRIDING SYSTEM VALUE`, the
+/// identity columns being `GENERATED ALWAYS`), so `codes.batch_id`, `codes.app_id` and
+/// `assignments.batch_id` stay valid and the order (`seq`) is kept; ``finish()`` then moves each
+/// identity sequence past the largest id loaded. Failures are ``LedgerError`` naming this ledger,
+/// so that they are not taken for the source's as they pass through its read.
+final class PostgresBulkLoader: LedgerBulkLoader {
+    private let session: PostgresSession
+    private let ledger: PostgresLedger
+    /// The insert of codes running on the server, if any.
+    private var inFlight: ResultBox<Void>?
+
+    init(session: PostgresSession, ledger: PostgresLedger) {
+        self.session = session
+        self.ledger = ledger
+    }
+
+    func apps(_ rows: [LedgerRow.App]) throws {
+        guard !rows.isEmpty else { return }
+        try translating("apps") {
+            try session.query(
+                """
+                INSERT INTO apps (id, app_apple_id) OVERRIDING SYSTEM VALUE
+                SELECT * FROM unnest(\(rows.map(\.id))::bigint[], \(rows.map(\.appAppleId))::text[])
+                """)
+        }
+    }
+
+    func campaigns(_ rows: [LedgerRow.Campaign]) throws {
+        guard !rows.isEmpty else { return }
+        try translating("campaigns") {
+            try session.query(
+                """
+                INSERT INTO campaigns (seq, name, app_id, bundle_id, recorded_at) OVERRIDING SYSTEM VALUE
+                SELECT s, n, a, b, t::timestamptz
+                FROM unnest(\(rows.map(\.order))::bigint[], \(rows.map(\.name))::text[], \(rows.map(\.appId))::bigint[],
+                    \(rows.map(\.bundleId))::text[], \(rows.map(\.recordedAt.text))::text[]) AS u(s, n, a, b, t)
+                """)
+        }
+    }
+
+    func offers(_ rows: [LedgerRow.Offer]) throws {
+        guard !rows.isEmpty else { return }
+        try translating("offers") {
+            try session.query(
+                """
+                INSERT INTO offers (seq, campaign, name, product_type, product_asc_id, product_id, active)
+                OVERRIDING SYSTEM VALUE
+                SELECT * FROM unnest(\(rows.map(\.order))::bigint[], \(rows.map(\.campaign))::text[],
+                    \(rows.map(\.name))::text[], \(rows.map(\.productType))::text[], \(rows.map(\.productAscId))::text[],
+                    \(rows.map(\.productId))::text[], \(rows.map(\.active))::boolean[])
+                """)
+        }
+    }
+
+    /// One statement per batch: there are few, and their expiration date may be `NULL`.
+    func batches(_ rows: [LedgerRow.Batch]) throws {
+        try translating("batches") {
+            for row in rows {
+                let batch = row.batch
+                try session.query(
+                    """
+                    INSERT INTO batches (id, campaign, offer, kind, idx, quarter, redemption_limit, code_count,
+                        expiration_date, environment, recorded_at, stored_codes, codes_digest, checksum)
+                    OVERRIDING SYSTEM VALUE
+                    VALUES (\(row.id), \(batch.campaign), \(batch.offer), \(batch.kind.rawValue), \(Int64(batch.index)),
+                        \(batch.quarter), \(Int64(batch.redemptionLimit)), \(Int64(batch.codeCount)),
+                        \(batch.expirationDate?.description), \(batch.environment.rawValue),
+                        \(row.recordedAt.text)::timestamptz, \(Int64(row.storedCodes)),
+                        \(ByteBuffer(bytes: row.codesDigest)), \(ByteBuffer(bytes: row.checksum)))
+                    """)
+            }
+        }
+    }
+
+    /// Sends the chunk without waiting for it: the statement before it is waited for first.
+    func codes(_ chunk: [LedgerRow.Code], of batch: LedgerRow.Batch) throws {
+        try waitForCodes()
+        guard !chunk.isEmpty else { return }
+        let (batchId, seqs, apps, keys) = (batch.id, chunk.map(\.seq), chunk.map(\.appId), chunk.map(\.key))
+        // The code as issued, or "" when it equals its key (stored as NULL; no code is empty).
+        let codes = chunk.map { $0.code ?? "" }
+        let logger = session.logger
+        inFlight = session.submit { connection in
+            _ = try await connection.query(
+                """
+                INSERT INTO codes (batch_id, seq, app_id, code_key, code)
+                SELECT \(batchId), s, a, k, NULLIF(c, '')
+                FROM unnest(\(seqs)::bigint[], \(apps)::bigint[], \(keys)::text[], \(codes)::text[]) AS u(s, a, k, c)
+                """, logger: logger
+            ).collect()
+        }
+    }
+
+    func assignments(_ chunk: [LedgerRow.Assignment]) throws {
+        try waitForCodes()
+        guard !chunk.isEmpty else { return }
+        try translating("assignments") {
+            try session.query(
+                """
+                INSERT INTO assignments (id, batch_id, seq, campaign, offer, environment, recipient, shared, channel,
+                    assigned_at)
+                OVERRIDING SYSTEM VALUE
+                SELECT i, b, s, c, o, e, r, sh, ch, t::timestamptz
+                FROM unnest(\(chunk.map(\.id))::bigint[], \(chunk.map(\.batchId))::bigint[],
+                    \(chunk.map(\.seq))::bigint[], \(chunk.map(\.campaign))::text[], \(chunk.map(\.offer))::text[],
+                    \(chunk.map(\.environment.rawValue))::text[], \(chunk.map(\.recipient))::text[],
+                    \(chunk.map(\.shared))::boolean[], \(chunk.map(\.channel.rawValue))::text[],
+                    \(chunk.map(\.assignedAt.text))::text[]) AS u(i, b, s, c, o, e, r, sh, ch, t)
+                """)
+        }
+    }
+
+    /// Moves each identity sequence past the largest id loaded (`setval` is not undone by a
+    /// rollback: a copy that fails later only leaves gaps in the numbering, as any rolled-back
+    /// insert does).
+    func finish() throws {
+        try waitForCodes()
+        let schema = ledger.location.schema
+        try translating("identity sequences") {
+            for (table, column) in [
+                ("apps", "id"), ("campaigns", "seq"), ("offers", "seq"), ("batches", "id"), ("assignments", "id"),
+            ] {
+                try session.query(
+                    PostgresQuery(
+                        unsafeSQL: """
+                            SELECT setval(pg_get_serial_sequence('\(schema).\(table)', '\(column)'),
+                                COALESCE((SELECT max(\(column)) FROM \(table)), 0) + 1, false)
+                            """))
+            }
+        }
+    }
+
+    func recordedRows() throws -> LedgerRow.Counts {
+        try waitForCodes()
+        let label = ledger.description
+        return try translating("counts") {
+            var counts = LedgerRow.Counts()
+            func count(_ table: String) throws -> Int {
+                Int(try session.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table)"))[0].decode(Int64.self))
+            }
+            counts.apps = try count("apps")
+            counts.campaigns = try count("campaigns")
+            counts.offers = try count("offers")
+            counts.batches = try PostgresStoredBatch.fetchAll(session, label: label).count
+            counts.assignments = try count("assignments")
+            for row in try session.query("SELECT batch_id, count(*) FROM codes GROUP BY batch_id") {
+                let (batch, codes) = try row.decode((Int64, Int64).self)
+                counts.codesPerBatch[batch] = Int(codes)
+            }
+            return counts
+        }
+    }
+
+    /// Waits for the insert of codes in flight, if any.
+    private func waitForCodes() throws {
+        guard let box = inFlight else { return }
+        inFlight = nil
+        try translating("codes") { try box.wait() }
+    }
+
+    @discardableResult
+    private func translating<T>(_ what: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw ledger.translate(error, operation: "write the copied \(what)")
+        }
+    }
+}
