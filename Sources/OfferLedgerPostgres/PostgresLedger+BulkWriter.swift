@@ -93,22 +93,36 @@ final class PostgresBulkLoader: LedgerBulkLoader {
     }
 
     /// Sends the chunk without waiting for it: the statement before it is waited for first.
+    ///
+    /// The usual chunk (numbered without gaps, one app, every code equal to its key) goes as one
+    /// array of keys; only a chunk that differs sends those columns as arrays too. Encoding
+    /// arrays element by element costs more than the insert.
     func codes(_ chunk: [LedgerRow.Code], of batch: LedgerRow.Batch) throws {
         try waitForCodes()
-        guard !chunk.isEmpty else { return }
-        let (batchId, seqs, apps, keys) = (batch.id, chunk.map(\.seq), chunk.map(\.appId), chunk.map(\.key))
-        // The code as issued, or "" when it equals its key (stored as NULL; no code is empty).
-        let codes = chunk.map { $0.code ?? "" }
-        let logger = session.logger
-        inFlight = session.submit { connection in
-            _ = try await connection.query(
+        guard let first = chunk.first else { return }
+        let batchId = batch.id
+        let keys = chunk.map(\.key)
+        let numbered = zip(chunk, chunk.dropFirst()).allSatisfy { $0.seq + 1 == $1.seq }
+        let oneApp = chunk.allSatisfy { $0.appId == first.appId }
+        let asKeys = chunk.allSatisfy { $0.code == nil }
+        let query: PostgresQuery
+        if numbered, oneApp, asKeys {
+            query = """
+                INSERT INTO codes (batch_id, seq, app_id, code_key, code)
+                SELECT \(batchId), \(first.seq) + u.ord - 1, \(first.appId), u.k, NULL
+                FROM unnest(\(keys)::text[]) WITH ORDINALITY AS u(k, ord)
                 """
+        } else {
+            // The code as issued, or "" when it equals its key (stored as NULL; no code is empty).
+            let (seqs, apps, codes) = (chunk.map(\.seq), chunk.map(\.appId), chunk.map { $0.code ?? "" })
+            query = """
                 INSERT INTO codes (batch_id, seq, app_id, code_key, code)
                 SELECT \(batchId), s, a, k, NULLIF(c, '')
                 FROM unnest(\(seqs)::bigint[], \(apps)::bigint[], \(keys)::text[], \(codes)::text[]) AS u(s, a, k, c)
-                """, logger: logger
-            ).collect()
+                """
         }
+        let logger = session.logger
+        inFlight = session.submit { connection in _ = try await connection.query(query, logger: logger).collect() }
     }
 
     func assignments(_ chunk: [LedgerRow.Assignment]) throws {

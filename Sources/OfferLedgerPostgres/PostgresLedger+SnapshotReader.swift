@@ -86,36 +86,49 @@ private struct PostgresSnapshot {
         }
     }
 
-    /// Every code row of the batch, in `seq` order, one chunk (as arrays, one value per column)
-    /// per round trip.
+    /// Every code row of the batch, in `seq` order, one chunk per round trip.
+    ///
+    /// A chunk comes as one array of keys, plus what the rows have in common: the first `seq`
+    /// when they are numbered without gaps, the app when it is the same for all, no array of
+    /// codes as issued when every one equals its key (the usual case). Only a chunk that differs
+    /// sends those columns as arrays too. The values are the rows' own either way, so the copy
+    /// checks them (it refuses gaps and other apps); this only saves decoding them one by one,
+    /// which cost more than the query.
     func codes(of batch: LedgerRow.Batch, into sink: any LedgerRowSink) throws {
         var after = Int64.min
         let limit = Int64(LedgerCopy.chunkSize)
         while true {
             let rows = try session.query(
                 """
-                SELECT array_agg(seq ORDER BY seq), array_agg(app_id ORDER BY seq), array_agg(code_key ORDER BY seq),
-                    array_agg(COALESCE(code, '') ORDER BY seq)
+                SELECT count(*), min(seq), max(seq), min(app_id), max(app_id),
+                    array_agg(code_key ORDER BY seq),
+                    CASE WHEN bool_or(code IS NOT NULL) THEN array_agg(COALESCE(code, '') ORDER BY seq) END,
+                    CASE WHEN max(seq) - min(seq) + 1 <> count(*) THEN array_agg(seq ORDER BY seq) END,
+                    CASE WHEN min(app_id) <> max(app_id) THEN array_agg(app_id ORDER BY seq) END
                 FROM (SELECT seq, app_id, code_key, code FROM codes WHERE batch_id = \(batch.id) AND seq > \(after)
                     ORDER BY seq LIMIT \(limit)) AS chunk
                 """)
             guard let row = rows.first else { return }
-            let (seqs, apps, keys, codes) = try row.decode(([Int64]?, [Int64]?, [String]?, [String]?).self)
-            guard let seqs, let apps, let keys, let codes, !seqs.isEmpty else { return }
-            guard apps.count == seqs.count, keys.count == seqs.count, codes.count == seqs.count else {
+            let (count, firstSeq, lastSeq, firstApp, _, keys, codes, seqs, apps) = try row.decode(
+                (Int64, Int64?, Int64?, Int64?, Int64?, [String]?, [String]?, [Int64]?, [Int64]?).self)
+            guard count > 0, let firstSeq, let lastSeq, let firstApp, let keys else { return }
+            guard keys.count == Int(count), codes.map({ $0.count == keys.count }) ?? true,
+                seqs.map({ $0.count == keys.count }) ?? true, apps.map({ $0.count == keys.count }) ?? true
+            else {
                 throw LedgerError.corrupt(path: label, reason: "the codes of batch \(batch.id) could not be read")
             }
             var chunk: [LedgerRow.Code] = []
-            chunk.reserveCapacity(seqs.count)
-            for index in seqs.indices {
+            chunk.reserveCapacity(keys.count)
+            for index in keys.indices {
+                let code = codes.map { $0[index] }
                 chunk.append(
                     LedgerRow.Code(
-                        seq: seqs[index], appId: apps[index], key: keys[index],
-                        code: codes[index].isEmpty ? nil : codes[index]))
+                        seq: seqs?[index] ?? firstSeq + Int64(index), appId: apps?[index] ?? firstApp,
+                        key: keys[index], code: code?.isEmpty == false ? code : nil))
             }
             try sink.codes(chunk, of: batch)
-            if Int64(seqs.count) < limit { return }
-            after = seqs[seqs.count - 1]
+            if count < limit { return }
+            after = lastSeq
         }
     }
 
