@@ -241,7 +241,7 @@ struct LedgerCopyTests {
 
     /// Damage the ledger's own reads may not notice (a code's row, an assignment) is refused by
     /// the copy, naming the source; the target stays empty.
-    @Test(arguments: LedgerBackend.allCases, 0..<4)
+    @Test(arguments: LedgerBackend.allCases, 0..<5)
     func aDamagedSourceIsRefused(backend: LedgerBackend, damage: Int) throws {
         guard let source = try Self.newLedger(backend), let target = try Self.newLedger(.sqlite) else { return }
         try C.fill(source)
@@ -261,6 +261,11 @@ struct LedgerCopyTests {
                 (
                     "UPDATE assignments SET recipient = 'a' || char(10) WHERE recipient = 'bob'",
                     "UPDATE assignments SET recipient = E'a\\n' WHERE recipient = 'bob'", "control character"
+                )
+            case 3:
+                (
+                    "UPDATE codes SET seq = 100 WHERE code_key = 'HALF29'",
+                    "UPDATE codes SET seq = 100 WHERE code_key = 'HALF29'", "not numbered 0, 1, 2"
                 )
             default:
                 (
@@ -298,5 +303,58 @@ struct LedgerCopyTests {
         ] {
             #expect(LedgerRow.Timestamp(bad) == nil, "\(bad)")
         }
+    }
+
+    /// How long a copy of 1,000,000 codes and 100,000 assignments takes, SQLite to PostgreSQL and
+    /// back, and the peak memory of each copy. A measurement, not a timed test: it runs only with
+    /// `OFFERKIT_LEDGER_MEASURE=1` (and a PostgreSQL server); the README quotes its numbers.
+    @Test(
+        .enabled(
+            if: ProcessInfo.processInfo.environment["OFFERKIT_LEDGER_MEASURE"] == "1", "set OFFERKIT_LEDGER_MEASURE=1"))
+    func copiesAMillionCodes() throws {
+        guard let postgres = try Self.newPostgres() else { return }
+        try F.withTemporaryFolder { folder in
+            let source = try SQLiteLedger(path: folder.appendingPathComponent("million.sqlite").path)
+            let campaign = F.campaign("million", offers: ["M"])
+            let count = 1_000_000
+            try F.record(
+                source, F.batch("million", "M", codeCount: count), of: campaign,
+                codes: (0..<count).map { "M\(String($0, radix: 36, uppercase: true))X" })
+            let recipients = (0..<100_000).map { "user-\($0)" }
+            try source.assign(
+                recipients: recipients, scope: AssignmentScope(campaign: "million", offer: "M", today: C.today),
+                channel: .export
+            ) { _ in }
+            func measure(_ label: String, _ body: () throws -> LedgerCopy.Report) throws {
+                Self.resetPeakMemory()
+                let start = ContinuousClock.now
+                let report = try body()
+                let seconds = (ContinuousClock.now - start) / .seconds(1)
+                print(
+                    "ledger copy [\(label)]: \(report.counts.codes) codes, \(report.counts.assignments) assignments in "
+                        + "\(seconds) s = \(Int(Double(report.counts.codes) / seconds)) codes/s; peak memory "
+                        + "\(Self.peakMemoryMebibytes().map { "\($0) MiB" } ?? "unknown")")
+                #expect(report.counts.codes == count && report.counts.assignments == recipients.count)
+            }
+            try measure("sqlite to postgres") { try LedgerCopy(from: source, to: postgres).run() }
+            let back = folder.appendingPathComponent("back.sqlite").path
+            try measure("postgres to sqlite") {
+                try SQLiteLedger.creatingNewFile(at: back) { try LedgerCopy(from: postgres, to: $0).run() }
+            }
+        }
+    }
+
+    /// Resets the process's peak resident memory (Linux: `/proc/self/clear_refs`).
+    static func resetPeakMemory() {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+
+    /// The process's peak resident memory since the last reset (Linux: `VmHWM`).
+    static func peakMemoryMebibytes() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kibibytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
+        return kibibytes / 1024
     }
 }

@@ -15,9 +15,9 @@ extension LedgerCopyError: LocalizedError {
     public var errorDescription: String? {
         switch self {
         case .targetNotEmpty(let target, let campaigns, let batches, let codes, let assignments):
-            return "The ledger at \(target) is not empty (\(ProblemText.grouped(campaigns)) campaigns, "
-                + "\(ProblemText.grouped(batches)) batches, \(ProblemText.grouped(codes)) codes, "
-                + "\(ProblemText.grouped(assignments)) assignments); expected a new or empty ledger to copy into. "
+            return "The ledger at \(target) is not empty (campaigns: \(ProblemText.grouped(campaigns)), "
+                + "batches: \(ProblemText.grouped(batches)), codes: \(ProblemText.grouped(codes)), "
+                + "assignments: \(ProblemText.grouped(assignments))); expected a new or empty ledger to copy into. "
                 + "Nothing was written: give a new file, or a new schema (?schema=NAME)."
         case .sourceEmpty(let source):
             return "The ledger at \(source) holds nothing recorded, so there is nothing to copy; expected the "
