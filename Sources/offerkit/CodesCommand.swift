@@ -16,7 +16,7 @@ struct CodesCommand: ParsableCommand {
             """,
         subcommands: [
             CodesValidate.self, CodesPlan.self, CodesGenerate.self, CodesImport.self, CodesExport.self,
-            CodesDeactivate.self,
+            CodesDeactivate.self, CodesLedger.self,
         ]
     )
 }
