@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import OfferCodes
 import PostgresNIO
@@ -16,9 +17,10 @@ extension PostgresLedger: LedgerBulkWriter {
 
 /// Inserts copied rows into a PostgreSQL ledger inside the caller's write transaction.
 ///
-/// Rows go in multi-row `INSERT … SELECT FROM unnest(…)` statements, codes and assignments
-/// ``LedgerCopy/chunkSize`` per statement; a statement of codes runs on the server while the
-/// next chunk is read from the source. Ids are written as given (`OVERRIDING SYSTEM VALUE`, the
+/// Rows go in multi-row `INSERT … SELECT` statements: apps, campaigns and offers (a few rows) from
+/// `unnest(…)` of arrays, codes and assignments ``LedgerCopy/chunkSize`` per statement from one
+/// JSON array each (`json_array_elements`, see ``json(_:)``); a statement of codes runs on the
+/// server while the next chunk is read from the source. Ids are written as given (`OVERRIDING SYSTEM VALUE`, the
 /// identity columns being `GENERATED ALWAYS`), so `codes.batch_id`, `codes.app_id` and
 /// `assignments.batch_id` stay valid and the order (`seq`) is kept; ``finish()`` then moves each
 /// identity sequence past the largest id loaded. Failures are ``LedgerError`` naming this ledger,
@@ -95,30 +97,28 @@ final class PostgresBulkLoader: LedgerBulkLoader {
     /// Sends the chunk without waiting for it: the statement before it is waited for first.
     ///
     /// The usual chunk (numbered without gaps, one app, every code equal to its key) goes as one
-    /// array of keys; only a chunk that differs sends those columns as arrays too. Encoding
-    /// arrays element by element costs more than the insert.
+    /// JSON array of keys; a chunk that differs as an array of `[seq, app, key, code]`.
     func codes(_ chunk: [LedgerRow.Code], of batch: LedgerRow.Batch) throws {
         try waitForCodes()
         guard let first = chunk.first else { return }
         let batchId = batch.id
-        let keys = chunk.map(\.key)
         let numbered = zip(chunk, chunk.dropFirst()).allSatisfy { $0.seq + 1 == $1.seq }
         let oneApp = chunk.allSatisfy { $0.appId == first.appId }
-        let asKeys = chunk.allSatisfy { $0.code == nil }
         let query: PostgresQuery
-        if numbered, oneApp, asKeys {
+        if numbered, oneApp, chunk.allSatisfy({ $0.code == nil }) {
+            let keys = try Self.json(chunk.map(\.key))
             query = """
                 INSERT INTO codes (batch_id, seq, app_id, code_key, code)
                 SELECT \(batchId), \(first.seq) + u.ord - 1, \(first.appId), u.k, NULL
-                FROM unnest(\(keys)::text[]) WITH ORDINALITY AS u(k, ord)
+                FROM json_array_elements_text(\(keys)::json) WITH ORDINALITY AS u(k, ord)
                 """
         } else {
-            // The code as issued, or "" when it equals its key (stored as NULL; no code is empty).
-            let (seqs, apps, codes) = (chunk.map(\.seq), chunk.map(\.appId), chunk.map { $0.code ?? "" })
+            let rows = try Self.json(
+                chunk.map { [$0.seq, $0.appId, $0.key, $0.code.map { $0 as Any } ?? NSNull()] as [Any] })
             query = """
                 INSERT INTO codes (batch_id, seq, app_id, code_key, code)
-                SELECT \(batchId), s, a, k, NULLIF(c, '')
-                FROM unnest(\(seqs)::bigint[], \(apps)::bigint[], \(keys)::text[], \(codes)::text[]) AS u(s, a, k, c)
+                SELECT \(batchId), (e->>0)::bigint, (e->>1)::bigint, e->>2, e->>3
+                FROM json_array_elements(\(rows)::json) AS e
                 """
         }
         let logger = session.logger
@@ -129,19 +129,30 @@ final class PostgresBulkLoader: LedgerBulkLoader {
         try waitForCodes()
         guard !chunk.isEmpty else { return }
         try translating("assignments") {
+            let rows = try Self.json(
+                chunk.map {
+                    [
+                        $0.id, $0.batchId, $0.seq, $0.campaign, $0.offer, $0.environment.rawValue, $0.recipient,
+                        $0.shared ? 1 : 0, $0.channel.rawValue, $0.assignedAt.text,
+                    ] as [Any]
+                })
             try session.query(
                 """
                 INSERT INTO assignments (id, batch_id, seq, campaign, offer, environment, recipient, shared, channel,
                     assigned_at)
                 OVERRIDING SYSTEM VALUE
-                SELECT i, b, s, c, o, e, r, sh, ch, t::timestamptz
-                FROM unnest(\(chunk.map(\.id))::bigint[], \(chunk.map(\.batchId))::bigint[],
-                    \(chunk.map(\.seq))::bigint[], \(chunk.map(\.campaign))::text[], \(chunk.map(\.offer))::text[],
-                    \(chunk.map(\.environment.rawValue))::text[], \(chunk.map(\.recipient))::text[],
-                    \(chunk.map(\.shared))::boolean[], \(chunk.map(\.channel.rawValue))::text[],
-                    \(chunk.map(\.assignedAt.text))::text[]) AS u(i, b, s, c, o, e, r, sh, ch, t)
+                SELECT (e->>0)::bigint, (e->>1)::bigint, (e->>2)::bigint, e->>3, e->>4, e->>5, e->>6,
+                    (e->>7)::int = 1, e->>8, (e->>9)::timestamptz
+                FROM json_array_elements(\(rows)::json) AS e
                 """)
         }
+    }
+
+    /// `value` as JSON text, written by Foundation's `JSONSerialization`: encoding thousands of
+    /// values into PostgreSQL arrays one by one cost more than the inserts themselves in a debug
+    /// build, and the server takes JSON apart as fast.
+    private static func json(_ value: [Any]) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: value), as: UTF8.self)
     }
 
     /// Moves each identity sequence past the largest id loaded (`setval` is not undone by a
