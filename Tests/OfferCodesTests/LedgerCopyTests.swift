@@ -236,6 +236,14 @@ struct LedgerCopyTests {
             }
             #expect(FileManager.default.contents(atPath: path) == Data("keep".utf8))
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["copy.sqlite"])
+            // A missing folder is named as the target's, not as the temporary file's.
+            let nowhere = folder.appendingPathComponent("missing/copy.sqlite").path
+            #expect(
+                throws: LedgerError.cannotOpen(
+                    path: nowhere, reason: "the folder \(folder.appendingPathComponent("missing").path) does not exist")
+            ) {
+                try SQLiteLedger.creatingNewFile(at: nowhere) { try LedgerCopy(from: source, to: $0).run() }
+            }
         }
     }
 

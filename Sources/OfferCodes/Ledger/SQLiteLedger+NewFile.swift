@@ -27,6 +27,10 @@ extension SQLiteLedger {
         }
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw LedgerError.cannotOpen(path: path, reason: "the folder \(folder) does not exist")
+        }
         let suffix = UUID().uuidString.prefix(8)
         let temporary = url.deletingLastPathComponent().appendingPathComponent(
             ".\(url.lastPathComponent).copy-\(suffix).tmp"
