@@ -229,9 +229,14 @@ struct CodesLedgerCopyTests {
         let generated = try files.run("generate", big)
         #expect(generated.status == 0, "\(generated)")
         let target = files.file("copy.sqlite")
-        // Killed once its temporary file exists and the copy is under way.
+        // Killed 300 ms after its temporary file appeared: the tables take milliseconds, the
+        // 400,000 codes seconds, so the copy is under way.
+        var appeared: Date?
         let killed = try KilledCopy(from: files.ledger, to: target, in: files) {
-            files.listing().contains { $0.hasPrefix(".copy.sqlite.copy-") && $0.hasSuffix(".tmp") }
+            if appeared == nil, files.listing().contains(where: { $0.hasPrefix(".copy.sqlite.copy-") }) {
+                appeared = Date()
+            }
+            return appeared.map { Date().timeIntervalSince($0) > 0.3 } ?? false
         }
         try #require(killed.wasRunning, "the copy finished before it was killed, so nothing was tested")
         #expect(!FileManager.default.fileExists(atPath: target), "a partial \(target) exists after SIGKILL")
