@@ -19,7 +19,7 @@ struct CodesCommand: ParsableCommand {
             """,
         subcommands: [
             CodesValidate.self, CodesPlan.self, CodesGenerate.self, CodesImport.self, CodesExport.self,
-            CodesClaim.self, CodesStatus.self, CodesDeactivate.self,
+            CodesClaim.self, CodesStatus.self, CodesDeactivate.self, CodesLedger.self,
         ]
     )
 }

@@ -1,0 +1,81 @@
+/// Copies a whole ledger into a new or empty one, whatever their backends (SQLite to PostgreSQL
+/// and back, or schema to schema): campaigns, offers, batches, every code and every assignment,
+/// with their ids, order and times, as they are stored.
+///
+/// - The target must hold nothing recorded (``LedgerCopyError/targetNotEmpty(target:campaigns:batches:codes:assignments:)``).
+/// - The source is read from one snapshot (``LedgerSnapshotReader``), and checked as it is read:
+///   each batch's codes must match the count and digest recorded with them, each code its batch's
+///   app, each assignment a code that exists (``LedgerError/corrupt(path:reason:)`` names the
+///   source otherwise).
+/// - The target is written in one transaction that holds its write lock
+///   (``LedgerBulkWriter/bulkLoad(_:)``). Before it commits, the counts of apps, campaigns,
+///   offers, batches, codes per batch and assignments are read back from the target, its batch
+///   rows through its own checks, and compared with the source's
+///   (``LedgerCopyError/verificationFailed(target:what:expected:found:)``). Any failure rolls the
+///   whole copy back: the target gets all of it or nothing.
+/// - Codes and assignments move ``chunkSize`` at a time: memory does not grow with the ledger.
+package struct LedgerCopy {
+    /// Codes or assignments read and written at a time.
+    package static let chunkSize = 10_000
+
+    package let source: any LedgerSnapshotReader
+    package let target: any LedgerBulkWriter
+
+    package init(from source: any LedgerSnapshotReader, to target: any LedgerBulkWriter) {
+        self.source = source
+        self.target = target
+    }
+
+    /// What was copied: the counts (as verified in the target) and the batches, in order.
+    package struct Report: Sendable {
+        package var counts: LedgerRow.Counts
+        package var batches: [LedgerRow.Batch]
+    }
+
+    /// Copies the source into the target; see the type's documentation.
+    ///
+    /// - Parameter progress: called after each chunk of codes with the codes copied so far and
+    ///   the codes in all.
+    /// - Throws: ``LedgerCopyError``, ``LedgerError`` (a damaged source or target, a failing
+    ///   database), and whatever `progress` throws; nothing is written to the target then.
+    @discardableResult
+    package func run(progress: (_ copied: Int, _ total: Int) throws -> Void = { _, _ in }) throws -> Report {
+        try target.bulkLoad { loader in
+            let before = try loader.recordedRows()
+            guard before.isEmpty else {
+                throw LedgerCopyError.targetNotEmpty(
+                    target: target.copyName, campaigns: before.campaigns, batches: before.batches,
+                    codes: before.codes, assignments: before.assignments)
+            }
+            return try withoutActuallyEscaping(progress) { progress in
+                let stream = LedgerCopyStream(into: loader, source: source.copyName, progress: progress)
+                try source.streamSnapshot(into: stream)
+                try stream.end()
+                guard !stream.expected.isEmpty else { throw LedgerCopyError.sourceEmpty(source: source.copyName) }
+                try loader.finish()
+                let found = try loader.recordedRows()
+                try verify(found, against: stream.expected)
+                return Report(counts: found, batches: stream.batches)
+            }
+        }
+    }
+
+    /// Compares the target's counts with the source's.
+    private func verify(_ found: LedgerRow.Counts, against expected: LedgerRow.Counts) throws {
+        func check(_ what: String, _ expected: Int, _ found: Int) throws {
+            guard expected == found else {
+                throw LedgerCopyError.verificationFailed(
+                    target: target.copyName, what: what, expected: expected, found: found)
+            }
+        }
+        try check("apps", expected.apps, found.apps)
+        try check("campaigns", expected.campaigns, found.campaigns)
+        try check("offers", expected.offers, found.offers)
+        try check("batches", expected.batches, found.batches)
+        try check("codes", expected.codes, found.codes)
+        for id in Set(expected.codesPerBatch.keys).union(found.codesPerBatch.keys).sorted() {
+            try check("codes in batch \(id)", expected.codesPerBatch[id] ?? 0, found.codesPerBatch[id] ?? 0)
+        }
+        try check("assignments", expected.assignments, found.assignments)
+    }
+}

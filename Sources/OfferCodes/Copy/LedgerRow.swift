@@ -1,0 +1,203 @@
+import Foundation
+
+/// A ledger's rows as they are stored, the same for every backend: what ``LedgerCopy`` reads from
+/// one ledger (``LedgerSnapshotReader``) and writes to another (``LedgerBulkWriter``).
+///
+/// Row ids are kept as they are (`apps.id`, `batches.id`, `assignments.id`), and so is the order
+/// in which campaigns and offers were first recorded (`order`: SQLite's `rowid`, PostgreSQL's
+/// `seq`), so that `codes.batch_id`, `codes.app_id` and `assignments.batch_id` stay valid and
+/// every list comes back in the order it was recorded.
+package enum LedgerRow {
+    /// An `apps` row.
+    package struct App: Sendable, Equatable {
+        package var id: Int64
+        package var appAppleId: String
+
+        package init(id: Int64, appAppleId: String) {
+            self.id = id
+            self.appAppleId = appAppleId
+        }
+    }
+
+    /// A `campaigns` row.
+    package struct Campaign: Sendable, Equatable {
+        /// Its place in the order campaigns were first recorded (SQLite `rowid`, PostgreSQL `seq`).
+        package var order: Int64
+        package var name: String
+        package var appId: Int64
+        package var bundleId: String
+        package var recordedAt: Timestamp
+
+        package init(order: Int64, name: String, appId: Int64, bundleId: String, recordedAt: Timestamp) {
+            self.order = order
+            self.name = name
+            self.appId = appId
+            self.bundleId = bundleId
+            self.recordedAt = recordedAt
+        }
+    }
+
+    /// An `offers` row.
+    package struct Offer: Sendable, Equatable {
+        /// Its place in the order offers were first recorded (SQLite `rowid`, PostgreSQL `seq`).
+        package var order: Int64
+        package var campaign: String
+        package var name: String
+        package var productType: String
+        package var productAscId: String
+        package var productId: String
+        package var active: Bool
+
+        package init(
+            order: Int64, campaign: String, name: String, productType: String, productAscId: String,
+            productId: String, active: Bool
+        ) {
+            self.order = order
+            self.campaign = campaign
+            self.name = name
+            self.productType = productType
+            self.productAscId = productAscId
+            self.productId = productId
+            self.active = active
+        }
+    }
+
+    /// A `batches` row, read through the ledger's checks (its checksum matched).
+    package struct Batch: Sendable, Equatable {
+        package var id: Int64
+        package var batch: LedgerBatch
+        /// How many codes the batch has in `codes`.
+        package var storedCodes: Int
+        /// The SHA-256 of those codes, in order (see ``BatchDigest``).
+        package var codesDigest: [UInt8]
+        package var recordedAt: Timestamp
+
+        package init(id: Int64, batch: LedgerBatch, storedCodes: Int, codesDigest: [UInt8], recordedAt: Timestamp) {
+            self.id = id
+            self.batch = batch
+            self.storedCodes = storedCodes
+            self.codesDigest = codesDigest
+            self.recordedAt = recordedAt
+        }
+
+        /// The row's checksum (see ``BatchDigest/checksum(of:storedCodes:codesDigest:)``).
+        package var checksum: [UInt8] {
+            BatchDigest.checksum(of: batch, storedCodes: storedCodes, codesDigest: codesDigest)
+        }
+    }
+
+    /// A `codes` row (of the batch it is streamed with).
+    package struct Code: Sendable, Equatable {
+        /// The code's position in its batch: 0, 1, …
+        package var seq: Int64
+        /// The app of the batch's campaign.
+        package var appId: Int64
+        /// The code upper-cased, as the ledger compares codes.
+        package var key: String
+        /// The code as issued when it differs from ``key`` (stored as `NULL` otherwise).
+        package var code: String?
+
+        package init(seq: Int64, appId: Int64, key: String, code: String?) {
+            self.seq = seq
+            self.appId = appId
+            self.key = key
+            self.code = code
+        }
+
+        /// The code as issued.
+        package var issued: String { code ?? key }
+    }
+
+    /// An `assignments` row.
+    package struct Assignment: Sendable, Equatable {
+        package var id: Int64
+        package var batchId: Int64
+        package var seq: Int64
+        package var campaign: String
+        package var offer: String
+        package var environment: CodeEnvironment
+        package var recipient: String
+        package var shared: Bool
+        package var channel: AssignmentChannel
+        package var assignedAt: Timestamp
+
+        package init(
+            id: Int64, batchId: Int64, seq: Int64, campaign: String, offer: String, environment: CodeEnvironment,
+            recipient: String, shared: Bool, channel: AssignmentChannel, assignedAt: Timestamp
+        ) {
+            self.id = id
+            self.batchId = batchId
+            self.seq = seq
+            self.campaign = campaign
+            self.offer = offer
+            self.environment = environment
+            self.recipient = recipient
+            self.shared = shared
+            self.channel = channel
+            self.assignedAt = assignedAt
+        }
+    }
+
+    /// A time as a ledger stores it, exactly: ISO 8601 in UTC, `2027-01-05T09:30:00.125Z` with 3
+    /// fraction digits (SQLite's milliseconds) or 6 (PostgreSQL's microseconds).
+    ///
+    /// Kept as text rather than a `Date`, whose binary fraction would not carry every microsecond
+    /// back exactly.
+    package struct Timestamp: Sendable, Equatable, CustomStringConvertible {
+        package let text: String
+
+        /// `text` if it is written as above (and names a real time), else `nil`.
+        package init?(_ text: String) {
+            let bytes = Array(text.utf8)
+            guard bytes.count == 24 || bytes.count == 27, bytes.last == UInt8(ascii: "Z"),
+                Self.matches(bytes), LedgerTimestamp.date(text) != nil
+            else { return nil }
+            self.text = text
+        }
+
+        package var description: String { text }
+
+        /// The text an SQLite ledger stores: microseconds that are whole milliseconds are written
+        /// with 3 digits, as SQLite's `strftime('%f')` writes them; others keep all 6, which the
+        /// SQLite ledger reads as well.
+        package var sqliteText: String {
+            guard text.utf8.count == 27, text.hasSuffix("000Z") else { return text }
+            return String(text.dropLast(4)) + "Z"
+        }
+
+        /// `YYYY-MM-DDTHH:MM:SS.fff[fff]Z`, digits where digits belong.
+        private static func matches(_ bytes: [UInt8]) -> Bool {
+            let pattern = Array("0000-00-00T00:00:00.000000Z".utf8)
+            for (index, byte) in bytes.dropLast().enumerated() {
+                let expected = pattern[index]
+                if expected == UInt8(ascii: "0") {
+                    guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return false }
+                } else if byte != expected {
+                    return false
+                }
+            }
+            return true
+        }
+    }
+
+    /// How many rows of each kind a ledger holds.
+    package struct Counts: Sendable, Equatable {
+        package var apps = 0
+        package var campaigns = 0
+        package var offers = 0
+        package var batches = 0
+        /// The codes of each batch, by batch id (batches without codes are absent).
+        package var codesPerBatch: [Int64: Int] = [:]
+        package var assignments = 0
+
+        package init() {}
+
+        /// All codes.
+        package var codes: Int { codesPerBatch.values.reduce(0, +) }
+
+        /// Whether nothing is recorded.
+        package var isEmpty: Bool {
+            apps == 0 && campaigns == 0 && offers == 0 && batches == 0 && codesPerBatch.isEmpty && assignments == 0
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension SQLiteLedger {
+    /// Creates a new ledger file at `path` whole or not at all: `body` fills a new ledger in a
+    /// temporary file next to `path` (`.NAME.copy-XXXXXXXX.tmp`, mode 0600), which takes the
+    /// name `path` only once `body` has returned and the ledger is closed.
+    ///
+    /// Why a temporary file: a copy into the file itself would commit the new file's tables first
+    /// and the copied rows in a later transaction, so a copy killed in between would leave an
+    /// empty ledger at `path` that looks like a real one (and a `-journal` that only the next
+    /// open rolls back). With the temporary file, `path` appears complete or not at all; a killed
+    /// copy leaves only the hidden temporary file (and its `-journal`), which can be deleted. The
+    /// final step is `link(2)`, which never replaces a file that appeared at `path` meanwhile.
+    ///
+    /// - Throws: ``LedgerError/cannotOpen(path:reason:)`` when `path` exists or its folder does
+    ///   not, or the file cannot be linked into place; whatever `body` throws. The temporary
+    ///   file is removed then.
+    package static func creatingNewFile<T>(at path: String, _ body: (SQLiteLedger) throws -> T) throws -> T {
+        if FileManager.default.fileExists(atPath: path) {
+            throw LedgerError.cannotOpen(path: path, reason: "the file exists; expected a new path")
+        }
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw LedgerError.cannotOpen(path: path, reason: "the folder \(folder) does not exist")
+        }
+        let suffix = UUID().uuidString.prefix(8)
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).copy-\(suffix).tmp"
+        ).path
+        do {
+            let ledger = try SQLiteLedger(path: temporary)
+            let result = try body(ledger)
+            do {
+                try ledger.database.close()
+            } catch {
+                throw translate(error, path: temporary, operation: "close the new ledger")
+            }
+            guard link(temporary, path) == 0 else {
+                let reason =
+                    errno == EEXIST ? "a file appeared at the path meanwhile" : String(cString: strerror(errno))
+                throw LedgerError.cannotOpen(path: path, reason: reason + "; nothing was written to it")
+            }
+            unlink(temporary)
+            let descriptor = open(folder, O_RDONLY)
+            if descriptor >= 0 {
+                fsync(descriptor)
+                close(descriptor)
+            }
+            return result
+        } catch {
+            unlink(temporary)
+            unlink(temporary + "-journal")
+            throw error
+        }
+    }
+}

@@ -1,0 +1,368 @@
+import Foundation
+import GRDB
+import OfferLedgerPostgres
+import Testing
+
+@testable import OfferCodes
+
+/// `LedgerCopy`: a whole ledger into a new or empty one, SQLite and PostgreSQL both ways, exactly,
+/// all or nothing.
+@Suite("Ledger copy")
+struct LedgerCopyTests {
+    typealias F = LedgerFixtures
+    typealias C = LedgerCopyFixtures
+    typealias Copyable = any CodeLedger & LedgerSnapshotReader & LedgerBulkWriter
+
+    /// A new, empty ledger of `backend` (`nil`: PostgreSQL without a server).
+    static func newLedger(_ backend: LedgerBackend) throws -> Copyable? {
+        guard let store = backend.newStore() else { return nil }
+        return try open(store)
+    }
+
+    static func open(_ store: LedgerStore) throws -> Copyable {
+        switch store {
+        case .sqliteMemory: try SQLiteLedger.inMemory()
+        case .sqliteFile(let path): try SQLiteLedger(path: path)
+        case .postgres(let location): try PostgresLedger(location)
+        }
+    }
+
+    /// A new schema on the test server, or `nil` without one.
+    static func newPostgres() throws -> PostgresLedger? {
+        try newLedger(.postgres) as? PostgresLedger
+    }
+
+    /// Runs SQL on the ledger behind its back (to damage it, or to make it refuse rows).
+    static func execute(_ ledger: Copyable, sqlite: String, postgres: String) throws {
+        switch ledger {
+        case let ledger as SQLiteLedger: try ledger.database.write { try $0.execute(sql: sqlite) }
+        case let ledger as PostgresLedger: try ledger.executeUnchecked(postgres)
+        default: Issue.record("unknown ledger \(type(of: ledger))")
+        }
+    }
+
+    /// The rows with every time as an SQLite ledger stores it (milliseconds with 3 digits).
+    static func normalized(_ rows: C.Rows) -> C.Rows {
+        for index in rows.campaigns.indices {
+            rows.campaigns[index].recordedAt = LedgerRow.Timestamp(rows.campaigns[index].recordedAt.sqliteText)!
+        }
+        for index in rows.batches.indices {
+            rows.batches[index].recordedAt = LedgerRow.Timestamp(rows.batches[index].recordedAt.sqliteText)!
+        }
+        for index in rows.assignments.indices {
+            rows.assignments[index].assignedAt = LedgerRow.Timestamp(rows.assignments[index].assignedAt.sqliteText)!
+        }
+        return rows
+    }
+
+    /// The ledger still works after a copy: the next claim gets the next free code, and a new
+    /// batch (and campaign) is recorded with new ids.
+    static func expectItKeepsWorking(_ ledger: Copyable, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let before = try C.Rows(ledger)
+        let claimed = try ledger.claim(recipient: "new-recipient", scope: C.scope("spring", "Half"))
+        #expect(claimed.isNew && claimed.code.code == "HALF4", sourceLocation: sourceLocation)
+        #expect(
+            try ledger.claim(recipient: "dan", scope: C.scope("spring", "Half")).code.code == "HALF3",
+            sourceLocation: sourceLocation)
+        let winter = F.campaign("winter", offers: ["Snow"])
+        let recorded = try F.record(
+            ledger, F.batch("winter", "Snow", codeCount: 2), of: winter, codes: ["SNOW1", "HALF0"])
+        #expect(recorded.recorded && recorded.refused == ["HALF0"], sourceLocation: sourceLocation)
+        try F.record(ledger, F.batch("winter", "Snow", index: 1, codeCount: 1), of: winter, codes: ["SNOW2"])
+        let after = try C.Rows(ledger)
+        #expect(after.batches.count == before.batches.count + 2, sourceLocation: sourceLocation)
+        let newIds = after.batches.suffix(2).map(\.id)
+        #expect(newIds.allSatisfy { $0 > before.batches.map(\.id).max()! }, sourceLocation: sourceLocation)
+        #expect(after.campaigns.last?.name == "winter", sourceLocation: sourceLocation)
+        #expect(after.campaigns.last!.order > before.campaigns.map(\.order).max()!, sourceLocation: sourceLocation)
+        #expect(after.assignments.last!.id > before.assignments.last!.id, sourceLocation: sourceLocation)
+        #expect(
+            try F.codes(ledger, campaign: "winter").map(\.code) == ["SNOW1", "SNOW2"], sourceLocation: sourceLocation)
+    }
+
+    @Test func sqliteToANewSQLiteFileKeepsEverything() throws {
+        let source = try SQLiteLedger.inMemory()
+        try C.fill(source)
+        try F.withTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("copy.sqlite").path
+            let report = try SQLiteLedger.creatingNewFile(at: path) { target in
+                #expect(!FileManager.default.fileExists(atPath: path), "the file appeared before the copy was done")
+                return try LedgerCopy(from: source, to: target).run()
+            }
+            #expect(report.counts.campaigns == 2 && report.counts.offers == 5 && report.counts.batches == 6)
+            #expect(report.counts.codes == 30 + 2 + 5 + 4 + 3)
+            #expect(report.counts.assignments == 3 + 1 + 4 + 1 + 1 + 1)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["copy.sqlite"])
+            let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
+            #expect(mode?.intValue == 0o600)
+            let copy = try SQLiteLedger(path: path)
+            try copy.checkIntegrity(thorough: true)
+            #expect(try C.Rows(copy) == C.Rows(source))
+            #expect(try C.Contents(copy) == C.Contents(source))
+            try Self.expectItKeepsWorking(copy)
+        }
+    }
+
+    @Test func sqliteToPostgresAndBackKeepsEverything() throws {
+        guard let postgres = try Self.newPostgres() else { return }
+        try F.withTemporaryFolder { folder in
+            let source = try SQLiteLedger(path: folder.appendingPathComponent("source.sqlite").path)
+            try C.fill(source)
+            let sourceRows = try C.Rows(source)
+            let sourceContents = try C.Contents(source)
+
+            let there = try LedgerCopy(from: source, to: postgres).run()
+            #expect(there.counts.codes == 44 && there.counts.assignments == 11)
+            #expect(there.counts.codesPerBatch.count == 5, "\(there.counts.codesPerBatch)")
+            #expect(Self.normalized(try C.Rows(postgres)) == sourceRows)
+            #expect(try C.Contents(postgres) == sourceContents)
+            try postgres.checkIntegrity(thorough: true)
+
+            let backPath = folder.appendingPathComponent("back.sqlite").path
+            let back = try SQLiteLedger.creatingNewFile(at: backPath) { target in
+                try LedgerCopy(from: postgres, to: target).run()
+            }
+            #expect(back.counts == there.counts)
+            let returned = try SQLiteLedger(path: backPath)
+            try returned.checkIntegrity(thorough: true)
+            // Exactly the rows of the source: ids, order, times as SQLite wrote them.
+            #expect(try C.Rows(returned) == sourceRows)
+            #expect(try C.Contents(returned) == sourceContents)
+
+            try Self.expectItKeepsWorking(postgres)
+            try Self.expectItKeepsWorking(returned)
+        }
+    }
+
+    @Test func postgresSchemaToSchemaAndThroughSQLiteKeepsMicroseconds() throws {
+        guard let source = try Self.newPostgres(), let target = try Self.newPostgres(),
+            let again = try Self.newPostgres()
+        else { return }
+        try C.fill(source)
+        let rows = try C.Rows(source)
+        #expect(rows.assignments.contains { !$0.assignedAt.text.hasSuffix("000Z") }, "no time with microseconds")
+        try LedgerCopy(from: source, to: target).run()
+        #expect(try C.Rows(target) == rows)
+        #expect(try C.Contents(target) == C.Contents(source))
+        // Through an SQLite file and back: SQLite keeps the microseconds (6 digits).
+        let middle = try SQLiteLedger.inMemory()
+        try LedgerCopy(from: source, to: middle).run()
+        try LedgerCopy(from: middle, to: again).run()
+        #expect(try C.Rows(again) == rows)
+        try Self.expectItKeepsWorking(target)
+    }
+
+    @Test(arguments: LedgerBackend.allCases)
+    func aTargetThatHoldsSomethingIsRefusedAndUnchanged(backend: LedgerBackend) throws {
+        guard let target = try Self.newLedger(backend) else { return }
+        let source = try SQLiteLedger.inMemory()
+        try C.fill(source)
+        try F.record(
+            target, F.batch("other", "O", codeCount: 1), of: F.campaign("other", offers: ["O"]), codes: ["ONE"])
+        let before = try C.Rows(target)
+        let error = #expect(throws: LedgerCopyError.self) { try LedgerCopy(from: source, to: target).run() }
+        #expect(
+            error
+                == .targetNotEmpty(target: target.copyName, campaigns: 1, batches: 1, codes: 1, assignments: 0))
+        let message = error.map { $0.localizedDescription } ?? ""
+        #expect(message.contains("is not empty") && message.contains("Nothing was written"), "\(message)")
+        if let password = (target as? PostgresLedger)?.location.password {
+            #expect(!message.contains(password) && message.contains(":***@"), "\(message)")
+        }
+        #expect(try C.Rows(target) == before)
+        // An assignment alone is something too.
+        guard let other = try Self.newLedger(backend) else { return }
+        try C.fill(other)
+        #expect(throws: LedgerCopyError.self) { try LedgerCopy(from: source, to: other).run() }
+    }
+
+    @Test(arguments: LedgerBackend.allCases, [LedgerCopyFixtures.FailingTarget.Point.codes, .assignments, .finish])
+    func aFailureInTheMiddleLeavesTheTargetEmpty(
+        backend: LedgerBackend, point: LedgerCopyFixtures.FailingTarget.Point
+    ) throws {
+        guard let target = try Self.newLedger(backend) else { return }
+        let source = try SQLiteLedger.inMemory()
+        try C.fill(source)
+        #expect(throws: C.FailingTarget.Rejected()) {
+            try LedgerCopy(from: source, to: C.FailingTarget(target: target, failAt: point)).run()
+        }
+        #expect(try C.Rows(target).isEmpty)
+        // Still a target: the copy that does not fail goes through, and the ledger works.
+        try LedgerCopy(from: source, to: target).run()
+        #expect(Self.normalized(try C.Rows(target)) == (try C.Rows(source)))
+        try Self.expectItKeepsWorking(target)
+    }
+
+    @Test(arguments: LedgerBackend.allCases)
+    func aTargetThatRejectsARowIsLeftEmpty(backend: LedgerBackend) throws {
+        guard let target = try Self.newLedger(backend) else { return }
+        let source = try SQLiteLedger.inMemory()
+        try C.fill(source)
+        // The last assignment's recipient is refused, after every code went in.
+        try Self.execute(
+            target,
+            sqlite: """
+                CREATE TRIGGER refuse BEFORE INSERT ON assignments WHEN NEW.recipient = 'zoë ✓'
+                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+                """,
+            postgres: "ALTER TABLE assignments ADD CONSTRAINT refuse CHECK (recipient <> 'zoë ✓')")
+        let error = #expect(throws: LedgerError.self) { try LedgerCopy(from: source, to: target).run() }
+        guard case .databaseFailure(let operation, let reason)? = error else {
+            Issue.record("expected a database failure, got \(String(describing: error))")
+            return
+        }
+        #expect(operation == "write the copied assignments", "\(operation)")
+        #expect(reason.contains("refuse"), "\(reason)")
+        let message = error.map { $0.localizedDescription } ?? ""
+        #expect(!message.contains("zoë"), "\(message)")
+        #expect(try C.Rows(target).isEmpty)
+    }
+
+    @Test func aNewFileIsNotCreatedWhenTheCopyFails() throws {
+        let source = try SQLiteLedger.inMemory()
+        try C.fill(source)
+        try F.withTemporaryFolder { folder throws in
+            let path = folder.appendingPathComponent("copy.sqlite").path
+            #expect(throws: C.FailingTarget.Rejected()) {
+                try SQLiteLedger.creatingNewFile(at: path) { target in
+                    try LedgerCopy(from: source, to: C.FailingTarget(target: target, failAt: .assignments)).run()
+                }
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+            // An existing file is never replaced.
+            #expect(FileManager.default.createFile(atPath: path, contents: Data("keep".utf8)))
+            #expect(throws: LedgerError.self) {
+                try SQLiteLedger.creatingNewFile(at: path) { try LedgerCopy(from: source, to: $0).run() }
+            }
+            #expect(FileManager.default.contents(atPath: path) == Data("keep".utf8))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["copy.sqlite"])
+            // A missing folder is named as the target's, not as the temporary file's.
+            let nowhere = folder.appendingPathComponent("missing/copy.sqlite").path
+            #expect(
+                throws: LedgerError.cannotOpen(
+                    path: nowhere, reason: "the folder \(folder.appendingPathComponent("missing").path) does not exist")
+            ) {
+                try SQLiteLedger.creatingNewFile(at: nowhere) { try LedgerCopy(from: source, to: $0).run() }
+            }
+        }
+    }
+
+    /// Damage the ledger's own reads may not notice (a code's row, an assignment) is refused by
+    /// the copy, naming the source; the target stays empty.
+    @Test(arguments: LedgerBackend.allCases, 0..<5)
+    func aDamagedSourceIsRefused(backend: LedgerBackend, damage: Int) throws {
+        guard let source = try Self.newLedger(backend), let target = try Self.newLedger(.sqlite) else { return }
+        try C.fill(source)
+        let (sqlite, postgres, expected): (String, String, String) =
+            switch damage {
+            case 0:
+                (
+                    "UPDATE codes SET code_key = 'HALF999' WHERE code_key = 'HALF7'",
+                    "UPDATE codes SET code_key = 'HALF999' WHERE code_key = 'HALF7'", "checksum does not match"
+                )
+            case 1:
+                (
+                    "UPDATE codes SET app_id = app_id + 1 WHERE code_key = 'FALL1'",
+                    "UPDATE codes SET app_id = app_id + 1 WHERE code_key = 'FALL1'", "another app"
+                )
+            case 2:
+                (
+                    "UPDATE assignments SET recipient = 'a' || char(10) WHERE recipient = 'bob'",
+                    "UPDATE assignments SET recipient = E'a\\n' WHERE recipient = 'bob'", "control character"
+                )
+            case 3:
+                (
+                    "UPDATE codes SET seq = 100 WHERE code_key = 'HALF29'",
+                    "UPDATE codes SET seq = 100 WHERE code_key = 'HALF29'", "not numbered 0, 1, 2"
+                )
+            default:
+                (
+                    "UPDATE codes SET code = 'fall9' WHERE code_key = 'FALL2'",
+                    "UPDATE codes SET code = 'fall9' WHERE code_key = 'FALL2'", "upper-cased key"
+                )
+            }
+        try Self.execute(source, sqlite: sqlite, postgres: postgres)
+        let error = #expect(throws: LedgerError.self) { try LedgerCopy(from: source, to: target).run() }
+        guard case .corrupt(let path, let reason)? = error else {
+            Issue.record("expected the source to be found damaged, got \(String(describing: error))")
+            return
+        }
+        #expect(path == source.copyName)
+        #expect(reason.contains(expected), "\(reason)")
+        #expect(try C.Rows(target).isEmpty)
+    }
+
+    @Test func anEmptySourceIsRefused() throws {
+        let source = try SQLiteLedger.inMemory()
+        let target = try SQLiteLedger.inMemory()
+        #expect(throws: LedgerCopyError.sourceEmpty(source: ":memory:")) {
+            try LedgerCopy(from: source, to: target).run()
+        }
+    }
+
+    @Test func timestampsAreTakenAsLedgersWriteThem() {
+        #expect(LedgerRow.Timestamp("2027-01-05T09:30:00.125Z")?.sqliteText == "2027-01-05T09:30:00.125Z")
+        #expect(LedgerRow.Timestamp("2027-01-05T09:30:00.125000Z")?.sqliteText == "2027-01-05T09:30:00.125Z")
+        #expect(LedgerRow.Timestamp("2027-01-05T09:30:00.125001Z")?.sqliteText == "2027-01-05T09:30:00.125001Z")
+        for bad in [
+            "", "2027-01-05 09:30:00.125Z", "2027-01-05T09:30:00Z", "2027-01-05T09:30:00.12Z",
+            "2027-13-05T09:30:00.125Z",
+            "2027-01-05T09:30:00.125+00:00", "2027-01-05T09:30:00.1250Z", "२०२७-01-05T09:30:00.125Z",
+        ] {
+            #expect(LedgerRow.Timestamp(bad) == nil, "\(bad)")
+        }
+    }
+
+    /// How long a copy of 1,000,000 codes and 100,000 assignments takes, SQLite to PostgreSQL and
+    /// back, and the peak memory of each copy. A measurement, not a timed test: it runs only with
+    /// `OFFERKIT_LEDGER_MEASURE=1` (and a PostgreSQL server); the README quotes its numbers.
+    @Test(
+        .enabled(
+            if: ProcessInfo.processInfo.environment["OFFERKIT_LEDGER_MEASURE"] == "1", "set OFFERKIT_LEDGER_MEASURE=1"))
+    func copiesAMillionCodes() throws {
+        guard let postgres = try Self.newPostgres() else { return }
+        try F.withTemporaryFolder { folder in
+            let source = try SQLiteLedger(path: folder.appendingPathComponent("million.sqlite").path)
+            let campaign = F.campaign("million", offers: ["M"])
+            let count = 1_000_000
+            try F.record(
+                source, F.batch("million", "M", codeCount: count), of: campaign,
+                codes: (0..<count).map { "M\(String($0, radix: 36, uppercase: true))X" })
+            let recipients = (0..<100_000).map { "user-\($0)" }
+            try source.assign(
+                recipients: recipients, scope: AssignmentScope(campaign: "million", offer: "M", today: C.today),
+                channel: .export
+            ) { _ in }
+            func measure(_ label: String, _ body: () throws -> LedgerCopy.Report) throws {
+                Self.resetPeakMemory()
+                let start = ContinuousClock.now
+                let report = try body()
+                let seconds = (ContinuousClock.now - start) / .seconds(1)
+                print(
+                    "ledger copy [\(label)]: \(report.counts.codes) codes, \(report.counts.assignments) assignments in "
+                        + "\(seconds) s = \(Int(Double(report.counts.codes) / seconds)) codes/s; peak memory "
+                        + "\(Self.peakMemoryMebibytes().map { "\($0) MiB" } ?? "unknown")")
+                #expect(report.counts.codes == count && report.counts.assignments == recipients.count)
+            }
+            try measure("sqlite to postgres") { try LedgerCopy(from: source, to: postgres).run() }
+            let back = folder.appendingPathComponent("back.sqlite").path
+            try measure("postgres to sqlite") {
+                try SQLiteLedger.creatingNewFile(at: back) { try LedgerCopy(from: postgres, to: $0).run() }
+            }
+        }
+    }
+
+    /// Resets the process's peak resident memory (Linux: `/proc/self/clear_refs`).
+    static func resetPeakMemory() {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+
+    /// The process's peak resident memory since the last reset (Linux: `VmHWM`).
+    static func peakMemoryMebibytes() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kibibytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
+        return kibibytes / 1024
+    }
+}
