@@ -13,9 +13,10 @@ extension SQLiteLedger {
     ///
     /// Why a temporary file: a copy into the file itself would commit the new file's tables first
     /// and the copied rows in a later transaction, so a copy killed in between would leave an
-    /// empty ledger at `path` that looks like a real one (and a `-journal` that only the next
-    /// open rolls back). With the temporary file, `path` appears complete or not at all; a killed
-    /// copy leaves only the hidden temporary file (and its `-journal`), which can be deleted. The
+    /// empty ledger at `path` that looks like a real one. With the temporary file, `path`
+    /// appears complete or not at all; a killed copy leaves only the hidden temporary file (and
+    /// its `-wal` and `-shm`), which can be deleted. Closing the ledger folds its write-ahead log
+    /// into the file (checked: a log left behind would hold rows the linked file lacks). The
     /// final step is `link(2)`, which never replaces a file that appeared at `path` meanwhile.
     ///
     /// - Throws: ``LedgerError/cannotOpen(path:reason:)`` when `path` exists or its folder does
@@ -43,6 +44,12 @@ extension SQLiteLedger {
             } catch {
                 throw translate(error, path: temporary, operation: "close the new ledger")
             }
+            if let size = try? FileManager.default.attributesOfItem(atPath: temporary + "-wal")[.size] as? NSNumber,
+                size.intValue > 0
+            {
+                throw LedgerError.cannotOpen(
+                    path: path, reason: "SQLite kept part of the new ledger in its log on closing; nothing was written")
+            }
             guard link(temporary, path) == 0 else {
                 let reason =
                     errno == EEXIST ? "a file appeared at the path meanwhile" : String(cString: strerror(errno))
@@ -56,8 +63,7 @@ extension SQLiteLedger {
             }
             return result
         } catch {
-            unlink(temporary)
-            unlink(temporary + "-journal")
+            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) }
             throw error
         }
     }
