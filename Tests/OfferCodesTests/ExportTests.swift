@@ -176,9 +176,10 @@ struct ExportTests {
             return written
         }
         var written = "untouched"
+        // Both codes would have gone to the list's first two recipients (none is kept).
         #expect(
             throws: LedgerError.noCodeLeft(
-                campaign: "spring", offer: "Half", environment: .production, assigned: 0, stored: 2)
+                campaign: "spring", offer: "Half", environment: .production, assigned: 2, stored: 2)
         ) {
             written = try export(["Ada", "Grace", "Alan"])
         }
