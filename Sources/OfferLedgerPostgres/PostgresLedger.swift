@@ -164,6 +164,17 @@ public final class PostgresLedger: CodeLedger, CustomStringConvertible {
         /// Hands out codes of one offer (campaign and reference name), holding that offer's
         /// assignment lock.
         case assignment(campaign: String, offer: String)
+
+        /// The advisory lock the transaction takes (readers take none).
+        func lockName(schema: String) -> String? {
+            switch self {
+            case .read: nil
+            case .write: "offerkit-ledger-write:" + schema
+            case .migration: "offerkit-ledger-migration:" + schema
+            case .assignment(let campaign, let offer):
+                PostgresLedger.assignmentLockName(schema: schema, campaign: campaign, offer: offer)
+            }
+        }
     }
 
     /// Runs `body` in one transaction on one connection: it commits when `body` returns and
@@ -203,15 +214,9 @@ public final class PostgresLedger: CodeLedger, CustomStringConvertible {
                 // different offers, and recording, run side by side. Two hosts handing out codes of
                 // one offer still run one at a time, which is what keeps a code from going to two
                 // recipients (the unique indexes would refuse it anyway).
-                let name: String
-                switch kind {
-                case .write: name = "offerkit-ledger-write:" + schema
-                case .migration: name = "offerkit-ledger-migration:" + schema
-                case .assignment(let campaign, let offer):
-                    name = Self.assignmentLockName(schema: schema, campaign: campaign, offer: offer)
-                case .read: name = ""
+                if let name = kind.lockName(schema: schema) {
+                    try session.query("SELECT pg_advisory_xact_lock(hashtextextended(\(name), 0))")
                 }
-                try session.query("SELECT pg_advisory_xact_lock(hashtextextended(\(name), 0))")
             }
             if case .read = kind {
                 // The ledger's tables are named without their schema in the statements (writers

@@ -60,21 +60,35 @@ func now() -> Double {
 }
 
 let arguments = CommandLine.arguments
+
+/// The whole number at `index` of the arguments, at least `minimum`, or a usage error.
+func number(_ index: Int, minimum: Int) throws -> Int {
+    guard index < arguments.count, let value = Int(arguments[index]), value >= minimum else {
+        throw BenchError.message(
+            "argument \(index) must be a whole number of at least \(minimum); usage: offerkit-ledger-bench run LEDGER CLIENTS CLAIMS"
+        )
+    }
+    return value
+}
+
 do {
+    guard arguments.count >= 3 || arguments.count == 1 else {
+        throw BenchError.message("usage: offerkit-ledger-bench run LEDGER CLIENTS CLAIMS")
+    }
     switch arguments.dropFirst().first {
     case "claim":
         let ledger = try open(arguments[2])
-        let first = Int(arguments[3])!
-        let count = Int(arguments[4])!
+        let first = try number(3, minimum: 0)
+        let count = try number(4, minimum: 0)
         for index in first..<(first + count) {
             _ = try ledger.claim(recipient: "user-\(index)", scope: scope)
         }
     case "setup":
-        try setUp(try open(arguments[2]), codes: Int(arguments[3])!)
+        try setUp(try open(arguments[2]), codes: try number(3, minimum: 1))
     case "run":
         let locator = arguments[2]
-        let clients = Int(arguments[3])!
-        let claims = Int(arguments[4])!
+        let clients = try number(3, minimum: 1)
+        let claims = try number(4, minimum: clients)
         let ledger = try open(locator)
         try setUp(ledger, codes: claims)
         let start = now()
