@@ -29,6 +29,7 @@ enum PostgresLedgerSchema {
     static let migrations: [Migration] = [
         Migration(identifier: migrationPrefix + "postgres-v1", sql: version1),
         Migration(identifier: migrationPrefix + "postgres-v2", sql: version2, wholeStatements: [claimFunction]),
+        Migration(identifier: migrationPrefix + "postgres-v3", sql: version3),
     ]
 
     /// The ledger's tables and their columns (`name type` with `not null` where it applies), in
@@ -36,6 +37,7 @@ enum PostgresLedgerSchema {
     static func expectedColumns(applied: Int) -> [String: [String]] {
         var columns = version1Columns
         if applied >= 2 { columns["assignments"] = version2AssignmentColumns }
+        if applied >= 3 { columns["connect_resources"] = version3ConnectResourceColumns }
         return columns
     }
 
@@ -46,6 +48,12 @@ enum PostgresLedgerSchema {
         "id bigint not null", "batch_id bigint not null", "seq bigint not null", "campaign text not null",
         "offer text not null", "environment text not null", "recipient text not null", "shared boolean not null",
         "channel text not null", "assigned_at timestamp with time zone not null",
+    ]
+
+    private static let version3ConnectResourceColumns = [
+        "id bigint not null", "campaign text not null", "offer text not null", "kind text not null",
+        "key text not null", "request_id text not null", "resource_type text not null", "state text not null",
+        "asc_id text", "body_digest text not null", "error text", "updated_at timestamp with time zone not null",
     ]
 
     private static let version1Columns: [String: [String]] = [
@@ -143,6 +151,26 @@ enum PostgresLedgerSchema {
         );
         CREATE UNIQUE INDEX assignments_personal ON assignments(batch_id, seq) WHERE NOT shared;
         CREATE INDEX assignments_by_code ON assignments(batch_id, seq, shared)
+        """
+
+    /// What `codes apply` sent to App Store Connect (see the SQLite ledger's `connect_resources`).
+    private static let version3 = """
+        CREATE TABLE connect_resources (
+            id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            campaign TEXT NOT NULL,
+            offer TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('offer', 'oneTimeUse', 'customCode')),
+            key TEXT NOT NULL,
+            request_id TEXT NOT NULL,
+            resource_type TEXT NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('planned', 'sent', 'created', 'failed')),
+            asc_id TEXT CHECK (state <> 'created' OR asc_id IS NOT NULL),
+            body_digest TEXT NOT NULL CHECK (length(body_digest) = 64),
+            error TEXT,
+            updated_at TIMESTAMPTZ NOT NULL,
+            FOREIGN KEY (campaign, offer) REFERENCES offers(campaign, name),
+            UNIQUE (campaign, offer, kind, key)
+        )
         """
 
     /// One claim in one round trip, for ``PostgresLedger/claim(recipient:scope:)``: takes the

@@ -65,7 +65,10 @@ struct LedgerConcurrencyTests {
                     let applied = try ledger.database.read { db in
                         try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
                     }
-                    #expect(applied == ["offerkit-ledger-v1", "offerkit-ledger-v2", "offerkit-ledger-v3"])
+                    #expect(
+                        applied == [
+                            "offerkit-ledger-v1", "offerkit-ledger-v2", "offerkit-ledger-v3", "offerkit-ledger-v4",
+                        ])
                 }
                 for index in 0..<6 {
                     #expect(try F.codes(ledger, campaign: "open-\(index)").map(\.code) == ["C\(index)"])

@@ -250,7 +250,8 @@ struct LedgerDamageTests {
             let applied = try ledger.database.read { db in
                 try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
             }
-            #expect(applied == ["offerkit-ledger-v1", "offerkit-ledger-v2", "offerkit-ledger-v3"])
+            #expect(
+                applied == ["offerkit-ledger-v1", "offerkit-ledger-v2", "offerkit-ledger-v3", "offerkit-ledger-v4"])
             // The migrated ledger hands out its codes (the shared code to many).
             let scope = AssignmentScope(campaign: "winter", offer: "W", today: CalendarDate("2027-01-20")!)
             #expect(try ledger.claim(recipient: "a", scope: scope).code.code == "WIN1")

@@ -73,18 +73,24 @@ struct PostgresLedgerDamageTests {
 
     @Test func aLedgerOfTheFirstVersionGetsItsAssignmentsTable() throws {
         guard let (ledger, location) = try Self.recorded() else { return }
-        // As OfferKit's first PostgreSQL ledger left it: no assignments table, one migration.
+        // As OfferKit's first PostgreSQL ledger left it: no assignments or App Store Connect resources, one migration.
+        try ledger.executeUnchecked("DROP TABLE connect_resources")
         try ledger.executeUnchecked("DROP TABLE assignments")
         try ledger.executeUnchecked("DROP FUNCTION offerkit_claim")
-        try ledger.executeUnchecked("DELETE FROM offerkit_migrations WHERE identifier = 'offerkit-ledger-postgres-v2'")
+        try ledger.executeUnchecked(
+            "DELETE FROM offerkit_migrations WHERE identifier IN ('offerkit-ledger-postgres-v2', 'offerkit-ledger-postgres-v3')"
+        )
         let reopened = try PostgresLedger(location)
         #expect(try F.codes(reopened, campaign: "winter").map(\.code) == ["A1", "A2", "A3"])
         let scope = AssignmentScope(campaign: "winter", offer: "W", today: CalendarDate("2027-01-20")!)
         #expect(try reopened.claim(recipient: "a", scope: scope).code.code == "A1")
         // A first-version ledger whose tables were changed is still reported.
+        try ledger.executeUnchecked("DROP TABLE connect_resources")
         try ledger.executeUnchecked("DROP TABLE assignments")
         try ledger.executeUnchecked("DROP FUNCTION offerkit_claim")
-        try ledger.executeUnchecked("DELETE FROM offerkit_migrations WHERE identifier = 'offerkit-ledger-postgres-v2'")
+        try ledger.executeUnchecked(
+            "DELETE FROM offerkit_migrations WHERE identifier IN ('offerkit-ledger-postgres-v2', 'offerkit-ledger-postgres-v3')"
+        )
         try ledger.executeUnchecked("ALTER TABLE offers ADD COLUMN note TEXT")
         Self.expectCorrupt("offers") { _ = try PostgresLedger(location) }
     }

@@ -108,6 +108,23 @@ public protocol CodeLedger: Sendable {
     ///
     /// - Throws: ``LedgerError/unknownCampaign(campaign:)`` when the campaign is not recorded.
     func status(campaign: String, today: CalendarDate) throws -> CampaignStatus
+
+    /// The App Store Connect resources recorded for a campaign by `codes apply`, in the order
+    /// they were first recorded (the plan's order).
+    func connectResources(campaign: String) throws -> [ConnectResource]
+
+    /// Records App Store Connect resources atomically: each one is inserted, or replaces the
+    /// record of the same campaign, offer, kind and key.
+    ///
+    /// A resource recorded ``ConnectResource/State/created`` keeps its id and body digest for
+    /// good: recording it again in another state, with another id or another body throws
+    /// ``LedgerError/connectResourceConflict(resource:problem:)`` and nothing is recorded, so that
+    /// no run can lose or replace the id of something App Store Connect created.
+    ///
+    /// - Throws: ``LedgerError/unknownOffer(offer:campaign:)`` when the offer is not recorded,
+    ///   ``LedgerError/connectResourceConflict(resource:problem:)`` for a resource that breaks
+    ///   ``ConnectResource``'s rules or would change a created one.
+    func recordConnectResources(_ resources: [ConnectResource]) throws
 }
 
 extension CodeLedger {

@@ -56,6 +56,10 @@ public enum LedgerError: Error, Equatable, Sendable {
     /// The offer has no codes to hand out in the environment at all; `reason` says why (no batch,
     /// expired batches, codes not imported yet).
     case nothingToAssign(campaign: String, offer: String, environment: CodeEnvironment, reason: String)
+    /// An App Store Connect resource cannot be recorded as given: `problem` says why (it would
+    /// change the id, body or state of a resource App Store Connect created, or a value is out of
+    /// range). Nothing was recorded.
+    case connectResourceConflict(resource: String, problem: String)
 }
 
 extension LedgerError: LocalizedError {
@@ -144,6 +148,8 @@ extension LedgerError: LocalizedError {
             let kind = environment == .production ? "production" : "sandbox"
             return "Offer \"\(offer)\" of campaign \"\(campaign)\" has no \(kind) codes to hand out: \(reason); "
                 + "nothing was assigned."
+        case .connectResourceConflict(let resource, let problem):
+            return "The ledger cannot record App Store Connect resource \(resource): \(problem); nothing was recorded."
         }
     }
 

@@ -17,6 +17,9 @@ import GRDB
 ///   when (`assigned_at`, ISO 8601 UTC); at most one per recipient, campaign, offer and
 ///   environment. A personal code (`shared` 0) appears once (a partial unique index); a shared
 ///   code once per recipient.
+/// - `connect_resources` (since v4): the App Store Connect resources `codes apply` sent, one per
+///   campaign, offer, `kind` and `key` (see ``ConnectResource``), with their `state`, App Store
+///   Connect's id (`asc_id`) and the digest of the planned body; `id` keeps the plan's order.
 ///
 /// Applied migrations are listed in `grdb_migrations`, the table of GRDB's `DatabaseMigrator`
 /// (which created the ledgers of earlier OfferKit versions). OfferKit runs the migrations itself,
@@ -45,6 +48,7 @@ enum LedgerSchema {
             try StoredBatch.sealAll(db, path: path)
         },
         Migration(identifier: migrationPrefix + "v3") { db, _ in try db.execute(sql: version3) },
+        Migration(identifier: migrationPrefix + "v4") { db, _ in try db.execute(sql: version4) },
     ]
 
     /// The tables of the first schema.
@@ -215,6 +219,26 @@ enum LedgerSchema {
         );
         CREATE UNIQUE INDEX assignments_personal ON assignments(batch_id, seq) WHERE shared = 0;
         CREATE INDEX assignments_by_code ON assignments(batch_id, seq, shared);
+        """
+
+    /// What `codes apply` sent to App Store Connect.
+    private static let version4 = """
+        CREATE TABLE connect_resources (
+            id INTEGER PRIMARY KEY,
+            campaign TEXT NOT NULL,
+            offer TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('offer', 'oneTimeUse', 'customCode')),
+            key TEXT NOT NULL,
+            request_id TEXT NOT NULL,
+            resource_type TEXT NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('planned', 'sent', 'created', 'failed')),
+            asc_id TEXT CHECK (state <> 'created' OR asc_id IS NOT NULL),
+            body_digest TEXT NOT NULL CHECK (length(body_digest) = 64),
+            error TEXT,
+            updated_at TEXT NOT NULL,
+            FOREIGN KEY (campaign, offer) REFERENCES offers(campaign, name),
+            UNIQUE (campaign, offer, kind, key)
+        );
         """
 
     /// Each batch's code count and digests (filled in for the batches a v1 ledger holds).

@@ -346,4 +346,8 @@ struct CampaignFixtureLedger: CodeLedger {
     }
 
     func status(campaign: String, today: CalendarDate) throws -> CampaignStatus { throw Unsupported() }
+
+    func connectResources(campaign: String) throws -> [ConnectResource] { throw Unsupported() }
+
+    func recordConnectResources(_ resources: [ConnectResource]) throws { throw Unsupported() }
 }

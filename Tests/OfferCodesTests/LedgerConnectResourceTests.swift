@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+@testable import OfferCodes
+
+/// What `codes apply` records about App Store Connect resources: each test runs on SQLite and on
+/// PostgreSQL.
+@Suite("Ledger: App Store Connect resources")
+struct LedgerConnectResourceTests {
+    typealias F = LedgerFixtures
+
+    static let digest = String(repeating: "ab", count: 32)
+    static let otherDigest = String(repeating: "cd", count: 32)
+    static let time = Date(timeIntervalSince1970: 1_800_000_000.1234)
+
+    static func ledger(_ backend: LedgerBackend) throws -> (any CodeLedger)? {
+        guard let ledger = try backend.newLedger() else { return nil }
+        let campaign = F.campaign("spring", offers: ["Half", "Gems"])
+        try F.record(ledger, F.batch("spring", "Half", codeCount: 2), of: campaign, codes: F.numberedCodes("HALF", 2))
+        return ledger
+    }
+
+    static func resource(
+        _ kind: ConnectResource.Kind = .offer, offer: String = "Half", key: String = "", state: ConnectResource.State,
+        id: String? = nil, digest: String = digest, error: String? = nil
+    ) -> ConnectResource {
+        ConnectResource(
+            campaign: "spring", offer: offer, kind: kind, key: key, requestId: "offer-1",
+            resourceType: "subscriptionOfferCodes", state: state, id: id, bodyDigest: digest, error: error,
+            updatedAt: time)
+    }
+
+    @Test(arguments: LedgerBackend.allCases)
+    func resourcesAreKeptInPlanOrderAndMoveThroughTheirStates(backend: LedgerBackend) throws {
+        guard let ledger = try Self.ledger(backend) else { return }
+        let planned = [
+            Self.resource(state: .planned),
+            Self.resource(.customCode, key: "HALF1", state: .planned),
+            Self.resource(.customCode, key: "HALF0", state: .planned),
+            Self.resource(.oneTimeUse, offer: "Gems", key: "0", state: .planned),
+        ]
+        try ledger.recordConnectResources(planned)
+        #expect(try ledger.connectResources(campaign: "spring") == planned)
+        #expect(try ledger.connectResources(campaign: "other").isEmpty)
+
+        let sent = planned[0].with(state: .sent, at: Self.time)
+        try ledger.recordConnectResources([sent])
+        let created = planned[0].with(state: .created, id: "6500000001", at: Self.time.addingTimeInterval(1))
+        let failed = planned[1].with(state: .failed, error: "409 STATE_ERROR: no", at: Self.time)
+        try ledger.recordConnectResources([created, failed])
+        let read = try ledger.connectResources(campaign: "spring")
+        #expect(read.map(\.key) == ["", "HALF1", "HALF0", "0"])  // the first recorded order stays
+        #expect(read[0] == created && read[1] == failed)
+        #expect(LedgerTimestamp.text(read[0].updatedAt) == "2027-01-15T08:00:01.123Z")
+        // Recording a created resource again, as it is, changes nothing.
+        try ledger.recordConnectResources([created])
+        #expect(try ledger.connectResources(campaign: "spring")[0] == created)
+    }
+
+    @Test(arguments: LedgerBackend.allCases)
+    func aCreatedResourceKeepsItsIdItsStateAndItsBody(backend: LedgerBackend) throws {
+        guard let ledger = try Self.ledger(backend) else { return }
+        let created = Self.resource(state: .created, id: "6500000001")
+        try ledger.recordConnectResources([created])
+        let changes = [
+            Self.resource(state: .created, id: "6500000002"),
+            Self.resource(state: .sent),
+            Self.resource(state: .planned),
+            Self.resource(state: .failed, error: "500"),
+            Self.resource(state: .created, id: "6500000001", digest: Self.otherDigest),
+        ]
+        for change in changes {
+            // Together with a valid resource: nothing of the call is recorded.
+            let other = Self.resource(.customCode, key: "HALF0", state: .planned)
+            #expect(throws: LedgerError.self) { try ledger.recordConnectResources([other, change]) }
+            #expect(try ledger.connectResources(campaign: "spring") == [created])
+        }
+    }
+
+    @Test(arguments: LedgerBackend.allCases)
+    func resourcesThatBreakTheRulesAreRefused(backend: LedgerBackend) throws {
+        guard let ledger = try Self.ledger(backend) else { return }
+        let refused: [(ConnectResource, String)] = [
+            (Self.resource(state: .created), "it is created but has no App Store Connect id"),
+            (Self.resource(state: .failed), "it failed but records no error"),
+            (Self.resource(state: .sent, digest: "abc"), "its body digest is not 64 lower-case hex digits"),
+            (
+                Self.resource(state: .created, id: "65 01"),
+                "its App Store Connect id is not 1 to 256 printable bytes without spaces"
+            ),
+            (
+                Self.resource(state: .created, id: String(repeating: "7", count: 257)),
+                "its App Store Connect id is not 1 to 256 printable bytes without spaces"
+            ),
+        ]
+        for (resource, problem) in refused {
+            #expect(throws: LedgerError.connectResourceConflict(resource: resource.label, problem: problem)) {
+                try ledger.recordConnectResources([resource])
+            }
+        }
+        #expect(throws: LedgerError.unknownOffer(offer: "Nope", campaign: "spring")) {
+            try ledger.recordConnectResources([Self.resource(offer: "Nope", state: .planned)])
+        }
+        #expect(try ledger.connectResources(campaign: "spring").isEmpty)
+    }
+
+    @Test func longErrorsAreCutOnACharacterBoundary() {
+        let resource = Self.resource(state: .planned).with(
+            state: .failed, error: String(repeating: "é", count: 5_000), at: Self.time)
+        #expect(resource.error!.utf8.count <= ConnectResource.maximumErrorBytes)
+        #expect(resource.error!.hasSuffix("…"))
+    }
+}
