@@ -1,5 +1,6 @@
 import Foundation
 import OfferCodes
+import OfferConnect
 import OfferService
 import OfferSigning
 import OfferSnippets
@@ -72,6 +73,13 @@ enum ExitStatus: Int32 {
         case let error as ConfigurationError:
             if case .unauthenticatedNonLoopback = error { .usage } else { .credentials }
         case is ServiceRunnerError: .io
+        case let error as ConnectError:
+            switch error {
+            case .invalidBaseURL: .usage
+            case .notAuthorized: .credentials
+            case .unreachable, .unexpectedAnswer: .io
+            case .planChanged, .notCreated, .refused: .invalidInput
+            }
         default: nil
         }
     }

@@ -1,14 +1,19 @@
 import ArgumentParser
 import OfferCodes
+import OfferConnect
 
-/// `offerkit codes deactivate`: mirror App Store Connect's `active` switch in the ledger.
-struct CodesDeactivate: ParsableCommand {
+/// `offerkit codes deactivate`: App Store Connect's `active` switch, in the ledger and (with
+/// `--apply`) in App Store Connect.
+struct CodesDeactivate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "deactivate",
-        abstract: "Mark an offer inactive in the ledger (after switching it off in App Store Connect).",
+        abstract: "Mark an offer inactive in the ledger, and with --apply switch it off in App Store Connect too.",
         discussion: """
             App Store Connect allows 10 active offers per app; validation counts the ledger's active offers of \
-            other campaigns. Use --activate to mark it active again.
+            other campaigns. Use --activate to mark it active again. With --apply (an offer `codes apply` \
+            created), OfferKit sends PATCH {"active": false} (or true) to App Store Connect first and records the \
+            change only once App Store Connect accepted it; switching on checks the ledger's limit before sending. \
+            Apple reports that deactivation may not be reversible.
             """)
 
     @OptionGroup var options: CampaignOptions
@@ -19,13 +24,46 @@ struct CodesDeactivate: ParsableCommand {
     @Flag(help: "Mark the offer active instead.")
     var activate = false
 
-    func run() throws {
+    @Flag(help: "Also send the switch to App Store Connect (credentials as for `codes apply`).")
+    var apply = false
+
+    @OptionGroup var connect: ConnectOptions
+
+    func run() async throws {
         let campaign = try options.loadRecorded()
-        _ = try CampaignOptions.offerIndex(named: offer, in: campaign)
+        let offerIndex = try CampaignOptions.offerIndex(named: offer, in: campaign)
         guard let ledger = try options.ledger.require(for: "deactivate", existing: true) else {
             throw LedgerError.unknownOffer(offer: offer, campaign: campaign.name)
         }
-        try ledger.setOfferActive(activate, offer: offer, campaign: campaign.name)
-        Output.line("\(offer): \(activate ? "active" : "inactive")")
+        guard apply else {
+            try ledger.setOfferActive(activate, offer: offer, campaign: campaign.name)
+            Output.line("\(offer): \(activate ? "active" : "inactive")")
+            return
+        }
+        let recorded = try ledger.connectResources(campaign: campaign.name).first {
+            $0.offer == offer && $0.kind == .offer && $0.state == .created
+        }
+        guard let recorded, let id = recorded.id else {
+            throw ConnectError.notCreated(what: "Offer \"\(offer)\" of campaign \"\(campaign.name)\"")
+        }
+        let activation = OfferActivation(
+            address: try connect.address(), signer: try connect.signer(), tokenLifetime: connect.tokenLifetime,
+            settings: try connect.settings(), events: ApplyReporter(verbose: connect.verbose, label: "switching").handle
+        )
+        let resourceType = OfferCodeAPI.offerResourceType(campaign.offers[offerIndex].product.type)
+        if activate {
+            // The ledger checks the limit of active offers before App Store Connect is asked.
+            try ledger.setOfferActive(true, offer: offer, campaign: campaign.name)
+            do {
+                try await activation.setActive(true, resourceType: resourceType, id: id)
+            } catch {
+                try? ledger.setOfferActive(false, offer: offer, campaign: campaign.name)
+                throw error
+            }
+        } else {
+            try await activation.setActive(false, resourceType: resourceType, id: id)
+            try ledger.setOfferActive(false, offer: offer, campaign: campaign.name)
+        }
+        Output.line("\(offer): \(activate ? "active" : "inactive") (App Store Connect id \(id) and the ledger)")
     }
 }

@@ -72,21 +72,18 @@ struct CodesImport: ParsableCommand {
             campaign: campaign.name, offer: offer, kind: .oneTimeUse, index: batch - 1,
             quarter: try options.day().quarter, redemptionLimit: 1, codeCount: oneTimeUse.count,
             expirationDate: oneTimeUse.expirationDate, environment: oneTimeUse.effectiveEnvironment)
-        try ledger.recordBatch(record, campaign: campaign) { _ in }
         var progress = ProgressReporter("importing codes", total: csv.codes.count)
         defer { progress.finish() }
-        var taken: [String] = []
-        try ledger.attachCodes(toOneTimeUseBatch: batch - 1, offer: offer, campaign: campaign.name) { insert in
-            for (index, code) in csv.codes.enumerated() {
-                if try !insert(code) { taken.append(code) }
-                progress.update(index + 1)
-            }
-            if !taken.isEmpty {
-                let shown = taken.prefix(10).joined(separator: ", ") + (taken.count > 10 ? ", …" : "")
-                throw CLIError.invalidInput(
-                    "\(taken.count) code(s) in \(source) are already in the ledger for app "
-                        + "\(campaign.app.appAppleId) (\(shown)); nothing was imported")
-            }
+        if let taken = try ledger.importOneTimeUseCodes(
+            csv.codes, batch: record, campaign: campaign,
+            progress: {
+                progress.update($0)
+            })
+        {
+            let shown = taken.taken.joined(separator: ", ") + (taken.count > taken.taken.count ? ", …" : "")
+            throw CLIError.invalidInput(
+                "\(taken.count) code(s) in \(source) are already in the ledger for app "
+                    + "\(campaign.app.appAppleId) (\(shown)); nothing was imported")
         }
         Output.line("\(offer): one-time-use batch \(batch): imported \(csv.codes.count) codes")
     }

@@ -11,22 +11,26 @@ import Foundation
 /// A one-line progress indicator on stderr for long runs, shown only when stderr is a terminal
 /// (pipelines and logs get nothing but the final messages).
 struct ProgressReporter {
-    private let label: String
-    private let total: Int?
+    let label: String
+    let total: Int?
     private let enabled: Bool
     private var lastDraw: UInt64 = 0
     private var drawn = false
+    private let step: Int
 
-    /// - Parameter enabled: `nil` = when stderr is a terminal.
-    init(_ label: String, total: Int?, enabled: Bool? = nil) {
+    /// - Parameters:
+    ///   - enabled: `nil` = when stderr is a terminal.
+    ///   - step: redraw only when the count is a multiple of it (a power of two); 1 for slow items.
+    init(_ label: String, total: Int?, enabled: Bool? = nil, step: Int = 1024) {
         self.label = label
         self.total = total
         self.enabled = enabled ?? (isatty(STDERR_FILENO) == 1)
+        self.step = max(step, 1)
     }
 
     /// Reports `done` items; redraws at most ten times a second. Cheap enough to call per item.
     mutating func update(_ done: Int) {
-        guard enabled, done & 1023 == 0 || done == total else { return }
+        guard enabled, done & (step - 1) == 0 || done == total else { return }
         let now = DispatchTime.now().uptimeNanoseconds
         guard now - lastDraw >= 100_000_000 || done == total else { return }
         lastDraw = now

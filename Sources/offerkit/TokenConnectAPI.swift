@@ -19,18 +19,8 @@ struct TokenConnectAPI: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        // A team key needs the issuer ID: resolved with the key, so every missing credential is named at once.
-        let resolved = try Credentials(credentials, needs: individual ? [] : [.issuerId])
-        let issuer: ConnectAPITokenSigner.Issuer
-        if individual {
-            issuer = .individual
-        } else {
-            guard let issuerId = resolved.issuerId else {
-                throw CLIError.credentials(Credentials.missingMessage([.issuerId]))
-            }
-            issuer = .team(issuerId: issuerId)
-        }
-        let token = try ConnectAPITokenSigner(key: resolved.key, issuer: issuer).token(lifetime: lifetime, scope: scope)
+        let token = try ConnectOptions.signer(credentials, individual: individual).token(
+            lifetime: lifetime, scope: scope)
         try TokenCommand.print(token, as: output.format)
     }
 }

@@ -1,10 +1,10 @@
 /// The App Store Connect resources of one offer: `subscriptionOfferCodes…` for auto-renewable
 /// subscriptions, `inAppPurchaseOfferCodes…` for every other product type (API 4.4.1).
-enum OfferCodeAPI: Sendable {
+package enum OfferCodeAPI: Sendable {
     case subscription
     case inAppPurchase
 
-    init(_ productType: ProductType) {
+    package init(_ productType: ProductType) {
         self = productType.isAutoRenewable ? .subscription : .inAppPurchase
     }
 
@@ -25,13 +25,13 @@ enum OfferCodeAPI: Sendable {
     }
 
     /// The offer's resource type, which is also the last segment of its create path.
-    var offerType: String { "\(stem)OfferCodes" }
-    var oneTimeUseType: String { "\(stem)OfferCodeOneTimeUseCodes" }
-    var customCodeType: String { "\(stem)OfferCodeCustomCodes" }
+    package var offerType: String { "\(stem)OfferCodes" }
+    package var oneTimeUseType: String { "\(stem)OfferCodeOneTimeUseCodes" }
+    package var customCodeType: String { "\(stem)OfferCodeCustomCodes" }
 
-    var offerSchema: String { "\(schemaStem)CreateRequest" }
-    var oneTimeUseSchema: String { "\(schemaStem)OneTimeUseCodeCreateRequest" }
-    var customCodeSchema: String { "\(schemaStem)CustomCodeCreateRequest" }
+    package var offerSchema: String { "\(schemaStem)CreateRequest" }
+    package var oneTimeUseSchema: String { "\(schemaStem)OneTimeUseCodeCreateRequest" }
+    package var customCodeSchema: String { "\(schemaStem)CustomCodeCreateRequest" }
 
     /// The relationship from the offer to the product, and the product's resource type.
     var productRelationship: (name: String, type: String) {
@@ -58,5 +58,35 @@ enum OfferCodeAPI: Sendable {
     }
 
     /// The create path of a resource type: `/v1/<type>`.
-    static func createPath(_ resourceType: String) -> String { "/v1/\(resourceType)" }
+    package static func createPath(_ resourceType: String) -> String { "/v1/\(resourceType)" }
+
+    /// The list of a product's offer codes (API 4.4.1): `GET /v1/subscriptions/{id}/offerCodes`
+    /// or `GET /v2/inAppPurchases/{id}/offerCodes`.
+    package func offerListPath(productId: String) -> String {
+        switch self {
+        case .subscription: "/v1/subscriptions/\(productId)/offerCodes"
+        case .inAppPurchase: "/v2/inAppPurchases/\(productId)/offerCodes"
+        }
+    }
+
+    /// The list of an offer's one-time-use batches or custom codes:
+    /// `GET /v1/{offerType}/{id}/oneTimeUseCodes` or `…/customCodes`.
+    package func childListPath(offerId: String, kind: ConnectResource.Kind) -> String {
+        "/v1/\(offerType)/\(offerId)/" + (kind == .customCode ? "customCodes" : "oneTimeUseCodes")
+    }
+
+    /// The one-time-use codes Apple generated for a batch, as `text/csv`.
+    package func valuesPath(batchId: String) -> String { "/v1/\(oneTimeUseType)/\(batchId)/values" }
+
+    /// The resource type of a kind of resource.
+    package func resourceType(_ kind: ConnectResource.Kind) -> String {
+        switch kind {
+        case .offer: offerType
+        case .oneTimeUse: oneTimeUseType
+        case .customCode: customCodeType
+        }
+    }
+
+    /// The offer code resource type of a product type: `subscriptionOfferCodes` or `inAppPurchaseOfferCodes`.
+    public static func offerResourceType(_ productType: ProductType) -> String { OfferCodeAPI(productType).offerType }
 }

@@ -19,14 +19,42 @@ public struct PlannedRequest: Sendable, Equatable {
     public var dependsOn: [String]
     /// The JSON:API request body.
     package var body: JSONValue
+    /// What the request creates: the resource kind, and its place in the campaign.
+    public var subject: Subject
 
-    package init(id: String, method: String, path: String, schema: String, dependsOn: [String], body: JSONValue) {
+    /// What a request creates, and where the campaign defines it.
+    public struct Subject: Sendable, Equatable {
+        /// The offer's position (from 0) in the campaign's `offers`.
+        public var offerIndex: Int
+        /// Offer, one-time-use batch or custom code.
+        public var kind: ConnectResource.Kind
+        /// The batch's position (from 0) in the offer's `oneTimeUseCodes` or `customCodes`; 0 for the offer.
+        public var batchIndex: Int
+        /// The custom code, for a custom-code request.
+        public var customCode: String?
+
+        public init(offerIndex: Int, kind: ConnectResource.Kind, batchIndex: Int = 0, customCode: String? = nil) {
+            self.offerIndex = offerIndex
+            self.kind = kind
+            self.batchIndex = batchIndex
+            self.customCode = customCode
+        }
+
+        /// The resource's key within its offer (``ConnectResource/key``).
+        public var key: String { ConnectResource.key(kind: kind, batchIndex: batchIndex, code: customCode ?? "") }
+    }
+
+    package init(
+        id: String, method: String, path: String, schema: String, dependsOn: [String], body: JSONValue,
+        subject: Subject
+    ) {
         self.id = id
         self.method = method
         self.path = path
         self.schema = schema
         self.dependsOn = dependsOn
         self.body = body
+        self.subject = subject
     }
 
     /// The request as JSON: `{"id", "method", "path", "schema", "dependsOn", "body"}`.

@@ -33,14 +33,16 @@ public struct RequestPlanner: Sendable {
             try body(
                 request(
                     id: offerId, type: api.offerType, schema: api.offerSchema, dependsOn: [],
-                    body: try RequestBodyBuilder.offer(offer, number: number)))
+                    body: try RequestBodyBuilder.offer(offer, number: number),
+                    subject: .init(offerIndex: offerIndex, kind: .offer)))
             for (batchIndex, batch) in offer.oneTimeUseCodes.enumerated() {
                 try TaskCancellation.check()
                 try body(
                     request(
                         id: "\(offerId)-one-time-use-\(batchIndex + 1)", type: api.oneTimeUseType,
                         schema: api.oneTimeUseSchema, dependsOn: [offerId],
-                        body: RequestBodyBuilder.oneTimeUse(batch, api: api, offerRequestId: offerId)))
+                        body: RequestBodyBuilder.oneTimeUse(batch, api: api, offerRequestId: offerId),
+                        subject: .init(offerIndex: offerIndex, kind: .oneTimeUse, batchIndex: batchIndex)))
             }
             var codeNumber = 0
             for (batchIndex, batch) in offer.customCodes.enumerated() {
@@ -53,7 +55,9 @@ public struct RequestPlanner: Sendable {
                         request(
                             id: "\(offerId)-custom-code-\(codeNumber)", type: api.customCodeType,
                             schema: api.customCodeSchema, dependsOn: [offerId],
-                            body: RequestBodyBuilder.customCode(code, batch: batch, api: api, offerRequestId: offerId)))
+                            body: RequestBodyBuilder.customCode(code, batch: batch, api: api, offerRequestId: offerId),
+                            subject: .init(
+                                offerIndex: offerIndex, kind: .customCode, batchIndex: batchIndex, customCode: code)))
                 }
             }
         }
@@ -93,12 +97,13 @@ public struct RequestPlanner: Sendable {
         ])
     }
 
-    private func request(id: String, type: String, schema: String, dependsOn: [String], body: JSONValue)
-        -> PlannedRequest
-    {
+    private func request(
+        id: String, type: String, schema: String, dependsOn: [String], body: JSONValue,
+        subject: PlannedRequest.Subject
+    ) -> PlannedRequest {
         PlannedRequest(
             id: id, method: "POST", path: OfferCodeAPI.createPath(type), schema: schema, dependsOn: dependsOn,
-            body: body)
+            body: body, subject: subject)
     }
 
     /// The batch's code strings: given ones from the campaign, generated ones from `customCodes`.

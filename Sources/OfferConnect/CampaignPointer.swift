@@ -1,0 +1,58 @@
+import OfferCodes
+
+/// Maps a JSON pointer into a request body OfferKit planned (Apple's `source.pointer`) back to
+/// the place in the campaign file it came from, so that an error names what the user wrote.
+enum CampaignPointer {
+    /// The campaign path for `pointer` in the body of the request that creates `subject`:
+    /// `$.offers[1].prices[0].pricePoint`, or at least the offer or batch.
+    static func campaignPath(_ pointer: String?, subject: PlannedRequest.Subject) -> String {
+        let offer = "$.offers[\(subject.offerIndex)]"
+        let parts = (pointer ?? "").split(separator: "/").map(String.init)
+        switch subject.kind {
+        case .offer:
+            if parts.count >= 2, parts[0] == "included", let index = Int(parts[1]) {
+                let field =
+                    parts.contains { $0.lowercased().contains("pricepoint") }
+                    ? ".pricePoint"
+                    : (parts.contains("territory") ? ".territory" : "")
+                return "\(offer).prices[\(index)]\(field)"
+            }
+            if parts.count >= 3, parts[0] == "data", parts[1] == "attributes" {
+                return offer + "." + offerField(parts[2])
+            }
+            if parts.count >= 3, parts[0] == "data", parts[1] == "relationships" {
+                switch parts[2] {
+                case "prices": return "\(offer).prices"
+                case "subscription", "inAppPurchase": return "\(offer).product.id"
+                default: return offer
+                }
+            }
+            return offer
+        case .oneTimeUse:
+            let batch = "\(offer).oneTimeUseCodes[\(subject.batchIndex)]"
+            if parts.count >= 3, parts[0] == "data", parts[1] == "attributes" {
+                return batch + (parts[2] == "numberOfCodes" ? ".count" : "." + parts[2])
+            }
+            return batch
+        case .customCode:
+            let batch = "\(offer).customCodes[\(subject.batchIndex)]"
+            if parts.count >= 3, parts[0] == "data", parts[1] == "attributes" {
+                switch parts[2] {
+                case "numberOfCodes": return batch + ".redemptionLimit"
+                case "expirationDate": return batch + ".expirationDate"
+                default: return batch
+                }
+            }
+            return batch
+        }
+    }
+
+    /// The campaign's name for an offer attribute of App Store Connect.
+    private static func offerField(_ attribute: String) -> String {
+        switch attribute {
+        case "name": "referenceName"
+        case "offerMode": "paymentMode"
+        default: attribute
+        }
+    }
+}

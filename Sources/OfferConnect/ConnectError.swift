@@ -1,0 +1,52 @@
+import Foundation
+
+/// Why `codes apply`, `codes fetch` or `codes deactivate --apply` stopped. Messages never hold a
+/// token or key material.
+public enum ConnectError: Error, Equatable, Sendable {
+    /// `--api-base-url` is not usable; `reason` says why.
+    case invalidBaseURL(String, reason: String)
+    /// App Store Connect refused the API key or token (401 or 403): nothing more was sent.
+    case notAuthorized(status: Int, detail: String)
+    /// App Store Connect could not be reached, or kept failing, after the retries; `reason` says
+    /// what happened last. What succeeded is in the ledger: run again to continue.
+    case unreachable(reason: String)
+    /// App Store Connect answered something OfferKit cannot use (a 201 without an id, a body that
+    /// is not JSON:API); `what` says what.
+    case unexpectedAnswer(request: String, what: String)
+    /// Resources recorded as created were created from other request bodies than the campaign
+    /// now plans: App Store Connect cannot edit them.
+    case planChanged(resources: [String])
+    /// App Store Connect refused a change (`PATCH`); `errors` are its errors. Nothing was changed.
+    case refused(request: String, errors: String)
+    /// The campaign has no resource of that name (for `deactivate --apply`), or it was never created.
+    case notCreated(what: String)
+}
+
+extension ConnectError: LocalizedError {
+    public var errorDescription: String? {
+        switch self {
+        case .invalidBaseURL(let text, let reason):
+            return "--api-base-url \(text): \(reason)."
+        case .notAuthorized(let status, let detail):
+            return "App Store Connect refused the API key (\(status)): \(detail). Nothing more was sent; expected an "
+                + "App Store Connect API key with the App Manager or Admin role: check --key-id, --issuer-id (or "
+                + "--individual for an individual key) and that the key is not revoked."
+        case .unreachable(let reason):
+            return "App Store Connect could not be reached: \(reason). Everything that succeeded is recorded in the "
+                + "ledger; run the same command again to continue where it stopped."
+        case .unexpectedAnswer(let request, let what):
+            return "App Store Connect answered \(request) with \(what); expected a JSON:API answer as documented "
+                + "for API 4.4.1. The request's outcome is recorded as unknown: the next run looks it up first."
+        case .planChanged(let resources):
+            let shown = resources.prefix(5).joined(separator: "; ") + (resources.count > 5 ? "; …" : "")
+            return "\(resources.count) resource(s) were created in App Store Connect from other values than the "
+                + "campaign now has (\(shown)); App Store Connect cannot edit an offer code once created. Restore "
+                + "the campaign as it was applied, or make a new campaign (with new reference names). Nothing was sent."
+        case .refused(let request, let errors):
+            return "App Store Connect refused \(request): \(errors). Nothing was changed."
+        case .notCreated(let what):
+            return "\(what) was not created in App Store Connect by `offerkit codes apply` (the ledger has no id "
+                + "for it); expected a resource that `codes apply` created."
+        }
+    }
+}

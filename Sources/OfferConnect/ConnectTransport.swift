@@ -1,0 +1,235 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// Sends `codes apply`'s requests to App Store Connect over AsyncHTTPClient: HTTP/1.1 with
+/// keep-alive, a timeout on connecting and on each request, a fresh bearer token on each, paced
+/// by ``RequestPacer``. GETs are retried here; what to do when a `POST` fails is the caller's
+/// decision (see ``ApplyRun``), because only the caller can look for what it may have created.
+public final class ConnectTransport: Sendable {
+    /// How requests are sent and retried.
+    public struct Settings: Sendable {
+        /// Connecting, including TLS.
+        public var connectTimeout: Duration = .seconds(10)
+        /// Each request, from sending to the end of the answer.
+        public var requestTimeout: Duration = .seconds(60)
+        /// Requests in flight at most.
+        public var parallel: Int = 4
+        /// Attempts of a request whose failure allows another (the first included).
+        public var attempts: Int = 6
+        /// The first pause between attempts; it doubles each time, with jitter, up to ``backoffCap``.
+        public var backoffBase: Duration = .milliseconds(500)
+        public var backoffCap: Duration = .seconds(30)
+        /// The longest `Retry-After` waited for; a longer one stops the run (it is resumable).
+        public var retryAfterCap: Duration = .seconds(900)
+        /// The largest JSON answer read, in bytes.
+        public var answerLimit = 8 << 20
+
+        public init() {}
+    }
+
+    /// An answer with its body.
+    struct Answer: Sendable {
+        var status: Int
+        var headers: HTTPHeaders
+        var body: [UInt8]
+    }
+
+    /// What one attempt gave.
+    enum Attempt: Sendable {
+        case answer(Answer)
+        /// No byte of the request reached the server (it could not connect): safe to send again.
+        case notSent(String)
+        /// The request may or may not have been processed (a timeout or a dropped connection after
+        /// sending).
+        case unknown(String)
+    }
+
+    let address: ConnectAPIAddress
+    let settings: Settings
+    let pacer: RequestPacer
+    private let tokens: ConnectTokenSource
+    private let client: HTTPClient
+    private let observe: @Sendable (ConnectExchange) -> Void
+
+    init(
+        address: ConnectAPIAddress, tokens: ConnectTokenSource, settings: Settings,
+        observe: @escaping @Sendable (ConnectExchange) -> Void
+    ) {
+        self.address = address
+        self.tokens = tokens
+        self.settings = settings
+        self.observe = observe
+        pacer = RequestPacer(reserve: settings.parallel + 2)
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .nanoseconds(settings.connectTimeout.nanoseconds)))
+        configuration.httpVersion = .http1Only
+        configuration.connectionPool = .init(
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: settings.parallel)
+        client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+    }
+
+    /// Closes the connections.
+    func shutdown() async { try? await client.shutdown() }
+
+    /// One request: waits for its turn, sends it with a fresh token, reads the answer.
+    func attempt(
+        _ method: HTTPMethod, _ pathOrURL: String, body: [UInt8]? = nil, accept: String = "application/json",
+        answerLimit: Int? = nil
+    ) async throws -> Attempt {
+        try await pacer.turn()
+        let url = pathOrURL.hasPrefix("/") ? address.url(pathOrURL) : pathOrURL
+        let path = String(url.dropFirst(address.baseURL.count))
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        request.headers.add(name: "Authorization", value: "Bearer " + (try tokens.token()))
+        request.headers.add(name: "Accept", value: accept)
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let started = ContinuousClock.now
+        func report(_ status: Int?, _ failure: String?) {
+            observe(
+                ConnectExchange(
+                    method: method.rawValue, path: path, status: status, failure: failure,
+                    duration: ContinuousClock.now - started))
+        }
+        do {
+            let response = try await client.execute(request, timeout: .nanoseconds(settings.requestTimeout.nanoseconds))
+            let buffer = try await response.body.collect(upTo: answerLimit ?? settings.answerLimit)
+            let status = Int(response.status.code)
+            if let header = response.headers.first(name: "X-Rate-Limit"), let limit = RateLimitStatus(header: header) {
+                await pacer.observe(limit)
+            }
+            report(status, nil)
+            return .answer(Answer(status: status, headers: response.headers, body: Array(buffer.readableBytesView)))
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            let reason = Self.describe(error)
+            report(nil, reason)
+            return Self.wasNotSent(error) ? .notSent(reason) : .unknown(reason)
+        }
+    }
+
+    /// A GET, retried after `429` (waiting `Retry-After`), `5xx` and failed connections.
+    /// - Throws: ``ConnectError/notAuthorized(status:detail:)`` on `401` or `403`,
+    ///   ``ConnectError/unreachable(reason:)`` when the attempts run out.
+    func get(_ pathOrURL: String, accept: String = "application/json", answerLimit: Int? = nil) async throws -> Answer {
+        var last = ""
+        for attempt in 0..<settings.attempts {
+            switch try await self.attempt(.GET, pathOrURL, accept: accept, answerLimit: answerLimit) {
+            case .answer(let answer):
+                switch answer.status {
+                case 401, 403: throw notAuthorized(answer)
+                case 429:
+                    last = "429 RATE_LIMIT_EXCEEDED"
+                    try await waitAfterRateLimit(answer, attempt: attempt)
+                case 500...599:
+                    last = "\(answer.status) for GET \(Self.pathOnly(pathOrURL))"
+                    try await backOff(attempt)
+                default: return answer
+                }
+            case .notSent(let reason), .unknown(let reason):
+                last = reason
+                try await backOff(attempt)
+            }
+        }
+        throw ConnectError.unreachable(
+            reason: "\(settings.attempts) attempts of GET \(Self.pathOnly(pathOrURL)) failed, the last with: \(last)")
+    }
+
+    func notAuthorized(_ answer: Answer) -> ConnectError {
+        let detail =
+            AppleErrorDetail.parse(status: answer.status, body: answer.body).first?.summary ?? "\(answer.status)"
+        return .notAuthorized(status: answer.status, detail: detail)
+    }
+
+    /// Waits as a `429` asks: `Retry-After` when given, else the back-off; every request waits too.
+    func waitAfterRateLimit(_ answer: Answer, attempt: Int) async throws {
+        if let header = answer.headers.first(name: "Retry-After"), let delay = Self.retryAfter(header) {
+            guard delay <= settings.retryAfterCap else {
+                throw ConnectError.unreachable(
+                    reason: "App Store Connect's rate limit asks to wait \(delay.components.seconds) s (Retry-After), "
+                        + "longer than OfferKit waits; run again later")
+            }
+            await pacer.pause(for: delay)
+            try await Task.sleep(for: delay)
+        } else {
+            let delay = backoff(attempt)
+            await pacer.pause(for: delay)
+            try await Task.sleep(for: delay)
+        }
+    }
+
+    /// Sleeps before attempt `attempt + 1`.
+    func backOff(_ attempt: Int) async throws { try await Task.sleep(for: backoff(attempt)) }
+
+    /// Exponential back-off with full jitter: a random time up to base × 2^attempt, capped.
+    func backoff(_ attempt: Int) -> Duration {
+        let ceiling = min(
+            Double(settings.backoffBase.nanoseconds) * pow(2, Double(min(attempt, 20))),
+            Double(settings.backoffCap.nanoseconds))
+        return .nanoseconds(Int64(Double.random(in: 0.5...1) * ceiling))
+    }
+
+    /// `Retry-After` as seconds (`120`) or an HTTP date; `nil` when unreadable or negative.
+    static func retryAfter(_ header: String, now: Date = Date()) -> Duration? {
+        let text = header.trimmingCharacters(in: .whitespaces)
+        if text.utf8.count <= 9, let seconds = Int(text), seconds >= 0 { return .seconds(seconds) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard text.utf8.count <= 64, let date = formatter.date(from: text) else { return nil }
+        return .seconds(max(0, Int(date.timeIntervalSince(now).rounded(.up))))
+    }
+
+    /// Whether the request certainly did not reach the server: it could not connect.
+    static func wasNotSent(_ error: any Error) -> Bool {
+        if let error = error as? HTTPClientError {
+            return error == .connectTimeout || error == .getConnectionFromPoolTimeout || error == .tlsHandshakeTimeout
+        }
+        if error is NIOConnectionError { return true }
+        if let error = error as? ChannelError, case .connectTimeout = error { return true }
+        if let error = error as? IOError {
+            return [ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL].contains(error.errnoCode)
+        }
+        return false
+    }
+
+    /// A short description of a failure (no request contents).
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .deadlineExceeded, .readTimeout: return "no answer within the request timeout"
+            case .remoteConnectionClosed: return "the connection was closed before the answer"
+            case .connectTimeout: return "connecting timed out"
+            default: return "HTTP client error \(error)"
+            }
+        }
+        if error is NIOConnectionError { return "could not connect" }
+        if let error = error as? IOError { return "I/O error: \(String(cString: strerror(error.errnoCode)))" }
+        return String(describing: error).prefix(200).description
+    }
+
+    /// The path of a path or URL (no query).
+    static func pathOnly(_ pathOrURL: String) -> String {
+        var text = pathOrURL
+        if let range = text.range(of: "://"), let slash = text[range.upperBound...].firstIndex(of: "/") {
+            text = String(text[slash...])
+        }
+        return String(text.prefix { $0 != "?" })
+    }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,161 @@
+import ArgumentParser
+import Foundation
+import OfferCodes
+import OfferConnect
+import OfferJSON
+
+/// `offerkit codes apply`: the campaign's plan sent to App Store Connect, exactly once,
+/// resumable after any failure.
+struct CodesApply: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apply",
+        abstract:
+            "Create the campaign's offers and codes in App Store Connect, then import Apple's one-time-use codes.",
+        discussion: """
+            Sends every request of `offerkit codes plan` that the ledger has not seen succeed, in dependency order, \
+            and records each id App Store Connect returns before any request that needs it. Run it again after \
+            any failure (network, 5xx, a kill): it continues where it stopped and never creates anything twice; a \
+            request whose outcome was unknown is looked up in App Store Connect before it is sent again. Then \
+            fetches each new one-time-use batch's codes and imports them (as `codes import` does). Run \
+            `offerkit codes generate` first (with the same ledger).
+
+            Credentials: an App Store Connect API key (team key with --issuer-id, or --individual), given as \
+            for `offerkit token connect-api`. Exit 4 when App Store Connect refused something (the rest is \
+            kept), 5 when it could not be reached, 3 when it refused the key.
+            """)
+
+    @OptionGroup var options: CampaignOptions
+    @OptionGroup var connect: ConnectOptions
+
+    @Flag(help: "Print what would be created and what exists already, from the ledger; send nothing.")
+    var dryRun = false
+
+    @Option(
+        name: .customLong("values-wait"), parsing: .unconditional,
+        help: "Seconds to wait for one-time-use codes App Store Connect has not produced yet (0 to 3600).")
+    var valuesWait = 60
+
+    @Option(help: "text or json (the summary, or with --dry-run every resource).")
+    var format: OutputFormat = .text
+
+    func run() async throws {
+        guard (0...3600).contains(valuesWait) else {
+            throw CLIError.usage("--values-wait must be 0 to 3600 seconds, not \(valuesWait)")
+        }
+        guard let ledger = try options.ledger.require(for: "apply", existing: true) else {
+            throw CLIError.usage("codes apply records what App Store Connect created in the ledger: give --ledger")
+        }
+        let (campaign, requests) = try Self.plan(options, ledger: ledger)
+        if dryRun {
+            try DryRunReport(
+                campaign: campaign, requests: requests, recorded: ledger.connectResources(campaign: campaign.name)
+            )
+            .print(format: format)
+            return
+        }
+        let address = try connect.address()
+        let settings = try connect.settings()
+        let signer = try connect.signer()
+        let reporter = ApplyReporter(verbose: connect.verbose, label: "applying")
+        let run = ApplyRun(
+            campaign: campaign, requests: requests, ledger: ledger, address: address, signer: signer,
+            tokenLifetime: connect.tokenLifetime, settings: settings, today: try options.day(),
+            valuesWait: .seconds(valuesWait), events: reporter.handle)
+        let summary = try await run.run()
+        reporter.finish()
+        try Self.report(summary, campaign: campaign, format: format, options: options)
+    }
+
+    /// The campaign as recorded and its plan, after the checks `codes plan` makes.
+    static func plan(_ options: CampaignOptions, ledger: any OpenLedger) throws -> (Campaign, [PlannedRequest]) {
+        try ledger.checkIntegrity(thorough: false)
+        let campaign = try CodesPlan.withRecordedExpiry(options.load(ledger: ledger), ledger: ledger)
+        try RecordedBatchCheck.verify(campaign, ledger: ledger)
+        let recorded = try ledger.batches(campaign: campaign.name)
+        let expected = campaign.offers.reduce(0) { $0 + $1.customCodes.count + $1.oneTimeUseCodes.count }
+        guard recorded.count >= expected, expected > 0 || !recorded.isEmpty || campaign.offers.isEmpty else {
+            throw CLIError.usage(
+                "campaign \(campaign.name) is not recorded in the ledger (\(recorded.count) of \(expected) batches): run "
+                    + "`offerkit codes generate` with the same ledger first, so that its codes and limits are recorded")
+        }
+        let codes = CustomCodeSource(campaign: campaign, ledger: ledger)
+        try codes.checkGenerated()
+        return (campaign, try RequestPlanner().plan(campaign, customCodes: codes.codes))
+    }
+
+    /// Prints the summary and ends with the run's exit status.
+    static func report(_ summary: ApplySummary, campaign: Campaign, format: OutputFormat, options: CampaignOptions)
+        throws
+    {
+        let fetch =
+            "offerkit codes fetch \(options.campaign) --ledger \(options.ledger.path ?? LedgerOptions.defaultPath) "
+            + "(with the same credentials)"
+        switch format {
+        case .text: Output.line(ApplyReporter.text(summary, campaign: campaign.name, fetchHint: fetch))
+        case .json: Output.line(String(decoding: SummaryJSON.value(summary).serialized(pretty: true), as: UTF8.self))
+        }
+        if let stop = summary.stoppedBy { throw stop }
+        if !summary.refused.isEmpty || !summary.importProblems.isEmpty {
+            throw CLIError.invalidInput(
+                "App Store Connect refused \(summary.refused.count) resource(s)"
+                    + (summary.importProblems.isEmpty
+                        ? "" : " and \(summary.importProblems.count) batch(es) of codes could not be imported")
+                    + "; everything else is recorded. Fix what the errors name (the campaign paths say where), then run "
+                    + "the same command again: it sends only what is not created yet.")
+        }
+    }
+}
+
+/// The summary as JSON: `{"planned", "created", "alreadyThere", "refused": [{"resource", "errors"}], …}`.
+enum SummaryJSON {
+    static func value(_ summary: ApplySummary) -> JSONValue {
+        func error(_ detail: AppleErrorDetail) -> JSONValue {
+            var members: [(key: String, value: JSONValue)] = [
+                ("status", .string(detail.status)), ("code", .string(detail.code)), ("title", .string(detail.title)),
+                ("detail", .string(detail.detail)),
+            ]
+            if let source = detail.source { members.append(("source", .string(source))) }
+            if let path = detail.campaignPath { members.append(("campaignPath", .string(path))) }
+            return .object(members)
+        }
+        var members: [(key: String, value: JSONValue)] = [
+            ("planned", .integer(summary.planned)), ("created", .integer(summary.created)),
+            ("alreadyThere", .integer(summary.alreadyThere)),
+            (
+                "refused",
+                .array(
+                    summary.refused.map {
+                        .object([("resource", .string($0.resource)), ("errors", .array($0.errors.map(error)))])
+                    })
+            ),
+            ("skipped", .integer(summary.skipped)), ("unfinished", .integer(summary.unfinished)),
+            ("requests", .integer(summary.requests)),
+            (
+                "imported",
+                .array(
+                    summary.imported.map {
+                        .object([("resource", .string($0.resource)), ("codes", .integer($0.codes))])
+                    })
+            ),
+            ("codesPending", .array(summary.codesPending.map { .string($0) })),
+            ("importProblems", .array(summary.importProblems.map { .string($0) })),
+            (
+                "seconds",
+                .number(
+                    String(
+                        format: "%.3f",
+                        Double(summary.duration.components.seconds) + Double(summary.duration.components.attoseconds)
+                            / 1e18))
+            ),
+        ]
+        if let rateLimit = summary.rateLimit {
+            members.append(
+                (
+                    "rateLimit",
+                    .object([("limit", .integer(rateLimit.limit)), ("remaining", .integer(rateLimit.remaining))])
+                ))
+        }
+        if let stop = summary.stoppedBy { members.append(("stoppedBy", .string(stop.localizedDescription))) }
+        return .object(members)
+    }
+}

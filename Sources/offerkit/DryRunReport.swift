@@ -1,0 +1,106 @@
+import OfferCodes
+import OfferConnect
+import OfferJSON
+
+/// `codes apply --dry-run`: for each resource of the plan, what the ledger says about it and what
+/// a run would do, without sending anything.
+struct DryRunReport {
+    let campaign: Campaign
+    let requests: [PlannedRequest]
+    let recorded: [ConnectResource]
+
+    /// What a run would do with one resource.
+    enum Action: String {
+        case create = "would be created"
+        case exists = "exists"
+        case lookUp = "outcome unknown: looked up in App Store Connect first, created only if missing"
+        case retry = "refused before: sent again"
+    }
+
+    private func entries() -> [(request: PlannedRequest, resource: ConnectResource?, action: Action)] {
+        var byIdentity: [String: ConnectResource] = [:]
+        for resource in recorded {
+            byIdentity[resource.offer + "\u{0}" + resource.kind.rawValue + "\u{0}" + resource.key] = resource
+        }
+        return requests.map { request in
+            let offer = campaign.offers[request.subject.offerIndex].referenceName
+            let resource = byIdentity[offer + "\u{0}" + request.subject.kind.rawValue + "\u{0}" + request.subject.key]
+            let action: Action =
+                switch resource?.state {
+                case .created: .exists
+                case .sent: .lookUp
+                case .failed: .retry
+                case .planned, nil: .create
+                }
+            return (request, resource, action)
+        }
+    }
+
+    func print(format: OutputFormat) throws {
+        let entries = entries()
+        switch format {
+        case .json:
+            let items: [JSONValue] = entries.map { entry in
+                var members: [(key: String, value: JSONValue)] = [
+                    ("request", .string(entry.request.id)),
+                    ("offer", .string(campaign.offers[entry.request.subject.offerIndex].referenceName)),
+                    ("kind", .string(entry.request.subject.kind.rawValue)),
+                    ("state", .string(entry.resource?.state.rawValue ?? "planned")),
+                    ("action", .string(Self.actionName(entry.action))),
+                ]
+                if let id = entry.resource?.id { members.append(("id", .string(id))) }
+                if let error = entry.resource?.error { members.append(("error", .string(error))) }
+                return .object(members)
+            }
+            Output.line(
+                String(
+                    decoding: JSONValue.object([("campaign", .string(campaign.name)), ("resources", .array(items))])
+                        .serialized(pretty: true), as: UTF8.self))
+        case .text:
+            var lines = ["campaign \(campaign.name): nothing is sent (--dry-run)"]
+            for (offerIndex, offer) in campaign.offers.enumerated() {
+                let own = entries.filter { $0.request.subject.offerIndex == offerIndex }
+                for entry in own where entry.request.subject.kind != .customCode {
+                    lines.append(
+                        "  \(entry.request.id) (\(entry.request.subject.kind == .offer ? "offer \(ProblemText.quoted(offer.referenceName))" : "one-time-use batch")): \(describe(entry))"
+                    )
+                }
+                let codes = own.filter { $0.request.subject.kind == .customCode }
+                if !codes.isEmpty {
+                    let counts = Dictionary(grouping: codes, by: \.action).mapValues(\.count)
+                    let parts = [Action.exists, .create, .lookUp, .retry].compactMap { action in
+                        counts[action].map { "\(ProgressReporter.grouped($0)) \(action.rawValue)" }
+                    }
+                    lines.append(
+                        "  \(codes.count) custom codes of offer \(ProblemText.quoted(offer.referenceName)): "
+                            + parts.joined(separator: ", "))
+                    for entry in codes where entry.action == .lookUp || entry.action == .retry {
+                        lines.append("    \(entry.request.id): \(describe(entry))")
+                    }
+                }
+            }
+            let counts = Dictionary(grouping: entries, by: \.action).mapValues(\.count)
+            lines.append(
+                "  total: \(counts[.exists] ?? 0) exist, \(counts[.create] ?? 0) would be created, "
+                    + "\(counts[.lookUp] ?? 0) looked up first, \(counts[.retry] ?? 0) sent again after a refusal")
+            Output.line(lines.joined(separator: "\n"))
+        }
+    }
+
+    private func describe(_ entry: (request: PlannedRequest, resource: ConnectResource?, action: Action)) -> String {
+        switch entry.action {
+        case .exists: "exists (id \(entry.resource?.id ?? "?"))"
+        case .retry: "\(entry.action.rawValue) (\(entry.resource?.error ?? ""))"
+        default: entry.action.rawValue
+        }
+    }
+
+    private static func actionName(_ action: Action) -> String {
+        switch action {
+        case .create: "create"
+        case .exists: "none"
+        case .lookUp: "look-up"
+        case .retry: "create-again"
+        }
+    }
+}
