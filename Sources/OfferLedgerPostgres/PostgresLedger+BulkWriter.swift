@@ -18,7 +18,8 @@ extension PostgresLedger: LedgerBulkWriter {
 /// Inserts copied rows into a PostgreSQL ledger inside the caller's write transaction.
 ///
 /// Rows go in multi-row `INSERT … SELECT` statements: apps, campaigns and offers (a few rows) from
-/// `unnest(…)` of arrays, codes and assignments ``LedgerCopy/chunkSize`` per statement from one
+/// `unnest(…)` of arrays, codes, assignments and App Store Connect resources
+/// ``LedgerCopy/chunkSize`` per statement from one
 /// JSON array each (`json_array_elements`, see ``json(_:)``); a statement of codes runs on the
 /// server while the next chunk is read from the source. Ids are written as given (`OVERRIDING SYSTEM VALUE`, the
 /// identity columns being `GENERATED ALWAYS`), so `codes.batch_id`, `codes.app_id` and
@@ -148,6 +149,31 @@ final class PostgresBulkLoader: LedgerBulkLoader {
         }
     }
 
+    /// As the assignments: one statement per chunk, from one JSON array of rows.
+    func connectResources(_ chunk: [LedgerRow.ConnectResource]) throws {
+        try waitForCodes()
+        guard !chunk.isEmpty else { return }
+        try translating("App Store Connect resources") {
+            let rows = try Self.json(
+                chunk.map {
+                    [
+                        $0.id, $0.campaign, $0.offer, $0.kind.rawValue, $0.key, $0.requestId, $0.resourceType,
+                        $0.state.rawValue, $0.ascId.map { $0 as Any } ?? NSNull(), $0.bodyDigest,
+                        $0.error.map { $0 as Any } ?? NSNull(), $0.updatedAt.text,
+                    ] as [Any]
+                })
+            try session.query(
+                """
+                INSERT INTO connect_resources (id, campaign, offer, kind, key, request_id, resource_type, state, asc_id,
+                    body_digest, error, updated_at)
+                OVERRIDING SYSTEM VALUE
+                SELECT (e->>0)::bigint, e->>1, e->>2, e->>3, e->>4, e->>5, e->>6, e->>7, e->>8, e->>9, e->>10,
+                    (e->>11)::timestamptz
+                FROM json_array_elements(\(rows)::json) AS e
+                """)
+        }
+    }
+
     /// `value` as JSON text, written by Foundation's `JSONSerialization`: encoding thousands of
     /// values into PostgreSQL arrays one by one cost more than the inserts themselves in a debug
     /// build, and the server takes JSON apart as fast.
@@ -164,6 +190,7 @@ final class PostgresBulkLoader: LedgerBulkLoader {
         try translating("identity sequences") {
             for (table, column) in [
                 ("apps", "id"), ("campaigns", "seq"), ("offers", "seq"), ("batches", "id"), ("assignments", "id"),
+                ("connect_resources", "id"),
             ] {
                 try session.query(
                     PostgresQuery(
@@ -188,6 +215,7 @@ final class PostgresBulkLoader: LedgerBulkLoader {
             counts.offers = try count("offers")
             counts.batches = try PostgresStoredBatch.fetchAll(session, label: label).count
             counts.assignments = try count("assignments")
+            counts.connectResources = try count("connect_resources")
             for row in try session.query("SELECT batch_id, count(*) FROM codes GROUP BY batch_id") {
                 let (batch, codes) = try row.decode((Int64, Int64).self)
                 counts.codesPerBatch[batch] = Int(codes)

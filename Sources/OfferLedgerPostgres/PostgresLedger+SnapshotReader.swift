@@ -8,8 +8,9 @@ extension PostgresLedger: LedgerSnapshotReader {
 
     /// Streams every row into `sink` from one `REPEATABLE READ READ ONLY` transaction (one
     /// snapshot; it takes no lock, so writers go on meanwhile); see
-    /// ``LedgerSnapshotReader/streamSnapshot(into:)``. Codes and assignments come
-    /// ``LedgerCopy/chunkSize`` rows per round trip, by key (`seq`, `id`) rather than by offset.
+    /// ``LedgerSnapshotReader/streamSnapshot(into:)``. Codes, assignments and App Store Connect
+    /// resources come ``LedgerCopy/chunkSize`` rows per round trip, by key (`seq`, `id`) rather than
+    /// by offset.
     package func streamSnapshot(into sink: any LedgerRowSink) throws {
         let label = label
         try transaction(.read, "read the ledger to copy it") { session in
@@ -21,6 +22,7 @@ extension PostgresLedger: LedgerSnapshotReader {
             try sink.batches(batches)
             for batch in batches { try reader.codes(of: batch, into: sink) }
             try reader.assignments(into: sink)
+            try reader.connectResources(into: sink)
         }
     }
 }
@@ -208,6 +210,69 @@ private struct PostgresSnapshot {
             return LedgerRow.Assignment(
                 id: id, batchId: batchId, seq: seq, campaign: campaign, offer: offer, environment: environment,
                 recipient: recipient, shared: shared == 1, channel: channel, assignedAt: assignedAt)
+        }
+    }
+
+    /// Every App Store Connect resource, in `id` order (the plan's), a chunk per round trip, as
+    /// one JSON array of rows (as the assignments come).
+    func connectResources(into sink: any LedgerRowSink) throws {
+        var after = Int64.min
+        let limit = Int64(LedgerCopy.chunkSize)
+        while true {
+            let rows = try session.query(
+                """
+                SELECT count(*), max(id), json_agg(json_build_array(id, campaign, offer, kind, key, request_id,
+                    resource_type, state, asc_id, body_digest, error,
+                    to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')) ORDER BY id)::text
+                FROM (SELECT * FROM connect_resources WHERE id > \(after) ORDER BY id LIMIT \(limit)) AS chunk
+                """)
+            guard let row = rows.first else { return }
+            let (count, last, json) = try row.decode((Int64, Int64?, String?).self)
+            guard count > 0, let last, let json else { return }
+            let chunk = try Self.connectResources(json: json, label: label)
+            guard chunk.count == Int(count) else {
+                throw LedgerError.corrupt(
+                    path: label, reason: "the App Store Connect resources after id \(after) could not be read")
+            }
+            try sink.connectResources(chunk)
+            if count < limit { return }
+            after = last
+        }
+    }
+
+    /// The rows of a chunk of App Store Connect resources, from their JSON array of arrays.
+    private static func connectResources(json: String, label: String) throws -> [LedgerRow.ConnectResource] {
+        func unreadable(_ what: String) -> LedgerError {
+            .corrupt(path: label, reason: "a connect_resources row could not be read (\(what))")
+        }
+        func optional(_ value: Any) throws -> String? {
+            if value is NSNull { return nil }
+            guard let text = value as? String else { throw unreadable("a value of another type") }
+            return text
+        }
+        guard let rows = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[Any]] else {
+            throw unreadable("not a list of rows")
+        }
+        return try rows.map { row in
+            guard row.count == 12, let id = row[0] as? Int64, let campaign = row[1] as? String,
+                let offer = row[2] as? String, let kindText = row[3] as? String, let key = row[4] as? String,
+                let requestId = row[5] as? String, let resourceType = row[6] as? String,
+                let stateText = row[7] as? String, let bodyDigest = row[9] as? String, let time = row[11] as? String
+            else { throw unreadable("a value of another type") }
+            guard let kind = ConnectResource.Kind(rawValue: kindText),
+                let state = ConnectResource.State(rawValue: stateText)
+            else {
+                throw LedgerError.corrupt(
+                    path: label, reason: "connect_resources row \(id) names a kind or state OfferKit does not write")
+            }
+            guard let updatedAt = LedgerRow.Timestamp(time) else {
+                throw LedgerError.corrupt(
+                    path: label, reason: "a value in connect_resources.updated_at is not a time OfferKit can copy")
+            }
+            return LedgerRow.ConnectResource(
+                id: id, campaign: campaign, offer: offer, kind: kind, key: key, requestId: requestId,
+                resourceType: resourceType, state: state, ascId: try optional(row[8]), bodyDigest: bodyDigest,
+                error: try optional(row[10]), updatedAt: updatedAt)
         }
     }
 

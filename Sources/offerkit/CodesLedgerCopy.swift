@@ -10,8 +10,9 @@ struct CodesLedgerCopy: ParsableCommand {
         commandName: "copy",
         abstract: "Copy a whole ledger into a new or empty one: SQLite to PostgreSQL and back, or schema to schema.",
         discussion: """
-            Copies every app, campaign, offer, batch, code and assignment exactly (ids, order, times, active \
-            switches, digests), reading the source from one snapshot and writing the target in one transaction \
+            Copies every app, campaign, offer, batch, code, assignment and App Store Connect resource that \
+            `codes apply` recorded exactly (ids, App Store Connect's ids, order, times, active switches, digests), \
+            reading the source from one snapshot and writing the target in one transaction \
             that holds its write lock. The target must be new or hold nothing recorded (exit 4 otherwise). The \
             counts are read back from the target and compared with the source before it commits: the target \
             gets all of the ledger or nothing, also when the copy fails or is killed. A new SQLite file is \
@@ -134,6 +135,7 @@ struct CodesLedgerCopy: ParsableCommand {
         }
         Output.line("codes: \(grouped(counts.codes))")
         Output.line("assignments: \(grouped(counts.assignments))")
+        Output.line("App Store Connect resources: \(grouped(counts.connectResources))")
         Output.line("verified: the target holds these counts, as the source does")
     }
 }

@@ -52,11 +52,16 @@ struct LedgerCopyTests {
         for index in rows.assignments.indices {
             rows.assignments[index].assignedAt = LedgerRow.Timestamp(rows.assignments[index].assignedAt.sqliteText)!
         }
+        for index in rows.connectResources.indices {
+            rows.connectResources[index].updatedAt = LedgerRow.Timestamp(
+                rows.connectResources[index].updatedAt.sqliteText)!
+        }
         return rows
     }
 
-    /// The ledger still works after a copy: the next claim gets the next free code, and a new
-    /// batch (and campaign) is recorded with new ids.
+    /// The ledger still works after a copy: the next claim gets the next free code, a new batch
+    /// (and campaign) and a new App Store Connect resource are recorded with new ids, and a
+    /// resource App Store Connect created keeps its id.
     static func expectItKeepsWorking(_ ledger: Copyable, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let before = try C.Rows(ledger)
         let claimed = try ledger.claim(recipient: "new-recipient", scope: C.scope("spring", "Half"))
@@ -78,6 +83,19 @@ struct LedgerCopyTests {
         #expect(after.assignments.last!.id > before.assignments.last!.id, sourceLocation: sourceLocation)
         #expect(
             try F.codes(ledger, campaign: "winter").map(\.code) == ["SNOW1", "SNOW2"], sourceLocation: sourceLocation)
+
+        let resources = try ledger.connectResources(campaign: "spring")
+        let created = try #require(resources.first { $0.state == .created }, sourceLocation: sourceLocation)
+        #expect(throws: LedgerError.self, sourceLocation: sourceLocation) {
+            try ledger.recordConnectResources([created.with(state: .created, id: "1", at: C.time(9))])
+        }
+        let snow = C.resource("winter", "Snow", .offer, request: "offer-1", type: "subscriptionOfferCodes")
+        try ledger.recordConnectResources([snow])
+        #expect(try ledger.connectResources(campaign: "winter") == [snow], sourceLocation: sourceLocation)
+        #expect(try ledger.connectResources(campaign: "spring") == resources, sourceLocation: sourceLocation)
+        let last = try C.Rows(ledger).connectResources.last
+        #expect(last?.campaign == "winter", sourceLocation: sourceLocation)
+        #expect(last!.id > before.connectResources.map(\.id).max()!, sourceLocation: sourceLocation)
     }
 
     @Test func sqliteToANewSQLiteFileKeepsEverything() throws {
@@ -92,6 +110,7 @@ struct LedgerCopyTests {
             #expect(report.counts.campaigns == 2 && report.counts.offers == 5 && report.counts.batches == 6)
             #expect(report.counts.codes == 30 + 2 + 5 + 4 + 3)
             #expect(report.counts.assignments == 3 + 1 + 4 + 1 + 1 + 1)
+            #expect(report.counts.connectResources == 4 + 2 + 1)
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["copy.sqlite"])
             let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
             #expect(mode?.intValue == 0o600)
@@ -112,7 +131,7 @@ struct LedgerCopyTests {
             let sourceContents = try C.Contents(source)
 
             let there = try LedgerCopy(from: source, to: postgres).run()
-            #expect(there.counts.codes == 44 && there.counts.assignments == 11)
+            #expect(there.counts.codes == 44 && there.counts.assignments == 11 && there.counts.connectResources == 7)
             #expect(there.counts.codesPerBatch.count == 5, "\(there.counts.codesPerBatch)")
             #expect(Self.normalized(try C.Rows(postgres)) == sourceRows)
             #expect(try C.Contents(postgres) == sourceContents)
@@ -144,8 +163,12 @@ struct LedgerCopyTests {
         try source.executeUnchecked(
             "UPDATE assignments SET assigned_at = assigned_at + interval '123 microseconds' "
                 + "WHERE id = (SELECT min(id) FROM assignments)")
+        try source.executeUnchecked(
+            "UPDATE connect_resources SET updated_at = updated_at + interval '456 microseconds' "
+                + "WHERE id = (SELECT max(id) FROM connect_resources)")
         let rows = try C.Rows(source)
         #expect(rows.assignments.contains { !$0.assignedAt.text.hasSuffix("000Z") }, "no time with microseconds")
+        #expect(rows.connectResources.contains { !$0.updatedAt.text.hasSuffix("000Z") }, "no time with microseconds")
         try LedgerCopy(from: source, to: target).run()
         #expect(try C.Rows(target) == rows)
         #expect(try C.Contents(target) == C.Contents(source))
@@ -154,6 +177,7 @@ struct LedgerCopyTests {
         try LedgerCopy(from: source, to: middle).run()
         try LedgerCopy(from: middle, to: again).run()
         #expect(try C.Rows(again) == rows)
+        #expect(try C.Contents(again) == C.Contents(source))
         try Self.expectItKeepsWorking(target)
     }
 
@@ -181,7 +205,9 @@ struct LedgerCopyTests {
         #expect(throws: LedgerCopyError.self) { try LedgerCopy(from: source, to: other).run() }
     }
 
-    @Test(arguments: LedgerBackend.allCases, [LedgerCopyFixtures.FailingTarget.Point.codes, .assignments, .finish])
+    @Test(
+        arguments: LedgerBackend.allCases,
+        [LedgerCopyFixtures.FailingTarget.Point.codes, .assignments, .connectResources, .finish])
     func aFailureInTheMiddleLeavesTheTargetEmpty(
         backend: LedgerBackend, point: LedgerCopyFixtures.FailingTarget.Point
     ) throws {
@@ -252,9 +278,10 @@ struct LedgerCopyTests {
         }
     }
 
-    /// Damage the ledger's own reads may not notice (a code's row, an assignment) is refused by
-    /// the copy, naming the source; the target stays empty.
-    @Test(arguments: LedgerBackend.allCases, 0..<5)
+    /// Damage the ledger's own reads may not notice (a code's row, an assignment), and damage to an
+    /// App Store Connect resource that its reads refuse, is refused by the copy, naming the
+    /// source; the target stays empty.
+    @Test(arguments: LedgerBackend.allCases, 0..<9)
     func aDamagedSourceIsRefused(backend: LedgerBackend, damage: Int) throws {
         guard let source = try Self.newLedger(backend), let target = try Self.newLedger(.sqlite) else { return }
         try C.fill(source)
@@ -280,13 +307,51 @@ struct LedgerCopyTests {
                     "UPDATE codes SET seq = 100 WHERE code_key = 'HALF29'",
                     "UPDATE codes SET seq = 100 WHERE code_key = 'HALF29'", "not numbered 0, 1, 2"
                 )
-            default:
+            case 4:
                 (
                     "UPDATE codes SET code = 'fall9' WHERE code_key = 'FALL2'",
                     "UPDATE codes SET code = 'fall9' WHERE code_key = 'FALL2'", "upper-cased key"
                 )
+            case 5:
+                (
+                    "UPDATE connect_resources SET error = NULL WHERE state = 'failed'",
+                    "UPDATE connect_resources SET error = NULL WHERE state = 'failed'",
+                    "resource 2 is damaged: it failed but records no error"
+                )
+            case 6:
+                (
+                    "UPDATE connect_resources SET body_digest = upper(body_digest) WHERE campaign = 'autumn'",
+                    "UPDATE connect_resources SET body_digest = upper(body_digest) WHERE campaign = 'autumn'",
+                    "is damaged: its body digest is not 64 lower-case hex digits"
+                )
+            case 7:
+                (
+                    "UPDATE connect_resources SET asc_id = '67 44' WHERE state = 'created'",
+                    "UPDATE connect_resources SET asc_id = '67 44' WHERE state = 'created'",
+                    "is damaged: its App Store Connect id is not 1 to 256 printable bytes"
+                )
+            default:
+                (
+                    "UPDATE connect_resources SET offer = 'Gone' WHERE campaign = 'autumn'",
+                    "UPDATE connect_resources SET offer = 'Gone' WHERE campaign = 'autumn'",
+                    "resource 5 names an offer that has no row"
+                )
             }
-        try Self.execute(source, sqlite: sqlite, postgres: postgres)
+        // A resource of an offer that has no row: past the foreign key (a hand edit with it off).
+        switch (damage, source) {
+        case (8, let ledger as SQLiteLedger):
+            try ledger.database.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA foreign_keys = OFF")
+                try db.execute(sql: sqlite)
+                try db.execute(sql: "PRAGMA foreign_keys = ON")
+            }
+        case (8, let ledger as PostgresLedger):
+            try ledger.executeUnchecked(
+                "ALTER TABLE connect_resources DROP CONSTRAINT connect_resources_campaign_offer_fkey")
+            try ledger.executeUnchecked(postgres)
+        default:
+            try Self.execute(source, sqlite: sqlite, postgres: postgres)
+        }
         let error = #expect(throws: LedgerError.self) { try LedgerCopy(from: source, to: target).run() }
         guard case .corrupt(let path, let reason)? = error else {
             Issue.record("expected the source to be found damaged, got \(String(describing: error))")

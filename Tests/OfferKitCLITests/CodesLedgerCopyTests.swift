@@ -18,7 +18,7 @@ struct CodesLedgerCopyTests {
     }
 
     /// A ledger of the example campaign (custom codes) and a campaign with Apple's one-time-use
-    /// codes imported, plus three assignments.
+    /// codes imported, plus three assignments and three App Store Connect resources.
     static func makeSource(_ files: CampaignFiles) throws {
         #expect(try files.run("generate", CampaignFiles.example).status == 0)
         let imports = try files.write(
@@ -43,6 +43,19 @@ struct CodesLedgerCopyTests {
                     "INSERT INTO assignments (batch_id, seq, campaign, offer, environment, recipient, shared, channel, "
                     "assigned_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)",
                     (batch, seq, campaign, offer, environment, recipient, channel, "2027-01-15T10:00:0%d.125Z" % seq))
+            # App Store Connect resources as `codes apply` records them: created (with Apple's id), failed, sent.
+            offers = db.execute("SELECT campaign, name FROM offers ORDER BY rowid").fetchall()
+            (first, offer), (imports, gems) = offers[0], [o for o in offers if o[0] == "imports"][0]
+            for values in [
+                (first, offer, "offer", "", "offer-1", "subscriptionOfferCodes", "created", "6744210001", None),
+                (imports, gems, "offer", "", "offer-1", "inAppPurchaseOfferCodes", "sent", None, "timed out"),
+                (first, offer, "customCode", "SPRING-Ä1", "offer-1-custom-code-1",
+                 "subscriptionOfferCodeCustomCodes", "failed", None, "409 ENTITY_ERROR\\nThe code is taken."),
+            ]:
+                db.execute(
+                    "INSERT INTO connect_resources (campaign, offer, kind, key, request_id, resource_type, state, "
+                    "asc_id, body_digest, error, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    values[:8] + ("ab" * 32,) + values[8:] + ("2027-01-16T08:00:00.250Z",))
             db.commit()
             """, files.ledger)
     }
@@ -54,7 +67,7 @@ struct CodesLedgerCopyTests {
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
             for table, order in [("apps", "id"), ("campaigns", "rowid"), ("offers", "rowid"), ("batches", "id"),
-                                 ("codes", "batch_id, seq"), ("assignments", "id")]:
+                                 ("codes", "batch_id, seq"), ("assignments", "id"), ("connect_resources", "id")]:
                 key = "" if table == "codes" else "rowid, "
                 for row in db.execute("SELECT %s* FROM %s ORDER BY %s" % (key, table, order)):
                     print(table, [value.hex() if isinstance(value, bytes) else value for value in row])
@@ -99,10 +112,16 @@ struct CodesLedgerCopyTests {
         #expect(there.stdout.contains("copied \(files.ledger) to postgres://"), "\(there)")
         #expect(there.stdout.contains("campaigns: 2\n") && there.stdout.contains("codes: 1,306\n"), "\(there)")
         #expect(there.stdout.contains("assignments: 3\n"), "\(there)")
+        #expect(there.stdout.contains("App Store Connect resources: 3\n"), "\(there)")
         #expect(
             there.stdout.contains("  oneTimeUseCodes[0] of offer \"Gems\" in campaign \"imports\": 3 codes\n"),
             "\(there)")
         #expect(there.stdout.contains("verified:"), "\(there)")
+        let resources = try Self.psql(
+            url,
+            "SELECT string_agg(concat_ws(' ', id, kind, state, asc_id), ', ' ORDER BY id) FROM "
+                + "\(Self.schema(of: url)).connect_resources")
+        #expect(resources == nil || resources == "1 offer created 6744210001, 2 offer sent, 3 customCode failed")
         let onPostgres = try files.run("export", CampaignFiles.example, ledger: .at(url))
         #expect(onPostgres.stdout == exported.stdout && onPostgres.status == 0, "\(onPostgres)")
 

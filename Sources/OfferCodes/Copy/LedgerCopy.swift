@@ -1,21 +1,25 @@
 /// Copies a whole ledger into a new or empty one, whatever their backends (SQLite to PostgreSQL
-/// and back, or schema to schema): campaigns, offers, batches, every code and every assignment,
-/// with their ids, order and times, as they are stored.
+/// and back, or schema to schema): campaigns, offers, batches, every code, every assignment and
+/// every App Store Connect resource `codes apply` recorded (with App Store Connect's ids: a copy
+/// without them would have `apply` create every offer a second time), with their ids, order and
+/// times, as they are stored.
 ///
 /// - The target must hold nothing recorded (``LedgerCopyError/targetNotEmpty(target:campaigns:batches:codes:assignments:)``).
 /// - The source is read from one snapshot (``LedgerSnapshotReader``), and checked as it is read:
 ///   each batch's codes must match the count and digest recorded with them, each code its batch's
-///   app, each assignment a code that exists (``LedgerError/corrupt(path:reason:)`` names the
-///   source otherwise).
+///   app, each assignment a code that exists, each App Store Connect resource an offer that
+///   exists and the rules of ``ConnectResource`` (``LedgerError/corrupt(path:reason:)`` names the
+///   source otherwise). Rows are written as they are, not recorded anew.
 /// - The target is written in one transaction that holds its write lock
 ///   (``LedgerBulkWriter/bulkLoad(_:)``). Before it commits, the counts of apps, campaigns,
-///   offers, batches, codes per batch and assignments are read back from the target, its batch
-///   rows through its own checks, and compared with the source's
+///   offers, batches, codes per batch, assignments and App Store Connect resources are read back
+///   from the target, its batch rows through its own checks, and compared with the source's
 ///   (``LedgerCopyError/verificationFailed(target:what:expected:found:)``). Any failure rolls the
 ///   whole copy back: the target gets all of it or nothing.
-/// - Codes and assignments move ``chunkSize`` at a time: memory does not grow with the ledger.
+/// - Codes, assignments and App Store Connect resources move ``chunkSize`` at a time: memory does
+///   not grow with the ledger.
 package struct LedgerCopy {
-    /// Codes or assignments read and written at a time.
+    /// Codes, assignments or App Store Connect resources read and written at a time.
     package static let chunkSize = 10_000
 
     package let source: any LedgerSnapshotReader
@@ -77,5 +81,6 @@ package struct LedgerCopy {
             try check("codes in batch \(id)", expected.codesPerBatch[id] ?? 0, found.codesPerBatch[id] ?? 0)
         }
         try check("assignments", expected.assignments, found.assignments)
+        try check("App Store Connect resources", expected.connectResources, found.connectResources)
     }
 }

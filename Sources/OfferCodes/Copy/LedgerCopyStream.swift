@@ -21,9 +21,11 @@ final class LedgerCopyStream: LedgerRowSink {
     private var copiedCodes = 0
     private var totalCodes = 0
     private var stage = Stage.apps
+    /// The id of the last App Store Connect resource (they come in `id` order).
+    private var lastResourceId: Int64?
 
     private enum Stage: Int, Comparable {
-        case apps, campaigns, offers, batches, codes, assignments, ended
+        case apps, campaigns, offers, batches, codes, assignments, connectResources, ended
 
         static func < (lhs: Stage, rhs: Stage) -> Bool { lhs.rawValue < rhs.rawValue }
     }
@@ -131,6 +133,27 @@ final class LedgerCopyStream: LedgerRowSink {
         }
         expected.assignments += chunk.count
         try loader.assignments(chunk)
+    }
+
+    /// Checks each resource as the ledger's reads do (its offer exists, it keeps the rules of
+    /// ``ConnectResource``); the rows go on as they are.
+    func connectResources(_ chunk: [LedgerRow.ConnectResource]) throws {
+        try enter(.connectResources)
+        for row in chunk {
+            if let last = lastResourceId, row.id <= last {
+                throw corrupt(
+                    "the App Store Connect resources came out of the order of their ids (\(row.id) after \(last))")
+            }
+            lastResourceId = row.id
+            guard offers.contains([row.campaign, row.offer]) else {
+                throw corrupt("App Store Connect resource \(row.id) names an offer that has no row")
+            }
+            if let problem = row.resource.problem {
+                throw corrupt("the recorded App Store Connect resource \(row.id) is damaged: \(problem)")
+            }
+        }
+        expected.connectResources += chunk.count
+        try loader.connectResources(chunk)
     }
 
     /// Ends the stream: checks the codes of the batches not closed yet.

@@ -3,10 +3,10 @@ import Foundation
 /// A ledger's rows as they are stored, the same for every backend: what ``LedgerCopy`` reads from
 /// one ledger (``LedgerSnapshotReader``) and writes to another (``LedgerBulkWriter``).
 ///
-/// Row ids are kept as they are (`apps.id`, `batches.id`, `assignments.id`), and so is the order
-/// in which campaigns and offers were first recorded (`order`: SQLite's `rowid`, PostgreSQL's
-/// `seq`), so that `codes.batch_id`, `codes.app_id` and `assignments.batch_id` stay valid and
-/// every list comes back in the order it was recorded.
+/// Row ids are kept as they are (`apps.id`, `batches.id`, `assignments.id`,
+/// `connect_resources.id`), and so is the order in which campaigns and offers were first recorded
+/// (`order`: SQLite's `rowid`, PostgreSQL's `seq`), so that `codes.batch_id`, `codes.app_id` and
+/// `assignments.batch_id` stay valid and every list comes back in the order it was recorded.
 package enum LedgerRow {
     /// An `apps` row.
     package struct App: Sendable, Equatable {
@@ -138,6 +138,52 @@ package enum LedgerRow {
         }
     }
 
+    /// A `connect_resources` row: an App Store Connect resource `codes apply` recorded
+    /// (``OfferCodes/ConnectResource``), with its id, which keeps the plan's order.
+    package struct ConnectResource: Sendable, Equatable {
+        package var id: Int64
+        package var campaign: String
+        package var offer: String
+        package var kind: OfferCodes.ConnectResource.Kind
+        package var key: String
+        package var requestId: String
+        package var resourceType: String
+        package var state: OfferCodes.ConnectResource.State
+        /// App Store Connect's id (`asc_id`).
+        package var ascId: String?
+        package var bodyDigest: String
+        package var error: String?
+        package var updatedAt: Timestamp
+
+        package init(
+            id: Int64, campaign: String, offer: String, kind: OfferCodes.ConnectResource.Kind, key: String,
+            requestId: String, resourceType: String, state: OfferCodes.ConnectResource.State, ascId: String?,
+            bodyDigest: String, error: String?, updatedAt: Timestamp
+        ) {
+            self.id = id
+            self.campaign = campaign
+            self.offer = offer
+            self.kind = kind
+            self.key = key
+            self.requestId = requestId
+            self.resourceType = resourceType
+            self.state = state
+            self.ascId = ascId
+            self.bodyDigest = bodyDigest
+            self.error = error
+            self.updatedAt = updatedAt
+        }
+
+        /// The resource as the ledger's reads return it (its time to the millisecond), so that
+        /// the copy checks it by the same rules (``OfferCodes/ConnectResource/problem``).
+        package var resource: OfferCodes.ConnectResource {
+            OfferCodes.ConnectResource(
+                campaign: campaign, offer: offer, kind: kind, key: key, requestId: requestId,
+                resourceType: resourceType, state: state, id: ascId, bodyDigest: bodyDigest, error: error,
+                updatedAt: updatedAt.date)
+        }
+    }
+
     /// A time as a ledger stores it, exactly: ISO 8601 in UTC, `2027-01-05T09:30:00.125Z` with 3
     /// fraction digits (SQLite's milliseconds) or 6 (PostgreSQL's microseconds).
     ///
@@ -145,14 +191,17 @@ package enum LedgerRow {
     /// back exactly.
     package struct Timestamp: Sendable, Equatable, CustomStringConvertible {
         package let text: String
+        /// The time, to the millisecond (as ``LedgerTimestamp`` reads it).
+        package let date: Date
 
         /// `text` if it is written as above (and names a real time), else `nil`.
         package init?(_ text: String) {
             let bytes = Array(text.utf8)
             guard bytes.count == 24 || bytes.count == 27, bytes.last == UInt8(ascii: "Z"),
-                Self.matches(bytes), LedgerTimestamp.date(text) != nil
+                Self.matches(bytes), let date = LedgerTimestamp.date(text)
             else { return nil }
             self.text = text
+            self.date = date
         }
 
         package var description: String { text }
@@ -189,6 +238,7 @@ package enum LedgerRow {
         /// The codes of each batch, by batch id (batches without codes are absent).
         package var codesPerBatch: [Int64: Int] = [:]
         package var assignments = 0
+        package var connectResources = 0
 
         package init() {}
 
@@ -198,6 +248,7 @@ package enum LedgerRow {
         /// Whether nothing is recorded.
         package var isEmpty: Bool {
             apps == 0 && campaigns == 0 && offers == 0 && batches == 0 && codesPerBatch.isEmpty && assignments == 0
+                && connectResources == 0
         }
     }
 }

@@ -113,6 +113,22 @@ final class SQLiteBulkLoader: LedgerBulkLoader {
         }
     }
 
+    func connectResources(_ chunk: [LedgerRow.ConnectResource]) throws {
+        try insert(
+            "App Store Connect resources",
+            """
+            INSERT INTO connect_resources (id, campaign, offer, kind, key, request_id, resource_type, state, asc_id,
+                body_digest, error, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, chunk
+        ) {
+            [
+                $0.id, $0.campaign, $0.offer, $0.kind.rawValue, $0.key, $0.requestId, $0.resourceType,
+                $0.state.rawValue, $0.ascId, $0.bodyDigest, $0.error, $0.updatedAt.sqliteText,
+            ]
+        }
+    }
+
     /// Nothing to do: SQLite gives a new row the largest id plus one.
     func finish() throws {}
 
@@ -128,6 +144,7 @@ final class SQLiteBulkLoader: LedgerBulkLoader {
             counts.offers = try count("offers")
             counts.batches = try StoredBatch.fetchAll(db, path: path).count
             counts.assignments = try count("assignments")
+            counts.connectResources = try count("connect_resources")
             let rows = try Row.fetchCursor(db, sql: "SELECT batch_id, COUNT(*) FROM codes GROUP BY batch_id")
             while let row = try rows.next() {
                 guard case .int64(let batch) = (row[0] as DatabaseValue).storage,

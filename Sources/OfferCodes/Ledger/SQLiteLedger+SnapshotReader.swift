@@ -19,6 +19,7 @@ extension SQLiteLedger: LedgerSnapshotReader {
             try sink.batches(batches)
             for batch in batches { try reader.codes(of: batch, into: sink) }
             try reader.assignments(into: sink)
+            try reader.connectResources(into: sink)
         }
     }
 }
@@ -135,6 +136,39 @@ private struct SQLiteSnapshot {
         if !chunk.isEmpty { try sink.assignments(chunk) }
     }
 
+    /// Every App Store Connect resource, in `id` order (the plan's), a chunk at a time.
+    func connectResources(into sink: any LedgerRowSink) throws {
+        let cursor = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT id, campaign, offer, kind, key, request_id, resource_type, state, asc_id, body_digest, error,
+                    updated_at
+                FROM connect_resources ORDER BY id
+                """)
+        var chunk: [LedgerRow.ConnectResource] = []
+        while let values = try cursor.next() {
+            let row = CopyRow(row: values, path: path, table: "connect_resources")
+            guard let kind = ConnectResource.Kind(rawValue: try row.text(3, "kind")) else {
+                throw row.corrupt("kind", "offer, oneTimeUse or customCode")
+            }
+            guard let state = ConnectResource.State(rawValue: try row.text(7, "state")) else {
+                throw row.corrupt("state", "planned, sent, created or failed")
+            }
+            chunk.append(
+                LedgerRow.ConnectResource(
+                    id: try row.integer(0, "id"), campaign: try row.text(1, "campaign"),
+                    offer: try row.text(2, "offer"), kind: kind, key: try row.text(4, "key"),
+                    requestId: try row.text(5, "request_id"), resourceType: try row.text(6, "resource_type"),
+                    state: state, ascId: try row.optionalText(8, "asc_id"), bodyDigest: try row.text(9, "body_digest"),
+                    error: try row.optionalText(10, "error"), updatedAt: try row.timestamp(11, "updated_at")))
+            if chunk.count == LedgerCopy.chunkSize {
+                try sink.connectResources(chunk)
+                chunk.removeAll(keepingCapacity: true)
+            }
+        }
+        if !chunk.isEmpty { try sink.connectResources(chunk) }
+    }
+
     private func rows<T>(_ sql: String, table: String, _ decode: (CopyRow) throws -> T) throws -> [T] {
         let cursor = try Row.fetchCursor(db, sql: sql)
         var result: [T] = []
@@ -159,6 +193,12 @@ private struct CopyRow {
     func text(_ index: Int, _ column: String) throws -> String {
         guard case .string(let text) = (row[index] as DatabaseValue).storage else { throw corrupt(column, "text") }
         return text
+    }
+
+    /// Text or `NULL`.
+    func optionalText(_ index: Int, _ column: String) throws -> String? {
+        if (row[index] as DatabaseValue).isNull { return nil }
+        return try text(index, column)
     }
 
     func boolean(_ index: Int, _ column: String) throws -> Bool {
