@@ -13,7 +13,9 @@ struct CodesStatus: ParsableCommand {
             batches hold none until `offerkit codes import`), handed out and left; totals per offer and \
             environment (their left is what claims and exports can still hand out: batches not expired, and \
             only personal codes when the offer has any); then the app's use of this quarter's limits. For \
-            shared codes (redemption limit above 1), handed out counts recipients and left counts redemptions.
+            shared codes (redemption limit above 1), handed out counts recipients and left counts redemptions. Per offer, what `codes \
+            apply` did in App Store Connect: each resource planned, sent (outcome unknown), created (with Apple's \
+            id) or failed (with Apple's error).
             """)
 
     @OptionGroup var options: CampaignOptions
@@ -31,7 +33,8 @@ struct CodesStatus: ParsableCommand {
         let recorded = Set(status.offers.map(\.name))
         let report = StatusReport(
             status, today: today,
-            unrecordedOffers: campaign.offers.map(\.referenceName).filter { !recorded.contains($0) })
+            unrecordedOffers: campaign.offers.map(\.referenceName).filter { !recorded.contains($0) },
+            resources: try ledger.connectResources(campaign: campaign.name))
         switch format {
         case .json: try Output.json(report)
         case .text: Output.line(report.text)

@@ -12,6 +12,25 @@ struct StatusReport: Encodable {
     /// Offers of the campaign file that the ledger does not hold (not generated yet).
     let unrecordedOffers: [String]
     let usage: Usage
+    /// The campaign's App Store Connect resources, as `codes apply` recorded them (plan order).
+    let appStoreConnect: [Resource]
+
+    struct Resource: Encodable {
+        /// The plan's request id, for example `offer-1-custom-code-3`.
+        let request: String
+        let offer: String
+        /// `offer`, `oneTimeUse` or `customCode`.
+        let kind: String
+        /// The one-time-use batch's position (from 0), or the custom code upper-cased; empty for the offer.
+        let key: String
+        /// `planned`, `sent` (outcome unknown: looked up before it is sent again), `created` or `failed`.
+        let state: String
+        /// App Store Connect's id, once created.
+        let id: String?
+        /// Apple's errors (failed), or why the outcome is unknown.
+        let error: String?
+        let updatedAt: String
+    }
 
     struct Offer: Encodable {
         let offer: String
@@ -65,7 +84,15 @@ struct StatusReport: Encodable {
         let activeOfferLimit: Int
     }
 
-    init(_ status: CampaignStatus, today: CalendarDate, unrecordedOffers: [String]) {
+    init(
+        _ status: CampaignStatus, today: CalendarDate, unrecordedOffers: [String], resources: [ConnectResource] = []
+    ) {
+        appStoreConnect = resources.map { resource in
+            Resource(
+                request: resource.requestId, offer: resource.offer, kind: resource.kind.rawValue, key: resource.key,
+                state: resource.state.rawValue, id: resource.id, error: resource.error,
+                updatedAt: LedgerTimestamp.text(resource.updatedAt))
+        }
         campaign = status.campaign
         appAppleId = status.appAppleId
         self.today = today.description
@@ -157,6 +184,7 @@ struct StatusReport: Encodable {
                 ])
             }
             lines += Self.table(rows, rightAligned: 4...8).map { "  " + $0 }
+            lines += connectLines(offer: offer.offer)
         }
         for name in unrecordedOffers {
             lines.append("")
@@ -169,6 +197,38 @@ struct StatusReport: Encodable {
                 + "\(Self.number(usage.sandboxLimit)) sandbox codes, \(usage.activeOffers) of "
                 + "\(usage.activeOfferLimit) active offers")
         return lines.joined(separator: "\n")
+    }
+
+    /// What `codes apply` did with the offer's App Store Connect resources: the offer and each
+    /// one-time-use batch on a line, custom codes counted by state, and every resource that is not
+    /// created listed with its error.
+    private func connectLines(offer: String) -> [String] {
+        let own = appStoreConnect.filter { $0.offer == offer }
+        guard !own.isEmpty else { return ["  App Store Connect: not applied yet (offerkit codes apply)"] }
+        func describe(_ resource: Resource) -> String {
+            var text = resource.state
+            if let id = resource.id { text += " (id \(id))" }
+            if resource.state == "sent" { text += ": outcome unknown, looked up before it is sent again" }
+            if resource.state != "created", let error = resource.error { text += ": \(error)" }
+            return text
+        }
+        var lines = ["  App Store Connect:"]
+        for resource in own where resource.kind != "customCode" {
+            let name = resource.kind == "offer" ? "offer" : "one-time-use \((Int(resource.key) ?? 0) + 1)"
+            lines.append("    \(name) (\(resource.request)): \(describe(resource))")
+        }
+        let codes = own.filter { $0.kind == "customCode" }
+        if !codes.isEmpty {
+            let counts = Dictionary(grouping: codes, by: \.state).mapValues(\.count)
+            let parts = ["created", "planned", "sent", "failed"].compactMap { state in
+                counts[state].map { "\(Self.number($0)) \(state)" }
+            }
+            lines.append("    custom codes: " + parts.joined(separator: ", "))
+            for resource in codes where resource.state == "failed" || resource.state == "sent" {
+                lines.append("      \(resource.request) (\(resource.key)): \(describe(resource))")
+            }
+        }
+        return lines
     }
 
     static func number(_ value: Int) -> String { value == .max ? "more than 9e18" : ProblemText.grouped(value) }
