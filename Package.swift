@@ -58,12 +58,15 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
+        // What App Store Connect's API says and how OfferKit reads it (addresses, rate-limit headers,
+        // error bodies, list pages, campaign paths): no networking, so the fuzz targets reach it.
+        .target(name: "OfferConnectAPI", dependencies: ["OfferJSON", "OfferCodes"]),
         // The App Store Connect client of `codes apply`: tokens, pacing, retries, lookups, the run.
         // Its own target, so that only the CLI links AsyncHTTPClient.
         .target(
             name: "OfferConnect",
             dependencies: [
-                "OfferJSON", "OfferSigning", "OfferCodes",
+                "OfferJSON", "OfferSigning", "OfferCodes", "OfferConnectAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -103,7 +106,7 @@ let package = Package(
             name: "offerkit",
             dependencies: [
                 "OfferJSON", "OfferSigning", "OfferCodes", "OfferService", "OfferSnippets", "OfferLedgerPostgres",
-                "OfferConnect",
+                "OfferConnect", "OfferConnectAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -117,7 +120,8 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "OfferJSON", "OfferSigning", "OfferCodes", .product(name: "Crypto", package: "swift-crypto"),
+                "OfferJSON", "OfferSigning", "OfferCodes", "OfferConnectAPI",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Fuzz/Targets"
         ),
@@ -126,6 +130,8 @@ let package = Package(
         // Runs the independent tools (Python, openssl) for the test targets; used by tests only.
         .target(name: "InteropSupport", path: "Tests/InteropSupport"),
         .testTarget(name: "OfferJSONTests", dependencies: ["OfferJSON"]),
+        .testTarget(
+            name: "OfferConnectTests", dependencies: ["OfferConnectAPI", "OfferConnect", "OfferCodes", "OfferJSON"]),
         .testTarget(
             name: "OfferSigningTests",
             dependencies: ["OfferJSON", "OfferSigning", "InteropSupport"],

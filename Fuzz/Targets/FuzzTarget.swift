@@ -33,6 +33,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case recipients
     /// `LedgerLocation(parsing:)`: a `--ledger` path or URL, whose password must never be shown.
     case ledgerLocation = "ledger-location"
+    /// What `codes apply` reads from App Store Connect: error bodies, list pages, `201` bodies,
+    /// `X-Rate-Limit`, `Retry-After`, and error pointers mapped to campaign paths.
+    case connectAnswers = "connect-answers"
 
     /// Runs one input through the target.
     package func run(_ input: [UInt8]) {
@@ -49,6 +52,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .credentials: Self.fuzzCredentials(input)
         case .recipients: Self.fuzzRecipients(input)
         case .ledgerLocation: Self.fuzzLedgerLocation(input)
+        case .connectAnswers: Self.fuzzConnectAnswers(input)
         }
     }
 

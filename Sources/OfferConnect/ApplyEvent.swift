@@ -1,3 +1,5 @@
+import OfferConnectAPI
+
 /// What a run reports while it works: for `--verbose`, the progress line and messages as they happen.
 public enum ApplyEvent: Sendable {
     /// One request and how it ended.

@@ -1,5 +1,6 @@
 import Foundation
 import OfferCodes
+import OfferConnectAPI
 
 extension ApplyRun {
     /// The largest `values` answer read: 1,000,000 codes of up to 32 characters.

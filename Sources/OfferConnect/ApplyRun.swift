@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOHTTP1
 import OfferCodes
+import OfferConnectAPI
 import OfferJSON
 import OfferSigning
 
@@ -242,9 +243,7 @@ public struct ApplyRun: Sendable {
                 resource = try await book.record(resource.with(state: .sent, error: resource.error, at: Date()))
                 switch try await transport.attempt(.POST, request.path, body: body) {
                 case .answer(let answer) where answer.status == 201:
-                    guard let value = try? JSONValue.parse(answer.body), case .string(let id)? = value["data"]?["id"],
-                        !id.isEmpty, id.utf8.count <= ConnectResource.maximumIdBytes
-                    else {
+                    guard let id = ConnectListPage.createdId(answer.body) else {
                         let error = ConnectError.unexpectedAnswer(
                             request: "POST \(request.path) (\(resource.label))", what: "201 without a usable data.id")
                         stop(error)

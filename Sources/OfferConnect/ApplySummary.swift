@@ -1,3 +1,5 @@
+import OfferConnectAPI
+
 /// What a `codes apply` run did, for its closing lines and its exit status.
 public struct ApplySummary: Sendable, Equatable {
     /// One resource App Store Connect refused, with its errors.

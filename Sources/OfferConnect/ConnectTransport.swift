@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import OfferConnectAPI
 
 /// Sends `codes apply`'s requests to App Store Connect over AsyncHTTPClient: HTTP/1.1 with
 /// keep-alive, a timeout on connecting and on each request, a fresh bearer token on each, paced
@@ -151,7 +152,7 @@ public final class ConnectTransport: Sendable {
 
     /// Waits as a `429` asks: `Retry-After` when given, else the back-off; every request waits too.
     func waitAfterRateLimit(_ answer: Answer, attempt: Int) async throws {
-        if let header = answer.headers.first(name: "Retry-After"), let delay = Self.retryAfter(header) {
+        if let header = answer.headers.first(name: "Retry-After"), let delay = RetryAfter.delay(header) {
             guard delay <= settings.retryAfterCap else {
                 throw ConnectError.unreachable(
                     reason: "App Store Connect's rate limit asks to wait \(delay.components.seconds) s (Retry-After), "
@@ -175,18 +176,6 @@ public final class ConnectTransport: Sendable {
             Double(settings.backoffBase.nanoseconds) * pow(2, Double(min(attempt, 20))),
             Double(settings.backoffCap.nanoseconds))
         return .nanoseconds(Int64(Double.random(in: 0.5...1) * ceiling))
-    }
-
-    /// `Retry-After` as seconds (`120`) or an HTTP date; `nil` when unreadable or negative.
-    static func retryAfter(_ header: String, now: Date = Date()) -> Duration? {
-        let text = header.trimmingCharacters(in: .whitespaces)
-        if text.utf8.count <= 9, let seconds = Int(text), seconds >= 0 { return .seconds(seconds) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard text.utf8.count <= 64, let date = formatter.date(from: text) else { return nil }
-        return .seconds(max(0, Int(date.timeIntervalSince(now).rounded(.up))))
     }
 
     /// Whether the request certainly did not reach the server: it could not connect.

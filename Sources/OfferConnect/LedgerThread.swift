@@ -1,5 +1,6 @@
 import NIOPosix
 import OfferCodes
+import OfferConnectAPI
 
 /// Runs the ledger's blocking calls (SQLite and PostgreSQL wait for the disk and the network) on
 /// a thread of their own, one at a time, never on the threads of Swift's concurrency pool that

@@ -1,5 +1,6 @@
 import NIOHTTP1
 import OfferCodes
+import OfferConnectAPI
 import OfferJSON
 import OfferSigning
 

@@ -1,4 +1,5 @@
 import Foundation
+import OfferConnectAPI
 
 /// Spaces the run's requests so that it does not run into App Store Connect's hourly limit
 /// needlessly, and holds every request back after a `429`.

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import OfferCodes
+import OfferConnectAPI
 import OfferJSON
 
 /// The run's view of the campaign's App Store Connect resources: what the ledger recorded, kept

@@ -1,4 +1,5 @@
 import OfferCodes
+import OfferConnectAPI
 import OfferJSON
 
 /// Looks a resource up in App Store Connect after a request whose outcome is unknown, through
@@ -34,46 +35,17 @@ struct ResourceFinder {
         while let url = next, pages < Self.pageLimit {
             pages += 1
             let answer = try await transport.get(url)
-            guard answer.status == 200, let page = try? JSONValue.parse(answer.body),
-                case .array(let items)? = page["data"]
-            else {
+            guard answer.status == 200, let page = ConnectListPage(answer.body) else {
                 throw ConnectError.unexpectedAnswer(
                     request: "GET \(ConnectTransport.pathOnly(url))",
                     what: "status \(answer.status) and no list of resources")
             }
-            for item in items {
-                guard case .string(let id)? = item["id"], !taken.contains(id), let found = item["attributes"] else {
-                    continue
-                }
-                if Self.matches(found, attributes, kind: request.subject.kind) { return id }
+            for item in page.items where !taken.contains(item.id) {
+                if ConnectListPage.matches(item.attributes, attributes, kind: request.subject.kind) { return item.id }
             }
             next = nil
-            if case .string(let link)? = page["links"]?["next"], transport.address.contains(link) { next = link }
+            if let link = page.next, transport.address.contains(link) { next = link }
         }
         return nil
-    }
-
-    /// Whether a listed resource's attributes are those the request would create.
-    static func matches(_ found: JSONValue, _ planned: JSONValue?, kind: ConnectResource.Kind) -> Bool {
-        func text(_ value: JSONValue?, _ key: String) -> String? {
-            if case .string(let text)? = value?[key] { return text }
-            return nil
-        }
-        switch kind {
-        case .offer:
-            return text(found, "name") != nil && text(found, "name") == text(planned, "name")
-        case .customCode:
-            guard let code = text(found, "customCode"), let plannedCode = text(planned, "customCode") else {
-                return false
-            }
-            return code.uppercased() == plannedCode.uppercased()
-        case .oneTimeUse:
-            guard found["numberOfCodes"]?.int64 != nil,
-                found["numberOfCodes"]?.int64 == planned?["numberOfCodes"]?.int64,
-                text(found, "expirationDate") == text(planned, "expirationDate")
-            else { return false }
-            let environment = text(planned, "environment") ?? "PRODUCTION"
-            return (text(found, "environment") ?? "PRODUCTION") == environment
-        }
     }
 }

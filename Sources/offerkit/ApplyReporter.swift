@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import OfferConnect
+import OfferConnectAPI
 
 /// What `codes apply` and `codes fetch` show while they run and when they end: the progress line
 /// (on a terminal), `--verbose` request lines and notes on stderr, the summary on stdout.

@@ -1,6 +1,7 @@
 import Foundation
 import OfferCodes
 import OfferConnect
+import OfferConnectAPI
 import OfferService
 import OfferSigning
 import OfferSnippets

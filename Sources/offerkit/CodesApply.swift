@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OfferCodes
 import OfferConnect
+import OfferConnectAPI
 import OfferJSON
 
 /// `offerkit codes apply`: the campaign's plan sent to App Store Connect, exactly once,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import OfferCodes
 import OfferConnect
+import OfferConnectAPI
 
 /// `offerkit codes deactivate`: App Store Connect's `active` switch, in the ledger and (with
 /// `--apply`) in App Store Connect.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import OfferCodes
 import OfferConnect
+import OfferConnectAPI
 
 /// `offerkit codes fetch`: the one-time-use codes App Store Connect had not produced when
 /// `codes apply` ran, fetched and imported now.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import OfferConnect
+import OfferConnectAPI
 import OfferSigning
 
 /// How the commands that talk to App Store Connect (`codes apply`, `codes fetch`,

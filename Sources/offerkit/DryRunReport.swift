@@ -1,5 +1,6 @@
 import OfferCodes
 import OfferConnect
+import OfferConnectAPI
 import OfferJSON
 
 /// `codes apply --dry-run`: for each resource of the plan, what the ledger says about it and what

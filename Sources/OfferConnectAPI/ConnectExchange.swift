@@ -11,6 +11,14 @@ public struct ConnectExchange: Sendable, Equatable {
     /// From sending to the end of the answer.
     public var duration: Duration
 
+    public init(method: String, path: String, status: Int?, failure: String?, duration: Duration) {
+        self.method = method
+        self.path = path
+        self.status = status
+        self.failure = failure
+        self.duration = duration
+    }
+
     /// `POST /v1/subscriptionOfferCodes 201 12 ms`.
     public var line: String {
         let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000

@@ -12,7 +12,7 @@ public struct RateLimitStatus: Sendable, Equatable {
     }
 
     /// The largest number either field may hold; a header with larger numbers is ignored.
-    static let largest = 100_000_000
+    package static let largest = 100_000_000
 
     /// The status in `header`, or `nil` when it does not give both numbers in range.
     public init?(header: String) {

@@ -14,6 +14,17 @@ public struct AppleErrorDetail: Sendable, Equatable {
     /// Where in the campaign file the problem is, when the pointer maps to it.
     public var campaignPath: String?
 
+    public init(
+        status: String, code: String, title: String, detail: String, source: String?, campaignPath: String?
+    ) {
+        self.status = status
+        self.code = code
+        self.title = title
+        self.detail = detail
+        self.source = source
+        self.campaignPath = campaignPath
+    }
+
     /// The longest text kept from any one field of Apple's answer.
     static let fieldLimit = 500
 
@@ -28,7 +39,7 @@ public struct AppleErrorDetail: Sendable, Equatable {
 
     /// The errors of an answer's body, or one built from the status when the body is not
     /// Apple's error format. Every text is bounded; control characters are dropped.
-    static func parse(status: Int, body: [UInt8]) -> [AppleErrorDetail] {
+    package static func parse(status: Int, body: [UInt8]) -> [AppleErrorDetail] {
         let fallback = [
             AppleErrorDetail(
                 status: String(status), code: "HTTP_\(status)", title: "", detail: "the answer held no JSON:API errors",

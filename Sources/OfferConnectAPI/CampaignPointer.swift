@@ -2,10 +2,10 @@ import OfferCodes
 
 /// Maps a JSON pointer into a request body OfferKit planned (Apple's `source.pointer`) back to
 /// the place in the campaign file it came from, so that an error names what the user wrote.
-enum CampaignPointer {
+package enum CampaignPointer {
     /// The campaign path for `pointer` in the body of the request that creates `subject`:
     /// `$.offers[1].prices[0].pricePoint`, or at least the offer or batch.
-    static func campaignPath(_ pointer: String?, subject: PlannedRequest.Subject) -> String {
+    package static func campaignPath(_ pointer: String?, subject: PlannedRequest.Subject) -> String {
         let offer = "$.offers[\(subject.offerIndex)]"
         let parts = (pointer ?? "").split(separator: "/").map(String.init)
         switch subject.kind {

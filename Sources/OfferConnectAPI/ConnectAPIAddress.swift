@@ -44,13 +44,13 @@ public struct ConnectAPIAddress: Sendable, Equatable {
     }
 
     /// The URL of `path` (which starts with `/`).
-    func url(_ path: String) -> String { baseURL + path }
+    package func url(_ path: String) -> String { baseURL + path }
 
     /// Whether `url` (a `links.next` from an answer) is under this base URL, so that it may carry
     /// the token.
-    func contains(_ url: String) -> Bool { url.hasPrefix(baseURL + "/") }
+    package func contains(_ url: String) -> Bool { url.hasPrefix(baseURL + "/") }
 
-    static func isLoopback(_ host: String) -> Bool {
+    package static func isLoopback(_ host: String) -> Bool {
         let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
         if bare == "localhost" || bare == "::1" { return true }
         let parts = bare.split(separator: ".", omittingEmptySubsequences: false)

@@ -1,0 +1,71 @@
+import OfferCodes
+import OfferJSON
+
+/// One page of an App Store Connect list answer (`…sResponse`, API 4.4.1): each resource's id and
+/// attributes, and `links.next`.
+package struct ConnectListPage: Sendable, Equatable {
+    /// A listed resource.
+    package struct Item: Sendable, Equatable {
+        package var id: String
+        package var attributes: JSONValue
+    }
+
+    package var items: [Item]
+    /// The next page's URL, when there is one.
+    package var next: String?
+
+    /// The page in `body`, or `nil` when it is not a JSON:API list (a `data` array of resources).
+    /// Resources without a string `id` (1 to ``ConnectResource/maximumIdBytes`` bytes) or without
+    /// attributes are left out.
+    package init?(_ body: [UInt8]) {
+        guard body.count <= 64 << 20, let page = try? JSONValue.parse(body), case .array(let data)? = page["data"]
+        else { return nil }
+        items = data.compactMap { item in
+            guard case .string(let id)? = item["id"], !id.isEmpty, id.utf8.count <= ConnectResource.maximumIdBytes,
+                let attributes = item["attributes"], case .object = attributes
+            else { return nil }
+            return Item(id: id, attributes: attributes)
+        }
+        if case .string(let link)? = page["links"]?["next"], link.utf8.count <= 4_096 {
+            next = link
+        } else {
+            next = nil
+        }
+    }
+
+    /// Whether a listed resource's attributes are those a planned create request
+    /// (`data.attributes` of its body) would make: an offer by its `name`, a custom code by its
+    /// `customCode` (case-insensitively), a one-time-use batch by `numberOfCodes`, `expirationDate`
+    /// and `environment` (absent = `PRODUCTION`).
+    package static func matches(_ found: JSONValue, _ planned: JSONValue?, kind: ConnectResource.Kind) -> Bool {
+        func text(_ value: JSONValue?, _ key: String) -> String? {
+            if case .string(let text)? = value?[key] { return text }
+            return nil
+        }
+        switch kind {
+        case .offer:
+            guard let name = text(found, "name") else { return false }
+            return name == text(planned, "name")
+        case .customCode:
+            guard let code = text(found, "customCode"), let plannedCode = text(planned, "customCode") else {
+                return false
+            }
+            return code.uppercased() == plannedCode.uppercased()
+        case .oneTimeUse:
+            guard let count = found["numberOfCodes"]?.int64, count == planned?["numberOfCodes"]?.int64,
+                let expiry = text(found, "expirationDate"), expiry == text(planned, "expirationDate")
+            else { return false }
+            return (text(found, "environment") ?? "PRODUCTION") == (text(planned, "environment") ?? "PRODUCTION")
+        }
+    }
+
+    /// The id in a `201` answer's `data.id`, when usable.
+    package static func createdId(_ body: [UInt8]) -> String? {
+        guard body.count <= 8 << 20, let value = try? JSONValue.parse(body),
+            case .string(let id)? = value["data"]?["id"],
+            !id.isEmpty, id.utf8.count <= ConnectResource.maximumIdBytes,
+            !id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " })
+        else { return nil }
+        return id
+    }
+}
