@@ -1607,6 +1607,8 @@ def main(argv):
             stopping.set()
             threading.Thread(target=server.shutdown, daemon=True).start()
 
+    # A parent may hand down a signal mask that blocks these (Swift's test runner does): unblock them.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     print(f"listening on {app.base_url}", flush=True)
