@@ -1,0 +1,299 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The local App Store Connect stand-in (`Tests/StandIns/app_store_connect.py`) as a running process, for
+/// the tests of `offerkit codes apply`.
+///
+/// It checks every request the way App Store Connect documents (tokens of the demo key, Apple's 4.4.1
+/// schemas, the offer-code rules) and exposes its state and fault injection through `/_standin/`; see
+/// `Tests/StandIns/README.md`.
+///
+/// ```swift
+/// let standIn = try AppStoreConnectStandIn.start(products: .init(subscriptions: ["6450000001"]))
+/// defer { standIn.stop() }
+/// try standIn.setFaults(#"{"script": [{"method": "POST", "fault": "drop-after"}]}"#)
+/// // … run the client against standIn.baseURL with a token of the demo key …
+/// let state = try standIn.state()
+/// ```
+public final class AppStoreConnectStandIn: @unchecked Sendable {
+    /// The App Store Connect ids of the app's products; relationships to other ids are refused.
+    public struct Products: Sendable {
+        public var subscriptions: [String]
+        public var inAppPurchases: [String]
+
+        public init(subscriptions: [String] = [], inAppPurchases: [String] = []) {
+            self.subscriptions = subscriptions
+            self.inAppPurchases = inAppPurchases
+        }
+    }
+
+    /// An answer of the stand-in.
+    public struct Answer: Sendable {
+        public let status: Int
+        public let headers: [String: String]
+        public let body: Data
+
+        /// The body as text (UTF-8).
+        public var text: String { String(decoding: body, as: UTF8.self) }
+
+        /// A header by name, ignoring case.
+        public func header(_ name: String) -> String? {
+            headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        }
+    }
+
+    /// Why the stand-in could not be started or asked.
+    public enum Failure: LocalizedError, Sendable {
+        /// The Python interpreter cannot import what the stand-in needs.
+        case pythonUnavailable(python: String, detail: String)
+        /// The process ended, or printed something else, before its `listening on` line.
+        case didNotStart(detail: String)
+        /// A control request failed or answered with an unexpected status.
+        case request(path: String, detail: String)
+
+        public var errorDescription: String? {
+            switch self {
+            case .pythonUnavailable(let python, let detail):
+                return "the App Store Connect stand-in needs Python with jsonschema, referencing, PyJWT and "
+                    + "cryptography, but \(python) cannot import them (run .ci/run, or pip install jsonschema "
+                    + "PyJWT cryptography and set OFFERKIT_PYTHON): \(detail)"
+            case .didNotStart(let detail):
+                return "the App Store Connect stand-in did not start: \(detail)"
+            case .request(let path, let detail):
+                return "the App Store Connect stand-in's \(path) failed: \(detail)"
+            }
+        }
+    }
+
+    /// The repository's root, found from this file (`Tests/InteropSupport/`).
+    public static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// `Tests/StandIns/app_store_connect.py`.
+    public static let script = packageRoot.appendingPathComponent("Tests/StandIns/app_store_connect.py").path
+    /// Apple's offer-code schemas the stand-in checks against.
+    public static let schemas = packageRoot.appendingPathComponent(
+        "Tests/Fixtures/app-store-connect/offer_code_schemas_4.4.1.json"
+    ).path
+    /// The demo key's key id, issuer id and files (`keys-example/`): the stand-in accepts its tokens.
+    public static let keyId = "DEMOKEY123"
+    public static let issuerId = "98802e6e-bab8-4f06-8c88-a2582cda3c9c"
+    public static let privateKeyPath = packageRoot.appendingPathComponent(
+        "keys-example/SubscriptionKey_DEMOKEY123.p8"
+    ).path
+    public static let publicKeyPath = packageRoot.appendingPathComponent(
+        "keys-example/SubscriptionKey_DEMOKEY123.pub.pem"
+    ).path
+
+    /// Why the stand-in cannot run here (`nil` when `InteropEnvironment.python` imports its packages).
+    public static let unavailableReason: String? = {
+        let probe = try? ExternalProcess.run(
+            InteropEnvironment.python, ["-c", "import jsonschema, referencing, jwt, cryptography"])
+        guard let probe else { return "\(InteropEnvironment.python) could not be run" }
+        return probe.status == 0 ? nil : probe.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
+    }()
+
+    /// `http://127.0.0.1:PORT`, without a trailing slash.
+    public let baseURL: String
+    private let process: Process
+    private let stdout: Pipe
+    private let folder: URL
+    private let lock = NSLock()
+
+    private init(process: Process, stdout: Pipe, folder: URL, baseURL: String) {
+        self.process = process
+        self.stdout = stdout
+        self.folder = folder
+        self.baseURL = baseURL
+    }
+
+    deinit { stop() }
+
+    /// Starts a stand-in for `products` that accepts the demo key's tokens (team key, or `individual`).
+    /// - Parameters:
+    ///   - today: the day the rules count from (`--today`), `nil` for the real UTC date.
+    ///   - extraArguments: more options of the stand-in, e.g. `["--accept-opaque-price-points"]`.
+    /// - Throws: ``Failure`` when Python or its packages are missing or the process does not start.
+    public static func start(
+        products: Products, individual: Bool = false, today: String? = nil, extraArguments: [String] = []
+    ) throws -> AppStoreConnectStandIn {
+        let json = try JSONSerialization.data(
+            withJSONObject: ["subscriptions": products.subscriptions, "inAppPurchases": products.inAppPurchases],
+            options: [.sortedKeys])
+        return try launch(
+            ["--products", String(decoding: json, as: UTF8.self)], individual: individual, today: today,
+            extraArguments: extraArguments)
+    }
+
+    /// Starts a stand-in whose products are those of a campaign file's `offers[].product`.
+    public static func start(
+        productsFromCampaign campaign: String, individual: Bool = false, today: String? = nil,
+        extraArguments: [String] = []
+    ) throws -> AppStoreConnectStandIn {
+        try launch(
+            ["--products-from-campaign", campaign], individual: individual, today: today,
+            extraArguments: extraArguments)
+    }
+
+    private static func launch(
+        _ productArguments: [String], individual: Bool, today: String?, extraArguments: [String]
+    ) throws -> AppStoreConnectStandIn {
+        if let reason = unavailableReason {
+            throw Failure.pythonUnavailable(python: InteropEnvironment.python, detail: reason)
+        }
+        var arguments = [
+            InteropEnvironment.python, script, "--schemas", schemas, "--public-key", publicKeyPath, "--key-id", keyId,
+        ]
+        arguments += individual ? ["--individual"] : ["--issuer-id", issuerId]
+        arguments += productArguments
+        if let today { arguments += ["--today", today] }
+        arguments += extraArguments
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offerkit-asc-standin-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let errURL = folder.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.currentDirectoryURL = packageRoot
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+
+        let line = firstLine(of: stdout.fileHandleForReading, seconds: 60)
+        let prefix = "listening on "
+        guard let line, line.hasPrefix(prefix + "http://127.0.0.1:") else {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            let stderr = String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
+            try? FileManager.default.removeItem(at: folder)
+            throw Failure.didNotStart(
+                detail: "first line \(line.map { "\"\($0)\"" } ?? "missing"); stderr: \(stderr)")
+        }
+        return AppStoreConnectStandIn(
+            process: process, stdout: stdout, folder: folder, baseURL: String(line.dropFirst(prefix.count)))
+    }
+
+    /// Reads up to the first newline (or the end) within `seconds`; `nil` on a timeout.
+    private static func firstLine(of handle: FileHandle, seconds: Double) -> String? {
+        final class Box: @unchecked Sendable { var bytes = Data() }
+        let box = Box()
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                box.bytes.append(chunk)
+                if chunk.contains(UInt8(ascii: "\n")) { break }
+            }
+            done.signal()
+        }.start()
+        guard done.wait(timeout: .now() + seconds) == .success else { return nil }
+        let text = String(decoding: box.bytes, as: UTF8.self)
+        return text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init)
+    }
+
+    /// What the stand-in wrote to stderr so far (its own problems; `--verbose` logs every request).
+    public var stderr: String {
+        String(decoding: (try? Data(contentsOf: folder.appendingPathComponent("stderr"))) ?? Data(), as: UTF8.self)
+    }
+
+    /// Whether the process still runs.
+    public var isRunning: Bool { lock.withLock { process.isRunning } }
+
+    /// Stops the process (SIGTERM, then SIGKILL after 5 s) and removes its temporary files; safe to call twice.
+    public func stop() {
+        lock.withLock {
+            if process.isRunning {
+                process.terminate()
+                let deadline = Date().addingTimeInterval(5)
+                while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                process.waitUntilExit()
+            }
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
+    /// One blocking HTTP request to the stand-in (a path such as `/v1/subscriptionOfferCodes`).
+    /// - Parameter bearer: sent as `Authorization: Bearer …` when given.
+    public func request(
+        _ method: String, _ path: String, body: Data? = nil, bearer: String? = nil,
+        headers: [String: String] = [:], timeout: Double = 30
+    ) throws -> Answer {
+        guard let url = URL(string: baseURL + path) else {
+            throw Failure.request(path: path, detail: "not a path: \(path)")
+        }
+        var request = URLRequest(url: url, timeoutInterval: timeout)
+        request.httpMethod = method
+        request.httpBody = body
+        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+
+        final class Outcome: @unchecked Sendable { var result: Result<Answer, Error>? }
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        session.dataTask(with: request) { data, response, error in
+            if let error {
+                outcome.result = .failure(Failure.request(path: path, detail: error.localizedDescription))
+            } else if let response = response as? HTTPURLResponse {
+                var fields: [String: String] = [:]
+                for (name, value) in response.allHeaderFields {
+                    fields[String(describing: name)] = String(describing: value)
+                }
+                outcome.result = .success(Answer(status: response.statusCode, headers: fields, body: data ?? Data()))
+            } else {
+                outcome.result = .failure(Failure.request(path: path, detail: "no HTTP response"))
+            }
+            done.signal()
+        }.resume()
+        done.wait()
+        return try outcome.result!.get()
+    }
+
+    /// `GET /_standin/state`: every resource, the counters and the log of POSTs (see the README).
+    public func stateData() throws -> Data {
+        try control("GET", "/_standin/state", body: nil).body
+    }
+
+    /// `GET /_standin/state` as a JSON object.
+    public func state() throws -> [String: Any] {
+        let data = try stateData()
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw Failure.request(path: "/_standin/state", detail: "the state is not a JSON object")
+        }
+        return object
+    }
+
+    /// `POST /_standin/config` with a JSON object, e.g. `{"valuesNotReady": 2, "slowSeconds": 3}`.
+    public func configure(_ json: String) throws {
+        _ = try control("POST", "/_standin/config", body: Data(json.utf8))
+    }
+
+    /// `POST /_standin/faults`: replaces the fault setup (`{"script": [...], "random": {...}}`).
+    public func setFaults(_ json: String) throws {
+        _ = try control("POST", "/_standin/faults", body: Data(json.utf8))
+    }
+
+    /// `POST /_standin/reset`: no resources, counters, log or faults; the start-up configuration.
+    public func reset() throws {
+        _ = try control("POST", "/_standin/reset", body: Data("{}".utf8))
+    }
+
+    private func control(_ method: String, _ path: String, body: Data?) throws -> Answer {
+        let answer = try request(method, path, body: body)
+        guard answer.status == 200 else {
+            throw Failure.request(path: path, detail: "HTTP \(answer.status): \(answer.text)")
+        }
+        return answer
+    }
+}

@@ -1,0 +1,1621 @@
+#!/usr/bin/env python3
+"""A strict local stand-in for the App Store Connect API's offer-code endpoints (a TEST TOOL).
+
+`offerkit codes apply` sends a campaign's offer-code plan to App Store Connect; no test can reach
+Apple, so the tests run this server instead. It is at least as strict as Apple's documentation:
+every request body is validated against Apple's own 4.4.1 request schema and against a strict copy
+that refuses unknown members; every JSON answer is validated against Apple's response schema before
+it is sent; bearer tokens are verified (ES256, `kid`, `aud`, `iss` or `sub`, lifetime); the
+documented offer-code rules are enforced with Apple-format error bodies; and a control API under
+`/_standin/` exposes the state, changes the configuration and injects faults (dropped connections,
+429s, 5xx, slow answers). See README.md next to this file for the rules, the error codes (which are
+documented by Apple and which are guesses) and the control API.
+
+Usage:
+  app_store_connect.py --schemas SCHEMAS_JSON --public-key PEM --key-id KEY_ID
+                       (--issuer-id UUID | --individual)
+                       (--products PRODUCTS_JSON | --products-from-campaign CAMPAIGN_JSON)
+                       [--paths PATHS_JSON] [--port 0] [--today YYYY-MM-DD] [--verbose]
+                       [--accept-opaque-price-points]
+
+Prints exactly one line, `listening on http://127.0.0.1:PORT`, to stdout once it accepts
+connections, and serves until SIGTERM or SIGINT. Exit 2: unusable arguments or input files.
+"""
+
+import argparse
+import base64
+import calendar
+import datetime
+import email.utils
+import json
+import os
+import random
+import re
+import secrets
+import signal
+import socket
+import sys
+import threading
+import time
+import uuid
+from collections import deque
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit
+
+import jwt
+from cryptography.hazmat.primitives import serialization
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Interop"))
+import validate_asc_requests as asc_schemas  # noqa: E402  (Apple's schemas, plain and strict)
+
+AUDIENCE = "appstoreconnect-v1"
+TOKEN_SKEW_SECONDS = 60
+TOKEN_MAX_LIFETIME_SECONDS = 1200
+ACTIVE_OFFERS_PER_APP = 10
+PRODUCTION_CODES_PER_QUARTER = 1_000_000
+SANDBOX_CODES_PER_QUARTER = 10_000
+ONE_TIME_USE_EXPIRY_MONTHS = 6
+CUSTOM_CODE_MAX_LENGTH = 64
+CODE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+CODE_LENGTH = 11
+MAX_BODY_BYTES = 16 * 1024 * 1024
+PAGE_DEFAULT, PAGE_MAX = 20, 200
+FAULT_KINDS = ("rate-limit", "rate-limit-no-retry-after", "server-error", "unavailable", "drop-before",
+               "drop-after", "slow", "slow-before")
+LOCAL_ID = re.compile(r"^\$\{[^{}]+\}$")
+TERRITORY = re.compile(r"^[A-Z]{3}$")
+CUSTOM_CODE = re.compile(r"^[A-Za-z0-9]+$")
+DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+NOT_AUTHORIZED_DETAIL = ("Provide a properly configured and signed bearer token, and make sure that it has not "
+                         "expired. Learn more about Generating Tokens for API Requests "
+                         "https://developer.apple.com/go/?id=api-generating-tokens")
+
+
+# ---------------------------------------------------------------------------------------------
+# Resource kinds and their wire shapes
+# ---------------------------------------------------------------------------------------------
+
+class Kind:
+    """One ASC resource type the stand-in stores: what it belongs to and how it looks on the wire."""
+
+    def __init__(self, type_, role, family, version="v1", **extra):
+        self.type = type_
+        self.role = role            # "offer", "oneTimeUse", "custom", "price"
+        self.family = family        # "subscription" or "inAppPurchase"
+        self.version = version
+        for key, value in extra.items():
+            setattr(self, key, value)
+
+
+KINDS = {
+    "subscriptionOfferCodes": Kind(
+        "subscriptionOfferCodes", "offer", "subscription", product_type="subscriptions",
+        product_relationship="subscription", price_type="subscriptionOfferCodePrices",
+        price_point_relationship="subscriptionPricePoint", price_point_type="subscriptionPricePoints"),
+    "inAppPurchaseOfferCodes": Kind(
+        "inAppPurchaseOfferCodes", "offer", "inAppPurchase", product_type="inAppPurchases",
+        product_relationship="inAppPurchase", price_type="inAppPurchaseOfferPrices",
+        price_point_relationship="pricePoint", price_point_type="inAppPurchasePricePoints"),
+    "subscriptionOfferCodeOneTimeUseCodes": Kind(
+        "subscriptionOfferCodeOneTimeUseCodes", "oneTimeUse", "subscription", offer_type="subscriptionOfferCodes"),
+    "inAppPurchaseOfferCodeOneTimeUseCodes": Kind(
+        "inAppPurchaseOfferCodeOneTimeUseCodes", "oneTimeUse", "inAppPurchase", offer_type="inAppPurchaseOfferCodes"),
+    "subscriptionOfferCodeCustomCodes": Kind(
+        "subscriptionOfferCodeCustomCodes", "custom", "subscription", offer_type="subscriptionOfferCodes"),
+    "inAppPurchaseOfferCodeCustomCodes": Kind(
+        "inAppPurchaseOfferCodeCustomCodes", "custom", "inAppPurchase", offer_type="inAppPurchaseOfferCodes"),
+    "subscriptionOfferCodePrices": Kind(
+        "subscriptionOfferCodePrices", "price", "subscription", offer_type="subscriptionOfferCodes",
+        price_point_relationship="subscriptionPricePoint", price_point_type="subscriptionPricePoints"),
+    "inAppPurchaseOfferPrices": Kind(
+        "inAppPurchaseOfferPrices", "price", "inAppPurchase", offer_type="inAppPurchaseOfferCodes",
+        price_point_relationship="pricePoint", price_point_type="inAppPurchasePricePoints"),
+}
+
+PRODUCT_COLLECTIONS = {"subscriptions": "subscriptionOfferCodes", "inAppPurchases": "inAppPurchaseOfferCodes"}
+
+# (collection of the parent, relationship name) -> kind of the related resources
+RELATED = {
+    ("subscriptions", "offerCodes"): "subscriptionOfferCodes",
+    ("inAppPurchases", "offerCodes"): "inAppPurchaseOfferCodes",
+    ("subscriptionOfferCodes", "oneTimeUseCodes"): "subscriptionOfferCodeOneTimeUseCodes",
+    ("subscriptionOfferCodes", "customCodes"): "subscriptionOfferCodeCustomCodes",
+    ("subscriptionOfferCodes", "prices"): "subscriptionOfferCodePrices",
+    ("inAppPurchaseOfferCodes", "oneTimeUseCodes"): "inAppPurchaseOfferCodeOneTimeUseCodes",
+    ("inAppPurchaseOfferCodes", "customCodes"): "inAppPurchaseOfferCodeCustomCodes",
+    ("inAppPurchaseOfferCodes", "prices"): "inAppPurchaseOfferPrices",
+}
+
+
+class Resource:
+    """One stored resource. `attributes` hold what the API shows; the rest is bookkeeping."""
+
+    def __init__(self, kind, id_, order, attributes, parent, product, created_on):
+        self.kind = kind
+        self.id = id_
+        self.order = order
+        self.attributes = attributes
+        self.parent = parent          # (type, id): the product for offers, the offer for the others
+        self.product = product        # (type, id) of the product
+        self.created_on = created_on  # the stand-in's today at creation (for the quarter limits)
+        self.prices = []              # offers: price resource ids, in the order sent
+        self.relationships = {}       # prices: territory and price point
+        self.values_seed = None       # one-time-use batches: the codes are drawn from this at creation
+        self.values = None            # ... and materialized on the first ready GET
+        self.values_requests = 0
+
+    def public(self):
+        """The resource as `GET /_standin/state` lists it."""
+        entry = {"type": self.kind.type, "id": self.id, "order": self.order, "attributes": self.attributes,
+                 "parent": {"type": self.parent[0], "id": self.parent[1]},
+                 "product": {"type": self.product[0], "id": self.product[1]}, "createdOn": self.created_on}
+        if self.kind.role == "offer":
+            entry["prices"] = list(self.prices)
+        if self.kind.role == "price":
+            entry["relationships"] = self.relationships
+        if self.kind.role == "oneTimeUse":
+            entry["valuesRequests"] = self.values_requests
+        return entry
+
+
+def created_date(today):
+    """Now, on the stand-in's today (which --today or the configuration may move), in UTC."""
+    now = datetime.datetime.now(datetime.timezone.utc)
+    return datetime.datetime.combine(today, now.time(), tzinfo=datetime.timezone.utc).isoformat(timespec="milliseconds")
+
+
+def add_months(day, months):
+    """`day` plus whole calendar months, the day clamped to the end of the month (31 Aug + 6 = 28/29 Feb)."""
+    month_index = day.month - 1 + months
+    year, month = day.year + month_index // 12, month_index % 12 + 1
+    return datetime.date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
+
+
+def quarter_of(day):
+    return day.year, (day.month - 1) // 3
+
+
+def json_pointer(parts):
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
+
+
+# ---------------------------------------------------------------------------------------------
+# Errors in Apple's format
+# ---------------------------------------------------------------------------------------------
+
+class ApiError(Exception):
+    """An answer in Apple's error format: `{"errors": [{id, status, code, title, detail, source}]}`."""
+
+    def __init__(self, status, errors, headers=None, counter=None):
+        super().__init__(f"{status} {errors[0]['code'] if errors else ''}")
+        self.status = status
+        self.errors = errors
+        self.headers = headers or {}
+        self.counter = counter
+
+    @classmethod
+    def one(cls, status, code, title, detail, pointer=None, parameter=None, headers=None, counter=None):
+        return cls(status, [error_entry(status, code, title, detail, pointer, parameter)], headers, counter)
+
+    def body(self):
+        return {"errors": self.errors}
+
+
+def error_entry(status, code, title, detail, pointer=None, parameter=None):
+    entry = {"id": str(uuid.uuid4()), "status": str(status), "code": code, "title": title, "detail": detail}
+    if pointer is not None:
+        entry["source"] = {"pointer": pointer}
+    elif parameter is not None:
+        entry["source"] = {"parameter": parameter}
+    return entry
+
+
+def not_found(type_, id_):
+    return ApiError.one(404, "NOT_FOUND", "The specified resource does not exist",
+                        f"There is no resource of type '{type_}' with id '{id_}'")
+
+
+def conflict(code, title, detail, pointer):
+    return error_entry(409, code, title, detail, pointer)
+
+
+def relationship_invalid(detail, pointer):
+    return conflict("ENTITY_ERROR.RELATIONSHIP.INVALID",
+                    "The provided entity includes a relationship with an invalid value", detail, pointer)
+
+
+def attribute_invalid(detail, pointer):
+    return conflict("ENTITY_ERROR.ATTRIBUTE.INVALID",
+                    "The provided entity includes an attribute with an invalid value", detail, pointer)
+
+
+def state_error(detail, pointer):
+    return conflict("STATE_ERROR", "The request cannot be fulfilled because of the state of another resource.",
+                    detail, pointer)
+
+
+# ---------------------------------------------------------------------------------------------
+# Apple's schemas and paths
+# ---------------------------------------------------------------------------------------------
+
+class SchemaBook:
+    """Apple's 4.4.1 schemas (plain, and a strict copy without unknown members) and their validators.
+
+    Reuses Tests/Interop/validate_asc_requests.py (the same registry and strict copy the plan checks use).
+    """
+
+    def __init__(self, schemas):
+        self.checker = asc_schemas.Checker(schemas, {})
+        self.schemas = schemas
+        self._lock = threading.Lock()
+
+    def validators(self, name):
+        with self._lock:
+            return self.checker.validators_for(name)
+
+    def request_errors(self, name, body):
+        """Apple-format 422 entries for every way `body` breaks schema `name` (plain or strict)."""
+        plain, strict = self.validators(name)
+        entries, seen = [], set()
+        for validator, strict_pass in ((plain, False), (strict, True)):
+            for error in validator.iter_errors(body):
+                for pointer, code, title, detail in self._describe(error, strict_pass):
+                    if (pointer, code) in seen:
+                        continue
+                    seen.add((pointer, code))
+                    entries.append(error_entry(422, code, title, detail, pointer))
+        entries.sort(key=lambda entry: entry["source"]["pointer"])
+        return entries
+
+    @staticmethod
+    def _describe(error, strict_pass):
+        path = list(error.absolute_path)
+        if error.validator == "required" and isinstance(error.instance, dict):
+            missing = [name for name in error.validator_value if name not in error.instance]
+            for name in missing:
+                yield (json_pointer(path + [name]), SchemaBook._code(path + [name], "REQUIRED"),
+                       "The provided entity is missing a required field",
+                       f"You must provide a value for '{json_pointer(path + [name])}' with this request")
+            return
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            known = error.schema.get("properties", {})
+            for name in error.instance:
+                if name not in known:
+                    yield (json_pointer(path + [name]), SchemaBook._code(path + [name], "UNKNOWN"),
+                           "The provided entity includes an unknown field",
+                           f"'{name}' is not a member of this request's resource in App Store Connect API 4.4.1")
+            return
+        suffix = "INVALID"
+        yield (json_pointer(path), SchemaBook._code(path, suffix),
+               "The provided entity includes a field with an invalid value",
+               f"The value at '{json_pointer(path)}' is invalid: {error.message}"
+               + (" (strict)" if strict_pass else ""))
+
+    @staticmethod
+    def _code(path, suffix):
+        if path[:2] == ["data", "attributes"] and len(path) > 2:
+            return f"ENTITY_ERROR.ATTRIBUTE.{suffix}"
+        if path[:2] == ["data", "relationships"] and len(path) > 2:
+            return f"ENTITY_ERROR.RELATIONSHIP.{suffix}"
+        if path[:1] == ["included"]:
+            return f"ENTITY_ERROR.INCLUDED.{suffix}"
+        return f"ENTITY_ERROR.{suffix}"
+
+    def response_failures(self, name, body):
+        """Messages for every way our own answer breaks Apple's response schema (plain or strict)."""
+        plain, strict = self.validators(name)
+        failures = []
+        for validator, label in ((plain, ""), (strict, " [strict]")):
+            for error in validator.iter_errors(body):
+                failures.append(f"{name}{label} {error.json_path}: {error.message}")
+        return failures
+
+
+class Route:
+    """One operation of Apple's paths document."""
+
+    def __init__(self, method, template, operation):
+        self.method = method
+        self.template = template
+        self.operation_id = operation.get("operationId", "")
+        self.parameters = {p["name"]: p for p in operation.get("parameters", []) if p.get("in") == "query"}
+        self.success_status, self.success_schema = None, None
+        for status, response in operation.get("responses", {}).items():
+            if status.startswith("2"):
+                self.success_status = int(status)
+                for media, content in response.get("content", {}).items():
+                    ref = content.get("schema", {}).get("$ref", "")
+                    self.success_schema = None if media == "text/csv" else ref.rsplit("/", 1)[-1]
+        body = operation.get("requestBody", {}).get("content", {}).get("application/json", {})
+        self.request_schema = body.get("schema", {}).get("$ref", "").rsplit("/", 1)[-1] or None
+        parts = template.strip("/").split("/")
+        self.segments = parts
+        self.regex = re.compile("^/" + "/".join("([^/]+)" if p == "{id}" else re.escape(p) for p in parts) + "$")
+
+
+class Routes:
+    """The operations of Apple's offer-code paths document: 404 for other paths, 405 for other methods."""
+
+    def __init__(self, paths):
+        self.routes = []
+        for template, operations in paths.items():
+            for method, operation in operations.items():
+                if method in ("get", "post", "patch", "put", "delete"):
+                    self.routes.append(Route(method.upper(), template, operation))
+
+    def match(self, method, path):
+        """(route, id) for `method path`; (None, template) when only other methods serve the path."""
+        allowed, template = [], None
+        for route in self.routes:
+            found = route.regex.match(path)
+            if not found:
+                continue
+            if route.method == method:
+                return route, (found.group(1) if found.groups() else None)
+            allowed.append(route.method)
+            template = route.template
+        if allowed:
+            raise ApiError.one(405, "METHOD_NOT_ALLOWED", "The request method is not valid for the resource path.",
+                               f"The request method {method} is not valid for the resource path {template}; "
+                               f"allowed: {', '.join(sorted(set(allowed)))}",
+                               headers={"Allow": ", ".join(sorted(set(allowed)))})
+        raise ApiError.one(404, "NOT_FOUND", "The specified resource does not exist",
+                           "The path provided does not match a defined resource type.")
+
+    def template_of(self, method, path):
+        for route in self.routes:
+            if route.regex.match(path):
+                return route.template
+        return "(unknown path)"
+
+
+# ---------------------------------------------------------------------------------------------
+# Tokens, rate limit, faults
+# ---------------------------------------------------------------------------------------------
+
+class TokenError(Exception):
+    def __init__(self, reason, detail):
+        super().__init__(detail)
+        self.reason = reason
+        self.detail = detail
+
+
+class TokenVerifier:
+    """App Store Connect API bearer tokens (SPEC §5): ES256 with the configured key, checked strictly."""
+
+    CACHE_LIMIT = 10_000
+
+    def __init__(self, public_key_pem, key_id, issuer_id, individual):
+        self.key = serialization.load_pem_public_key(public_key_pem)
+        self.key_id = key_id
+        self.issuer_id = issuer_id
+        self.individual = individual
+        self.cache = {}
+        self.lock = threading.Lock()
+
+    def verify(self, authorization, method, path, query, now):
+        """Returns nothing when the request may proceed; raises TokenError(reason, detail) otherwise."""
+        if authorization is None:
+            raise TokenError("missing", "no Authorization header")
+        if not authorization.startswith("Bearer ") or len(authorization) <= 7:
+            raise TokenError("not-bearer", "the Authorization header is not 'Bearer <token>'")
+        token = authorization[7:]
+        with self.lock:
+            cached = self.cache.get(token)
+        if cached is None:
+            cached = self._verify_new(token, now)
+            with self.lock:
+                if len(self.cache) >= self.CACHE_LIMIT:
+                    self.cache.clear()
+                self.cache[token] = cached
+        expires, scope = cached
+        if expires <= now:
+            raise TokenError("expired", f"the token expired at {expires} (now {int(now)})")
+        if scope is not None and not self._scope_allows(scope, method, path, query):
+            raise TokenError("scope", f"the token's scope does not include {method} {path}")
+
+    def _verify_new(self, token, now):
+        try:
+            header = jwt.get_unverified_header(token)
+        except jwt.PyJWTError as error:
+            raise TokenError("malformed", f"the token is not a compact JWS: {error}")
+        if header.get("alg") != "ES256":
+            raise TokenError("alg", f"header alg is {header.get('alg')!r}, expected 'ES256'")
+        if header.get("kid") != self.key_id:
+            raise TokenError("kid", f"header kid is {header.get('kid')!r}, expected the key id {self.key_id!r}")
+        if header.get("typ") != "JWT":
+            raise TokenError("typ", f"header typ is {header.get('typ')!r}, expected 'JWT'")
+        try:
+            claims = jwt.decode(token, self.key, algorithms=["ES256"],
+                                options={"verify_aud": False, "verify_exp": False, "verify_iat": False,
+                                         "verify_nbf": False, "verify_iss": False})
+        except jwt.InvalidSignatureError:
+            raise TokenError("signature", "the signature does not verify with the configured public key")
+        except jwt.PyJWTError as error:
+            raise TokenError("malformed", f"the token cannot be decoded: {error}")
+        if claims.get("aud") != AUDIENCE:
+            raise TokenError("aud", f"aud is {claims.get('aud')!r}, expected {AUDIENCE!r}")
+        if self.individual:
+            if claims.get("sub") != "user":
+                raise TokenError("sub", f"sub is {claims.get('sub')!r}, expected 'user' (individual key)")
+            if "iss" in claims:
+                raise TokenError("iss", "an individual key's token must not carry iss")
+        elif claims.get("iss") != self.issuer_id:
+            raise TokenError("iss", f"iss is {claims.get('iss')!r}, expected the issuer id")
+        iat, exp = claims.get("iat"), claims.get("exp")
+        for name, value in (("iat", iat), ("exp", exp)):
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise TokenError(name, f"{name} is {value!r}, expected an integer (seconds since 1970)")
+        if iat > now + TOKEN_SKEW_SECONDS:
+            raise TokenError("iat-future", f"iat {iat} is more than {TOKEN_SKEW_SECONDS} s in the future")
+        if exp - iat > TOKEN_MAX_LIFETIME_SECONDS:
+            raise TokenError("lifetime", f"exp - iat is {exp - iat} s, more than {TOKEN_MAX_LIFETIME_SECONDS}")
+        if exp <= iat:
+            raise TokenError("lifetime", f"exp {exp} is not after iat {iat}")
+        scope = claims.get("scope")
+        if scope is not None and (not isinstance(scope, list) or not scope
+                                  or not all(isinstance(entry, str) for entry in scope)):
+            raise TokenError("scope", "scope must be a non-empty array of strings")
+        return exp, scope
+
+    @staticmethod
+    def _scope_allows(scope, method, path, query):
+        for entry in scope:
+            verb, _, target = entry.partition(" ")
+            target_path, _, target_query = target.partition("?")
+            if verb == method and target_path == path and (not target_query or target_query == query):
+                return True
+        return False
+
+
+class RateWindow:
+    """A rolling one-hour window of this key's requests: `X-Rate-Limit: user-hour-lim:L;user-hour-rem:R;`.
+
+    `used` U earlier requests are placed 3600/max(L, U) seconds apart, the newest one now, so with U <= L
+    they leave the window at L/3600 per second.
+    """
+
+    def __init__(self, limit, used, now):
+        self.reset(limit, used, now)
+
+    def reset(self, limit, used, now):
+        self.limit = limit
+        spacing = 3600.0 / max(limit, used, 1)
+        self.times = deque(now - index * spacing for index in range(used - 1, -1, -1))
+
+    def _prune(self, now):
+        while self.times and self.times[0] <= now - 3600.0:
+            self.times.popleft()
+
+    def admit(self, now):
+        """Counts one request; False (and not counted) when the window is full."""
+        self._prune(now)
+        if len(self.times) >= self.limit:
+            return False
+        self.times.append(now)
+        return True
+
+    def remaining(self, now):
+        self._prune(now)
+        return max(0, self.limit - len(self.times))
+
+    def header(self, now):
+        return f"user-hour-lim:{self.limit};user-hour-rem:{self.remaining(now)};"
+
+
+class Faults:
+    """The scripted and random faults of `POST /_standin/faults`."""
+
+    def __init__(self, setup=None):
+        setup = setup or {}
+        self.setup = setup
+        self.script = []
+        for index, entry in enumerate(setup.get("script", [])):
+            if not isinstance(entry, dict):
+                raise ValueError(f"script[{index}] must be an object")
+            unknown = set(entry) - {"method", "pathPrefix", "skip", "times", "fault", "retryAfter"}
+            if unknown:
+                raise ValueError(f"script[{index}] has unknown members {sorted(unknown)}")
+            if entry.get("fault") not in FAULT_KINDS:
+                raise ValueError(f"script[{index}].fault is {entry.get('fault')!r}; expected one of {FAULT_KINDS}")
+            for name in ("skip", "times", "retryAfter"):
+                if name in entry and (not isinstance(entry[name], int) or entry[name] < 0):
+                    raise ValueError(f"script[{index}].{name} must be a non-negative integer")
+            self.script.append({"method": entry.get("method"), "pathPrefix": entry.get("pathPrefix", "/"),
+                                "skip": entry.get("skip", 0), "times": entry.get("times", 1),
+                                "fault": entry["fault"], "retryAfter": entry.get("retryAfter", 1),
+                                "seen": 0, "fired": 0})
+        chance = setup.get("random")
+        self.random = None
+        if chance is not None:
+            if not isinstance(chance, dict):
+                raise ValueError("random must be an object")
+            unknown = set(chance) - {"seed", "probability", "kinds", "retryAfter"}
+            if unknown:
+                raise ValueError(f"random has unknown members {sorted(unknown)}")
+            kinds = chance.get("kinds", [])
+            if not kinds or any(kind not in FAULT_KINDS for kind in kinds):
+                raise ValueError(f"random.kinds must list fault kinds of {FAULT_KINDS}")
+            probability = chance.get("probability", 0)
+            if not isinstance(probability, (int, float)) or not 0 <= probability <= 1:
+                raise ValueError("random.probability must be a number from 0 to 1")
+            self.random = {"rng": random.Random(chance.get("seed", 0)), "probability": float(probability),
+                           "kinds": list(kinds), "retryAfter": chance.get("retryAfter", 1)}
+
+    def pick(self, method, path):
+        """The fault for this request as (kind, retryAfter), or None. Call under the state lock."""
+        chosen = None
+        for entry in self.script:
+            if entry["method"] not in (None, method) or not path.startswith(entry["pathPrefix"]):
+                continue
+            entry["seen"] += 1
+            if chosen is None and entry["seen"] > entry["skip"] and entry["fired"] < entry["times"]:
+                entry["fired"] += 1
+                chosen = (entry["fault"], entry["retryAfter"])
+        if chosen is None and self.random is not None:
+            rng = self.random["rng"]
+            if rng.random() < self.random["probability"]:
+                chosen = (rng.choice(self.random["kinds"]), self.random["retryAfter"])
+        return chosen
+
+    def public(self):
+        return {"setup": self.setup,
+                "script": [{key: value for key, value in entry.items()} for entry in self.script]}
+
+
+# ---------------------------------------------------------------------------------------------
+# The stand-in
+# ---------------------------------------------------------------------------------------------
+
+class Reply:
+    """What the HTTP layer sends: status, headers, body; `action` is None, "drop" or ("sleep", seconds)."""
+
+    def __init__(self, status, body=b"", content_type=None, headers=None, action=None):
+        self.status = status
+        self.body = body
+        self.headers = dict(headers or {})
+        if content_type:
+            self.headers["Content-Type"] = content_type
+        self.action = action
+
+
+DEFAULT_CONFIG = {"rateLimit": {"limit": 3500, "used": 0}, "valuesNotReady": 1, "valuesNotReadyKind": "404",
+                  "valuesHeader": False, "slowSeconds": 5.0, "today": None}
+
+
+class StandIn:
+    """The application: routing, checks, rules and state. Everything it changes is guarded by `lock`."""
+
+    def __init__(self, schemas, paths, verifier, products, today=None, accept_opaque_price_points=False,
+                 verbose=False):
+        self.book = SchemaBook(schemas)
+        self.routes = Routes(paths)
+        self.verifier = verifier
+        self.products = {"subscriptions": list(products.get("subscriptions", [])),
+                         "inAppPurchases": list(products.get("inAppPurchases", []))}
+        self.accept_opaque_price_points = accept_opaque_price_points
+        self.verbose = verbose
+        self.startup_today = today
+        self.base_url = "http://127.0.0.1"
+        self.lock = threading.Lock()
+        self.rng = random.SystemRandom()
+        self.reset()
+
+    # -- state ------------------------------------------------------------------------------
+
+    def reset(self):
+        """Back to the state right after start: no resources, counters, log or faults; CLI configuration."""
+        with self.lock:
+            self.config = json.loads(json.dumps(DEFAULT_CONFIG))
+            self.config["today"] = self.startup_today
+            self.resources = {}
+            self.order = 0
+            self.used_ids = set()
+            self.all_codes = set()
+            self.custom_codes = {}          # upper-cased custom code -> resource id
+            self.children = {}              # (parent type, parent id, child type) -> ids in creation order
+            self.offer_names = set()        # (offer type, product id, name)
+            self.quarter_codes = {}         # ((year, quarter), "PRODUCTION" | "SANDBOX") -> codes created
+            self.counters = {"requests": {}, "creates": {}, "repeatedCreates": 0, "repeatedCreateLog": [],
+                             "tokenFailures": 0, "tokenFailureReasons": {}, "nullAttributes": 0,
+                             "schemaFailures": 0, "ruleFailures": {}, "rateLimited": 0, "faultsInjected": {},
+                             "responseSchemaFailures": 0, "responseSchemaFailureLog": [], "responsesValidated": 0,
+                             "valuesNotReadyAnswers": 0}
+            self.posts = []
+            self.faults = Faults()
+            self.window = RateWindow(self.config["rateLimit"]["limit"], self.config["rateLimit"]["used"], time.time())
+
+    def today(self):
+        configured = self.config.get("today")
+        if configured:
+            return datetime.date.fromisoformat(configured)
+        return datetime.datetime.now(datetime.timezone.utc).date()
+
+    def state(self):
+        with self.lock:
+            resources = sorted(self.resources.values(), key=lambda resource: resource.order)
+            result = {"today": self.today().isoformat(), "config": self.config, "products": self.products,
+                      "rateLimit": {"limit": self.window.limit, "remaining": self.window.remaining(time.time())},
+                      "resources": [resource.public() for resource in resources],
+                      "posts": list(self.posts), "faults": self.faults.public()}
+            result.update(json.loads(json.dumps(self.counters)))
+            return result
+
+    def configure(self, update):
+        if not isinstance(update, dict):
+            raise ValueError("the configuration must be a JSON object")
+        unknown = set(update) - set(DEFAULT_CONFIG)
+        if unknown:
+            raise ValueError(f"unknown configuration members {sorted(unknown)}; expected {sorted(DEFAULT_CONFIG)}")
+        checked = {}
+        if "rateLimit" in update:
+            rate = update["rateLimit"]
+            if not isinstance(rate, dict) or set(rate) - {"limit", "used"}:
+                raise ValueError("rateLimit must be {\"limit\": L, \"used\": U}")
+            for name in rate:
+                if not isinstance(rate[name], int) or isinstance(rate[name], bool) or rate[name] < 0:
+                    raise ValueError(f"rateLimit.{name} must be a non-negative integer")
+            checked["rateLimit"] = rate
+        if "valuesNotReady" in update:
+            if not isinstance(update["valuesNotReady"], int) or update["valuesNotReady"] < 0:
+                raise ValueError("valuesNotReady must be a non-negative integer")
+            checked["valuesNotReady"] = update["valuesNotReady"]
+        if "valuesNotReadyKind" in update:
+            if update["valuesNotReadyKind"] not in ("404", "empty"):
+                raise ValueError("valuesNotReadyKind must be \"404\" or \"empty\"")
+            checked["valuesNotReadyKind"] = update["valuesNotReadyKind"]
+        if "valuesHeader" in update:
+            if not isinstance(update["valuesHeader"], bool):
+                raise ValueError("valuesHeader must be true or false")
+            checked["valuesHeader"] = update["valuesHeader"]
+        if "slowSeconds" in update:
+            seconds = update["slowSeconds"]
+            if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not 0 <= seconds <= 3600:
+                raise ValueError("slowSeconds must be a number of seconds from 0 to 3600")
+            checked["slowSeconds"] = float(seconds)
+        if "today" in update:
+            day = update["today"]
+            if day is not None:
+                if not isinstance(day, str) or not DATE.match(day):
+                    raise ValueError("today must be YYYY-MM-DD or null (the real UTC date)")
+                datetime.date.fromisoformat(day)
+            checked["today"] = day
+        with self.lock:
+            for name, value in checked.items():
+                if name == "rateLimit":
+                    limit = value.get("limit", self.window.limit)
+                    self.config["rateLimit"]["limit"] = limit
+                    if "used" in value:
+                        self.config["rateLimit"]["used"] = value["used"]
+                        self.window.reset(limit, value["used"], time.time())
+                    else:
+                        self.window.limit = limit
+                else:
+                    self.config[name] = value
+            return json.loads(json.dumps(self.config))
+
+    def set_faults(self, setup):
+        if not isinstance(setup, dict) or set(setup) - {"script", "random"}:
+            raise ValueError("the fault setup must be {\"script\": [...], \"random\": {...}}")
+        faults = Faults(setup)
+        with self.lock:
+            self.faults = faults
+        return faults.public()
+
+    def _count(self, name, key=None, amount=1):
+        """Adds to a counter; call under the lock."""
+        if key is None:
+            self.counters[name] += amount
+        else:
+            table = self.counters[name]
+            table[key] = table.get(key, 0) + amount
+
+    def _new_id(self):
+        """An opaque 10-digit id, unique among everything the stand-in made (never derived from the body)."""
+        while True:
+            candidate = str(self.rng.randrange(6_000_000_000, 7_000_000_000))
+            if candidate not in self.used_ids:
+                self.used_ids.add(candidate)
+                return candidate
+
+    # -- HTTP entry point ---------------------------------------------------------------------
+
+    def handle(self, method, target, headers, body):
+        """Answers one request (the HTTP layer has read its whole body)."""
+        split = urlsplit(target)
+        path, query = split.path, split.query
+        if path.startswith("/_standin/"):
+            return self.control(method, path, body)
+        now = time.time()
+        api = path.startswith("/v1/") or path.startswith("/v2/")
+        template = self.routes.template_of(method, path) if api else "(unknown path)"
+        fault = None
+        with self.lock:
+            self._count("requests", f"{method} {template}")
+            if api:
+                fault = self.faults.pick(method, path)
+                if fault:
+                    self._count("faultsInjected", fault[0])
+        kind = fault[0] if fault else None
+        if kind in ("rate-limit", "rate-limit-no-retry-after", "server-error", "unavailable", "drop-before"):
+            if method in ("POST", "PATCH"):
+                self._log_write(method, path, None, f"fault {kind}: not processed", None)
+            if kind == "drop-before":
+                return Reply(0, action="drop")
+            if kind.startswith("rate-limit"):
+                extra = {"Retry-After": str(fault[1])} if kind == "rate-limit" else {}
+                error = ApiError.one(429, "RATE_LIMIT_EXCEEDED", "The request rate limit has been reached.",
+                                     "We've received too many requests for this API. Please wait and try again "
+                                     "or slow down your request rate.", headers=extra)
+            elif kind == "server-error":
+                error = ApiError.one(500, "UNEXPECTED_ERROR", "An unexpected error occurred.",
+                                     "An unexpected error occurred on the server side. If this issue continues, "
+                                     "contact us at https://developer.apple.com/contact/.")
+            else:
+                error = ApiError.one(503, "SERVICE_UNAVAILABLE", "The service is temporarily unavailable.",
+                                     "The App Store Connect API is temporarily unavailable. Try again later.")
+            return self._error_reply(error)
+        if kind == "slow-before":
+            time.sleep(self.config["slowSeconds"])
+            now = time.time()
+        reply = self._process(method, path, query, headers, body, now)
+        if kind == "drop-after":
+            self._relabel_last_write(method, path, "answer dropped (drop-after)")
+            reply.action = "drop"
+        elif kind == "slow":
+            self._relabel_last_write(method, path, "answer delayed (slow)")
+            reply.action = ("sleep", self.config["slowSeconds"])
+        return reply
+
+    def _process(self, method, path, query, headers, body, now):
+        try:
+            if not (path.startswith("/v1/") or path.startswith("/v2/")):
+                raise ApiError.one(404, "NOT_FOUND", "The specified resource does not exist",
+                                   "The path provided does not match a defined resource type.")
+            try:
+                self.verifier.verify(headers.get("Authorization"), method, path, query, now)
+            except TokenError as error:
+                with self.lock:
+                    self._count("tokenFailures")
+                    self._count("tokenFailureReasons", error.reason)
+                if self.verbose:
+                    print(f"401 {method} {path}: {error.detail}", file=sys.stderr)
+                raise ApiError.one(401, "NOT_AUTHORIZED", "Authentication credentials are missing or invalid.",
+                                   NOT_AUTHORIZED_DETAIL + f" (stand-in: {error.detail})")
+            with self.lock:
+                admitted = self.window.admit(now)
+                if not admitted:
+                    self._count("rateLimited")
+            if not admitted:
+                raise ApiError.one(429, "RATE_LIMIT_EXCEEDED", "The request rate limit has been reached.",
+                                   "We've received too many requests for this API. Please wait and try again or "
+                                   "slow down your request rate.")
+            route, id_ = self.routes.match(method, path)
+            params = self._query(route, query)
+            if route.request_schema:
+                document = self._request_document(route, headers, body)
+                if method == "POST":
+                    return self._create(route, path, document)
+                return self._update(route, path, id_, document)
+            if route.success_schema is None:
+                return self._values(route, id_)
+            if len(route.segments) == 3:
+                return self._get_instance(route, path, query, id_, params)
+            return self._list(route, path, params, id_)
+        except ApiError as error:
+            if method in ("POST", "PATCH"):
+                self._log_write(method, path, error.status, f"refused {error.errors[0]['code']}", None)
+            return self._error_reply(error)
+
+    # -- request parsing ----------------------------------------------------------------------
+
+    def _query(self, route, query):
+        """The query parameters, checked against the operation's documented ones."""
+        params = {}
+        for name, value in parse_qsl(query, keep_blank_values=True, strict_parsing=False):
+            if name in params:
+                raise ApiError.one(400, "PARAMETER_ERROR.INVALID", "A parameter has an invalid value",
+                                   f"The parameter '{name}' was given more than once", parameter=name)
+            params[name] = value
+        listing = "limit" in route.parameters
+        for name, value in params.items():
+            if name == "cursor" and listing:
+                continue
+            documented = route.parameters.get(name)
+            if documented is None:
+                raise ApiError.one(400, "PARAMETER_ERROR.ILLEGAL", "A parameter was used illegally",
+                                   f"The parameter '{name}' can not be used with this request", parameter=name)
+            if name == "limit":
+                if not re.fullmatch(r"[0-9]{1,4}", value) or not 1 <= int(value) <= PAGE_MAX:
+                    raise ApiError.one(400, "PARAMETER_ERROR.INVALID", "A parameter has an invalid value",
+                                       f"'{value}' is not a valid value for the parameter 'limit': expected an "
+                                       f"integer from 1 to {PAGE_MAX}", parameter="limit")
+            elif name.startswith("fields["):
+                allowed = documented.get("schema", {}).get("items", {}).get("enum", [])
+                for field in value.split(","):
+                    if field not in allowed:
+                        raise ApiError.one(400, "PARAMETER_ERROR.INVALID", "A parameter has an invalid value",
+                                           f"'{field}' is not a valid field name for '{name}'", parameter=name)
+            else:
+                raise ApiError.one(501, "NOT_IMPLEMENTED_BY_STAND_IN", "The stand-in does not implement this parameter",
+                                   f"App Store Connect documents '{name}' for this request, but the local stand-in "
+                                   f"does not implement it", parameter=name)
+        return params
+
+    def _request_document(self, route, headers, body):
+        content_type = (headers.get("Content-Type") or "").split(";")[0].strip().lower()
+        if content_type != "application/json":
+            raise ApiError.one(415, "ENTITY_ERROR.UNSUPPORTED_MEDIA_TYPE", "The media type is not supported",
+                               f"The request body must be sent with Content-Type application/json, not "
+                               f"{headers.get('Content-Type')!r}")
+
+        def no_duplicates(pairs):
+            result = {}
+            for key, value in pairs:
+                if key in result:
+                    raise ValueError(f"the member {key!r} appears twice in one object")
+                result[key] = value
+            return result
+
+        def no_constants(name):
+            raise ValueError(f"{name} is not JSON")
+
+        try:
+            document = json.loads(body.decode("utf-8"), object_pairs_hook=no_duplicates, parse_constant=no_constants)
+        except (UnicodeDecodeError, ValueError) as error:
+            raise ApiError.one(422, "ENTITY_UNPROCESSABLE", "The request entity is not valid JSON",
+                               f"The request body could not be read as JSON: {error}", pointer="")
+        nulls = list(self._null_attributes(document))
+        if nulls:
+            with self.lock:
+                self._count("nullAttributes")
+            raise ApiError.one(500, "UNEXPECTED_ERROR", "An unexpected error occurred.",
+                               "An unexpected error occurred on the server side. (stand-in: App Store Connect is "
+                               f"reported to answer 500 to an attribute sent as null: {', '.join(nulls)})")
+        errors = self.book.request_errors(route.request_schema, document)
+        if errors:
+            with self.lock:
+                self._count("schemaFailures")
+            raise ApiError(422, errors)
+        return document
+
+    @staticmethod
+    def _null_attributes(document):
+        """JSON pointers of every null inside `attributes` of data and of included resources."""
+        def walk(node, parts):
+            if node is None:
+                yield json_pointer(parts)
+            elif isinstance(node, dict):
+                for key, value in node.items():
+                    yield from walk(value, parts + [key])
+            elif isinstance(node, list):
+                for index, value in enumerate(node):
+                    yield from walk(value, parts + [index])
+
+        if not isinstance(document, dict):
+            return
+        data = document.get("data")
+        if isinstance(data, dict) and "attributes" in data:
+            yield from walk(data["attributes"], ["data", "attributes"])
+        included = document.get("included")
+        if isinstance(included, list):
+            for index, item in enumerate(included):
+                if isinstance(item, dict) and "attributes" in item:
+                    yield from walk(item["attributes"], ["included", index, "attributes"])
+
+    # -- creation -------------------------------------------------------------------------------
+
+    def _create(self, route, path, document):
+        kind = KINDS[route.segments[1]]
+        data = document["data"]
+        attributes = data["attributes"]
+        if kind.role == "offer":
+            resource, repeated = self._create_offer(kind, data, document.get("included", []))
+        else:
+            resource, repeated = self._create_child(kind, data, attributes)
+        body = {"data": self._serialize(resource), "links": {"self": self.base_url + path}}
+        self._log_write("POST", path, 201, "created" + (" (repeated)" if repeated else ""), resource)
+        return self._json_reply(201, body, route.success_schema,
+                                {"Location": f"{self.base_url}/{kind.version}/{kind.type}/{resource.id}"})
+
+    def _create_offer(self, kind, data, included):
+        attributes = data["attributes"]
+        relationships = data["relationships"]
+        product_id = relationships[kind.product_relationship]["data"]["id"]
+        errors = []
+        if product_id not in self.products[kind.product_type]:
+            other = "inAppPurchases" if kind.product_type == "subscriptions" else "subscriptions"
+            hint = f" (it is one of the app's {other})" if product_id in self.products[other] else ""
+            errors.append(relationship_invalid(
+                f"There is no resource of type '{kind.product_type}' with id '{product_id}' in this app{hint}",
+                f"/data/relationships/{kind.product_relationship}/data/id"))
+        mode = attributes.get("offerMode")
+        if kind.family == "subscription" and mode in ("FREE_TRIAL", "PAY_UP_FRONT") \
+                and attributes.get("numberOfPeriods") != 1:
+            errors.append(attribute_invalid(
+                f"numberOfPeriods must be 1 for offerMode {mode}, not {attributes.get('numberOfPeriods')}",
+                "/data/attributes/numberOfPeriods"))
+        elif kind.family == "subscription" and attributes.get("numberOfPeriods", 0) < 1:
+            errors.append(attribute_invalid("numberOfPeriods must be at least 1", "/data/attributes/numberOfPeriods"))
+        if not attributes.get("name", "").strip():
+            errors.append(attribute_invalid("name must not be empty", "/data/attributes/name"))
+        if not attributes.get("customerEligibilities"):
+            errors.append(attribute_invalid("customerEligibilities must list at least one eligibility",
+                                            "/data/attributes/customerEligibilities"))
+        elif len(set(attributes["customerEligibilities"])) != len(attributes["customerEligibilities"]):
+            errors.append(attribute_invalid("customerEligibilities lists an eligibility twice",
+                                            "/data/attributes/customerEligibilities"))
+        prices = self._price_entries(kind, mode, product_id, relationships["prices"]["data"], included, errors)
+        if errors:
+            self._rule_failure(errors)
+        with self.lock:
+            active = sum(1 for collection, offer_type in PRODUCT_COLLECTIONS.items()
+                         for product in self.products[collection]
+                         for offer_id in self.children.get((collection, product, offer_type), [])
+                         if self.resources[offer_id].attributes["active"])
+            if active >= ACTIVE_OFFERS_PER_APP:
+                self._rule_failure([state_error(
+                    f"The app already has {active} active offers; at most {ACTIVE_OFFERS_PER_APP} may be active "
+                    "at a time (deactivate one first)", "/data")], locked=True)
+            repeated = (kind.type, product_id, attributes["name"]) in self.offer_names
+            self.offer_names.add((kind.type, product_id, attributes["name"]))
+            shown = {key: attributes[key] for key in attributes}
+            if kind.family == "subscription":
+                shown.setdefault("autoRenewEnabled", True)
+                shown.update(totalNumberOfCodes=0, productionCodeCount=0, sandboxCodeCount=0, active=True)
+            else:
+                shown.update(productionCodeCount=0, sandboxCodeCount=0, active=True)
+            offer = self._store(kind, shown, (kind.product_type, product_id), (kind.product_type, product_id))
+            price_kind = KINDS[kind.price_type]
+            for territory, price_point in prices:
+                price = self._store(price_kind, {}, (kind.type, offer.id), offer.product)
+                price.relationships = {"territory": territory, "pricePoint": price_point}
+                offer.prices.append(price.id)
+            if repeated:
+                self._count("repeatedCreates")
+                self.counters["repeatedCreateLog"].append(
+                    {"type": kind.type, "product": product_id, "name": attributes["name"], "id": offer.id})
+            return offer, repeated
+
+    def _price_entries(self, kind, mode, product_id, references, included, errors):
+        """[(territory, price point or None)] of an offer's inline prices; appends 409 entries to `errors`."""
+        referenced = [reference["id"] for reference in references]
+        for position, reference in enumerate(references):
+            if referenced.count(reference["id"]) > 1:
+                errors.append(conflict("ENTITY_ERROR.RELATIONSHIP.INVALID",
+                                       "The provided entity includes a relationship with an invalid value",
+                                       f"The price id '{reference['id']}' is listed more than once",
+                                       f"/data/relationships/prices/data/{position}/id"))
+        if not references:
+            errors.append(relationship_invalid("An offer needs at least one price (one per territory)",
+                                               "/data/relationships/prices/data"))
+        result, territories = [], {}
+        included_ids = [item.get("id") for item in included]
+        for position, reference in enumerate(references):
+            if reference["id"] not in included_ids:
+                errors.append(conflict("ENTITY_ERROR.INCLUDED.REQUIRED",
+                                       "The provided entity is missing an included resource",
+                                       f"The price '{reference['id']}' is not among the included resources",
+                                       f"/data/relationships/prices/data/{position}/id"))
+        for index, item in enumerate(included):
+            item_id = item.get("id")
+            if item_id is None or not LOCAL_ID.match(item_id):
+                errors.append(conflict("ENTITY_ERROR.INCLUDED.INVALID_ID", "The provided entity id is invalid",
+                                       f"The provided included entity id '{item_id}' has invalid format "
+                                       "(expected a local id like '${price-1}')", f"/included/{index}/id"))
+                continue
+            if included_ids.count(item_id) > 1:
+                errors.append(conflict("ENTITY_ERROR.INCLUDED.INVALID_ID", "The provided entity id is invalid",
+                                       f"The included id '{item_id}' is used more than once", f"/included/{index}/id"))
+            if item_id not in referenced:
+                errors.append(conflict("ENTITY_ERROR.INCLUDED.INVALID",
+                                       "The provided entity includes a resource that is not referenced",
+                                       f"The included resource '{item_id}' is not referenced by data.relationships.prices",
+                                       f"/included/{index}"))
+            relationships = item.get("relationships", {})
+            territory_data = relationships.get("territory", {}).get("data")
+            if territory_data is None:
+                errors.append(conflict("ENTITY_ERROR.RELATIONSHIP.REQUIRED",
+                                       "The provided entity is missing a required relationship",
+                                       "Each price needs its territory", f"/included/{index}/relationships/territory"))
+                continue
+            territory = territory_data["id"]
+            if not TERRITORY.match(territory):
+                errors.append(relationship_invalid(
+                    f"'{territory}' is not a territory (a three-letter code such as USA)",
+                    f"/included/{index}/relationships/territory/data/id"))
+                continue
+            if territory in territories:
+                errors.append(relationship_invalid(
+                    f"The territory {territory} already has a price in this offer (included[{territories[territory]}])",
+                    f"/included/{index}/relationships/territory/data/id"))
+            territories[territory] = index
+            point_relationship = relationships.get(kind.price_point_relationship)
+            point = point_relationship.get("data") if isinstance(point_relationship, dict) else None
+            pointer = f"/included/{index}/relationships/{kind.price_point_relationship}"
+            if kind.family == "subscription" and mode == "FREE_TRIAL" and point_relationship is not None:
+                errors.append(relationship_invalid("A FREE_TRIAL offer's prices must not have a price point", pointer))
+            elif kind.family == "subscription" and mode != "FREE_TRIAL" and point is None:
+                errors.append(conflict("ENTITY_ERROR.RELATIONSHIP.REQUIRED",
+                                       "The provided entity is missing a required relationship",
+                                       f"A {mode} offer needs a price point in every territory ({territory})", pointer))
+            elif point is not None:
+                problem = self._price_point_problem(point["id"], product_id, territory)
+                if problem:
+                    errors.append(relationship_invalid(problem, pointer + "/data/id"))
+            if kind.family == "inAppPurchase" and point_relationship is not None and point is None:
+                errors.append(relationship_invalid("pricePoint needs data (omit it for a free price)", pointer))
+            result.append((territory, point["id"] if point else None))
+        return result
+
+    def _price_point_problem(self, point_id, product_id, territory):
+        """Why a price point id cannot be this product's price in this territory, or None.
+
+        Apple's price point ids are base64url JSON {"s": product id, "t": territory, "p": price}.
+        """
+        try:
+            decoded = json.loads(base64.urlsafe_b64decode(point_id + "=" * (-len(point_id) % 4)))
+            if not isinstance(decoded, dict) or "s" not in decoded or "t" not in decoded:
+                raise ValueError
+        except ValueError:
+            if self.accept_opaque_price_points:
+                return None
+            return (f"There is no price point with id '{point_id}' (App Store Connect's price point ids are base64url "
+                    "JSON naming the product and territory)")
+        if decoded["s"] != product_id:
+            return f"The price point '{point_id}' belongs to product {decoded['s']}, not {product_id}"
+        if decoded["t"] != territory:
+            return f"The price point '{point_id}' is for territory {decoded['t']}, not {territory}"
+        return None
+
+    def _create_child(self, kind, data, attributes):
+        offer_id = data["relationships"]["offerCode"]["data"]["id"]
+        today = self.today()
+        errors = []
+        count = attributes["numberOfCodes"]
+        if count < 1:
+            errors.append(attribute_invalid(f"numberOfCodes must be at least 1, not {count}",
+                                            "/data/attributes/numberOfCodes"))
+        expiration = attributes.get("expirationDate")
+        if expiration is not None:
+            expires = datetime.date.fromisoformat(expiration)
+            if expires <= today:
+                errors.append(attribute_invalid(f"expirationDate {expiration} must be after today ({today})",
+                                                "/data/attributes/expirationDate"))
+            latest = add_months(today, ONE_TIME_USE_EXPIRY_MONTHS)
+            if kind.role == "oneTimeUse" and expires > latest:
+                errors.append(attribute_invalid(
+                    f"expirationDate {expiration} is more than {ONE_TIME_USE_EXPIRY_MONTHS} months after today "
+                    f"({today}); the latest is {latest}", "/data/attributes/expirationDate"))
+        if kind.role == "custom":
+            code = attributes["customCode"]
+            if not CUSTOM_CODE.match(code) or len(code) > CUSTOM_CODE_MAX_LENGTH:
+                errors.append(attribute_invalid(
+                    f"customCode must be 1 to {CUSTOM_CODE_MAX_LENGTH} letters and digits, not {code!r}",
+                    "/data/attributes/customCode"))
+        if errors:
+            self._rule_failure(errors)
+        with self.lock:
+            offer = self.resources.get(offer_id)
+            if offer is None or offer.kind.type != kind.offer_type:
+                what = f" (it is a {offer.kind.type} resource)" if offer is not None else ""
+                self._rule_failure([relationship_invalid(
+                    f"There is no resource of type '{kind.offer_type}' with id '{offer_id}'{what}",
+                    "/data/relationships/offerCode/data/id")], locked=True)
+            if not offer.attributes["active"]:
+                self._rule_failure([state_error(f"The offer {offer_id} is not active; it takes no new codes",
+                                                "/data/relationships/offerCode/data/id")], locked=True)
+            environment = attributes.get("environment", "PRODUCTION")
+            quarter = quarter_of(today)
+            sandbox = self.quarter_codes.get((quarter, "SANDBOX"), 0)
+            production = self.quarter_codes.get((quarter, "PRODUCTION"), 0)
+            if kind.role == "oneTimeUse" and environment == "SANDBOX":
+                if sandbox + count > SANDBOX_CODES_PER_QUARTER:
+                    self._rule_failure([attribute_invalid(
+                        f"{count} sandbox codes would make {sandbox + count} this quarter; the app may create at most "
+                        f"{SANDBOX_CODES_PER_QUARTER:,} sandbox codes per quarter ({sandbox:,} so far)",
+                        "/data/attributes/numberOfCodes")], locked=True)
+            elif production + count > PRODUCTION_CODES_PER_QUARTER:
+                self._rule_failure([attribute_invalid(
+                    f"{count} codes would make {production + count:,} this quarter; the app may create at most "
+                    f"{PRODUCTION_CODES_PER_QUARTER:,} codes per quarter ({production:,} so far)",
+                    "/data/attributes/numberOfCodes")], locked=True)
+            if kind.role == "custom":
+                key = attributes["customCode"].upper()
+                if key in self.custom_codes:
+                    self._count("repeatedCreates")
+                    self.counters["repeatedCreateLog"].append(
+                        {"type": kind.type, "customCode": attributes["customCode"], "id": self.custom_codes[key]})
+                    self._rule_failure([attribute_invalid(
+                        f"The custom code '{attributes['customCode']}' is already used in this app",
+                        "/data/attributes/customCode")], locked=True)
+            shown = {"numberOfCodes": count, "createdDate": created_date(today)}
+            if expiration is not None:
+                shown["expirationDate"] = expiration
+            shown["active"] = True
+            if kind.role == "oneTimeUse":
+                shown["environment"] = environment
+            else:
+                shown = {"customCode": attributes["customCode"], **shown}
+            resource = self._store(kind, shown, (offer.kind.type, offer.id), offer.product)
+            pool = (quarter, "SANDBOX" if kind.role == "oneTimeUse" and environment == "SANDBOX" else "PRODUCTION")
+            self.quarter_codes[pool] = self.quarter_codes.get(pool, 0) + count
+            if kind.role == "oneTimeUse":
+                resource.values_seed = secrets.randbits(128)
+                counted = "sandboxCodeCount" if environment == "SANDBOX" else "productionCodeCount"
+            else:
+                self.custom_codes[attributes["customCode"].upper()] = resource.id
+                counted = "productionCodeCount"
+            offer.attributes[counted] += count
+            if "totalNumberOfCodes" in offer.attributes:
+                offer.attributes["totalNumberOfCodes"] += count
+            return resource, False
+
+    def _rule_failure(self, errors, locked=False):
+        """Raises the 409 for documented-rule violations, counting each rule by its pointer."""
+        def count():
+            for entry in errors:
+                self._count("ruleFailures", f"{entry['code']} {entry['source']['pointer']}")
+        if locked:
+            count()
+        else:
+            with self.lock:
+                count()
+        raise ApiError(409, errors)
+
+    def _store(self, kind, attributes, parent, product):
+        """Stores a new resource; call under the lock."""
+        self.order += 1
+        resource = Resource(kind, self._new_id(), self.order, attributes, parent, product, self.today().isoformat())
+        self.resources[resource.id] = resource
+        self.children.setdefault((parent[0], parent[1], kind.type), []).append(resource.id)
+        self._count("creates", kind.type)
+        return resource
+
+    # -- reading and updating ----------------------------------------------------------------
+
+    def _find(self, type_, id_):
+        with self.lock:
+            resource = self.resources.get(id_)
+        if resource is None or resource.kind.type != type_:
+            raise not_found(type_, id_)
+        return resource
+
+    def _get_instance(self, route, path, query, id_, params):
+        resource = self._find(route.segments[1], id_)
+        with self.lock:
+            data = self._serialize(resource, params)
+        return self._json_reply(200, {"data": data, "links": {"self": self._self_link(path, query)}},
+                                route.success_schema)
+
+    def _update(self, route, path, id_, document):
+        kind = KINDS[route.segments[1]]
+        resource = self._find(kind.type, id_)
+        data = document["data"]
+        if data["id"] != id_:
+            raise ApiError(409, [conflict("ENTITY_ERROR.INVALID_ID", "The provided entity id is invalid",
+                                          f"The id '{data['id']}' in the body is not the id '{id_}' in the path",
+                                          "/data/id")])
+        wanted = data.get("attributes", {}).get("active")
+        with self.lock:
+            if wanted is True and not resource.attributes["active"]:
+                self._rule_failure([state_error(f"The {kind.type} resource {id_} was deactivated; it cannot be "
+                                                "activated again", "/data/attributes/active")], locked=True)
+            if wanted is False:
+                resource.attributes["active"] = False
+            body = {"data": self._serialize(resource), "links": {"self": self.base_url + path}}
+        self._log_write("PATCH", path, 200, "updated", resource)
+        return self._json_reply(200, body, route.success_schema)
+
+    def _list(self, route, path, params, id_):
+        collection, relation = route.segments[1], route.segments[-1]
+        linkage = route.segments[-2] == "relationships"
+        child_type = RELATED[(collection, relation)]
+        if collection in PRODUCT_COLLECTIONS:
+            if id_ not in self.products[collection]:
+                raise not_found(collection, id_)
+            parent = (collection, id_)
+        else:
+            parent = (self._find(collection, id_).kind.type, id_)
+        limit = int(params.get("limit", PAGE_DEFAULT))
+        offset = 0
+        if "cursor" in params:
+            offset = self._decode_cursor(params["cursor"])
+        with self.lock:
+            members = self.children.get((parent[0], parent[1], child_type), [])
+            page = [self.resources[i] for i in members[offset:offset + limit]]
+            data = [{"type": r.kind.type, "id": r.id} if linkage else self._serialize(r, params) for r in page]
+        total = len(members)
+        paging = {"total": total, "limit": limit}
+        links = {"self": self._self_link(path, urlencode(list(params.items())))}
+        if offset + limit < total:
+            cursor = self._encode_cursor(offset + limit)
+            paging["nextCursor"] = cursor
+            following = dict(params, cursor=cursor, limit=str(limit))
+            links["next"] = self._self_link(path, urlencode(list(following.items())))
+        return self._json_reply(200, {"data": data, "links": links, "meta": {"paging": paging}}, route.success_schema)
+
+    @staticmethod
+    def _encode_cursor(offset):
+        return base64.urlsafe_b64encode(json.dumps({"offset": str(offset)}).encode()).decode().rstrip("=")
+
+    @staticmethod
+    def _decode_cursor(cursor):
+        try:
+            decoded = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+            offset = int(decoded["offset"])
+            if offset < 0:
+                raise ValueError
+            return offset
+        except (ValueError, KeyError, TypeError):
+            raise ApiError.one(400, "PARAMETER_ERROR.INVALID", "A parameter has an invalid value",
+                               f"'{cursor}' is not a valid cursor for this request", parameter="cursor")
+
+    def _values(self, route, id_):
+        kind = KINDS[route.segments[1]]
+        resource = self._find(kind.type, id_)
+        with self.lock:
+            resource.values_requests += 1
+            not_ready = resource.values_requests <= self.config["valuesNotReady"]
+            if not_ready:
+                self._count("valuesNotReadyAnswers")
+            empty = self.config["valuesNotReadyKind"] == "empty"
+            header = self.config["valuesHeader"]
+        if not_ready:
+            if empty:
+                return Reply(200, b"", "text/csv")
+            raise not_found(kind.type.replace("OneTimeUseCodes", "OneTimeUseCodeValues"), id_)
+        codes = self._materialize(resource)
+        text = ("Code\n" if header else "") + "".join(code + "\n" for code in codes)
+        return Reply(200, text.encode("ascii"), "text/csv")
+
+    def _materialize(self, resource):
+        """The batch's codes: drawn from the seed fixed at creation, unique among all the stand-in's codes."""
+        with self.lock:
+            if resource.values is not None:
+                return resource.values
+            count, seed = resource.attributes["numberOfCodes"], resource.values_seed
+        rng = random.Random(seed)
+        codes, seen = [], set()
+        while len(codes) < count:
+            code = "".join(rng.choices(CODE_ALPHABET, k=CODE_LENGTH))
+            if code not in seen:
+                seen.add(code)
+                codes.append(code)
+        with self.lock:
+            if resource.values is None:
+                clashes = seen & self.all_codes
+                while clashes:
+                    for code in clashes:
+                        codes.remove(code)
+                        seen.discard(code)
+                    while len(codes) < count:
+                        code = "".join(rng.choices(CODE_ALPHABET, k=CODE_LENGTH))
+                        if code not in seen:
+                            seen.add(code)
+                            codes.append(code)
+                    clashes = seen & self.all_codes
+                self.all_codes |= seen
+                resource.values = codes
+            return resource.values
+
+    # -- serialization ------------------------------------------------------------------------
+
+    def _serialize(self, resource, params=None):
+        """The resource as Apple's response schema shapes it; call under the lock."""
+        kind = resource.kind
+        self_url = f"{self.base_url}/{kind.version}/{kind.type}/{resource.id}"
+        item = {"type": kind.type, "id": resource.id}
+        if kind.role != "price":
+            item["attributes"] = dict(resource.attributes)
+        relationships = {}
+
+        def related(name):
+            return {"links": {"self": f"{self_url}/relationships/{name}", "related": f"{self_url}/{name}"}}
+
+        if kind.role == "offer":
+            if kind.family == "subscription":
+                relationships["subscription"] = {"data": {"type": "subscriptions", "id": resource.product[1]}}
+            for name in ("oneTimeUseCodes", "customCodes", "prices"):
+                relationships[name] = related(name)
+        elif kind.role in ("oneTimeUse", "custom"):
+            if kind.family == "subscription":
+                relationships["offerCode"] = {"data": {"type": kind.offer_type, "id": resource.parent[1]}}
+            if kind.role == "oneTimeUse":
+                relationships["values"] = {"links": {"related": f"{self_url}/values"}}
+        else:
+            relationships["territory"] = {"data": {"type": "territories", "id": resource.relationships["territory"]}}
+            if resource.relationships["pricePoint"] is not None:
+                relationships[kind.price_point_relationship] = {
+                    "data": {"type": kind.price_point_type, "id": resource.relationships["pricePoint"]}}
+        if relationships:
+            item["relationships"] = relationships
+        item["links"] = {"self": self_url}
+        fields = (params or {}).get(f"fields[{kind.type}]")
+        if fields is not None:
+            wanted = set(fields.split(","))
+            for section in ("attributes", "relationships"):
+                if section in item:
+                    item[section] = {key: value for key, value in item[section].items() if key in wanted}
+                    if not item[section]:
+                        del item[section]
+        return item
+
+    def _self_link(self, path, query):
+        return self.base_url + path + (f"?{query}" if query else "")
+
+    def _json_reply(self, status, body, schema, headers=None):
+        failures = self.book.response_failures(schema, body)
+        with self.lock:
+            self._count("responsesValidated")
+            if failures:
+                self._count("responseSchemaFailures")
+                if len(self.counters["responseSchemaFailureLog"]) < 50:
+                    self.counters["responseSchemaFailureLog"].extend(failures[:5])
+        if failures:
+            print(f"stand-in answer breaks Apple's schema: {failures[:3]}", file=sys.stderr)
+        return Reply(status, json.dumps(body, separators=(",", ":")).encode("utf-8"), "application/json", headers)
+
+    def _error_reply(self, error):
+        reply = self._json_reply(error.status, error.body(), "ErrorResponse", error.headers)
+        return reply
+
+    def _log_write(self, method, path, status, outcome, resource):
+        """Appends to the log of POSTs and PATCHes."""
+        with self.lock:
+            self.posts.append({"seq": len(self.posts) + 1, "method": method, "path": path, "status": status,
+                               "outcome": outcome, "type": resource.kind.type if resource else None,
+                               "id": resource.id if resource else None})
+
+    def _relabel_last_write(self, method, path, note):
+        if method not in ("POST", "PATCH"):
+            return
+        with self.lock:
+            for entry in reversed(self.posts):
+                if entry["method"] == method and entry["path"] == path:
+                    entry["outcome"] += f"; {note}"
+                    break
+
+    # -- control API ----------------------------------------------------------------------------
+
+    def control(self, method, path, body):
+        """`/_standin/...`: no authentication, not counted, not faulted."""
+        def answer(status, value, compact=False):
+            text = json.dumps(value, separators=(",", ":")) if compact else json.dumps(value, indent=1)
+            return Reply(status, text.encode("utf-8"), "application/json")
+
+        try:
+            if path == "/_standin/state" and method == "GET":
+                return answer(200, self.state(), compact=True)
+            if path == "/_standin/reset" and method == "POST":
+                self.reset()
+                return answer(200, {"reset": True})
+            if path in ("/_standin/config", "/_standin/faults") and method == "POST":
+                try:
+                    update = json.loads(body.decode("utf-8") or "{}")
+                except (UnicodeDecodeError, ValueError) as error:
+                    return answer(400, {"error": f"the body is not JSON: {error}"})
+                if path == "/_standin/config":
+                    return answer(200, {"config": self.configure(update)})
+                return answer(200, {"faults": self.set_faults(update)})
+            if path == "/_standin/faults" and method == "GET":
+                with self.lock:
+                    return answer(200, {"faults": self.faults.public()})
+            return answer(404, {"error": f"no control operation {method} {path}; expected GET /_standin/state, "
+                                         "POST /_standin/config, POST /_standin/faults, POST /_standin/reset"})
+        except ValueError as error:
+            return answer(400, {"error": str(error)})
+
+
+# ---------------------------------------------------------------------------------------------
+# HTTP
+# ---------------------------------------------------------------------------------------------
+
+class Handler(BaseHTTPRequestHandler):
+    """HTTP/1.1 with keep-alive: reads each whole request, then writes one answer in a single send."""
+
+    protocol_version = "HTTP/1.1"
+    server_version = "AppStoreConnectStandIn/1"
+    sys_version = ""
+    disable_nagle_algorithm = True
+
+    def log_message(self, format, *args):
+        if self.server.app.verbose:
+            sys.stderr.write("%s %s\n" % (self.address_string(), format % args))
+
+    def _read_body(self):
+        """The request body (Content-Length or chunked); None when it cannot be read."""
+        if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
+            chunks, total = [], 0
+            while True:
+                line = self.rfile.readline(65537)
+                try:
+                    size = int(line.split(b";")[0].strip(), 16)
+                except ValueError:
+                    return None
+                if size == 0:
+                    while self.rfile.readline(65537) not in (b"\r\n", b"\n", b""):
+                        pass
+                    return b"".join(chunks)
+                total += size
+                if total > MAX_BODY_BYTES:
+                    return None
+                chunks.append(self.rfile.read(size))
+                self.rfile.readline(3)
+        length = self.headers.get("Content-Length")
+        if length is None:
+            return b""
+        try:
+            size = int(length)
+        except ValueError:
+            return None
+        if size < 0 or size > MAX_BODY_BYTES:
+            return None
+        return self.rfile.read(size) if size else b""
+
+    def _dispatch(self):
+        body = self._read_body()
+        app = self.server.app
+        if body is None:
+            reply = app._error_reply(ApiError.one(400, "PARAMETER_ERROR.INVALID", "The request cannot be read",
+                                                  "The request body's length is missing, invalid or above 16 MB."))
+            self.close_connection = True
+        else:
+            reply = app.handle(self.command, self.path, self.headers, body)
+        if reply.action == "drop":
+            self.close_connection = True
+            try:
+                self.connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            return
+        if isinstance(reply.action, tuple):
+            time.sleep(reply.action[1])
+        with app.lock:
+            rate = app.window.header(time.time())
+        headers = [f"HTTP/1.1 {reply.status} {self.responses.get(reply.status, ('',))[0]}",
+                   f"Date: {email.utils.formatdate(usegmt=True)}", f"Server: {self.server_version}",
+                   f"X-Rate-Limit: {rate}", f"Content-Length: {len(reply.body) if self.command != 'HEAD' else 0}"]
+        headers += [f"{name}: {value}" for name, value in reply.headers.items()]
+        if self.close_connection or (self.headers.get("Connection") or "").lower() == "close":
+            headers.append("Connection: close")
+            self.close_connection = True
+        payload = ("\r\n".join(headers) + "\r\n\r\n").encode("latin-1")
+        if self.command != "HEAD":
+            payload += reply.body
+        try:
+            self.wfile.write(payload)
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
+    do_GET = do_POST = do_PATCH = do_PUT = do_DELETE = do_HEAD = do_OPTIONS = _dispatch
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128
+    allow_reuse_address = True
+
+
+# ---------------------------------------------------------------------------------------------
+# Command line
+# ---------------------------------------------------------------------------------------------
+
+def fail(message):
+    print(f"app_store_connect.py: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def read_json(path, what):
+    try:
+        with open(path, "rb") as handle:
+            return json.loads(handle.read().decode("utf-8"))
+    except (OSError, ValueError) as error:
+        fail(f"cannot read {what} {path}: {error}")
+
+
+def products_from_campaign(campaign):
+    """{"subscriptions": [...], "inAppPurchases": [...]} from a campaign file's offers[].product."""
+    products = {"subscriptions": [], "inAppPurchases": []}
+    for index, offer in enumerate(campaign.get("offers", []) if isinstance(campaign, dict) else []):
+        product = offer.get("product") if isinstance(offer, dict) else None
+        if not isinstance(product, dict) or not isinstance(product.get("id"), str):
+            fail(f"the campaign's offers[{index}].product has no \"id\"")
+        key = "subscriptions" if product.get("type") == "AUTO_RENEWABLE_SUBSCRIPTION" else "inAppPurchases"
+        if product["id"] not in products[key]:
+            products[key].append(product["id"])
+    return products
+
+
+def parse_arguments(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--schemas", required=True, help="offer_code_schemas_4.4.1.json")
+    parser.add_argument("--paths", help="offer_code_paths_<version>.json (default: next to --schemas)")
+    parser.add_argument("--public-key", required=True, help="the API key's public key (PEM)")
+    parser.add_argument("--key-id", required=True, help="the kid tokens must carry")
+    parser.add_argument("--issuer-id", help="the iss tokens must carry (team keys)")
+    parser.add_argument("--individual", action="store_true", help="individual key: sub = user, no iss")
+    parser.add_argument("--products", help='JSON {"subscriptions": [ids], "inAppPurchases": [ids]}')
+    parser.add_argument("--products-from-campaign", help="derive --products from a campaign file")
+    parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default 0: any free port)")
+    parser.add_argument("--today", help="YYYY-MM-DD: the day the rules count from (default: the UTC date)")
+    parser.add_argument("--accept-opaque-price-points", action="store_true",
+                        help="accept price point ids that are not Apple-shaped (base64url JSON)")
+    parser.add_argument("--verbose", action="store_true", help="log every request to stderr")
+    arguments = parser.parse_args(argv)
+    if arguments.individual == bool(arguments.issuer_id):
+        fail("give exactly one of --issuer-id (team key) and --individual")
+    if bool(arguments.products) == bool(arguments.products_from_campaign):
+        fail("give exactly one of --products and --products-from-campaign")
+    if arguments.today is not None:
+        try:
+            if not DATE.match(arguments.today):
+                raise ValueError
+            datetime.date.fromisoformat(arguments.today)
+        except ValueError:
+            fail(f"--today must be YYYY-MM-DD, not {arguments.today!r}")
+    return arguments
+
+
+def build(arguments):
+    """The StandIn for parsed arguments (exits 2 on unusable input)."""
+    document = read_json(arguments.schemas, "schemas file")
+    schemas = document.get("schemas") if isinstance(document, dict) else None
+    if not isinstance(schemas, dict):
+        fail(f"{arguments.schemas} has no top-level \"schemas\" object")
+    version = str(document.get("info", {}).get("version", "unknown"))
+    paths_file = arguments.paths or os.path.join(os.path.dirname(os.path.abspath(arguments.schemas)),
+                                                 f"offer_code_paths_{version}.json")
+    paths = read_json(paths_file, "paths file").get("paths")
+    if not isinstance(paths, dict):
+        fail(f"{paths_file} has no top-level \"paths\" object")
+    if arguments.products:
+        try:
+            products = json.loads(arguments.products)
+        except ValueError as error:
+            fail(f"--products is not JSON: {error}")
+        if not isinstance(products, dict) or set(products) - {"subscriptions", "inAppPurchases"} or not all(
+                isinstance(ids, list) and all(isinstance(i, str) for i in ids) for ids in products.values()):
+            fail('--products must be {"subscriptions": ["id", ...], "inAppPurchases": ["id", ...]}')
+    else:
+        products = products_from_campaign(read_json(arguments.products_from_campaign, "campaign"))
+    try:
+        with open(arguments.public_key, "rb") as handle:
+            verifier = TokenVerifier(handle.read(), arguments.key_id, arguments.issuer_id, arguments.individual)
+    except (OSError, ValueError) as error:
+        fail(f"cannot read the public key {arguments.public_key}: {error}")
+    return StandIn(schemas, paths, verifier, products, today=arguments.today,
+                   accept_opaque_price_points=arguments.accept_opaque_price_points, verbose=arguments.verbose)
+
+
+def main(argv):
+    arguments = parse_arguments(argv)
+    app = build(arguments)
+    try:
+        server = Server(("127.0.0.1", arguments.port), Handler)
+    except OSError as error:
+        fail(f"cannot listen on 127.0.0.1:{arguments.port}: {error}")
+    server.app = app
+    app.base_url = f"http://127.0.0.1:{server.server_address[1]}"
+    stopping = threading.Event()
+
+    def stop(*_):
+        if not stopping.is_set():
+            stopping.set()
+            threading.Thread(target=server.shutdown, daemon=True).start()
+
+    # A parent may hand down a signal mask that blocks these (Swift's test runner does): unblock them.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    print(f"listening on {app.base_url}", flush=True)
+    server.serve_forever(poll_interval=0.2)
+    server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
