@@ -45,6 +45,7 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 import jwt
 from cryptography.hazmat.primitives import serialization
 
+sys.dont_write_bytecode = True  # a test tool: leave no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Interop"))
 import validate_asc_requests as asc_schemas  # noqa: E402  (Apple's schemas, plain and strict)
 
