@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import OfferConnect
 import OfferConnectAPI
 import OfferSigning
@@ -14,8 +15,14 @@ struct ConnectOptions: ParsableArguments {
 
     @Option(
         name: .customLong("api-base-url"),
-        help: "App Store Connect's address (for tests and proxies). Plain http only on loopback.")
-    var apiBaseURL = ConnectAPIAddress.apple.baseURL
+        help: ArgumentHelp(
+            "App Store Connect's address (for tests and proxies). Plain http only on loopback. Default: "
+                + "$\(Self.baseURLVariable), else \(ConnectAPIAddress.apple.baseURL).",
+            valueName: "url"))
+    var apiBaseURL: String?
+
+    /// The environment variable that gives `--api-base-url` when the flag is absent.
+    static let baseURLVariable = "OFFERKIT_CONNECT_API_URL"
 
     @Option(parsing: .unconditional, help: "Seconds each request may take (1 to 600).")
     var timeout = 60
@@ -32,7 +39,17 @@ struct ConnectOptions: ParsableArguments {
     var verbose = false
 
     /// The checked address.
-    func address() throws -> ConnectAPIAddress { try ConnectAPIAddress(apiBaseURL) }
+    func address(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ConnectAPIAddress {
+        if let apiBaseURL { return try ConnectAPIAddress(apiBaseURL) }
+        guard let text = environment[Self.baseURLVariable], !text.isEmpty else { return .apple }
+        do {
+            return try ConnectAPIAddress(text)
+        } catch .invalidBaseURL(_, let reason) {
+            throw CLIError.usage("\(Self.baseURLVariable)=\(text): \(reason)")
+        } catch {
+            throw error
+        }
+    }
 
     /// The transport settings, after checking the numbers.
     func settings() throws -> ConnectTransport.Settings {

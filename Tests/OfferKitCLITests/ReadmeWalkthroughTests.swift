@@ -1,4 +1,5 @@
 import Foundation
+import InteropSupport
 import Testing
 
 /// Every shell walk-through of README.md runs as written: in a fresh folder holding a copy of
@@ -31,9 +32,22 @@ struct ReadmeWalkthroughTests {
             try FileManager.default.copyItem(at: source, to: folder.url.appendingPathComponent(file))
         }
         let path = binary.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")
+        var environment = ["PATH": path]
+        var standIn: AppStoreConnectStandIn?
+        defer { standIn?.stop() }
+        if walkthrough.standIns.contains("app-store-connect") {
+            if let reason = AppStoreConnectStandIn.unavailableReason, !InteropEnvironment.isCI {
+                print("SKIPPED LOUDLY: walk-through \(name) needs the App Store Connect stand-in: \(reason)")
+                return
+            }
+            let started = try AppStoreConnectStandIn.start(
+                productsFromCampaign: CLI.packageRoot.appendingPathComponent("examples/campaign.json").path)
+            standIn = started
+            environment["OFFERKIT_CONNECT_API_URL"] = started.baseURL
+        }
         for block in walkthrough.blocks {
             let result = try Self.runShell(
-                block.script, in: folder.url, environment: CLI.environment(adding: ["PATH": path]))
+                block.script, in: folder.url, environment: CLI.environment(adding: environment))
             #expect(
                 result.status == 0,
                 """

@@ -4,6 +4,8 @@ import Foundation
 /// on the line before the block:
 ///
 /// - `<!-- walkthrough: NAME -->`, or `<!-- walkthrough: NAME; given: FILE, FILE -->`: run it.
+///   `stand-in: app-store-connect` runs it against the local App Store Connect stand-in (its URL
+///   in `OFFERKIT_CONNECT_API_URL`), as a reader's commands would run against Apple.
 ///   Blocks with the same name run in document order in one folder (a copy of `keys-example/`,
 ///   `templates/` and `examples/`, plus each given file from `Tests/Fixtures/readme-walkthrough/`:
 ///   files a reader gets from elsewhere, such as App Store Connect's CSV of codes).
@@ -29,7 +31,12 @@ struct ReadmeWalkthroughs {
         let name: String
         var blocks: [Block] = []
         var given: [String] = []
+        /// Local stand-ins the walk-through runs against (`stand-in: app-store-connect`).
+        var standIns: [String] = []
     }
+
+    /// The stand-ins a walk-through may name.
+    static let knownStandIns: Set<String> = ["app-store-connect"]
 
     static let shellLanguages: Set<String> = ["sh", "bash", "shell", "zsh", "console"]
 
@@ -102,9 +109,19 @@ struct ReadmeWalkthroughs {
                 return
             }
             var given: [String] = []
+            var standIns: [String] = []
             for part in parts.dropFirst() {
+                if part.hasPrefix("stand-in:") {
+                    let name = part.dropFirst("stand-in:".count).trimmingCharacters(in: .whitespaces)
+                    guard Self.knownStandIns.contains(name) else {
+                        problems.append("\(place): \(marker) names the unknown stand-in \"\(name)\"")
+                        return
+                    }
+                    standIns.append(name)
+                    continue
+                }
                 guard part.hasPrefix("given:") else {
-                    problems.append("\(place): \(marker) has \"\(part)\"; expected given: FILE, …")
+                    problems.append("\(place): \(marker) has \"\(part)\"; expected given: FILE, … or stand-in: NAME")
                     return
                 }
                 given += part.dropFirst("given:".count).split(separator: ",").map {
@@ -114,8 +131,9 @@ struct ReadmeWalkthroughs {
             if let position = walkthroughs.firstIndex(where: { $0.name == name }) {
                 walkthroughs[position].blocks.append(block)
                 walkthroughs[position].given += given
+                walkthroughs[position].standIns += standIns
             } else {
-                walkthroughs.append(Walkthrough(name: name, blocks: [block], given: given))
+                walkthroughs.append(Walkthrough(name: name, blocks: [block], given: given, standIns: standIns))
             }
         } else if body.hasPrefix("not run:") {
             let reason = body.dropFirst("not run:".count).trimmingCharacters(in: .whitespaces)
