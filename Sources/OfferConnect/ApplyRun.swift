@@ -163,6 +163,10 @@ public struct ApplyRun: Sendable {
             summary.rateLimit = rateLimit
             summary.stoppedBy = counters.stop
             summary.duration = ContinuousClock.now - started
+            // Whatever did not end created, there, refused or skipped: including the offers a stop
+            // never reached.
+            summary.unfinished = max(
+                0, summary.planned - summary.created - summary.alreadyThere - summary.refused.count - summary.skipped)
             return summary
         }
     }
@@ -210,7 +214,7 @@ public struct ApplyRun: Sendable {
             case .alreadyThere: counters.summary.alreadyThere += count
             case .refused: break  // counted with its errors
             case .skipped: counters.summary.skipped += count
-            case .unfinished: counters.summary.unfinished += count
+            case .unfinished: break  // counted at the end, with what a stop never reached
             }
             return (counters.done, counters.summary.planned)
         }
@@ -240,7 +244,7 @@ public struct ApplyRun: Sendable {
                     finish(1, .unfinished)
                     return nil
                 }
-                resource = try await book.record(resource.with(state: .sent, error: resource.error, at: Date()))
+                resource = try await book.record(resource.with(state: .sent, at: Date()))
                 switch try await transport.attempt(.POST, request.path, body: body) {
                 case .answer(let answer) where answer.status == 201:
                     guard let id = ConnectListPage.createdId(answer.body) else {
