@@ -75,3 +75,48 @@ extension PostgresLedger {
         return resource
     }
 }
+
+extension PostgresLedger {
+    /// See ``CodeLedger/createdConnectIds(kinds:)``.
+    public func createdConnectIds(kinds: Set<ConnectResource.Kind>) throws -> Set<String> {
+        guard !kinds.isEmpty else { return [] }
+        let names = kinds.map(\.rawValue).sorted()
+        return try transaction(.read, "read the App Store Connect ids") { session in
+            Set(
+                try session.query(
+                    """
+                    SELECT asc_id FROM connect_resources
+                    WHERE state = 'created' AND kind = ANY(\(names)) AND asc_id IS NOT NULL
+                    """
+                ).map { try $0.decode(String.self) })
+        }
+    }
+
+    /// See ``CodeLedger/lockConnectRun(campaign:)``: a session-level advisory lock
+    /// (`pg_try_advisory_lock`) named after the schema and the campaign, held by a connection
+    /// of its own until released; PostgreSQL releases it when that connection ends, so a killed
+    /// process never leaves it behind.
+    public func lockConnectRun(campaign: String) throws -> ConnectRunLock {
+        let session = PostgresSession(client: client, executor: executor, logger: logger)
+        let name = "offerkit-connect-run:" + location.schema + ":" + campaign
+        let taken: Bool
+        do {
+            taken =
+                try session.query("SELECT pg_try_advisory_lock(hashtextextended(\(name), 0))").first?.decode(
+                    Bool.self) ?? false
+        } catch {
+            session.close()
+            throw translate(error, operation: "take the lock of codes apply")
+        }
+        guard taken else {
+            session.close()
+            throw LedgerError.connectRunInProgress(campaign: campaign)
+        }
+        let released = ReleaseOnce()
+        return ConnectRunLock {
+            guard released.claim() else { return }
+            _ = try? session.query("SELECT pg_advisory_unlock(hashtextextended(\(name), 0))")
+            session.close()
+        }
+    }
+}

@@ -125,6 +125,15 @@ public protocol CodeLedger: Sendable {
     ///   ``LedgerError/connectResourceConflict(resource:problem:)`` for a resource that breaks
     ///   ``ConnectResource``'s rules or would change a created one.
     func recordConnectResources(_ resources: [ConnectResource]) throws
+
+    /// The App Store Connect ids the ledger records as created, of every campaign, for the kinds
+    /// given: a lookup after an unknown outcome never takes one of them for another resource.
+    func createdConnectIds(kinds: Set<ConnectResource.Kind>) throws -> Set<String>
+
+    /// Takes the lock of `codes apply` runs on a campaign (see ``ConnectRunLock``), without waiting.
+    ///
+    /// - Throws: ``LedgerError/connectRunInProgress(campaign:)`` when another run holds it.
+    func lockConnectRun(campaign: String) throws -> ConnectRunLock
 }
 
 extension CodeLedger {

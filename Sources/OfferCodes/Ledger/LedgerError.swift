@@ -60,6 +60,8 @@ public enum LedgerError: Error, Equatable, Sendable {
     /// change the id, body or state of a resource App Store Connect created, or a value is out of
     /// range). Nothing was recorded.
     case connectResourceConflict(resource: String, problem: String)
+    /// Another `codes apply` or `codes fetch` is working on the campaign with this ledger.
+    case connectRunInProgress(campaign: String)
 }
 
 extension LedgerError: LocalizedError {
@@ -148,6 +150,10 @@ extension LedgerError: LocalizedError {
             let kind = environment == .production ? "production" : "sandbox"
             return "Offer \"\(offer)\" of campaign \"\(campaign)\" has no \(kind) codes to hand out: \(reason); "
                 + "nothing was assigned."
+        case .connectRunInProgress(let campaign):
+            return "Another `offerkit codes apply` or `codes fetch` is working on campaign \"\(campaign)\" with this "
+                + "ledger; nothing was sent. Wait for it to finish, then run again (two runs at once could create "
+                + "App Store Connect resources twice)."
         case .connectResourceConflict(let resource, let problem):
             return "The ledger cannot record App Store Connect resource \(resource): \(problem); nothing was recorded."
         }

@@ -350,4 +350,8 @@ struct CampaignFixtureLedger: CodeLedger {
     func connectResources(campaign: String) throws -> [ConnectResource] { throw Unsupported() }
 
     func recordConnectResources(_ resources: [ConnectResource]) throws { throw Unsupported() }
+
+    func createdConnectIds(kinds: Set<ConnectResource.Kind>) throws -> Set<String> { throw Unsupported() }
+
+    func lockConnectRun(campaign: String) throws -> ConnectRunLock { throw Unsupported() }
 }
