@@ -82,11 +82,27 @@ public struct ApplyRun: Sendable {
     ///
     /// - Throws: ``ConnectError/planChanged(resources:)`` (nothing sent) and ledger errors.
     public func run() async throws -> ApplySummary {
+        try await whileLocked { try await applyPlan() }
+    }
+
+    /// Runs `body` holding the campaign's run lock (``CodeLedger/lockConnectRun(campaign:)``),
+    /// then releases it and closes the connections and the ledger's thread, however `body` ends.
+    private func whileLocked(_ body: () async throws -> ApplySummary) async throws -> ApplySummary {
+        let name = campaign.name
+        let lock: ConnectRunLock
         do {
-            let summary = try await applyPlan()
+            lock = try await ledger.run { try $0.lockConnectRun(campaign: name) }
+        } catch {
+            await shutdown()
+            throw error
+        }
+        do {
+            let summary = try await body()
+            _ = try? await ledger.run { _ in lock.release() }
             await shutdown()
             return summary
         } catch {
+            _ = try? await ledger.run { _ in lock.release() }
             await shutdown()
             throw error
         }
@@ -104,6 +120,7 @@ public struct ApplyRun: Sendable {
         let now = Date()
         let planned = requests.map { ResourceBook.planned($0, campaign: campaign, now: now) }
         try await book.load(planned, campaign: campaign.name)
+        try await book.loadIdsInUse()
         counters.withLockedValue { $0.summary.planned = planned.count }
         events(.progress(done: 0, total: planned.count))
 
@@ -174,23 +191,19 @@ public struct ApplyRun: Sendable {
     /// Fetches and imports the codes of the campaign's created one-time-use batches that the
     /// ledger lacks (`offerkit codes fetch`); see ``run()``.
     public func fetchOnly() async throws -> ApplySummary {
-        let started = ContinuousClock.now
-        let book = ResourceBook(ledger: ledger)
-        do {
+        try await whileLocked {
+            let started = ContinuousClock.now
+            let book = ResourceBook(ledger: ledger)
             try await book.load([], campaign: campaign.name)
             try await fetchCodes(book: book)
-            await shutdown()
-        } catch {
-            await shutdown()
-            throw error
-        }
-        let rateLimit = await transport.pacer.lastStatus
-        return counters.withLockedValue { counters in
-            var summary = counters.summary
-            summary.rateLimit = rateLimit
-            summary.stoppedBy = counters.stop
-            summary.duration = ContinuousClock.now - started
-            return summary
+            let rateLimit = await transport.pacer.lastStatus
+            return counters.withLockedValue { counters in
+                var summary = counters.summary
+                summary.rateLimit = rateLimit
+                summary.stoppedBy = counters.stop
+                summary.duration = ContinuousClock.now - started
+                return summary
+            }
         }
     }
 
@@ -232,10 +245,12 @@ public struct ApplyRun: Sendable {
             return id
         }
         do {
+            // Once an attempt's outcome is unknown, the resource may exist: a later refusal (a
+            // duplicate, say) is checked against App Store Connect's list before it is believed.
+            var uncertain = resource.state == .sent
             if resource.state == .sent {
                 events(.note("\(resource.label): the outcome of an earlier request is unknown: looking it up"))
                 if let id = try await lookUp(request, resource, book: book, parentId: parentId) { return id }
-                resource = try await book.record(resource.with(state: .planned, at: Date()))
             }
             let body = Self.substitute(request.body, parentId: parentId, request: request).serialized()
             var lastReason = ""
@@ -244,37 +259,30 @@ public struct ApplyRun: Sendable {
                     finish(1, .unfinished)
                     return nil
                 }
-                resource = try await book.record(resource.with(state: .sent, at: Date()))
-                switch try await transport.attempt(.POST, request.path, body: body) {
-                case .answer(let answer) where answer.status == 201:
-                    guard let id = ConnectListPage.createdId(answer.body) else {
-                        let error = ConnectError.unexpectedAnswer(
-                            request: "POST \(request.path) (\(resource.label))", what: "201 without a usable data.id")
-                        stop(error)
-                        finish(1, .unfinished)
-                        return nil
-                    }
+                var sending = resource.with(state: .sent, at: Date())
+                sending.bodyDigest = planned.bodyDigest
+                sending.requestId = planned.requestId
+                resource = try await book.record(sending)
+                let outcome = try await transport.attempt(.POST, request.path, body: body)
+                switch Self.classify(outcome) {
+                case .created(let id):
                     try await book.record(resource.with(state: .created, id: id, at: Date()))
                     finish(1, .created)
                     return id
-                case .answer(let answer) where answer.status == 401 || answer.status == 403:
-                    try await book.record(resource.with(state: .planned, at: Date()))
+                case .notAuthorized(let answer):
+                    try await book.record(resource.with(state: uncertain ? .sent : .planned, at: Date()))
                     stop(transport.notAuthorized(answer))
                     finish(1, .unfinished)
                     return nil
-                case .answer(let answer) where answer.status == 429:
-                    // Refused before processing: nothing was created.
-                    resource = try await book.record(resource.with(state: .planned, at: Date()))
+                case .rateLimited(let answer):
+                    // Refused before processing: nothing was created by this attempt.
+                    resource = try await book.record(resource.with(state: uncertain ? .sent : .planned, at: Date()))
                     lastReason = "429 RATE_LIMIT_EXCEEDED"
                     try await transport.waitAfterRateLimit(answer, attempt: attempt)
-                case .answer(let answer) where answer.status >= 500:
-                    lastReason = "\(answer.status) from App Store Connect"
-                    if let id = try await settleAndLookUp(request, resource, book: book, parentId: parentId) {
+                case .refused(let answer):
+                    if uncertain, let id = try await lookUp(request, resource, book: book, parentId: parentId) {
                         return id
                     }
-                    resource = try await book.record(resource.with(state: .planned, at: Date()))
-                    try await transport.backOff(attempt)
-                case .answer(let answer):
                     var errors = AppleErrorDetail.parse(status: answer.status, body: answer.body)
                     for index in errors.indices {
                         let pointer = errors[index].source.flatMap { $0.hasPrefix("/") ? $0 : nil }
@@ -289,14 +297,14 @@ public struct ApplyRun: Sendable {
                     return nil
                 case .notSent(let reason):
                     lastReason = reason
-                    resource = try await book.record(resource.with(state: .planned, at: Date()))
+                    resource = try await book.record(resource.with(state: uncertain ? .sent : .planned, at: Date()))
                     try await transport.backOff(attempt)
                 case .unknown(let reason):
                     lastReason = reason
+                    uncertain = true
                     if let id = try await settleAndLookUp(request, resource, book: book, parentId: parentId) {
                         return id
                     }
-                    resource = try await book.record(resource.with(state: .planned, at: Date()))
                     try await transport.backOff(attempt)
                 }
             }
@@ -308,10 +316,48 @@ public struct ApplyRun: Sendable {
             finish(1, .unfinished)
             return nil
         } catch let error as ConnectError {
-            // A lookup could not finish: the resource stays as recorded (sent: looked up next time).
+            // A lookup could not finish, or the hourly limit is spent: the resource stays as
+            // recorded (sent: looked up next time).
             stop(error)
             finish(1, .unfinished)
             return nil
+        }
+    }
+
+    /// What one attempt of a create request means.
+    enum CreateOutcome {
+        /// `2xx` with a usable `data.id`.
+        case created(String)
+        case notAuthorized(ConnectTransport.Answer)
+        case rateLimited(ConnectTransport.Answer)
+        /// App Store Connect refused the request as it is (`400`, `404`, `409`, `413`, `415`,
+        /// `422`): nothing was created.
+        case refused(ConnectTransport.Answer)
+        /// Certainly not processed (could not connect).
+        case notSent(String)
+        /// May have been processed: no answer, a `5xx`, a `2xx` without an id, or a status that
+        /// does not say (`408`, a proxy's own).
+        case unknown(String)
+    }
+
+    static let refusalStatuses: Set<Int> = [400, 404, 409, 413, 415, 422]
+
+    static func classify(_ attempt: ConnectTransport.Attempt) -> CreateOutcome {
+        switch attempt {
+        case .notSent(let reason): return .notSent(reason)
+        case .unknown(let reason): return .unknown(reason)
+        case .answer(let answer):
+            switch answer.status {
+            case 200...299:
+                guard let id = ConnectListPage.createdId(answer.body) else {
+                    return .unknown("\(answer.status) without a usable data.id")
+                }
+                return .created(id)
+            case 401, 403: return .notAuthorized(answer)
+            case 429: return .rateLimited(answer)
+            case let status where refusalStatuses.contains(status): return .refused(answer)
+            default: return .unknown("\(answer.status) from App Store Connect")
+            }
         }
     }
 

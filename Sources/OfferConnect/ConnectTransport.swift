@@ -100,8 +100,28 @@ public final class ConnectTransport: Sendable {
                     duration: ContinuousClock.now - started))
         }
         do {
-            let response = try await client.execute(request, timeout: .nanoseconds(settings.requestTimeout.nanoseconds))
-            let buffer = try await response.body.collect(upTo: answerLimit ?? settings.answerLimit)
+            let limit = answerLimit ?? settings.answerLimit
+            let timeout = settings.requestTimeout
+            let client = client
+            let request = request
+            // AsyncHTTPClient's deadline ends with the answer's head: the body is read under the
+            // same deadline here, so a server that stalls mid-answer cannot hold the run.
+            let (response, buffer) = try await withThrowingTaskGroup(of: (HTTPClientResponse, ByteBuffer)?.self) {
+                group in
+                group.addTask {
+                    let response = try await client.execute(request, timeout: .nanoseconds(timeout.nanoseconds))
+                    return (response, try await response.body.collect(upTo: limit))
+                }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let result = first else {
+                    throw HTTPClientError.deadlineExceeded
+                }
+                return result
+            }
             let status = Int(response.status.code)
             if let header = response.headers.first(name: "X-Rate-Limit"), let limit = RateLimitStatus(header: header) {
                 await pacer.observe(limit)
@@ -152,6 +172,14 @@ public final class ConnectTransport: Sendable {
 
     /// Waits as a `429` asks: `Retry-After` when given, else the back-off; every request waits too.
     func waitAfterRateLimit(_ answer: Answer, attempt: Int) async throws {
+        let retryAfter = answer.headers.first(name: "Retry-After").flatMap { RetryAfter.delay($0) }
+        if retryAfter == nil, let header = answer.headers.first(name: "X-Rate-Limit"),
+            let status = RateLimitStatus(header: header), status.remaining == 0
+        {
+            // The rolling hour is spent: nothing comes back for a while, and backing off for
+            // seconds would only spend the attempts.
+            throw ConnectError.hourlyLimitSpent(limit: status.limit)
+        }
         if let header = answer.headers.first(name: "Retry-After"), let delay = RetryAfter.delay(header) {
             guard delay <= settings.retryAfterCap else {
                 throw ConnectError.unreachable(

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import OfferCodes
 import OfferConnectAPI
@@ -20,10 +19,7 @@ actor ResourceBook {
     /// The resource `request` creates, as planned now (state planned).
     static func planned(_ request: PlannedRequest, campaign: Campaign, now: Date) -> ConnectResource {
         let offer = campaign.offers[request.subject.offerIndex]
-        let digest = SHA256.hash(data: request.bodyBytes).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        let digest = request.bodyDigest
         return ConnectResource(
             campaign: campaign.name, offer: offer.referenceName, kind: request.subject.kind, key: request.subject.key,
             requestId: request.id, resourceType: OfferCodeAPI(offer.product.type).resourceType(request.subject.kind),
@@ -45,8 +41,20 @@ actor ResourceBook {
         for resource in plan {
             let identity = Self.identity(offer: resource.offer, kind: resource.kind, key: resource.key)
             if let existing = resources[identity] {
-                if existing.state == .created, existing.bodyDigest != resource.bodyDigest {
+                switch existing.state {
+                case .created where existing.bodyDigest != resource.bodyDigest:
                     changed.append(resource.label)
+                case .planned,
+                    .failed
+                where existing.bodyDigest != resource.bodyDigest || existing.requestId != resource.requestId:
+                    // Not created: the campaign may have been fixed since (as a refusal asks).
+                    var updated = existing
+                    updated.bodyDigest = resource.bodyDigest
+                    updated.requestId = resource.requestId
+                    new.append(updated)
+                default:
+                    // Sent: keeps its digest until the lookup settles it (the next POST records the plan's).
+                    break
                 }
             } else {
                 new.append(resource)
@@ -78,10 +86,24 @@ actor ResourceBook {
         return resource
     }
 
-    /// The App Store Connect ids recorded for resources other than `identity`'s: a lookup does
-    /// not take one of them for another resource.
+    /// Ids of offers and one-time-use batches the ledger records as created for any campaign,
+    /// read when the book was loaded.
+    private var otherCampaignIds: Set<String> = []
+
+    /// Reads the ids every campaign of the ledger holds, for ``idsInUse(except:)``.
+    func loadIdsInUse() async throws {
+        otherCampaignIds = try await ledger.run { try $0.createdConnectIds(kinds: [.offer, .oneTimeUse]) }
+    }
+
+    /// The App Store Connect ids recorded for resources other than `resource` (of any campaign of
+    /// the ledger): a lookup does not take one of them for another resource.
     func idsInUse(except resource: ConnectResource) -> Set<String> {
         let identity = Self.identity(offer: resource.offer, kind: resource.kind, key: resource.key)
-        return Set(resources.filter { $0.key != identity && $0.value.state == .created }.compactMap(\.value.id))
+        var ids = otherCampaignIds
+        if let own = resources[identity]?.id { ids.remove(own) }
+        for (key, value) in resources where key != identity && value.state == .created {
+            if let id = value.id { ids.insert(id) }
+        }
+        return ids
     }
 }

@@ -30,22 +30,45 @@ struct ResourceFinder {
             path = api.childListPath(offerId: offerId, kind: request.subject.kind)
         }
         let attributes = request.body["data"]?["attributes"]
+        let kind = request.subject.kind
+        var found: [String] = []
         var next: String? = path + "?limit=200"
         var pages = 0
-        while let url = next, pages < Self.pageLimit {
+        while let url = next {
+            guard pages < Self.pageLimit else {
+                throw ConnectError.lookupFailed(
+                    request: request.id, reason: "the list has more than \(Self.pageLimit) pages of 200")
+            }
             pages += 1
             let answer = try await transport.get(url)
             guard answer.status == 200, let page = ConnectListPage(answer.body) else {
-                throw ConnectError.unexpectedAnswer(
-                    request: "GET \(ConnectTransport.pathOnly(url))",
-                    what: "status \(answer.status) and no list of resources")
+                throw ConnectError.lookupFailed(
+                    request: request.id,
+                    reason: "GET \(ConnectTransport.pathOnly(url)) answered \(answer.status), not a list of resources")
             }
             for item in page.items where !taken.contains(item.id) {
-                if ConnectListPage.matches(item.attributes, attributes, kind: request.subject.kind) { return item.id }
+                if ConnectListPage.matches(item.attributes, attributes, kind: kind) { found.append(item.id) }
             }
+            // A custom code is unique in the app, and equal one-time-use batches are interchangeable:
+            // the first match is the one. An offer must be the only match in the whole list.
+            if kind != .offer, let first = found.first { return first }
             next = nil
-            if let link = page.next, transport.address.contains(link) { next = link }
+            if let link = page.next {
+                // Apple's links name Apple's host: the next page is asked of the same base URL
+                // (a proxy, a test), and the token goes nowhere else.
+                guard let rebased = transport.address.rebase(link) else {
+                    throw ConnectError.lookupFailed(request: request.id, reason: "links.next is not a list URL")
+                }
+                next = rebased
+            }
         }
-        return nil
+        if found.count > 1 {
+            throw ConnectError.lookupFailed(
+                request: request.id,
+                reason: "\(found.count) offer codes of the product (ids \(found.prefix(5).joined(separator: ", "))) "
+                    + "match it and none is recorded in the ledger: decide in App Store Connect which is the campaign's"
+            )
+        }
+        return found.first
     }
 }

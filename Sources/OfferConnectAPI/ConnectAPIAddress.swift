@@ -46,9 +46,16 @@ public struct ConnectAPIAddress: Sendable, Equatable {
     /// The URL of `path` (which starts with `/`).
     package func url(_ path: String) -> String { baseURL + path }
 
-    /// Whether `url` (a `links.next` from an answer) is under this base URL, so that it may carry
-    /// the token.
-    package func contains(_ url: String) -> Bool { url.hasPrefix(baseURL + "/") }
+    /// A `links.next` from an answer, moved under this base URL: its path (`/v1/…` or `/v2/…`)
+    /// and query after ``baseURL``, whatever host it names, so that the token only ever goes to
+    /// the base URL; `nil` when it is not such a URL.
+    package func rebase(_ link: String) -> String? {
+        guard link.utf8.count <= 4_096, let components = URLComponents(string: link) else { return nil }
+        let path = components.percentEncodedPath
+        guard path.hasPrefix("/v1/") || path.hasPrefix("/v2/"), !path.contains("/../"), components.fragment == nil
+        else { return nil }
+        return baseURL + path + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
+    }
 
     package static func isLoopback(_ host: String) -> Bool {
         let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()

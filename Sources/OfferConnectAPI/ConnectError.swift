@@ -13,6 +13,11 @@ public enum ConnectError: Error, Equatable, Sendable {
     /// App Store Connect answered something OfferKit cannot use (a 201 without an id, a body that
     /// is not JSON:API); `what` says what.
     case unexpectedAnswer(request: String, what: String)
+    /// A lookup after an unknown outcome could not tell whether the resource exists: `reason`
+    /// says why. The resource stays recorded as sent; the next run looks again.
+    case lookupFailed(request: String, reason: String)
+    /// The API key's hourly request limit is spent (`X-Rate-Limit` says none are left).
+    case hourlyLimitSpent(limit: Int)
     /// Resources recorded as created were created from other request bodies than the campaign
     /// now plans: App Store Connect cannot edit them.
     case planChanged(resources: [String])
@@ -35,8 +40,17 @@ extension ConnectError: LocalizedError {
             return "App Store Connect could not be reached: \(reason). Everything that succeeded is recorded in the "
                 + "ledger; run the same command again to continue where it stopped."
         case .unexpectedAnswer(let request, let what):
-            return "App Store Connect answered \(request) with \(what); expected a JSON:API answer as documented "
-                + "for API 4.4.1. The request's outcome is recorded as unknown: the next run looks it up first."
+            return "App Store Connect answered \(request) with \(what); expected an answer as documented for API "
+                + "4.4.1. Everything that succeeded is recorded; a resource whose outcome is unknown is looked up "
+                + "first by the next run."
+        case .lookupFailed(let request, let reason):
+            return "OfferKit could not tell whether App Store Connect created \(request): \(reason). It stays "
+                + "recorded as sent (outcome unknown) and is not sent again until a lookup settles it: run the same "
+                + "command again (check the resource in App Store Connect if this repeats)."
+        case .hourlyLimitSpent(let limit):
+            return "The API key's hourly limit of \(limit) App Store Connect requests is spent (X-Rate-Limit: none "
+                + "left). Everything so far is recorded; run the same command again in about an hour (the limit is "
+                + "a rolling hour), or with another key."
         case .planChanged(let resources):
             let shown = resources.prefix(5).joined(separator: "; ") + (resources.count > 5 ? "; …" : "")
             return "\(resources.count) resource(s) were created in App Store Connect from other values than the "

@@ -44,8 +44,24 @@ package struct ConnectListPage: Sendable, Equatable {
         }
         switch kind {
         case .offer:
-            guard let name = text(found, "name") else { return false }
-            return name == text(planned, "name")
+            // The name, and every other attribute the list shows, as planned (eligibilities in any
+            // order); an offer switched off is not one a create request just made.
+            guard let name = text(found, "name"), name == text(planned, "name") else { return false }
+            if case .bool(false)? = found["active"] { return false }
+            guard case .object(let members)? = planned else { return true }
+            for (key, value) in members where key != "name" {
+                guard let listed = found[key] else { continue }
+                switch (value, listed) {
+                case (.array(let a), .array(let b)):
+                    let texts = { (items: [JSONValue]) in
+                        Set(items.map { String(decoding: $0.serialized(), as: UTF8.self) })
+                    }
+                    if texts(a) != texts(b) { return false }
+                default:
+                    if value != listed { return false }
+                }
+            }
+            return true
         case .customCode:
             guard let code = text(found, "customCode"), let plannedCode = text(planned, "customCode") else {
                 return false

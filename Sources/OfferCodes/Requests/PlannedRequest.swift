@@ -1,3 +1,4 @@
+import Crypto
 import OfferJSON
 
 /// One App Store Connect create request of a campaign's plan.
@@ -71,4 +72,13 @@ public struct PlannedRequest: Sendable, Equatable {
 
     /// The body as compact JSON bytes, ready to send once its placeholders are replaced.
     public var bodyBytes: [UInt8] { body.serialized() }
+
+    /// The SHA-256 of ``bodyBytes`` (with its placeholders), in lower-case hex: what the ledger
+    /// records as ``ConnectResource/bodyDigest``.
+    public var bodyDigest: String {
+        SHA256.hash(data: bodyBytes).map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
 }
