@@ -66,7 +66,7 @@ enum ExitStatus: Int32 {
         case is LedgerLocationError: .usage
         case let error as LedgerError:
             switch error {
-            case .cannotOpen, .corrupt, .notALedger, .newerSchema, .databaseFailure: .io
+            case .cannotOpen, .corrupt, .notALedger, .newerSchema, .databaseFailure, .connectRunInProgress: .io
             default: .invalidInput
             }
         case is CocoaError: .io
@@ -78,7 +78,7 @@ enum ExitStatus: Int32 {
             switch error {
             case .invalidBaseURL: .usage
             case .notAuthorized: .credentials
-            case .unreachable, .unexpectedAnswer: .io
+            case .unreachable, .unexpectedAnswer, .lookupFailed, .hourlyLimitSpent: .io
             case .planChanged, .notCreated, .refused: .invalidInput
             }
         default: nil

@@ -97,12 +97,17 @@ struct CodesApply: AsyncParsableCommand {
         }
         if let stop = summary.stoppedBy { throw stop }
         if !summary.refused.isEmpty || !summary.importProblems.isEmpty {
+            var parts: [String] = []
+            if !summary.refused.isEmpty {
+                parts.append("App Store Connect refused \(summary.refused.count) resource(s)")
+            }
+            if !summary.importProblems.isEmpty {
+                parts.append("\(summary.importProblems.count) batch(es) of one-time-use codes could not be imported")
+            }
             throw CLIError.invalidInput(
-                "App Store Connect refused \(summary.refused.count) resource(s)"
-                    + (summary.importProblems.isEmpty
-                        ? "" : " and \(summary.importProblems.count) batch(es) of codes could not be imported")
-                    + "; everything else is recorded. Fix what the errors name (the campaign paths say where), then run "
-                    + "the same command again: it sends only what is not created yet.")
+                parts.joined(separator: " and ") + "; everything else is recorded. Fix what the messages name (the "
+                    + "campaign paths say where), then run the same command again: it sends only what is not created yet."
+            )
         }
     }
 }

@@ -47,24 +47,22 @@ struct CodesDeactivate: AsyncParsableCommand {
         guard let recorded, let id = recorded.id else {
             throw ConnectError.notCreated(what: "Offer \"\(offer)\" of campaign \"\(campaign.name)\"")
         }
-        let activation = OfferActivation(
-            address: try connect.address(), signer: try connect.signer(), tokenLifetime: connect.tokenLifetime,
-            settings: try connect.settings(), events: ApplyReporter(verbose: connect.verbose, label: "switching").handle
-        )
+        let address = try connect.address()
+        let signer = try connect.signer()
+        let settings = try connect.settings()
         let resourceType = OfferCodeAPI.offerResourceType(campaign.offers[offerIndex].product.type)
-        if activate {
-            // The ledger checks the limit of active offers before App Store Connect is asked.
-            try ledger.setOfferActive(true, offer: offer, campaign: campaign.name)
-            do {
-                try await activation.setActive(true, resourceType: resourceType, id: id)
-            } catch {
-                try? ledger.setOfferActive(false, offer: offer, campaign: campaign.name)
-                throw error
-            }
-        } else {
-            try await activation.setActive(false, resourceType: resourceType, id: id)
-            try ledger.setOfferActive(false, offer: offer, campaign: campaign.name)
+        // The ledger checks the limit of active offers before App Store Connect is asked.
+        if activate { try ledger.setOfferActive(true, offer: offer, campaign: campaign.name) }
+        let activation = OfferActivation(
+            address: address, signer: signer, tokenLifetime: connect.tokenLifetime, settings: settings,
+            events: ApplyReporter(verbose: connect.verbose, label: "switching").handle)
+        do {
+            try await activation.setActive(activate, resourceType: resourceType, id: id)
+        } catch {
+            if activate { try? ledger.setOfferActive(false, offer: offer, campaign: campaign.name) }
+            throw error
         }
+        if !activate { try ledger.setOfferActive(false, offer: offer, campaign: campaign.name) }
         Output.line("\(offer): \(activate ? "active" : "inactive") (App Store Connect id \(id) and the ledger)")
     }
 }

@@ -16,6 +16,8 @@ struct DryRunReport {
         case exists = "exists"
         case lookUp = "outcome unknown: looked up in App Store Connect first, created only if missing"
         case retry = "refused before: sent again"
+        case changed =
+            "created from other values than the campaign now has: apply refuses to run (App Store Connect cannot edit it)"
     }
 
     private func entries() -> [(request: PlannedRequest, resource: ConnectResource?, action: Action)] {
@@ -28,6 +30,7 @@ struct DryRunReport {
             let resource = byIdentity[offer + "\u{0}" + request.subject.kind.rawValue + "\u{0}" + request.subject.key]
             let action: Action =
                 switch resource?.state {
+                case .created where resource?.bodyDigest != request.bodyDigest: .changed
                 case .created: .exists
                 case .sent: .lookUp
                 case .failed: .retry
@@ -69,13 +72,13 @@ struct DryRunReport {
                 let codes = own.filter { $0.request.subject.kind == .customCode }
                 if !codes.isEmpty {
                     let counts = Dictionary(grouping: codes, by: \.action).mapValues(\.count)
-                    let parts = [Action.exists, .create, .lookUp, .retry].compactMap { action in
+                    let parts = [Action.exists, .create, .lookUp, .retry, .changed].compactMap { action in
                         counts[action].map { "\(ProgressReporter.grouped($0)) \(action.rawValue)" }
                     }
                     lines.append(
                         "  \(codes.count) custom codes of offer \(ProblemText.quoted(offer.referenceName)): "
                             + parts.joined(separator: ", "))
-                    for entry in codes where entry.action == .lookUp || entry.action == .retry {
+                    for entry in codes where entry.action != .exists && entry.action != .create {
                         lines.append("    \(entry.request.id): \(describe(entry))")
                     }
                 }
@@ -83,7 +86,8 @@ struct DryRunReport {
             let counts = Dictionary(grouping: entries, by: \.action).mapValues(\.count)
             lines.append(
                 "  total: \(counts[.exists] ?? 0) exist, \(counts[.create] ?? 0) would be created, "
-                    + "\(counts[.lookUp] ?? 0) looked up first, \(counts[.retry] ?? 0) sent again after a refusal")
+                    + "\(counts[.lookUp] ?? 0) looked up first, \(counts[.retry] ?? 0) sent again after a refusal"
+                    + ((counts[.changed] ?? 0) > 0 ? ", \(counts[.changed] ?? 0) changed: apply refuses to run" : ""))
             Output.line(lines.joined(separator: "\n"))
         }
     }
@@ -102,6 +106,7 @@ struct DryRunReport {
         case .exists: "none"
         case .lookUp: "look-up"
         case .retry: "create-again"
+        case .changed: "refuse"
         }
     }
 }

@@ -10,8 +10,11 @@ enum Redaction {
         var result = ""
         var run = ""
         func flush() {
+            // An App Store Connect path (`/v1/subscriptionOfferCodes/6500000001`) is not a key.
+            let isAPIPath = run.hasPrefix("/v1/") || run.hasPrefix("/v2/")
             let looksLikeBase64 =
-                run.count >= 32 && run.contains(where: \.isUppercase) && run.contains(where: \.isLowercase)
+                !isAPIPath && run.count >= 32 && run.contains(where: \.isUppercase)
+                && run.contains(where: \.isLowercase)
                 && run.contains(where: \.isNumber)
             result += looksLikeBase64 ? "<redacted: \(run.count) characters>" : run
             run = ""
