@@ -27,6 +27,7 @@ import base64
 import calendar
 import datetime
 import email.utils
+import hashlib
 import json
 import os
 import random
@@ -622,7 +623,8 @@ class StandIn:
                              "tokenFailures": 0, "tokenFailureReasons": {}, "nullAttributes": 0,
                              "schemaFailures": 0, "ruleFailures": {}, "rateLimited": 0, "faultsInjected": {},
                              "responseSchemaFailures": 0, "responseSchemaFailureLog": [], "responsesValidated": 0,
-                             "valuesNotReadyAnswers": 0}
+                             "valuesNotReadyAnswers": 0, "tokensAccepted": 0}
+            self.accepted_tokens = set()    # SHA-256 of each token string that passed verification
             self.posts = []
             self.faults = Faults()
             self.window = RateWindow(self.config["rateLimit"]["limit"], self.config["rateLimit"]["used"], time.time())
@@ -784,7 +786,11 @@ class StandIn:
                     print(f"401 {method} {path}: {error.detail}", file=sys.stderr)
                 raise ApiError.one(401, "NOT_AUTHORIZED", "Authentication credentials are missing or invalid.",
                                    NOT_AUTHORIZED_DETAIL + f" (stand-in: {error.detail})")
+            digest = hashlib.sha256(headers.get("Authorization").encode()).digest()
             with self.lock:
+                if digest not in self.accepted_tokens:
+                    self.accepted_tokens.add(digest)
+                    self._count("tokensAccepted")
                 admitted = self.window.admit(now)
                 if not admitted:
                     self._count("rateLimited")

@@ -473,6 +473,16 @@ class TokenTests(StandInTestCase):
         self.assertError(self.get(token), 401, "NOT_AUTHORIZED")
         self.assertEqual(self.s.state()["tokenFailureReasons"], {"expired": 1})
 
+    def test_distinct_accepted_tokens_are_counted(self):
+        first, second = make_token(), make_token(lifetime=900)
+        for token in (first, first, second, first):
+            self.assertEqual(self.get(token).status, 200)
+        self.assertError(self.get(make_token({"aud": "appstoreconnect-v2"})), 401, "NOT_AUTHORIZED")
+        self.assertEqual(self.s.state()["tokensAccepted"], 2, "two tokens passed; a refused one is not counted")
+        self.s.request("POST", "/_standin/reset", body={}, token=None)
+        self.assertEqual(self.get(first).status, 200)
+        self.assertEqual(self.s.state()["tokensAccepted"], 1, "counted again after a reset")
+
     def test_control_api_needs_no_token(self):
         self.assertEqual(self.s.request("GET", "/_standin/state", token=None).status, 200)
 
