@@ -2,9 +2,10 @@ import Foundation
 import NIOConcurrencyHelpers
 import OfferSigning
 
-/// The bearer tokens of a run: made from the API key when first needed and made again when three
-/// quarters of a token's lifetime have passed, so that no request carries a token about to
-/// expire. Apple accepts App Store Connect tokens of at most 20 minutes (SPEC §5).
+/// The bearer tokens of a run: made from the API key when first needed and made again when a
+/// quarter of a token's lifetime is left before its `exp`, so that no request carries a token about
+/// to expire. (`iat` is whole seconds, rounded down: a token expires up to a second less than its
+/// lifetime after it was made.) Apple accepts App Store Connect tokens of at most 20 minutes (SPEC §5).
 final class ConnectTokenSource: Sendable {
     private let signer: ConnectAPITokenSigner
     private let lifetime: Int
@@ -21,7 +22,7 @@ final class ConnectTokenSource: Sendable {
         try current.withLockedValue { current in
             if let current, now < current.renewAt { return current.token }
             let token = try signer.token(lifetime: lifetime, issuedAt: now)
-            current = (token.token, now.addingTimeInterval(Double(lifetime) * 0.75))
+            current = (token.token, token.expiresAt.addingTimeInterval(-Double(lifetime) * 0.25))
             return token.token
         }
     }

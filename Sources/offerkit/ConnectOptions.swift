@@ -32,7 +32,7 @@ struct ConnectOptions: ParsableArguments {
 
     @Option(
         name: .customLong("token-lifetime"), parsing: .unconditional,
-        help: "Seconds each bearer token is valid (1 to 1200); a new one is made after three quarters of it.")
+        help: "Seconds each bearer token is valid (1 to 1200); a new one is made when a quarter of it is left.")
     var tokenLifetime = 600
 
     @Flag(help: "Print each request on stderr: method, path, status and time (never headers or tokens).")

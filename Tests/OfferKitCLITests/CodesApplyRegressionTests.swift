@@ -1,0 +1,32 @@
+import Foundation
+import InteropSupport
+import Testing
+
+/// Bugs of `codes apply`, `codes fetch` and `codes deactivate --apply` found by ``CodesApplyTests``, each
+/// pinned by the test that failed before its fix.
+@Suite("offerkit codes apply: regressions")
+struct CodesApplyRegressionTests {
+    typealias Fixture = ApplyFixture
+
+    /// Tokens were renewed three quarters of a lifetime after they were made, but a token's `iat` is rounded
+    /// down to the second, so with `--token-lifetime 2` a token made at x.6 s expired at x+2 s and was still
+    /// sent until x+2.1 s: App Store Connect refused it (401) and the run stopped with exit 3.
+    @Test(
+        "--token-lifetime 2 on a run of a few seconds: each token is renewed before it expires, none is refused",
+        .enabled(if: Fixture.enabled, Fixture.reason))
+    func shortLivedTokensAreRenewedInTime() throws {
+        let fixture = try Fixture(Fixture.customCodes(30))
+        defer { fixture.close() }
+        // 36,000 an hour, all used: the run goes at one request per 0.1 s, about 3 s for 31 requests.
+        try fixture.standIn.configure(#"{"rateLimit": {"limit": 36000, "used": 36000}}"#)
+        try fixture.waitForRateLimit(remaining: 2)
+        let apply = try fixture.connect("apply", ["--token-lifetime", "2"])
+        #expect(apply.status == 0, "\(apply)")
+        #expect(
+            Fixture.line(apply, startingWith: "  created")
+                == Fixture.counts(created: 31, alreadyThere: 0, refused: 0, skipped: 0, unfinished: 0), "\(apply)")
+        let state = try fixture.state()
+        #expect(state["tokenFailures"] == .int(0), "\(String(describing: state["tokenFailureReasons"]))")
+        #expect((state["tokensAccepted"]?.int ?? 0) >= 2, "the run renewed its token")
+    }
+}
