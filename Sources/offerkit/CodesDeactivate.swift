@@ -51,6 +51,9 @@ struct CodesDeactivate: AsyncParsableCommand {
         let signer = try connect.signer()
         let settings = try connect.settings()
         let resourceType = OfferCodeAPI.offerResourceType(campaign.offers[offerIndex].product.type)
+        let wasActive =
+            try ledger.status(campaign: campaign.name, today: options.day()).offers.first { $0.name == offer }?.active
+            ?? false
         // The ledger checks the limit of active offers before App Store Connect is asked.
         if activate { try ledger.setOfferActive(true, offer: offer, campaign: campaign.name) }
         let activation = OfferActivation(
@@ -59,7 +62,8 @@ struct CodesDeactivate: AsyncParsableCommand {
         do {
             try await activation.setActive(activate, resourceType: resourceType, id: id)
         } catch {
-            if activate { try? ledger.setOfferActive(false, offer: offer, campaign: campaign.name) }
+            // Back to what the ledger said before: App Store Connect changed nothing.
+            if activate, !wasActive { try? ledger.setOfferActive(false, offer: offer, campaign: campaign.name) }
             throw error
         }
         if !activate { try ledger.setOfferActive(false, offer: offer, campaign: campaign.name) }

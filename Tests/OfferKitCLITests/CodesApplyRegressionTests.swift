@@ -29,4 +29,33 @@ struct CodesApplyRegressionTests {
         #expect(state["tokenFailures"] == .int(0), "\(String(describing: state["tokenFailureReasons"]))")
         #expect((state["tokensAccepted"]?.int ?? 0) >= 2, "the run renewed its token")
     }
+
+    /// `deactivate --activate --apply` marks the offer active in the ledger before it asks App Store Connect
+    /// (so the ledger's limit of active offers is checked first) and undid that when App Store Connect
+    /// failed by marking it inactive, also when it had been active before: the ledger then said "inactive"
+    /// of an offer that was on in App Store Connect.
+    @Test(
+        "--activate --apply of an active offer when App Store Connect fails: the ledger still says active",
+        .enabled(if: Fixture.enabled, Fixture.reason))
+    func failedActivationOfAnActiveOfferKeepsTheLedger() throws {
+        let fixture = try Fixture()
+        defer { fixture.close() }
+        #expect(try fixture.connect("apply").status == 0)
+        try fixture.standIn.setFaults(
+            #"{"script": [{"method": "PATCH", "fault": "rate-limit", "retryAfter": 1000, "times": 10}]}"#)
+        let activate = try fixture.connect("deactivate", ["--offer", "Press", "--activate", "--apply"])
+        #expect(activate.status == 5, "\(activate)")
+        #expect(activate.stderr.contains("App Store Connect could not be reached"), "\(activate)")
+        #expect(try fixture.ledgerActive("Press") == true, "the ledger is not changed")
+        #expect(
+            try fixture.resources("inAppPurchaseOfferCodes").allSatisfy { $0["attributes"]?["active"]?.bool == true })
+
+        // An inactive offer whose activation fails stays inactive.
+        try fixture.standIn.setFaults("{}")
+        #expect(try fixture.connect("deactivate", ["--offer", "Press", "--apply"]).status == 0)
+        try fixture.standIn.setFaults(
+            #"{"script": [{"method": "PATCH", "fault": "rate-limit", "retryAfter": 1000, "times": 10}]}"#)
+        #expect(try fixture.connect("deactivate", ["--offer", "Press", "--activate", "--apply"]).status == 5)
+        #expect(try fixture.ledgerActive("Press") == false)
+    }
 }
