@@ -58,4 +58,30 @@ struct CodesApplyRegressionTests {
         #expect(try fixture.connect("deactivate", ["--offer", "Press", "--activate", "--apply"]).status == 5)
         #expect(try fixture.ledgerActive("Press") == false)
     }
+
+    /// Error lines on stderr go through the key-material redaction, which took App Store Connect paths
+    /// (`/v1/inAppPurchaseOfferCodes/6515548688`: 32+ letters and digits of both cases) for base64 and printed
+    /// `App Store Connect refused PATCH <redacted: 38 characters>`.
+    @Test(
+        "An error names App Store Connect's path, not <redacted>; key material pasted into an option still is",
+        .enabled(if: Fixture.enabled, Fixture.reason))
+    func errorsNameTheirPath() throws {
+        let fixture = try Fixture()
+        defer { fixture.close() }
+        #expect(try fixture.connect("apply").status == 0)
+        let id = try fixture.ledgerResources()["offer-1"]?["id"]?.string ?? "?"
+        #expect(try fixture.connect("deactivate", ["--offer", "Launch", "--apply"]).status == 0)
+        let refused = try fixture.connect("deactivate", ["--offer", "Launch", "--activate", "--apply"])
+        #expect(refused.status == 4, "\(refused)")
+        #expect(
+            refused.stderr.hasPrefix(
+                "offerkit: App Store Connect refused PATCH /v1/inAppPurchaseOfferCodes/\(id): 409 STATE_ERROR at "
+                    + "/data/attributes/active: "), "\(refused)")
+        #expect(!refused.stderr.contains("redacted"), "\(refused)")
+
+        let keyLine = String(DemoKey.base64Body.dropFirst(48).prefix(64))
+        let pasted = try fixture.connect("apply", ["--parallel", keyLine])
+        #expect(pasted.status == 2, "\(pasted)")
+        #expect(pasted.stderr.contains("<redacted: 64 characters>"), "\(pasted)")
+    }
 }
