@@ -84,4 +84,26 @@ struct CodesApplyRegressionTests {
         #expect(pasted.status == 2, "\(pasted)")
         #expect(pasted.stderr.contains("<redacted: 64 characters>"), "\(pasted)")
     }
+
+    /// A run that stopped (here on a refused key) left the offers after the one it stopped at out of the
+    /// summary: "7 planned … unfinished 5", two resources unaccounted for.
+    @Test(
+        "A stopped run counts every resource it did not finish: created + already there + refused + skipped + unfinished = planned",
+        .enabled(if: Fixture.enabled, Fixture.reason))
+    func stoppedRunCountsEveryResource() throws {
+        let fixture = try Fixture()
+        defer { fixture.close() }
+        let wrongIssuer = [
+            "--key-file", DemoKey.privateCopy, "--key-id", DemoKey.keyId, "--issuer-id",
+            "11111111-2222-3333-4444-555555555555",
+        ]
+        let text = try fixture.connect("apply", credentials: wrongIssuer)
+        #expect(text.status == 3, "\(text)")
+        #expect(
+            Fixture.line(text, startingWith: "  created")
+                == Fixture.counts(created: 0, alreadyThere: 0, refused: 0, skipped: 0, unfinished: 7), "\(text)")
+        let json = try fixture.connect("apply", ["--format", "json"], credentials: wrongIssuer)
+        #expect(json.status == 3, "\(json)")
+        #expect(json.json?["planned"] == .int(7) && json.json?["unfinished"] == .int(7), "\(json)")
+    }
 }
