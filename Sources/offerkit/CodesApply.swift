@@ -44,7 +44,10 @@ struct CodesApply: AsyncParsableCommand {
             throw CLIError.usage("--values-wait must be 0 to 3600 seconds, not \(valuesWait)")
         }
         guard let ledger = try options.ledger.require(for: "apply", existing: true) else {
-            throw CLIError.usage("codes apply records what App Store Connect created in the ledger: give --ledger")
+            throw CLIError.usage(
+                "the ledger \(options.ledger.resolvedPath ?? LedgerOptions.defaultPath) does not exist: run `offerkit "
+                    + "codes generate` with the same ledger first, so that the campaign's codes and limits are recorded "
+                    + "(codes apply records there what App Store Connect creates)")
         }
         let (campaign, requests) = try Self.plan(options, ledger: ledger)
         if dryRun {

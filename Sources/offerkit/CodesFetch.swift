@@ -31,7 +31,10 @@ struct CodesFetch: AsyncParsableCommand {
             throw CLIError.usage("--values-wait must be 0 to 3600 seconds, not \(valuesWait)")
         }
         guard let ledger = try options.ledger.require(for: "fetch", existing: true) else {
-            throw CLIError.usage("codes fetch imports into the ledger that `codes apply` used: give --ledger")
+            throw CLIError.usage(
+                "the ledger \(options.ledger.resolvedPath ?? LedgerOptions.defaultPath) does not exist: codes fetch "
+                    + "imports the codes of the batches `offerkit codes apply` created into the ledger it recorded them "
+                    + "in; give that ledger (--ledger or OFFERKIT_LEDGER)")
         }
         let campaign = try CodesPlan.withRecordedExpiry(options.loadRecorded(), ledger: ledger)
         let reporter = ApplyReporter(verbose: connect.verbose, label: "fetching")

@@ -106,4 +106,31 @@ struct CodesApplyRegressionTests {
         #expect(json.status == 3, "\(json)")
         #expect(json.json?["planned"] == .int(7) && json.json?["unfinished"] == .int(7), "\(json)")
     }
+
+    /// Without a ledger file (no `codes generate` yet), `apply` and `fetch` said "give --ledger", also when
+    /// --ledger was given.
+    @Test("apply and fetch with a ledger file that does not exist: exit 2, run codes generate (and apply) first")
+    func missingLedgerSaysWhatToRunFirst() throws {
+        let files = try CampaignFiles.make()
+        defer { files.remove() }
+        let campaign = try files.write(Fixture.twoOffers, to: "campaign.json")
+        for arguments in [Fixture.teamKey, ["--dry-run"]] {
+            let apply = try files.run("apply", campaign, arguments)
+            Expect.failure(
+                apply, status: 2,
+                mentioning: [
+                    "the ledger \(files.ledger) does not exist: run `offerkit codes generate` with the same ledger first"
+                ])
+            #expect(!apply.stderr.contains("give --ledger"), "\(apply)")
+        }
+        let fetch = try files.run("fetch", campaign, Fixture.teamKey)
+        Expect.failure(
+            fetch, status: 2,
+            mentioning: [
+                "the ledger \(files.ledger) does not exist: codes fetch imports the codes of the batches "
+                    + "`offerkit codes apply` created"
+            ])
+        #expect(!fetch.stderr.contains("give --ledger"), "\(fetch)")
+        #expect(!FileManager.default.fileExists(atPath: files.ledger), "no ledger is created")
+    }
 }
