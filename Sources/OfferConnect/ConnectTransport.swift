@@ -195,8 +195,11 @@ public final class ConnectTransport: Sendable {
         }
     }
 
-    /// Sleeps before attempt `attempt + 1`.
-    func backOff(_ attempt: Int) async throws { try await Task.sleep(for: backoff(attempt)) }
+    /// Sleeps before attempt `attempt + 1`; after the last attempt there is none to wait for.
+    func backOff(_ attempt: Int) async throws {
+        guard attempt + 1 < settings.attempts else { return }
+        try await Task.sleep(for: backoff(attempt))
+    }
 
     /// Exponential back-off with full jitter: a random time up to base × 2^attempt, capped.
     func backoff(_ attempt: Int) -> Duration {
