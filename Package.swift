@@ -131,7 +131,8 @@ let package = Package(
         .target(name: "InteropSupport", path: "Tests/InteropSupport"),
         .testTarget(name: "OfferJSONTests", dependencies: ["OfferJSON"]),
         .testTarget(
-            name: "OfferConnectTests", dependencies: ["OfferConnectAPI", "OfferConnect", "OfferCodes", "OfferJSON"]),
+            name: "OfferConnectTests",
+            dependencies: ["OfferConnectAPI", "OfferConnect", "OfferCodes", "OfferJSON", "OfferSigning"]),
         .testTarget(
             name: "OfferSigningTests",
             dependencies: ["OfferJSON", "OfferSigning", "InteropSupport"],

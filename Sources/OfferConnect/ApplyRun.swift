@@ -302,6 +302,7 @@ public struct ApplyRun: Sendable {
                 case .unknown(let reason):
                     lastReason = reason
                     uncertain = true
+                    resource = try await book.record(resource.with(state: .sent, error: reason, at: Date()))
                     if let id = try await settleAndLookUp(request, resource, book: book, parentId: parentId) {
                         return id
                     }

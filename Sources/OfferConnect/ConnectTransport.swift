@@ -173,11 +173,11 @@ public final class ConnectTransport: Sendable {
     /// Waits as a `429` asks: `Retry-After` when given, else the back-off; every request waits too.
     func waitAfterRateLimit(_ answer: Answer, attempt: Int) async throws {
         let retryAfter = answer.headers.first(name: "Retry-After").flatMap { RetryAfter.delay($0) }
-        if retryAfter == nil, let header = answer.headers.first(name: "X-Rate-Limit"),
+        if retryAfter == nil, attempt + 1 >= settings.attempts, let header = answer.headers.first(name: "X-Rate-Limit"),
             let status = RateLimitStatus(header: header), status.remaining == 0
         {
-            // The rolling hour is spent: nothing comes back for a while, and backing off for
-            // seconds would only spend the attempts.
+            // None left, and the back-off of every attempt did not bring any back: the rolling
+            // hour is spent, and it gives requests back only as its oldest ones age out.
             throw ConnectError.hourlyLimitSpent(limit: status.limit)
         }
         if let header = answer.headers.first(name: "Retry-After"), let delay = RetryAfter.delay(header) {

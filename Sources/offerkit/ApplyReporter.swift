@@ -47,12 +47,16 @@ final class ApplyReporter: Sendable {
     /// The closing lines of a run.
     static func text(_ summary: ApplySummary, campaign: String, fetchHint: String) -> String {
         func n(_ value: Int) -> String { ProgressReporter.grouped(value) }
-        var lines = [
-            "campaign \(campaign): \(n(summary.planned)) App Store Connect resources planned",
-            "  created \(n(summary.created)), already there \(n(summary.alreadyThere)), refused "
-                + "\(n(summary.refused.count)), skipped (their offer was not created) \(n(summary.skipped)), "
-                + "unfinished \(n(summary.unfinished))",
-        ]
+        // `codes fetch` plans nothing: its summary is about codes only.
+        var lines =
+            summary.planned == 0
+            ? ["campaign \(campaign): Apple's codes of the created one-time-use batches"]
+            : [
+                "campaign \(campaign): \(n(summary.planned)) App Store Connect resources planned",
+                "  created \(n(summary.created)), already there \(n(summary.alreadyThere)), refused "
+                    + "\(n(summary.refused.count)), skipped (their offer was not created) \(n(summary.skipped)), "
+                    + "unfinished \(n(summary.unfinished))",
+            ]
         for refusal in summary.refused {
             lines.append("  refused: \(refusal.resource): " + refusal.errors.map(\.summary).joined(separator: "; "))
         }

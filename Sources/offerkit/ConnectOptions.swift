@@ -64,7 +64,9 @@ struct ConnectOptions: ParsableArguments {
         }
         var settings = ConnectTransport.Settings()
         settings.requestTimeout = .seconds(timeout)
-        settings.connectTimeout = .seconds(min(timeout, 10))
+        // Connecting gets at most half the request's time (and 10 s), so that a server that cannot
+        // be reached is told apart from one that does not answer: only the second may have the request.
+        settings.connectTimeout = .milliseconds(min(timeout * 500, 10_000))
         settings.parallel = parallel
         return settings
     }

@@ -73,10 +73,12 @@ struct DryRunReport {
                 if !codes.isEmpty {
                     let counts = Dictionary(grouping: codes, by: \.action).mapValues(\.count)
                     let parts = [Action.exists, .create, .lookUp, .retry, .changed].compactMap { action in
-                        counts[action].map { "\(ProgressReporter.grouped($0)) \(action.rawValue)" }
+                        counts[action].map {
+                            "\(ProgressReporter.grouped($0)) \(action == .exists && $0 != 1 ? "exist" : action.rawValue)"
+                        }
                     }
                     lines.append(
-                        "  \(codes.count) custom codes of offer \(ProblemText.quoted(offer.referenceName)): "
+                        "  \(codes.count) custom code\(codes.count == 1 ? "" : "s") of offer \(ProblemText.quoted(offer.referenceName)): "
                             + parts.joined(separator: ", "))
                     for entry in codes where entry.action != .exists && entry.action != .create {
                         lines.append("    \(entry.request.id): \(describe(entry))")

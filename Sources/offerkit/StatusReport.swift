@@ -161,7 +161,7 @@ struct StatusReport: Encodable {
             for batch in offer.batches {
                 var notes: [String] = []
                 if batch.expired { notes.append("expired: no longer handed out") }
-                if batch.awaitingImport { notes.append("not imported yet (offerkit codes import)") }
+                if batch.awaitingImport { notes.append("not imported yet (offerkit codes fetch, or codes import)") }
                 if batch.shared {
                     let personal = offer.batches.contains { !$0.shared && $0.environment == batch.environment }
                     notes.append(

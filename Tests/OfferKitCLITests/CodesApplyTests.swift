@@ -29,7 +29,7 @@ struct CodesApplyTests {
                   offer-1-one-time-use-2 (one-time-use batch): would be created
                   2 custom codes of offer "Launch": 2 would be created
                   offer-2 (offer "Press"): would be created
-                  1 custom codes of offer "Press": 1 would be created
+                  1 custom code of offer "Press": 1 would be created
                   total: 0 exist, 7 would be created, 0 looked up first, 0 sent again after a refusal
                 """, "\(before)")
         let beforeJSON = try fixture.connect("apply", ["--dry-run", "--format", "json"])
@@ -84,9 +84,9 @@ struct CodesApplyTests {
                   offer-1 (offer "Launch"): exists (id \(ids["offer-1"] ?? "?"))
                   offer-1-one-time-use-1 (one-time-use batch): exists (id \(ids["offer-1-one-time-use-1"] ?? "?"))
                   offer-1-one-time-use-2 (one-time-use batch): exists (id \(ids["offer-1-one-time-use-2"] ?? "?"))
-                  2 custom codes of offer "Launch": 2 exists
+                  2 custom codes of offer "Launch": 2 exist
                   offer-2 (offer "Press"): exists (id \(ids["offer-2"] ?? "?"))
-                  1 custom codes of offer "Press": 1 exists
+                  1 custom code of offer "Press": 1 exists
                   total: 7 exist, 0 would be created, 0 looked up first, 0 sent again after a refusal
                 """, "\(after)")
         let afterJSON = try fixture.connect("apply", ["--dry-run", "--format", "json"])
@@ -139,7 +139,7 @@ struct CodesApplyTests {
             dryRun.output == """
                 campaign solo: nothing is sent (--dry-run)
                   offer-1 (offer "Solo"): exists (id \(offerId))
-                  1 custom codes of offer "Solo": 1 outcome unknown: looked up in App Store Connect first, created only if missing
+                  1 custom code of offer "Solo": 1 outcome unknown: looked up in App Store Connect first, created only if missing
                     offer-1-custom-code-1: outcome unknown: looked up in App Store Connect first, created only if missing
                   total: 1 exist, 0 would be created, 1 looked up first, 0 sent again after a refusal
                 """, "\(dryRun)")
