@@ -10,6 +10,7 @@ import datetime
 import json
 import pathlib
 import platform
+import re
 import statistics
 import subprocess
 import sys
@@ -63,6 +64,41 @@ def verdict(met):
 
 def rate(value):
     return f"{value / 1000:,.1f}k/s"
+
+
+def apply_rows(directory):
+    """The rows of `codes apply` against the App Store Connect stand-in: (measurement, result, ratio, target, met)."""
+    rows = []
+    applies = [json.loads(line) for line in (directory / "apply.jsonl").read_text().splitlines() if line.strip()]
+    for parallel in sorted({run["parallel"] for run in applies}, reverse=True):
+        runs = sorted((run for run in applies if run["parallel"] == parallel),
+                      key=lambda run: run["requests"] / run["seconds"])
+        if any(run["rateLimited"] for run in runs):
+            fail(f"the stand-in answered 429 to codes apply without a rate limit ({runs})")
+        middle = runs[len(runs) // 2]
+        per_second = middle["requests"] / middle["seconds"]
+        target, met = ("≥ 200 requests/s", verdict(per_second >= 200)) if parallel == 8 else ("", "")
+        rows.append((
+            f"`codes apply --parallel {parallel}`, {middle['resources']:,} resources (2 offers, 2,000 custom codes), "
+            "SQLite ledger, against the App Store Connect stand-in, no rate limit",
+            f"{per_second:,.0f} requests/s (median of {len(runs)}: {middle['requests']:,} in {middle['seconds']:.1f} s)",
+            "", target, met))
+    throughput = (directory / "standin-throughput.txt").read_text()
+    found = re.search(r"POST x1: (\d+)/s, POST x8: (\d+)/s", throughput)
+    if not found:
+        fail(f"no throughput line from the stand-in's test: {throughput[-500:]}")
+    rows.append(("the stand-in alone: POST of a custom code from its Python client, 1 / 8 connections",
+                 f"{int(found.group(1)):,} / {int(found.group(2)):,} requests/s", "", "", ""))
+    paced = json.loads((directory / "paced.json").read_text())
+    given_back = paced["limit"] / 3600
+    rows.append((
+        f"`codes apply --parallel 4`, 101 resources, a key limited to {paced['limit']:,}/hour with {paced['left']} "
+        f"left (one more every {3600 / paced['limit']:g} s)",
+        f"{paced['rateLimited']} × 429; paced to {paced['pacedPerSecond']:.2f} requests/s; "
+        f"{paced['requests']} in {paced['seconds']:.1f} s",
+        f"{paced['pacedPerSecond'] / given_back:.2f}× the rate given back", "0 × 429",
+        verdict(paced["rateLimited"] == 0)))
+    return rows
 
 
 def main():
@@ -160,6 +196,9 @@ def main():
     export_mb = int(kilobytes) * 1024 / 1e6
     row(f"`codes export --recipients`, {arguments.export_codes:,} recipients assigned and written (SQLite)",
         f"{float(seconds_text):.1f} s, peak RSS {export_mb:.0f} MB", "", "< 150 MB", verdict(export_mb < 150))
+
+    for measured in apply_rows(directory):
+        row(*measured)
 
     swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.splitlines()
     print(f"OfferKit benchmarks, {datetime.date.today()}: {arguments.cpu}, {arguments.cores} cores, "

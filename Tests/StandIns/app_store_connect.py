@@ -1419,6 +1419,9 @@ class StandIn:
 # HTTP
 # ---------------------------------------------------------------------------------------------
 
+TRUNCATED = object()  # a request body cut off by the end of the connection
+
+
 class Handler(BaseHTTPRequestHandler):
     """HTTP/1.1 with keep-alive: reads each whole request, then writes one answer in a single send."""
 
@@ -1432,11 +1435,14 @@ class Handler(BaseHTTPRequestHandler):
             sys.stderr.write("%s %s\n" % (self.address_string(), format % args))
 
     def _read_body(self):
-        """The request body (Content-Length or chunked); None when it cannot be read."""
+        """The request body (Content-Length or chunked); None when it cannot be read, TRUNCATED when the
+        connection ended before all of it arrived."""
         if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
             chunks, total = [], 0
             while True:
                 line = self.rfile.readline(65537)
+                if not line:
+                    return TRUNCATED
                 try:
                     size = int(line.split(b";")[0].strip(), 16)
                 except ValueError:
@@ -1448,7 +1454,10 @@ class Handler(BaseHTTPRequestHandler):
                 total += size
                 if total > MAX_BODY_BYTES:
                     return None
-                chunks.append(self.rfile.read(size))
+                chunk = self.rfile.read(size)
+                if len(chunk) < size:
+                    return TRUNCATED
+                chunks.append(chunk)
                 self.rfile.readline(3)
         length = self.headers.get("Content-Length")
         if length is None:
@@ -1459,11 +1468,17 @@ class Handler(BaseHTTPRequestHandler):
             return None
         if size < 0 or size > MAX_BODY_BYTES:
             return None
-        return self.rfile.read(size) if size else b""
+        body = self.rfile.read(size) if size else b""
+        return TRUNCATED if len(body) < size else body
 
     def _dispatch(self):
         body = self._read_body()
         app = self.server.app
+        if body is TRUNCATED:
+            # The client went away in the middle of its request (a killed process): like any HTTP server,
+            # nothing is processed and nothing answered.
+            self.close_connection = True
+            return
         if body is None:
             reply = app._error_reply(ApiError.one(400, "PARAMETER_ERROR.INVALID", "The request cannot be read",
                                                   "The request body's length is missing, invalid or above 16 MB."))

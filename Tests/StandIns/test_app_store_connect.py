@@ -21,6 +21,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -574,6 +575,27 @@ class RequestShapeTests(StandInTestCase):
         twice = self.s.request("POST", "/v1/subscriptionOfferCodes", raw=b'{"data": {}, "data": {}}',
                                headers={"Content-Type": "application/json"})
         self.assertError(twice, 422, "ENTITY_UNPROCESSABLE")
+
+    def test_body_cut_off_by_the_client_is_neither_processed_nor_answered(self):
+        # A client killed between writing its request head and its body: the body never arrives in full.
+        offer = self.s.create_offer()
+        body = json.dumps(custom_code(offer, "CUTOFF")).encode()
+        chunk = f"{len(body):x}\r\n".encode() + body[:10]
+        for framing, sent in (("Content-Length", body[:10]), ("chunked", chunk)):
+            with self.subTest(framing):
+                head = (f"POST /v1/subscriptionOfferCodeCustomCodes HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        f"Authorization: Bearer {self.s.token}\r\nContent-Type: application/json\r\n"
+                        + (f"Content-Length: {len(body)}\r\n" if framing == "Content-Length"
+                           else "Transfer-Encoding: chunked\r\n") + "\r\n").encode()
+                with socket.create_connection(("127.0.0.1", self.s.port), timeout=10) as connection:
+                    connection.sendall(head + sent)
+                    connection.shutdown(socket.SHUT_WR)
+                    self.assertEqual(connection.recv(65536), b"", "an answer to a request cut off")
+        state = self.s.state()
+        self.assertEqual([entry["path"] for entry in state["posts"]], ["/v1/subscriptionOfferCodes"])
+        self.assertEqual([r["type"] for r in state["resources"]], ["subscriptionOfferCodes", "subscriptionOfferCodePrices"])
+        self.assertEqual(self.s.request("POST", "/v1/subscriptionOfferCodeCustomCodes", custom_code(offer, "CUTOFF")).status,
+                         201)
 
     def test_unknown_path_404_wrong_method_405(self):
         self.assertError(self.s.request("GET", "/v1/apps"), 404, "NOT_FOUND")
