@@ -36,32 +36,35 @@ extension SQLiteLedger {
                 if !offers.contains(offerKey) {
                     let known =
                         try Bool.fetchOne(
-                            db, sql: "SELECT EXISTS (SELECT 1 FROM offers WHERE campaign = ? AND name = ?)",
+                            db.cachedStatement(
+                                sql: "SELECT EXISTS (SELECT 1 FROM offers WHERE campaign = ? AND name = ?)"),
                             arguments: [resource.campaign, resource.offer]) ?? false
                     guard known else {
                         throw LedgerError.unknownOffer(offer: resource.offer, campaign: resource.campaign)
                     }
                     offers.insert(offerKey)
                 }
+                // Cached statements: `codes apply` records each resource twice, one after the other.
                 let existing = try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT campaign, offer, kind, key, request_id, resource_type, state, asc_id, body_digest, error,
-                        updated_at FROM connect_resources WHERE campaign = ? AND offer = ? AND kind = ? AND key = ?
-                        """,
+                    db.cachedStatement(
+                        sql: """
+                            SELECT campaign, offer, kind, key, request_id, resource_type, state, asc_id, body_digest, error,
+                            updated_at FROM connect_resources WHERE campaign = ? AND offer = ? AND kind = ? AND key = ?
+                            """),
                     arguments: [resource.campaign, resource.offer, resource.kind.rawValue, resource.key]
                 ).map { try Self.connectResource($0, path: label) }
                 if let problem = ConnectResource.conflict(replacing: existing, with: resource) {
                     throw LedgerError.connectResourceConflict(resource: resource.label, problem: problem)
                 }
-                try db.execute(
+                try db.cachedStatement(
                     sql: """
                         INSERT INTO connect_resources (campaign, offer, kind, key, request_id, resource_type, state, asc_id,
                         body_digest, error, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT (campaign, offer, kind, key) DO UPDATE SET request_id = excluded.request_id,
                         resource_type = excluded.resource_type, state = excluded.state, asc_id = excluded.asc_id,
                         body_digest = excluded.body_digest, error = excluded.error, updated_at = excluded.updated_at
-                        """,
+                        """
+                ).execute(
                     arguments: [
                         resource.campaign, resource.offer, resource.kind.rawValue, resource.key, resource.requestId,
                         resource.resourceType, resource.state.rawValue, resource.id, resource.bodyDigest,
