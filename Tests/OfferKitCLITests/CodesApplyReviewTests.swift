@@ -509,7 +509,7 @@ struct CodesApplyReviewTests {
         #expect(!off.stderr.contains("<redacted"), "\(off)")
     }
 
-    @Test("A PEM body line in an option value is still redacted")
+    @Test("A PEM body line in an option value is still redacted, also after /v1/")
     func keyMaterialInAnOptionIsRedacted() throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
@@ -523,7 +523,10 @@ struct CodesApplyReviewTests {
             DemoKey.privatePEM.split(separator: "\n").map(String.init).first { $0.count == 64 && !$0.hasPrefix("-") })
         // Each value is refused (exit 2) and echoed in the error, which must not show the key.
         let cases: [[String]] = [
-            ["--api-base-url", "http://127.0.0.1:9", "--timeout", line]
+            ["--api-base-url", "http://127.0.0.1:9", "--timeout", line],
+            ["--api-base-url", "http://127.0.0.1:9", "--timeout", "/v1/" + line],
+            ["--api-base-url", "/v1/" + line],
+            ["--api-base-url", "/v2/subscriptionOfferCodes/" + line],
         ]
         for arguments in cases {
             let run = try files.run("apply", campaign, arguments + Bench.key)
