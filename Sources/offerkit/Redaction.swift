@@ -5,15 +5,14 @@
 /// option must not reach a terminal or a CI log.
 enum Redaction {
     /// Runs of 32 or more standard-base64 characters that mix upper case, lower case and digits
-    /// (as every PEM body line does) become `<redacted: N characters>`.
+    /// (as every PEM body line does) become `<redacted: N characters>`, except App Store Connect
+    /// paths (``isAPIPath(_:)``).
     static func redactKeyMaterial(in text: String) -> String {
         var result = ""
         var run = ""
         func flush() {
-            // An App Store Connect path (`/v1/subscriptionOfferCodes/6500000001`) is not a key.
-            let isAPIPath = run.hasPrefix("/v1/") || run.hasPrefix("/v2/")
             let looksLikeBase64 =
-                !isAPIPath && run.count >= 32 && run.contains(where: \.isUppercase)
+                !isAPIPath(run) && run.count >= 32 && run.contains(where: \.isUppercase)
                 && run.contains(where: \.isLowercase)
                 && run.contains(where: \.isNumber)
             result += looksLikeBase64 ? "<redacted: \(run.count) characters>" : run
@@ -29,5 +28,15 @@ enum Redaction {
         }
         flush()
         return result
+    }
+
+    /// An App Store Connect path such as `/v1/subscriptionOfferCodes/6500000001/customCodes`, which errors
+    /// name and which is not a key: `/v1/` or `/v2/`, then segments each of letters only or of digits only
+    /// (key material pasted after `/v1/` mixes them, and stays redacted).
+    static func isAPIPath(_ run: String) -> Bool {
+        guard run.hasPrefix("/v1/") || run.hasPrefix("/v2/") else { return false }
+        return run.dropFirst(4).split(separator: "/", omittingEmptySubsequences: false).allSatisfy { segment in
+            !segment.isEmpty && (segment.allSatisfy(\.isLetter) || segment.allSatisfy(\.isNumber))
+        }
     }
 }

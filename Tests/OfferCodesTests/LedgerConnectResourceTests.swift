@@ -104,6 +104,94 @@ struct LedgerConnectResourceTests {
         #expect(try ledger.connectResources(campaign: "spring").isEmpty)
     }
 
+    // MARK: The run lock of codes apply, and the ids of every campaign (after the hostile review)
+
+    /// The lock of `codes apply` and `codes fetch`: one holder per campaign and ledger, whichever
+    /// connection or ledger object asks (a second process opens a second ledger object: a second file
+    /// descriptor, or a second PostgreSQL connection); released by `release()` or when the lock is
+    /// dropped.
+    @Test(arguments: LedgerBackend.allCases)
+    func theRunLockHasOneHolderPerCampaign(backend: LedgerBackend) throws {
+        try backend.withSharedStore { store in
+            let first = try store.open()
+            let second = try store.open()
+            let lock = try first.lockConnectRun(campaign: "spring")
+            #expect(throws: LedgerError.connectRunInProgress(campaign: "spring")) {
+                try first.lockConnectRun(campaign: "spring")
+            }
+            #expect(throws: LedgerError.connectRunInProgress(campaign: "spring")) {
+                try second.lockConnectRun(campaign: "spring")
+            }
+            // Per campaign: another campaign's run goes on.
+            let autumn = try second.lockConnectRun(campaign: "autumn")
+            #expect(throws: LedgerError.connectRunInProgress(campaign: "autumn")) {
+                try first.lockConnectRun(campaign: "autumn")
+            }
+            lock.release()
+            lock.release()  // a second release does nothing
+            let again = try second.lockConnectRun(campaign: "spring")
+            #expect(throws: LedgerError.connectRunInProgress(campaign: "spring")) {
+                try first.lockConnectRun(campaign: "spring")
+            }
+            again.release()
+            autumn.release()
+            // A lock that is dropped without release() is released too.
+            do { _ = try first.lockConnectRun(campaign: "spring") }
+            try second.lockConnectRun(campaign: "spring").release()
+            try first.lockConnectRun(campaign: "autumn").release()
+            let message = LedgerError.connectRunInProgress(campaign: "spring").localizedDescription
+            #expect(
+                message.hasPrefix("Another `offerkit codes apply` or `codes fetch` is working on campaign \"spring\""))
+        }
+    }
+
+    /// An in-memory ledger (no file to lock) locks within the process, per ledger object.
+    @Test func inMemoryLedgersLockWithinTheProcess() throws {
+        let ledger = try SQLiteLedger.inMemory()
+        let other = try SQLiteLedger.inMemory()
+        let lock = try ledger.lockConnectRun(campaign: "spring")
+        #expect(throws: LedgerError.connectRunInProgress(campaign: "spring")) {
+            try ledger.lockConnectRun(campaign: "spring")
+        }
+        try other.lockConnectRun(campaign: "spring").release()  // another ledger altogether
+        try ledger.lockConnectRun(campaign: "autumn").release()
+        lock.release()
+        try ledger.lockConnectRun(campaign: "spring").release()
+    }
+
+    /// A lookup never takes an id the ledger records as created, for any campaign: the ids of the
+    /// kinds asked, created only.
+    @Test(arguments: LedgerBackend.allCases)
+    func createdIdsOfEveryCampaignAreListed(backend: LedgerBackend) throws {
+        guard let ledger = try Self.ledger(backend) else { return }
+        let autumn = F.campaign("autumn", offers: ["Half"])
+        try F.record(ledger, F.batch("autumn", "Half", codeCount: 1), of: autumn, codes: ["AUTUMN1"])
+        func resource(
+            _ campaign: String, _ kind: ConnectResource.Kind, key: String, id: String?, state: ConnectResource.State
+        )
+            -> ConnectResource
+        {
+            ConnectResource(
+                campaign: campaign, offer: "Half", kind: kind, key: key, requestId: "r-\(campaign)-\(key)",
+                resourceType: "subscriptionOfferCodes", state: state, id: id, bodyDigest: Self.digest,
+                error: state == .failed ? "409" : nil, updatedAt: Self.time)
+        }
+        #expect(try ledger.createdConnectIds(kinds: [.offer, .oneTimeUse]).isEmpty)
+        try ledger.recordConnectResources([
+            resource("spring", .offer, key: "", id: "6500000001", state: .created),
+            resource("spring", .oneTimeUse, key: "0", id: "6500000002", state: .created),
+            resource("spring", .customCode, key: "HALF0", id: "6500000003", state: .created),
+            resource("spring", .oneTimeUse, key: "1", id: nil, state: .sent),
+            resource("autumn", .offer, key: "", id: "6500000011", state: .created),
+            resource("autumn", .oneTimeUse, key: "0", id: nil, state: .failed),
+        ])
+        #expect(
+            try ledger.createdConnectIds(kinds: [.offer, .oneTimeUse]) == ["6500000001", "6500000002", "6500000011"])
+        #expect(try ledger.createdConnectIds(kinds: [.offer]) == ["6500000001", "6500000011"])
+        #expect(try ledger.createdConnectIds(kinds: [.customCode]) == ["6500000003"])
+        #expect(try ledger.createdConnectIds(kinds: []).isEmpty)
+    }
+
     @Test func longErrorsAreCutOnACharacterBoundary() {
         let resource = Self.resource(state: .planned).with(
             state: .failed, error: String(repeating: "é", count: 5_000), at: Self.time)
