@@ -173,11 +173,13 @@ public final class ConnectTransport: Sendable {
     /// Waits as a `429` asks: `Retry-After` when given, else the back-off; every request waits too.
     func waitAfterRateLimit(_ answer: Answer, attempt: Int) async throws {
         let retryAfter = answer.headers.first(name: "Retry-After").flatMap { RetryAfter.delay($0) }
-        if retryAfter == nil, attempt + 1 >= settings.attempts, let header = answer.headers.first(name: "X-Rate-Limit"),
-            let status = RateLimitStatus(header: header), status.remaining == 0
+        if retryAfter == nil, let header = answer.headers.first(name: "X-Rate-Limit"),
+            let status = RateLimitStatus(header: header), status.remaining == 0,
+            attempt + 1 >= settings.attempts || 3_600 / status.limit > Self.longestReturnInterval
         {
-            // None left, and the back-off of every attempt did not bring any back: the rolling
-            // hour is spent, and it gives requests back only as its oldest ones age out.
+            // None left. The rolling hour gives requests back only as its oldest ones age out: at
+            // best one every 3600 / limit seconds. When that is over a minute, or the back-off of
+            // every attempt brought none back, the hour is spent for a while: stop (resumable).
             throw ConnectError.hourlyLimitSpent(limit: status.limit)
         }
         if let header = answer.headers.first(name: "Retry-After"), let delay = RetryAfter.delay(header) {
@@ -194,6 +196,10 @@ public final class ConnectTransport: Sendable {
             try await Task.sleep(for: delay)
         }
     }
+
+    /// The longest time, in seconds, a run waits for a spent hour to give one request back
+    /// (a limit of fewer than 60 requests an hour gives them back more slowly: the run stops).
+    static let longestReturnInterval = 60
 
     /// Sleeps before attempt `attempt + 1`; after the last attempt there is none to wait for.
     func backOff(_ attempt: Int) async throws {
