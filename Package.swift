@@ -128,6 +128,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "X509", package: "swift-certificates"),
             ]
         ),
         // The fuzz targets: the parsers of outside input, one entry point each (Fuzz/run, README "Fuzzing").

@@ -38,7 +38,7 @@ public enum AppleRootCertificates {
         do {
             documents = try PEMDocument.parseMultiple(pemString: pem)
         } catch {
-            throw .unreadableRootCertificate("not PEM: \(error)")
+            throw .unreadableRootCertificate("not PEM (-----BEGIN CERTIFICATE----- blocks)")
         }
         guard !documents.isEmpty else { throw .unreadableRootCertificate("no PEM block found") }
         var certificates: [Certificate] = []
@@ -57,7 +57,7 @@ public enum AppleRootCertificates {
         do {
             return try Certificate(derEncoded: der)
         } catch {
-            throw .unreadableRootCertificate("not a DER certificate: \(error)")
+            throw .unreadableRootCertificate("not a DER certificate")
         }
     }
 }
