@@ -206,7 +206,7 @@ public struct AppleSignedDataVerifier: Sendable {
 
     /// The time the chain is checked at: the payload's `signedDate` in whole seconds, as Apple's
     /// libraries do with online checks off; the current time when there is none.
-    static func signedDate(of signed: AppleCompactJWS) throws(AppleVerificationError) -> Date {
+    package static func signedDate(of signed: AppleCompactJWS) throws(AppleVerificationError) -> Date {
         switch signed.payload["signedDate"] {
         case nil, .null?: return Date()
         case let value?:
@@ -220,7 +220,7 @@ public struct AppleSignedDataVerifier: Sendable {
         }
     }
 
-    static func decode<Payload: Decodable>(_ type: Payload.Type, from signed: AppleCompactJWS)
+    package static func decode<Payload: Decodable>(_ type: Payload.Type, from signed: AppleCompactJWS)
         throws(AppleVerificationError) -> Payload
     {
         do {
