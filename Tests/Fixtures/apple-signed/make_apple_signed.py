@@ -306,6 +306,12 @@ def main():
         json.dump(document, f, indent=1)
         f.write("\n")
     print(f"{len(cases)} cases written to {out}")
+    # The README's verify-apple walk-through is given the test root and a notification.
+    walkthrough = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "readme-walkthrough")
+    with open(os.path.join(walkthrough, "apple-test-root.pem"), "w") as f:
+        f.write(pem(root))
+    with open(os.path.join(walkthrough, "apple-notification.jws"), "w") as f:
+        f.write(next(c["jws"] for c in cases if c["name"] == "notification") + "\n")
 
 
 if __name__ == "__main__":
