@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "OfferService", targets: ["OfferService"]),
         .library(name: "OfferSnippets", targets: ["OfferSnippets"]),
         .library(name: "OfferLedgerPostgres", targets: ["OfferLedgerPostgres"]),
+        .library(name: "OfferAppleVerification", targets: ["OfferAppleVerification"]),
         .executable(name: "offerkit", targets: ["offerkit"]),
     ],
     dependencies: [
@@ -28,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
         // The strict JSON parser, the JSON writer, base64 and hex: what every library reads and writes with.
@@ -44,6 +47,17 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
+        // Verifying what Apple signs (transactions, renewal info, notifications V2, real-time requests):
+        // the x5c chain to a trusted root, Apple's OIDs, the ES256 signature. No networking: the fuzz targets reach it.
+        .target(
+            name: "OfferAppleVerification",
+            dependencies: [
+                "OfferJSON",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
             ]
         ),
         // The PostgreSQL ledger: its own target, so that only what opens a shared ledger (the CLI)
@@ -106,7 +120,7 @@ let package = Package(
             name: "offerkit",
             dependencies: [
                 "OfferJSON", "OfferSigning", "OfferCodes", "OfferService", "OfferSnippets", "OfferLedgerPostgres",
-                "OfferConnect", "OfferConnectAPI",
+                "OfferConnect", "OfferConnectAPI", "OfferAppleVerification",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -114,13 +128,14 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "X509", package: "swift-certificates"),
             ]
         ),
         // The fuzz targets: the parsers of outside input, one entry point each (Fuzz/run, README "Fuzzing").
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "OfferJSON", "OfferSigning", "OfferCodes", "OfferConnectAPI",
+                "OfferJSON", "OfferSigning", "OfferCodes", "OfferConnectAPI", "OfferAppleVerification",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Fuzz/Targets"
@@ -130,6 +145,13 @@ let package = Package(
         // Runs the independent tools (Python, openssl) for the test targets; used by tests only.
         .target(name: "InteropSupport", path: "Tests/InteropSupport"),
         .testTarget(name: "OfferJSONTests", dependencies: ["OfferJSON"]),
+        .testTarget(
+            name: "OfferAppleVerificationTests",
+            dependencies: [
+                "OfferAppleVerification", "OfferJSON", "InteropSupport",
+                .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
         .testTarget(
             name: "OfferConnectTests",
             dependencies: ["OfferConnectAPI", "OfferConnect", "OfferCodes", "OfferJSON", "OfferSigning"]),

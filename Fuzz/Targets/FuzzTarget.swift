@@ -36,6 +36,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     /// What `codes apply` reads from App Store Connect: error bodies, list pages, `201` bodies,
     /// `X-Rate-Limit`, `Retry-After`, and error pointers mapped to campaign paths.
     case connectAnswers = "connect-answers"
+    /// `AppleCompactJWS(_:)` and the payload types of `AppleSignedDataVerifier`: a JWS the App
+    /// Store signed (`verify-apple`).
+    case appleSigned = "apple-signed"
 
     /// Runs one input through the target.
     package func run(_ input: [UInt8]) {
@@ -53,6 +56,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .recipients: Self.fuzzRecipients(input)
         case .ledgerLocation: Self.fuzzLedgerLocation(input)
         case .connectAnswers: Self.fuzzConnectAnswers(input)
+        case .appleSigned: Self.fuzzAppleSigned(input)
         }
     }
 

@@ -19,7 +19,8 @@ struct OfferKitCommand: AsyncParsableCommand {
             """,
         version: OfferKitVersion.current,
         subcommands: [
-            SignCommand.self, TokenCommand.self, VerifyCommand.self, KeyCommand.self, BatchCommand.self,
+            SignCommand.self, TokenCommand.self, VerifyCommand.self, VerifyAppleCommand.self, KeyCommand.self,
+            BatchCommand.self,
             CodesCommand.self, ServeCommand.self, APIKeyCommand.self, OpenAPICommand.self, VectorsCommand.self,
             SnippetCommand.self,
         ]
