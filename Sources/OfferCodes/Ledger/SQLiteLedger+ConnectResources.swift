@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import OfferJSON
 
 #if canImport(Glibc)
     import Glibc
@@ -156,10 +157,7 @@ extension SQLiteLedger {
 /// The lock file's name part of a campaign.
 enum ConnectRunLockFile {
     static func hash(_ campaign: String) -> String {
-        SHA256.hash(data: Data(campaign.utf8)).prefix(8).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        Hex.string(SHA256.hash(data: Data(campaign.utf8)).prefix(8))
     }
 }
 

@@ -76,9 +76,6 @@ public struct PlannedRequest: Sendable, Equatable {
     /// The SHA-256 of ``bodyBytes`` (with its placeholders), in lower-case hex: what the ledger
     /// records as ``ConnectResource/bodyDigest``.
     public var bodyDigest: String {
-        SHA256.hash(data: bodyBytes).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        Hex.string(SHA256.hash(data: bodyBytes))
     }
 }
