@@ -154,12 +154,10 @@ struct UniqueCodeStreamTests {
                 try CodeGenerator.validate(CodeGenerationSpec(count: count, length: 20))
             }
         }
-        // The maximum itself is accepted, at once: nothing is allocated per code.
-        let clock = ContinuousClock()
-        let start = clock.now
+        // The maximum itself is accepted and streams its first code (that nothing is allocated per
+        // code is measured on the process, by peak memory: CodesGenerateTests, --count 100000000).
         let largest = try Self.stream(.system, count: maximum, length: 12)
         #expect(try largest.next()?.count == 12)
-        #expect(clock.now - start < .seconds(1))
         #expect(throws: CodeGenerationError.countTooLarge(count: 9, maximum: 8)) {
             _ = try Self.stream(.system, count: 9, length: 4, alphabet: "AB")
         }

@@ -7,6 +7,8 @@ struct CLIResult: Sendable, CustomStringConvertible {
     let status: Int32
     let stdout: String
     let stderr: String
+    /// The child's peak resident size in kilobytes, when it ran under GNU time (`peakMemory: true`).
+    var peakKilobytes: Int? = nil
 
     var description: String {
         "offerkit \(arguments.joined(separator: " ")) -> exit \(status)\n--- stdout:\n\(stdout)\n--- stderr:\n\(stderr)"
@@ -81,13 +83,20 @@ enum CLI {
         return environment
     }
 
+    /// Whether GNU time is installed, so that ``run(_:environment:stdin:cwd:peakMemory:)`` can
+    /// measure a run's peak memory.
+    static let peakMemoryMeasurable = FileManager.default.isExecutableFile(atPath: "/usr/bin/time")
+
     /// Runs `offerkit arguments…`.
     /// - Parameters:
     ///   - environment: variables added to the cleaned environment.
     ///   - stdin: bytes on standard input; `/dev/null` when nil.
     ///   - cwd: the working directory; the package root when nil.
+    ///   - peakMemory: run under GNU time (`/usr/bin/time`, ``peakMemoryMeasurable``) and report the
+    ///     peak resident size in ``CLIResult/peakKilobytes``: a resource bound, never a timed one.
     static func run(
-        _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil, cwd: URL? = nil
+        _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil, cwd: URL? = nil,
+        peakMemory: Bool = false
     ) throws -> CLIResult {
         guard let binary else {
             throw CLIRunnerError(
@@ -99,10 +108,11 @@ enum CLI {
         let outURL = spool.appendingPathComponent("\(name).out")
         let errURL = spool.appendingPathComponent("\(name).err")
         let inURL = spool.appendingPathComponent("\(name).in")
+        let peakURL = spool.appendingPathComponent("\(name).peak")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         defer {
-            for url in [outURL, errURL, inURL] { try? FileManager.default.removeItem(at: url) }
+            for url in [outURL, errURL, inURL, peakURL] { try? FileManager.default.removeItem(at: url) }
         }
         let outHandle = try FileHandle(forWritingTo: outURL)
         let errHandle = try FileHandle(forWritingTo: errURL)
@@ -113,8 +123,13 @@ enum CLI {
         }
 
         let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
+        if peakMemory {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+            process.arguments = ["-f", "%M", "-o", peakURL.path, binary.path] + arguments
+        } else {
+            process.executableURL = binary
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = cwd ?? packageRoot
         process.environment = Self.environment(adding: environment)
         process.standardOutput = outHandle
@@ -131,8 +146,10 @@ enum CLI {
         let stdout = String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self)
         var stderr = String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
         if watchdog.fired { stderr += "\n[test runner: offerkit did not finish within 120 s and was terminated]" }
+        let peak = peakMemory ? (try? String(contentsOf: peakURL, encoding: .utf8)) : nil
         let result = CLIResult(
-            arguments: arguments, status: process.terminationStatus, stdout: stdout, stderr: stderr)
+            arguments: arguments, status: process.terminationStatus, stdout: stdout, stderr: stderr,
+            peakKilobytes: peak.flatMap { Int($0.split(separator: "\n").last ?? "") })
         OutputLog.shared.record(result)
         return result
     }

@@ -54,7 +54,7 @@ struct CampaignFiles {
     /// `offerkit codes <subcommand> [campaign] arguments… --today 2027-01-15 [--ledger …]`, run in the folder.
     func run(
         _ subcommand: String, _ campaign: String? = nil, _ arguments: [String] = [],
-        ledger: LedgerChoice = .folder, stdin: Data? = nil
+        ledger: LedgerChoice = .folder, stdin: Data? = nil, peakMemory: Bool = false
     ) throws -> CLIResult {
         var all = ["codes", subcommand]
         if let campaign { all.append(campaign) }
@@ -64,7 +64,7 @@ struct CampaignFiles {
         case .at(let path): all += ["--ledger", path]
         case .none: break
         }
-        return try CLI.run(all, stdin: stdin, cwd: folder.url)
+        return try CLI.run(all, stdin: stdin, cwd: folder.url, peakMemory: peakMemory)
     }
 
     func remove() { folder.remove() }
