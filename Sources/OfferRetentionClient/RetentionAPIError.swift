@@ -34,7 +34,8 @@ extension RetentionAPIError: LocalizedError {
                 + "environment (--environment)."
         case .refused(let operation, let request, let status, let error):
             let detail = error.map(\.summary) ?? "no error body Apple documents"
-            return "Apple refused \(operation) (\(request)) with \(status): \(detail)."
+            return "Apple refused \(operation) (\(request)) with \(status): \(detail)"
+                + (detail.hasSuffix(".") || detail.hasSuffix(".\"") ? "" : ".")
         case .unreachable(let operation, let reason):
             return "The App Store Server API could not be reached for \(operation): \(reason). Run the same command "
                 + "again later."

@@ -14,8 +14,8 @@ enum PerformanceTestReport {
         ]
     }
 
-    /// The result's lines, the result first (`PASS`).
-    static func lines(_ result: PerformanceTestResultResponse) -> [String] {
+    /// The result's lines, the result first (`PASS`); the configuration last unless `withConfig` is false.
+    static func lines(_ result: PerformanceTestResultResponse, withConfig: Bool = true) -> [String] {
         var lines = [result.result.rawValue]
         if let target = result.target { lines.append("target \(target)") }
         if let rate = result.successRate {
@@ -32,7 +32,7 @@ enum PerformanceTestReport {
         lines.append(
             "failures "
                 + (result.failures.isEmpty ? "none" : result.failures.map { "\($0.reason) \($0.count)" }.joined(separator: ", ")))
-        if let config = result.config { lines += Self.lines(config).map { "config \($0)" } }
+        if withConfig, let config = result.config { lines += Self.lines(config).map { "config \($0)" } }
         return lines
     }
 

@@ -52,7 +52,7 @@ struct RetentionPerformanceTestStart: AsyncParsableCommand {
             ("requestId", .string(started.requestId)), ("config", started.config.json),
         ]
         if let result {
-            lines += ["result"] + PerformanceTestReport.lines(result).map { "  " + $0 }
+            lines += ["result"] + PerformanceTestReport.lines(result, withConfig: false).map { "  " + $0 }
             members.append(("results", result.json))
         }
         try retention.print(lines.joined(separator: "\n"), json: members)
