@@ -5,9 +5,15 @@ extension RetentionClient {
     /// PNG, `Content-Type: image/png`), after ``PNGImage``'s checks for `size` (Apple's default,
     /// `FULL_SIZE`, when `nil`; `imageSize` is then not sent). After a lost answer the image list
     /// is asked before the upload is sent again.
-    public func uploadImage(_ imageIdentifier: String, png: [UInt8], size: ImageSize?) async throws {
+    /// - Parameter field: names the image in errors (the file's path).
+    /// - Returns: the PNG's header, as checked.
+    @discardableResult
+    public func uploadImage(_ imageIdentifier: String, png: [UInt8], size: ImageSize?, field: String = "image")
+        async throws -> PNGImage
+    {
         let id = try RetentionIdentifier.uuid(imageIdentifier, field: "imageIdentifier")
-        try PNGImage(bytes: png, field: "image").check(for: size ?? .fullSize, field: "image")
+        let image = try PNGImage(bytes: png, field: field)
+        try image.check(for: size ?? .fullSize, field: field)
         let query = size.map { "?imageSize=\($0.rawValue)" } ?? ""
         _ = try await send(
             RetentionRequest(
@@ -16,6 +22,7 @@ extension RetentionClient {
                 afterUnknownOutcome: .lookUp { [self] in
                     try await images().imageIdentifiers.contains { $0.imageIdentifier.lowercased() == id }
                 }, doneWhenRefusedAgainWith: .imageAlreadyExists))
+        return image
     }
 
     /// Get Image List (`GET /inApps/v1/messaging/image/list`).

@@ -35,10 +35,10 @@ struct RetentionImageUpload: AsyncParsableCommand {
             size = value
         }
         let bytes = try InputFile.read(file, limit: PNGImage.maximumBytes, what: "an image")
-        let png = try PNGImage(bytes: bytes, field: file)
-        try png.check(for: size ?? .fullSize, field: file)
         let environment = try retention.resolvedEnvironment()
-        try await retention.run { try await $0.uploadImage(id, png: bytes, size: size) }
+        let file = file
+        // The client checks the PNG (structure, Apple's size, no transparency) before anything is sent.
+        let png = try await retention.run { try await $0.uploadImage(id, png: bytes, size: size, field: file) }
         let shownSize = (size ?? .fullSize).rawValue
         try retention.print(
             "image \(id) (\(shownSize), \(png.width) × \(png.height)) uploaded in \(environment.rawValue): PENDING until "

@@ -884,8 +884,10 @@ class StandIn:
         path, query = split.path, split.query
         if path.startswith("/_standin/"):
             return self.control(method, path, body)
-        template = next((template for _, template, _, pattern in COMPILED_ROUTES if pattern.match(path)),
-                        "(unknown path)")
+        matching = [(route_method, template) for route_method, template, _, pattern in COMPILED_ROUTES
+                    if pattern.match(path)]
+        template = next((template for route_method, template in matching if route_method == method),
+                        matching[0][1] if matching else "(unknown path)")
         with self.lock:
             self._count("requests", f"{method} {template}")
             fault = self.faults.pick(method, path)
