@@ -164,7 +164,8 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "OfferRetentionAPITests", dependencies: ["OfferRetentionAPI", "OfferSigning", "OfferJSON"]),
+            name: "OfferRetentionAPITests",
+            dependencies: ["OfferRetentionAPI", "OfferSigning", "OfferJSON", "InteropSupport"]),
         .testTarget(
             name: "OfferConnectTests",
             dependencies: ["OfferConnectAPI", "OfferConnect", "OfferCodes", "OfferJSON", "OfferSigning"]),
