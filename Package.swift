@@ -130,7 +130,8 @@ let package = Package(
             name: "offerkit",
             dependencies: [
                 "OfferJSON", "OfferSigning", "OfferCodes", "OfferService", "OfferSnippets", "OfferLedgerPostgres",
-                "OfferConnect", "OfferConnectAPI", "OfferAppleVerification", "OfferRetentionAPI", "OfferRetentionClient",
+                "OfferConnect", "OfferConnectAPI", "OfferAppleVerification", "OfferRetentionAPI",
+                "OfferRetentionClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

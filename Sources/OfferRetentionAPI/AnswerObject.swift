@@ -99,7 +99,8 @@ struct AnswerObject {
             throw .unexpected(path: path, expected: "a string (found \(value.typeName))")
         }
         guard text.unicodeScalars.count <= maximum else {
-            throw .unexpected(path: path, expected: "at most \(maximum) characters (found \(text.unicodeScalars.count))")
+            throw .unexpected(
+                path: path, expected: "at most \(maximum) characters (found \(text.unicodeScalars.count))")
         }
         guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw .unexpected(path: path, expected: "text without control characters")

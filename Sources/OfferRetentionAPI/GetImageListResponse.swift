@@ -44,7 +44,8 @@ public struct GetImageListResponse: Sendable, Equatable {
                 .array(
                     imageIdentifiers.map { item in
                         var members: [(key: String, value: JSONValue)] = [
-                            ("imageIdentifier", .string(item.imageIdentifier)), ("imageState", .string(item.imageState)),
+                            ("imageIdentifier", .string(item.imageIdentifier)),
+                            ("imageState", .string(item.imageState)),
                         ]
                         if let size = item.imageSize { members.append(("imageSize", .string(size))) }
                         return .object(members)

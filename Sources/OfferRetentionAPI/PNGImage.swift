@@ -58,7 +58,9 @@ public struct PNGImage: Sendable, Equatable {
             if header == nil, name != "IHDR" { throw refuse("\(name) before IHDR (IHDR must come first)") }
             switch name {
             case "IHDR":
-                guard header == nil, length == 13 else { throw refuse("an IHDR chunk of \(length) bytes or a second one") }
+                guard header == nil, length == 13 else {
+                    throw refuse("an IHDR chunk of \(length) bytes or a second one")
+                }
                 let width = Self.integer(bytes, dataStart)
                 let height = Self.integer(bytes, dataStart + 4)
                 let depth = Int(bytes[dataStart + 8])
@@ -66,7 +68,9 @@ public struct PNGImage: Sendable, Equatable {
                 guard (1...0x7FFF_FFFF).contains(width), (1...0x7FFF_FFFF).contains(height) else {
                     throw refuse("a width or height of 0")
                 }
-                let depths: [Int: Set<Int>] = [0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16]]
+                let depths: [Int: Set<Int>] = [
+                    0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16],
+                ]
                 guard depths[color]?.contains(depth) == true else {
                     throw refuse("colour type \(color) with bit depth \(depth), which PNG does not define")
                 }
@@ -105,7 +109,9 @@ public struct PNGImage: Sendable, Equatable {
         guard size.widths.contains(width), size.heights.contains(height) else {
             throw .invalidFormat(
                 field: field,
-                expected: "a \(size.rawValue) image of \(size.dimensionsText) pixels (Apple's size), found \(width) × \(height)")
+                expected:
+                    "a \(size.rawValue) image of \(size.dimensionsText) pixels (Apple's size), found \(width) × \(height)"
+            )
         }
         guard !hasTransparency else {
             throw .invalidFormat(

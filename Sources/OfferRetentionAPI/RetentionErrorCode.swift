@@ -4,41 +4,41 @@
 /// `BadRequestTransactionId…` errors of the Retention Messaging documentation are the App Store
 /// Server API's transaction identifier errors listed here under those names.
 public enum RetentionErrorCode: Int64, Sendable, CaseIterable {
-    case generalBadRequest = 4000000
-    case invalidTransactionId = 4000006
-    case invalidProductId = 4000023
-    case appTransactionIdNotSupported = 4000048
-    case invalidImage = 4000161
-    case headerTooLong = 4000162
-    case bodyTooLong = 4000163
-    case invalidLocale = 4000164
-    case altTextTooLong = 4000175
-    case familyTransactionNotSupported = 4000185
-    case transactionIdIsNotOriginalTransactionId = 4000187
-    case invalidPerformanceTestRequest = 4000211
-    case invalidRequestId = 4000212
-    case existingPerformanceTestRun = 4000213
-    case badRequestRealtimeUrl = 4000215
-    case badRequestImageSize = 4000216
-    case badRequestTooManyBulletPoints = 4000218
-    case badRequestBulletPointTextTooLong = 4000219
-    case badRequestAboveImageRequiresAnImage = 4000224
-    case maximumNumberOfImagesReached = 4030014
-    case maximumNumberOfMessagesReached = 4030016
-    case messageNotApproved = 4030017
-    case imageNotApproved = 4030018
-    case imageInUse = 4030019
-    case forbiddenNoPassingTest = 4030026
-    case imageNotFound = 4040014
-    case messageNotFound = 4040015
-    case performanceTestRunNotFound = 4040018
-    case defaultMessageNotFound = 4040020
-    case realtimeUrlNotFound = 4040021
-    case imageAlreadyExists = 4090000
-    case messageAlreadyExists = 4090001
-    case rateLimitExceeded = 4290000
-    case generalInternal = 5000000
-    case generalInternalRetryable = 5000001
+    case generalBadRequest = 4_000_000
+    case invalidTransactionId = 4_000_006
+    case invalidProductId = 4_000_023
+    case appTransactionIdNotSupported = 4_000_048
+    case invalidImage = 4_000_161
+    case headerTooLong = 4_000_162
+    case bodyTooLong = 4_000_163
+    case invalidLocale = 4_000_164
+    case altTextTooLong = 4_000_175
+    case familyTransactionNotSupported = 4_000_185
+    case transactionIdIsNotOriginalTransactionId = 4_000_187
+    case invalidPerformanceTestRequest = 4_000_211
+    case invalidRequestId = 4_000_212
+    case existingPerformanceTestRun = 4_000_213
+    case badRequestRealtimeUrl = 4_000_215
+    case badRequestImageSize = 4_000_216
+    case badRequestTooManyBulletPoints = 4_000_218
+    case badRequestBulletPointTextTooLong = 4_000_219
+    case badRequestAboveImageRequiresAnImage = 4_000_224
+    case maximumNumberOfImagesReached = 4_030_014
+    case maximumNumberOfMessagesReached = 4_030_016
+    case messageNotApproved = 4_030_017
+    case imageNotApproved = 4_030_018
+    case imageInUse = 4_030_019
+    case forbiddenNoPassingTest = 4_030_026
+    case imageNotFound = 4_040_014
+    case messageNotFound = 4_040_015
+    case performanceTestRunNotFound = 4_040_018
+    case defaultMessageNotFound = 4_040_020
+    case realtimeUrlNotFound = 4_040_021
+    case imageAlreadyExists = 4_090_000
+    case messageAlreadyExists = 4_090_001
+    case rateLimitExceeded = 4_290_000
+    case generalInternal = 5_000_000
+    case generalInternalRetryable = 5_000_001
 
     /// The HTTP status Apple answers this code with.
     public var status: Int { Int(rawValue / 10_000) }

@@ -20,7 +20,8 @@ public enum RetentionIdentifier {
         guard text.utf8.count == 36, let uuid = UUID(uuidString: text) else {
             throw .invalidFormat(
                 field: field,
-                expected: "a UUID such as 3f2b1c4e-8a7d-4f3e-9b2a-1c0d5e6f7a8b (Apple's identifiers are UUIDs you choose), "
+                expected:
+                    "a UUID such as 3f2b1c4e-8a7d-4f3e-9b2a-1c0d5e6f7a8b (Apple's identifiers are UUIDs you choose), "
                     + "found \(shown(text))")
         }
         return uuid.lowercasedString
@@ -33,7 +34,11 @@ public enum RetentionIdentifier {
         guard text.utf8.count <= maximumProductIdLength else {
             throw .tooLong(field: field, maximum: maximumProductIdLength, actual: text.utf8.count)
         }
-        guard text.utf8.allSatisfy({ $0.isASCIIAlphanumeric || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }) else {
+        guard
+            text.utf8.allSatisfy({
+                $0.isASCIIAlphanumeric || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-")
+            })
+        else {
             throw .invalidFormat(
                 field: field, expected: "a product ID of letters, digits, '.', '_' and '-', found \(shown(text))")
         }
@@ -50,7 +55,8 @@ public enum RetentionIdentifier {
         else {
             throw .invalidFormat(
                 field: field,
-                expected: "a locale short code such as en-US, ja or zh-Hans (letters, digits and '-'), found \(shown(text))")
+                expected:
+                    "a locale short code such as en-US, ja or zh-Hans (letters, digits and '-'), found \(shown(text))")
         }
         return text
     }
@@ -70,6 +76,9 @@ public enum RetentionIdentifier {
     /// `text` for an error message: at most 48 characters, control characters replaced.
     static func shown(_ text: String) -> String {
         let clipped = text.count > 48 ? String(text.prefix(48)) + "…" : text
-        return "\"" + String(String.UnicodeScalarView(clipped.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 })) + "\""
+        return "\""
+            + String(
+                String.UnicodeScalarView(
+                    clipped.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 })) + "\""
     }
 }

@@ -52,7 +52,9 @@ public struct UploadMessageRequestBody: Sendable, Equatable {
             guard bulletPoints.count <= Self.maximumBulletPoints else {
                 throw .outOfRange(
                     field: "bulletPoints",
-                    expected: "at most \(Self.maximumBulletPoints) bullet points (Apple's limit), found \(bulletPoints.count)")
+                    expected:
+                        "at most \(Self.maximumBulletPoints) bullet points (Apple's limit), found \(bulletPoints.count)"
+                )
             }
             var points: [BulletPoint] = []
             for (index, point) in bulletPoints.enumerated() {
@@ -63,7 +65,8 @@ public struct UploadMessageRequestBody: Sendable, Equatable {
         if headerPosition == .aboveImage, image == nil {
             throw .invalidFormat(
                 field: "headerPosition",
-                expected: "ABOVE_BODY without an image: ABOVE_IMAGE places the header above the image, and this message "
+                expected:
+                    "ABOVE_BODY without an image: ABOVE_IMAGE places the header above the image, and this message "
                     + "has none")
         }
         return checked
@@ -119,7 +122,8 @@ public struct UploadMessageRequestBody: Sendable, Equatable {
         } catch {
             throw .invalidJSON(error.message)
         }
-        let members = try StrictObject(document, path: "", allowed: ["header", "body", "image", "bulletPoints", "headerPosition"])
+        let members = try StrictObject(
+            document, path: "", allowed: ["header", "body", "image", "bulletPoints", "headerPosition"])
         var result = UploadMessageRequestBody(
             header: try members.string("header"), body: try members.string("body"))
         if let image = members["image"] {

@@ -44,7 +44,8 @@ extension RetentionAPIError: LocalizedError {
                 + "waits; run the same command again after that (the limits are per endpoint and app, counted per "
                 + "hour; the sandbox has 10 % of production's)."
         case .outcomeUnknown(let operation, let reason):
-            return "\(operation) got no answer (\(reason)): Apple may or may not have started it, and OfferKit does not "
+            return
+                "\(operation) got no answer (\(reason)): Apple may or may not have started it, and OfferKit does not "
                 + "send it twice. Ask again later; a test already running is refused with "
                 + "ExistingPerformanceTestRunError until it ends."
         case .unexpectedAnswer(let operation, let status, let reason):

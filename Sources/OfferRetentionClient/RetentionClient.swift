@@ -76,7 +76,8 @@ public final class RetentionClient: Sendable {
                     events(.note("\(request.operation): the answer was lost, and the lookup found it done"))
                     return []
                 }
-                events(.note("\(request.operation): the answer was lost and the lookup did not find it: sending it again"))
+                events(
+                    .note("\(request.operation): the answer was lost and the lookup did not find it: sending it again"))
             }
             switch try await transport.attempt(
                 method: request.method, request.path, body: request.body, contentType: request.contentType)
@@ -91,13 +92,17 @@ public final class RetentionClient: Sendable {
                     last = "429 RateLimitExceededError"
                     try await waitAfterRateLimit(answer, request: request, attempt: attempt)
                 case 500...599:
-                    last = "\(answer.status)"
+                    last =
+                        "\(answer.status)"
                         + (RetentionErrorBody.parse(answer.body).map { " \($0.summary)" } ?? "")
                     try await transport.backOff(attempt)
                 default:
                     let error = RetentionErrorBody.parse(answer.body)
                     if uncertain, let done = request.doneWhenRefusedAgainWith, error?.errorCode == done.rawValue {
-                        events(.note("\(request.operation): sent again after a lost answer, Apple answered \(done.name): done"))
+                        events(
+                            .note(
+                                "\(request.operation): sent again after a lost answer, Apple answered \(done.name): done"
+                            ))
                         return []
                     }
                     if answer.status == 403, error == nil {

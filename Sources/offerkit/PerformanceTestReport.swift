@@ -20,7 +20,8 @@ enum PerformanceTestReport {
         if let target = result.target { lines.append("target \(target)") }
         if let rate = result.successRate {
             lines.append(
-                "successRate \(rate) %" + (result.config.map { " (at least \($0.successRateThreshold) % to pass)" } ?? ""))
+                "successRate \(rate) %"
+                    + (result.config.map { " (at least \($0.successRateThreshold) % to pass)" } ?? ""))
         }
         if let pending = result.numPending { lines.append("numPending \(pending)") }
         if let times = result.responseTimes {
@@ -31,7 +32,8 @@ enum PerformanceTestReport {
         }
         lines.append(
             "failures "
-                + (result.failures.isEmpty ? "none" : result.failures.map { "\($0.reason) \($0.count)" }.joined(separator: ", ")))
+                + (result.failures.isEmpty
+                    ? "none" : result.failures.map { "\($0.reason) \($0.count)" }.joined(separator: ", ")))
         if withConfig, let config = result.config { lines += Self.lines(config).map { "config \($0)" } }
         return lines
     }
@@ -68,7 +70,8 @@ enum PerformanceTestReport {
             }
             throw PerformanceTestOutcome.failed(
                 (reasons.isEmpty ? "Apple's result is FAIL" : reasons.joined(separator: "; "))
-                    + "; fix the endpoint (answers within the threshold, a valid RealtimeResponseBody) and start a new test")
+                    + "; fix the endpoint (answers within the threshold, a valid RealtimeResponseBody) and start a new test"
+            )
         case .pending:
             throw PerformanceTestOutcome.pending(
                 "the performance test \(requestId) is still running (numPending \(result.numPending.map(String.init) ?? "?")): "

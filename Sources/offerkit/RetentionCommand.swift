@@ -5,7 +5,8 @@ import ArgumentParser
 struct RetentionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "retention",
-        abstract: "Apple's Retention Messaging API: real-time URL, performance test, messages, images, default messages.",
+        abstract:
+            "Apple's Retention Messaging API: real-time URL, performance test, messages, images, default messages.",
         discussion: """
             Credentials: the app's In-App Purchase key, issuer ID and bundle ID, given as for `offerkit token \
             server-api` (the token's bid names the app). --environment sandbox (the default) or production picks \

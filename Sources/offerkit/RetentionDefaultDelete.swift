@@ -6,7 +6,8 @@ import OfferRetentionAPI
 struct RetentionDefaultDelete: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
-        abstract: "Delete the default message of a product in a locale (exit 4 with DefaultMessageNotFoundError if none).")
+        abstract:
+            "Delete the default message of a product in a locale (exit 4 with DefaultMessageNotFoundError if none).")
 
     @Argument(help: "The auto-renewable subscription's product ID.")
     var productId: String

@@ -6,7 +6,8 @@ import OfferRetentionAPI
 struct RetentionDefaultSet: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
-        abstract: "Make an APPROVED message the default for a subscription product in a locale (replaces the last one).",
+        abstract:
+            "Make an APPROVED message the default for a subscription product in a locale (replaces the last one).",
         discussion: """
             Apple requires the message and its image APPROVED (MessageNotApprovedError, ImageNotApprovedError), an \
             auto-renewable subscription's product ID (InvalidProductIdError) and one of its locale short codes, such \

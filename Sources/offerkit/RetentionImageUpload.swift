@@ -20,7 +20,9 @@ struct RetentionImageUpload: AsyncParsableCommand {
     @Option(name: .customLong("image-identifier"), help: "The image's UUID (you choose it).")
     var imageIdentifier: String
 
-    @Option(name: .customLong("image-size"), help: "FULL_SIZE (Apple's default; imageSize is then not sent) or BULLET_POINT.")
+    @Option(
+        name: .customLong("image-size"),
+        help: "FULL_SIZE (Apple's default; imageSize is then not sent) or BULLET_POINT.")
     var imageSize: String?
 
     @OptionGroup var retention: RetentionOptions

@@ -121,7 +121,9 @@ struct RetentionMessageUpload: AsyncParsableCommand {
                 let index = Int(field[field.index(field.startIndex, offsetBy: 13)..<close])
             else { return error }
             let member = field[field.index(after: close)...]
-            let name = member == ".text" ? "--bullet-point" : member == ".imageIdentifier" ? "--bullet-image" : "--bullet-alt-text"
+            let name =
+                member == ".text"
+                ? "--bullet-point" : member == ".imageIdentifier" ? "--bullet-image" : "--bullet-alt-text"
             flag = "\(name) (bullet point \(index + 1))"
         }
         switch error {

@@ -29,7 +29,8 @@ struct RetentionPerformanceTestResult: AsyncParsableCommand {
     @OptionGroup var retention: RetentionOptions
 
     func run() async throws {
-        let (interval, limit) = try PerformanceTestReport.waiting(wait: wait, pollInterval: pollInterval, maxWait: maxWait)
+        let (interval, limit) = try PerformanceTestReport.waiting(
+            wait: wait, pollInterval: pollInterval, maxWait: maxWait)
         let id = try RetentionIdentifier.uuid(requestId, field: "REQUEST_ID")
         let wait = wait
         let verbose = retention.verbose

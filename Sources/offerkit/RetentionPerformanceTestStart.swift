@@ -33,11 +33,14 @@ struct RetentionPerformanceTestStart: AsyncParsableCommand {
     @OptionGroup var retention: RetentionOptions
 
     func run() async throws {
-        let (interval, limit) = try PerformanceTestReport.waiting(wait: wait, pollInterval: pollInterval, maxWait: maxWait)
+        let (interval, limit) = try PerformanceTestReport.waiting(
+            wait: wait, pollInterval: pollInterval, maxWait: maxWait)
         guard try retention.resolvedEnvironment() == .sandbox else {
-            throw CLIError.usage("the performance test runs in the sandbox only (Apple): leave out --environment production")
+            throw CLIError.usage(
+                "the performance test runs in the sandbox only (Apple): leave out --environment production")
         }
-        let id = try RetentionIdentifier.originalTransactionId(originalTransactionId, field: "--original-transaction-id")
+        let id = try RetentionIdentifier.originalTransactionId(
+            originalTransactionId, field: "--original-transaction-id")
         let wait = wait
         let verbose = retention.verbose
         let (started, result) = try await retention.run { client in

@@ -101,7 +101,8 @@ public final class AppStoreServerStandIn: @unchecked Sendable {
         ]
         for (bundle, id) in apps.sorted(by: { $0.key < $1.key }) { arguments += ["--app", "\(bundle)=\(id)"] }
         arguments += extraArguments
-        switch try StandInIO.launch(arguments, folderPrefix: "offerkit-ass-standin", in: AppStoreConnectStandIn.packageRoot)
+        switch try StandInIO.launch(
+            arguments, folderPrefix: "offerkit-ass-standin", in: AppStoreConnectStandIn.packageRoot)
         {
         case .success(let started):
             let destination = started.folder.appendingPathComponent("test-root.pem")

@@ -25,7 +25,8 @@ enum StandInIO {
     /// first line, `listening on http://127.0.0.1:PORT`.
     /// - Returns: the process, or the reason it did not start (its first line and stderr).
     static func launch(_ arguments: [String], folderPrefix: String, in root: URL) throws -> Result<Started, Problem> {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(folderPrefix)-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "\(folderPrefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let errURL = folder.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)

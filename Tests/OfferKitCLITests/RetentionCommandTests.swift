@@ -10,13 +10,16 @@ struct RetentionCommandTests {
     typealias Fixture = RetentionFixture
     static let enabled = Fixture.available || Independent.isCI
 
-    @Test("url set, get, delete; Apple's refusals; a production URL needs a passed test", .enabled(if: enabled, Fixture.reason))
+    @Test(
+        "url set, get, delete; Apple's refusals; a production URL needs a passed test",
+        .enabled(if: enabled, Fixture.reason))
     func realtimeURL() throws {
         let fixture = try Fixture()
         defer { fixture.stop() }
         let missing = try fixture.run(["url", "get"])
         #expect(missing.status == 4, "\(missing)")
-        #expect(missing.stderr.contains("4040021 RealtimeUrlNotFoundError (the URL for the endpoint is not configured)"))
+        #expect(
+            missing.stderr.contains("4040021 RealtimeUrlNotFoundError (the URL for the endpoint is not configured)"))
         let url = "https://retention.example.test/v1/retention/realtime"
         let set = try fixture.run(["url", "set", url])
         #expect(set.status == 0, "\(set)")
@@ -50,7 +53,9 @@ struct RetentionCommandTests {
         #expect(allowed.json?["environment"]?.string == "production", "\(allowed)")
     }
 
-    @Test("message upload (flags and Apple's JSON), list, delete; limits checked before sending", .enabled(if: enabled, Fixture.reason))
+    @Test(
+        "message upload (flags and Apple's JSON), list, delete; limits checked before sending",
+        .enabled(if: enabled, Fixture.reason))
     func messages() throws {
         let fixture = try Fixture()
         defer { fixture.stop() }
@@ -59,11 +64,15 @@ struct RetentionCommandTests {
             "message", "upload", "--message-identifier", id.uppercased(), "--header", "Before you go",
             "--body", "Half price for three months.", "--format", "json",
         ])
-        #expect(uploaded.json == JSON.parse(#"{"environment":"sandbox","messageIdentifier":"\#(id)","uploaded":true}"#), "\(uploaded)")
+        #expect(
+            uploaded.json == JSON.parse(#"{"environment":"sandbox","messageIdentifier":"\#(id)","uploaded":true}"#),
+            "\(uploaded)")
         let listed = try fixture.run(["message", "list", "--format", "json"])
         #expect(
-            listed.json == JSON.parse(
-                #"{"environment":"sandbox","messageIdentifiers":[{"messageIdentifier":"\#(id)","messageState":"PENDING"}]}"#),
+            listed.json
+                == JSON.parse(
+                    #"{"environment":"sandbox","messageIdentifiers":[{"messageIdentifier":"\#(id)","messageState":"PENDING"}]}"#
+                ),
             "\(listed)")
         try fixture.standIn.review(kind: "message", identifier: id)
         #expect(try fixture.run(["message", "list"]).output == "\(id) APPROVED")
@@ -78,9 +87,17 @@ struct RetentionCommandTests {
         let refusals: [([String], Int32, String)] = [
             (["--header", long, "--body", "b"], 4, "--header is 67 characters long: at most 66"),
             (["--header", "h", "--body", String(repeating: "y", count: 145)], 4, "--body is 145 characters long"),
-            (["--header", "h", "--body", "b", "--image-identifier", id, "--alt-text", String(repeating: "z", count: 151)], 4, "--alt-text is 151"),
+            (
+                [
+                    "--header", "h", "--body", "b", "--image-identifier", id, "--alt-text",
+                    String(repeating: "z", count: 151),
+                ], 4, "--alt-text is 151"
+            ),
             (["--header", "h", "--body", "b", "--header-position", "ABOVE_IMAGE"], 4, "--header-position is invalid"),
-            (["--header", "h", "--body", "b", "--image-identifier", "img-1", "--alt-text", "a"], 4, "--image-identifier is invalid"),
+            (
+                ["--header", "h", "--body", "b", "--image-identifier", "img-1", "--alt-text", "a"], 4,
+                "--image-identifier is invalid"
+            ),
             (["--header", "h", "--body", "b", "--image-identifier", id], 2, "both --image-identifier and --alt-text"),
             (["--header", "h", "--body", "b", "--bullet-point", "t"], 2, "--bullet-image and --bullet-alt-text"),
             (["--header", "h"], 2, "give --header and --body"),
@@ -92,22 +109,35 @@ struct RetentionCommandTests {
             #expect(result.stderr.contains(text), "\(result)")
         }
         let bullets = (0..<6).flatMap { _ in ["--bullet-point", "t", "--bullet-image", id, "--bullet-alt-text", "a"] }
-        let six = try fixture.run(["message", "upload", "--message-identifier", UUID().uuidString, "--header", "h", "--body", "b"] + bullets)
+        let six = try fixture.run(
+            ["message", "upload", "--message-identifier", UUID().uuidString, "--header", "h", "--body", "b"] + bullets)
         #expect(six.status == 4 && six.stderr.contains("at most 5 bullet points"), "\(six)")
-        let badId = try fixture.run(["message", "upload", "--message-identifier", "msg-1", "--header", "h", "--body", "b"])
-        #expect(badId.status == 4 && badId.stderr.contains("--message-identifier is invalid: expected a UUID"), "\(badId)")
+        let badId = try fixture.run([
+            "message", "upload", "--message-identifier", "msg-1", "--header", "h", "--body", "b",
+        ])
+        #expect(
+            badId.status == 4 && badId.stderr.contains("--message-identifier is invalid: expected a UUID"), "\(badId)")
         #expect(try fixture.requests("PUT /inApps/v1/messaging/message/{id}") == sentBefore, "nothing refused was sent")
 
         // An image and bullet points: the stand-in stores exactly what Apple's JSON says.
         let image = UUID().uuidString.lowercased()
         let icon = UUID().uuidString.lowercased()
-        #expect(try fixture.run(["image", "upload", try fixture.png("full.png", width: 3840, height: 160), "--image-identifier", image]).status == 0)
-        #expect(try fixture.run(["image", "upload", try fixture.png("icon.png", width: 1024, height: 1024), "--image-identifier", icon, "--image-size", "BULLET_POINT"]).status == 0)
+        #expect(
+            try fixture.run([
+                "image", "upload", try fixture.png("full.png", width: 3840, height: 160), "--image-identifier", image,
+            ]).status == 0)
+        #expect(
+            try fixture.run([
+                "image", "upload", try fixture.png("icon.png", width: 1024, height: 1024), "--image-identifier", icon,
+                "--image-size", "BULLET_POINT",
+            ]).status == 0)
         let rich = UUID().uuidString.lowercased()
         let withImage = try fixture.run([
             "message", "upload", "--message-identifier", rich, "--header", "Stay", "--body", "Everything stays.",
-            "--image-identifier", image, "--alt-text", "A cat", "--bullet-point", "All episodes", "--bullet-image", icon,
-            "--bullet-alt-text", "Play", "--bullet-point", "No ads", "--bullet-image", icon, "--bullet-alt-text", "Quiet",
+            "--image-identifier", image, "--alt-text", "A cat", "--bullet-point", "All episodes", "--bullet-image",
+            icon,
+            "--bullet-alt-text", "Play", "--bullet-point", "No ads", "--bullet-image", icon, "--bullet-alt-text",
+            "Quiet",
             "--header-position", "ABOVE_IMAGE",
         ])
         #expect(withImage.status == 0, "\(withImage)")
@@ -125,16 +155,24 @@ struct RetentionCommandTests {
         // Apple's JSON from a file: strict, then the same checks.
         let file = try fixture.folder.write(
             #"{"header": "From a file", "body": "Read strictly.", "headerPosition": "ABOVE_BODY"}"#, to: "message.json")
-        let fromFile = try fixture.run(["message", "upload", "--message-identifier", UUID().uuidString, "--from-file", file])
+        let fromFile = try fixture.run([
+            "message", "upload", "--message-identifier", UUID().uuidString, "--from-file", file,
+        ])
         #expect(fromFile.status == 0, "\(fromFile)")
         let unknown = try fixture.folder.write(#"{"header": "h", "body": "b", "footer": "x"}"#, to: "unknown.json")
-        let strict = try fixture.run(["message", "upload", "--message-identifier", UUID().uuidString, "--from-file", unknown])
+        let strict = try fixture.run([
+            "message", "upload", "--message-identifier", UUID().uuidString, "--from-file", unknown,
+        ])
         #expect(strict.status == 4 && strict.stderr.contains("footer is not a field"), "\(strict)")
         let tooLong = try fixture.folder.write(
             #"{"header": "h", "body": "b", "bulletPoints": [{"text": "\#(long)", "imageIdentifier": "\#(icon)", "altText": "a"}]}"#,
             to: "long.json")
-        let longFile = try fixture.run(["message", "upload", "--message-identifier", UUID().uuidString, "--from-file", tooLong])
-        #expect(longFile.status == 4 && longFile.stderr.contains("bulletPoints[0].text is 67 characters long"), "\(longFile)")
+        let longFile = try fixture.run([
+            "message", "upload", "--message-identifier", UUID().uuidString, "--from-file", tooLong,
+        ])
+        #expect(
+            longFile.status == 4 && longFile.stderr.contains("bulletPoints[0].text is 67 characters long"),
+            "\(longFile)")
 
         // Apple refuses what only it can know: an image that is not a bullet icon.
         let wrongIcon = try fixture.run([
@@ -144,7 +182,9 @@ struct RetentionCommandTests {
         #expect(wrongIcon.status == 4 && wrongIcon.stderr.contains("4000216 BadRequestImageSizeError"), "\(wrongIcon)")
 
         let deleted = try fixture.run(["message", "delete", id, "--format", "json"])
-        #expect(deleted.json == JSON.parse(#"{"environment":"sandbox","messageIdentifier":"\#(id)","deleted":true}"#), "\(deleted)")
+        #expect(
+            deleted.json == JSON.parse(#"{"environment":"sandbox","messageIdentifier":"\#(id)","deleted":true}"#),
+            "\(deleted)")
         let gone = try fixture.run(["message", "delete", id])
         #expect(gone.status == 4 && gone.stderr.contains("4040015 MessageNotFoundError"), "\(gone)")
     }
@@ -155,7 +195,8 @@ struct RetentionCommandTests {
         defer { fixture.stop() }
         let full = UUID().uuidString.lowercased()
         let uploaded = try fixture.run([
-            "image", "upload", try fixture.png("full.png", width: 3840, height: 2160, colorType: 0), "--image-identifier",
+            "image", "upload", try fixture.png("full.png", width: 3840, height: 2160, colorType: 0),
+            "--image-identifier",
             full,
             "--format", "json",
         ])
@@ -171,9 +212,10 @@ struct RetentionCommandTests {
         #expect(iconUpload.status == 0 && iconUpload.output.contains("BULLET_POINT, 1024 × 1024"), "\(iconUpload)")
         let listed = try fixture.run(["image", "list", "--format", "json"])
         #expect(
-            listed.json == JSON.parse(
-                #"{"environment":"sandbox","imageIdentifiers":[{"imageIdentifier":"\#(full)","imageState":"PENDING","imageSize":"FULL_SIZE"},{"imageIdentifier":"\#(icon)","imageState":"PENDING","imageSize":"BULLET_POINT"}]}"#
-            ), "\(listed)")
+            listed.json
+                == JSON.parse(
+                    #"{"environment":"sandbox","imageIdentifiers":[{"imageIdentifier":"\#(full)","imageState":"PENDING","imageSize":"FULL_SIZE"},{"imageIdentifier":"\#(icon)","imageState":"PENDING","imageSize":"BULLET_POINT"}]}"#
+                ), "\(listed)")
         #expect(try fixture.run(["image", "list"]).output == "\(full) PENDING FULL_SIZE\n\(icon) PENDING BULLET_POINT")
 
         let sent = try fixture.requests("PUT /inApps/v1/messaging/image/{id}")
@@ -181,9 +223,18 @@ struct RetentionCommandTests {
         let refusals: [(String, [String], String)] = [
             (try fixture.png("narrow.png", width: 3839, height: 160), [], "FULL_SIZE image of 3840 × 160…2160 pixels"),
             (try fixture.png("low.png", width: 3840, height: 159), [], "found 3840 × 159"),
-            (try fixture.png("square.png", width: 1024, height: 1000), ["--image-size", "BULLET_POINT"], "1024 × 1024"),
-            (try fixture.png("alpha.png", width: 1024, height: 1024, colorType: 6), ["--image-size", "BULLET_POINT"], "alpha channel"),
-            (try fixture.png("trns.png", width: 3840, height: 160, extraChunks: [("tRNS", [0, 0, 0, 0, 0, 0])]), [], "a tRNS chunk"),
+            (
+                try fixture.png("square.png", width: 1024, height: 1000), ["--image-size", "BULLET_POINT"],
+                "1024 × 1024"
+            ),
+            (
+                try fixture.png("alpha.png", width: 1024, height: 1024, colorType: 6),
+                ["--image-size", "BULLET_POINT"], "alpha channel"
+            ),
+            (
+                try fixture.png("trns.png", width: 3840, height: 160, extraChunks: [("tRNS", [0, 0, 0, 0, 0, 0])]), [],
+                "a tRNS chunk"
+            ),
             (notPNG, [], "expected a PNG image"),
         ]
         for (file, flags, text) in refusals {
@@ -196,15 +247,23 @@ struct RetentionCommandTests {
         let size = try fixture.run(["image", "upload", notPNG, "--image-identifier", full, "--image-size", "HUGE"])
         #expect(size.status == 2, "\(size)")
         #expect(try fixture.requests("PUT /inApps/v1/messaging/image/{id}") == sent, "nothing refused was sent")
-        let twice = try fixture.run(["image", "upload", try fixture.png("again.png", width: 3840, height: 160), "--image-identifier", full])
+        let twice = try fixture.run([
+            "image", "upload", try fixture.png("again.png", width: 3840, height: 160), "--image-identifier", full,
+        ])
         #expect(twice.status == 4 && twice.stderr.contains("4090000 ImageAlreadyExistsError"), "\(twice)")
 
-        #expect(try fixture.run(["message", "upload", "--message-identifier", Fixture.message, "--header", "h", "--body", "b", "--image-identifier", full, "--alt-text", "a"]).status == 0)
+        #expect(
+            try fixture.run([
+                "message", "upload", "--message-identifier", Fixture.message, "--header", "h", "--body", "b",
+                "--image-identifier", full, "--alt-text", "a",
+            ]).status == 0)
         let inUse = try fixture.run(["image", "delete", full])
         #expect(inUse.status == 4 && inUse.stderr.contains("4030019 ImageInUseError"), "\(inUse)")
         #expect(try fixture.run(["message", "delete", Fixture.message]).status == 0)
         let deleted = try fixture.run(["image", "delete", full.uppercased(), "--format", "json"])
-        #expect(deleted.json == JSON.parse(#"{"environment":"sandbox","imageIdentifier":"\#(full)","deleted":true}"#), "\(deleted)")
+        #expect(
+            deleted.json == JSON.parse(#"{"environment":"sandbox","imageIdentifier":"\#(full)","deleted":true}"#),
+            "\(deleted)")
         let gone = try fixture.run(["image", "delete", full])
         #expect(gone.status == 4 && gone.stderr.contains("4040014 ImageNotFoundError"), "\(gone)")
     }
@@ -215,14 +274,18 @@ struct RetentionCommandTests {
         defer { fixture.stop() }
         let id = Fixture.message
         let product = Fixture.monthly
-        #expect(try fixture.run(["message", "upload", "--message-identifier", id, "--header", "h", "--body", "b"]).status == 0)
+        #expect(
+            try fixture.run(["message", "upload", "--message-identifier", id, "--header", "h", "--body", "b"]).status
+                == 0)
         let pending = try fixture.run(["default", "set", product, "en-US", "--message-identifier", id])
         #expect(pending.status == 4 && pending.stderr.contains("4030017 MessageNotApprovedError"), "\(pending)")
         try fixture.standIn.review(kind: "message", identifier: id)
         let set = try fixture.run(["default", "set", product, "en-US", "--message-identifier", id, "--format", "json"])
         #expect(
-            set.json == JSON.parse(
-                #"{"environment":"sandbox","productId":"\#(product)","locale":"en-US","messageIdentifier":"\#(id)"}"#),
+            set.json
+                == JSON.parse(
+                    #"{"environment":"sandbox","productId":"\#(product)","locale":"en-US","messageIdentifier":"\#(id)"}"#
+                ),
             "\(set)")
         #expect(try fixture.run(["default", "get", product, "en-US"]).output == id)
         let json = try fixture.run(["default", "get", product, "en-US", "--format", "json"]).json
@@ -256,7 +319,9 @@ struct RetentionCommandTests {
         #expect(listed.status == 0, "\(listed)")
         let tokens = try #require(try fixture.standIn.state()["tokens"] as? [[String: [String: Any]]])
         let seen = try #require(tokens.first)
-        #expect(try Fixture.canonical(seen["header"] ?? [:]) == Fixture.canonical(["alg": "ES256", "kid": "DEMOKEY123", "typ": "JWT"]))
+        #expect(
+            try Fixture.canonical(seen["header"] ?? [:])
+                == Fixture.canonical(["alg": "ES256", "kid": "DEMOKEY123", "typ": "JWT"]))
         let claims = try #require(seen["claims"])
         #expect(claims["iss"] as? String == DemoKey.issuerId)
         #expect(claims["aud"] as? String == "appstoreconnect-v1")
@@ -268,7 +333,8 @@ struct RetentionCommandTests {
 
         let credentials = ["--key-file", DemoKey.keyPath, "--key-id", DemoKey.keyId]
         let otherIssuer = try fixture.run(
-            ["message", "list", "--issuer-id", UUID().uuidString.lowercased(), "--bundle-id", DemoKey.bundleId] + credentials,
+            ["message", "list", "--issuer-id", UUID().uuidString.lowercased(), "--bundle-id", DemoKey.bundleId]
+                + credentials,
             credentials: false)
         #expect(otherIssuer.status == 3, "\(otherIssuer)")
         #expect(otherIssuer.stderr.contains("Apple refused the App Store Server API token for Get Message List (401)"))
@@ -278,7 +344,8 @@ struct RetentionCommandTests {
         #expect(otherApp.status == 3, "\(otherApp)")
         let reasons = try #require(try fixture.standIn.state()["tokenFailureReasons"] as? [String: Int])
         #expect(reasons == ["iss": 1, "bid": 1], "one attempt each: a 401 is not retried")
-        let noBundle = try fixture.run(["message", "list", "--issuer-id", DemoKey.issuerId] + credentials, credentials: false)
+        let noBundle = try fixture.run(
+            ["message", "list", "--issuer-id", DemoKey.issuerId] + credentials, credentials: false)
         #expect(noBundle.status == 3 && noBundle.stderr.contains("bundle ID"), "\(noBundle)")
     }
 
@@ -297,6 +364,7 @@ struct RetentionCommandTests {
             #expect(result.stderr.contains(text), "\(result)")
         }
         let variable = try fixture.run(["url", "get"], environment: ["OFFERKIT_SERVER_API_URL": "ftp://127.0.0.1"])
-        #expect(variable.status == 2 && variable.stderr.contains("OFFERKIT_SERVER_API_URL=ftp://127.0.0.1"), "\(variable)")
+        #expect(
+            variable.status == 2 && variable.stderr.contains("OFFERKIT_SERVER_API_URL=ftp://127.0.0.1"), "\(variable)")
     }
 }

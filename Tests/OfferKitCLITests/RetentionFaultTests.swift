@@ -11,12 +11,15 @@ struct RetentionFaultTests {
     typealias Fixture = RetentionFixture
     static let enabled = Fixture.available || Independent.isCI
 
-    @Test("429 with Retry-After is waited for; a wait past the bound and endless 429s are exit 5", .enabled(if: enabled, Fixture.reason))
+    @Test(
+        "429 with Retry-After is waited for; a wait past the bound and endless 429s are exit 5",
+        .enabled(if: enabled, Fixture.reason))
     func rateLimits() throws {
         let fixture = try Fixture()
         defer { fixture.stop() }
         try fixture.standIn.setFaults(
-            #"{"script": [{"pathPrefix": "/inApps/v1/messaging/message/list", "fault": "rate-limit", "retryAfter": 2}]}"#)
+            #"{"script": [{"pathPrefix": "/inApps/v1/messaging/message/list", "fault": "rate-limit", "retryAfter": 2}]}"#
+        )
         let started = Date()
         let waited = try fixture.run(["message", "list", "--verbose"])
         #expect(waited.status == 0, "\(waited)")
@@ -34,10 +37,12 @@ struct RetentionFaultTests {
         #expect(try fixture.requests("GET /inApps/v1/messaging/image/list") == 2, "not asked again")
 
         try fixture.standIn.setFaults(
-            #"{"script": [{"pathPrefix": "/inApps/v1/messaging/realtime", "fault": "rate-limit-no-retry-after", "times": 10}]}"#)
+            #"{"script": [{"pathPrefix": "/inApps/v1/messaging/realtime", "fault": "rate-limit-no-retry-after", "times": 10}]}"#
+        )
         let endless = try fixture.run(["url", "get"])
         #expect(endless.status == 5, "\(endless)")
-        #expect(endless.stderr.contains("4 attempts of GET /inApps/v1/messaging/realtime/url failed, the last with: 429"))
+        #expect(
+            endless.stderr.contains("4 attempts of GET /inApps/v1/messaging/realtime/url failed, the last with: 429"))
     }
 
     @Test("5xx and refused connections are retried, then exit 5", .enabled(if: enabled, Fixture.reason))
@@ -53,12 +58,15 @@ struct RetentionFaultTests {
         let failing = try fixture.run(["url", "get"])
         #expect(failing.status == 5, "\(failing)")
         #expect(failing.stderr.contains("the last with: 500 5000000 GeneralInternalError"), "\(failing)")
-        let nowhere = try fixture.run(["url", "get", "--timeout", "2"], environment: ["OFFERKIT_SERVER_API_URL": "http://127.0.0.1:9"])
+        let nowhere = try fixture.run(
+            ["url", "get", "--timeout", "2"], environment: ["OFFERKIT_SERVER_API_URL": "http://127.0.0.1:9"])
         #expect(nowhere.status == 5, "\(nowhere)")
         #expect(nowhere.stderr.contains("could not be reached for Get Realtime URL"), "\(nowhere)")
     }
 
-    @Test("A lost answer: an upload is looked up, not sent twice; a delete that finds nothing is done", .enabled(if: enabled, Fixture.reason))
+    @Test(
+        "A lost answer: an upload is looked up, not sent twice; a delete that finds nothing is done",
+        .enabled(if: enabled, Fixture.reason))
     func droppedConnections() throws {
         let fixture = try Fixture()
         defer { fixture.stop() }
@@ -67,17 +75,21 @@ struct RetentionFaultTests {
             "message", "upload", "--message-identifier", Fixture.message, "--header", "h", "--body", "b", "--verbose",
         ])
         #expect(upload.status == 0, "\(upload)")
-        #expect(upload.stderr.contains("Upload Message: the answer was lost, and the lookup found it done"), "\(upload)")
+        #expect(
+            upload.stderr.contains("Upload Message: the answer was lost, and the lookup found it done"), "\(upload)")
         #expect(try fixture.requests("PUT /inApps/v1/messaging/message/{id}") == 1, "sent once")
         #expect(try fixture.requests("GET /inApps/v1/messaging/message/list") == 1, "looked up")
 
         try fixture.standIn.setFaults(#"{"script": [{"method": "PUT", "fault": "drop-before"}]}"#)
         let image = try fixture.run([
-            "image", "upload", try fixture.png("i.png", width: 1024, height: 1024), "--image-identifier", Fixture.message,
+            "image", "upload", try fixture.png("i.png", width: 1024, height: 1024), "--image-identifier",
+            Fixture.message,
             "--image-size", "BULLET_POINT",
         ])
         #expect(image.status == 0, "\(image)")
-        #expect(try fixture.requests("PUT /inApps/v1/messaging/image/{id}") == 2, "not stored by the dropped one: sent again")
+        #expect(
+            try fixture.requests("PUT /inApps/v1/messaging/image/{id}") == 2,
+            "not stored by the dropped one: sent again")
         #expect((try fixture.standIn.app()["images"] as? [Any])?.count == 1)
 
         try fixture.standIn.setFaults(#"{"script": [{"method": "DELETE", "fault": "drop-after"}]}"#)
@@ -100,14 +112,17 @@ struct RetentionFaultTests {
         #expect(try fixture.requests("POST /inApps/v1/messaging/performanceTest") == 1)
     }
 
-    @Test("--verbose prints method, path, status and time, never a token or the key", .enabled(if: enabled, Fixture.reason))
+    @Test(
+        "--verbose prints method, path, status and time, never a token or the key",
+        .enabled(if: enabled, Fixture.reason))
     func verbose() throws {
         let fixture = try Fixture()
         defer { fixture.stop() }
         let result = try fixture.run(["message", "list", "--verbose"])
         #expect(result.status == 0, "\(result)")
         let line = try #require(result.stderr.split(separator: "\n").first { $0.contains("GET /inApps") })
-        #expect(line.wholeMatch(of: /offerkit: GET \/inApps\/v1\/messaging\/message\/list 200 \d+ ms/) != nil, "\(line)")
+        #expect(
+            line.wholeMatch(of: /offerkit: GET \/inApps\/v1\/messaging\/message\/list 200 \d+ ms/) != nil, "\(line)")
         #expect(!result.stderr.contains("eyJ") && !result.stderr.contains("Bearer"), "\(result)")
     }
 }

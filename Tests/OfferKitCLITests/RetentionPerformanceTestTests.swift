@@ -16,11 +16,14 @@ struct RetentionPerformanceTestTests {
     /// endpoint is plain http on loopback), with a short test.
     static func prepare(_ fixture: Fixture, _ endpoint: MinimalRealtimeEndpoint, duration: Int = 300) throws {
         try fixture.standIn.configure(
-            #"{"deliverTo": "\#(endpoint.baseURL)", "performanceTest": {"maxConcurrentRequests": 3, "totalRequests": 12, "totalDuration": \#(duration)}}"#)
+            #"{"deliverTo": "\#(endpoint.baseURL)", "performanceTest": {"maxConcurrentRequests": 3, "totalRequests": 12, "totalDuration": \#(duration)}}"#
+        )
         #expect(try fixture.run(["url", "set", "https://retention.example.test/v1/retention/realtime"]).status == 0)
     }
 
-    @Test("start --wait: Apple's config and requestId, then PASS and exit 0; result prints it again", .enabled(if: enabled, Fixture.reason))
+    @Test(
+        "start --wait: Apple's config and requestId, then PASS and exit 0; result prints it again",
+        .enabled(if: enabled, Fixture.reason))
     func passing() throws {
         let fixture = try Fixture()
         defer { fixture.stop() }
@@ -33,8 +36,10 @@ struct RetentionPerformanceTestTests {
         let json = try #require(run.json)
         #expect(json.keys == ["environment", "requestId", "config", "results"])
         #expect(
-            json["config"] == JSON.parse(
-                #"{"maxConcurrentRequests":3,"totalRequests":12,"totalDuration":300,"responseTimeThreshold":700,"successRateThreshold":90}"#))
+            json["config"]
+                == JSON.parse(
+                    #"{"maxConcurrentRequests":3,"totalRequests":12,"totalDuration":300,"responseTimeThreshold":700,"successRateThreshold":90}"#
+                ))
         let requestId = try #require(json["requestId"]?.string)
         #expect(UUID(uuidString: requestId) != nil)
         let results = try #require(json["results"])
@@ -51,12 +56,19 @@ struct RetentionPerformanceTestTests {
         #expect(lines.contains("successRate 100 % (at least 90 % to pass)"), "\(result)")
         #expect(lines.contains("numPending 0") && lines.contains("failures none"), "\(result)")
         #expect(lines.contains { $0.hasPrefix("responseTimes average ") && $0.hasSuffix("(threshold 700 ms)") })
-        let resultJSON = try #require(try fixture.run(["performance-test", "result", requestId, "--format", "json"]).json)
-        #expect(resultJSON.keys == ["environment", "requestId", "config", "target", "result", "successRate", "numPending", "responseTimes", "failures"])
+        let resultJSON = try #require(
+            try fixture.run(["performance-test", "result", requestId, "--format", "json"]).json)
+        #expect(
+            resultJSON.keys == [
+                "environment", "requestId", "config", "target", "result", "successRate", "numPending", "responseTimes",
+                "failures",
+            ])
         #expect(try fixture.standIn.app()["performanceTestPassed"] as? Bool == true)
     }
 
-    @Test("start without --wait prints the requestId first; result while running is exit 75; FAIL is exit 1", .enabled(if: enabled, Fixture.reason))
+    @Test(
+        "start without --wait prints the requestId first; result while running is exit 75; FAIL is exit 1",
+        .enabled(if: enabled, Fixture.reason))
     func pendingAndFailing() throws {
         let fixture = try Fixture()
         defer { fixture.stop() }
@@ -68,10 +80,11 @@ struct RetentionPerformanceTestTests {
         let lines = started.output.split(separator: "\n").map(String.init)
         let requestId = try #require(lines.first)
         #expect(UUID(uuidString: requestId) != nil, "\(started)")
-        #expect(Array(lines.dropFirst()) == [
-            "maxConcurrentRequests 3", "totalRequests 12", "totalDuration 3000 ms", "responseTimeThreshold 700 ms",
-            "successRateThreshold 90 %",
-        ])
+        #expect(
+            Array(lines.dropFirst()) == [
+                "maxConcurrentRequests 3", "totalRequests 12", "totalDuration 3000 ms", "responseTimeThreshold 700 ms",
+                "successRateThreshold 90 %",
+            ])
         let pending = try fixture.run(["performance-test", "result", requestId])
         #expect(pending.status == 75, "\(pending)")
         #expect(pending.output.hasPrefix("PENDING"), "\(pending)")
@@ -79,11 +92,14 @@ struct RetentionPerformanceTestTests {
         let running = try fixture.run(["performance-test", "start"] + Self.transaction)
         #expect(running.status == 4 && running.stderr.contains("4000213 ExistingPerformanceTestRunError"), "\(running)")
 
-        let failed = try fixture.run(["performance-test", "result", requestId, "--wait", "--poll-interval", "1", "--format", "json"])
+        let failed = try fixture.run([
+            "performance-test", "result", requestId, "--wait", "--poll-interval", "1", "--format", "json",
+        ])
         #expect(failed.status == 1, "\(failed)")
         #expect(failed.json?["result"]?.string == "FAIL")
         #expect(failed.json?["failures"] == JSON.parse(#"{"UNSUCCESSFUL_HTTP_RESPONSE_CODE": 12}"#), "\(failed)")
-        #expect(failed.stderr.contains("the performance test failed: success rate 0 %, at least 90 % needed"), "\(failed)")
+        #expect(
+            failed.stderr.contains("the performance test failed: success rate 0 %, at least 90 % needed"), "\(failed)")
     }
 
     @Test("what OfferKit and Apple refuse", .enabled(if: enabled, Fixture.reason))
@@ -95,9 +111,15 @@ struct RetentionPerformanceTestTests {
         let unknown = try fixture.run(["performance-test", "result", UUID().uuidString])
         #expect(unknown.status == 4 && unknown.stderr.contains("4040018 PerformanceTestRunNotFoundError"), "\(unknown)")
         for (arguments, status, text) in [
-            (["performance-test", "start", "--environment", "production"] + Self.transaction, Int32(2), "sandbox only"),
+            (
+                ["performance-test", "start", "--environment", "production"] + Self.transaction, Int32(2),
+                "sandbox only"
+            ),
             (["performance-test", "start", "--poll-interval", "1"] + Self.transaction, 2, "go with --wait"),
-            (["performance-test", "start", "--wait", "--poll-interval", "0"] + Self.transaction, 2, "--poll-interval must be"),
+            (
+                ["performance-test", "start", "--wait", "--poll-interval", "0"] + Self.transaction, 2,
+                "--poll-interval must be"
+            ),
             (["performance-test", "start", "--original-transaction-id", "2000-0009"], 4, "decimal digits"),
             (["performance-test", "result", "not-a-uuid"], 4, "REQUEST_ID is invalid"),
         ] {

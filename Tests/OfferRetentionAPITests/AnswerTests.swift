@@ -30,10 +30,13 @@ struct AnswerTests {
     }
 
     @Test func performanceTest() throws {
-        let config = #"{"maxConcurrentRequests":10,"totalRequests":1000,"totalDuration":60000,"responseTimeThreshold":700,"successRateThreshold":90}"#
+        let config =
+            #"{"maxConcurrentRequests":10,"totalRequests":1000,"totalDuration":60000,"responseTimeThreshold":700,"successRateThreshold":90}"#
         let started = try PerformanceTestResponse.parse(Self.bytes(#"{"config":\#(config),"requestId":"r"}"#))
         #expect(started.config.responseTimeThreshold == 700 && started.requestId == "r")
-        #expect(throws: RetentionAnswerError.self) { try PerformanceTestResponse.parse(Self.bytes(#"{"requestId":"r"}"#)) }
+        #expect(throws: RetentionAnswerError.self) {
+            try PerformanceTestResponse.parse(Self.bytes(#"{"requestId":"r"}"#))
+        }
         #expect(throws: RetentionAnswerError.self) {
             try PerformanceTestResponse.parse(Self.bytes(#"{"config":{"maxConcurrentRequests":1.5},"requestId":"r"}"#))
         }
@@ -47,16 +50,23 @@ struct AnswerTests {
         let pending = try PerformanceTestResultResponse.parse(Self.bytes(#"{"result":"PENDING"}"#))
         #expect(pending.result == .pending && pending.config == nil && pending.failures.isEmpty)
         #expect(try PerformanceTestResultResponse.parse(Self.bytes(#"{"result":"MAYBE"}"#)).result == .other("MAYBE"))
-        #expect(throws: RetentionAnswerError.self) { try PerformanceTestResultResponse.parse(Self.bytes(#"{"successRate":1}"#)) }
+        #expect(throws: RetentionAnswerError.self) {
+            try PerformanceTestResultResponse.parse(Self.bytes(#"{"successRate":1}"#))
+        }
         #expect(throws: RetentionAnswerError.self) {
             try PerformanceTestResultResponse.parse(Self.bytes(#"{"result":"PASS","failures":{"X":"1"}}"#))
         }
     }
 
     @Test func errorBodiesNameAppleCodes() throws {
-        let body = try #require(RetentionErrorBody.parse(Self.bytes(#"{"errorCode":4000162,"errorMessage":"Too\nlong."}"#)))
-        #expect(body.summary == #"4000162 HeaderTooLongError (the header text is too long (at most 66 characters)): "Too long.""#)
-        #expect(RetentionErrorBody.parse(Self.bytes(#"{"errorCode":4001234}"#))?.summary == "4001234 (an error code OfferKit does not know)")
+        let body = try #require(
+            RetentionErrorBody.parse(Self.bytes(#"{"errorCode":4000162,"errorMessage":"Too\nlong."}"#)))
+        #expect(
+            body.summary
+                == #"4000162 HeaderTooLongError (the header text is too long (at most 66 characters)): "Too long.""#)
+        #expect(
+            RetentionErrorBody.parse(Self.bytes(#"{"errorCode":4001234}"#))?.summary
+                == "4001234 (an error code OfferKit does not know)")
         #expect(RetentionErrorBody.parse(Self.bytes("<html>")) == nil)
         #expect(RetentionErrorBody.parse(Self.bytes(#"{"errorCode":"4000162"}"#)) == nil)
         for code in RetentionErrorCode.allCases {
@@ -71,7 +81,10 @@ struct AnswerTests {
         let numbers = RetentionErrorCode.allCases.map { String($0.rawValue) }.joined(separator: ",")
         let result = try ExternalProcess.run(
             InteropEnvironment.python,
-            ["-c", "from appstoreserverlibrary.api_client import APIError; [APIError(n) for n in [\(numbers)]]; print('ok')"])
+            [
+                "-c",
+                "from appstoreserverlibrary.api_client import APIError; [APIError(n) for n in [\(numbers)]]; print('ok')",
+            ])
         #expect(result.status == 0 && result.stdout == "ok\n", "\(result.stderr)")
     }
 

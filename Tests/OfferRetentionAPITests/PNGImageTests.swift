@@ -55,7 +55,8 @@ struct PNGImageTests {
         let palette = Self.png(1024, 1024, color: 3, depth: 4, before: [Self.chunk("PLTE", [1, 2, 3])])
         try PNGImage(bytes: palette, field: "f").check(for: .bulletPoint, field: "f")
         for (width, height, size) in [
-            (3839, 160, ImageSize.fullSize), (3840, 159, .fullSize), (3840, 2161, .fullSize), (1024, 1023, .bulletPoint),
+            (3839, 160, ImageSize.fullSize), (3840, 159, .fullSize), (3840, 2161, .fullSize),
+            (1024, 1023, .bulletPoint),
             (3840, 160, .bulletPoint),
         ] {
             let image = try PNGImage(bytes: Self.png(UInt32(width), UInt32(height)), field: "cat.png")

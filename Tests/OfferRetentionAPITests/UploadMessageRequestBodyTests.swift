@@ -13,7 +13,8 @@ struct UploadMessageRequestBodyTests {
         header: String = "h", body: String = "b", image: UploadMessageImage? = nil, bullets: [BulletPoint]? = nil,
         position: HeaderPosition? = nil
     ) -> UploadMessageRequestBody {
-        UploadMessageRequestBody(header: header, body: body, image: image, bulletPoints: bullets, headerPosition: position)
+        UploadMessageRequestBody(
+            header: header, body: body, image: image, bulletPoints: bullets, headerPosition: position)
     }
 
     static func bullet(_ text: String = "t", alt: String = "a") -> BulletPoint {
@@ -36,7 +37,8 @@ struct UploadMessageRequestBodyTests {
             (Self.body(body: String(repeating: "y", count: 145)), .tooLong(field: "body", maximum: 144, actual: 145)),
             (Self.body(header: ""), .empty(field: "header")),
             (
-                Self.body(image: UploadMessageImage(imageIdentifier: Self.image, altText: String(repeating: "z", count: 151))),
+                Self.body(
+                    image: UploadMessageImage(imageIdentifier: Self.image, altText: String(repeating: "z", count: 151))),
                 .tooLong(field: "image.altText", maximum: 150, actual: 151)
             ),
             (
@@ -48,7 +50,9 @@ struct UploadMessageRequestBodyTests {
         for (body, error) in cases {
             #expect(throws: error) { try body.validated() }
         }
-        #expect(throws: RequestValidationError.self) { try Self.body(bullets: Array(repeating: Self.bullet(), count: 6)).validated() }
+        #expect(throws: RequestValidationError.self) {
+            try Self.body(bullets: Array(repeating: Self.bullet(), count: 6)).validated()
+        }
         #expect(throws: RequestValidationError.self) { try Self.body(position: .aboveImage).validated() }
         #expect(throws: RequestValidationError.self) {
             try Self.body(image: UploadMessageImage(imageIdentifier: "image-1", altText: "a")).validated()
@@ -57,7 +61,9 @@ struct UploadMessageRequestBodyTests {
 
     @Test func theJSONIsApplesAndLeavesOutWhatIsAbsent() throws {
         let plain = try Self.body(header: "Before you go", body: "Half \"price\"").validated()
-        #expect(String(decoding: plain.jsonBytes(), as: UTF8.self) == #"{"header":"Before you go","body":"Half \"price\""}"#)
+        #expect(
+            String(decoding: plain.jsonBytes(), as: UTF8.self) == #"{"header":"Before you go","body":"Half \"price\""}"#
+        )
         let full = try Self.body(
             image: UploadMessageImage(imageIdentifier: Self.image, altText: "A cat"), bullets: [Self.bullet()],
             position: .aboveImage
@@ -78,7 +84,10 @@ struct UploadMessageRequestBodyTests {
                 #"{"header": "h", "body": "b", "image": null}"#,
                 .wrongType(path: "image", expected: "a value, found null (leave the member out instead)")
             ),
-            (#"{"header": "h", "body": "b", "image": {"imageIdentifier": "x"}}"#, .missingField(path: "image.altText", hint: nil)),
+            (
+                #"{"header": "h", "body": "b", "image": {"imageIdentifier": "x"}}"#,
+                .missingField(path: "image.altText", hint: nil)
+            ),
             (
                 #"{"header": "h", "body": "b", "bulletPoints": [{"text": "t", "imageIdentifier": "x", "altText": "a", "x": 1}]}"#,
                 .unknownField(path: "bulletPoints[0].x")
@@ -87,8 +96,13 @@ struct UploadMessageRequestBodyTests {
         for (text, error) in refusals {
             #expect(throws: error, "\(text)") { try UploadMessageRequestBody.read(json: Array(text.utf8)) }
         }
-        #expect(throws: RequestDecodingError.self) { try UploadMessageRequestBody.read(json: Array(#"{"header": "h", "header": "i", "body": "b"}"#.utf8)) }
-        #expect(throws: RequestDecodingError.self) { try UploadMessageRequestBody.read(json: Array(#"{"header": "h", "body": "b", "headerPosition": "BELOW"}"#.utf8)) }
+        #expect(throws: RequestDecodingError.self) {
+            try UploadMessageRequestBody.read(json: Array(#"{"header": "h", "header": "i", "body": "b"}"#.utf8))
+        }
+        #expect(throws: RequestDecodingError.self) {
+            try UploadMessageRequestBody.read(
+                json: Array(#"{"header": "h", "body": "b", "headerPosition": "BELOW"}"#.utf8))
+        }
         #expect(throws: RequestDecodingError.self) { try UploadMessageRequestBody.read(json: Array(#"[]"#.utf8)) }
     }
 
@@ -97,7 +111,8 @@ struct UploadMessageRequestBodyTests {
         for text in ["", "3f2b1c4e8a7d4f3e9b2a1c0d5e6f7a8b", "{3f2b1c4e-8a7d-4f3e-9b2a-1c0d5e6f7a8b}", "x"] {
             #expect(throws: RequestValidationError.self) { try RetentionIdentifier.uuid(text, field: "f") }
         }
-        #expect(try RetentionIdentifier.productId("com.example_app.monthly-1", field: "p") == "com.example_app.monthly-1")
+        #expect(
+            try RetentionIdentifier.productId("com.example_app.monthly-1", field: "p") == "com.example_app.monthly-1")
         for text in ["", "com example", "com/example", String(repeating: "a", count: 256)] {
             #expect(throws: RequestValidationError.self) { try RetentionIdentifier.productId(text, field: "p") }
         }
@@ -105,13 +120,17 @@ struct UploadMessageRequestBodyTests {
         for text in ["", "en_US", "-en", "en/US"] {
             #expect(throws: RequestValidationError.self) { try RetentionIdentifier.locale(text, field: "l") }
         }
-        #expect(throws: RequestValidationError.self) { try RetentionIdentifier.originalTransactionId("2000-1", field: "t") }
+        #expect(throws: RequestValidationError.self) {
+            try RetentionIdentifier.originalTransactionId("2000-1", field: "t")
+        }
         let url = "https://retention.example.test/" + String(repeating: "a", count: 225)
         #expect(try RealtimeURL.checked(url) == url)
         #expect(throws: RequestValidationError.tooLong(field: "realtimeURL", maximum: 256, actual: 257)) {
             try RealtimeURL.checked(url + "a")
         }
-        for text in ["http://retention.example.test/x", "https://", "https://user@example.test/x", "https://e.test/#x", ""] {
+        for text in [
+            "http://retention.example.test/x", "https://", "https://user@example.test/x", "https://e.test/#x", "",
+        ] {
             #expect(throws: RequestValidationError.self, "\(text)") { try RealtimeURL.checked(text) }
         }
     }
