@@ -18,9 +18,11 @@ import OfferSigning
 /// Retries: a failure to connect, a `5xx` and a `429` (after its `Retry-After`, a UNIX time in
 /// milliseconds, at most ``ConnectTransport/Settings/retryAfterCap``) are sent again, up to
 /// ``ConnectTransport/Settings/attempts`` attempts. When an attempt's outcome is unknown (a timeout,
-/// a dropped connection), a request that is safe to repeat is sent again; an upload is looked up
-/// in the list first; a delete that then finds nothing to delete is done; Initiate Performance
-/// Test is not sent twice (``RetentionAPIError/outcomeUnknown(operation:reason:)``).
+/// a dropped connection, or a `5xx` that may have come after the change), a request that is safe to
+/// repeat is sent again; an upload is looked up in the list first; a delete that then finds nothing
+/// to delete is done; Initiate Performance Test is not sent again after a lost answer
+/// (``RetentionAPIError/outcomeUnknown(operation:reason:)``), only after a `5xx` (Apple's "errors to
+/// retry"; a test that did start makes Apple refuse the second with `ExistingPerformanceTestRunError`).
 ///
 /// Call ``shutdown()`` when done.
 public final class RetentionClient: Sendable {
@@ -95,6 +97,10 @@ public final class RetentionClient: Sendable {
                     last =
                         "\(answer.status)"
                         + (RetentionErrorBody.parse(answer.body).map { " \($0.summary)" } ?? "")
+                    // Apple asks to retry its internal errors, but one may come after the change was
+                    // made: a request that must not be repeated blindly is looked up first.
+                    if case .lookUp = request.afterUnknownOutcome { uncertain = true }
+                    if request.doneWhenRefusedAgainWith != nil { uncertain = true }
                     try await transport.backOff(attempt)
                 default:
                     let error = RetentionErrorBody.parse(answer.body)

@@ -54,6 +54,15 @@ struct RetentionFaultTests {
         let retried = try fixture.run(["url", "set", "https://retention.example.test/x"])
         #expect(retried.status == 0, "\(retried)")
         #expect(try fixture.requests("PUT /inApps/v1/messaging/realtime/url") == 3)
+        // A 5xx may come after the change: an upload is looked up before it is sent again.
+        try fixture.standIn.setFaults(#"{"script": [{"method": "PUT", "fault": "server-error"}]}"#)
+        let upload = try fixture.run([
+            "message", "upload", "--message-identifier", Fixture.message, "--header", "h", "--body", "b",
+        ])
+        #expect(upload.status == 0, "\(upload)")
+        #expect(try fixture.requests("PUT /inApps/v1/messaging/message/{id}") == 2)
+        #expect(try fixture.requests("GET /inApps/v1/messaging/message/list") == 1, "looked up after the 500")
+        #expect((try fixture.standIn.app()["messages"] as? [Any])?.count == 1)
         try fixture.standIn.setFaults(#"{"script": [{"fault": "server-error", "times": 10}]}"#)
         let failing = try fixture.run(["url", "get"])
         #expect(failing.status == 5, "\(failing)")
