@@ -80,6 +80,7 @@ struct RetentionCommandTests {
         let twice = try fixture.run(["message", "upload", "--message-identifier", id, "--header", "h", "--body", "b"])
         #expect(twice.status == 4, "\(twice)")
         #expect(twice.stderr.contains("409: 4090001 MessageAlreadyExistsError (the message identifier already exists)"))
+        #expect(twice.stderr.contains("(PUT /inApps/v1/messaging/message/\(id))"), "the path is shown, not redacted")
 
         // Apple's limits, checked before anything is sent: each names its flag.
         let sentBefore = try fixture.requests("PUT /inApps/v1/messaging/message/{id}")
@@ -362,6 +363,15 @@ struct RetentionCommandTests {
             let result = try fixture.run(arguments)
             #expect(result.status == 2, "\(result)")
             #expect(result.stderr.contains(text), "\(result)")
+        }
+        // A PEM body line pasted into an option is redacted from the error, also after /inApps/v1/.
+        let line = try #require(
+            DemoKey.privatePEM.split(separator: "\n").map(String.init).first { $0.count == 64 && !$0.hasPrefix("-") })
+        for value in ["/inApps/v1/" + line, "/inApps/v1/messaging/" + line, line] {
+            let result = try fixture.run(["url", "get", "--api-base-url", value])
+            #expect(result.status == 2, "\(result)")
+            #expect(result.stderr.contains("<redacted: "), "\(result)")
+            #expect(!result.stderr.contains(String(line.dropFirst(8).prefix(24))), "\(result)")
         }
         let variable = try fixture.run(["url", "get"], environment: ["OFFERKIT_SERVER_API_URL": "ftp://127.0.0.1"])
         #expect(
