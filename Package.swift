@@ -89,6 +89,16 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // The Retention Messaging API's wire rules as OfferKit writes and reads them (request bodies and
+        // Apple's limits, PNG checks, answers, error codes, Retry-After): no networking, so the fuzz
+        // targets reach it.
+        .target(name: "OfferRetentionAPI", dependencies: ["OfferJSON", "OfferSigning"]),
+        // The client of Apple's Retention Messaging API (`offerkit retention`): App Store Server API
+        // tokens, retries, the transport of `codes apply` (OfferConnect). Only the CLI links it.
+        .target(
+            name: "OfferRetentionClient",
+            dependencies: ["OfferJSON", "OfferSigning", "OfferConnect", "OfferConnectAPI", "OfferRetentionAPI"]
+        ),
         .target(
             name: "OfferService",
             dependencies: [
@@ -120,7 +130,8 @@ let package = Package(
             name: "offerkit",
             dependencies: [
                 "OfferJSON", "OfferSigning", "OfferCodes", "OfferService", "OfferSnippets", "OfferLedgerPostgres",
-                "OfferConnect", "OfferConnectAPI", "OfferAppleVerification",
+                "OfferConnect", "OfferConnectAPI", "OfferAppleVerification", "OfferRetentionAPI",
+                "OfferRetentionClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -136,6 +147,7 @@ let package = Package(
             name: "FuzzTargets",
             dependencies: [
                 "OfferJSON", "OfferSigning", "OfferCodes", "OfferConnectAPI", "OfferAppleVerification",
+                "OfferRetentionAPI",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Fuzz/Targets"
@@ -152,6 +164,9 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
+        .testTarget(
+            name: "OfferRetentionAPITests",
+            dependencies: ["OfferRetentionAPI", "OfferSigning", "OfferJSON", "InteropSupport"]),
         .testTarget(
             name: "OfferConnectTests",
             dependencies: ["OfferConnectAPI", "OfferConnect", "OfferCodes", "OfferJSON", "OfferSigning"]),

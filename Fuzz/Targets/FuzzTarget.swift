@@ -39,6 +39,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     /// `AppleCompactJWS(_:)` and the payload types of `AppleSignedDataVerifier`: a JWS the App
     /// Store signed (`verify-apple`).
     case appleSigned = "apple-signed"
+    /// What `offerkit retention` reads: Apple's Retention Messaging answers and error bodies,
+    /// `Retry-After`, a PNG to upload, a message body file.
+    case retention
 
     /// Runs one input through the target.
     package func run(_ input: [UInt8]) {
@@ -57,6 +60,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .ledgerLocation: Self.fuzzLedgerLocation(input)
         case .connectAnswers: Self.fuzzConnectAnswers(input)
         case .appleSigned: Self.fuzzAppleSigned(input)
+        case .retention: Self.fuzzRetention(input)
         }
     }
 

@@ -9,6 +9,10 @@ import OfferConnectAPI
 /// keep-alive, a timeout on connecting and on each request, a fresh bearer token on each, paced
 /// by ``RequestPacer``. GETs are retried here; what to do when a `POST` fails is the caller's
 /// decision (see ``ApplyRun``), because only the caller can look for what it may have created.
+///
+/// The Retention Messaging client (`OfferRetentionClient`) sends its App Store Server API requests
+/// through the same transport (``attempt(method:_:body:contentType:accept:answerLimit:)``), with
+/// its own tokens and retry rules.
 public final class ConnectTransport: Sendable {
     /// How requests are sent and retried.
     public struct Settings: Sendable {
@@ -32,14 +36,17 @@ public final class ConnectTransport: Sendable {
     }
 
     /// An answer with its body.
-    struct Answer: Sendable {
-        var status: Int
+    package struct Answer: Sendable {
+        package var status: Int
         var headers: HTTPHeaders
-        var body: [UInt8]
+        package var body: [UInt8]
+
+        /// The first value of the header `name` (any case), if the answer has it.
+        package func header(_ name: String) -> String? { headers.first(name: name) }
     }
 
     /// What one attempt gave.
-    enum Attempt: Sendable {
+    package enum Attempt: Sendable {
         case answer(Answer)
         /// No byte of the request reached the server (it could not connect): safe to send again.
         case notSent(String)
@@ -49,13 +56,13 @@ public final class ConnectTransport: Sendable {
     }
 
     let address: ConnectAPIAddress
-    let settings: Settings
+    package let settings: Settings
     let pacer: RequestPacer
     private let tokens: ConnectTokenSource
     private let client: HTTPClient
     private let observe: @Sendable (ConnectExchange) -> Void
 
-    init(
+    package init(
         address: ConnectAPIAddress, tokens: ConnectTokenSource, settings: Settings,
         observe: @escaping @Sendable (ConnectExchange) -> Void
     ) {
@@ -74,12 +81,24 @@ public final class ConnectTransport: Sendable {
     }
 
     /// Closes the connections.
-    func shutdown() async { try? await client.shutdown() }
+    package func shutdown() async { try? await client.shutdown() }
+
+    /// One request by the method's name (`GET`, `PUT`, `DELETE`, …): see
+    /// ``attempt(_:_:body:contentType:accept:answerLimit:)``.
+    package func attempt(
+        method: String, _ pathOrURL: String, body: [UInt8]? = nil, contentType: String = "application/json",
+        accept: String = "application/json", answerLimit: Int? = nil
+    ) async throws -> Attempt {
+        try await attempt(
+            HTTPMethod(rawValue: method), pathOrURL, body: body, contentType: contentType, accept: accept,
+            answerLimit: answerLimit)
+    }
 
     /// One request: waits for its turn, sends it with a fresh token, reads the answer.
+    /// - Parameter contentType: the body's media type (only sent with a body).
     func attempt(
-        _ method: HTTPMethod, _ pathOrURL: String, body: [UInt8]? = nil, accept: String = "application/json",
-        answerLimit: Int? = nil
+        _ method: HTTPMethod, _ pathOrURL: String, body: [UInt8]? = nil, contentType: String = "application/json",
+        accept: String = "application/json", answerLimit: Int? = nil
     ) async throws -> Attempt {
         try await pacer.turn()
         let url = pathOrURL.hasPrefix("/") ? address.url(pathOrURL) : pathOrURL
@@ -89,7 +108,7 @@ public final class ConnectTransport: Sendable {
         request.headers.add(name: "Authorization", value: "Bearer " + (try tokens.token()))
         request.headers.add(name: "Accept", value: accept)
         if let body {
-            request.headers.add(name: "Content-Type", value: "application/json")
+            request.headers.add(name: "Content-Type", value: contentType)
             request.body = .bytes(ByteBuffer(bytes: body))
         }
         let started = ContinuousClock.now
@@ -201,8 +220,15 @@ public final class ConnectTransport: Sendable {
     /// (a limit of fewer than 60 requests an hour gives them back more slowly: the run stops).
     static let longestReturnInterval = 60
 
+    /// Holds every request of this transport back for `delay` and waits it out (after a `429`
+    /// whose wait the caller read).
+    package func hold(for delay: Duration) async throws {
+        await pacer.pause(for: delay)
+        try await Task.sleep(for: delay)
+    }
+
     /// Sleeps before attempt `attempt + 1`; after the last attempt there is none to wait for.
-    func backOff(_ attempt: Int) async throws {
+    package func backOff(_ attempt: Int) async throws {
         guard attempt + 1 < settings.attempts else { return }
         try await Task.sleep(for: backoff(attempt))
     }

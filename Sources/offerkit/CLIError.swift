@@ -2,6 +2,8 @@ import Foundation
 import OfferCodes
 import OfferConnect
 import OfferConnectAPI
+import OfferRetentionAPI
+import OfferRetentionClient
 import OfferService
 import OfferSigning
 import OfferSnippets
@@ -36,10 +38,12 @@ enum ExitStatus: Int32 {
     case credentials = 3
     case invalidInput = 4
     case io = 5
+    /// `retention performance-test result` without `--wait` while the test runs (`EX_TEMPFAIL`).
+    case pending = 75
 
     static let helpText = """
         Exit codes: 0 ok, 1 verification failed, 2 usage, 3 key or credential problem, \
-        4 input validation failed, 5 I/O.
+        4 input validation failed, 5 I/O, 75 still pending (retention performance-test result).
         """
 
     /// The exit status for an error of ours or the library's; `nil` for ArgumentParser's own.
@@ -80,6 +84,17 @@ enum ExitStatus: Int32 {
             case .notAuthorized: .credentials
             case .unreachable, .unexpectedAnswer, .lookupFailed, .hourlyLimitSpent: .io
             case .planChanged, .notCreated, .refused: .invalidInput
+            }
+        case let error as RetentionAPIError:
+            switch error {
+            case .notAuthorized: .credentials
+            case .refused: .invalidInput
+            case .unreachable, .rateLimited, .outcomeUnknown, .unexpectedAnswer: .io
+            }
+        case let outcome as PerformanceTestOutcome:
+            switch outcome {
+            case .failed: .verificationFailed
+            case .pending: .pending
             }
         default: nil
         }

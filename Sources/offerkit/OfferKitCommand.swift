@@ -21,7 +21,8 @@ struct OfferKitCommand: AsyncParsableCommand {
         subcommands: [
             SignCommand.self, TokenCommand.self, VerifyCommand.self, VerifyAppleCommand.self, KeyCommand.self,
             BatchCommand.self,
-            CodesCommand.self, ServeCommand.self, APIKeyCommand.self, OpenAPICommand.self, VectorsCommand.self,
+            CodesCommand.self, RetentionCommand.self, ServeCommand.self, APIKeyCommand.self, OpenAPICommand.self,
+            VectorsCommand.self,
             SnippetCommand.self,
         ]
     )

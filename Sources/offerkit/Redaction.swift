@@ -30,13 +30,31 @@ enum Redaction {
         return result
     }
 
-    /// An App Store Connect path such as `/v1/subscriptionOfferCodes/6500000001/customCodes`, which errors
-    /// name and which is not a key: `/v1/` or `/v2/`, then segments each of letters only or of digits only
-    /// (key material pasted after `/v1/` mixes them, and stays redacted).
+    /// An App Store Connect path such as `/v1/subscriptionOfferCodes/6500000001/customCodes`, or an App
+    /// Store Server API path such as `/inApps/v1/messaging/message/3f2b1c4e-…`, which errors name and
+    /// which is not a key: `/v1/`, `/v2/` or `/inApps/v1/`, then segments each of letters only or of digits
+    /// only (key material pasted after `/v1/` mixes them, and stays redacted); after `/inApps/v1/` the last
+    /// segment may also be the first group of a UUID (at most 8 lower-case hex digits, which the UUID's
+    /// `-` ends).
     static func isAPIPath(_ run: String) -> Bool {
-        guard run.hasPrefix("/v1/") || run.hasPrefix("/v2/") else { return false }
-        return run.dropFirst(4).split(separator: "/", omittingEmptySubsequences: false).allSatisfy { segment in
-            !segment.isEmpty && (segment.allSatisfy(\.isLetter) || segment.allSatisfy(\.isNumber))
+        let segments: [Substring]
+        if run.hasPrefix("/v1/") || run.hasPrefix("/v2/") {
+            segments = run.dropFirst(4).split(separator: "/", omittingEmptySubsequences: false)
+        } else if run.hasPrefix("/inApps/v1/") {
+            segments = run.dropFirst(11).split(separator: "/", omittingEmptySubsequences: false)
+            if let last = segments.last, segments.count > 1, (1...8).contains(last.count),
+                last.allSatisfy({ $0.isHexDigit && !$0.isUppercase })
+            {
+                return segments.dropLast().allSatisfy(isPlainSegment)
+            }
+        } else {
+            return false
         }
+        return segments.allSatisfy(isPlainSegment)
+    }
+
+    /// A path segment of letters only or of digits only.
+    private static func isPlainSegment(_ segment: Substring) -> Bool {
+        !segment.isEmpty && (segment.allSatisfy(\.isLetter) || segment.allSatisfy(\.isNumber))
     }
 }

@@ -151,52 +151,13 @@ public final class AppStoreConnectStandIn: @unchecked Sendable {
         if let today { arguments += ["--today", today] }
         arguments += extraArguments
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "offerkit-asc-standin-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let errURL = folder.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.currentDirectoryURL = packageRoot
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-
-        let line = firstLine(of: stdout.fileHandleForReading, seconds: 60)
-        let prefix = "listening on "
-        guard let line, line.hasPrefix(prefix + "http://127.0.0.1:") else {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-            let stderr = String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
-            try? FileManager.default.removeItem(at: folder)
-            throw Failure.didNotStart(
-                detail: "first line \(line.map { "\"\($0)\"" } ?? "missing"); stderr: \(stderr)")
+        switch try StandInIO.launch(arguments, folderPrefix: "offerkit-asc-standin", in: packageRoot) {
+        case .success(let started):
+            return AppStoreConnectStandIn(
+                process: started.process, stdout: started.stdout, folder: started.folder, baseURL: started.baseURL)
+        case .failure(let problem):
+            throw Failure.didNotStart(detail: problem.detail)
         }
-        return AppStoreConnectStandIn(
-            process: process, stdout: stdout, folder: folder, baseURL: String(line.dropFirst(prefix.count)))
-    }
-
-    /// Reads up to the first newline (or the end) within `seconds`; `nil` on a timeout.
-    private static func firstLine(of handle: FileHandle, seconds: Double) -> String? {
-        final class Box: @unchecked Sendable { var bytes = Data() }
-        let box = Box()
-        let done = DispatchSemaphore(value: 0)
-        Thread {
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                box.bytes.append(chunk)
-                if chunk.contains(UInt8(ascii: "\n")) { break }
-            }
-            done.signal()
-        }.start()
-        guard done.wait(timeout: .now() + seconds) == .success else { return nil }
-        let text = String(decoding: box.bytes, as: UTF8.self)
-        return text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init)
     }
 
     /// What the stand-in wrote to stderr so far (its own problems; `--verbose` logs every request).
@@ -209,16 +170,7 @@ public final class AppStoreConnectStandIn: @unchecked Sendable {
 
     /// Stops the process (SIGTERM, then SIGKILL after 5 s) and removes its temporary files; safe to call twice.
     public func stop() {
-        lock.withLock {
-            if process.isRunning {
-                process.terminate()
-                let deadline = Date().addingTimeInterval(5)
-                while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-                process.waitUntilExit()
-            }
-            try? FileManager.default.removeItem(at: folder)
-        }
+        lock.withLock { StandInIO.stop(process, folder: folder) }
     }
 
     /// One blocking HTTP request to the stand-in (a path such as `/v1/subscriptionOfferCodes`).
@@ -227,37 +179,13 @@ public final class AppStoreConnectStandIn: @unchecked Sendable {
         _ method: String, _ path: String, body: Data? = nil, bearer: String? = nil,
         headers: [String: String] = [:], timeout: Double = 30
     ) throws -> Answer {
-        guard let url = URL(string: baseURL + path) else {
-            throw Failure.request(path: path, detail: "not a path: \(path)")
+        switch StandInIO.request(
+            baseURL, method, path, body: body, contentType: "application/json", bearer: bearer, headers: headers,
+            timeout: timeout)
+        {
+        case .success(let answer): return answer
+        case .failure(let problem): throw Failure.request(path: path, detail: problem.detail)
         }
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        request.httpMethod = method
-        request.httpBody = body
-        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
-        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-
-        final class Outcome: @unchecked Sendable { var result: Result<Answer, Error>? }
-        let outcome = Outcome()
-        let done = DispatchSemaphore(value: 0)
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
-        session.dataTask(with: request) { data, response, error in
-            if let error {
-                outcome.result = .failure(Failure.request(path: path, detail: error.localizedDescription))
-            } else if let response = response as? HTTPURLResponse {
-                var fields: [String: String] = [:]
-                for (name, value) in response.allHeaderFields {
-                    fields[String(describing: name)] = String(describing: value)
-                }
-                outcome.result = .success(Answer(status: response.statusCode, headers: fields, body: data ?? Data()))
-            } else {
-                outcome.result = .failure(Failure.request(path: path, detail: "no HTTP response"))
-            }
-            done.signal()
-        }.resume()
-        done.wait()
-        return try outcome.result!.get()
     }
 
     /// `GET /_standin/state`: every resource, the counters and the log of POSTs (see the README).

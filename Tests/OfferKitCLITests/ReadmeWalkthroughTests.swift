@@ -35,6 +35,19 @@ struct ReadmeWalkthroughTests {
         var environment = ["PATH": path]
         var standIn: AppStoreConnectStandIn?
         defer { standIn?.stop() }
+        var serverStandIn: AppStoreServerStandIn?
+        defer { serverStandIn?.stop() }
+        if walkthrough.standIns.contains("app-store-server") {
+            if let reason = AppStoreServerStandIn.unavailableReason, !InteropEnvironment.isCI {
+                print("SKIPPED LOUDLY: walk-through \(name) needs the App Store Server API stand-in: \(reason)")
+                return
+            }
+            let started = try AppStoreServerStandIn.start()
+            serverStandIn = started
+            // As Apple's sandbox does: messages and images are APPROVED at once.
+            try started.configure(#"{"autoApprove": true}"#)
+            environment["OFFERKIT_SERVER_API_URL"] = started.baseURL
+        }
         if walkthrough.standIns.contains("app-store-connect") {
             if let reason = AppStoreConnectStandIn.unavailableReason, !InteropEnvironment.isCI {
                 print("SKIPPED LOUDLY: walk-through \(name) needs the App Store Connect stand-in: \(reason)")

@@ -5,7 +5,9 @@ import Foundation
 ///
 /// - `<!-- walkthrough: NAME -->`, or `<!-- walkthrough: NAME; given: FILE, FILE -->`: run it.
 ///   `stand-in: app-store-connect` runs it against the local App Store Connect stand-in (its URL
-///   in `OFFERKIT_CONNECT_API_URL`), as a reader's commands would run against Apple.
+///   in `OFFERKIT_CONNECT_API_URL`), `stand-in: app-store-server` against the App Store Server API
+///   stand-in (`OFFERKIT_SERVER_API_URL`; it approves uploads at once, as Apple's sandbox does), as a
+///   reader's commands would run against Apple.
 ///   Blocks with the same name run in document order in one folder (a copy of `keys-example/`,
 ///   `templates/` and `examples/`, plus each given file from `Tests/Fixtures/readme-walkthrough/`:
 ///   files a reader gets from elsewhere, such as App Store Connect's CSV of codes).
@@ -36,7 +38,7 @@ struct ReadmeWalkthroughs {
     }
 
     /// The stand-ins a walk-through may name.
-    static let knownStandIns: Set<String> = ["app-store-connect"]
+    static let knownStandIns: Set<String> = ["app-store-connect", "app-store-server"]
 
     static let shellLanguages: Set<String> = ["sh", "bash", "shell", "zsh", "console"]
 

@@ -1,0 +1,25 @@
+/// Which App Store Server API environment the Retention Messaging API calls go to: each has its
+/// own base URL, its own messages, images, default messages and real-time URL (SPEC §9).
+public enum RetentionEnvironment: String, Sendable, CaseIterable {
+    /// `https://api.storekit-sandbox.itunes.apple.com`: where the performance test runs.
+    case sandbox
+    /// `https://api.storekit.itunes.apple.com`: a production real-time URL needs a passed
+    /// sandbox performance test first.
+    case production
+
+    /// Apple's base URL of the environment, without a trailing `/`.
+    public var baseURL: String {
+        switch self {
+        case .sandbox: "https://api.storekit-sandbox.itunes.apple.com"
+        case .production: "https://api.storekit.itunes.apple.com"
+        }
+    }
+
+    /// Apple's name of the environment in payloads (`Sandbox`, `Production`).
+    public var appleName: String {
+        switch self {
+        case .sandbox: "Sandbox"
+        case .production: "Production"
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import InteropSupport
+import OfferSigning
+import Testing
+
+/// The local App Store Server API stand-in that `offerkit retention` is tested against
+/// (`Tests/StandIns/app_store_server.py`): its own Python suite, and the Swift launcher the CLI's tests use.
+///
+/// Without Python's PyJWT, cryptography, jsonschema and app-store-server-library the tests are skipped
+/// with a loud reason; with `CI` set they run anyway and fail, so CI can never pass without them.
+@Suite("App Store Server API stand-in", .serialized)
+struct AppStoreServerStandInTests {
+    static let enabled = RetentionFixture.available || Independent.isCI
+
+    static let suite = AppStoreConnectStandIn.packageRoot.appendingPathComponent(
+        "Tests/StandIns/test_app_store_server.py"
+    ).path
+
+    @Test(
+        "The stand-in's own suite passes (tokens, rules, PNG, performance test, faults, Apple's own client)",
+        .enabled(if: enabled, RetentionFixture.reason))
+    func pythonSuitePasses() throws {
+        let result = try Independent.run(Independent.python, [Self.suite])
+        #expect(result.status == 0, "\(result.stderr.suffix(6000))")
+        #expect(result.stderr.contains("\nOK"), "\(result.stderr.suffix(2000))")
+    }
+
+    @Test(
+        "The launcher starts the stand-in, which accepts OfferKit's own App Store Server API tokens",
+        .enabled(if: enabled, RetentionFixture.reason))
+    func launcherAndControlAPI() throws {
+        let standIn = try AppStoreServerStandIn.start()
+        defer { standIn.stop() }
+        #expect(standIn.baseURL.hasPrefix("http://127.0.0.1:"))
+        let root = try String(contentsOfFile: standIn.testRootPath, encoding: .utf8)
+        #expect(root.hasPrefix("-----BEGIN CERTIFICATE-----"))
+        #expect(try standIn.request("GET", "/_standin/test-root.pem").text == root)
+        #expect(try standIn.app()["appAppleId"] as? Int == AppStoreServerStandIn.appAppleId)
+
+        let list = "/inApps/v1/messaging/message/list"
+        let anonymous = try standIn.request("GET", list)
+        #expect(anonymous.status == 401 && anonymous.body.isEmpty)
+        let signer = try OfferSigner(key: DemoKey.key, issuerId: DemoKey.issuerId, bundleId: DemoKey.bundleId)
+        let token = try signer.serverAPIToken(lifetime: 600).token
+        let listed = try standIn.request("GET", list, bearer: token)
+        #expect(listed.status == 200 && listed.text == #"{"messageIdentifiers":[]}"#, "\(listed.text)")
+        let expired = try signer.serverAPIToken(lifetime: 60, issuedAt: Date().addingTimeInterval(-120)).token
+        #expect(try standIn.request("GET", list, bearer: expired).status == 401)
+
+        try standIn.setFaults(#"{"script": [{"pathPrefix": "/inApps", "fault": "server-error"}]}"#)
+        #expect(try standIn.request("GET", list, bearer: token).status == 500)
+        try standIn.configure(#"{"autoApprove": true}"#)
+        let state = try standIn.state()
+        #expect(state["faultsInjected"] as? [String: Int] == ["server-error": 1])
+        #expect(state["tokenFailures"] as? Int == 2)
+        #expect((state["config"] as? [String: Any])?["autoApprove"] as? Bool == true)
+        #expect(throws: AppStoreServerStandIn.Failure.self) { try standIn.review(kind: "message", identifier: "x") }
+        try standIn.reset()
+        #expect(try standIn.state()["tokenFailures"] as? Int == 0)
+        standIn.stop()
+        #expect(!standIn.isRunning)
+        #expect(throws: (any Error).self) { try standIn.state() }
+    }
+}
