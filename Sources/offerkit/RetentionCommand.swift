@@ -10,7 +10,7 @@ struct RetentionCommand: ParsableCommand {
         discussion: """
             Credentials: the app's In-App Purchase key, issuer ID and bundle ID, given as for `offerkit token \
             server-api` (the token's bid names the app). --environment sandbox (the default) or production picks \
-            Apple's base URL (https://api.storekit-sandbox.itunes.apple.com or https://api.storekit.itunes.apple.com) \
+            Apple's base URL (https://api.storekit-sandbox.apple.com or https://api.storekit.apple.com, as Apple's libraries) \
             and the environment's data; --api-base-url or OFFERKIT_SERVER_API_URL sends elsewhere (plain http only \
             on loopback). Every body is checked against Apple's documented limits before it is sent.
 

@@ -55,7 +55,7 @@ struct PostgresLedgerDamageTests {
     func changedCodesAreReported(sql: String, words: String) throws {
         guard let (ledger, _) = try Self.recorded() else { return }
         try ledger.executeUnchecked(sql)
-        Self.expectCorrupt(words) { try F.codes(ledger, campaign: "winter") }
+        Self.expectCorrupt(words) { _ = try F.codes(ledger, campaign: "winter") }
         Self.expectCorrupt(words) { try ledger.checkIntegrity(thorough: true) }
     }
 
