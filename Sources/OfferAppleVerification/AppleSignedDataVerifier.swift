@@ -78,8 +78,15 @@ public struct AppleSignedDataVerifier: Sendable {
     /// in production, its App Apple ID.
     public func verifyRealtimeRequest(_ jws: String) async throws(AppleVerificationError) -> DecodedRealtimeRequestBody
     {
-        let (request, signed) = try await verified(jws, as: DecodedRealtimeRequestBody.self)
-        _ = signed
+        try await verifyRealtimeRequest(try AppleCompactJWS(jws))
+    }
+
+    /// ``verifyRealtimeRequest(_:)-(String)`` of a JWS already parsed (the Get Retention Message
+    /// endpoint reads the payload's app first, to pick the verifier).
+    package func verifyRealtimeRequest(_ signed: AppleCompactJWS) async throws(AppleVerificationError)
+        -> DecodedRealtimeRequestBody
+    {
+        let request = try await verified(signed, as: DecodedRealtimeRequestBody.self)
         if environment == .production, let appAppleId, request.appAppleId != appAppleId {
             throw .appAppleIdMismatch(expected: appAppleId, found: request.appAppleId)
         }
@@ -198,10 +205,16 @@ public struct AppleSignedDataVerifier: Sendable {
         -> (Payload, AppleCompactJWS)
     {
         let signed = try AppleCompactJWS(jws)
+        return (try await verified(signed, as: type), signed)
+    }
+
+    private func verified<Payload: Decodable>(_ signed: AppleCompactJWS, as type: Payload.Type)
+        async throws(AppleVerificationError) -> Payload
+    {
         let payload = try Self.decode(type, from: signed)
         try await verifyChain(of: signed, at: try Self.signedDate(of: signed))
         try Self.verifySignature(of: signed)
-        return (payload, signed)
+        return payload
     }
 
     /// The time the chain is checked at: the payload's `signedDate` in whole seconds, as Apple's
