@@ -61,13 +61,17 @@ public struct AppleTestChain: Sendable {
         }
         let root = try Self.certificate(
             subject: rootName, key: rootKey.publicKey, issuer: rootName, issuerKey: rootKey, role: .root)
-        func intermediate(oid: ASN1ObjectIdentifier? = intermediateOID, until: Date = validUntil) throws -> Certificate
-        {
+        func intermediate(
+            oid: ASN1ObjectIdentifier? = AppleTestChain.intermediateOID, until: Date = AppleTestChain.validUntil
+        ) throws -> Certificate {
             try Self.certificate(
                 subject: intermediateName, key: intermediateKey.publicKey, issuer: rootName, issuerKey: rootKey,
                 role: .intermediate, oid: oid, notAfter: until)
         }
-        func leaf(oid: ASN1ObjectIdentifier? = leafOID, from: Date = validFrom, until: Date = validUntil) throws
+        func leaf(
+            oid: ASN1ObjectIdentifier? = AppleTestChain.leafOID, from: Date = AppleTestChain.validFrom,
+            until: Date = AppleTestChain.validUntil
+        ) throws
             -> Certificate
         {
             try Self.certificate(
