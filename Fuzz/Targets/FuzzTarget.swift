@@ -39,6 +39,10 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     /// `AppleCompactJWS(_:)` and the payload types of `AppleSignedDataVerifier`: a JWS the App
     /// Store signed (`verify-apple`).
     case appleSigned = "apple-signed"
+    /// `RetentionRules(json:path:)`: the Get Retention Message endpoint's rules (`retention.apps`).
+    case retentionRules = "retention-rules"
+    /// `RealtimeRequestBody.signedPayload(in:)`: the body the App Store posts to the endpoint.
+    case realtimeRequestBody = "realtime-request-body"
 
     /// Runs one input through the target.
     package func run(_ input: [UInt8]) {
@@ -57,6 +61,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .ledgerLocation: Self.fuzzLedgerLocation(input)
         case .connectAnswers: Self.fuzzConnectAnswers(input)
         case .appleSigned: Self.fuzzAppleSigned(input)
+        case .retentionRules: Self.fuzzRetentionRules(input)
+        case .realtimeRequestBody: Self.fuzzRealtimeRequestBody(input)
         }
     }
 
