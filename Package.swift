@@ -173,7 +173,7 @@ let package = Package(
         .testTarget(
             name: "OfferAppleVerificationTests",
             dependencies: [
-                "OfferAppleVerification", "OfferJSON", "InteropSupport",
+                "OfferAppleVerification", "OfferJSON", "InteropSupport", "AppleTestChain",
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),

@@ -42,8 +42,8 @@ public struct AppleTestChain: Sendable {
         }
     }()
 
-    /// A chain of fresh keys and its broken variants.
-    public init() throws {
+    /// A chain of fresh keys and its broken variants; the root valid until `rootValidUntil`.
+    public init(rootValidUntil: Date = AppleTestChain.validUntil) throws {
         let rootKey = P256.Signing.PrivateKey()
         let intermediateKey = P256.Signing.PrivateKey()
         let leafKey = P256.Signing.PrivateKey()
@@ -60,7 +60,8 @@ public struct AppleTestChain: Sendable {
             OrganizationName("OfferKit Tests")
         }
         let root = try Self.certificate(
-            subject: rootName, key: rootKey.publicKey, issuer: rootName, issuerKey: rootKey, role: .root)
+            subject: rootName, key: rootKey.publicKey, issuer: rootName, issuerKey: rootKey, role: .root,
+            notAfter: rootValidUntil)
         func intermediate(
             oid: ASN1ObjectIdentifier? = AppleTestChain.intermediateOID, until: Date = AppleTestChain.validUntil
         ) throws -> Certificate {
