@@ -31,7 +31,7 @@ struct RetentionDeciderTests {
         var ignoresCancellation = false
         func decide(for request: DecodedRealtimeRequestBody, bundleId: String) async throws -> RetentionDecision {
             if ignoresCancellation {
-                let until = ContinuousClock.now + .seconds(2)
+                let until = ContinuousClock.now + .seconds(30)
                 while ContinuousClock.now < until { try? await Task.sleep(for: .milliseconds(20)) }
             } else {
                 try await Task.sleep(for: .seconds(30))
@@ -86,7 +86,9 @@ struct RetentionDeciderTests {
             let elapsed = ContinuousClock.now - start
             #expect(answer.kind == .hookFailed && answer.body == Array("{}".utf8))
             #expect(answer.hookFailure == .overran(budget: .milliseconds(100)))
-            #expect(elapsed < .seconds(1), "answered when the budget was spent, not when the decider ended: \(elapsed)")
+            // Not when the decider ends (30 s); how much past the budget depends on the machine: the
+            // timer waits for a thread of the cooperative pool, which parallel tests keep busy.
+            #expect(elapsed < .seconds(20), "answered when the budget was spent, not when the decider ended: \(elapsed)")
         }
     }
 
