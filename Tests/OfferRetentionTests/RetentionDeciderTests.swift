@@ -88,7 +88,8 @@ struct RetentionDeciderTests {
             #expect(answer.hookFailure == .overran(budget: .milliseconds(100)))
             // Not when the decider ends (30 s); how much past the budget depends on the machine: the
             // timer waits for a thread of the cooperative pool, which parallel tests keep busy.
-            #expect(elapsed < .seconds(20), "answered when the budget was spent, not when the decider ended: \(elapsed)")
+            #expect(
+                elapsed < .seconds(20), "answered when the budget was spent, not when the decider ended: \(elapsed)")
         }
     }
 
