@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "OfferSnippets", targets: ["OfferSnippets"]),
         .library(name: "OfferLedgerPostgres", targets: ["OfferLedgerPostgres"]),
         .library(name: "OfferAppleVerification", targets: ["OfferAppleVerification"]),
+        .library(name: "OfferRetention", targets: ["OfferRetention"]),
         .executable(name: "offerkit", targets: ["offerkit"]),
     ],
     dependencies: [
@@ -60,6 +61,17 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
+        // The Get Retention Message endpoint's engine (Retention Messaging): rules, decisions, the decider
+        // hook, verified requests answered with offers signed on the spot, the replay cache. No HTTP, no files.
+        .target(
+            name: "OfferRetention",
+            dependencies: [
+                "OfferJSON", "OfferSigning", "OfferAppleVerification",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
         // The PostgreSQL ledger: its own target, so that only what opens a shared ledger (the CLI)
         // links postgres-nio; OfferCodes stays free of it.
         .target(
@@ -102,7 +114,7 @@ let package = Package(
         .target(
             name: "OfferService",
             dependencies: [
-                "OfferJSON", "OfferSigning", "OfferCodes",
+                "OfferJSON", "OfferSigning", "OfferCodes", "OfferAppleVerification", "OfferRetention",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -148,6 +160,7 @@ let package = Package(
             dependencies: [
                 "OfferJSON", "OfferSigning", "OfferCodes", "OfferConnectAPI", "OfferAppleVerification",
                 "OfferRetentionAPI",
+                "OfferRetention",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Fuzz/Targets"
@@ -156,11 +169,31 @@ let package = Package(
         .executableTarget(name: "offerkit-fuzz", dependencies: ["FuzzTargets"], path: "Fuzz/Driver"),
         // Runs the independent tools (Python, openssl) for the test targets; used by tests only.
         .target(name: "InteropSupport", path: "Tests/InteropSupport"),
+        // A test chain made in Swift (root, intermediate and leaf with Apple's OIDs, and broken variants) and
+        // real-time requests signed on it, for the tests of the Get Retention Message endpoint; used by tests only.
+        .target(
+            name: "AppleTestChain",
+            dependencies: [
+                "OfferJSON",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            path: "Tests/AppleTestChain"
+        ),
         .testTarget(name: "OfferJSONTests", dependencies: ["OfferJSON"]),
         .testTarget(
             name: "OfferAppleVerificationTests",
             dependencies: [
-                "OfferAppleVerification", "OfferJSON", "InteropSupport",
+                "OfferAppleVerification", "OfferJSON", "InteropSupport", "AppleTestChain",
+                .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
+        .testTarget(
+            name: "OfferRetentionTests",
+            dependencies: [
+                "OfferRetention", "OfferAppleVerification", "OfferSigning", "OfferJSON", "InteropSupport",
+                "AppleTestChain",
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
@@ -187,6 +220,7 @@ let package = Package(
             dependencies: [
                 // OfferLedgerPostgres: the claim and status operations are tested on both ledgers.
                 "OfferService", "OfferJSON", "OfferSigning", "OfferCodes", "OfferLedgerPostgres", "InteropSupport",
+                "OfferRetention", "OfferAppleVerification", "AppleTestChain",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -202,7 +236,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OfferKitCLITests",
-            dependencies: ["OfferJSON", "OfferSigning", "InteropSupport"]
+            dependencies: ["OfferJSON", "OfferSigning", "InteropSupport", "AppleTestChain"]
         ),
     ],
     swiftLanguageModes: [.v6]

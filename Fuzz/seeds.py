@@ -115,6 +115,38 @@ lines = {
 for name, line in lines.items():
     seed("batch", name, line)
 
+# retention-rules: the rules of keys-example/service.json and of the tests, one rule of each decision kind, and
+# rules the reader must name.
+service = json.loads((root / "keys-example/service.json").read_text())
+seed("retention-rules", "keys-example.json", json.dumps(service["retention"]["apps"]["com.example.offerkit.demo"], indent=1))
+message = {"messageIdentifier": "7c9e6679-7425-40de-944b-e07fc1f90ae7"}
+modify = {"operation": "MODIFY_SUBSCRIPTION", "version": "1", "retainBillingCycle": True,
+          "changeItems": [{"SKU": "PRO_MONTHLY_RETAIN", "currentSKU": "PRO_MONTHLY", "description": "Pro, half price",
+                           "displayName": "Pro", "price": 4990, "effective": "IMMEDIATELY", "reason": "APPLY_OFFER",
+                           "offer": {"period": "P1M", "periodCount": 3, "price": 2490, "reason": "RETENTION"}}]}
+rules = {
+    "message.json": [{"message": message}],
+    "alternate-product.json": [{"productId": "p.yearly", "alternateProduct": dict(message, productId="p.monthly",
+                                                                                   billingPlanType="BILLED_UPFRONT")}],
+    "promotional-offer-v1.json": [{"locale": "fr-FR", "promotionalOffer": dict(
+        message, productId="p.monthly", offerIdentifier="WINBACK50", signature="v1")}],
+    "advanced-commerce.json": [{"productId": "pro", "advancedCommerceInfo": dict(message, request=modify)}],
+    "two-decisions.json": [{"message": message, "alternateProduct": dict(message, productId="p")}],
+    "signature-v3.json": [{"promotionalOffer": dict(message, productId="p", offerIdentifier="o", signature="v3")}],
+    "transaction-id-given.json": [{"advancedCommerceInfo": dict(message, request=dict(modify, transactionId="1"))}],
+}
+for name, value in rules.items():
+    seed("retention-rules", name, json.dumps(value))
+
+# realtime-request-body: the bodies Apple posts, around the real-time requests of the apple-signed cases.
+cases = json.loads((root / "Tests/Fixtures/apple-signed/cases.json").read_text())["cases"]
+for case in cases:
+    if case["kind"] == "realtime-request" and case["name"] in ("realtime-request", "alg-none", "chain-of-1"):
+        seed("realtime-request-body", f"{case['name']}.json", json.dumps({"signedPayload": case["jws"]}))
+seed("realtime-request-body", "extra-member.json", '{"signedPayload": "a.b.c", "notification": 1}')
+seed("realtime-request-body", "duplicate.json", '{"signedPayload": "a.b.c", "signedPayload": "d.e.f"}')
+seed("realtime-request-body", "escaped.json", r'{"signedPayload": "eyJ\u0061.e30.\/"}')
+
 # Dictionaries (libFuzzer -dict): the grammar's tokens, and every member name and short string
 # value of the JSON seeds, so that mutations can spell the formats' names and enumerations.
 def token(text):
@@ -146,7 +178,7 @@ enumerations = [
     "UPFRONT", "P90D", "P6M", "2027-03-15",
 ]
 (root / "Fuzz" / "dictionaries").mkdir(exist_ok=True)
-for target in ["json", "campaign", "jws-claims", "advanced-commerce", "batch", "legacy-signature"]:
+for target in ["json", "campaign", "jws-claims", "advanced-commerce", "batch", "legacy-signature", "retention-rules"]:
     found = set()
     for path in (corpus / target).iterdir():
         text = path.read_bytes().split(b"\0")[-1].decode("utf-8-sig", errors="replace")
@@ -172,3 +204,7 @@ csv_tokens = ["\r\n", "\n", '"', '""', ",", "\xef\xbb\xbf".encode("latin-1"), "C
 jws_tokens = [".", "eyJ", "eyJhbGciOiJFUzI1NiIsImtpZCI6IkRFTU9LRVkxMjMiLCJ0eXAiOiJKV1QifQ", "=", "-", "_", "+", "/",
               " ", "\n"]
 (root / "Fuzz" / "dictionaries" / "jws.dict").write_text("\n".join(token(word) for word in jws_tokens) + "\n")
+body_tokens = ["{", "}", ":", ",", '"signedPayload"', '""', "\\u", "\\/", ".", "eyJ", "eyJhbGciOiJFUzI1NiIsIng1YyI6WyJNSUl",
+               "null", "[]", " ", "\n"]
+(root / "Fuzz" / "dictionaries" / "realtime-request-body.dict").write_text(
+    "\n".join(token(word) for word in body_tokens) + "\n")

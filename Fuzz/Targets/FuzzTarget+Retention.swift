@@ -1,58 +1,61 @@
-import Foundation
-import OfferRetentionAPI
+import OfferJSON
+import OfferRetention
+import OfferSigning
 
 extension FuzzTarget {
-    /// What `offerkit retention` reads from outside, all from the same bytes: Apple's answers (lists,
-    /// default message, realtime URL, performance test and its result; every text bounded and free of
-    /// control characters), an error body (its summary bounded), `Retry-After` (never negative), a PNG
-    /// (a parsed one has its size and its byte count), and a message body file (a valid one round-trips
-    /// through the JSON OfferKit sends).
-    static func fuzzRetention(_ input: [UInt8]) {
-        func checkText(_ text: String?, _ maximum: Int, _ what: String) {
-            guard let text else { return }
-            check(text.unicodeScalars.count <= maximum, "\(what) is not bounded")
-            check(!text.unicodeScalars.contains { $0.properties.generalCategory == .control }, "\(what) has a control")
+    /// `RetentionRules(json:path:)`: the rules of a service configuration's `retention.apps`. Read
+    /// rules are at most 1,000, each with a decision whose identifiers pass the signing library's
+    /// rule and whose Advanced Commerce request is a single change; a refusal names its path first
+    /// and stays bounded.
+    static func fuzzRetentionRules(_ input: [UInt8]) {
+        let rules: RetentionRules
+        do {
+            rules = try RetentionRules(json: input, path: "rules")
+        } catch {
+            let message = error.errorDescription ?? ""
+            check(message.hasPrefix(error.path), "a refusal does not start with its path: \(message.prefix(200))")
+            check(error.path.hasPrefix("rules"), "a refusal's path is not under the rules: \(error.path.prefix(200))")
+            check(message.count <= 4_000, "an unbounded message: \(message.count) characters")
+            return
         }
-        if let list = try? GetMessageListResponse.parse(input) {
-            for item in list.messageIdentifiers {
-                checkText(item.messageIdentifier, 64, "messageIdentifier")
-                checkText(item.messageState, 64, "messageState")
+        check(rules.rules.count <= RetentionRules.maximumCount, "more rules than the limit were read")
+        for rule in rules.rules {
+            switch rule.decision {
+            case .promotionalOffer(_, let productId, let offerIdentifier, _):
+                check(isIdentifier(productId) && isIdentifier(offerIdentifier), "an offer with a bad identifier")
+            case .alternateProduct(_, let productId, _):
+                check(isIdentifier(productId), "an alternate product with a bad product ID")
+            case .advancedCommerceInfo(_, let request):
+                check(
+                    request.changeItems?.count == 1 && request.addItems == nil && request.removeItems == nil,
+                    "an Advanced Commerce request that is not a single change")
+            case .message: break
+            case .default: check(false, "a rule read as the default decision")
             }
+            if let productId = rule.productId { check(isIdentifier(productId), "a rule with a bad product ID") }
         }
-        if let list = try? GetImageListResponse.parse(input) {
-            for item in list.imageIdentifiers {
-                checkText(item.imageIdentifier, 64, "imageIdentifier")
-                checkText(item.imageSize, 64, "imageSize")
-            }
+    }
+
+    /// `RealtimeRequestBody.signedPayload(in:)`: the body the App Store posts. A payload is read
+    /// only from at most 64 KiB of a JSON object with the one member `signedPayload`, and the body
+    /// written back around it reads to the same payload.
+    static func fuzzRealtimeRequestBody(_ input: [UInt8]) {
+        guard let payload = RealtimeRequestBody.signedPayload(in: input) else { return }
+        check(input.count <= RealtimeRequestBody.maximumBytes, "a body over the limit was read")
+        guard case .object(let members)? = try? JSONValue.parse(input), members.count == 1 else {
+            check(false, "a body that is not an object of one member was read")
+            return
         }
-        checkText((try? DefaultConfigurationResponse.parse(input))?.messageIdentifier, 64, "messageIdentifier")
-        checkText((try? RealtimeUrlResponse.parse(input))?.realtimeURL, 2048, "realtimeURL")
-        if let started = try? PerformanceTestResponse.parse(input) {
-            check(started.config.totalRequests >= 0 && started.config.maxConcurrentRequests >= 0, "a negative count")
-            checkText(started.requestId, 64, "requestId")
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.member("signedPayload", payload)
+        writer.endObject()
+        if writer.bytes.count <= RealtimeRequestBody.maximumBytes {
+            check(RealtimeRequestBody.signedPayload(in: writer.bytes) == payload, "the payload does not read back")
         }
-        if let result = try? PerformanceTestResultResponse.parse(input) {
-            checkText(result.target, 2048, "target")
-            check(result.failures.count <= 1_000, "too many failure reasons")
-            for failure in result.failures { checkText(failure.reason, 128, "a failure reason") }
-            _ = result.json.serialized()
-        }
-        if let error = RetentionErrorBody.parse(input) {
-            checkText(error.errorMessage, 501, "errorMessage")
-            check(!error.summary.isEmpty, "an empty summary")
-        }
-        if let delay = ServerAPIRetryAfter.delay(String(decoding: input, as: UTF8.self)) {
-            check(delay >= .zero, "a negative Retry-After was taken")
-        }
-        if let png = try? PNGImage(bytes: input, field: "input") {
-            check(png.width >= 1 && png.height >= 1 && png.byteCount == input.count, "a PNG without its size")
-            for size in ImageSize.allCases { _ = try? png.check(for: size, field: "input") }
-        }
-        if let body = try? UploadMessageRequestBody.read(json: input), let valid = try? body.validated() {
-            check(valid.header.unicodeScalars.count <= UploadMessageRequestBody.maximumHeaderLength, "a long header")
-            check((valid.bulletPoints?.count ?? 0) <= UploadMessageRequestBody.maximumBulletPoints, "too many bullets")
-            let again = try? UploadMessageRequestBody.read(json: valid.jsonBytes())
-            check(again == valid, "a valid message body does not read back from the JSON OfferKit sends")
-        }
+    }
+
+    private static func isIdentifier(_ text: String) -> Bool {
+        !text.isEmpty && Check.isPlainText(text.utf8)
     }
 }

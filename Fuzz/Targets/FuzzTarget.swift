@@ -41,7 +41,11 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case appleSigned = "apple-signed"
     /// What `offerkit retention` reads: Apple's Retention Messaging answers and error bodies,
     /// `Retry-After`, a PNG to upload, a message body file.
-    case retention
+    case retentionAPI = "retention-api"
+    /// `RetentionRules(json:path:)`: the Get Retention Message endpoint's rules (`retention.apps`).
+    case retentionRules = "retention-rules"
+    /// `RealtimeRequestBody.signedPayload(in:)`: the body the App Store posts to the endpoint.
+    case realtimeRequestBody = "realtime-request-body"
 
     /// Runs one input through the target.
     package func run(_ input: [UInt8]) {
@@ -60,7 +64,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .ledgerLocation: Self.fuzzLedgerLocation(input)
         case .connectAnswers: Self.fuzzConnectAnswers(input)
         case .appleSigned: Self.fuzzAppleSigned(input)
-        case .retention: Self.fuzzRetention(input)
+        case .retentionAPI: Self.fuzzRetentionAPI(input)
+        case .retentionRules: Self.fuzzRetentionRules(input)
+        case .realtimeRequestBody: Self.fuzzRealtimeRequestBody(input)
         }
     }
 

@@ -16,6 +16,10 @@ public struct AppleCompactJWS: Sendable {
     public let leaf: Certificate
     /// The intermediate certificate (`x5c[1]`), which issued the leaf.
     public let intermediate: Certificate
+    /// The DER bytes of ``leaf`` and ``intermediate``, as `x5c` gave them: the key of chains
+    /// already verified.
+    package let leafDER: [UInt8]
+    package let intermediateDER: [UInt8]
     /// The payload, as signed: the bytes of a JSON object.
     public let payloadBytes: [UInt8]
     /// The payload, parsed.
@@ -49,8 +53,8 @@ public struct AppleCompactJWS: Sendable {
             if case .array(let chain)? = header["x5c"] { throw .certificateChainLength(found: chain.count) }
             throw .certificateChainLength(found: 0)
         }
-        self.leaf = try Self.certificate(chain[0], position: 0)
-        self.intermediate = try Self.certificate(chain[1], position: 1)
+        (self.leaf, self.leafDER) = try Self.certificate(chain[0], position: 0)
+        (self.intermediate, self.intermediateDER) = try Self.certificate(chain[1], position: 1)
         self.payload = payload
         self.payloadBytes = Base64.decode(parts[1], urlSafe: true) ?? []
         self.signingInput = Array(bytes[..<parts[1].endIndex])
@@ -71,7 +75,9 @@ public struct AppleCompactJWS: Sendable {
         return value
     }
 
-    private static func certificate(_ entry: JSONValue, position: Int) throws(AppleVerificationError) -> Certificate {
+    private static func certificate(_ entry: JSONValue, position: Int) throws(AppleVerificationError) -> (
+        Certificate, [UInt8]
+    ) {
         guard case .string(let text) = entry else {
             throw .unreadableCertificate(position: position, reason: "\(entry.typeName), expected a base64 string")
         }
@@ -79,7 +85,7 @@ public struct AppleCompactJWS: Sendable {
             throw .unreadableCertificate(position: position, reason: "not standard base64")
         }
         do {
-            return try Certificate(derEncoded: der)
+            return (try Certificate(derEncoded: der), der)
         } catch {
             throw .unreadableCertificate(position: position, reason: "not a DER certificate")
         }

@@ -21,7 +21,9 @@ import SwiftASN1
 /// Unlike Apple's libraries, the signature and chain are verified in every environment: Apple's
 /// libraries skip them for `Xcode` and `LocalTesting` data, which Xcode signs with its own
 /// certificate; give that certificate's chain as trusted roots to verify it here.
-/// No OCSP (revocation) check is made.
+/// No OCSP (revocation) check is made. A chain verified once is remembered (by its certificates'
+/// DER bytes, with the dates all of them are valid), so that the next JWS signed with it skips the
+/// path's signature checks; a refusal is always the one a full verification gives.
 public struct AppleSignedDataVerifier: Sendable {
     /// The roots a chain must end in.
     public let rootCertificates: [Certificate]
@@ -32,6 +34,8 @@ public struct AppleSignedDataVerifier: Sendable {
     public let environment: AppleEnvironment
     /// The App Apple ID notifications and real-time requests must name in production.
     public let appAppleId: Int64?
+    /// The chains this verifier (and its copies) already verified.
+    private let chains = VerifiedChainCache()
 
     /// Makes a verifier.
     /// - Parameters:
@@ -53,6 +57,9 @@ public struct AppleSignedDataVerifier: Sendable {
         self.environment = environment
         self.appAppleId = appAppleId
     }
+
+    /// How many verified chains this verifier remembers (for tests).
+    package var rememberedChains: Int { chains.count }
 
     /// Verifies and decodes a signed transaction; checks its bundle ID and environment.
     public func verifyTransaction(_ jws: String) async throws(AppleVerificationError) -> JWSTransactionDecodedPayload {
@@ -78,8 +85,15 @@ public struct AppleSignedDataVerifier: Sendable {
     /// in production, its App Apple ID.
     public func verifyRealtimeRequest(_ jws: String) async throws(AppleVerificationError) -> DecodedRealtimeRequestBody
     {
-        let (request, signed) = try await verified(jws, as: DecodedRealtimeRequestBody.self)
-        _ = signed
+        try await verifyRealtimeRequest(try AppleCompactJWS(jws))
+    }
+
+    /// ``verifyRealtimeRequest(_:)-(String)`` of a JWS already parsed (the Get Retention Message
+    /// endpoint reads the payload's app first, to pick the verifier).
+    package func verifyRealtimeRequest(_ signed: AppleCompactJWS) async throws(AppleVerificationError)
+        -> DecodedRealtimeRequestBody
+    {
+        let request = try await verified(signed, as: DecodedRealtimeRequestBody.self)
         if environment == .production, let appAppleId, request.appAppleId != appAppleId {
             throw .appAppleIdMismatch(expected: appAppleId, found: request.appAppleId)
         }
@@ -198,10 +212,16 @@ public struct AppleSignedDataVerifier: Sendable {
         -> (Payload, AppleCompactJWS)
     {
         let signed = try AppleCompactJWS(jws)
+        return (try await verified(signed, as: type), signed)
+    }
+
+    private func verified<Payload: Decodable>(_ signed: AppleCompactJWS, as type: Payload.Type)
+        async throws(AppleVerificationError) -> Payload
+    {
         let payload = try Self.decode(type, from: signed)
         try await verifyChain(of: signed, at: try Self.signedDate(of: signed))
         try Self.verifySignature(of: signed)
-        return (payload, signed)
+        return payload
     }
 
     /// The time the chain is checked at: the payload's `signedDate` in whole seconds, as Apple's
@@ -278,6 +298,8 @@ public struct AppleSignedDataVerifier: Sendable {
                     notAfter: certificate.notValidAfter)
             }
         }
+        let key = VerifiedChainCache.Key(leaf: signed.leafDER, intermediate: signed.intermediateDER)
+        if chains.accepts(key, at: date) { return }
         var verifier = Verifier(rootCertificates: CertificateStore(rootCertificates)) {
             RFC5280Policy(fixedExpiryValidationTime: date)
             AppleChainPolicy()
@@ -289,6 +311,9 @@ public struct AppleSignedDataVerifier: Sendable {
             guard chain.count == 3, chain[1] == signed.intermediate else {
                 throw .untrustedChain("the chain found does not go through x5c[1]")
             }
+            chains.remember(
+                key, validFrom: chain.map(\.notValidBefore).max() ?? date,
+                until: chain.map(\.notValidAfter).min() ?? date)
         case .couldNotValidate(let failures):
             if let failure = failures.first {
                 throw .untrustedChain(AppleVerificationError.clip("\(failure.policyFailureReason)"))

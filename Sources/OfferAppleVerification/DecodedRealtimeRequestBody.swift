@@ -18,4 +18,18 @@ public struct DecodedRealtimeRequestBody: Codable, Equatable, Sendable {
     public var signedDate: Int64
     /// `Sandbox` or `Production`.
     public var environment: String
+
+    /// A request as Apple's fields give it (for tests of a decider).
+    public init(
+        originalTransactionId: String, appAppleId: Int64, productId: String, userLocale: String,
+        requestIdentifier: UUID, signedDate: Int64, environment: String
+    ) {
+        self.originalTransactionId = originalTransactionId
+        self.appAppleId = appAppleId
+        self.productId = productId
+        self.userLocale = userLocale
+        self.requestIdentifier = requestIdentifier
+        self.signedDate = signedDate
+        self.environment = environment
+    }
 }

@@ -99,6 +99,16 @@ package enum Base64 {
     /// callers strip it first where the format allows it (PEM bodies).
     /// - Returns: `nil` when a character is outside the alphabet or the length is impossible.
     package static func decode<Bytes: Collection<UInt8>>(_ text: Bytes, urlSafe: Bool) -> [UInt8]? {
+        // Over contiguous bytes (arrays, slices, native strings' UTF-8) the work is not generic:
+        // unspecialized generic iteration cost more than the decoding itself (the Get Retention
+        // Message endpoint decodes two certificates of every request).
+        if let decoded = text.withContiguousStorageIfAvailable({ decode(buffer: $0, urlSafe: urlSafe) }) {
+            return decoded
+        }
+        return Array(text).withUnsafeBufferPointer { decode(buffer: $0, urlSafe: urlSafe) }
+    }
+
+    private static func decode(buffer text: UnsafeBufferPointer<UInt8>, urlSafe: Bool) -> [UInt8]? {
         var values: [UInt8] = []
         values.reserveCapacity(text.count)
         var padding = 0

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import OfferCodes
+import OfferRetention
 import OfferSigning
 
 /// The OfferKit signing service: JSON endpoints for every signing operation, the two API
@@ -22,21 +23,33 @@ public struct OfferService: Sendable {
     /// - Parameter ledger: the code ledger that the configuration's ``ServiceConfiguration/ledger``
     ///   names, opened by the caller (``SQLiteLedger``, or `PostgresLedger` of `OfferLedgerPostgres`);
     ///   with one, the service has `POST /v1/codes/claim` and `GET /v1/campaigns/{name}/status`.
-    /// - Throws: ``ConfigurationError`` when a key cannot be loaded, authentication is required and
-    ///   there is no API key, or the configuration names a ledger and none is given.
+    /// - Parameter retentionDecider: with a `retention` section, what decides the Get Retention
+    ///   Message endpoint's answers instead of its rules (``RetentionDecider``: the hook for a choice
+    ///   that needs your own data); the service verifies each request before and signs the offer after.
+    /// - Throws: ``ConfigurationError`` when a key or root certificate cannot be loaded,
+    ///   authentication is required and there is no API key, or the configuration names a ledger
+    ///   and none is given.
     public init(
         configuration: ServiceConfiguration, ledger: (any CodeLedger)? = nil,
         authentication: Authentication = .required, metrics: ServiceMetrics = ServiceMetrics(),
-        clock: SigningClock = .system, nonces: NonceGenerator = .random
+        clock: SigningClock = .system, nonces: NonceGenerator = .random,
+        retentionDecider: (any RetentionDecider)? = nil
     ) throws(ConfigurationError) {
         if authentication == .required, configuration.apiKeys.isEmpty { throw .noAPIKeys }
         if let location = configuration.ledger, ledger == nil { throw .ledgerNotOpened(location: location.description) }
         let apps = try AppRegistry(configuration: configuration, clock: clock, nonces: nonces)
+        var retention: RetentionEndpoint?
+        if let section = configuration.retention {
+            retention = try RetentionEndpoint(
+                configuration: section, apps: configuration.apps, registry: apps, decider: retentionDecider,
+                clock: clock)
+        }
         self.init(
             state: ServiceState(
                 apps: apps, apiKeys: APIKeyStore(keys: configuration.apiKeys), limits: configuration.limits,
-                authentication: authentication, metrics: metrics, clock: clock, ledger: ledger.map { ServiceLedger($0) }
-            ))
+                authentication: authentication, metrics: metrics, clock: clock,
+                ledger: ledger.map { ServiceLedger($0) },
+                retention: retention))
     }
 
     /// A service over prepared state (tests use it to inject a rate limiter or a clock).
@@ -46,10 +59,16 @@ public struct OfferService: Sendable {
     /// only a service with a ledger has (``ServiceOperation/requiresLedger``).
     public static var operations: [ServiceOperation] { ServiceOperation.all }
 
-    /// The operations this service routes: ``operations``, without those that need a ledger when
-    /// it has none.
+    /// The operations this service routes: ``operations``, without those that need a ledger or a
+    /// Get Retention Message endpoint when it has none, the endpoint at its configured path.
     public var routedOperations: [ServiceOperation] {
-        Self.operations.filter { !$0.requiresLedger || state.ledger != nil }
+        Self.operations.compactMap { operation in
+            if operation.requiresLedger, state.ledger == nil { return nil }
+            if operation.requiresRetention {
+                return state.retention.map { ServiceOperation.getRetentionMessage(path: $0.path) }
+            }
+            return operation
+        }
     }
 
     /// The router: every operation of ``routedOperations`` behind the request-id, logging,

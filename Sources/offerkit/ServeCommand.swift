@@ -25,6 +25,10 @@ struct ServeCommand: AsyncParsableCommand {
             reports campaign status (GET /v1/campaigns/{name}/status), scope `codes`; without one it keeps no \
             state and has neither. OFFERKIT_LEDGER is not read: a service gets a ledger only when asked.
 
+            With a "retention" section, the service also answers Apple's Get Retention Message calls at \
+            POST retention.path (default /v1/retention/realtime), with no API key: Apple's signature is verified \
+            instead, and anything that does not verify is answered 401. The start names the apps it serves.
+
             Logs go to stderr, one line per request with its request id. SIGTERM or SIGINT shut down gracefully: \
             /readyz answers 503, new connections are refused and in-flight requests finish; the exit status is 0. \
             The OpenAPI document is served at /openapi.json.
@@ -167,6 +171,16 @@ struct ServeCommand: AsyncParsableCommand {
                 // The ledger's path, or its URL with the password replaced by ***.
                 "ledger": .string(configuration.ledger?.description ?? "none"),
             ])
+        if let retention = service.state.retention {
+            // Which apps Apple's calls are answered for, and where: what `offerkit retention url set` registers.
+            let apps = retention.responder.apps.map { "\($0.bundleId) (appAppleId \($0.appAppleId))" }
+            let environments = retention.responder.settings.environments.map(\.rawValue).sorted()
+            FileHandle.standardError.write(
+                Data(
+                    ("offerkit: Get Retention Message endpoint: POST \(retention.path) answers "
+                        + "\(environments.joined(separator: " and ")) requests for \(apps.joined(separator: ", "))\n")
+                        .utf8))
+        }
         FileDescriptorLimit.raise(toServe: limits.maxConnections, logger: logger)
         let runner = ServiceRunner(service: service, host: host, port: port, logger: logger)
         try await runner.run { address in

@@ -8,7 +8,11 @@ import Testing
 struct LegacySignatureJSONTests {
     /// An object of strings and integers as JSON text.
     static func text(_ object: [String: JSON]) -> String {
-        let plain = object.mapValues { value -> Any in value.string ?? value.int ?? NSNull() }
+        let plain = object.mapValues { value -> Any in
+            if let string = value.string { return string }
+            if let integer = value.int { return integer }
+            return NSNull()
+        }
         let data = try? JSONSerialization.data(withJSONObject: plain, options: [.sortedKeys])
         return String(decoding: data ?? Data(), as: UTF8.self)
     }

@@ -106,7 +106,7 @@ struct CampaignStatusTests {
             let status = try await client.send(.get, F.statusPath(), key: ServiceFixtures.admin.secret)
             #expect(status.status == 404 && status.problemSlug == "not-found", "\(status.text)")
             let document = try #require(try await client.send(.get, "/openapi.json").json)
-            #expect(document == OpenAPIDocument.document(includingLedger: false))
+            #expect(document == OpenAPIDocument.document(includingLedger: false, retentionPath: nil))
             #expect(document["paths"]?[F.claimPath] == nil)
             #expect(document["paths"]?["/v1/campaigns/{name}/status"] == nil)
             #expect(document["components"]?["schemas"]?["CodeClaim"] == nil)
@@ -119,7 +119,7 @@ struct CampaignStatusTests {
         let withLedger = ServiceFixtures.application(try F.service(ledger: try SQLiteLedger.inMemory()))
         try await withLedger.test(.router) { client in
             let document = try #require(try await client.send(.get, "/openapi.json").json)
-            #expect(document == OpenAPIDocument.document())
+            #expect(document == OpenAPIDocument.document(includingLedger: true, retentionPath: nil))
             #expect(document["paths"]?[F.claimPath]?["post"]?["x-offerkit-requires-ledger"] == .bool(true))
         }
     }

@@ -250,7 +250,7 @@ struct ConfigurationTests {
     func boundedAndPipes() throws {
         let folder = try TemporaryFolder()
         let large = folder.url.appendingPathComponent("large.json").path
-        FileManager.default.createFile(atPath: large, contents: nil)
+        _ = FileManager.default.createFile(atPath: large, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: large))
         try handle.truncate(atOffset: 1 << 30)
         try handle.close()

@@ -206,19 +206,25 @@ struct OpenAPIDocumentTests {
             guard case .string(let bundleId)? = call.body?["bundleId"] else { return nil }
             return bundleId
         }
-        // The operations on a ledger get one that holds the examples' campaign.
-        let service = try ServiceFixtures.service(ledger: try Self.exampleLedger()) { configuration in
-            for bundleId in bundleIds where configuration.apps[bundleId] == nil {
-                configuration.apps[bundleId] = AppCredentials(
-                    keyFile: ServiceFixtures.keyFile, keyId: ServiceFixtures.keyId, issuerId: ServiceFixtures.issuerId)
-            }
+        // The operations on a ledger get one that holds the examples' campaign; the Get Retention
+        // Message endpoint is configured too.
+        var configuration = RetentionServiceFixtures.configuration()
+        for bundleId in bundleIds where configuration.apps[bundleId] == nil {
+            configuration.apps[bundleId] = AppCredentials(
+                keyFile: ServiceFixtures.keyFile, keyId: ServiceFixtures.keyId, issuerId: ServiceFixtures.issuerId)
         }
+        let service = try OfferService(configuration: configuration, ledger: try Self.exampleLedger())
         let requests = calls
         try await ServiceFixtures.application(service).test(.router) { client in
             for call in requests {
                 let operation = call.operation
                 let response = try await client.send(
                     operation.method, call.path, json: call.body.map { $0.text() }, key: ServiceFixtures.admin.secret)
+                if operation.requiresRetention {
+                    // Only the App Store can sign a request it answers: its example is refused, as documented.
+                    #expect(response.status == 401 && response.problemSlug == "unverified-request", "\(response.text)")
+                    continue
+                }
                 #expect(response.status == operation.responseStatus, "\(operation.id): \(response.text.prefix(500))")
                 let body = response.json ?? .string(response.text)
                 do {
@@ -265,14 +271,24 @@ struct OpenAPIDocumentTests {
     )
     func served() async throws {
         for ledger in [nil, try SQLiteLedger.inMemory()] as [(any CodeLedger)?] {
-            let app = ServiceFixtures.application(try ServiceFixtures.service(ledger: ledger))
-            try await app.test(.router) { client in
-                let response = try await client.send(.get, "/openapi.json")
-                #expect(response.status == 200)
-                #expect(response.headers[.contentType] == "application/json")
-                #expect(response.headers[.cacheControl] == nil)
-                #expect(response.headers[HTTPField.Name("X-Request-Id")!] != nil)
-                #expect(response.json == (ledger == nil ? OpenAPIDocument.document(includingLedger: false) : document))
+            for retention in [false, true] {
+                var configuration = retention ? RetentionServiceFixtures.configuration() : ServiceFixtures.configuration
+                if ledger == nil { configuration.ledger = nil }
+                let service = try OfferService(configuration: configuration, ledger: ledger)
+                try await ServiceFixtures.application(service).test(.router) { client in
+                    let response = try await client.send(.get, "/openapi.json")
+                    #expect(response.status == 200)
+                    #expect(response.headers[.contentType] == "application/json")
+                    #expect(response.headers[.cacheControl] == nil)
+                    #expect(response.headers[HTTPField.Name("X-Request-Id")!] != nil)
+                    // A service with both serves the committed document.
+                    #expect(
+                        response.json
+                            == OpenAPIDocument.document(
+                                includingLedger: ledger != nil,
+                                retentionPath: retention ? RetentionServiceFixtures.path : nil))
+                    #expect((response.json == document) == (ledger != nil && retention))
+                }
             }
         }
     }

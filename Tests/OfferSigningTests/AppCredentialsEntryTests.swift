@@ -40,6 +40,10 @@ struct AppCredentialsEntryTests {
             (#"{"a.b": {"keyFile": ""}}"#, "a.b.keyFile"),
             (#"{"a.b": {"keyId": "2x9r4hxf34"}}"#, "a.b.keyId"),
             (#"{"a.b": {"issuerId": "not-a-uuid"}}"#, "a.b.issuerId"),
+            (#"{"a.b": {"appAppleId": "1234567890"}}"#, "a.b.appAppleId"),
+            (#"{"a.b": {"appAppleId": 0}}"#, "a.b.appAppleId"),
+            (#"{"a.b": {"appAppleId": 9007199254740993}}"#, "a.b.appAppleId"),
+            (#"{"a.b": {"appAppleId": 12.5}}"#, "a.b.appAppleId"),
         ])
     func mistakes(text: String, field: String) throws {
         let error = try #require(throws: AppCredentialsError.self) { try Self.parse(text) }
@@ -47,6 +51,14 @@ struct AppCredentialsEntryTests {
         let message = try #require(error.errorDescription)
         #expect(message.contains(field), "\(message)")
         #expect(message.contains("expected"), "\(message)")
+    }
+
+    @Test("appAppleId is an optional integer from 1 to 2^53, never a missing member")
+    func appAppleId() throws {
+        let entries = try Self.parse(
+            #"{"a.b": {"appAppleId": 1234567890}, "c.d": {"appAppleId": 9007199254740992}, "e.f": {}}"#)
+        #expect(entries.map(\.appAppleId) == [1_234_567_890, 9_007_199_254_740_992, nil])
+        #expect(entries[2].missingMembers == ["keyFile", "keyId", "issuerId"])
     }
 
     @Test("a bundle ID listed twice is refused, not silently merged")

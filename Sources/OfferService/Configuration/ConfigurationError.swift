@@ -1,4 +1,5 @@
 import Foundation
+import OfferRetention
 
 /// A service configuration that cannot be used. Messages name the file and field; they never
 /// contain key material.
@@ -18,6 +19,12 @@ public enum ConfigurationError: Error, Sendable, Equatable, LocalizedError {
     /// The configuration names a ledger (`location`, its password hidden), but the service was
     /// created without the opened ledger.
     case ledgerNotOpened(location: String)
+    /// The Get Retention Message endpoint's rules cannot be used (`retention.apps[…]`).
+    case retentionRules(source: String, RetentionRulesError)
+    /// A root certificate of `retention.rootCertificates` cannot be read.
+    case rootCertificateNotLoaded(file: String, reason: String)
+    /// The Get Retention Message endpoint cannot be set up (two apps with one App Apple ID, …).
+    case retentionNotSetUp(reason: String)
 
     public var errorDescription: String? {
         switch self {
@@ -34,6 +41,10 @@ public enum ConfigurationError: Error, Sendable, Equatable, LocalizedError {
         case .ledgerNotOpened(let location):
             "the configuration names the ledger \(location), but the service was given no opened ledger: open it "
                 + "(SQLiteLedger or PostgresLedger) and pass it as OfferService(configuration:ledger:)"
+        case .retentionRules(let source, let error): "\(source): \(error.errorDescription ?? error.path)"
+        case .rootCertificateNotLoaded(let file, let reason):
+            "cannot read the root certificate \(file) (retention.rootCertificates): \(reason)"
+        case .retentionNotSetUp(let reason): "the Get Retention Message endpoint cannot be set up: \(reason)"
         }
     }
 }

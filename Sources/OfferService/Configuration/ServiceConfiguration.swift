@@ -27,19 +27,22 @@ public struct ServiceConfiguration: Sendable {
     /// `postgres://…`, as `--ledger` takes it; a relative path is read from the configuration's
     /// folder). `nil`: the service keeps no ledger and has no claim or status operation.
     public var ledger: LedgerLocation?
+    /// The Get Retention Message endpoint (`"retention"`); `nil`: the service has none.
+    public var retention: RetentionConfiguration?
     /// Notes on deprecated spellings the file used (a scope named `promotional-offer-v1`, say), for
     /// the caller to print; the configuration works as if the current name had been written.
     public var deprecationNotes: [String] = []
 
     public init(
         apps: [String: AppCredentials], connectAPI: ConnectAPICredentials? = nil, apiKeys: [APIKey] = [],
-        limits: ServiceLimits = ServiceLimits(), ledger: LedgerLocation? = nil
+        limits: ServiceLimits = ServiceLimits(), ledger: LedgerLocation? = nil, retention: RetentionConfiguration? = nil
     ) {
         self.apps = apps
         self.connectAPI = connectAPI
         self.apiKeys = apiKeys
         self.limits = limits
         self.ledger = ledger
+        self.retention = retention
     }
 
     /// The environment variable that may hold more API keys: a JSON array of entries as in `apiKeys`.
@@ -119,10 +122,15 @@ public struct ServiceConfiguration: Sendable {
                 // appEntries refuses an entry that lacks a member.
                 apps[entry.bundleId] = AppCredentials(
                     keyFile: entry.resolvedKeyFile(folder: folder.path) ?? "", keyId: entry.keyId ?? "",
-                    issuerId: entry.issuerId ?? "")
+                    issuerId: entry.issuerId ?? "", appAppleId: entry.appAppleId)
             }
         }
         try check(json, against: schema, source: source)
+        try checkAppAppleIds(apps, source: source)
+        var retention: RetentionConfiguration?
+        if let section = json["retention"] {
+            retention = try Self.retention(section, apps: apps, source: source, folder: folder)
+        }
         var connectAPI: ConnectAPICredentials?
         if let entry = json["connectApiKey"] {
             connectAPI = ConnectAPICredentials(
@@ -147,7 +155,7 @@ public struct ServiceConfiguration: Sendable {
         }
         var configuration = ServiceConfiguration(
             apps: apps, connectAPI: connectAPI, apiKeys: apiKeys, limits: limits,
-            ledger: try ledger(json["ledger"], source: source, folder: folder))
+            ledger: try ledger(json["ledger"], source: source, folder: folder), retention: retention)
         configuration.deprecationNotes = notes
         return configuration
     }
@@ -263,7 +271,7 @@ public struct ServiceConfiguration: Sendable {
         return elements.compactMap { if case .string(let value) = $0 { value } else { nil } }
     }
 
-    private static func resolve(_ file: String, in folder: URL) -> String {
+    static func resolve(_ file: String, in folder: URL) -> String {
         file.hasPrefix("/") ? file : folder.appendingPathComponent(file).path
     }
 }
@@ -301,5 +309,7 @@ extension ServiceConfiguration {
                 .init("backlog", .integer(minimum: 1, maximum: 65_535), required: false),
             ]), required: false),
         .init("ledger", .string(StringRules(minLength: 1, maxLength: 4096)), required: false),
+        // The Get Retention Message endpoint: read by ServiceConfiguration.retention, which names each field.
+        .init("retention", JSONSchema(.any), required: false),
     ])
 }

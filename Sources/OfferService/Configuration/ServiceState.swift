@@ -8,7 +8,8 @@ public enum Authentication: Sendable, Equatable {
 }
 
 /// Everything the operations share: the apps' signers, the API keys, the limits, the rate
-/// limiter, the metrics, the code ledger (if any) and the readiness flag.
+/// limiter, the metrics, the code ledger and the Get Retention Message endpoint (if any) and the
+/// readiness flag.
 public final class ServiceState: Sendable {
     public let apps: AppRegistry
     public let apiKeys: APIKeyStore
@@ -21,12 +22,14 @@ public final class ServiceState: Sendable {
     /// The code ledger that `POST /v1/codes/claim` and `GET /v1/campaigns/{name}/status` use;
     /// `nil` for a stateless service, which does not have those operations.
     public let ledger: ServiceLedger?
+    /// The Get Retention Message endpoint; `nil` when the configuration has no `retention`.
+    public let retention: RetentionEndpoint?
     private let shuttingDown = NIOLockedValueBox(false)
 
     public init(
         apps: AppRegistry, apiKeys: APIKeyStore, limits: ServiceLimits, authentication: Authentication,
         rateLimiter: RateLimiter? = nil, metrics: ServiceMetrics = ServiceMetrics(), clock: SigningClock = .system,
-        ledger: ServiceLedger? = nil
+        ledger: ServiceLedger? = nil, retention: RetentionEndpoint? = nil
     ) {
         self.apps = apps
         self.apiKeys = apiKeys
@@ -37,6 +40,7 @@ public final class ServiceState: Sendable {
         self.metrics = metrics
         self.clock = clock
         self.ledger = ledger
+        self.retention = retention
     }
 
     /// Whether graceful shutdown has begun (`/readyz` then answers 503).

@@ -35,6 +35,7 @@ struct RequestObservationMiddleware: RouterMiddleware {
             "duration.ms": .string(Self.milliseconds(elapsed)),
         ]
         if let name = context.apiKeyName { metadata["api.key"] = .string(name) }
+        metadata.merge(context.logMetadata) { current, _ in current }
         context.logger.info("request", metadata: metadata)
         return response
     }

@@ -1,5 +1,6 @@
 import Metrics
 import NIOConcurrencyHelpers
+import OfferRetention
 import OfferSigning
 import Prometheus
 
@@ -10,7 +11,11 @@ import Prometheus
 /// - `offerkit_problems_total{type}`: problem responses, by problem type;
 /// - `offerkit_http_requests_total{operation,status}`: responses, by operation (its `operationId`,
 ///   or `unmatched` when no route matched) and status;
-/// - `offerkit_http_request_duration_seconds{operation}`: latency histogram.
+/// - `offerkit_http_request_duration_seconds{operation}`: latency histogram;
+/// - `offerkit_retention_decisions_total{kind}`: Get Retention Message answers, by what they chose
+///   (`message`, `alternateProduct`, `promotionalOffer`, `advancedCommerceInfo`, `default`, `hookFailed`);
+/// - `offerkit_retention_rejections_total{reason}`: its refusals (401), by reason (``RetentionRejection``);
+/// - `offerkit_retention_duration_seconds`: its latency histogram, from the body read to the answer.
 public struct ServiceMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     private let factory: PrometheusMetricsFactory
@@ -42,6 +47,18 @@ public struct ServiceMetrics: Sendable {
     public func request(operation: String, status: Int, nanoseconds: Int64) {
         counter("offerkit_http_requests_total", [("operation", operation), ("status", String(status))]).increment()
         timer("offerkit_http_request_duration_seconds", [("operation", operation)]).recordNanoseconds(nanoseconds)
+    }
+
+    /// Counts one answer of the Get Retention Message endpoint and records its duration.
+    public func retentionAnswered(_ kind: RetentionAnswerKind, nanoseconds: Int64) {
+        counter("offerkit_retention_decisions_total", [("kind", kind.rawValue)]).increment()
+        timer("offerkit_retention_duration_seconds", []).recordNanoseconds(nanoseconds)
+    }
+
+    /// Counts one refusal of the Get Retention Message endpoint and records its duration.
+    public func retentionRejected(_ reason: RetentionRejection, nanoseconds: Int64) {
+        counter("offerkit_retention_rejections_total", [("reason", reason.rawValue)]).increment()
+        timer("offerkit_retention_duration_seconds", []).recordNanoseconds(nanoseconds)
     }
 
     /// The Prometheus text exposition of every metric.

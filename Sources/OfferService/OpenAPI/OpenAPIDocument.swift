@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import OfferJSON
 import OfferSigning
 
@@ -38,6 +39,24 @@ public enum OpenAPIDocument {
         includingLedger ? built.document : builtWithoutLedger.document
     }
 
+    /// The document a service serves: without the ledger's operations when it has no ledger, and
+    /// with the Get Retention Message endpoint only when it has one, at `retentionPath`. Each
+    /// variant is built once.
+    package static func document(includingLedger: Bool, retentionPath: String?) -> JSONValue {
+        let key = Variant(includingLedger: includingLedger, retentionPath: retentionPath)
+        if let document = variants.withLockedValue({ $0[key] }) { return document }
+        let document = generate(includingLedger: includingLedger, retentionPath: retentionPath).document
+        variants.withLockedValue { $0[key] = document }
+        return document
+    }
+
+    private struct Variant: Hashable {
+        var includingLedger: Bool
+        var retentionPath: String?
+    }
+
+    private static let variants = NIOLockedValueBox<[Variant: JSONValue]>([:])
+
     /// Component names that two different schemas use (empty unless an operation is wrong).
     package static var componentConflicts: [String] { built.conflicts }
 
@@ -48,8 +67,18 @@ public enum OpenAPIDocument {
     private static let builtWithoutLedger = generate(includingLedger: false)
 
     /// Builds the document afresh (``document(includingLedger:)`` keeps the first build).
-    package static func generate(includingLedger: Bool = true) -> (document: JSONValue, conflicts: [String]) {
-        let operations = ServiceOperation.all.filter { includingLedger || !$0.requiresLedger }
+    /// - Parameter retentionPath: where the Get Retention Message endpoint is; `nil`: left out. The
+    ///   committed document has it at the default path.
+    package static func generate(
+        includingLedger: Bool = true, retentionPath: String? = RetentionConfiguration.defaultPath
+    ) -> (document: JSONValue, conflicts: [String]) {
+        let operations = ServiceOperation.all.compactMap { operation -> ServiceOperation? in
+            if operation.requiresLedger, !includingLedger { return nil }
+            if operation.requiresRetention {
+                return retentionPath.map { ServiceOperation.getRetentionMessage(path: $0) }
+            }
+            return operation
+        }
         var writer = OpenAPIPaths()
         let paths = writer.paths(operations)
         _ = writer.schemas.write(ProblemSchemas.problem)

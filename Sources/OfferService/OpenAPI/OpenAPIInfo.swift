@@ -29,6 +29,11 @@ enum OpenAPIInfo {
         configured with a ledger (`"ledger"`) has these operations (`x-offerkit-requires-ledger: true`); without \
         one they answer `404 not-found` and are absent from the service's own `/openapi.json`. Scope `codes`.
         """,
+        "Retention Messaging": """
+        The Get Retention Message endpoint, which the App Store calls (not your code) while a customer looks at \
+        cancelling a subscription: no API key, Apple's signature authenticates each request. Only a service \
+        configured with `retention` has it (`x-offerkit-requires-retention: true`), at its `retention.path`.
+        """,
         "Service": "The service itself: liveness, readiness, metrics and this document.",
     ]
 

@@ -57,11 +57,14 @@ struct OpenAPIPaths {
             ("requestBody", operation.requestSchema.map { requestBody($0) }),
             ("responses", responses(operation)), ("deprecated", operation.deprecated ? .bool(true) : nil),
             (Self.requiresLedgerExtension, operation.requiresLedger ? .bool(true) : nil),
+            (Self.requiresRetentionExtension, operation.requiresRetention ? .bool(true) : nil),
         ])
     }
 
     /// The extension that marks an operation only a service with a code ledger has.
     static let requiresLedgerExtension = "x-offerkit-requires-ledger"
+    /// The extension that marks the operation only a service with a Get Retention Message endpoint has.
+    static let requiresRetentionExtension = "x-offerkit-requires-retention"
 
     /// A path parameter: its schema (without the example) and its example beside it.
     private mutating func parameter(_ property: JSONSchema.Property) -> JSONValue {

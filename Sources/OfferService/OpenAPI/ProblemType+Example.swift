@@ -43,6 +43,8 @@ extension ProblemType {
             return CampaignSchemas.invalidCampaign(Self.exampleCampaignProblems)
         case .unauthorized:
             return ServiceProblem(self, detail: "send the API key as `Authorization: Bearer <key>`")
+        case .unverifiedRequest:
+            return ServiceProblem.unverifiedRequest
         case .forbidden:
             let scope = operation?.scope?.rawValue ?? OperationScope.promotionalOffer.rawValue
             return ServiceProblem(self, detail: "API key 'billing-backend' does not have the scope '\(scope)'")

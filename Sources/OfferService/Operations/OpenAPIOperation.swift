@@ -13,7 +13,10 @@ extension ServiceOperation {
             """,
         scope: nil, requestSchema: nil, responseSchema: openAPIDocumentSchema, problems: []
     ) { request in
-        OperationResponse(body: OpenAPIDocument.document(includingLedger: request.state.ledger != nil), noStore: false)
+        OperationResponse(
+            body: OpenAPIDocument.document(
+                includingLedger: request.state.ledger != nil, retentionPath: request.state.retention?.path),
+            noStore: false)
     }
 
     /// An OpenAPI 3.1.0 document, checked only at its top level.

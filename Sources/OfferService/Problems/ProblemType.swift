@@ -45,6 +45,14 @@ extension ProblemType {
     public static let unauthorized = ProblemType(
         slug: "unauthorized", status: 401, title: "A valid API key is required",
         explanation: "The `Authorization: Bearer <API key>` header is missing, malformed or names no known key.")
+    public static let unverifiedRequest = ProblemType(
+        slug: "unverified-request", status: 401, title: "Not a verified App Store request",
+        explanation: """
+            The Get Retention Message endpoint answers only a `signedPayload` the App Store signed (its certificate \
+            chain to a trusted root, its signature) for an app and environment the service serves, at most \
+            `maxRequestAgeSeconds` old. Why a request was refused is in the service's log and in \
+            `offerkit_retention_rejections_total`, never in the answer.
+            """)
     public static let forbidden = ProblemType(
         slug: "forbidden", status: 403, title: "The API key may not do this",
         explanation: "The API key is valid but its scopes do not include this operation or this bundle ID.")
@@ -128,7 +136,8 @@ extension ProblemType {
 
     /// Every problem type the service can return.
     public static let all: [ProblemType] = [
-        .badRequest, .malformedJSON, .invalidField, .invalidCampaign, .unauthorized, .forbidden, .unknownApp,
+        .badRequest, .malformedJSON, .invalidField, .invalidCampaign, .unauthorized, .unverifiedRequest, .forbidden,
+        .unknownApp,
         .unknownCampaign, .unknownOffer, .notConfigured, .notFound, .methodNotAllowed, .bodyTimeout, .noCodeLeft,
         .nothingToAssign, .offerInactive, .bodyTooLarge, .unsupportedMediaType, .rateLimited, .timeout, .unavailable,
         .ledgerUnavailable, .internalError,

@@ -63,6 +63,12 @@ extension ServiceProblem {
         return ServiceProblem(.invalidField, detail: detail, field: prefix + separator + error.field)
     }
 
+    /// A request to the Get Retention Message endpoint that is refused: always the same words,
+    /// whatever the reason (the log and the metrics have it).
+    public static let unverifiedRequest = ServiceProblem(
+        .unverifiedRequest,
+        detail: "the request is not a recent App Store signed request for an app this service serves")
+
     /// A request body larger than `limit` bytes.
     public static func bodyTooLarge(limit: Int?) -> ServiceProblem {
         ServiceProblem(

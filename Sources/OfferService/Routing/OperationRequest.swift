@@ -9,6 +9,8 @@ public struct OperationRequest: Sendable {
     /// The body, already checked against the operation's request schema (`nil` when it takes none);
     /// handlers get it as their typed ``OperationBody``.
     package let body: JSONValue?
+    /// The body as it came, for an operation with ``ServiceOperation/rawBodyLimit``; `nil` otherwise.
+    package let rawBody: [UInt8]?
     /// The path's parameters (``ServiceOperation/pathParameters``), decoded and checked.
     public let parameters: [String: String]
     public let query: [String: String]
@@ -17,12 +19,17 @@ public struct OperationRequest: Sendable {
     public let apiKey: APIKey?
     public let state: ServiceState
     public let logger: Logger
+    /// Adds values to the request's one log line.
+    let annotate: @Sendable (Logger.Metadata) -> Void
 
     init(
-        body: JSONValue?, parameters: [String: String] = [:], query: [String: String], headers: HTTPFields,
-        apiKey: APIKey?, state: ServiceState, logger: Logger
+        body: JSONValue?, rawBody: [UInt8]? = nil, parameters: [String: String] = [:], query: [String: String],
+        headers: HTTPFields, apiKey: APIKey?, state: ServiceState, logger: Logger,
+        annotate: @escaping @Sendable (Logger.Metadata) -> Void = { _ in }
     ) {
+        self.annotate = annotate
         self.body = body
+        self.rawBody = rawBody
         self.parameters = parameters
         self.query = query
         self.headers = headers

@@ -26,15 +26,18 @@ struct OperationResponder: Sendable {
         // One deadline for reading the body, parsing it and the handler: a client that sends its
         // body slowly cannot hold the operation longer than the request timeout.
         return try await withTimeout(seconds: state.limits.requestTimeoutSeconds) {
-            [operation, state, query] deadline in
+            [operation, state, query, context] deadline in
             var body: JSONValue?
-            if let schema = operation.requestSchema {
+            var rawBody: [UInt8]?
+            if let limit = operation.rawBodyLimit {
+                rawBody = try await readRawBody(request, limit: limit, deadline: deadline)
+            } else if let schema = operation.requestSchema {
                 body = try await readBody(request, schema: schema, deadline: deadline)
             }
             let input = OperationRequest(
-                body: body, parameters: parameters, query: query, headers: request.headers, apiKey: apiKey,
-                state: state,
-                logger: logged)
+                body: body, rawBody: rawBody, parameters: parameters, query: query, headers: request.headers,
+                apiKey: apiKey, state: state, logger: logged,
+                annotate: { metadata in context.logMetadata.merge(metadata) { $1 } })
             return try await operation.handler(input)
         }
     }
@@ -109,25 +112,7 @@ struct OperationResponder: Sendable {
                 detail: "send the body as JSON with `Content-Type: application/json`"
                     + (request.headers[.contentType].map { " (found \($0.prefix(64)))" } ?? " (found none)"))
         }
-        let limit = max(0, state.limits.maxBodyBytes)
-        // Refuse a declared oversize body before reading any of it (``ConnectionGuard`` stopped
-        // reading the connection when the head arrived); a body without a length (chunked) is cut
-        // off by `collect(upTo:)` as soon as it passes the limit.
-        if ContentLength.exceeds(limit, in: request.headers) {
-            throw ServiceProblem.bodyTooLarge(limit: limit)
-        }
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: limit)
-        } catch is NIOTooManyBytesError {
-            throw ServiceProblem.bodyTooLarge(limit: limit)
-        } catch _ where deadline.hasExpired {
-            throw ServiceProblem.bodyTimeout(seconds: Self.format(deadline.seconds))
-        } catch let error as IOError {
-            throw ServiceProblem.brokenConnection(error)
-        } catch let error as ChannelError {
-            throw ServiceProblem.brokenConnection(error)
-        }
+        let buffer = try await collect(request, limit: max(0, state.limits.maxBodyBytes), deadline: deadline)
         let json: JSONValue
         do {
             json = try JSONValue.parse(Array(buffer.readableBytesView))
@@ -138,6 +123,33 @@ struct OperationResponder: Sendable {
             return try SchemaValidator().validated(json, against: schema)
         } catch {
             throw ServiceProblem.invalid(error)
+        }
+    }
+
+    /// The body as it came, at most `limit` bytes (and the service's own limit), whatever its media type.
+    private func readRawBody(_ request: Request, limit: Int, deadline: Deadline) async throws -> [UInt8] {
+        let buffer = try await collect(
+            request, limit: max(0, min(limit, state.limits.maxBodyBytes)), deadline: deadline)
+        return Array(buffer.readableBytesView)
+    }
+
+    /// The body, at most `limit` bytes. A declared oversize body is refused before any of it is read
+    /// (``ConnectionGuard`` stopped reading the connection when the head arrived); a body without a
+    /// length (chunked) is cut off by `collect(upTo:)` as soon as it passes the limit.
+    private func collect(_ request: Request, limit: Int, deadline: Deadline) async throws -> ByteBuffer {
+        if ContentLength.exceeds(limit, in: request.headers) {
+            throw ServiceProblem.bodyTooLarge(limit: limit)
+        }
+        do {
+            return try await request.body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw ServiceProblem.bodyTooLarge(limit: limit)
+        } catch _ where deadline.hasExpired {
+            throw ServiceProblem.bodyTimeout(seconds: Self.format(deadline.seconds))
+        } catch let error as IOError {
+            throw ServiceProblem.brokenConnection(error)
+        } catch let error as ChannelError {
+            throw ServiceProblem.brokenConnection(error)
         }
     }
 
@@ -206,6 +218,9 @@ struct OperationResponder: Sendable {
         case .text(let text, let mediaType):
             headers[.contentType] = mediaType
             bytes = Array(text.utf8)
+        case .bytes(let raw, let mediaType):
+            headers[.contentType] = mediaType
+            bytes = raw
         }
         if output.noStore { headers[.cacheControl] = "no-store" }
         for (name, value) in output.headers {

@@ -6,6 +6,8 @@ public struct OperationResponse: Sendable {
     package enum Body: Sendable {
         case json(JSONValue)
         case text(String, mediaType: String)
+        /// Bytes sent exactly as they are (the Get Retention Message endpoint's answers).
+        case bytes([UInt8], mediaType: String)
     }
 
     public var status: Int
@@ -21,6 +23,13 @@ public struct OperationResponse: Sendable {
         self.status = status
         self.body = .json(body)
         self.headers = headers
+        self.noStore = noStore
+    }
+
+    package init(status: Int = 200, bytes: [UInt8], mediaType: String, noStore: Bool = true) {
+        self.status = status
+        self.body = .bytes(bytes, mediaType: mediaType)
+        self.headers = []
         self.noStore = noStore
     }
 

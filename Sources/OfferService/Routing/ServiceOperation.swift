@@ -47,6 +47,14 @@ public struct ServiceOperation: Sendable {
     /// without one it is not routed (404) and not in the service's own OpenAPI document. The
     /// committed document describes it, marked `x-offerkit-requires-ledger: true`.
     public var requiresLedger: Bool = false
+    /// Whether only a service with a Get Retention Message endpoint (``ServiceConfiguration/retention``)
+    /// has the operation, at the path its configuration gives; the committed document describes it at
+    /// the default path, marked `x-offerkit-requires-retention: true`.
+    public var requiresRetention: Bool = false
+    /// When set, the handler gets the body as it came (``OperationRequest/rawBody``), at most this
+    /// many bytes (413 beyond), whatever its media type: no JSON or schema check; ``requestSchema``
+    /// only documents it. For the Get Retention Message endpoint, whose caller is Apple.
+    public var rawBodyLimit: Int?
 
     public init(
         id: String, method: HTTPRequest.Method, path: String, tag: String, summary: String, description: String,
@@ -106,7 +114,9 @@ public struct ServiceOperation: Sendable {
     /// Every problem this operation can answer with, in status order.
     public var documentedProblems: [ProblemType] {
         var types = problems
-        if requestSchema != nil {
+        if rawBodyLimit != nil {
+            types += [.badRequest, .bodyTimeout, .bodyTooLarge]
+        } else if requestSchema != nil {
             types += [.badRequest, .malformedJSON, .invalidField, .bodyTimeout, .bodyTooLarge, .unsupportedMediaType]
         }
         if scope != nil { types += [.unauthorized, .forbidden, .rateLimited] }

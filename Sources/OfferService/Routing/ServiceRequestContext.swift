@@ -20,6 +20,13 @@ public struct ServiceRequestContext: RequestContext {
         nonmutating set { annotations.values.withLockedValue { $0.apiKeyName = newValue } }
     }
 
+    /// More values for the request's log line, set by the operation (the Get Retention Message
+    /// endpoint's `requestIdentifier` and decision).
+    public var logMetadata: Logger.Metadata {
+        get { annotations.values.withLockedValue { $0.logMetadata } }
+        nonmutating set { annotations.values.withLockedValue { $0.logMetadata = newValue } }
+    }
+
     /// The `operationId` of the operation that answers this request; `nil` when no route matched.
     public var operationId: String? {
         get { annotations.values.withLockedValue { $0.operationId } }
@@ -35,6 +42,7 @@ public struct ServiceRequestContext: RequestContext {
         struct Values {
             var apiKeyName: String?
             var operationId: String?
+            var logMetadata: Logger.Metadata = [:]
         }
         let values = NIOLockedValueBox(Values())
     }

@@ -15,7 +15,8 @@ extension AppCredentialsEntry {
     }
 
     /// Reads an object mapping bundle IDs to entries, in the order they are written. Members may
-    /// be missing (``missingMembers``); those present must be strings that pass their rule.
+    /// be missing (``missingMembers``); those present must pass their rule: strings, and
+    /// `appAppleId` an integer.
     /// - Throws: ``AppCredentialsError`` naming the first field at fault.
     package static func parse(_ json: JSONValue) throws(AppCredentialsError) -> [AppCredentialsEntry] {
         guard case .object(let apps) = json else { throw .notAnObject(found: json.shortDescription) }
@@ -32,6 +33,16 @@ extension AppCredentialsEntry {
                     throw .invalidMember(
                         bundleId: bundleId, member: name, expected: "one of \(Self.members.joined(separator: ", "))",
                         found: "an unknown member")
+                }
+                if name == "appAppleId" {
+                    guard let id = member.exactInteger, (1...Self.maximumAppAppleId).contains(id) else {
+                        throw .invalidMember(
+                            bundleId: bundleId, member: name,
+                            expected: "the app's App Apple ID, an integer from 1 to 2^53 (e.g. 1234567890)",
+                            found: member.shortDescription)
+                    }
+                    entry.appAppleId = id
+                    continue
                 }
                 guard case .string(let text) = member else {
                     throw .invalidMember(bundleId: bundleId, member: name, expected: "a string", found: member.typeName)

@@ -1,0 +1,81 @@
+import NIOConcurrencyHelpers
+import OfferAppleVerification
+
+/// Asks a ``RetentionDecider`` under a time budget: the decision, or why there is none.
+///
+/// The decider runs in a task of its own and a timer in another; whichever ends first answers,
+/// and the other is cancelled. A decider that ignores cancellation keeps running, but the request
+/// does not wait for it.
+enum DeciderCall {
+    static func decide(
+        _ decider: any RetentionDecider, request: DecodedRealtimeRequestBody, bundleId: String, budget: Duration
+    ) async -> Result<RetentionDecision, RetentionHookFailure> {
+        let race = Race()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                race.begin(continuation)
+                let work = Task {
+                    do {
+                        race.finish(.success(try await decider.decide(for: request, bundleId: bundleId)))
+                    } catch {
+                        race.finish(.failure(.threw(errorType: String(reflecting: type(of: error)))))
+                    }
+                }
+                let timer = Task {
+                    try? await Task.sleep(for: budget)
+                    if !Task.isCancelled { race.finish(.failure(.overran(budget: budget))) }
+                }
+                race.attach(work: work, timer: timer)
+            }
+        } onCancel: {
+            race.finish(.failure(.overran(budget: budget)))
+        }
+    }
+
+    /// The first of the decider and the timer to finish resumes the caller.
+    private final class Race: Sendable {
+        typealias Outcome = Result<RetentionDecision, RetentionHookFailure>
+
+        private struct State {
+            var continuation: CheckedContinuation<Outcome, Never>?
+            /// The first result, kept when it comes before the continuation (a cancelled caller).
+            var result: Outcome?
+            var work: Task<Void, Never>?
+            var timer: Task<Void, Never>?
+        }
+        private let state = NIOLockedValueBox(State())
+
+        func begin(_ continuation: CheckedContinuation<Outcome, Never>) {
+            let early = state.withLockedValue { state in
+                if state.result == nil { state.continuation = continuation }
+                return state.result
+            }
+            if let early { continuation.resume(returning: early) }
+        }
+
+        /// Keeps the tasks to cancel; cancels them at once when the race is already over.
+        func attach(work: Task<Void, Never>, timer: Task<Void, Never>) {
+            let over = state.withLockedValue { state in
+                if state.result == nil { (state.work, state.timer) = (work, timer) }
+                return state.result != nil
+            }
+            if over {
+                timer.cancel()
+                work.cancel()
+            }
+        }
+
+        func finish(_ result: Outcome) {
+            let (continuation, work, timer) = state.withLockedValue {
+                state -> (CheckedContinuation<Outcome, Never>?, Task<Void, Never>?, Task<Void, Never>?) in
+                guard state.result == nil else { return (nil, nil, nil) }
+                state.result = result
+                defer { (state.continuation, state.work, state.timer) = (nil, nil, nil) }
+                return (state.continuation, state.work, state.timer)
+            }
+            continuation?.resume(returning: result)
+            timer?.cancel()
+            work?.cancel()
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import AppleTestChain
+import Foundation
+import OfferAppleVerification
+import OfferRetention
+import OfferSigning
+import Testing
+
+@Suite("Get Retention Message: the decider hook")
+struct RetentionDeciderTests {
+    /// Decides from the customer's original transaction, as a team's own data would.
+    struct LoyaltyDecider: RetentionDecider {
+        func decide(for request: DecodedRealtimeRequestBody, bundleId: String) async throws -> RetentionDecision {
+            request.originalTransactionId == "2000000900000001"
+                ? .promotionalOffer(
+                    messageIdentifier: RetentionExample.offerMessage, productId: "com.example.offerkit.monthly",
+                    offerIdentifier: "WINBACK50", signature: .v2)
+                : .message(messageIdentifier: RetentionExample.plainMessage)
+        }
+    }
+
+    struct Failure: Error {}
+
+    struct ThrowingDecider: RetentionDecider {
+        func decide(for request: DecodedRealtimeRequestBody, bundleId: String) async throws -> RetentionDecision {
+            throw Failure()
+        }
+    }
+
+    /// Sleeps far past any budget; ignores cancellation when told to.
+    struct SlowDecider: RetentionDecider {
+        var ignoresCancellation = false
+        func decide(for request: DecodedRealtimeRequestBody, bundleId: String) async throws -> RetentionDecision {
+            if ignoresCancellation {
+                let until = ContinuousClock.now + .seconds(30)
+                while ContinuousClock.now < until { try? await Task.sleep(for: .milliseconds(20)) }
+            } else {
+                try await Task.sleep(for: .seconds(30))
+            }
+            return .message(messageIdentifier: RetentionExample.plainMessage)
+        }
+    }
+
+    /// Returns a fixed decision.
+    struct FixedDecider: RetentionDecider {
+        let decision: RetentionDecision
+        func decide(for request: DecodedRealtimeRequestBody, bundleId: String) async throws -> RetentionDecision {
+            decision
+        }
+    }
+
+    @Test("a custom decider's decision is answered and signed")
+    func customDecider() async throws {
+        let responder = try RetentionFixtures.responder(decider: LoyaltyDecider())
+        guard case .answered(let answer) = await responder.respond(to: try RetentionFixtures.body(productId: "any"))
+        else {
+            Issue.record("refused")
+            return
+        }
+        #expect(answer.kind == .promotionalOffer && answer.hookFailure == nil)
+        try AnswerChecks.expect(answer.body, is: "promotionalOffer")
+    }
+
+    @Test("a decider that throws gets the request answered {}, not remembered")
+    func throwingDecider() async throws {
+        let responder = try RetentionFixtures.responder(decider: ThrowingDecider())
+        let body = try RetentionFixtures.body()
+        guard case .answered(let answer) = await responder.respond(to: body) else {
+            Issue.record("refused")
+            return
+        }
+        #expect(answer.kind == .hookFailed && answer.body == Array("{}".utf8))
+        #expect(answer.hookFailure == .threw(errorType: String(reflecting: Failure.self)))
+        #expect(responder.rememberedAnswers == 0)
+    }
+
+    @Test("a decider that overruns its budget gets {} when the budget is spent, cancelled or not")
+    func overrunningDecider() async throws {
+        for decider in [SlowDecider(), SlowDecider(ignoresCancellation: true)] {
+            let responder = try RetentionFixtures.responder(
+                decider: decider, settings: RetentionFixtures.settings(budget: .milliseconds(100)))
+            let start = ContinuousClock.now
+            guard case .answered(let answer) = await responder.respond(to: try RetentionFixtures.body()) else {
+                Issue.record("refused")
+                return
+            }
+            let elapsed = ContinuousClock.now - start
+            #expect(answer.kind == .hookFailed && answer.body == Array("{}".utf8))
+            #expect(answer.hookFailure == .overran(budget: .milliseconds(100)))
+            // Not when the decider ends (30 s); how much past the budget depends on the machine: the
+            // timer waits for a thread of the cooperative pool, which parallel tests keep busy.
+            #expect(
+                elapsed < .seconds(20), "answered when the budget was spent, not when the decider ended: \(elapsed)")
+        }
+    }
+
+    @Test("a decision that cannot be signed is a hook failure: {}")
+    func unusableDecisions() async throws {
+        let badRequest = AdvancedCommerce.SubscriptionModifyInAppRequest(
+            requestInfo: .init(requestReferenceId: UUID()), transactionId: "1", retainBillingCycle: true,
+            addItems: [.init(sku: "A", description: "d", displayName: "n", price: 1)],
+            changeItems: [
+                .init(
+                    sku: "B", currentSKU: "C", description: "d", displayName: "n", price: 1, effective: .immediately,
+                    reason: .upgrade)
+            ])
+        let decisions: [RetentionDecision] = [
+            .promotionalOffer(messageIdentifier: UUID(), productId: "", offerIdentifier: "X", signature: .v2),
+            .promotionalOffer(messageIdentifier: UUID(), productId: "p", offerIdentifier: "a\u{2063}b", signature: .v1),
+            .alternateProduct(messageIdentifier: UUID(), productId: "bad\nid"),
+            .advancedCommerceInfo(messageIdentifier: UUID(), request: badRequest),
+        ]
+        for decision in decisions {
+            let responder = try RetentionFixtures.responder(decider: FixedDecider(decision: decision))
+            guard case .answered(let answer) = await responder.respond(to: try RetentionFixtures.body()) else {
+                Issue.record("refused")
+                return
+            }
+            #expect(answer.kind == .hookFailed && answer.body == Array("{}".utf8), "\(decision)")
+            if case .unusable? = answer.hookFailure {
+            } else {
+                Issue.record("\(String(describing: answer.hookFailure))")
+            }
+        }
+    }
+
+    @Test("no rule matches: {} (decision default); an app without rules likewise")
+    func noMatchingRule() async throws {
+        let responder = try RetentionFixtures.responder()
+        guard
+            case .answered(let answer) = await responder.respond(
+                to: try RetentionFixtures.body(productId: "com.example.offerkit.unknown"))
+        else {
+            Issue.record("refused")
+            return
+        }
+        #expect(answer.kind == .default && answer.body == Array("{}".utf8))
+        #expect(RuleDecider([:]).decision(for: try Self.request(), bundleId: "x") == .default)
+    }
+
+    @Test("rules: the first match wins; productId exact; a rule with neither matches everything")
+    func firstMatch() throws {
+        let first = RetentionDecision.message(messageIdentifier: UUID())
+        let second = RetentionDecision.message(messageIdentifier: UUID())
+        let fallback = RetentionDecision.message(messageIdentifier: UUID())
+        let rules = try RetentionRules([
+            RetentionRule(productId: "a", locale: "en", decision: first),
+            RetentionRule(productId: "a", decision: second),
+            RetentionRule(decision: fallback),
+        ])
+        #expect(rules.decision(productId: "a", userLocale: "en-GB") == first)
+        #expect(rules.decision(productId: "a", userLocale: "de-DE") == second)
+        #expect(rules.decision(productId: "ab", userLocale: "en-GB") == fallback)
+        #expect(rules.decision(productId: "A", userLocale: "en") == fallback)
+        #expect(throws: RetentionRulesError.self) {
+            try RetentionRules(Array(repeating: RetentionRule(decision: first), count: RetentionRules.maximumCount + 1))
+        }
+    }
+
+    static func request() throws -> DecodedRealtimeRequestBody {
+        DecodedRealtimeRequestBody(
+            originalTransactionId: "1", appAppleId: 1, productId: "p", userLocale: "en-US", requestIdentifier: UUID(),
+            signedDate: 0, environment: "Sandbox")
+    }
+}

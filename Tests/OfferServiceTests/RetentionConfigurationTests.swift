@@ -1,0 +1,129 @@
+import AppleTestChain
+import Foundation
+import OfferAppleVerification
+import OfferRetention
+import Testing
+
+@testable import OfferService
+
+@Suite("Configuration: the retention section and App Apple IDs")
+struct RetentionConfigurationTests {
+    static let issuer = ServiceFixtures.issuerId
+    static let demo =
+        #""com.example.offerkit.demo": {"keyFile": "k.p8", "keyId": "DEMOKEY123", "issuerId": "\#(issuer)", "appAppleId": 1234567890}"#
+    static let other =
+        #""com.example.offerkit.other": {"keyFile": "k.p8", "keyId": "DEMOKEY123", "issuerId": "\#(issuer)"}"#
+
+    static func load(apps: String = demo, retention: String?) throws -> ServiceConfiguration {
+        let folder = try TemporaryFolder()
+        let section = retention.map { #", "retention": \#($0)"# } ?? ""
+        let path = try folder.write("service.json", #"{"apps": {\#(apps)}\#(section)}"#)
+        return try ServiceConfiguration.load(path: path, environment: [:])
+    }
+
+    @Test("a retention section reads: defaults, rules by app, root files against the configuration's folder")
+    func reads() throws {
+        let configuration = try Self.load(
+            retention: #"""
+                {"environments": ["Sandbox", "Production"], "rootCertificates": ["roots/test.pem"],
+                 "apps": {"com.example.offerkit.demo": \#(RetentionExample.rulesJSON)}}
+                """#)
+        let retention = try #require(configuration.retention)
+        #expect(retention.path == "/v1/retention/realtime" && retention.maxRequestAgeSeconds == 300)
+        #expect(retention.environments == [.sandbox, .production])
+        #expect(
+            retention.rootCertificateFiles.count == 1 && retention.rootCertificateFiles[0].hasSuffix("/roots/test.pem"))
+        #expect(retention.rules["com.example.offerkit.demo"]?.rules.count == 5)
+        #expect(configuration.apps["com.example.offerkit.demo"]?.appAppleId == 1_234_567_890)
+        #expect(try Self.load(retention: nil).retention == nil)
+    }
+
+    @Test(
+        "each mistake names its field",
+        arguments: [
+            (#"{"environments": ["Sandbox"], "path": "v1/retention"}"#, "retention.path: expected a path"),
+            (#"{"environments": ["Sandbox"], "path": "/healthz"}"#, "retention.path: expected a path of its own"),
+            (#"{"environments": ["Sandbox"], "path": "/a/../b"}"#, "retention.path: expected a path"),
+            (#"{"environments": []}"#, #"retention.environments: expected a list of "Sandbox" and/or "Production""#),
+            (#"{"environments": ["Sandbox", "Sandbox"]}"#, "retention.environments[1]: expected"),
+            (#"{"environments": ["Xcode"]}"#, "retention.environments[0]: expected"),
+            (#"{"path": "/x"}"#, "retention.environments: expected"),
+            (
+                #"{"environments": ["Sandbox"], "maxRequestAgeSeconds": 5}"#,
+                "retention.maxRequestAgeSeconds: expected an integer from 10 to 3600"
+            ),
+            (
+                #"{"environments": ["Sandbox"], "rootCertificates": []}"#,
+                "retention.rootCertificates: expected a list of 1 to 16 PEM files"
+            ),
+            (#"{"environments": ["Sandbox"], "roots": []}"#, "retention.roots: expected one of path, environments"),
+            (
+                #"{"environments": ["Sandbox"], "apps": {"com.example.unknown": []}}"#,
+                #"retention.apps["com.example.unknown"]: expected an app of "apps""#
+            ),
+            (
+                #"{"environments": ["Sandbox"], "apps": {"com.example.offerkit.other": []}}"#,
+                #"retention.apps["com.example.offerkit.other"]: expected an app with "appAppleId""#
+            ),
+            (
+                #"{"environments": ["Sandbox"], "apps": {"com.example.offerkit.demo": [{"message": {"messageIdentifier": "7c9e6679-7425-40de-944b-e07fc1f90ae7"}}, {"message": {"messageIdentifier": "7c9e6679-7425-40de-944b-e07fc1f90ae7"}}, {"promotionalOffer": {"messageIdentifier": "7c9e6679-7425-40de-944b-e07fc1f90ae7", "productId": "p", "offerIdentifier": "o", "signature": "v3"}}]}}"#,
+                #"retention.apps["com.example.offerkit.demo"][2].promotionalOffer.signature: expected "v1" or "v2", found "v3""#
+            ),
+        ])
+    func mistakes(retention: String, message: String) throws {
+        let error = try #require(throws: ConfigurationError.self) {
+            try Self.load(apps: Self.demo + ", " + Self.other, retention: retention)
+        }
+        let description = try #require(error.errorDescription)
+        #expect(description.contains("service.json: " + message), "\(description)")
+    }
+
+    @Test("App Apple IDs: integers from 1 to 2^53, each app its own; an endpoint needs at least one")
+    func appAppleIds() throws {
+        let twin =
+            #""com.example.offerkit.other": {"keyFile": "k.p8", "keyId": "DEMOKEY123", "issuerId": "\#(Self.issuer)", "appAppleId": 1234567890}"#
+        let duplicate = try #require(throws: ConfigurationError.self) {
+            try Self.load(apps: Self.demo + ", " + twin, retention: nil)
+        }
+        #expect(
+            duplicate.errorDescription?.contains(
+                #"apps["com.example.offerkit.other"].appAppleId: expected an App Apple ID of its own (found 1234567890, which com.example.offerkit.demo has too)"#
+            )
+                == true, "\(duplicate)")
+        for bad in ["0", "-1", "9007199254740993", #""1234567890""#, "1.5"] {
+            let entry = #""com.example.app": {"appAppleId": \#(bad)}"#
+            let error = try #require(throws: ConfigurationError.self) { try Self.load(apps: entry, retention: nil) }
+            #expect(error.errorDescription?.contains("appAppleId") == true, "\(bad): \(error)")
+        }
+        let none = try #require(throws: ConfigurationError.self) {
+            try Self.load(apps: Self.other, retention: #"{"environments": ["Sandbox"]}"#)
+        }
+        #expect(none.errorDescription?.contains("retention: expected at least one app with \"appAppleId\"") == true)
+    }
+
+    @Test("a root certificate file that cannot be read stops the service, naming the file")
+    func unreadableRoot() throws {
+        var configuration = RetentionServiceFixtures.configuration()
+        configuration.retention?.rootCertificateFiles = ["/nonexistent/root.pem"]
+        let error = try #require(throws: ConfigurationError.self) { try OfferService(configuration: configuration) }
+        #expect(error.errorDescription?.contains("/nonexistent/root.pem (retention.rootCertificates)") == true)
+        let folder = try TemporaryFolder()
+        configuration.retention?.rootCertificateFiles = [
+            try folder.write("key.pem", "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n")
+        ]
+        #expect(throws: ConfigurationError.self) { try OfferService(configuration: configuration) }
+    }
+
+    @Test("the served apps are those with an App Apple ID; the routed operations include the endpoint at its path")
+    func servedApps() throws {
+        let service = try RetentionServiceFixtures.service(path: "/apple/retention")
+        let retention = try #require(service.state.retention)
+        #expect(retention.responder.apps.map(\.bundleId) == [ServiceFixtures.app, ServiceFixtures.otherApp])
+        #expect(
+            retention.responder.apps.map(\.appAppleId) == [
+                RetentionExample.appAppleId, RetentionExample.otherAppAppleId,
+            ])
+        #expect(service.routedOperations.first { $0.id == "getRetentionMessage" }?.path == "/apple/retention")
+        #expect(service.routedOperations.count == OfferService.operations.filter { !$0.requiresLedger }.count)
+    }
+}
