@@ -27,15 +27,36 @@ struct RetentionDeciderTests {
     }
 
     /// Sleeps far past any budget; ignores cancellation when told to.
+    /// Decides only once its gate opens: the test opens it after the request was answered (or a
+    /// safety net does after 120 s, so that a responder that waits for it fails instead of hanging).
+    final class Gate: @unchecked Sendable {
+        private let lock = NSLock()
+        private var state = (open: false, decided: false)
+        init() {
+            Task { [self] in
+                try? await Task.sleep(for: .seconds(120))
+                open()
+            }
+        }
+        var isOpen: Bool { lock.withLock { state.open } }
+        /// Whether the decider returned its decision.
+        var decided: Bool { lock.withLock { state.decided } }
+        func open() { lock.withLock { state.open = true } }
+        func markDecided() { lock.withLock { state.decided = true } }
+    }
+
     struct SlowDecider: RetentionDecider {
+        let gate: Gate
         var ignoresCancellation = false
         func decide(for request: DecodedRealtimeRequestBody, bundleId: String) async throws -> RetentionDecision {
-            if ignoresCancellation {
-                let until = ContinuousClock.now + .seconds(30)
-                while ContinuousClock.now < until { try? await Task.sleep(for: .milliseconds(20)) }
-            } else {
-                try await Task.sleep(for: .seconds(30))
+            while !gate.isOpen {
+                if ignoresCancellation {
+                    try? await Task.sleep(for: .milliseconds(5))
+                } else {
+                    try await Task.sleep(for: .milliseconds(5))
+                }
             }
+            gate.markDecided()
             return .message(messageIdentifier: RetentionExample.plainMessage)
         }
     }
@@ -75,21 +96,21 @@ struct RetentionDeciderTests {
 
     @Test("a decider that overruns its budget gets {} when the budget is spent, cancelled or not")
     func overrunningDecider() async throws {
-        for decider in [SlowDecider(), SlowDecider(ignoresCancellation: true)] {
+        for ignoresCancellation in [false, true] {
+            let gate = Gate()
+            let decider = SlowDecider(gate: gate, ignoresCancellation: ignoresCancellation)
             let responder = try RetentionFixtures.responder(
                 decider: decider, settings: RetentionFixtures.settings(budget: .milliseconds(100)))
-            let start = ContinuousClock.now
             guard case .answered(let answer) = await responder.respond(to: try RetentionFixtures.body()) else {
                 Issue.record("refused")
                 return
             }
-            let elapsed = ContinuousClock.now - start
+            // Answered while the decider still waits for its gate: when the budget was spent, not
+            // when the decider ended.
+            #expect(!gate.decided, "the answer waited for the decider (ignoresCancellation: \(ignoresCancellation))")
+            gate.open()
             #expect(answer.kind == .hookFailed && answer.body == Array("{}".utf8))
             #expect(answer.hookFailure == .overran(budget: .milliseconds(100)))
-            // Not when the decider ends (30 s); how much past the budget depends on the machine: the
-            // timer waits for a thread of the cooperative pool, which parallel tests keep busy.
-            #expect(
-                elapsed < .seconds(20), "answered when the budget was spent, not when the decider ended: \(elapsed)")
         }
     }
 
