@@ -6,7 +6,7 @@ extension ServiceOperation {
         id: "createServerAPIToken", method: .post, path: "/v1/tokens/server-api", tag: "Tokens",
         summary: "Create an App Store Server API token",
         description: """
-            Signs a bearer token for the App Store Server API (`https://api.storekit.itunes.apple.com`) with the \
+            Signs a bearer token for the App Store Server API (`https://api.storekit.apple.com`) with the \
             app's In-App Purchase key: claims `iss` (issuer ID), `iat`, `exp`, `aud` = `appstoreconnect-v1` and \
             `bid` (the bundle ID). Apple accepts at most 60 minutes between `iat` and `exp`; the default lifetime \
             is 5 minutes, as in Apple's libraries. Reuse a token until shortly before `expiresAt`.
