@@ -1,19 +1,21 @@
 #!/usr/bin/env python3
-"""Writes signed Get Retention Message requests for a load test of `offerkit serve` (Retention Messaging).
+"""Signs Get Retention Message requests for the load test of `offerkit serve` (Benchmarks/run).
 
 usage: make_retention_requests.py FOLDER COUNT [APP_APPLE_ID]
 
-Makes a test chain as Tests/Fixtures/apple-signed/make_apple_signed.py does (root, intermediate with
-1.2.840.113635.100.6.2.1, leaf with 1.2.840.113635.100.6.11.1) and writes to FOLDER:
+Makes a test chain as Tests/Fixtures/apple-signed/make_apple_signed.py does (a P-384 root like Apple
+Root CA - G3, an intermediate with 1.2.840.113635.100.6.2.1, a leaf with 1.2.840.113635.100.6.11.1)
+and writes to FOLDER:
 - root.pem: the root, for the configuration's retention.rootCertificates;
-- bodies.txt: COUNT request bodies, one per line, {"signedPayload": "<JWS>"}, each a sandbox request for a
-  monthly subscription in en-US (a V2 promotional offer with the rules of keys-example/service.json) with its own
-  requestIdentifier, signed now: use them within maxRequestAgeSeconds (300 s by default);
-- load.lua: a wrk script that posts them in turn to the path given as wrk's URL, one body per request (so that
-  no request is a replay until the list wraps), and prints a WRK-RESULT line as Benchmarks/run reads it.
+- COUNT sandbox requests for the monthly subscription in en-US (a V2 promotional offer with the rules
+  of keys-example/service.json), each with its own requestIdentifier and originalTransactionId, so that
+  no answer comes from the replay cache, signed now: use them within maxRequestAgeSeconds (300 s by
+  default). Their JWS header (the x5c chain, about 2.7 KB) is the same for all, so it is written once
+  to header.txt, and each request's payload and signature to a line of requests.txt;
+  Benchmarks/retention_load.lua joins them into {"signedPayload": "HEADER.PAYLOAD.SIGNATURE"}.
 Needs Python's cryptography (the interop venv, .build/interop-venv).
 """
-import base64, json, os, sys, time, uuid
+import os, sys, time, uuid
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures", "apple-signed"))
 import make_apple_signed as chain  # noqa: E402
@@ -36,29 +38,19 @@ def main():
     with open(os.path.join(folder, "root.pem"), "w") as handle:
         handle.write(chain.pem(root))
     now = int(time.time() * 1000)
-    with open(os.path.join(folder, "bodies.txt"), "w") as handle:
-        for _ in range(count):
-            payload = {"originalTransactionId": "2000000900000001", "appAppleId": app_apple_id,
+    header = None
+    with open(os.path.join(folder, "requests.txt"), "w") as handle:
+        for index in range(count):
+            payload = {"originalTransactionId": str(2000000900000000 + index), "appAppleId": app_apple_id,
                        "productId": "com.example.offerkit.monthly", "userLocale": "en-US",
                        "requestIdentifier": str(uuid.uuid4()), "environment": "Sandbox", "signedDate": now}
-            jws = chain.sign(payload, leaf_key, [leaf, intermediate, root])
-            handle.write(json.dumps({"signedPayload": jws}) + "\n")
-    with open(os.path.join(folder, "load.lua"), "w") as handle:
-        handle.write('''local bodies = {}
-for line in io.lines("%s") do bodies[#bodies + 1] = line end
-local next = 0
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-function request()
-    next = next %% #bodies + 1
-    return wrk.format(nil, nil, nil, bodies[next])
-end
-function done(summary, latency, requests)
-    io.write(string.format('WRK-RESULT {"requests": %%d, "seconds": %%.6f, "p50_us": %%d, "p99_us": %%d, "not_2xx": %%d, "socket_errors": %%d}\\n',
-        summary.requests, summary.duration / 1e6, latency:percentile(50), latency:percentile(99), summary.errors.status,
-        summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))
-end
-''' % os.path.abspath(os.path.join(folder, "bodies.txt")))
+            first, rest = chain.sign(payload, leaf_key, [leaf, intermediate, root]).split(".", 1)
+            if header not in (None, first):
+                raise SystemExit("make_retention_requests.py: the JWS header changed between requests")
+            header = first
+            handle.write(rest + "\n")
+    with open(os.path.join(folder, "header.txt"), "w") as handle:
+        handle.write(header + "\n")
 
 
 if __name__ == "__main__":
