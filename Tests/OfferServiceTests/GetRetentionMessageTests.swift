@@ -72,8 +72,9 @@ struct GetRetentionMessageTests {
         try await app.test(.router) { client in
             for body in [
                 try F.body(appAppleId: 42), try F.body(environment: "Production"),
-                try F.body(signedDate: now - 400_000),
-                try F.body(signedDate: now + 120_000), #"{"signedPayload": 7}"#, "{}", "not json", "",
+                // An hour either way: far past the 300 s and 60 s bounds however long a busy run waits.
+                try F.body(signedDate: now - 3_600_000),
+                try F.body(signedDate: now + 3_600_000), #"{"signedPayload": 7}"#, "{}", "not json", "",
             ] {
                 let response = try await client.call(.post, F.path, body: body)
                 #expect(response.status == 401 && response.problemSlug == "unverified-request", "\(response.text)")
