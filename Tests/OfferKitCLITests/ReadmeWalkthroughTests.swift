@@ -48,6 +48,18 @@ struct ReadmeWalkthroughTests {
             try started.configure(#"{"autoApprove": true}"#)
             environment["OFFERKIT_SERVER_API_URL"] = started.baseURL
         }
+        var serve: ServerProcess?
+        defer {
+            serve?.terminate()
+            serve?.waitForExit()
+        }
+        if let configuration = walkthrough.serve, let standIn = serverStandIn {
+            let (server, port) = try Self.startServe(configuration, in: folder.url, trusting: standIn)
+            serve = server
+            // Apple requires https; the service is plain http on loopback: the stand-in calls its origin
+            // with the path of the URL the walk-through registers.
+            try standIn.configure(#"{"deliverTo": "http://127.0.0.1:\#(port)"}"#)
+        }
         if walkthrough.standIns.contains("app-store-connect") {
             if let reason = AppStoreConnectStandIn.unavailableReason, !InteropEnvironment.isCI {
                 print("SKIPPED LOUDLY: walk-through \(name) needs the App Store Connect stand-in: \(reason)")
@@ -72,6 +84,33 @@ struct ReadmeWalkthroughTests {
                 \(result.stderr.suffix(2000))
                 """)
         }
+        if let serve {
+            #expect(
+                serve.stderr.contains("retention.decision="),
+                "walk-through \(name) started offerkit serve, but no Get Retention Message request reached it")
+        }
+    }
+
+    /// Starts `offerkit serve --config FILE` for a walk-through: `file` of `folder` with `standIn`'s test
+    /// root as `retention.rootCertificates`, written beside it (its relative paths still hold).
+    static func startServe(_ file: String, in folder: URL, trusting standIn: AppStoreServerStandIn) throws
+        -> (ServerProcess, Int)
+    {
+        let source = folder.appendingPathComponent(file)
+        guard var configuration = try JSONSerialization.jsonObject(with: Data(contentsOf: source)) as? [String: Any],
+            var retention = configuration["retention"] as? [String: Any]
+        else { throw CLIRunnerError(description: "\(file) has no \"retention\" section for serve:") }
+        retention["rootCertificates"] = [standIn.testRootPath]
+        configuration["retention"] = retention
+        let written = source.deletingLastPathComponent().appendingPathComponent(".walkthrough-service.json")
+        try JSONSerialization.data(withJSONObject: configuration, options: [.sortedKeys]).write(to: written)
+        let server = try ServerProcess(["serve", "--config", written.path, "--port", "0", "--no-auth"])
+        let prefix = "offerkit: listening on http://127.0.0.1:"
+        let line = try server.waitForStderrLine(containing: prefix)
+        guard let port = Int(line.dropFirst(prefix.count)) else {
+            throw CLIRunnerError(description: "no port in \(line)")
+        }
+        return (server, port)
     }
 
     /// Runs `script` with `sh -e` in `folder`; stops it after 300 s.

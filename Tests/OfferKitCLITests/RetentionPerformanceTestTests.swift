@@ -1,22 +1,23 @@
+import AppleTestChain
 import Foundation
 import InteropSupport
 import Testing
 
 /// `offerkit retention performance-test` end to end: the stand-in runs a real performance test against
-/// the URL it is given, signing each request with its test chain. The endpoint here is
-/// ``MinimalRealtimeEndpoint`` — Python's http.server answering a fixed valid RealtimeResponseBody —
-/// NOT `offerkit serve`: the run against the real endpoint is added once the endpoint lands.
-@Suite("offerkit retention performance-test (a minimal local endpoint, not offerkit serve)", .serialized)
+/// the URL it is given, signing each request with its test chain, and the endpoint is a real
+/// `offerkit serve` (``RetentionServe``): trusting the stand-in's root it answers every request, trusting
+/// another root it refuses every one (401). ``RetentionEndToEndTests`` checks the answers themselves.
+@Suite("offerkit retention performance-test (against offerkit serve)", .serialized)
 struct RetentionPerformanceTestTests {
     typealias Fixture = RetentionFixture
     static let enabled = Fixture.available || Independent.isCI
     static let transaction = ["--original-transaction-id", "2000000900000001"]
 
-    /// A stand-in whose real-time URL reaches `endpoint` (`deliverTo`: Apple requires https, the
-    /// endpoint is plain http on loopback), with a short test.
-    static func prepare(_ fixture: Fixture, _ endpoint: MinimalRealtimeEndpoint, duration: Int = 300) throws {
+    /// A stand-in whose real-time URL reaches `serve` (`deliverTo`: Apple requires https, the
+    /// service is plain http on loopback), with a short test.
+    static func prepare(_ fixture: Fixture, _ serve: RetentionServe, duration: Int = 300) throws {
         try fixture.standIn.configure(
-            #"{"deliverTo": "\#(endpoint.baseURL)", "performanceTest": {"maxConcurrentRequests": 3, "totalRequests": 12, "totalDuration": \#(duration)}}"#
+            #"{"deliverTo": "\#(serve.origin)", "performanceTest": {"maxConcurrentRequests": 3, "totalRequests": 12, "totalDuration": \#(duration)}}"#
         )
         #expect(try fixture.run(["url", "set", "https://retention.example.test/v1/retention/realtime"]).status == 0)
     }
@@ -27,9 +28,9 @@ struct RetentionPerformanceTestTests {
     func passing() throws {
         let fixture = try Fixture()
         defer { fixture.stop() }
-        let endpoint = try MinimalRealtimeEndpoint()
-        defer { endpoint.stop() }
-        try Self.prepare(fixture, endpoint)
+        let serve = try RetentionServe.trusting(fixture.standIn)
+        defer { serve.stop() }
+        try Self.prepare(fixture, serve)
         let run = try fixture.run(
             ["performance-test", "start", "--wait", "--poll-interval", "1", "--format", "json"] + Self.transaction)
         #expect(run.status == 0, "\(run)")
@@ -72,9 +73,10 @@ struct RetentionPerformanceTestTests {
     func pendingAndFailing() throws {
         let fixture = try Fixture()
         defer { fixture.stop() }
-        let endpoint = try MinimalRealtimeEndpoint(status: 500)
-        defer { endpoint.stop() }
-        try Self.prepare(fixture, endpoint, duration: 3000)
+        // Trusting another root than the stand-in's: every request is refused (401).
+        let serve = try RetentionServe(rootPEM: AppleTestChain.shared.rootPEM)
+        defer { serve.stop() }
+        try Self.prepare(fixture, serve, duration: 3000)
         let started = try fixture.run(["performance-test", "start"] + Self.transaction)
         #expect(started.status == 0, "\(started)")
         let lines = started.output.split(separator: "\n").map(String.init)

@@ -529,6 +529,15 @@ def realtime_response_problem(document):
     return None
 
 
+def answer_kind(document):
+    """What a valid RealtimeResponseBody chose: its member (`message`, …), `promotionalOffer.` and the signature's
+    member for an offer, `{}` for the default message."""
+    kind = next(iter(document), "{}")
+    if kind == "promotionalOffer":
+        kind += "." + next(key for key in document[kind] if key.startswith("promotionalOfferSignature"))
+    return kind
+
+
 def compact_jws_problem(value):
     if not isinstance(value, str):
         return "not a string"
@@ -558,7 +567,8 @@ class PerformanceTest:
         self.verbose = verbose
         self.lock = threading.Lock()
         self.outcomes = []      # (milliseconds, SendAttemptResult)
-        self.answers = []       # the first answers' notes, for the state
+        self.answers = []       # the first answers' notes (a success's body too), for the state
+        self.answer_kinds = {}  # what each SUCCESS chose (answer_kind): "message", "{}", …
         self.done = threading.Event()
         self.started = time.time()
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -583,16 +593,22 @@ class PerformanceTest:
         body = json.dumps({"signedPayload": self.chain.sign(payload)}, separators=(",", ":")).encode()
         threshold = self.config["responseTimeThreshold"] / 1000.0
         began = time.monotonic()
-        outcome, note = self._send(body, threshold)
+        outcome, note, document = self._send(body, threshold)
         elapsed = time.monotonic() - began
         if outcome == "SUCCESS" and elapsed > threshold:
             outcome, note = "TIMED_OUT", f"answered after {int(elapsed * 1000)} ms"
         milliseconds = int(round(min(elapsed, threshold if outcome == "TIMED_OUT" else elapsed) * 1000))
         with self.lock:
             self.outcomes.append((milliseconds, outcome))
+            if outcome == "SUCCESS":
+                kind = answer_kind(document)
+                self.answer_kinds[kind] = self.answer_kinds.get(kind, 0) + 1
             if len(self.answers) < 20 and (outcome != "SUCCESS" or len(self.answers) < 3):
-                self.answers.append({"outcome": outcome, "milliseconds": milliseconds, "note": note,
-                                     "requestIdentifier": payload["requestIdentifier"]})
+                answer = {"outcome": outcome, "milliseconds": milliseconds, "note": note,
+                          "requestIdentifier": payload["requestIdentifier"]}
+                if outcome == "SUCCESS":
+                    answer["body"] = document  # the endpoint's RealtimeResponseBody, as it answered
+                self.answers.append(answer)
         if self.verbose and outcome != "SUCCESS":
             print(f"performance test {self.request_id}: {outcome} {note}", file=sys.stderr)
 
@@ -613,35 +629,35 @@ class PerformanceTest:
             finally:
                 connection.close()
         except (socket.timeout, TimeoutError):
-            return "TIMED_OUT", f"no answer within {int(threshold * 1000)} ms"
+            return "TIMED_OUT", f"no answer within {int(threshold * 1000)} ms", None
         except ssl.SSLError as error:
-            return "TLS_ISSUE", str(error)
+            return "TLS_ISSUE", str(error), None
         except ConnectionRefusedError as error:
-            return "SOCKET_ISSUE", str(error)
+            return "SOCKET_ISSUE", str(error), None
         except http.client.RemoteDisconnected as error:
-            return "NO_RESPONSE", str(error)
+            return "NO_RESPONSE", str(error), None
         except (http.client.IncompleteRead, ConnectionResetError, BrokenPipeError) as error:
-            return "PREMATURE_CLOSE", str(error) or type(error).__name__
+            return "PREMATURE_CLOSE", str(error) or type(error).__name__, None
         except http.client.HTTPException as error:
-            return "INVALID_RESPONSE", f"{type(error).__name__}: {error}"
+            return "INVALID_RESPONSE", f"{type(error).__name__}: {error}", None
         except OSError as error:
-            return "SOCKET_ISSUE", str(error)
+            return "SOCKET_ISSUE", str(error), None
         except Exception as error:  # noqa: BLE001
-            return "OTHER", f"{type(error).__name__}: {error}"
+            return "OTHER", f"{type(error).__name__}: {error}", None
         if response.status != 200:
-            return "UNSUCCESSFUL_HTTP_RESPONSE_CODE", f"HTTP {response.status}"
+            return "UNSUCCESSFUL_HTTP_RESPONSE_CODE", f"HTTP {response.status}", None
         content_type = response.getheader("Content-Type") or ""
         charset = re.search(r"charset=\"?([^\";]+)", content_type, re.IGNORECASE)
         if charset and charset.group(1).strip().lower() not in ("utf-8", "utf8"):
-            return "UNSUPPORTED_CHARSET", f"charset {charset.group(1)}"
+            return "UNSUPPORTED_CHARSET", f"charset {charset.group(1)}", None
         try:
             document = strict_json(data, "the answer")
         except ValueError as error:
-            return "INVALID_RESPONSE", str(error)
+            return "INVALID_RESPONSE", str(error), None
         problem = realtime_response_problem(document)
         if problem:
-            return "INVALID_RESPONSE", problem
-        return "SUCCESS", next((key for key in document), "{} (the default message)")
+            return "INVALID_RESPONSE", problem, None
+        return "SUCCESS", next((key for key in document), "{} (the default message)"), document
 
     def result(self):
         """Apple's PerformanceTestResultResponse: PENDING while running, then PASS or FAIL."""
@@ -677,7 +693,9 @@ class PerformanceTest:
         result = self.result()
         with self.lock:
             answers = list(self.answers)
-        return {"requestId": self.request_id, "deliverTo": self.deliver_to, "answers": answers, **result}
+            kinds = dict(self.answer_kinds)
+        return {"requestId": self.request_id, "deliverTo": self.deliver_to, "answers": answers, "answerKinds": kinds,
+                **result}
 
 
 # ---------------------------------------------------------------------------------------------

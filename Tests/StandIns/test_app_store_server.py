@@ -715,6 +715,10 @@ class PerformanceTestTests(StandInTestCase):
         self.assertTrue(all(abs(item.signedDate - time.time() * 1000) < 60_000 for item in endpoint.payloads))
         self.assertTrue(1 <= endpoint.most_in_flight <= 4, endpoint.most_in_flight)
         self.assertTrue(self.s.app()["performanceTestPassed"])
+        recorded = self.s.app()["performanceTests"][0]
+        self.assertEqual(recorded["answerKinds"], {"message": 24})
+        self.assertEqual([answer["body"] for answer in recorded["answers"]],
+                         [{"message": {"messageIdentifier": MESSAGE}}] * 3)
         from appstoreserverlibrary.models.LibraryUtility import _get_cattrs_converter
         from appstoreserverlibrary.models.PerformanceTestResultResponse import PerformanceTestResultResponse
         parsed = _get_cattrs_converter(PerformanceTestResultResponse).structure(result, PerformanceTestResultResponse)
@@ -750,10 +754,14 @@ class PerformanceTestTests(StandInTestCase):
                 _, _, answer = self.run_test(mode, maxConcurrentRequests=2, totalRequests=4, totalDuration=100)
                 result = answer.json
                 self.assertEqual((result["result"], result["failures"]), ("FAIL", {reason: 4}), result)
+                recorded = self.s.app()["performanceTests"][0]
+                self.assertEqual(recorded["answerKinds"], {})
+                self.assertTrue(all("body" not in item for item in recorded["answers"]), recorded["answers"])
 
     def test_the_default_message_answer_counts_as_success(self):
         _, _, answer = self.run_test("default", maxConcurrentRequests=2, totalRequests=4, totalDuration=100)
         self.assertEqual(answer.json["result"], "PASS")
+        self.assertEqual(self.s.app()["performanceTests"][0]["answerKinds"], {"{}": 4})
 
     def test_nothing_listening_is_a_socket_issue(self):
         self.s.configure(deliverTo="http://127.0.0.1:9", performanceTest={
@@ -784,6 +792,9 @@ class PerformanceTestTests(StandInTestCase):
         for body in good:
             with self.subTest(body=body):
                 self.assertIsNone(app_store_server.realtime_response_problem(body))
+        self.assertEqual([app_store_server.answer_kind(body) for body in good],
+                         ["{}", "message", "alternateProduct", "promotionalOffer.promotionalOfferSignatureV2",
+                          "promotionalOffer.promotionalOfferSignatureV1", "advancedCommerceInfo"])
         bad = [[], {"message": {}}, {"message": {"messageIdentifier": MESSAGE, "x": 1}},
                {"alternateProduct": {"messageIdentifier": MESSAGE}},
                {"alternateProduct": {"messageIdentifier": MESSAGE, "productId": MONTHLY, "billingPlanType": "WEEKLY"}},

@@ -7,7 +7,10 @@ import Foundation
 ///   `stand-in: app-store-connect` runs it against the local App Store Connect stand-in (its URL
 ///   in `OFFERKIT_CONNECT_API_URL`), `stand-in: app-store-server` against the App Store Server API
 ///   stand-in (`OFFERKIT_SERVER_API_URL`; it approves uploads at once, as Apple's sandbox does), as a
-///   reader's commands would run against Apple.
+///   reader's commands would run against Apple. `serve: FILE` (with `stand-in: app-store-server`) also
+///   starts `offerkit serve --config FILE` (a file of the folder, e.g. `keys-example/service.json`) with
+///   the stand-in's test root added as `retention.rootCertificates`, and has the stand-in deliver its
+///   performance test to it: Apple's performance test runs as written against the real endpoint.
 ///   Blocks with the same name run in document order in one folder (a copy of `keys-example/`,
 ///   `templates/` and `examples/`, plus each given file from `Tests/Fixtures/readme-walkthrough/`:
 ///   files a reader gets from elsewhere, such as App Store Connect's CSV of codes).
@@ -35,6 +38,8 @@ struct ReadmeWalkthroughs {
         var given: [String] = []
         /// Local stand-ins the walk-through runs against (`stand-in: app-store-connect`).
         var standIns: [String] = []
+        /// The service configuration of `offerkit serve` to start for it (`serve: FILE`), or `nil`.
+        var serve: String?
     }
 
     /// The stand-ins a walk-through may name.
@@ -112,7 +117,17 @@ struct ReadmeWalkthroughs {
             }
             var given: [String] = []
             var standIns: [String] = []
+            var serve: String?
             for part in parts.dropFirst() {
+                if part.hasPrefix("serve:") {
+                    let file = part.dropFirst("serve:".count).trimmingCharacters(in: .whitespaces)
+                    guard !file.isEmpty, !file.contains(" ") else {
+                        problems.append("\(place): \(marker) has \"\(part)\"; expected serve: FILE")
+                        return
+                    }
+                    serve = file
+                    continue
+                }
                 if part.hasPrefix("stand-in:") {
                     let name = part.dropFirst("stand-in:".count).trimmingCharacters(in: .whitespaces)
                     guard Self.knownStandIns.contains(name) else {
@@ -123,7 +138,8 @@ struct ReadmeWalkthroughs {
                     continue
                 }
                 guard part.hasPrefix("given:") else {
-                    problems.append("\(place): \(marker) has \"\(part)\"; expected given: FILE, … or stand-in: NAME")
+                    problems.append(
+                        "\(place): \(marker) has \"\(part)\"; expected given: FILE, …, stand-in: NAME or serve: FILE")
                     return
                 }
                 given += part.dropFirst("given:".count).split(separator: ",").map {
@@ -134,8 +150,13 @@ struct ReadmeWalkthroughs {
                 walkthroughs[position].blocks.append(block)
                 walkthroughs[position].given += given
                 walkthroughs[position].standIns += standIns
+                if let serve { walkthroughs[position].serve = serve }
             } else {
-                walkthroughs.append(Walkthrough(name: name, blocks: [block], given: given, standIns: standIns))
+                walkthroughs.append(
+                    Walkthrough(name: name, blocks: [block], given: given, standIns: standIns, serve: serve))
+            }
+            if serve != nil, !standIns.contains("app-store-server") {
+                problems.append("\(place): \(marker) has serve: without stand-in: app-store-server")
             }
         } else if body.hasPrefix("not run:") {
             let reason = body.dropFirst("not run:".count).trimmingCharacters(in: .whitespaces)
