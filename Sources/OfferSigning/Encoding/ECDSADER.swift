@@ -11,7 +11,7 @@ enum ECDSADER {
         var bytes = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         return withUnsafeMutableBytes(of: &bytes) { buffer in
             precondition(raw.count == 64, "a P-256 signature is 64 raw bytes")
-            _ = buffer.copyBytes(from: raw)
+            buffer.copyBytes(from: raw)
             let r = integerLayout(buffer, 0)
             let s = integerLayout(buffer, 32)
             var out: [UInt8] = []
