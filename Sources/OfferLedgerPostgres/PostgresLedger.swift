@@ -139,7 +139,7 @@ public final class PostgresLedger: CodeLedger, CustomStringConvertible {
     /// Runs SQL in the ledger's schema in a transaction of its own, holding the write lock: for
     /// the tests that damage a ledger on purpose. Not for callers outside the package.
     package func executeUnchecked(_ sql: String) throws {
-        try transaction(.write, "run SQL") { session in try session.query(PostgresQuery(unsafeSQL: sql)) }
+        _ = try transaction(.write, "run SQL") { session in try session.query(PostgresQuery(unsafeSQL: sql)) }
     }
 
     /// How errors name the ledger.
