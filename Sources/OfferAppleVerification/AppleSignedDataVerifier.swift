@@ -235,7 +235,8 @@ public struct AppleSignedDataVerifier: Sendable {
                     type: "signed payload",
                     reason: "signedDate is \(value.shortDescription), expected milliseconds since 1970")
             }
-            let seconds = milliseconds >= 0 ? milliseconds / 1000 : -((-milliseconds + 999) / 1000)
+            // Rounded down, without negating (which overflows near Int64.min: a forged payload).
+            let seconds = milliseconds / 1000 - (milliseconds % 1000 < 0 ? 1 : 0)
             return Date(timeIntervalSince1970: TimeInterval(seconds))
         }
     }

@@ -5,10 +5,13 @@ import NIOConcurrencyHelpers
 /// The answers given recently, by `requestIdentifier`, so that a retried request gets the same
 /// bytes (the same nonce and signature) instead of a second offer.
 ///
-/// Bounded twice: entries live ``lifetime`` (a request older than that is refused as stale
-/// anyway) and there are at most ``capacity``; every entry lives equally long, so the order of
-/// insertion is the order of expiry and the oldest go first. One lock guards a dictionary and a
-/// queue: each call is a lookup or an insertion and a few removals, no hop between tasks.
+/// Bounded twice: an entry lives until its request is stale (its `signedDate` plus
+/// `maxRequestAgeSeconds`: a retry after that is refused anyway, and one before it finds the
+/// answer, also when Apple's clock is ahead of this one) and there are at most ``capacity``. The
+/// oldest inserted go first; expired entries are dropped from the front of the insertion order
+/// (expiry follows it closely: `signedDate` is at most 60 s ahead and `maxRequestAgeSeconds`
+/// behind the time of insertion). One lock guards a dictionary and a queue: each call is a lookup
+/// or an insertion and a few removals, no hop between tasks.
 final class RetentionReplayCache: Sendable {
     /// A remembered answer, and the SHA-256 of the payload it answered.
     struct Entry: Sendable {
@@ -37,12 +40,10 @@ final class RetentionReplayCache: Sendable {
     }
 
     let capacity: Int
-    let lifetime: TimeInterval
     private let state = NIOLockedValueBox(State())
 
-    init(capacity: Int, lifetime: TimeInterval) {
+    init(capacity: Int) {
         self.capacity = max(0, capacity)
-        self.lifetime = lifetime
     }
 
     /// How many answers are remembered.
@@ -56,10 +57,11 @@ final class RetentionReplayCache: Sendable {
         }
     }
 
-    /// Remembers an answer; when another task remembered one for the same payload meanwhile, that
-    /// one is kept and returned, so that both requests answer the same bytes.
+    /// Remembers an answer until `expires` (when its request becomes stale); when another task
+    /// remembered one for the same payload meanwhile, that one is kept and returned, so that both
+    /// requests answer the same bytes.
     func store(
-        _ id: UUID, payloadDigest: SHA256Digest, kind: RetentionAnswerKind, body: [UInt8], now: Date
+        _ id: UUID, payloadDigest: SHA256Digest, kind: RetentionAnswerKind, body: [UInt8], expires: Date, now: Date
     ) -> (kind: RetentionAnswerKind, body: [UInt8]) {
         guard capacity > 0 else { return (kind, body) }
         return state.withLockedValue { state in
@@ -69,7 +71,7 @@ final class RetentionReplayCache: Sendable {
             Self.evict(&state, now: now, capacity: capacity - 1)
             state.sequence &+= 1
             state.entries[id] = Entry(
-                payloadDigest: payloadDigest, kind: kind, body: body, expires: now.addingTimeInterval(lifetime),
+                payloadDigest: payloadDigest, kind: kind, body: body, expires: expires,
                 sequence: state.sequence)
             state.queue.append((id, state.sequence))
             return (kind, body)

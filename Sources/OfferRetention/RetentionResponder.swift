@@ -16,8 +16,8 @@ import OfferSigning
 ///
 /// Then the decider chooses (``RuleDecider`` at once; any other under its time budget), the
 /// offer is signed with the app's key and the answer encoded (``RealtimeResponseBody``). An
-/// answer is remembered by `requestIdentifier` for `maxRequestAgeSeconds`: the same payload again
-/// gets the same bytes.
+/// answer is remembered by `requestIdentifier` until its request is stale (`signedDate` plus
+/// `maxRequestAgeSeconds`): the same payload again gets the same bytes.
 ///
 /// ```swift
 /// let responder = try RetentionResponder(
@@ -90,8 +90,7 @@ public struct RetentionResponder: Sendable {
         self.decider = decider
         self.rules = decider as? RuleDecider
         self.clock = clock
-        self.cache = RetentionReplayCache(
-            capacity: settings.replayCacheCapacity, lifetime: TimeInterval(settings.maxRequestAgeSeconds))
+        self.cache = RetentionReplayCache(capacity: settings.replayCacheCapacity)
     }
 
     /// The apps served, ordered by bundle ID.
@@ -159,7 +158,9 @@ public struct RetentionResponder: Sendable {
         switch encoded {
         case .success(let (kind, body)):
             // Two copies of one request at once: the first remembered answers both.
-            let kept = cache.store(request.requestIdentifier, payloadDigest: digest, kind: kind, body: body, now: now)
+            let kept = cache.store(
+                request.requestIdentifier, payloadDigest: digest, kind: kind, body: body,
+                expires: staleAfter(request.signedDate), now: now)
             return RetentionAnswer(
                 kind: kept.kind, body: kept.body, request: request, bundleId: app.bundleId,
                 replay: kept.body == body ? replay : .replayed, hookFailure: nil)
@@ -169,6 +170,12 @@ public struct RetentionResponder: Sendable {
                 kind: .hookFailed, body: Array("{}".utf8), request: request, bundleId: app.bundleId, replay: replay,
                 hookFailure: failure)
         }
+    }
+
+    /// The first time at which a request signed at `signedDate` (milliseconds) is stale.
+    private func staleAfter(_ signedDate: Int64) -> Date {
+        // A fresh request's signedDate is within a minute of now: no overflow.
+        Date(timeIntervalSince1970: Double(signedDate + Int64(settings.maxRequestAgeSeconds) * 1000 + 1) / 1000)
     }
 
     /// Whether `signedDate` (milliseconds) is at most `maxRequestAgeSeconds` before `now` and at

@@ -9,7 +9,8 @@ public struct RetentionSettings: Sendable {
     /// (for tests).
     public var rootCertificates: [Certificate]
     /// How old a request's `signedDate` may be, in seconds; one more than 60 s in the future is
-    /// refused too (``futureSkewSeconds``). Answers are remembered this long for retries.
+    /// refused too (``futureSkewSeconds``). Answers are remembered for retries until their
+    /// request is this old.
     public var maxRequestAgeSeconds: Int
     /// How long a custom ``RetentionDecider`` may take before the answer is `{}`.
     public var deciderTimeBudget: Duration

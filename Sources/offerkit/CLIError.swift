@@ -95,6 +95,7 @@ enum ExitStatus: Int32 {
             switch outcome {
             case .failed: .verificationFailed
             case .pending: .pending
+            case .resultUnread(_, let error): ofKnown(error) ?? .io
             }
         default: nil
         }

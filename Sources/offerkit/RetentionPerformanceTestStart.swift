@@ -43,13 +43,28 @@ struct RetentionPerformanceTestStart: AsyncParsableCommand {
             originalTransactionId, field: "--original-transaction-id")
         let wait = wait
         let verbose = retention.verbose
+        let retention = retention
         let (started, result) = try await retention.run { client in
             let started = try await client.initiatePerformanceTest(originalTransactionId: id)
             guard wait else { return (started, nil as PerformanceTestResultResponse?) }
-            let result = try await PerformanceTestReport.wait(
-                for: started.requestId, client: client, interval: interval, maxWait: limit, verbose: verbose)
-            return (started, result)
+            do {
+                let result = try await PerformanceTestReport.wait(
+                    for: started.requestId, client: client, interval: interval, maxWait: limit, verbose: verbose)
+                return (started, result)
+            } catch {
+                // The test runs at Apple whatever happens here: its requestId is the way to its result.
+                try Self.print(started, result: nil, retention)
+                throw PerformanceTestOutcome.resultUnread(requestId: started.requestId, error: error)
+            }
         }
+        try Self.print(started, result: result, retention)
+        if let result { try PerformanceTestReport.finish(result, requestId: started.requestId) }
+    }
+
+    /// The requestId on the first line, then Apple's configuration, then the result when there is one.
+    private static func print(
+        _ started: PerformanceTestResponse, result: PerformanceTestResultResponse?, _ retention: RetentionOptions
+    ) throws {
         var lines = [started.requestId] + PerformanceTestReport.lines(started.config)
         var members: [(key: String, value: JSONValue)] = [
             ("requestId", .string(started.requestId)), ("config", started.config.json),
@@ -59,6 +74,5 @@ struct RetentionPerformanceTestStart: AsyncParsableCommand {
             members.append(("results", result.json))
         }
         try retention.print(lines.joined(separator: "\n"), json: members)
-        if let result { try PerformanceTestReport.finish(result, requestId: started.requestId) }
     }
 }

@@ -1,3 +1,4 @@
+import AppleTestChain
 import Crypto
 import Foundation
 import OfferAppleVerification
@@ -134,5 +135,27 @@ struct AppleSignedDataVerifierTests {
                 pem: "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n")
         }
         #expect(throws: AppleVerificationError.self) { _ = try AppleRootCertificates.certificates(pem: "nothing") }
+    }
+
+    @Test("a signedDate at either end of the 64-bit range is refused with a reason, not a crash")
+    func extremeSignedDates() async throws {
+        let chain = AppleTestChain.shared
+        let verifier = try AppleSignedDataVerifier(
+            rootCertificates: [chain.root], bundleId: nil, environment: .sandbox)
+        for signedDate in [Int64.min, Int64.min + 1, -9_223_372_036_854_774_809, -1, Int64.max] {
+            let jws = try chain.sign(RealtimeRequestPayload(signedDate: signedDate).json)
+            do {
+                _ = try await verifier.verifyRealtimeRequest(jws)
+                Issue.record("signedDate \(signedDate) was accepted")
+            } catch {
+                guard case .certificateNotValid = error else {
+                    Issue.record("signedDate \(signedDate): \(error)")
+                    continue
+                }
+                #expect(error.localizedDescription.contains("the payload's signedDate"))
+            }
+            let signed = try AppleCompactJWS(jws)
+            _ = try AppleSignedDataVerifier.signedDate(of: signed)
+        }
     }
 }

@@ -31,7 +31,7 @@ struct RetentionDeciderTests {
     /// safety net does after 120 s, so that a responder that waits for it fails instead of hanging).
     final class Gate: @unchecked Sendable {
         private let lock = NSLock()
-        private var state = (open: false, decided: false)
+        private var state = (open: false, started: false, decided: false)
         init() {
             Task { [self] in
                 try? await Task.sleep(for: .seconds(120))
@@ -39,9 +39,12 @@ struct RetentionDeciderTests {
             }
         }
         var isOpen: Bool { lock.withLock { state.open } }
+        /// Whether the decider was asked.
+        var started: Bool { lock.withLock { state.started } }
         /// Whether the decider returned its decision.
         var decided: Bool { lock.withLock { state.decided } }
         func open() { lock.withLock { state.open = true } }
+        func markStarted() { lock.withLock { state.started = true } }
         func markDecided() { lock.withLock { state.decided = true } }
     }
 
@@ -49,6 +52,7 @@ struct RetentionDeciderTests {
         let gate: Gate
         var ignoresCancellation = false
         func decide(for request: DecodedRealtimeRequestBody, bundleId: String) async throws -> RetentionDecision {
+            gate.markStarted()
             while !gate.isOpen {
                 if ignoresCancellation {
                     try? await Task.sleep(for: .milliseconds(5))
@@ -112,6 +116,25 @@ struct RetentionDeciderTests {
             #expect(answer.kind == .hookFailed && answer.body == Array("{}".utf8))
             #expect(answer.hookFailure == .overran(budget: .milliseconds(100)))
         }
+    }
+
+    @Test("a caller cancelled while the decider decides (the client left) is answered {} at once, not remembered")
+    func cancelledCaller() async throws {
+        let gate = Gate()
+        let responder = try RetentionFixtures.responder(
+            decider: SlowDecider(gate: gate), settings: RetentionFixtures.settings(budget: .seconds(60)))
+        let body = try RetentionFixtures.body()
+        let call = Task { await responder.respond(to: body) }
+        while !gate.started { try await Task.sleep(for: .milliseconds(5)) }
+        call.cancel()
+        guard case .answered(let answer) = await call.value else {
+            Issue.record("refused")
+            return
+        }
+        #expect(!gate.decided, "the answer waited for the decider")
+        gate.open()
+        #expect(answer.kind == .hookFailed && answer.body == Array("{}".utf8))
+        #expect(responder.rememberedAnswers == 0)
     }
 
     @Test("a decision that cannot be signed is a hook failure: {}")

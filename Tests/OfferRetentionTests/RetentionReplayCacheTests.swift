@@ -60,6 +60,26 @@ struct RetentionReplayCacheTests {
         #expect(responder.rememberedAnswers == 1)
     }
 
+    @Test("a request signed up to 60 s ahead of this clock gets the same bytes for as long as it is not stale")
+    func signedAheadOfTheClock() async throws {
+        let moving = MovingClock()
+        let responder = try RetentionFixtures.responder(
+            settings: RetentionFixtures.settings(maxAge: 60), clock: moving.clock)
+        // Apple's clock 50 s ahead: the request is fresh until 110 s on this clock.
+        let body = try RetentionFixtures.body(signedDate: RetentionFixtures.nowMilliseconds + 50_000)
+        let first = try await Self.answer(responder, body)
+        for seconds in [59.0, 61, 109] {
+            moving.move(to: seconds)
+            let again = try await Self.answer(responder, body)
+            #expect(again.body == first.body && again.replay == .replayed, "at \(seconds) s: signed afresh")
+        }
+        moving.move(to: 111)
+        guard case .unauthorized(.stale) = await responder.respond(to: body) else {
+            Issue.record("a stale request was answered")
+            return
+        }
+    }
+
     @Test("a capacity of 0 remembers nothing; every answer is fresh")
     func disabled() async throws {
         let responder = try RetentionFixtures.responder(settings: RetentionFixtures.settings(capacity: 0))

@@ -499,8 +499,8 @@ def realtime_response_problem(document):
                     if not isinstance(v1["timestamp"], int) or isinstance(v1["timestamp"], bool):
                         return "promotionalOfferSignatureV1.timestamp is not an integer"
                     for name in ("nonce", "appAccountToken"):
-                        if name in v1 and not is_uuid(v1[name]):
-                            return f"promotionalOfferSignatureV1.{name} is not a UUID"
+                        if name in v1 and (not is_uuid(v1[name]) or v1[name] != v1[name].lower()):
+                            return f"promotionalOfferSignatureV1.{name} is not a lower-case UUID (Apple: use lowercase)"
                     try:
                         base64.b64decode(v1["encodedSignature"], validate=True)
                     except ValueError:
@@ -539,17 +539,43 @@ def answer_kind(document):
 
 
 def compact_jws_problem(value):
+    """Why a promotional offer's JWS is not as Apple documents it ("Generating JWS to sign App Store requests";
+    `promotionalOfferSignatureV2`: transactionId is required in a real-time answer), or None. The signature is
+    not verified (the stand-in does not know which of the team's keys the kid names), but it must be ES256's raw
+    64-byte r||s (RFC 7518; DER is a bug)."""
     if not isinstance(value, str):
         return "not a string"
     parts = value.split(".")
     if len(parts) != 3 or not all(re.fullmatch(r"[A-Za-z0-9_-]+", part) for part in parts):
         return "not a compact JWS (three base64url parts)"
-    try:
-        header = json.loads(base64.urlsafe_b64decode(parts[0] + "=" * (-len(parts[0]) % 4)))
-    except ValueError:
-        return "its header is not base64url JSON"
-    if not isinstance(header, dict) or header.get("alg") != "ES256" or not header.get("kid"):
-        return "its header is not {alg: ES256, kid, …}"
+    decoded = []
+    for name, part in (("header", parts[0]), ("payload", parts[1])):
+        try:
+            decoded.append(strict_json(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)), f"its {name}"))
+        except ValueError as error:
+            return f"its {name} is not base64url JSON ({error})"
+    header, claims = decoded
+    if not isinstance(header, dict) or header.get("alg") != "ES256" or not isinstance(header.get("kid"), str) \
+            or not header["kid"] or header.get("typ") != "JWT":
+        return "its header is not {alg: ES256, kid, typ: JWT}"
+    if len(parts[2]) != 86:  # base64url of 64 bytes, unpadded
+        return "its signature is not ES256's 64-byte r||s (a DER signature?)"
+    if not isinstance(claims, dict):
+        return "its payload is not a JSON object"
+    if claims.get("aud") != "promotional-offer":
+        return f"aud is {claims.get('aud')!r}, expected 'promotional-offer'"
+    iat = claims.get("iat")
+    if not isinstance(iat, int) or isinstance(iat, bool):
+        return f"iat is {iat!r}, expected an integer (seconds since 1970)"
+    if "exp" in claims:
+        return "it has an exp, which Apple's promotional offer JWS does not"
+    if not is_uuid(claims.get("nonce")):
+        return f"nonce is {claims.get('nonce')!r}, expected a UUID"
+    for name in ("iss", "bid", "productId", "offerIdentifier", "transactionId"):
+        if not isinstance(claims.get(name), str) or not claims[name]:
+            return f"{name} is {claims.get(name)!r}, expected a non-empty string" + \
+                (" (required in a real-time answer: the request's originalTransactionId)"
+                 if name == "transactionId" else "")
     return None
 
 

@@ -780,8 +780,66 @@ class PerformanceTestTests(StandInTestCase):
         self.assertError(self.s.result("not-a-uuid"), 4000212)
         self.assertError(self.s.result(str(uuid.uuid4())), 4040018)
 
+    @staticmethod
+    def offer_jws(claims=None, header=None, drop=(), signature=None):
+        """A promotional offer's compact JWS as Apple documents it (SPEC §3), changed as asked."""
+        payload = {"iss": "57246542-96fe-1a63-e053-0824d011072a", "iat": int(time.time()), "aud": "promotional-offer",
+                   "bid": "com.example.offerkit.demo", "nonce": str(uuid.uuid4()), "productId": MONTHLY,
+                   "offerIdentifier": "WINBACK50", "transactionId": "2000000900000001"}
+        payload.update(claims or {})
+        for name in drop:
+            payload.pop(name)
+        head = {"alg": "ES256", "kid": KEY_ID, "typ": "JWT"}
+        head.update(header or {})
+        token = jwt.encode(payload, DEMO_PRIVATE, algorithm="ES256", headers=head)
+        if "typ" in (header or {}) and header["typ"] is None:  # PyJWT adds typ itself: take it out again
+            parts = token.split(".")
+            head.pop("typ")
+            parts[0] = base64.urlsafe_b64encode(json.dumps(head).encode()).decode().rstrip("=")
+            token = ".".join(parts)
+        if signature is not None:
+            token = token.rsplit(".", 1)[0] + "." + base64.urlsafe_b64encode(signature).decode().rstrip("=")
+        return token
+
+    def test_promotional_offer_signatures_as_apple_documents_them(self):
+        """V2: the header alg/kid/typ, the base claims, aud promotional-offer, the offer's claims and
+        transactionId (required in a real-time answer), a raw 64-byte r||s signature; V1: a lower-case
+        nonce and appAccountToken ("Use lowercase")."""
+        def problem(v2=None, v1=None):
+            member = {"promotionalOfferSignatureV2": v2} if v2 is not None else {"promotionalOfferSignatureV1": v1}
+            return app_store_server.realtime_response_problem(
+                {"promotionalOffer": dict({"messageIdentifier": MESSAGE}, **member)})
+
+        self.assertIsNone(problem(v2=self.offer_jws()))
+        bad = {
+            "typ missing": self.offer_jws(header={"typ": None}),
+            "typ JOSE": self.offer_jws(header={"typ": "JOSE"}),
+            "aud of another feature": self.offer_jws({"aud": "advanced-commerce-api"}),
+            "no transactionId": self.offer_jws(drop=("transactionId",)),
+            "empty transactionId": self.offer_jws({"transactionId": ""}),
+            "no productId": self.offer_jws(drop=("productId",)),
+            "no offerIdentifier": self.offer_jws(drop=("offerIdentifier",)),
+            "no iss": self.offer_jws(drop=("iss",)),
+            "no bid": self.offer_jws(drop=("bid",)),
+            "fractional iat": self.offer_jws({"iat": 1741043663.5}),
+            "nonce not a UUID": self.offer_jws({"nonce": "n"}),
+            "an exp": self.offer_jws({"exp": int(time.time()) + 60}),
+            "a DER signature": self.offer_jws(signature=bytes([0x30, 0x44]) + bytes(68)),
+            "a payload that is not JSON": "eyJhbGciOiJFUzI1NiIsImtpZCI6IkRFTU9LRVkxMjMiLCJ0eXAiOiJKV1QifQ.bm90.c2ln",
+        }
+        for name, v2 in bad.items():
+            with self.subTest(name):
+                self.assertIsNotNone(problem(v2=v2))
+        v1 = {"encodedSignature": base64.b64encode(b"sig").decode(), "productId": MONTHLY,
+              "nonce": str(uuid.uuid4()), "timestamp": 1, "keyId": KEY_ID, "offerIdentifier": "WINBACK50",
+              "appAccountToken": str(uuid.uuid4())}
+        self.assertIsNone(problem(v1=v1))
+        for name in ("nonce", "appAccountToken"):
+            with self.subTest(name):
+                self.assertIsNotNone(problem(v1=dict(v1, **{name: v1[name].upper()})))
+
     def test_realtime_response_body_rules(self):
-        v2 = "eyJhbGciOiJFUzI1NiIsImtpZCI6IkRFTU9LRVkxMjMiLCJ0eXAiOiJKV1QifQ.eyJ4IjoxfQ.c2ln"
+        v2 = self.offer_jws()
         v1 = {"encodedSignature": base64.b64encode(b"sig").decode(), "productId": MONTHLY,
               "nonce": str(uuid.uuid4()), "timestamp": 1, "keyId": KEY_ID, "offerIdentifier": "WINBACK50"}
         good = [{}, {"message": {"messageIdentifier": MESSAGE}},
