@@ -28,9 +28,14 @@ public enum RetentionIdentifier {
     }
 
     /// `text` as a product ID: 1 to 255 letters, digits, `.`, `_` or `-` (App Store Connect's
-    /// product ID characters), which go into a path as they are.
+    /// product ID characters), which go into a path as they are; never `.` or `..`, which a URL
+    /// resolves to another path (`…/default/../en-US` would name another endpoint).
     public static func productId(_ text: String, field: String) throws(RequestValidationError) -> String {
         guard !text.isEmpty else { throw .empty(field: field) }
+        guard text != ".", text != ".." else {
+            throw .invalidFormat(
+                field: field, expected: "a product ID, not the path segment \(shown(text))")
+        }
         guard text.utf8.count <= maximumProductIdLength else {
             throw .tooLong(field: field, maximum: maximumProductIdLength, actual: text.utf8.count)
         }

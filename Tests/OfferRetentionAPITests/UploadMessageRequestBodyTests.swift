@@ -113,7 +113,8 @@ struct UploadMessageRequestBodyTests {
         }
         #expect(
             try RetentionIdentifier.productId("com.example_app.monthly-1", field: "p") == "com.example_app.monthly-1")
-        for text in ["", "com example", "com/example", String(repeating: "a", count: 256)] {
+        // `.` and `..` are path segments a URL resolves to another endpoint.
+        for text in ["", "com example", "com/example", String(repeating: "a", count: 256), ".", ".."] {
             #expect(throws: RequestValidationError.self) { try RetentionIdentifier.productId(text, field: "p") }
         }
         #expect(try RetentionIdentifier.locale("zh-Hans", field: "l") == "zh-Hans")
