@@ -20,17 +20,13 @@ struct RetentionPerformanceTestResult: AsyncParsableCommand {
     @Flag(help: "While PENDING, ask again every --poll-interval seconds (default 10), at most --max-wait (1800).")
     var wait = false
 
-    @Option(name: .customLong("poll-interval"), parsing: .unconditional, help: "Seconds between asks (1 to 600).")
-    var pollInterval: Int?
-
-    @Option(name: .customLong("max-wait"), parsing: .unconditional, help: "Seconds to wait at most (1 to 86400).")
-    var maxWait: Int?
+    @OptionGroup var waiting: PerformanceTestWaitOptions
 
     @OptionGroup var retention: RetentionOptions
 
     func run() async throws {
         let (interval, limit) = try PerformanceTestReport.waiting(
-            wait: wait, pollInterval: pollInterval, maxWait: maxWait)
+            wait: wait, pollInterval: waiting.pollInterval, maxWait: waiting.maxWait)
         let id = try RetentionIdentifier.uuid(requestId, field: "REQUEST_ID")
         let wait = wait
         let verbose = retention.verbose

@@ -24,17 +24,13 @@ struct RetentionPerformanceTestStart: AsyncParsableCommand {
     @Flag(help: "Wait for the result and exit with it (0 PASS, 1 FAIL, 75 still PENDING).")
     var wait = false
 
-    @Option(name: .customLong("poll-interval"), parsing: .unconditional, help: "Seconds between asks (1 to 600).")
-    var pollInterval: Int?
-
-    @Option(name: .customLong("max-wait"), parsing: .unconditional, help: "Seconds to wait at most (1 to 86400).")
-    var maxWait: Int?
+    @OptionGroup var waiting: PerformanceTestWaitOptions
 
     @OptionGroup var retention: RetentionOptions
 
     func run() async throws {
         let (interval, limit) = try PerformanceTestReport.waiting(
-            wait: wait, pollInterval: pollInterval, maxWait: maxWait)
+            wait: wait, pollInterval: waiting.pollInterval, maxWait: waiting.maxWait)
         guard try retention.resolvedEnvironment() == .sandbox else {
             throw CLIError.usage(
                 "the performance test runs in the sandbox only (Apple): leave out --environment production")
