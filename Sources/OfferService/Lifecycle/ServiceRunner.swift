@@ -85,12 +85,13 @@ public struct ServiceRunner: Sendable {
     /// timeout and a ``ConnectionGuard`` per connection, the limits' backlog and maximum number of
     /// connections.
     func makeApplication(
+        taskExecutor: (any TaskExecutor)? = nil,
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let limits = service.state.limits
         let maxBodyBytes = limits.maxBodyBytes
         return Application(
-            router: service.makeRouter(),
+            router: service.makeRouter(operations: service.routedOperations, taskExecutor: taskExecutor),
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: [ConnectionGuard(maxBodyBytes: maxBodyBytes)],

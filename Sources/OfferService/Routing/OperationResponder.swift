@@ -13,6 +13,9 @@ import OfferSigning
 struct OperationResponder: Sendable {
     let operation: ServiceOperation
     let state: ServiceState
+    /// Where a request's work runs when it is not an operation that runs long; `nil`: Swift's
+    /// global executor (in `offerkit serve`, NIO's event loops).
+    var taskExecutor: (any TaskExecutor)? = nil
 
     func respond(to request: Request, context: ServiceRequestContext) async throws -> Response {
         context.operationId = operation.id
@@ -184,7 +187,7 @@ struct OperationResponder: Sendable {
             deadline.start()
             task = Task(executorPreference: WorkerExecutor.shared) { try await run() }
         } else {
-            task = Task {
+            task = Task(executorPreference: taskExecutor) {
                 deadline.start()
                 return try await run()
             }
