@@ -26,10 +26,18 @@ struct OperationResponder: Sendable {
         var query: [String: String] = [:]
         for (name, value) in request.uri.queryParameters { query[String(name)] = String(value) }
         let logged = logger
+        let input = { @Sendable [state, query, context] (body: JSONValue?, rawBody: [UInt8]?) in
+            OperationRequest(
+                body: body, rawBody: rawBody, parameters: parameters, query: query, headers: request.headers,
+                apiKey: apiKey, state: state, logger: logged,
+                annotate: { metadata in context.logMetadata.merge(metadata) { $1 } })
+        }
+        if operation.answersFromMemory {
+            return Self.response(try await operation.handler(input(nil, nil)))
+        }
         // One deadline for reading the body, parsing it and the handler: a client that sends its
         // body slowly cannot hold the operation longer than the request timeout.
-        return try await withTimeout(seconds: state.limits.requestTimeoutSeconds) {
-            [operation, state, query, context] deadline in
+        return try await withTimeout(seconds: state.limits.requestTimeoutSeconds) { [operation] deadline in
             var body: JSONValue?
             var rawBody: [UInt8]?
             if let limit = operation.rawBodyLimit {
@@ -37,11 +45,7 @@ struct OperationResponder: Sendable {
             } else if let schema = operation.requestSchema {
                 body = try await readBody(request, schema: schema, deadline: deadline)
             }
-            let input = OperationRequest(
-                body: body, rawBody: rawBody, parameters: parameters, query: query, headers: request.headers,
-                apiKey: apiKey, state: state, logger: logged,
-                annotate: { metadata in context.logMetadata.merge(metadata) { $1 } })
-            return try await operation.handler(input)
+            return try await operation.handler(input(body, rawBody))
         }
     }
 
