@@ -16,6 +16,9 @@ struct OperationResponder: Sendable {
     /// Where a request's work runs when it is not an operation that runs long; `nil`: Swift's
     /// global executor (in `offerkit serve`, NIO's event loops).
     var taskExecutor: (any TaskExecutor)? = nil
+    /// Whether the operation runs in the request's own task, without the request timeout's task and
+    /// timer: it answers from memory, or only computes while the connection times its body.
+    var runsInline = false
 
     func respond(to request: Request, context: ServiceRequestContext) async throws -> Response {
         context.operationId = operation.id
@@ -32,8 +35,17 @@ struct OperationResponder: Sendable {
                 apiKey: apiKey, state: state, logger: logged,
                 annotate: { metadata in context.logMetadata.merge(metadata) { $1 } })
         }
-        if operation.answersFromMemory {
-            return Self.response(try await operation.handler(input(nil, nil)))
+        if runsInline {
+            // Nothing here waits but the body, which the connection times (``ConnectionGuard``).
+            let untimed = Deadline(seconds: state.limits.requestTimeoutSeconds)
+            var body: JSONValue?
+            var rawBody: [UInt8]?
+            if let limit = operation.rawBodyLimit {
+                rawBody = try await readRawBody(request, limit: limit, deadline: untimed)
+            } else if let schema = operation.requestSchema {
+                body = try await readBody(request, schema: schema, deadline: untimed)
+            }
+            return Self.response(try await operation.handler(input(body, rawBody)))
         }
         // One deadline for reading the body, parsing it and the handler: a client that sends its
         // body slowly cannot hold the operation longer than the request timeout.
@@ -152,6 +164,8 @@ struct OperationResponder: Sendable {
         } catch is NIOTooManyBytesError {
             throw ServiceProblem.bodyTooLarge(limit: limit)
         } catch _ where deadline.hasExpired {
+            throw ServiceProblem.bodyTimeout(seconds: Self.format(deadline.seconds))
+        } catch is BodyTimeoutError {
             throw ServiceProblem.bodyTimeout(seconds: Self.format(deadline.seconds))
         } catch let error as IOError {
             throw ServiceProblem.brokenConnection(error)
