@@ -100,19 +100,40 @@ struct SignatureBatch: Sendable {
         return results
     }
 
+    /// `id` as it is echoed when ``BatchSchemas/id`` accepts it (an integer in its plain form), else
+    /// `nil`.
+    static func validId(_ id: JSONValue) -> JSONValue? {
+        switch id {
+        case .string(let text) where text.utf8.count <= 256: id
+        case .number(let text) where Int64(text).map(String.init) == text: id
+        default: try? SchemaValidator().validated(id, against: BatchSchemas.id)
+        }
+    }
+
     /// One item's result: what its type's operation answers for it, or the problem that refused it.
     func sign(_ item: JSONValue) async throws -> BatchItemResult {
-        // Echoed as far as they are valid, whatever else fails.
+        // `type` and `id` are echoed as far as they are valid, whatever else fails.
         var type: SigningOperation?
-        if case .string(let name)? = item["type"] { type = SigningOperation(rawValue: name) }
-        let id = item["id"].flatMap { try? SchemaValidator().validated($0, against: BatchSchemas.id) }
-        let refused = { (problem: ServiceProblem) in BatchItemResult(type: type, id: id, outcome: .failed(problem)) }
-        do {
-            try SchemaValidator().validate(item, against: BatchSchemas.itemHeader)
-        } catch {
-            return refused(.invalid(error))
+        var id: JSONValue?
+        var headerIsValid = false
+        if case .object(let members) = item {
+            var typeMember: JSONValue?
+            var idMember: JSONValue?
+            for member in members where member.key == "type" || member.key == "id" {
+                if member.key == "type" { typeMember = member.value } else { idMember = member.value }
+            }
+            if case .string(let name)? = typeMember { type = SigningOperation(rawValue: name) }
+            id = idMember.flatMap(Self.validId)
+            headerIsValid = type != nil && (idMember == nil) == (id == nil)
         }
-        guard let type, case .object(let members) = item else {
+        let refused = { (problem: ServiceProblem) in BatchItemResult(type: type, id: id, outcome: .failed(problem)) }
+        guard headerIsValid, let type, case .object(let members) = item else {
+            // The schema says what is wrong, in the words it uses for every other field.
+            do {
+                try SchemaValidator().validate(item, against: BatchSchemas.itemHeader)
+            } catch {
+                return refused(.invalid(error))
+            }
             return refused(
                 ServiceProblem(.internalError, detail: "the batch item's type was not read; please report it"))
         }

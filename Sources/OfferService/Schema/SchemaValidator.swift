@@ -58,6 +58,8 @@ public struct SchemaValidator: Sendable {
             if let maxItems, elements.count > maxItems {
                 throw violation(path, "an array of at most \(maxItems) elements", value)
             }
+            // Elements of any value (a batch's items, checked one by one later) are taken as they are.
+            if case .any = items.kind { return value }
             var checked: [JSONValue] = []
             checked.reserveCapacity(elements.count)
             for (index, element) in elements.enumerated() {
