@@ -3,7 +3,7 @@ import OfferSigning
 extension ServiceOperation {
     /// `POST /v1/signatures/batch`: up to 1,000 signing requests of any types in one body, each
     /// signed by the operation of its type and answered in order.
-    static let signBatch: ServiceOperation = {
+    package static let signBatch: ServiceOperation = {
         var operation = ServiceOperation(
             id: "signBatch", method: .post, path: "/v1/signatures/batch", tag: "Signatures",
             summary: "Sign up to \(BatchSchemas.maximumItems) requests of any types in one call",
