@@ -96,8 +96,19 @@ struct HostileClientTests {
         let service = try ServiceFixtures.service { $0.limits = limits }
         let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
         let runner = ServiceRunner(service: service, host: "127.0.0.1", port: 0, logger: logger)
-        try await runner.makeApplication().test(.live) { client in
-            try await body(try #require(client.port))
+        // On threads of their own: tests that block the cooperative pool cannot starve the service or
+        // its client past the limits these tests check.
+        try await withTaskExecutorPreference(DedicatedThreads.shared) {
+            try await runner.makeApplication(taskExecutor: DedicatedThreads.shared).test(.live) { client in
+                try await body(try #require(client.port))
+            }
+        }
+    }
+
+    @Test("live exchanges run on threads of their own (DedicatedThreads)")
+    func liveExchangesRunOnDedicatedThreads() async throws {
+        try await Self.live(records: LogRecords()) { _ in
+            #expect(DedicatedThreads.isCurrent)
         }
     }
 
