@@ -96,8 +96,19 @@ struct HostileClientTests {
         let service = try ServiceFixtures.service { $0.limits = limits }
         let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
         let runner = ServiceRunner(service: service, host: "127.0.0.1", port: 0, logger: logger)
-        try await runner.makeApplication().test(.live) { client in
-            try await body(try #require(client.port))
+        // On threads of their own: tests that block the cooperative pool cannot starve the service or
+        // its client past the limits these tests check.
+        try await withTaskExecutorPreference(DedicatedThreads.shared) {
+            try await runner.makeApplication(taskExecutor: DedicatedThreads.shared).test(.live) { client in
+                try await body(try #require(client.port))
+            }
+        }
+    }
+
+    @Test("live exchanges run on threads of their own (DedicatedThreads)")
+    func liveExchangesRunOnDedicatedThreads() async throws {
+        try await Self.live(records: LogRecords()) { _ in
+            #expect(DedicatedThreads.isCurrent)
         }
     }
 
@@ -238,6 +249,48 @@ struct HostileClientTests {
             #expect(!String(decoding: exchange.received, as: UTF8.self).lowercased().contains("connection: close"))
             #expect(!exchange.closedByServer)
         }
+        Self.expectNo5xx(in: records)
+    }
+
+    @Test(
+        "a body sent in time is no 408 when the service, not the client, was slow to read it; one cut short still is",
+        arguments: [true, false])
+    func bodySentInTimeWhileTheServiceWasBusy(complete: Bool) async throws {
+        // The service's tasks cannot get a thread for 2 s (a busy machine) while the client sends a body
+        // in 21 pieces within 0.4 s (or all but the last); the request timeout is 1 s. Its buffer full,
+        // NIO stops reading the connection until the request's task reads the body.
+        let gate = GatedExecutor()
+        let records = LogRecords()
+        let service = try ServiceFixtures.service { $0.limits = ServiceLimits(requestTimeoutSeconds: 1) }
+        let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
+        let runner = ServiceRunner(service: service, host: "127.0.0.1", port: 0, logger: logger)
+        let received = try await withTaskExecutorPreference(gate) {
+            try await runner.makeApplication(taskExecutor: gate).test(.live) { client in
+                let port = try #require(client.port)
+                let body = Array(Self.body)
+                let request =
+                    Self.head(requestId: "busy", "Content-Length: \(Self.body.utf8.count)\r\n")
+                return await withCheckedContinuation { continuation in
+                    Thread {
+                        guard let socket = BlockingSocket(port: port) else { return continuation.resume(returning: "") }
+                        gate.hold()
+                        let start = Date()
+                        socket.send(request)
+                        for piece in stride(from: 0, to: complete ? body.count : body.count - 5, by: 5) {
+                            usleep(15_000)
+                            socket.send(String(body[piece..<min(piece + 5, body.count)]))
+                        }
+                        usleep(useconds_t(max(0, 2 - Date().timeIntervalSince(start)) * 1_000_000))
+                        gate.release()
+                        let bytes = socket.receive {
+                            String(decoding: $0, as: UTF8.self).contains("\r\n\r\n{") && $0.last == UInt8(ascii: "\n")
+                        }
+                        continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
+                    }.start()
+                }
+            }
+        }
+        #expect(received.hasPrefix(complete ? "HTTP/1.1 200" : "HTTP/1.1 408"), "\(received)")
         Self.expectNo5xx(in: records)
     }
 }

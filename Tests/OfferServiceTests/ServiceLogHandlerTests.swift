@@ -112,4 +112,59 @@ struct ServiceLogHandlerTests {
             #expect(indices == Array(0..<perThread))
         }
     }
+
+    #if os(Linux)
+        /// CPU time (user and system, in seconds) of each thread named `offerkit.log`, by thread id.
+        static func writerThreadsCPU() -> [String: Double] {
+            let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+            var times: [String: Double] = [:]
+            for tid in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? [] {
+                let comm = (try? String(contentsOfFile: "/proc/self/task/\(tid)/comm", encoding: .utf8)) ?? ""
+                guard comm.hasPrefix("offerkit.log"),
+                    let stat = try? String(contentsOfFile: "/proc/self/task/\(tid)/stat", encoding: .utf8),
+                    let close = stat.lastIndex(of: ")")
+                else { continue }
+                // After "pid (comm)": state is field 3, utime and stime fields 14 and 15.
+                let fields = stat[stat.index(after: close)...].split(separator: " ")
+                guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else {
+                    continue
+                }
+                times[tid] = (user + system) / ticks
+            }
+            return times
+        }
+
+        @Test("a full non-blocking descriptor (EAGAIN) makes the writer wait for room, not spin, and loses no line")
+        func fullNonBlockingDescriptorDoesNotSpin() async throws {
+            var ends: [Int32] = [0, 0]
+            try #require(pipe(&ends) == 0)
+            defer {
+                close(ends[0])
+                close(ends[1])
+            }
+            // Standard error shared with a process that made it non-blocking: write(2) answers EAGAIN when full.
+            _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+            _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
+            let writer = LogWriter(fileDescriptor: ends[1])
+            let line = Array((String(repeating: "x", count: 1023) + "\n").utf8)
+            let lines = 160  // 160 KiB: more than a pipe holds (64 KiB), less than the writer keeps (1 MiB)
+            for _ in 0..<lines { writer.write(line) }
+            try await Task.sleep(for: .milliseconds(300))  // the pipe is full, the writer has more to write
+            let before = Self.writerThreadsCPU()
+            try await Task.sleep(for: .seconds(1))
+            let after = Self.writerThreadsCPU()
+            let busiest = after.map { $0.value - (before[$0.key] ?? 0) }.max() ?? 0
+            #expect(busiest < 0.25, "a writer thread used \(busiest) s of CPU in 1 s waiting for a full pipe")
+            // Drained, every line arrives.
+            var received = 0
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            let deadline = Date().addingTimeInterval(60)
+            while received < lines * line.count, Date() < deadline {
+                let count = read(ends[0], &buffer, buffer.count)
+                if count > 0 { received += count } else { try await Task.sleep(for: .milliseconds(5)) }
+            }
+            writer.flush()
+            #expect(received == lines * line.count)
+        }
+    #endif
 }

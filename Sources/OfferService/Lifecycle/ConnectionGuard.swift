@@ -18,6 +18,8 @@ import NIOHTTPTypes
 /// - A request whose body has not arrived in full within ``bodyTimeout`` of its head gets a
 ///   ``BodyTimeoutError`` where its body is read (a 408 `body-timeout`). The timer is only
 ///   scheduled when a read ends with the body still incomplete; most requests arrive whole in one.
+///   Time in which the service did not read (its request tasks behind, their buffer full) is not
+///   the client's: a timer that expires then starts again when the service reads on.
 ///
 /// Per request it reads one header field and counts; it allocates nothing.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
@@ -46,6 +48,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// Whether a request's head has arrived and its end not yet.
     private var bodyPending = false
     private var bodyTimer: Scheduled<Void>?
+    /// Whether the handlers after this one asked for more bytes (`read`) and none came yet. A body
+    /// timer that expires while they did not (their buffer is full: the service, not the client, is
+    /// behind) starts again when they ask.
+    private var readRequested = false
 
     init(maxBodyBytes: Int, bodyTimeout: TimeAmount? = nil) {
         self.maxBodyBytes = max(0, maxBodyBytes)
@@ -69,18 +75,28 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
-        if bodyPending, bodyTimer == nil, let bodyTimeout {
-            bodyTimer = context.eventLoop.assumeIsolated().scheduleTask(in: bodyTimeout) { [self] in
-                bodyTimer = nil
-                guard bodyPending else { return }
-                context.fireErrorCaught(BodyTimeoutError())
-            }
-        }
+        readRequested = false
+        scheduleBodyTimer(context: context)
         context.fireChannelReadComplete()
     }
 
     func read(context: ChannelHandlerContext) {
-        if reading { context.read() }
+        if reading {
+            readRequested = true
+            scheduleBodyTimer(context: context)
+            context.read()
+        }
+    }
+
+    /// Times the pending body, unless it is timed already.
+    private func scheduleBodyTimer(context: ChannelHandlerContext) {
+        guard bodyPending, bodyTimer == nil, let bodyTimeout else { return }
+        bodyTimer = context.eventLoop.assumeIsolated().scheduleTask(in: bodyTimeout) { [self] in
+            bodyTimer = nil
+            // Not read because nothing asked for it: the next `read` times the body again.
+            guard bodyPending, readRequested else { return }
+            context.fireErrorCaught(BodyTimeoutError())
+        }
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

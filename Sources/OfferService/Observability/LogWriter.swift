@@ -57,6 +57,14 @@ public final class LogWriter: @unchecked Sendable {
 
     /// The writer thread: takes everything waiting, writes it, and again, for the life of the process.
     private func run() {
+        #if os(Linux)
+            // Foundation does not pass `Thread.name` on to the system: named here, it shows in `top -H` and `/proc`.
+            let comm = open("/proc/thread-self/comm", O_WRONLY)
+            if comm >= 0 {
+                _ = Foundation.write(comm, "offerkit.log", 12)
+                close(comm)
+            }
+        #endif
         var batch: [UInt8] = []
         while true {
             condition.lock()
@@ -70,8 +78,13 @@ public final class LogWriter: @unchecked Sendable {
                     let result = Foundation.write(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
                     if result > 0 {
                         offset += result
-                    } else if result < 0, errno == EINTR || errno == EAGAIN {
+                    } else if result < 0, errno == EINTR {
                         continue
+                    } else if result < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                        // Non-blocking and full (a descriptor shared with a process that made it so):
+                        // wait until it takes more, as a blocking one would, instead of spinning.
+                        var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
+                        _ = poll(&descriptor, 1, -1)
                     } else {
                         break  // closed or failing: these lines cannot be written anywhere
                     }

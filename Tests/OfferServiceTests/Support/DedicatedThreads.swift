@@ -24,6 +24,11 @@ final class DedicatedThreads: TaskExecutor, @unchecked Sendable {
         }
     }
 
+    /// Whether the caller runs on one of these threads.
+    static var isCurrent: Bool { Thread.current.threadDictionary[marker] != nil }
+    /// Marks these threads (on Linux, Foundation does not pass `Thread.name` on to the system).
+    private static let marker = "tests.dedicated"
+
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.withLock {
@@ -34,6 +39,7 @@ final class DedicatedThreads: TaskExecutor, @unchecked Sendable {
 
     /// Runs jobs in the order they came, for the life of the process.
     private func work() {
+        Thread.current.threadDictionary[Self.marker] = true
         while true {
             let job = condition.withLock {
                 while next == jobs.count { condition.wait() }
