@@ -10,6 +10,7 @@ let package = Package(
         .package(name: "OfferKit", path: ".."),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     ],
     targets: [
         // The signer and requests every measurement uses, shared with the profiling driver.
@@ -35,6 +36,11 @@ let package = Package(
                 .product(name: "OfferCodes", package: "OfferKit"),
                 .product(name: "OfferLedgerPostgres", package: "OfferKit"),
             ]
+        ),
+        // The HTTP floor: a bare Hummingbird app answering `GET /healthz` (`bare-hummingbird [PORT]`).
+        .executableTarget(
+            name: "bare-hummingbird",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")]
         ),
     ],
     swiftLanguageModes: [.v6]
