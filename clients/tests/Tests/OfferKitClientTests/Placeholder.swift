@@ -1,0 +1,4 @@
+import OfferKitClient
+import Testing
+
+@Test func placeholder() {}
