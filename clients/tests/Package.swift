@@ -17,13 +17,19 @@ let package = Package(
         .package(name: "OfferKitClient", path: "../swift"),
         // clients/generate builds its command-line tool from here: one version, so the same sources.
         .package(url: "https://github.com/apple/swift-openapi-generator.git", exact: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         .testTarget(
             name: "OfferKitClientTests",
             dependencies: [
                 .product(name: "OfferKitClient", package: "OfferKitClient"),
+                // Not used by the tests: it keeps the main package in the graph (see above), with its
+                // smallest library.
                 .product(name: "OfferSigning", package: "OfferKit"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         )
     ],

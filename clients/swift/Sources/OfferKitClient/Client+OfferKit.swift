@@ -12,14 +12,17 @@ extension Client {
     ///   - apiKey: the secret of an API key (`offerkit api-key create`), or `nil` for the public endpoints.
     ///   - httpClient: the AsyncHTTPClient to send with; its shared instance by default.
     ///   - timeout: how long one request may take, its answer included.
+    ///   - middlewares: more middlewares (logging, retries, metrics), run after the two above: they see
+    ///     the request with its `Authorization` header and the answer before a problem is thrown.
     public init(
-        serverURL: URL, apiKey: String?, httpClient: HTTPClient = .shared, timeout: TimeAmount = .seconds(30)
+        serverURL: URL, apiKey: String?, httpClient: HTTPClient = .shared, timeout: TimeAmount = .seconds(30),
+        middlewares: [any ClientMiddleware] = []
     ) {
-        var middlewares: [any ClientMiddleware] = [ProblemMiddleware()]
-        if let apiKey { middlewares.append(BearerTokenMiddleware(apiKey: apiKey)) }
+        var all: [any ClientMiddleware] = [ProblemMiddleware()]
+        if let apiKey { all.append(BearerTokenMiddleware(apiKey: apiKey)) }
         self.init(
             serverURL: serverURL,
             transport: AsyncHTTPClientTransport(configuration: .init(client: httpClient, timeout: timeout)),
-            middlewares: middlewares)
+            middlewares: all + middlewares)
     }
 }

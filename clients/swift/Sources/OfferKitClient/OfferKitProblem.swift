@@ -1,7 +1,7 @@
 import Foundation
 
 /// A problem the OfferKit service answered: an RFC 9457 problem (`application/problem+json`), thrown by
-/// every operation of a ``Client`` made with ``Client/init(serverURL:apiKey:httpClient:timeout:)`` (its
+/// every operation of a ``Client`` made with ``Client/init(serverURL:apiKey:httpClient:timeout:middlewares:)`` (its
 /// ``ProblemMiddleware`` throws it; the OpenAPI runtime hands it on as the `underlyingError` of a
 /// `ClientError`, see `ClientError.problem`).
 ///

@@ -6,7 +6,7 @@ import OpenAPIRuntime
 /// body) into a thrown ``OfferKitProblem``, whether the operation documents that status or not. Other
 /// answers pass through unchanged.
 ///
-/// ``Client/init(serverURL:apiKey:httpClient:timeout:)`` installs it. Without it, a documented problem
+/// ``Client/init(serverURL:apiKey:httpClient:timeout:middlewares:)`` installs it. Without it, a documented problem
 /// arrives as a case of the operation's `Output` (such as `.unprocessableContent`) and an undocumented
 /// one as `.undocumented`.
 public struct ProblemMiddleware: ClientMiddleware {

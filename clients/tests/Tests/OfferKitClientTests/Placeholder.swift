@@ -1,4 +1,0 @@
-import OfferKitClient
-import Testing
-
-@Test func placeholder() {}
