@@ -78,8 +78,14 @@ public struct OfferService: Sendable {
     }
 
     /// The router for `operations` (tests route operations of their own through the same
-    /// middlewares and responder).
-    func makeRouter(operations: [ServiceOperation]) -> Router<ServiceRequestContext> {
+    /// middlewares and responder). `connectionTimesBodies`: the connection enforces the request
+    /// timeout on bodies (``ConnectionGuard``, as ``ServiceRunner`` sets it up), so operations that
+    /// only compute (``ServiceOperation/computesOnly``) run in the request's own task. `taskExecutor`,
+    /// when given, runs each request's work (tests
+    /// that serve in-process give it threads the rest of the test process cannot starve).
+    func makeRouter(
+        operations: [ServiceOperation], taskExecutor: (any TaskExecutor)? = nil, connectionTimesBodies: Bool = false
+    ) -> Router<ServiceRequestContext> {
         // HEAD answers every GET endpoint, as RFC 9110 §9.1 asks (load balancers probe with it).
         let router = Router(context: ServiceRequestContext.self, options: .autoGenerateHeadEndpoints)
         var methodsByPath: [String: [HTTPRequest.Method]] = [:]
@@ -90,7 +96,9 @@ public struct OfferService: Sendable {
         router.add(middleware: RequestObservationMiddleware(metrics: state.metrics))
         router.add(middleware: ProblemMiddleware(methodsByPath: methodsByPath, metrics: state.metrics))
         for operation in operations {
-            let responder = OperationResponder(operation: operation, state: state)
+            let responder = OperationResponder(
+                operation: operation, state: state, taskExecutor: taskExecutor,
+                runsInline: operation.answersFromMemory || (connectionTimesBodies && operation.computesOnly))
             router.on(RouterPath(operation.path), method: operation.method) { request, context in
                 try await responder.respond(to: request, context: context)
             }

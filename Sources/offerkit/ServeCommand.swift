@@ -149,8 +149,11 @@ struct ServeCommand: AsyncParsableCommand {
         let keyFiles = configuration.apps.values.map(\.keyFile) + [configuration.connectAPI?.keyFile].compactMap { $0 }
         for keyFile in Set(keyFiles).sorted() { Credentials.warnIfExposed(keyFile) }
 
-        var logger = Logger(label: "offerkit") { StreamLogHandler.standardError(label: $0) }
+        // Lines are written from a thread of their own (ServiceLogHandler, LogWriter); every line
+        // logged is written before this command returns or fails.
+        var logger = Logger(label: "offerkit") { ServiceLogHandler(label: $0) }
         logger.logLevel = logLevel.level
+        defer { LogWriter.standardError.flush() }
         if noAuth {
             Output.warning(
                 "AUTHENTICATION IS OFF (--no-auth): anyone who can connect to \(host):\(port) can sign with every "
@@ -175,6 +178,7 @@ struct ServeCommand: AsyncParsableCommand {
             // Which apps Apple's calls are answered for, and where: what `offerkit retention url set` registers.
             let apps = retention.responder.apps.map { "\($0.bundleId) (appAppleId \($0.appAppleId))" }
             let environments = retention.responder.settings.environments.map(\.rawValue).sorted()
+            LogWriter.standardError.flush()  // after the lines logged so far
             FileHandle.standardError.write(
                 Data(
                     ("offerkit: Get Retention Message endpoint: POST \(retention.path) answers "
@@ -184,6 +188,7 @@ struct ServeCommand: AsyncParsableCommand {
         FileDescriptorLimit.raise(toServe: limits.maxConnections, logger: logger)
         let runner = ServiceRunner(service: service, host: host, port: port, logger: logger)
         try await runner.run { address in
+            LogWriter.standardError.flush()
             FileHandle.standardError.write(Data("offerkit: listening on \(address.url)\n".utf8))
         }
         logger.notice("stopped")

@@ -15,6 +15,10 @@ import NIOHTTPTypes
 ///   reset caused by the bytes it still sends). Hummingbird itself would read the rest of the body,
 ///   however long, to reach the next request.
 ///
+/// - A request whose body has not arrived in full within ``bodyTimeout`` of its head gets a
+///   ``BodyTimeoutError`` where its body is read (a 408 `body-timeout`). The timer is only
+///   scheduled when a read ends with the body still incomplete; most requests arrive whole in one.
+///
 /// Per request it reads one header field and counts; it allocates nothing.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
@@ -37,21 +41,42 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// Whether the last response has been written and the output closed.
     private var finished = false
     private var lingerTimer: Scheduled<Void>?
+    /// How long a request's body may take to arrive after its head; `nil`: no limit here.
+    private let bodyTimeout: TimeAmount?
+    /// Whether a request's head has arrived and its end not yet.
+    private var bodyPending = false
+    private var bodyTimer: Scheduled<Void>?
 
-    init(maxBodyBytes: Int) {
+    init(maxBodyBytes: Int, bodyTimeout: TimeAmount? = nil) {
         self.maxBodyBytes = max(0, maxBodyBytes)
+        self.bodyTimeout = bodyTimeout
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
             if ContentLength.exceeds(maxBodyBytes, in: head.headerFields) { reading = false }
+            bodyPending = true
         case .body:
             break
         case .end:
             requestsReceived += 1
+            bodyPending = false
+            bodyTimer?.cancel()
+            bodyTimer = nil
         }
         context.fireChannelRead(data)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if bodyPending, bodyTimer == nil, let bodyTimeout {
+            bodyTimer = context.eventLoop.assumeIsolated().scheduleTask(in: bodyTimeout) { [self] in
+                bodyTimer = nil
+                guard bodyPending else { return }
+                context.fireErrorCaught(BodyTimeoutError())
+            }
+        }
+        context.fireChannelReadComplete()
     }
 
     func read(context: ChannelHandlerContext) {
@@ -92,6 +117,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func channelInactive(context: ChannelHandlerContext) {
         lingerTimer?.cancel()
         lingerTimer = nil
+        bodyTimer?.cancel()
+        bodyTimer = nil
         context.fireChannelInactive()
     }
 

@@ -85,15 +85,21 @@ public struct ServiceRunner: Sendable {
     /// timeout and a ``ConnectionGuard`` per connection, the limits' backlog and maximum number of
     /// connections.
     func makeApplication(
+        taskExecutor: (any TaskExecutor)? = nil,
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let limits = service.state.limits
         let maxBodyBytes = limits.maxBodyBytes
+        // The connection times each request's body (the request timeout, clamped as the responder
+        // clamps it), so operations that only compute run in the request's own task.
+        let timeout = limits.requestTimeoutSeconds.isNaN ? 0 : min(max(limits.requestTimeoutSeconds, 0), 86_400)
+        let bodyTimeout = TimeAmount.nanoseconds(Int64(timeout * 1e9))
         return Application(
-            router: service.makeRouter(),
+            router: service.makeRouter(
+                operations: service.routedOperations, taskExecutor: taskExecutor, connectionTimesBodies: true),
             server: .http1(
                 configuration: .init(
-                    additionalChannelHandlers: [ConnectionGuard(maxBodyBytes: maxBodyBytes)],
+                    additionalChannelHandlers: [ConnectionGuard(maxBodyBytes: maxBodyBytes, bodyTimeout: bodyTimeout)],
                     idleTimeout: .seconds(idleTimeoutSeconds))),
             configuration: ApplicationConfiguration(
                 address: .hostname(host, port: port), backlog: max(1, limits.backlog),

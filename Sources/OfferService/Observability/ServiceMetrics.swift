@@ -21,6 +21,10 @@ public struct ServiceMetrics: Sendable {
     private let factory: PrometheusMetricsFactory
     /// The metrics already made, by label and dimensions: each is created once per label set.
     private let made = Made()
+    /// The metrics of each request's operation and status, and of each signing operation, found
+    /// without building their label sets again (every request records them).
+    private let perRequest = NIOLockedValueBox([RequestKey: (Metrics.Counter, Metrics.Timer)]())
+    private let perSignature = NIOLockedValueBox([SigningOperation: Metrics.Counter]())
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
@@ -35,7 +39,13 @@ public struct ServiceMetrics: Sendable {
 
     /// Counts one signature or token of `operation` (type `promotional-offer`, …).
     public func signed(_ operation: SigningOperation) {
-        counter("offerkit_signatures_total", [("type", operation.rawValue)]).increment()
+        let counter = perSignature.withLockedValue { table in
+            if let counter = table[operation] { return counter }
+            let counter = self.counter("offerkit_signatures_total", [("type", operation.rawValue)])
+            table[operation] = counter
+            return counter
+        }
+        counter.increment()
     }
 
     /// Counts one problem response.
@@ -45,8 +55,24 @@ public struct ServiceMetrics: Sendable {
 
     /// Records one finished request.
     public func request(operation: String, status: Int, nanoseconds: Int64) {
-        counter("offerkit_http_requests_total", [("operation", operation), ("status", String(status))]).increment()
-        timer("offerkit_http_request_duration_seconds", [("operation", operation)]).recordNanoseconds(nanoseconds)
+        let key = RequestKey(operation: operation, status: status)
+        let (counter, timer) = perRequest.withLockedValue { table in
+            if let metrics = table[key] { return metrics }
+            let metrics = (
+                self.counter("offerkit_http_requests_total", [("operation", operation), ("status", String(status))]),
+                self.timer("offerkit_http_request_duration_seconds", [("operation", operation)])
+            )
+            table[key] = metrics
+            return metrics
+        }
+        counter.increment()
+        timer.recordNanoseconds(nanoseconds)
+    }
+
+    /// A request's operation and status.
+    struct RequestKey: Hashable {
+        var operation: String
+        var status: Int
     }
 
     /// Counts one answer of the Get Retention Message endpoint and records its duration.

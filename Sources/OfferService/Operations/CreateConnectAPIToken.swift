@@ -38,7 +38,7 @@ extension ServiceOperation {
         }
         request.state.metrics.signed(SigningOperation.connectAPIToken)
         return OperationResponse(body: CommonSchemas.bearerToken(token))
-    }
+    }.computingOnly()
 }
 
 /// The body of `createConnectAPIToken`.

@@ -20,7 +20,7 @@ extension ServiceOperation {
     ) { _ in
         OperationResponse(
             body: .object([("status", .string("ok")), ("version", .string(OfferService.version))]), noStore: true)
-    }
+    }.answeringFromMemory()
 
     /// `GET /readyz`: the service takes requests (503 once graceful shutdown begins).
     static let readiness = ServiceOperation(
@@ -40,7 +40,7 @@ extension ServiceOperation {
         }
         return OperationResponse(
             body: .object([("status", .string("ready")), ("apps", .integer(request.state.apps.bundleIds.count))]))
-    }
+    }.answeringFromMemory()
 
     /// `GET /metrics`: Prometheus text.
     static let metrics = ServiceOperation(
@@ -54,5 +54,5 @@ extension ServiceOperation {
     ) { request in
         OperationResponse(
             text: request.state.metrics.exposition(), mediaType: "text/plain; version=0.0.4; charset=utf-8")
-    }
+    }.answeringFromMemory()
 }

@@ -17,7 +17,7 @@ extension ServiceOperation {
             body: OpenAPIDocument.document(
                 includingLedger: request.state.ledger != nil, retentionPath: request.state.retention?.path),
             noStore: false)
-    }
+    }.answeringFromMemory()
 
     /// An OpenAPI 3.1.0 document, checked only at its top level.
     private static let openAPIDocumentSchema = JSONSchema(

@@ -13,6 +13,12 @@ import OfferSigning
 struct OperationResponder: Sendable {
     let operation: ServiceOperation
     let state: ServiceState
+    /// Where a request's work runs when it is not an operation that runs long; `nil`: Swift's
+    /// global executor (in `offerkit serve`, NIO's event loops).
+    var taskExecutor: (any TaskExecutor)? = nil
+    /// Whether the operation runs in the request's own task, without the request timeout's task and
+    /// timer: it answers from memory, or only computes while the connection times its body.
+    var runsInline = false
 
     func respond(to request: Request, context: ServiceRequestContext) async throws -> Response {
         context.operationId = operation.id
@@ -23,10 +29,27 @@ struct OperationResponder: Sendable {
         var query: [String: String] = [:]
         for (name, value) in request.uri.queryParameters { query[String(name)] = String(value) }
         let logged = logger
+        let input = { @Sendable [state, query, context] (body: JSONValue?, rawBody: [UInt8]?) in
+            OperationRequest(
+                body: body, rawBody: rawBody, parameters: parameters, query: query, headers: request.headers,
+                apiKey: apiKey, state: state, logger: logged,
+                annotate: { metadata in context.logMetadata.merge(metadata) { $1 } })
+        }
+        if runsInline {
+            // Nothing here waits but the body, which the connection times (``ConnectionGuard``).
+            let untimed = Deadline(seconds: state.limits.requestTimeoutSeconds)
+            var body: JSONValue?
+            var rawBody: [UInt8]?
+            if let limit = operation.rawBodyLimit {
+                rawBody = try await readRawBody(request, limit: limit, deadline: untimed)
+            } else if let schema = operation.requestSchema {
+                body = try await readBody(request, schema: schema, deadline: untimed)
+            }
+            return Self.response(try await operation.handler(input(body, rawBody)))
+        }
         // One deadline for reading the body, parsing it and the handler: a client that sends its
         // body slowly cannot hold the operation longer than the request timeout.
-        return try await withTimeout(seconds: state.limits.requestTimeoutSeconds) {
-            [operation, state, query, context] deadline in
+        return try await withTimeout(seconds: state.limits.requestTimeoutSeconds) { [operation] deadline in
             var body: JSONValue?
             var rawBody: [UInt8]?
             if let limit = operation.rawBodyLimit {
@@ -34,11 +57,7 @@ struct OperationResponder: Sendable {
             } else if let schema = operation.requestSchema {
                 body = try await readBody(request, schema: schema, deadline: deadline)
             }
-            let input = OperationRequest(
-                body: body, rawBody: rawBody, parameters: parameters, query: query, headers: request.headers,
-                apiKey: apiKey, state: state, logger: logged,
-                annotate: { metadata in context.logMetadata.merge(metadata) { $1 } })
-            return try await operation.handler(input)
+            return try await operation.handler(input(body, rawBody))
         }
     }
 
@@ -146,6 +165,8 @@ struct OperationResponder: Sendable {
             throw ServiceProblem.bodyTooLarge(limit: limit)
         } catch _ where deadline.hasExpired {
             throw ServiceProblem.bodyTimeout(seconds: Self.format(deadline.seconds))
+        } catch is BodyTimeoutError {
+            throw ServiceProblem.bodyTimeout(seconds: Self.format(deadline.seconds))
         } catch let error as IOError {
             throw ServiceProblem.brokenConnection(error)
         } catch let error as ChannelError {
@@ -184,7 +205,7 @@ struct OperationResponder: Sendable {
             deadline.start()
             task = Task(executorPreference: WorkerExecutor.shared) { try await run() }
         } else {
-            task = Task {
+            task = Task(executorPreference: taskExecutor) {
                 deadline.start()
                 return try await run()
             }

@@ -40,6 +40,15 @@ public struct ServiceOperation: Sendable {
     /// tokens) run on Swift's global executor, which `offerkit serve` puts on NIO's event loops;
     /// that is where the worker threads keep long work away from the connections.
     public var runsLong: Bool
+    /// Whether the operation has no body and answers at once from what the service holds (health,
+    /// readiness, metrics, the OpenAPI document): it runs in the request's own task, without the
+    /// task and timer of the request timeout, which nothing in it waits for.
+    public var answersFromMemory: Bool = false
+    /// Whether the handler only computes from the request (signatures, tokens): nothing in it
+    /// waits, and it takes microseconds. Served by ``ServiceRunner``, whose connections time the
+    /// body themselves, it runs in the request's own task, without the request timeout's task and
+    /// timer; elsewhere (a router in an application of your own) it runs as the others do.
+    public var computesOnly: Bool = false
     /// Whether the operation is an old path kept for existing clients (`deprecated: true` in the
     /// OpenAPI document); its description names the path that replaces it.
     public var deprecated: Bool = false
@@ -123,5 +132,19 @@ public struct ServiceOperation: Sendable {
         types += [.timeout, .internalError]
         var seen = Set<String>()
         return types.filter { seen.insert($0.slug).inserted }.sorted { ($0.status, $0.slug) < ($1.status, $1.slug) }
+    }
+
+    /// This operation, marked ``computesOnly``.
+    func computingOnly() -> ServiceOperation {
+        var operation = self
+        operation.computesOnly = true
+        return operation
+    }
+
+    /// This operation, marked ``answersFromMemory``.
+    func answeringFromMemory() -> ServiceOperation {
+        var operation = self
+        operation.answersFromMemory = true
+        return operation
     }
 }
