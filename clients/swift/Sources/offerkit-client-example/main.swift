@@ -15,7 +15,7 @@ for bundleId in ["com.example.offerkit.demo", "com.example.unknown"] {
         print(try answer.ok.body.json.jws)  // eyJhbGciOiJFUzI1NiIs…
     } catch let error as ClientError {
         guard let problem = error.problem else { throw error }
-        // 404 urn:offerkit:problem:unknown-app No app with bundle ID com.example.unknown … bundleId
+        // 404 urn:offerkit:problem:unknown-app bundle ID com.example.unknown is not configured … bundleId
         print(problem.status, problem.type, problem.detail, problem.field ?? "-")
     }
 }
