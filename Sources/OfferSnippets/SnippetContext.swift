@@ -7,7 +7,7 @@ import OfferSigning
 ///
 /// | key | value |
 /// |---|---|
-/// | `language`, `operation`, `operationId`, `scope` | what is rendered, such as `python`, `promotional-offer`, `signPromotionalOffer` |
+/// | `language`, `operation`, `operationId`, `scope` | what is rendered, such as `python`, `promotional-offer`, `signPromotionalOffer` (no `scope` for `batch`) |
 /// | `method`, `path`, `baseURL`, `url` | the endpoint: `POST`, `/v1/signatures/promotional-offer`, the base URL without a trailing `/`, and both joined |
 /// | `apiKeyVariable` | the environment variable that holds the API key (`OFFERKIT_API_KEY`) |
 /// | `bundleId`, `productId`, `offerIdentifier` | the inputs |
@@ -20,7 +20,7 @@ import OfferSigning
 struct SnippetContext {
     let values: [String: Any]
 
-    init(operation: SigningOperation, language: SnippetLanguage, inputs: SnippetInputs) throws {
+    init(operation: SnippetOperation, language: SnippetLanguage, inputs: SnippetInputs) throws {
         let baseURL = try Self.checkedBaseURL(inputs.baseURL)
         try Self.checkText(inputs.productId, field: "productId")
         try Self.checkText(inputs.offerIdentifier, field: "offerIdentifier")
@@ -48,7 +48,6 @@ struct SnippetContext {
             "language": language.id,
             "operation": operation.rawValue,
             "operationId": service.id,
-            "scope": service.scope?.rawValue ?? operation.rawValue,
             "method": service.method.rawValue,
             "path": service.path,
             "baseURL": baseURL,
@@ -60,6 +59,8 @@ struct SnippetContext {
             "transactionIdVariable": SnippetInputs.transactionIdVariable,
             "requestReferenceId": UUID().uuidString.lowercased(),
         ]
+        // A batch has no scope of its own: each item needs its type's.
+        if let scope = service.scope { text["scope"] = scope.rawValue }
         // Absent optional values are left out: Mustache renders a section of an empty string.
         if !token.isEmpty { text["appAccountToken"] = token.lowercased() }
         if let transactionId = inputs.transactionId { text["transactionId"] = transactionId }

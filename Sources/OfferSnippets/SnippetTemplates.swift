@@ -21,7 +21,7 @@ public enum SnippetTemplates: Sendable, Equatable {
     /// One language and the operations it has snippets for.
     public struct Entry: Hashable, Sendable {
         public var language: SnippetLanguage
-        public var operations: [SigningOperation]
+        public var operations: [SnippetOperation]
     }
 
     /// Every language with its operations: the built-in languages in their order, then the
@@ -31,11 +31,11 @@ public enum SnippetTemplates: Sendable, Equatable {
     }
 
     private static func catalog(of files: Set<String>) -> [Entry] {
-        var byLanguage: [String: Set<SigningOperation>] = [:]
+        var byLanguage: [String: Set<SnippetOperation>] = [:]
         for file in files {
             let parts = file.split(separator: "/", maxSplits: 1).map(String.init)
             guard parts.count == 2, parts[1].hasSuffix(".mustache") else { continue }
-            if let operation = SigningOperation(rawValue: String(parts[1].dropLast(".mustache".count))) {
+            if let operation = SnippetOperation(rawValue: String(parts[1].dropLast(".mustache".count))) {
                 byLanguage[parts[0], default: []].insert(operation)
             }
         }
@@ -46,14 +46,14 @@ public enum SnippetTemplates: Sendable, Equatable {
         return order.map { id in
             Entry(
                 language: SnippetLanguage.named(id),
-                operations: SigningOperation.allCases.filter { byLanguage[id]?.contains($0) == true })
+                operations: SnippetOperation.allCases.filter { byLanguage[id]?.contains($0) == true })
         }
     }
 
     /// Renders the `operation` snippet in `language` with `inputs` filled in.
     ///
-    /// `operation` is a ``SigningOperation`` name (`promotional-offer`, …); deprecated spellings
-    /// are the caller's to resolve (``SigningOperation/named(_:)``).
+    /// `operation` is a ``SnippetOperation`` name (`promotional-offer`, …, `batch`); deprecated
+    /// spellings are the caller's to resolve (``SigningOperation/named(_:)``).
     ///
     /// Each rendering gets a fresh Advanced Commerce `requestReferenceId` (a version 4 UUID).
     /// - Throws: ``SnippetError``: an unknown language or operation (naming the ones there are),
@@ -64,7 +64,7 @@ public enum SnippetTemplates: Sendable, Equatable {
         guard let entry = catalog.first(where: { $0.language.id == language }) else {
             throw SnippetError.unknownLanguage(language, known: catalog.map(\.language.id))
         }
-        guard let chosen = SigningOperation(rawValue: operation), entry.operations.contains(chosen) else {
+        guard let chosen = SnippetOperation(rawValue: operation), entry.operations.contains(chosen) else {
             throw SnippetError.unknownOperation(
                 operation, language: language, known: entry.operations.map(\.rawValue))
         }

@@ -24,7 +24,7 @@ struct SnippetCommand: ParsableCommand {
     @Option(help: "The language: curl, python, node, java, swift, swift-storekit, objc-storekit.")
     var language: String?
 
-    @Option(help: "The operation: \(SigningOperation.names).")
+    @Option(help: "The operation: \(SnippetOperation.names).")
     var operation: String?
 
     @Option(help: "The signing service's base URL.")

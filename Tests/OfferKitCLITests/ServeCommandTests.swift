@@ -211,6 +211,73 @@ struct ServeCommandTests {
         #expect(server.waitForExit().status == 0)
     }
 
+    @Test(
+        .enabled(if: Independent.pythonAvailable || Independent.isCI, Independent.pythonReason),
+        .enabled(if: Independent.opensslAvailable || Independent.isCI, Independent.opensslReason))
+    func aBatchOf100IsSignedInOrderAndVerifiesWithPyJWTAndOpenSSL() throws {
+        let key = try Self.createKey(name: "batch")
+        let (server, port) = try Self.start(["--burst", "200"], keys: [key])
+        defer {
+            server.terminate()
+            server.waitForExit()
+        }
+        // 100 items over both apps, three types; every tenth item names an app the service lacks.
+        let bundleIds = [DemoKey.bundleId, Self.otherBundleId]
+        let items = (0..<100).map { index -> String in
+            let bundleId = index % 10 == 9 ? "com.example.offerkit.nowhere" : bundleIds[index % 2]
+            let offer =
+                #""bundleId":"\#(bundleId)","productId":"com.example.offerkit.monthly","offerIdentifier":"WINBACK50""#
+            switch index % 3 {
+            case 0: return #"{"type":"promotional-offer","id":\#(index),\#(offer)}"#
+            case 1: return #"{"type":"legacy-promotional-offer","id":"item-\#(index)",\#(offer)}"#
+            default:
+                return #"{"type":"introductory-offer-eligibility","id":\#(index),"bundleId":"\#(bundleId)","#
+                    + #""productId":"com.example.offerkit.monthly","allowIntroductoryOffer":true,"transactionId":"1"}"#
+            }
+        }
+        let reply = try HTTPConnection.request(
+            "POST", "/v1/signatures/batch", port: port, headers: Self.signHeaders(key, requestId: "batch-100"),
+            body: #"{"requests":["# + items.joined(separator: ",") + "]}")
+        #expect(reply.status == 200, "\(reply)")
+        let results = try #require(reply.json?["results"]?.array, "\(reply)")
+        try #require(results.count == 100)
+        #expect(reply.json?["succeeded"] == .int(90))
+        #expect(reply.json?["failed"] == .int(10))
+        var tokens: [(token: String, audience: String)] = []
+        for (index, result) in results.enumerated() {
+            #expect(result["index"] == .int(Int64(index)))
+            #expect(result["id"] == (index % 3 == 1 ? .string("item-\(index)") : .int(Int64(index))))
+            let bundleId = bundleIds[index % 2]
+            if index % 10 == 9 {
+                #expect(result["status"] == .int(404), "\(result)")
+                #expect(result["problem"]?["type"]?.string == "urn:offerkit:problem:unknown-app")
+                #expect(result["problem"]?["requestId"]?.string == "batch-100")
+                continue
+            }
+            #expect(result["status"] == .int(200), "\(result)")
+            switch index % 3 {
+            case 1:
+                let message = Independent.legacyMessage(
+                    bundleId: bundleId, productId: "com.example.offerkit.monthly", offerId: "WINBACK50",
+                    appAccountToken: "", nonce: try #require(result["nonce"]?.string),
+                    timestamp: Int64(try #require(result["timestamp"]?.int)))
+                let checked = try Independent.opensslVerify(
+                    signatureBase64: try #require(result["signature"]?.string), message: message)
+                #expect(checked.status == 0, "\(index): openssl refused the signature: \(checked.stderr)")
+            case 0: tokens.append((try #require(result["jws"]?.string), "promotional-offer"))
+            default: tokens.append((try #require(result["jws"]?.string), "introductory-offer-eligibility"))
+            }
+        }
+        let verified = try Independent.verifyWithPython(tokens)
+        #expect(verified.count == tokens.count)
+        // The request counts once, each signature by its type.
+        let metrics = try HTTPConnection.request(
+            "GET", "/metrics", port: port, headers: [("Authorization", "Bearer \(key.secret)")], body: nil)
+        #expect(metrics.body.contains(#"offerkit_http_requests_total{operation="signBatch",status="200"} 1"#))
+        #expect(metrics.body.contains(#"offerkit_signatures_total{type="legacy-promotional-offer"} 30"#))
+        #expect(metrics.body.contains(#"offerkit_problems_total{type="unknown-app"} 10"#))
+    }
+
     @Test func noAuthOnLoopbackWarnsLoudlyAndTakesRequestsWithoutAKey() throws {
         let (server, port) = try Self.start(["--no-auth"])
         #expect(server.stderr.contains("AUTHENTICATION IS OFF"), "\(server.result())")

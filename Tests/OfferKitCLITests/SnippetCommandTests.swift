@@ -11,7 +11,7 @@ import Testing
 struct SnippetCommandTests {
     static let operations = [
         "promotional-offer", "legacy-promotional-offer", "introductory-offer-eligibility", "advanced-commerce",
-        "server-api-token", "connect-api-token",
+        "server-api-token", "connect-api-token", "batch",
     ]
     static let appSnippets: [(language: String, operations: [String])] = [
         ("swift-storekit", ["promotional-offer", "legacy-promotional-offer", "introductory-offer-eligibility"]),
@@ -120,6 +120,8 @@ struct SnippetCommandTests {
         let reference = requestJSON["requestInfo"]?["requestReferenceId"]?.string ?? ""
         #expect(UUID(uuidString: reference) != nil && reference == reference.lowercased(), "\(language): \(reference)")
 
+        try Self.verifyBatch(try #require(answers["batch"], "\(language): no batch answer"), language: language)
+
         let legacy = try #require(answers["legacy-promotional-offer"], "\(language)")
         #expect(legacy["appAccountToken"]?.string == appAccountToken.lowercased(), "\(language)")
         let message = Independent.legacyMessage(
@@ -128,6 +130,30 @@ struct SnippetCommandTests {
         let checked = try Independent.opensslVerify(
             signatureBase64: try #require(legacy["signature"]?.string), message: message)
         #expect(checked.status == 0, "\(language): openssl rejected the legacy signature: \(checked.stderr)")
+    }
+
+    /// The batch snippet's answer: its promotional offer as a JWS and as a legacy signature, both
+    /// verified independently, in order, with their ids.
+    static func verifyBatch(_ answer: JSON, language: String) throws {
+        let results = try #require(answer["results"]?.array, "\(language): \(answer)")
+        try #require(results.count == 2, "\(language): \(answer)")
+        #expect(answer["succeeded"] == .int(2), "\(language)")
+        #expect(results.map { $0["id"]?.string } == ["jws", "legacy"], "\(language)")
+        #expect(results.map { $0["status"] } == [.int(200), .int(200)], "\(language): \(answer)")
+        let jws = try #require(results[0]["jws"]?.string, "\(language): no jws in the batch answer")
+        let verified = try Independent.verifyWithPython([(jws, "promotional-offer")])
+        let claims = try #require(verified.first?.claims, "\(language): PyJWT did not verify the batch's JWS")
+        #expect(claims["productId"]?.string == productId, "\(language)")
+        #expect(claims["offerIdentifier"]?.string == offerId, "\(language)")
+        #expect(claims["transactionId"]?.string == "2000000123456789", "\(language)")
+        let legacy = results[1]
+        #expect(legacy["appAccountToken"]?.string == appAccountToken.lowercased(), "\(language)")
+        let message = Independent.legacyMessage(
+            productId: productId, offerId: offerId, appAccountToken: appAccountToken,
+            nonce: try #require(legacy["nonce"]?.string), timestamp: try #require(legacy["timestamp"]?.int))
+        let checked = try Independent.opensslVerify(
+            signatureBase64: try #require(legacy["signature"]?.string), message: message)
+        #expect(checked.status == 0, "\(language): openssl rejected the batch's legacy signature: \(checked.stderr)")
     }
 
     static let storeKitDeclarations = CLI.packageRoot.appendingPathComponent(

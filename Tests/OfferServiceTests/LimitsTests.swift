@@ -155,6 +155,23 @@ struct LimitsTests {
         #expect((0..<4).map { _ in limiter.acquire(for: "a") } == [nil, nil, nil, 1] as [Int?])
     }
 
+    @Test("rate limiter: several tokens at once (a batch) are taken all or none")
+    func rateLimiterSeveralTokens() {
+        let clock = ManualClock()
+        let limiter = RateLimiter(requestsPerSecond: 2, burst: 10, now: { clock.now })
+        #expect(limiter.acquire(4, for: "a") == nil)
+        // 6 left: 9 need 3 more, 1.5 s away, answered as 2 s; nothing was taken.
+        #expect(limiter.acquire(9, for: "a") == 2)
+        #expect(limiter.acquire(6, for: "a") == nil)
+        #expect(limiter.acquire(for: "a") == 1)
+        clock.advance(by: 5)
+        #expect(limiter.acquire(10, for: "a") == nil)
+        // More than the burst never fits; the wait is what the bucket would need.
+        clock.advance(by: 3600)
+        #expect(limiter.acquire(11, for: "a") == 1)
+        #expect(limiter.acquire(10, for: "a") == nil)
+    }
+
     @Test("rate limiter: a clock stepping back, a zero rate and odd bursts do not trap")
     func rateLimiterEdges() {
         let clock = ManualClock()

@@ -75,8 +75,10 @@ struct OpenAPIDocumentTests {
                 document["paths"]?[operation.path]?[operation.method.rawValue.lowercased()], "\(label) is missing")
             #expect(item["operationId"] == .string(operation.id), "\(label)")
             #expect(item["tags"] == .array([.string(operation.tag)]), "\(label)")
-            let security: JSONValue =
-                operation.scope.map { .array([.object([("apiKey", .array([.string($0.rawValue)]))])]) } ?? .array([])
+            // An operation that authorizes per item (the batch) needs a key and no scope of its own.
+            let scopes =
+                operation.scope.map { [JSONValue.string($0.rawValue)] } ?? (operation.authorizesPerItem ? [] : nil)
+            let security: JSONValue = scopes.map { .array([.object([("apiKey", .array($0))])]) } ?? .array([])
             #expect(item["security"] == security, "\(label)")
             if let request = operation.requestSchema {
                 let body = item["requestBody"]

@@ -364,6 +364,44 @@ struct SchemaValidatorTests {
         if let expected { #expect(found?.expected == expected) }
     }
 
+    static let stringOrInteger = JSONSchema.object([
+        .init(
+            "id",
+            JSONSchema(
+                .anyOf([
+                    .string(StringRules(maxLength: 3)), .integer(minimum: 0),
+                    .string(StringRules(format: .uuid)),
+                ])))
+    ])
+
+    @Test(
+        "anyOf: the first choice that accepts the value decides; otherwise the first choice of its type says why",
+        arguments: [
+            (#"{"id":"abc"}"#, nil),
+            (#"{"id":7}"#, nil),
+            (#"{"id":7.0}"#, nil),
+            (#"{"id":"9F2D3C1E-6B1F-4A9E-8C8E-2A4F5D6B7C8D"}"#, nil),
+            (#"{"id":"abcd"}"#, "id: expected at most 3 characters, found a string of 4 characters"),
+            (#"{"id":-1}"#, "id: -1 is below 0"),
+            (
+                #"{"id":true}"#,
+                "id: expected a string or an integer ≥ 0 or a UUID (8-4-4-4-12 hexadecimal digits), found the boolean true"
+            ),
+            (
+                #"{}"#,
+                "id: expected a string or an integer ≥ 0 or a UUID (8-4-4-4-12 hexadecimal digits), found nothing (it is required)"
+            ),
+        ] as [(String, String?)])
+    func anyOf(json: String, message: String?) throws {
+        #expect(try violation(json, Self.stringOrInteger)?.errorDescription == message)
+        if message == nil {
+            // Integers come out in their plain form, as everywhere else.
+            let checked = try SchemaValidator().validated(
+                try JSONValue.parse(Array(json.utf8)), against: Self.stringOrInteger)
+            if json.hasPrefix(#"{"id":7"#) { #expect(checked["id"] == .number("7")) }
+        }
+    }
+
     @Test("oneOf inside an object reports the nested path")
     func nestedOneOf() throws {
         let schema = JSONSchema.object([.init("shapes", .array(of: Self.tagged))])

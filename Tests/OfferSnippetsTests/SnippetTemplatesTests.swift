@@ -55,6 +55,26 @@ struct SnippetTemplatesTests {
                 "'http://127.0.0.1:8080" + SigningOperation.legacyPromotionalOffer.serviceOperation.path + "'"))
     }
 
+    @Test("batch: the operations after the signing ones, calling POST /v1/signatures/batch, with no scope of its own")
+    func batch() throws {
+        #expect(SnippetOperation.allCases.map(\.rawValue) == SigningOperation.allCases.map(\.rawValue) + ["batch"])
+        #expect(SnippetOperation(rawValue: "batch") == .batch)
+        #expect(SnippetOperation(rawValue: "promotional-offer") == .signing(.promotionalOffer))
+        #expect(SnippetOperation(rawValue: "promotional-offer-v1") == nil)
+        #expect(SnippetOperation.batch.serviceOperation.path == "/v1/signatures/batch")
+        #expect(SnippetOperation.batch.serviceOperation.id == "signBatch")
+        let inputs = SnippetInputs(
+            transactionId: "2000000123456789", appAccountToken: "E3B1C9A2-5F4D-4C8E-9A7B-1D2E3F4A5B6C")
+        for language in ["curl", "python", "node", "java", "swift"] {
+            let text = try SnippetTemplates.builtIn.render(language: language, operation: "batch", inputs: inputs)
+            #expect(text.contains("/v1/signatures/batch"), "\(language)")
+            for member in ["promotional-offer", "legacy-promotional-offer", "2000000123456789"] {
+                #expect(text.contains(member), "\(language): \(member)")
+            }
+            #expect(text.contains("e3b1c9a2-5f4d-4c8e-9a7b-1d2e3f4a5b6c"), "\(language): the app account token")
+        }
+    }
+
     @Test("every server language has every operation; the app languages have theirs")
     func catalog() throws {
         let catalog = try SnippetTemplates.builtIn.catalog()
@@ -70,7 +90,7 @@ struct SnippetTemplatesTests {
                 #expect(entry.operations.map(\.rawValue) == ["legacy-promotional-offer"])
             default:
                 #expect(entry.language.side == .server)
-                #expect(entry.operations == SigningOperation.allCases)
+                #expect(entry.operations == SnippetOperation.allCases)
             }
         }
     }
@@ -160,7 +180,7 @@ struct SnippetTemplatesTests {
                 #expect(!text.contains("2000000123456789"), "\(name): a made-up transaction ID")
                 #expect(!text.contains(#""transactionId": """#), "\(name): an empty transaction ID")
                 #expect(!text.contains(#""appAccountToken": """#), "\(name): an empty app account token")
-                if entry.language.side == .server, operation == .introductoryOfferEligibility {
+                if entry.language.side == .server, operation == .signing(.introductoryOfferEligibility) {
                     #expect(text.contains("CUSTOMER_TRANSACTION_ID"), "\(name): where the transaction ID comes from")
                 }
             }
@@ -239,6 +259,6 @@ struct SnippetTemplatesTests {
     }
 }
 
-extension SigningOperation {
-    fileprivate var isToken: Bool { self == .serverAPIToken || self == .connectAPIToken }
+extension SnippetOperation {
+    fileprivate var isToken: Bool { self == .signing(.serverAPIToken) || self == .signing(.connectAPIToken) }
 }

@@ -31,7 +31,14 @@ public final class RateLimiter: Sendable {
 
     /// Takes one token for `key`. Returns `nil` when the request may go on, otherwise the whole
     /// seconds to wait before the next token (for `Retry-After`), at most ``maximumWait``.
-    public func acquire(for key: String) -> Int? {
+    public func acquire(for key: String) -> Int? { acquire(1, for: key) }
+
+    /// Takes `tokens` tokens for `key` at once (a batch takes one per item), or none. Returns `nil`
+    /// when the request may go on, otherwise the whole seconds to wait until the bucket holds that
+    /// many (for `Retry-After`), at most ``maximumWait``. More tokens than ``burst`` never fit: the
+    /// caller refuses such a request before asking.
+    public func acquire(_ tokens: Int, for key: String) -> Int? {
+        let needed = Double(max(tokens, 1))
         let time = now()
         return buckets.withLockedValue { buckets in
             var bucket = buckets[key] ?? Bucket(tokens: burst, updated: time)
@@ -40,11 +47,11 @@ public final class RateLimiter: Sendable {
             bucket.tokens = min(burst, bucket.tokens + elapsed * requestsPerSecond)
             bucket.updated = max(bucket.updated, time)
             defer { buckets[key] = bucket }
-            if bucket.tokens >= 1 {
-                bucket.tokens -= 1
+            if bucket.tokens >= needed {
+                bucket.tokens -= needed
                 return nil
             }
-            let wait = ((1 - bucket.tokens) / requestsPerSecond).rounded(.up)
+            let wait = ((needed - bucket.tokens) / requestsPerSecond).rounded(.up)
             guard wait.isFinite, wait < Double(Self.maximumWait) else { return Self.maximumWait }
             return max(1, Int(wait))
         }

@@ -4,7 +4,7 @@ import OfferSigning
 extension JSONSchema {
     /// An example value for the document, built only from the examples the schemas declare:
     /// the schema's own example, else an object of its members' examples (every required member
-    /// must have one), an array of its items' example, the first choice of a `oneOf`, or an
+    /// must have one), an array of its items' example, the first choice of a `oneOf` or `anyOf`, or an
     /// integer's minimum. `nil` when a required part has no example.
     var documentedExample: JSONValue? {
         if let example { return example }
@@ -25,7 +25,7 @@ extension JSONSchema {
             guard let item = items.documentedExample else { return minItems ?? 0 == 0 ? .array([]) : nil }
             let count = min(max(minItems ?? 1, 1), maxItems ?? Int.max)
             return .array(Array(repeating: item, count: count))
-        case .oneOf(let choices, _):
+        case .oneOf(let choices, _), .anyOf(let choices):
             return choices.lazy.compactMap(\.documentedExample).first
         case .integer(let minimum, _):
             return minimum.map { .integer($0) }

@@ -63,7 +63,7 @@ enum OpenAPIInfo {
             `\(APIKey.secretPrefix)` followed by 43 base64url characters (32 random bytes); the service keeps \
             only its SHA-256 digest and compares in constant time. Create one with `offerkit api-key create`. Each key \
             has scopes, the kinds of operation it may call (\(scopes); each operation's security requirement names \
-            the one it needs), and may be limited to some bundle IDs.
+            the one it needs; the batch names none and checks each item's), and may be limited to some bundle IDs.
             """
         return .object([
             (
@@ -102,11 +102,11 @@ enum OpenAPIInfo {
             **Authentication.** Every operation except the public service endpoints needs an API key as a bearer \
             token (see the `\(securitySchemeName)` security scheme). Each key has scopes and may be limited to some \
             bundle IDs: a missing or unknown key is `401 unauthorized`, a key without the scope or the bundle ID is \
-            `403 forbidden`.
+            `403 forbidden` (in a batch, for that item only).
 
             **Limits.** Request bodies are JSON (`Content-Type: application/json`) up to the configured size (a \
             larger `Content-Length` is `413` before any of the body is read); each API key has a rate limit (`429` \
-            with `Retry-After`); each operation runs under a timeout, its body included (`408` while the body is \
+            with `Retry-After`; a batch takes one token per item); each operation runs under a timeout, its body included (`408` while the body is \
             still arriving). Broken HTTP framing (a body shorter than its `Content-Length`, a bad chunk, a \
             `Transfer-Encoding` other than `chunked`) is `400 bad-request`. After a `400 bad-request`, `408` or \
             `413` the connection is closed (`Connection: close`). Responses that \

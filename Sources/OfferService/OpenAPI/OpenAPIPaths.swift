@@ -42,10 +42,11 @@ struct OpenAPIPaths {
     }
 
     private mutating func write(_ operation: ServiceOperation) -> JSONValue {
+        // An operation that authorizes per item needs a key, and no scope of its own.
+        let scopes = operation.scope.map { [JSONValue.string($0.rawValue)] } ?? (operation.authorizesPerItem ? [] : nil)
         let security: JSONValue =
-            operation.scope.map { scope in
-                .array([.object([(OpenAPIInfo.securitySchemeName, .array([.string(scope.rawValue)]))])])
-            } ?? .array([])
+            scopes.map { scopes in .array([.object([(OpenAPIInfo.securitySchemeName, .array(scopes))])]) }
+            ?? .array([])
         return .members([
             ("operationId", .string(operation.id)), ("summary", .string(operation.summary)),
             ("description", .string(operation.description)), ("tags", .array([.string(operation.tag)])),

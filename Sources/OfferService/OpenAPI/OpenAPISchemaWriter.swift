@@ -91,6 +91,8 @@ struct OpenAPISchemaWriter {
                     ])
                 ),
             ]
+        case .anyOf(let choices):
+            members = [("anyOf", .array(choices.map { write($0) }))]
         case .component:
             return write(schema)
         case .any:

@@ -19,14 +19,18 @@ public struct OperationRequest: Sendable {
     public let apiKey: APIKey?
     public let state: ServiceState
     public let logger: Logger
+    /// The request's id (`X-Request-Id`), for problems an operation answers inside its body (a
+    /// batch's items).
+    package let requestId: String
     /// Adds values to the request's one log line.
     let annotate: @Sendable (Logger.Metadata) -> Void
 
     init(
         body: JSONValue?, rawBody: [UInt8]? = nil, parameters: [String: String] = [:], query: [String: String],
-        headers: HTTPFields, apiKey: APIKey?, state: ServiceState, logger: Logger,
+        headers: HTTPFields, apiKey: APIKey?, state: ServiceState, logger: Logger, requestId: String = "",
         annotate: @escaping @Sendable (Logger.Metadata) -> Void = { _ in }
     ) {
+        self.requestId = requestId
         self.annotate = annotate
         self.body = body
         self.rawBody = rawBody
@@ -51,6 +55,13 @@ public struct OperationRequest: Sendable {
                 .unknownApp, detail: "bundle ID \(bundleId) is not configured in this service", field: "bundleId")
         }
         return signer
+    }
+
+    /// This request with `body` as its body: a batch runs each item's operation on it.
+    func replacingBody(_ body: JSONValue) -> OperationRequest {
+        OperationRequest(
+            body: body, rawBody: nil, parameters: parameters, query: query, headers: headers, apiKey: apiKey,
+            state: state, logger: logger, requestId: requestId, annotate: annotate)
     }
 
     /// The service's code ledger.

@@ -32,7 +32,7 @@ struct OperationResponder: Sendable {
         let input = { @Sendable [state, query, context] (body: JSONValue?, rawBody: [UInt8]?) in
             OperationRequest(
                 body: body, rawBody: rawBody, parameters: parameters, query: query, headers: request.headers,
-                apiKey: apiKey, state: state, logger: logged,
+                apiKey: apiKey, state: state, logger: logged, requestId: context.requestId,
                 annotate: { metadata in context.logMetadata.merge(metadata) { $1 } })
         }
         if runsInline {
@@ -43,7 +43,7 @@ struct OperationResponder: Sendable {
             if let limit = operation.rawBodyLimit {
                 rawBody = try await readRawBody(request, limit: limit, deadline: untimed)
             } else if let schema = operation.requestSchema {
-                body = try await readBody(request, schema: schema, deadline: untimed)
+                body = try await readBody(request, schema: operation.envelopeSchema ?? schema, deadline: untimed)
             }
             return Self.response(try await operation.handler(input(body, rawBody)))
         }
@@ -55,7 +55,7 @@ struct OperationResponder: Sendable {
             if let limit = operation.rawBodyLimit {
                 rawBody = try await readRawBody(request, limit: limit, deadline: deadline)
             } else if let schema = operation.requestSchema {
-                body = try await readBody(request, schema: schema, deadline: deadline)
+                body = try await readBody(request, schema: operation.envelopeSchema ?? schema, deadline: deadline)
             }
             return try await operation.handler(input(body, rawBody))
         }
@@ -63,12 +63,14 @@ struct OperationResponder: Sendable {
 
     /// The API key for the request, checked against the operation's scope and the rate limit. Once
     /// the key is known, the context and the logger name it (also when scope or rate limit refuse).
+    /// An operation that authorizes per item (a batch) only needs a known key here: its handler
+    /// checks each item's scope and takes the rate limit's tokens, one per item.
     private func authorize(
         _ request: Request, context: ServiceRequestContext, logger: inout Logger
     ) throws(ServiceProblem) -> APIKey? {
-        guard let scope = operation.scope else { return nil }
+        guard operation.scope != nil || operation.authorizesPerItem else { return nil }
         guard state.authentication == .required else {
-            try limitRate(for: "(no authentication)")
+            if !operation.authorizesPerItem { try limitRate(for: "(no authentication)") }
             return nil
         }
         let authorization = request.headers[.authorization]
@@ -84,10 +86,8 @@ struct OperationResponder: Sendable {
         }
         context.apiKeyName = key.name
         logger[metadataKey: "api.key"] = .string(key.name)
-        guard key.allows(scope) else {
-            throw ServiceProblem(
-                .forbidden, detail: "API key '\(key.name)' does not have the scope '\(scope.rawValue)'")
-        }
+        guard let scope = operation.scope else { return key }
+        guard key.allows(scope) else { throw ServiceProblem.missingScope(key: key, scope: scope) }
         try limitRate(for: key.name)
         return key
     }
@@ -111,13 +111,8 @@ struct OperationResponder: Sendable {
     }
 
     private func limitRate(for name: String) throws(ServiceProblem) {
-        let limiter = state.rateLimiter
-        if let wait = limiter.acquire(for: name) {
-            throw ServiceProblem(
-                .rateLimited,
-                detail: "API key '\(name)' used up its rate limit (\(Self.format(limiter.requestsPerSecond)) requests "
-                    + "per second, bursts of \(Self.format(limiter.burst))); retry in \(wait) s",
-                headers: [("Retry-After", String(wait))])
+        if let wait = state.rateLimiter.acquire(for: name) {
+            throw ServiceProblem.rateLimited(name: name, limiter: state.rateLimiter, wait: wait)
         }
     }
 

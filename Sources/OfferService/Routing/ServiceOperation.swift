@@ -14,14 +14,23 @@ public struct ServiceOperation: Sendable {
     public var tag: String
     public var summary: String
     public var description: String
-    /// The scope an API key needs; `nil` for public endpoints (health, the document itself).
+    /// The scope an API key needs; `nil` for public endpoints (health, the document itself) and
+    /// for operations that authorize per item (``authorizesPerItem``).
     public var scope: OperationScope?
+    /// Whether each item of the body needs its own scope (`signBatch`): the request needs a known
+    /// API key (401 otherwise) but no scope of its own, and its handler checks each item's scope
+    /// and takes the rate limit's tokens, one per item, once the body is read. ``scope`` is `nil`.
+    public var authorizesPerItem = false
     /// The parameters in ``path`` (`{name}`), each a string checked against its schema before
     /// the handler runs (percent-decoded first); the handler reads them from
     /// ``OperationRequest/parameters``.
     public var pathParameters: [JSONSchema.Property] = []
     /// The request body's schema (a named component), if the operation takes a body.
     public var requestSchema: JSONSchema?
+    /// When set, the body is checked against this schema before the handler runs instead of
+    /// ``requestSchema``, which then only documents it: a batch's envelope is checked whole, its
+    /// items one by one by the handler, so that one bad item does not refuse the others.
+    public var envelopeSchema: JSONSchema?
     /// The successful response: its status and schema (a named component).
     public var responseStatus: Int
     public var responseSchema: JSONSchema
@@ -128,7 +137,12 @@ public struct ServiceOperation: Sendable {
         } else if requestSchema != nil {
             types += [.badRequest, .malformedJSON, .invalidField, .bodyTimeout, .bodyTooLarge, .unsupportedMediaType]
         }
-        if scope != nil { types += [.unauthorized, .forbidden, .rateLimited] }
+        if scope != nil {
+            types += [.unauthorized, .forbidden, .rateLimited]
+        } else if authorizesPerItem {
+            // A missing scope is a 403 of its item, inside the 200 answer.
+            types += [.unauthorized, .rateLimited]
+        }
         types += [.timeout, .internalError]
         var seen = Set<String>()
         return types.filter { seen.insert($0.slug).inserted }.sorted { ($0.status, $0.slug) < ($1.status, $1.slug) }

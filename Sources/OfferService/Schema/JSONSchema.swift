@@ -22,6 +22,9 @@ public struct JSONSchema: Sendable {
         case array(items: JSONSchema, minItems: Int?, maxItems: Int?)
         /// Exactly one of several schemas, chosen by the string member `discriminator`.
         case oneOf([JSONSchema], discriminator: String)
+        /// Any of several schemas (JSON Schema's `anyOf`): a value is accepted when one of them
+        /// accepts it, such as a batch item's `id`, a string or an integer.
+        case anyOf([JSONSchema])
         /// A named schema, written once under `components/schemas` and referenced by `$ref`.
         case component(name: String, schema: JSONSchema)
         /// Any JSON value.

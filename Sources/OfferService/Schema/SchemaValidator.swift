@@ -58,6 +58,8 @@ public struct SchemaValidator: Sendable {
             if let maxItems, elements.count > maxItems {
                 throw violation(path, "an array of at most \(maxItems) elements", value)
             }
+            // Elements of any value (a batch's items, checked one by one later) are taken as they are.
+            if case .any = items.kind { return value }
             var checked: [JSONValue] = []
             checked.reserveCapacity(elements.count)
             for (index, element) in elements.enumerated() {
@@ -77,6 +79,37 @@ public struct SchemaValidator: Sendable {
                 let choice = choices.first(where: { Self.discriminatorValue(of: $0, discriminator) == name })
             else { throw violation(join(path, discriminator), expected, tag) }
             return try check(value, choice, path: path)
+        case .anyOf(let choices):
+            return try checkAny(value, choices, path: path)
+        }
+    }
+
+    /// `value` checked against the first of `choices` that accepts it. When none does, the
+    /// violation of the first choice of the value's own JSON type says why (`id: at most 256
+    /// characters`); a value of no choice's type is expected to be any of them (`a string or an
+    /// integer`).
+    private func checkAny(_ value: JSONValue, _ choices: [JSONSchema], path: String) throws(SchemaViolation)
+        -> JSONValue
+    {
+        var first: SchemaViolation?
+        for choice in choices {
+            do {
+                return try check(value, choice, path: path)
+            } catch {
+                if first == nil, Self.hasType(of: value, choice) { first = error }
+            }
+        }
+        throw first ?? violation(path, choices.map { describe($0) }.joined(separator: " or "), value)
+    }
+
+    /// Whether `schema` takes values of `value`'s JSON type (a number for an integer schema).
+    private static func hasType(of value: JSONValue, _ schema: JSONSchema) -> Bool {
+        switch (value, schema.resolved.kind) {
+        case (_, .any): true
+        case (.string, .string), (.number, .integer), (.bool, .boolean), (.array, .array): true
+        case (.object, .object), (.object, .oneOf): true
+        case (_, .anyOf(let choices)): choices.contains { hasType(of: value, $0) }
+        default: false
         }
     }
 
@@ -157,6 +190,7 @@ public struct SchemaValidator: Sendable {
             case .boolean: "a boolean"
             case .object, .oneOf: "an object"
             case .array: "an array"
+            case .anyOf(let choices): choices.map { describe($0) }.joined(separator: " or ")
             case .any, .component: "a value"
             }
         return schema.nullable ? expected + " or null" : expected

@@ -54,6 +54,44 @@ extension BuiltInSnippets {
         {{> _print}}
 
         """#,
+        "curl/batch.mustache": #"""
+        # Signs several requests in one call (POST /v1/signatures/batch) with OfferKit's signing service and
+        # prints the answer: {"results", "succeeded", "failed"}, one result per item in order, each with
+        # "index", "type", "id" and "status": 200 with the fields its endpoint answers, or the "problem" it
+        # would have answered. Here one promotional offer both ways: a V2 compact JWS for StoreKit 2 and a
+        # legacy signature for SKPaymentDiscount. Each item is the body of its own endpoint with "type" and an
+        # optional "id" (echoed). The API key needs the scope of every item's type (here promotional-offer and
+        # legacy-promotional-offer) and is read from ${{apiKeyVariable}}; a batch takes one rate-limit token per
+        # item. curl exits 22 and prints the problem only for the whole batch (no key, a 422 naming requests).
+        {{> _curl}}
+        {
+          "requests": [
+            {
+              "type": "promotional-offer",
+              "id": "jws",
+              "bundleId": {{{heredoc.bundleId}}},
+              "productId": {{{heredoc.productId}}},
+        {{#transactionId}}
+              "transactionId": {{{heredoc.transactionId}}},
+        {{/transactionId}}
+              "offerIdentifier": {{{heredoc.offerIdentifier}}}
+            },
+            {
+              "type": "legacy-promotional-offer",
+              "id": "legacy",
+              "bundleId": {{{heredoc.bundleId}}},
+              "productId": {{{heredoc.productId}}},
+        {{#appAccountToken}}
+              "appAccountToken": {{{heredoc.appAccountToken}}},
+        {{/appAccountToken}}
+              "offerIdentifier": {{{heredoc.offerIdentifier}}}
+            }
+          ]
+        }
+        JSON
+        {{> _print}}
+
+        """#,
         "curl/connect-api-token.mustache": #"""
         # Gets an App Store Connect API bearer token from OfferKit's signing service and prints the answer:
         # {"token", "issuedAt", "expiresAt"}. The service signs with its App Store Connect API key

@@ -164,6 +164,54 @@ extension BuiltInSnippets {
         }
 
         """#,
+        "java/batch.mustache": #"""
+        // Signs several requests in one call (POST /v1/signatures/batch) with OfferKit's signing service.
+        // The example signs one promotional offer both ways in one round trip: a V2 compact JWS for StoreKit 2
+        // (Product.PurchaseOption.promotionalOffer(_:compactJWS:)) and a legacy signature for SKPaymentDiscount.
+        // Each item is the body of its own endpoint with "type" (promotional-offer, legacy-promotional-offer,
+        // introductory-offer-eligibility, advanced-commerce, server-api-token, connect-api-token) and an optional
+        // "id" that is echoed. The API key needs the scope of every item's type and is read from ${{apiKeyVariable}};
+        // a batch takes one rate-limit token per item. Java 17+, java.net.http only: save as OfferKitBatch.java and
+        // run `java OfferKitBatch.java`.
+        {{> _imports}}
+
+        public class OfferKitBatch {
+            static final String OFFERKIT_URL = {{{json.baseURL}}};
+            static final String BUNDLE_ID = {{{json.bundleId}}};
+
+            /**
+             * Returns the JSON {"results", "succeeded", "failed"}: one result per item (at most 1000), in order. Each
+             * result has "index", "type", "id" and "status": 200 with the fields its endpoint answers (a JWS: "jws",
+             * "keyId", "nonce", "issuedAt"), or the "problem" it would have answered (an item failing does not throw).
+             * OfferKitException is thrown only for the whole batch (no key, a 422 naming "requests", a 429).
+             * items: JSON objects, each with "type", an optional "id" and the fields of that type's endpoint.
+             */
+            static String signBatch(String... items) throws IOException, InterruptedException {
+                return callOfferKit({{{json.path}}}, "{\"requests\":[" + String.join(",", items) + "]}");
+            }
+
+            /** A promotional offer as a batch item of `type`, with `extraName` set to `extraValue` unless it is null. */
+            static String offerItem(String type, String id, String productId, String offerIdentifier, String extraName,
+                    String extraValue) {
+                return "{\"type\":" + json(type) + ",\"id\":" + json(id) + ",\"bundleId\":" + json(BUNDLE_ID)
+                        + ",\"productId\":" + json(productId) + ",\"offerIdentifier\":" + json(offerIdentifier)
+                        + (extraValue == null ? "" : "," + json(extraName) + ":" + json(extraValue)) + "}";
+            }
+
+            {{> _client}}
+
+            public static void main(String[] args) throws Exception {
+                String productId = {{{json.productId}}};
+                String offerIdentifier = {{{json.offerIdentifier}}};
+                System.out.println(signBatch(
+                        offerItem("promotional-offer", "jws", productId, offerIdentifier, "transactionId",
+                                {{#transactionId}}{{{json.transactionId}}}{{/transactionId}}{{^transactionId}}null{{/transactionId}}),
+                        offerItem("legacy-promotional-offer", "legacy", productId, offerIdentifier, "appAccountToken",
+                                {{#appAccountToken}}{{{json.appAccountToken}}}{{/appAccountToken}}{{^appAccountToken}}null{{/appAccountToken}})));
+            }
+        }
+
+        """#,
         "java/connect-api-token.mustache": #"""
         // Gets an App Store Connect API bearer token from OfferKit's signing service.
         // The service signs with its App Store Connect API key (connectApiKey in its configuration). Send the

@@ -104,6 +104,42 @@ extension BuiltInSnippets {
         }
 
         """#,
+        "node/batch.mustache": #"""
+        // Signs several requests in one call (POST /v1/signatures/batch) with OfferKit's signing service.
+        // The example signs one promotional offer both ways in one round trip: a V2 compact JWS for StoreKit 2
+        // (Product.PurchaseOption.promotionalOffer(_:compactJWS:)) and a legacy signature for SKPaymentDiscount.
+        // Each item is the body of its own endpoint with "type" (promotional-offer, legacy-promotional-offer,
+        // introductory-offer-eligibility, advanced-commerce, server-api-token, connect-api-token) and an optional
+        // "id" that is echoed. The API key needs the scope of every item's type and is read from ${{apiKeyVariable}};
+        // a batch takes one rate-limit token per item. Node.js 18+, an ES module (save as .mjs), no packages.
+        {{> _imports}}
+
+        const OFFERKIT_URL = {{{json.baseURL}}};
+        const BUNDLE_ID = {{{json.bundleId}}};
+
+        /**
+         * Returns {results, succeeded, failed}: one result per request (at most 1000), in order. Each result has
+         * index, type, id and status: 200 with the fields its endpoint answers (a JWS: jws, keyId, nonce, issuedAt),
+         * or the problem it would have answered (an item failing does not throw). OfferKitError is thrown only for
+         * the whole batch (no key, a 422 naming "requests", a 429).
+         */
+        export async function signBatch(requests) {
+          return callOfferKit({{{json.path}}}, { requests });
+        }
+
+        {{> _client}}
+
+        // The example runs only when this file is the program, not when another module imports it.
+        if (isMain()) {
+          const offer = { bundleId: BUNDLE_ID, productId: {{{json.productId}}}, offerIdentifier: {{{json.offerIdentifier}}} };
+          const answer = await signBatch([
+            { type: "promotional-offer", id: "jws", ...offer{{#transactionId}}, transactionId: {{{json.transactionId}}}{{/transactionId}} },
+            { type: "legacy-promotional-offer", id: "legacy", ...offer{{#appAccountToken}}, appAccountToken: {{{json.appAccountToken}}}{{/appAccountToken}} },
+          ]);
+          console.log(JSON.stringify(answer));
+        }
+
+        """#,
         "node/connect-api-token.mustache": #"""
         // Gets an App Store Connect API bearer token from OfferKit's signing service.
         // The service signs with its App Store Connect API key (connectApiKey in its configuration). Send the

@@ -117,6 +117,45 @@ extension BuiltInSnippets {
             print(json.dumps(signed))
 
         """#,
+        "python/batch.mustache": #"""
+        """Signs several requests in one call (POST /v1/signatures/batch) with OfferKit's signing service.
+
+        The example signs one promotional offer both ways in one round trip: a V2 compact JWS for StoreKit 2
+        (Product.PurchaseOption.promotionalOffer(_:compactJWS:)) and a legacy signature for SKPaymentDiscount.
+        Each item is the body of its own endpoint with "type" (promotional-offer, legacy-promotional-offer,
+        introductory-offer-eligibility, advanced-commerce, server-api-token, connect-api-token) and an
+        optional "id" that is echoed. The API key needs the scope of every item's type and is read from
+        ${{apiKeyVariable}}; a batch takes one rate-limit token per item. Python 3.8+, standard library.
+        """
+        {{> _imports}}
+
+        OFFERKIT_URL = {{{python.baseURL}}}
+        BUNDLE_ID = {{{python.bundleId}}}
+
+
+        def sign_batch(requests):
+            """Returns {"results", "succeeded", "failed"}: one result per request (at most 1000), in order.
+
+            Each result has "index", "type", "id" and "status": 200 with the fields its endpoint answers
+            (a JWS: "jws", "keyId", "nonce", "issuedAt"), or the "problem" it would have answered (an item
+            failing does not raise). OfferKitError is raised only for the whole batch (no key, a 422 naming
+            "requests", a 429).
+            """
+            return call_offerkit({{{python.path}}}, {"requests": requests})
+
+
+        {{> _client}}
+
+
+        if __name__ == "__main__":
+            offer = {"bundleId": BUNDLE_ID, "productId": {{{python.productId}}}, "offerIdentifier": {{{python.offerIdentifier}}}}
+            answer = sign_batch([
+                dict(offer, type="promotional-offer", id="jws"{{#transactionId}}, transactionId={{{python.transactionId}}}{{/transactionId}}),
+                dict(offer, type="legacy-promotional-offer", id="legacy"{{#appAccountToken}}, appAccountToken={{{python.appAccountToken}}}{{/appAccountToken}}),
+            ])
+            print(json.dumps(answer))
+
+        """#,
         "python/connect-api-token.mustache": #"""
         """Gets an App Store Connect API bearer token from OfferKit's signing service.
 

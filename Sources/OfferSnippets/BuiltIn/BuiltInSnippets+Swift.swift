@@ -153,6 +153,96 @@ extension BuiltInSnippets {
         try printJSON(signed)
 
         """#,
+        "swift/batch.mustache": #"""
+        // Signs several requests in one call (POST /v1/signatures/batch) with OfferKit's signing service.
+        // The example signs one promotional offer both ways in one round trip: a V2 compact JWS for StoreKit 2
+        // (Product.PurchaseOption.promotionalOffer(_:compactJWS:)) and a legacy signature for SKPaymentDiscount.
+        // Each item is the body of its own endpoint with `type` (promotional-offer, legacy-promotional-offer,
+        // introductory-offer-eligibility, advanced-commerce, server-api-token, connect-api-token) and an optional
+        // `id` that is echoed. The API key needs the scope of every item's type and is read from ${{apiKeyVariable}};
+        // a batch takes one rate-limit token per item. Swift 5.9+, Foundation only; as a script: `swift main.swift`.
+        {{> _imports}}
+
+        let offerKitURL = URL(string: {{{swift.baseURL}}})!
+        let bundleID = {{{swift.bundleId}}}
+
+        /// A promotional offer as a batch item: the body of its endpoint with `type` and `id`.
+        struct OfferItem: Encodable {
+            var type: String
+            var id: String
+            var bundleId = bundleID
+            var productId: String
+            var offerIdentifier: String
+            /// `promotional-offer`: any transaction ID of the customer, or their appTransactionId (recommended).
+            var transactionId: String?
+            /// `legacy-promotional-offer`: the UUID the app will buy with, if any (it is part of what is signed).
+            var appAccountToken: String?
+        }
+
+        struct BatchRequest<Item: Encodable>: Encodable {
+            var requests: [Item]
+        }
+
+        /// One item's result: 200 with the members its endpoint answers, or the problem it would have answered.
+        struct BatchResult: Codable {
+            var index: Int
+            var type: String?
+            var id: String?
+            var status: Int
+            // A compact JWS (`promotional-offer`).
+            var jws: String?
+            var keyId: String?
+            var nonce: String?
+            var issuedAt: Int?
+            // A legacy signature (`legacy-promotional-offer`): `timestamp` in UNIX milliseconds, `signature` in
+            // standard base64.
+            var timestamp: Int?
+            var signature: String?
+            var productId: String?
+            var offerIdentifier: String?
+            var appAccountToken: String?
+            var problem: BatchProblem?
+        }
+
+        struct BatchProblem: Codable {
+            var type: String
+            var title: String
+            var status: Int
+            var detail: String
+            var field: String?
+            var requestId: String
+        }
+
+        struct BatchAnswer: Codable {
+            /// One result per item, in the order of the request.
+            var results: [BatchResult]
+            var succeeded: Int
+            var failed: Int
+        }
+
+        /// Signs up to 1000 items in one call; an item failing does not throw (its result has `problem`).
+        /// ``OfferKitError`` is thrown only for the whole batch (no key, a 422 naming `requests`, a 429).
+        func signBatch(_ items: [some Encodable]) async throws -> BatchAnswer {
+            try await callOfferKit({{{swift.path}}}, BatchRequest(requests: items))
+        }
+
+        {{> _client}}
+
+        {{> _print}}
+
+        let productID = {{{swift.productId}}}
+        let offerID = {{{swift.offerIdentifier}}}
+        let answer = try await signBatch([
+            OfferItem(
+                type: "promotional-offer", id: "jws", productId: productID, offerIdentifier: offerID,
+                transactionId: {{#transactionId}}{{{swift.transactionId}}}{{/transactionId}}{{^transactionId}}nil{{/transactionId}}),
+            OfferItem(
+                type: "legacy-promotional-offer", id: "legacy", productId: productID, offerIdentifier: offerID,
+                appAccountToken: {{#appAccountToken}}{{{swift.appAccountToken}}}{{/appAccountToken}}{{^appAccountToken}}nil{{/appAccountToken}}),
+        ])
+        try printJSON(answer)
+
+        """#,
         "swift/connect-api-token.mustache": #"""
         // Gets an App Store Connect API bearer token from OfferKit's signing service.
         // The service signs with its App Store Connect API key (connectApiKey in its configuration). Send the

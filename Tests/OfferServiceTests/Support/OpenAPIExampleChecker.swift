@@ -88,7 +88,7 @@ struct OpenAPIExampleChecker {
             collect(additional)
         case .array(let items, _, _):
             collect(items)
-        case .oneOf(let choices, _):
+        case .oneOf(let choices, _), .anyOf(let choices):
             for choice in choices { collect(choice) }
         case .string, .integer, .boolean, .any:
             return
@@ -137,6 +137,12 @@ struct OpenAPIExampleChecker {
                 return
             }
             for (index, choice) in choices.enumerated() { walk(written[index], choice, "\(pointer)/oneOf/\(index)") }
+        case .anyOf(let choices):
+            guard case .array(let written)? = json["anyOf"], written.count == choices.count else {
+                failures.append("\(pointer): anyOf does not list \(choices.count) choices")
+                return
+            }
+            for (index, choice) in choices.enumerated() { walk(written[index], choice, "\(pointer)/anyOf/\(index)") }
         case .string, .integer, .boolean, .any:
             return
         }
