@@ -35,6 +35,18 @@ from .advanced_commerce_subscription_reactivate_request_version import (
 )
 from .alternate_product import AlternateProduct
 from .alternate_product_billing_plan_type import AlternateProductBillingPlanType
+from .batch_advanced_commerce_request import BatchAdvancedCommerceRequest
+from .batch_advanced_commerce_request_type import BatchAdvancedCommerceRequestType
+from .batch_connect_api_token_request import BatchConnectAPITokenRequest
+from .batch_connect_api_token_request_type import BatchConnectAPITokenRequestType
+from .batch_introductory_offer_eligibility_request import BatchIntroductoryOfferEligibilityRequest
+from .batch_introductory_offer_eligibility_request_type import BatchIntroductoryOfferEligibilityRequestType
+from .batch_legacy_promotional_offer_request import BatchLegacyPromotionalOfferRequest
+from .batch_legacy_promotional_offer_request_type import BatchLegacyPromotionalOfferRequestType
+from .batch_promotional_offer_request import BatchPromotionalOfferRequest
+from .batch_promotional_offer_request_type import BatchPromotionalOfferRequestType
+from .batch_server_api_token_request import BatchServerAPITokenRequest
+from .batch_server_api_token_request_type import BatchServerAPITokenRequestType
 from .bearer_token import BearerToken
 from .campaign import Campaign
 from .campaign_offer import CampaignOffer
@@ -77,6 +89,10 @@ from .realtime_request_body import RealtimeRequestBody
 from .realtime_response_body import RealtimeResponseBody
 from .retention_message import RetentionMessage
 from .server_api_token_request import ServerAPITokenRequest
+from .signature_batch_request import SignatureBatchRequest
+from .signature_batch_response import SignatureBatchResponse
+from .signature_batch_result import SignatureBatchResult
+from .signature_batch_result_type import SignatureBatchResultType
 from .signed_jws import SignedJWS
 from .supplied_custom_codes import SuppliedCustomCodes
 from .validate_campaign_request import ValidateCampaignRequest
@@ -113,6 +129,18 @@ __all__ = (
     "AdvancedCommerceSubscriptionReactivateRequestVersion",
     "AlternateProduct",
     "AlternateProductBillingPlanType",
+    "BatchAdvancedCommerceRequest",
+    "BatchAdvancedCommerceRequestType",
+    "BatchConnectAPITokenRequest",
+    "BatchConnectAPITokenRequestType",
+    "BatchIntroductoryOfferEligibilityRequest",
+    "BatchIntroductoryOfferEligibilityRequestType",
+    "BatchLegacyPromotionalOfferRequest",
+    "BatchLegacyPromotionalOfferRequestType",
+    "BatchPromotionalOfferRequest",
+    "BatchPromotionalOfferRequestType",
+    "BatchServerAPITokenRequest",
+    "BatchServerAPITokenRequestType",
     "BearerToken",
     "Campaign",
     "CampaignOffer",
@@ -155,6 +183,10 @@ __all__ = (
     "RealtimeResponseBody",
     "RetentionMessage",
     "ServerAPITokenRequest",
+    "SignatureBatchRequest",
+    "SignatureBatchResponse",
+    "SignatureBatchResult",
+    "SignatureBatchResultType",
     "SignedJWS",
     "SuppliedCustomCodes",
     "ValidateCampaignRequest",

@@ -1515,6 +1515,884 @@ extension Components {
                 ])
             }
         }
+        /// An item of type `advanced-commerce`: the members of `POST /v1/signatures/advanced-commerce` (AdvancedCommerceRequest), checked alike.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BatchAdvancedCommerceRequest`.
+        public struct BatchAdvancedCommerceRequest: Codable, Hashable, Sendable {
+            /// `advanced-commerce`: the body of `POST /v1/signatures/advanced-commerce`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchAdvancedCommerceRequest/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case advancedCommerce = "advanced-commerce"
+            }
+            /// `advanced-commerce`: the body of `POST /v1/signatures/advanced-commerce`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchAdvancedCommerceRequest/type`.
+            public var _type: Components.Schemas.BatchAdvancedCommerceRequest._TypePayload
+            /// Any string of at most 256 characters, or an integer; echoed in the item's result.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchAdvancedCommerceRequest/id`.
+            public struct IdPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BatchAdvancedCommerceRequest/id/value1`.
+                public var value1: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/BatchAdvancedCommerceRequest/id/value2`.
+                public var value2: Swift.Int?
+                /// Creates a new `IdPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Swift.String? = nil,
+                    value2: Swift.Int? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
+            }
+            /// Any string of at most 256 characters, or an integer; echoed in the item's result.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchAdvancedCommerceRequest/id`.
+            public var id: Components.Schemas.BatchAdvancedCommerceRequest.IdPayload?
+            /// The app's bundle ID; the service must be configured with it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchAdvancedCommerceRequest/bundleId`.
+            public var bundleId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/BatchAdvancedCommerceRequest/request`.
+            public var request: Components.Schemas.AdvancedCommerceInAppRequest
+            /// A nonce (random UUID, version 4). Leave it out and the service makes a fresh one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchAdvancedCommerceRequest/nonce`.
+            public var nonce: Swift.String?
+            /// Creates a new `BatchAdvancedCommerceRequest`.
+            ///
+            /// - Parameters:
+            ///   - _type: `advanced-commerce`: the body of `POST /v1/signatures/advanced-commerce`.
+            ///   - id: Any string of at most 256 characters, or an integer; echoed in the item's result.
+            ///   - bundleId: The app's bundle ID; the service must be configured with it.
+            ///   - request:
+            ///   - nonce: A nonce (random UUID, version 4). Leave it out and the service makes a fresh one.
+            public init(
+                _type: Components.Schemas.BatchAdvancedCommerceRequest._TypePayload,
+                id: Components.Schemas.BatchAdvancedCommerceRequest.IdPayload? = nil,
+                bundleId: Swift.String,
+                request: Components.Schemas.AdvancedCommerceInAppRequest,
+                nonce: Swift.String? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.bundleId = bundleId
+                self.request = request
+                self.nonce = nonce
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case bundleId
+                case request
+                case nonce
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.BatchAdvancedCommerceRequest._TypePayload.self,
+                    forKey: ._type
+                )
+                self.id = try container.decodeIfPresent(
+                    Components.Schemas.BatchAdvancedCommerceRequest.IdPayload.self,
+                    forKey: .id
+                )
+                self.bundleId = try container.decode(
+                    Swift.String.self,
+                    forKey: .bundleId
+                )
+                self.request = try container.decode(
+                    Components.Schemas.AdvancedCommerceInAppRequest.self,
+                    forKey: .request
+                )
+                self.nonce = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .nonce
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "id",
+                    "bundleId",
+                    "request",
+                    "nonce"
+                ])
+            }
+        }
+        /// An item of type `connect-api-token`: the members of `POST /v1/tokens/connect-api` (ConnectAPITokenRequest), checked alike.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BatchConnectAPITokenRequest`.
+        public struct BatchConnectAPITokenRequest: Codable, Hashable, Sendable {
+            /// `connect-api-token`: the body of `POST /v1/tokens/connect-api`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchConnectAPITokenRequest/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case connectApiToken = "connect-api-token"
+            }
+            /// `connect-api-token`: the body of `POST /v1/tokens/connect-api`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchConnectAPITokenRequest/type`.
+            public var _type: Components.Schemas.BatchConnectAPITokenRequest._TypePayload
+            /// Any string of at most 256 characters, or an integer; echoed in the item's result.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchConnectAPITokenRequest/id`.
+            public struct IdPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BatchConnectAPITokenRequest/id/value1`.
+                public var value1: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/BatchConnectAPITokenRequest/id/value2`.
+                public var value2: Swift.Int?
+                /// Creates a new `IdPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Swift.String? = nil,
+                    value2: Swift.Int? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
+            }
+            /// Any string of at most 256 characters, or an integer; echoed in the item's result.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchConnectAPITokenRequest/id`.
+            public var id: Components.Schemas.BatchConnectAPITokenRequest.IdPayload?
+            /// Seconds from `iat` to `exp`, at most 1200 (20 minutes). Default: 900 (15 minutes).
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchConnectAPITokenRequest/lifetime`.
+            public var lifetime: Swift.Int?
+            /// The requests the token may make (the `scope` claim), such as `GET /v1/apps` or `GET /v1/apps?filter[platform]=IOS`. Leave it out for a token that may make any request the key may.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchConnectAPITokenRequest/scope`.
+            public var scope: [Swift.String]?
+            /// Creates a new `BatchConnectAPITokenRequest`.
+            ///
+            /// - Parameters:
+            ///   - _type: `connect-api-token`: the body of `POST /v1/tokens/connect-api`.
+            ///   - id: Any string of at most 256 characters, or an integer; echoed in the item's result.
+            ///   - lifetime: Seconds from `iat` to `exp`, at most 1200 (20 minutes). Default: 900 (15 minutes).
+            ///   - scope: The requests the token may make (the `scope` claim), such as `GET /v1/apps` or `GET /v1/apps?filter[platform]=IOS`. Leave it out for a token that may make any request the key may.
+            public init(
+                _type: Components.Schemas.BatchConnectAPITokenRequest._TypePayload,
+                id: Components.Schemas.BatchConnectAPITokenRequest.IdPayload? = nil,
+                lifetime: Swift.Int? = nil,
+                scope: [Swift.String]? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.lifetime = lifetime
+                self.scope = scope
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case lifetime
+                case scope
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.BatchConnectAPITokenRequest._TypePayload.self,
+                    forKey: ._type
+                )
+                self.id = try container.decodeIfPresent(
+                    Components.Schemas.BatchConnectAPITokenRequest.IdPayload.self,
+                    forKey: .id
+                )
+                self.lifetime = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .lifetime
+                )
+                self.scope = try container.decodeIfPresent(
+                    [Swift.String].self,
+                    forKey: .scope
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "id",
+                    "lifetime",
+                    "scope"
+                ])
+            }
+        }
+        /// An item of type `introductory-offer-eligibility`: the members of `POST /v1/signatures/introductory-offer-eligibility` (IntroductoryOfferEligibilityRequest), checked alike.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BatchIntroductoryOfferEligibilityRequest`.
+        public struct BatchIntroductoryOfferEligibilityRequest: Codable, Hashable, Sendable {
+            /// `introductory-offer-eligibility`: the body of `POST /v1/signatures/introductory-offer-eligibility`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchIntroductoryOfferEligibilityRequest/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case introductoryOfferEligibility = "introductory-offer-eligibility"
+            }
+            /// `introductory-offer-eligibility`: the body of `POST /v1/signatures/introductory-offer-eligibility`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchIntroductoryOfferEligibilityRequest/type`.
+            public var _type: Components.Schemas.BatchIntroductoryOfferEligibilityRequest._TypePayload
+            /// Any string of at most 256 characters, or an integer; echoed in the item's result.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchIntroductoryOfferEligibilityRequest/id`.
+            public struct IdPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BatchIntroductoryOfferEligibilityRequest/id/value1`.
+                public var value1: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/BatchIntroductoryOfferEligibilityRequest/id/value2`.
+                public var value2: Swift.Int?
+                /// Creates a new `IdPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Swift.String? = nil,
+                    value2: Swift.Int? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
+            }
+            /// Any string of at most 256 characters, or an integer; echoed in the item's result.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchIntroductoryOfferEligibilityRequest/id`.
+            public var id: Components.Schemas.BatchIntroductoryOfferEligibilityRequest.IdPayload?
+            /// The app's bundle ID; the service must be configured with it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchIntroductoryOfferEligibilityRequest/bundleId`.
+            public var bundleId: Swift.String
+            /// The product ID from App Store Connect.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchIntroductoryOfferEligibilityRequest/productId`.
+            public var productId: Swift.String
+            /// Whether the customer may get the subscription's introductory offer.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchIntroductoryOfferEligibilityRequest/allowIntroductoryOffer`.
+            public var allowIntroductoryOffer: Swift.Bool
+            /// A transaction ID of the customer.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchIntroductoryOfferEligibilityRequest/transactionId`.
+            public var transactionId: Swift.String
+            /// A nonce (random UUID, version 4). Leave it out and the service makes a fresh one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchIntroductoryOfferEligibilityRequest/nonce`.
+            public var nonce: Swift.String?
+            /// Creates a new `BatchIntroductoryOfferEligibilityRequest`.
+            ///
+            /// - Parameters:
+            ///   - _type: `introductory-offer-eligibility`: the body of `POST /v1/signatures/introductory-offer-eligibility`.
+            ///   - id: Any string of at most 256 characters, or an integer; echoed in the item's result.
+            ///   - bundleId: The app's bundle ID; the service must be configured with it.
+            ///   - productId: The product ID from App Store Connect.
+            ///   - allowIntroductoryOffer: Whether the customer may get the subscription's introductory offer.
+            ///   - transactionId: A transaction ID of the customer.
+            ///   - nonce: A nonce (random UUID, version 4). Leave it out and the service makes a fresh one.
+            public init(
+                _type: Components.Schemas.BatchIntroductoryOfferEligibilityRequest._TypePayload,
+                id: Components.Schemas.BatchIntroductoryOfferEligibilityRequest.IdPayload? = nil,
+                bundleId: Swift.String,
+                productId: Swift.String,
+                allowIntroductoryOffer: Swift.Bool,
+                transactionId: Swift.String,
+                nonce: Swift.String? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.bundleId = bundleId
+                self.productId = productId
+                self.allowIntroductoryOffer = allowIntroductoryOffer
+                self.transactionId = transactionId
+                self.nonce = nonce
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case bundleId
+                case productId
+                case allowIntroductoryOffer
+                case transactionId
+                case nonce
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.BatchIntroductoryOfferEligibilityRequest._TypePayload.self,
+                    forKey: ._type
+                )
+                self.id = try container.decodeIfPresent(
+                    Components.Schemas.BatchIntroductoryOfferEligibilityRequest.IdPayload.self,
+                    forKey: .id
+                )
+                self.bundleId = try container.decode(
+                    Swift.String.self,
+                    forKey: .bundleId
+                )
+                self.productId = try container.decode(
+                    Swift.String.self,
+                    forKey: .productId
+                )
+                self.allowIntroductoryOffer = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .allowIntroductoryOffer
+                )
+                self.transactionId = try container.decode(
+                    Swift.String.self,
+                    forKey: .transactionId
+                )
+                self.nonce = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .nonce
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "id",
+                    "bundleId",
+                    "productId",
+                    "allowIntroductoryOffer",
+                    "transactionId",
+                    "nonce"
+                ])
+            }
+        }
+        /// An item of type `legacy-promotional-offer`: the members of `POST /v1/signatures/legacy-promotional-offer` (LegacyPromotionalOfferRequest), checked alike.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BatchLegacyPromotionalOfferRequest`.
+        public struct BatchLegacyPromotionalOfferRequest: Codable, Hashable, Sendable {
+            /// `legacy-promotional-offer`: the body of `POST /v1/signatures/legacy-promotional-offer`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchLegacyPromotionalOfferRequest/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case legacyPromotionalOffer = "legacy-promotional-offer"
+            }
+            /// `legacy-promotional-offer`: the body of `POST /v1/signatures/legacy-promotional-offer`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchLegacyPromotionalOfferRequest/type`.
+            public var _type: Components.Schemas.BatchLegacyPromotionalOfferRequest._TypePayload
+            /// Any string of at most 256 characters, or an integer; echoed in the item's result.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchLegacyPromotionalOfferRequest/id`.
+            public struct IdPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BatchLegacyPromotionalOfferRequest/id/value1`.
+                public var value1: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/BatchLegacyPromotionalOfferRequest/id/value2`.
+                public var value2: Swift.Int?
+                /// Creates a new `IdPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Swift.String? = nil,
+                    value2: Swift.Int? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
+            }
+            /// Any string of at most 256 characters, or an integer; echoed in the item's result.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchLegacyPromotionalOfferRequest/id`.
+            public var id: Components.Schemas.BatchLegacyPromotionalOfferRequest.IdPayload?
+            /// The app's bundle ID; the service must be configured with it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchLegacyPromotionalOfferRequest/bundleId`.
+            public var bundleId: Swift.String
+            /// The product ID from App Store Connect.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchLegacyPromotionalOfferRequest/productId`.
+            public var productId: Swift.String
+            /// The promotional offer's identifier.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchLegacyPromotionalOfferRequest/offerIdentifier`.
+            public var offerIdentifier: Swift.String
+            /// The customer's app account token (StoreKit 2: a UUID) or application username (StoreKit 1). It is lower-cased before signing; the purchase must carry the same value. Leave it out, or send an empty string, when the app sets none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchLegacyPromotionalOfferRequest/appAccountToken`.
+            public var appAccountToken: Swift.String?
+            /// A nonce (a UUID). Leave it out and the service makes a fresh random one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchLegacyPromotionalOfferRequest/nonce`.
+            public var nonce: Swift.String?
+            /// Creates a new `BatchLegacyPromotionalOfferRequest`.
+            ///
+            /// - Parameters:
+            ///   - _type: `legacy-promotional-offer`: the body of `POST /v1/signatures/legacy-promotional-offer`.
+            ///   - id: Any string of at most 256 characters, or an integer; echoed in the item's result.
+            ///   - bundleId: The app's bundle ID; the service must be configured with it.
+            ///   - productId: The product ID from App Store Connect.
+            ///   - offerIdentifier: The promotional offer's identifier.
+            ///   - appAccountToken: The customer's app account token (StoreKit 2: a UUID) or application username (StoreKit 1). It is lower-cased before signing; the purchase must carry the same value. Leave it out, or send an empty string, when the app sets none.
+            ///   - nonce: A nonce (a UUID). Leave it out and the service makes a fresh random one.
+            public init(
+                _type: Components.Schemas.BatchLegacyPromotionalOfferRequest._TypePayload,
+                id: Components.Schemas.BatchLegacyPromotionalOfferRequest.IdPayload? = nil,
+                bundleId: Swift.String,
+                productId: Swift.String,
+                offerIdentifier: Swift.String,
+                appAccountToken: Swift.String? = nil,
+                nonce: Swift.String? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.bundleId = bundleId
+                self.productId = productId
+                self.offerIdentifier = offerIdentifier
+                self.appAccountToken = appAccountToken
+                self.nonce = nonce
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case bundleId
+                case productId
+                case offerIdentifier
+                case appAccountToken
+                case nonce
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.BatchLegacyPromotionalOfferRequest._TypePayload.self,
+                    forKey: ._type
+                )
+                self.id = try container.decodeIfPresent(
+                    Components.Schemas.BatchLegacyPromotionalOfferRequest.IdPayload.self,
+                    forKey: .id
+                )
+                self.bundleId = try container.decode(
+                    Swift.String.self,
+                    forKey: .bundleId
+                )
+                self.productId = try container.decode(
+                    Swift.String.self,
+                    forKey: .productId
+                )
+                self.offerIdentifier = try container.decode(
+                    Swift.String.self,
+                    forKey: .offerIdentifier
+                )
+                self.appAccountToken = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .appAccountToken
+                )
+                self.nonce = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .nonce
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "id",
+                    "bundleId",
+                    "productId",
+                    "offerIdentifier",
+                    "appAccountToken",
+                    "nonce"
+                ])
+            }
+        }
+        /// An item of type `promotional-offer`: the members of `POST /v1/signatures/promotional-offer` (PromotionalOfferRequest), checked alike.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BatchPromotionalOfferRequest`.
+        public struct BatchPromotionalOfferRequest: Codable, Hashable, Sendable {
+            /// `promotional-offer`: the body of `POST /v1/signatures/promotional-offer`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchPromotionalOfferRequest/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case promotionalOffer = "promotional-offer"
+            }
+            /// `promotional-offer`: the body of `POST /v1/signatures/promotional-offer`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchPromotionalOfferRequest/type`.
+            public var _type: Components.Schemas.BatchPromotionalOfferRequest._TypePayload
+            /// Any string of at most 256 characters, or an integer; echoed in the item's result.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchPromotionalOfferRequest/id`.
+            public struct IdPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BatchPromotionalOfferRequest/id/value1`.
+                public var value1: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/BatchPromotionalOfferRequest/id/value2`.
+                public var value2: Swift.Int?
+                /// Creates a new `IdPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Swift.String? = nil,
+                    value2: Swift.Int? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
+            }
+            /// Any string of at most 256 characters, or an integer; echoed in the item's result.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchPromotionalOfferRequest/id`.
+            public var id: Components.Schemas.BatchPromotionalOfferRequest.IdPayload?
+            /// The app's bundle ID; the service must be configured with it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchPromotionalOfferRequest/bundleId`.
+            public var bundleId: Swift.String
+            /// The product ID from App Store Connect.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchPromotionalOfferRequest/productId`.
+            public var productId: Swift.String
+            /// The promotional offer's identifier.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchPromotionalOfferRequest/offerIdentifier`.
+            public var offerIdentifier: Swift.String
+            /// A transaction ID of the customer.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchPromotionalOfferRequest/transactionId`.
+            public var transactionId: Swift.String?
+            /// A nonce (random UUID, version 4). Leave it out and the service makes a fresh one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchPromotionalOfferRequest/nonce`.
+            public var nonce: Swift.String?
+            /// Creates a new `BatchPromotionalOfferRequest`.
+            ///
+            /// - Parameters:
+            ///   - _type: `promotional-offer`: the body of `POST /v1/signatures/promotional-offer`.
+            ///   - id: Any string of at most 256 characters, or an integer; echoed in the item's result.
+            ///   - bundleId: The app's bundle ID; the service must be configured with it.
+            ///   - productId: The product ID from App Store Connect.
+            ///   - offerIdentifier: The promotional offer's identifier.
+            ///   - transactionId: A transaction ID of the customer.
+            ///   - nonce: A nonce (random UUID, version 4). Leave it out and the service makes a fresh one.
+            public init(
+                _type: Components.Schemas.BatchPromotionalOfferRequest._TypePayload,
+                id: Components.Schemas.BatchPromotionalOfferRequest.IdPayload? = nil,
+                bundleId: Swift.String,
+                productId: Swift.String,
+                offerIdentifier: Swift.String,
+                transactionId: Swift.String? = nil,
+                nonce: Swift.String? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.bundleId = bundleId
+                self.productId = productId
+                self.offerIdentifier = offerIdentifier
+                self.transactionId = transactionId
+                self.nonce = nonce
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case bundleId
+                case productId
+                case offerIdentifier
+                case transactionId
+                case nonce
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.BatchPromotionalOfferRequest._TypePayload.self,
+                    forKey: ._type
+                )
+                self.id = try container.decodeIfPresent(
+                    Components.Schemas.BatchPromotionalOfferRequest.IdPayload.self,
+                    forKey: .id
+                )
+                self.bundleId = try container.decode(
+                    Swift.String.self,
+                    forKey: .bundleId
+                )
+                self.productId = try container.decode(
+                    Swift.String.self,
+                    forKey: .productId
+                )
+                self.offerIdentifier = try container.decode(
+                    Swift.String.self,
+                    forKey: .offerIdentifier
+                )
+                self.transactionId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .transactionId
+                )
+                self.nonce = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .nonce
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "id",
+                    "bundleId",
+                    "productId",
+                    "offerIdentifier",
+                    "transactionId",
+                    "nonce"
+                ])
+            }
+        }
+        /// An item of type `server-api-token`: the members of `POST /v1/tokens/server-api` (ServerAPITokenRequest), checked alike.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BatchServerAPITokenRequest`.
+        public struct BatchServerAPITokenRequest: Codable, Hashable, Sendable {
+            /// `server-api-token`: the body of `POST /v1/tokens/server-api`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchServerAPITokenRequest/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case serverApiToken = "server-api-token"
+            }
+            /// `server-api-token`: the body of `POST /v1/tokens/server-api`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchServerAPITokenRequest/type`.
+            public var _type: Components.Schemas.BatchServerAPITokenRequest._TypePayload
+            /// Any string of at most 256 characters, or an integer; echoed in the item's result.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchServerAPITokenRequest/id`.
+            public struct IdPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BatchServerAPITokenRequest/id/value1`.
+                public var value1: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/BatchServerAPITokenRequest/id/value2`.
+                public var value2: Swift.Int?
+                /// Creates a new `IdPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Swift.String? = nil,
+                    value2: Swift.Int? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
+            }
+            /// Any string of at most 256 characters, or an integer; echoed in the item's result.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchServerAPITokenRequest/id`.
+            public var id: Components.Schemas.BatchServerAPITokenRequest.IdPayload?
+            /// The app's bundle ID; the service must be configured with it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchServerAPITokenRequest/bundleId`.
+            public var bundleId: Swift.String
+            /// Seconds from `iat` to `exp`, at most 3600 (60 minutes). Default: 300 (5 minutes).
+            ///
+            /// - Remark: Generated from `#/components/schemas/BatchServerAPITokenRequest/lifetime`.
+            public var lifetime: Swift.Int?
+            /// Creates a new `BatchServerAPITokenRequest`.
+            ///
+            /// - Parameters:
+            ///   - _type: `server-api-token`: the body of `POST /v1/tokens/server-api`.
+            ///   - id: Any string of at most 256 characters, or an integer; echoed in the item's result.
+            ///   - bundleId: The app's bundle ID; the service must be configured with it.
+            ///   - lifetime: Seconds from `iat` to `exp`, at most 3600 (60 minutes). Default: 300 (5 minutes).
+            public init(
+                _type: Components.Schemas.BatchServerAPITokenRequest._TypePayload,
+                id: Components.Schemas.BatchServerAPITokenRequest.IdPayload? = nil,
+                bundleId: Swift.String,
+                lifetime: Swift.Int? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.bundleId = bundleId
+                self.lifetime = lifetime
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case bundleId
+                case lifetime
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.BatchServerAPITokenRequest._TypePayload.self,
+                    forKey: ._type
+                )
+                self.id = try container.decodeIfPresent(
+                    Components.Schemas.BatchServerAPITokenRequest.IdPayload.self,
+                    forKey: .id
+                )
+                self.bundleId = try container.decode(
+                    Swift.String.self,
+                    forKey: .bundleId
+                )
+                self.lifetime = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .lifetime
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "id",
+                    "bundleId",
+                    "lifetime"
+                ])
+            }
+        }
         /// A signed API bearer token and when it was issued and expires.
         ///
         /// - Remark: Generated from `#/components/schemas/BearerToken`.
@@ -3978,6 +4856,496 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "bundleId",
                     "lifetime"
+                ])
+            }
+        }
+        /// Signing requests of any types, for one API key.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SignatureBatchRequest`.
+        public struct SignatureBatchRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SignatureBatchRequest/RequestsPayload`.
+            @frozen public enum RequestsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/SignatureBatchRequest/RequestsPayload/BatchAdvancedCommerceRequest`.
+                case advancedCommerce(Components.Schemas.BatchAdvancedCommerceRequest)
+                /// - Remark: Generated from `#/components/schemas/SignatureBatchRequest/RequestsPayload/BatchConnectAPITokenRequest`.
+                case connectApiToken(Components.Schemas.BatchConnectAPITokenRequest)
+                /// - Remark: Generated from `#/components/schemas/SignatureBatchRequest/RequestsPayload/BatchIntroductoryOfferEligibilityRequest`.
+                case introductoryOfferEligibility(Components.Schemas.BatchIntroductoryOfferEligibilityRequest)
+                /// - Remark: Generated from `#/components/schemas/SignatureBatchRequest/RequestsPayload/BatchLegacyPromotionalOfferRequest`.
+                case legacyPromotionalOffer(Components.Schemas.BatchLegacyPromotionalOfferRequest)
+                /// - Remark: Generated from `#/components/schemas/SignatureBatchRequest/RequestsPayload/BatchPromotionalOfferRequest`.
+                case promotionalOffer(Components.Schemas.BatchPromotionalOfferRequest)
+                /// - Remark: Generated from `#/components/schemas/SignatureBatchRequest/RequestsPayload/BatchServerAPITokenRequest`.
+                case serverApiToken(Components.Schemas.BatchServerAPITokenRequest)
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    let discriminator = try container.decode(
+                        Swift.String.self,
+                        forKey: ._type
+                    )
+                    switch discriminator {
+                    case "advanced-commerce":
+                        self = .advancedCommerce(try .init(from: decoder))
+                    case "connect-api-token":
+                        self = .connectApiToken(try .init(from: decoder))
+                    case "introductory-offer-eligibility":
+                        self = .introductoryOfferEligibility(try .init(from: decoder))
+                    case "legacy-promotional-offer":
+                        self = .legacyPromotionalOffer(try .init(from: decoder))
+                    case "promotional-offer":
+                        self = .promotionalOffer(try .init(from: decoder))
+                    case "server-api-token":
+                        self = .serverApiToken(try .init(from: decoder))
+                    default:
+                        throw Swift.DecodingError.unknownOneOfDiscriminator(
+                            discriminatorKey: CodingKeys._type,
+                            discriminatorValue: discriminator,
+                            codingPath: decoder.codingPath
+                        )
+                    }
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .advancedCommerce(value):
+                        try value.encode(to: encoder)
+                    case let .connectApiToken(value):
+                        try value.encode(to: encoder)
+                    case let .introductoryOfferEligibility(value):
+                        try value.encode(to: encoder)
+                    case let .legacyPromotionalOffer(value):
+                        try value.encode(to: encoder)
+                    case let .promotionalOffer(value):
+                        try value.encode(to: encoder)
+                    case let .serverApiToken(value):
+                        try value.encode(to: encoder)
+                    }
+                }
+            }
+            /// 1 to 1000 items, answered in this order. A batch takes one rate-limit token per item, so it can hold at most the API key's burst.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureBatchRequest/requests`.
+            public typealias RequestsPayload = [Components.Schemas.SignatureBatchRequest.RequestsPayloadPayload]
+            /// 1 to 1000 items, answered in this order. A batch takes one rate-limit token per item, so it can hold at most the API key's burst.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureBatchRequest/requests`.
+            public var requests: Components.Schemas.SignatureBatchRequest.RequestsPayload
+            /// Creates a new `SignatureBatchRequest`.
+            ///
+            /// - Parameters:
+            ///   - requests: 1 to 1000 items, answered in this order. A batch takes one rate-limit token per item, so it can hold at most the API key's burst.
+            public init(requests: Components.Schemas.SignatureBatchRequest.RequestsPayload) {
+                self.requests = requests
+            }
+            public enum CodingKeys: String, CodingKey {
+                case requests
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.requests = try container.decode(
+                    Components.Schemas.SignatureBatchRequest.RequestsPayload.self,
+                    forKey: .requests
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "requests"
+                ])
+            }
+        }
+        /// Every item's result, in request order; 200 whenever the envelope was valid.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SignatureBatchResponse`.
+        public struct SignatureBatchResponse: Codable, Hashable, Sendable {
+            /// One result per item, in the order of `requests`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureBatchResponse/results`.
+            public var results: [Components.Schemas.SignatureBatchResult]
+            /// How many items were signed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureBatchResponse/succeeded`.
+            public var succeeded: Swift.Int
+            /// How many items failed (with a `problem`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureBatchResponse/failed`.
+            public var failed: Swift.Int
+            /// Creates a new `SignatureBatchResponse`.
+            ///
+            /// - Parameters:
+            ///   - results: One result per item, in the order of `requests`.
+            ///   - succeeded: How many items were signed.
+            ///   - failed: How many items failed (with a `problem`).
+            public init(
+                results: [Components.Schemas.SignatureBatchResult],
+                succeeded: Swift.Int,
+                failed: Swift.Int
+            ) {
+                self.results = results
+                self.succeeded = succeeded
+                self.failed = failed
+            }
+            public enum CodingKeys: String, CodingKey {
+                case results
+                case succeeded
+                case failed
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.results = try container.decode(
+                    [Components.Schemas.SignatureBatchResult].self,
+                    forKey: .results
+                )
+                self.succeeded = try container.decode(
+                    Swift.Int.self,
+                    forKey: .succeeded
+                )
+                self.failed = try container.decode(
+                    Swift.Int.self,
+                    forKey: .failed
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "results",
+                    "succeeded",
+                    "failed"
+                ])
+            }
+        }
+        /// One item's result: `index`, `type` (absent when the item named no known type), `id` (when it gave a valid one) and `status`, then on success (200) exactly the members its type's own endpoint answers (`jws`, `keyId`, `nonce`, `issuedAt`; the legacy signature's members; or `token`, `issuedAt`, `expiresAt`), on failure `problem`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SignatureBatchResult`.
+        public struct SignatureBatchResult: Codable, Hashable, Sendable {
+            /// The item's position in `requests`, from 0.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureBatchResult/index`.
+            public var index: Swift.Int
+            /// What the item asks for: an operation name, as `offerkit batch` lines and API key scopes name it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureBatchResult/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case promotionalOffer = "promotional-offer"
+                case legacyPromotionalOffer = "legacy-promotional-offer"
+                case introductoryOfferEligibility = "introductory-offer-eligibility"
+                case advancedCommerce = "advanced-commerce"
+                case serverApiToken = "server-api-token"
+                case connectApiToken = "connect-api-token"
+            }
+            /// What the item asks for: an operation name, as `offerkit batch` lines and API key scopes name it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureBatchResult/type`.
+            public var _type: Components.Schemas.SignatureBatchResult._TypePayload?
+            /// Any string of at most 256 characters, or an integer; echoed in the item's result.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureBatchResult/id`.
+            public struct IdPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/SignatureBatchResult/id/value1`.
+                public var value1: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/SignatureBatchResult/id/value2`.
+                public var value2: Swift.Int?
+                /// Creates a new `IdPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Swift.String? = nil,
+                    value2: Swift.Int? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
+            }
+            /// Any string of at most 256 characters, or an integer; echoed in the item's result.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureBatchResult/id`.
+            public var id: Components.Schemas.SignatureBatchResult.IdPayload?
+            /// The status the item's own endpoint would have answered: 200, or the problem's.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureBatchResult/status`.
+            public var status: Swift.Int
+            /// When the item failed: the problem its own endpoint would have answered.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureBatchResult/problem`.
+            public var problem: Components.Schemas.Problem?
+            /// The compact JWS: header.payload.signature, base64url, ES256.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureBatchResult/jws`.
+            public var jws: Swift.String?
+            /// The key ID of the key that signed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureBatchResult/keyId`.
+            public var keyId: Swift.String?
+            /// The nonce in the payload, lower case.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureBatchResult/nonce`.
+            public struct NoncePayload: Codable, Hashable, Sendable {
+                /// The nonce in the payload, lower case.
+                ///
+                /// - Remark: Generated from `#/components/schemas/SignatureBatchResult/nonce/value1`.
+                public var value1: Swift.String?
+                /// The nonce that was signed, lower-case (StoreKit's `nonce:` takes it as a UUID).
+                ///
+                /// - Remark: Generated from `#/components/schemas/SignatureBatchResult/nonce/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `NoncePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1: The nonce in the payload, lower case.
+                ///   - value2: The nonce that was signed, lower-case (StoreKit's `nonce:` takes it as a UUID).
+                public init(
+                    value1: Swift.String? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
+            }
+            /// The nonce in the payload, lower case.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureBatchResult/nonce`.
+            public var nonce: Components.Schemas.SignatureBatchResult.NoncePayload?
+            /// The `iat` claim: UNIX time in seconds.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureBatchResult/issuedAt`.
+            public var issuedAt: Swift.Int?
+            /// The signed time: UNIX time in milliseconds.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureBatchResult/timestamp`.
+            public var timestamp: Swift.Int?
+            /// The ECDSA signature, DER-encoded, standard base64 with padding. Decode it to `Data` before passing it to StoreKit.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureBatchResult/signature`.
+            public var signature: Swift.String?
+            /// The product ID from App Store Connect.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureBatchResult/productId`.
+            public var productId: Swift.String?
+            /// The promotional offer's identifier.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureBatchResult/offerIdentifier`.
+            public var offerIdentifier: Swift.String?
+            /// The app account token that was signed, lower-cased; empty when none was.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureBatchResult/appAccountToken`.
+            public var appAccountToken: Swift.String?
+            /// The bearer token, a compact JWS (ES256). Send it as `Authorization: Bearer <token>`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureBatchResult/token`.
+            public var token: Swift.String?
+            /// The `exp` claim: UNIX time in seconds, when the token stops working.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureBatchResult/expiresAt`.
+            public var expiresAt: Swift.Int?
+            /// Creates a new `SignatureBatchResult`.
+            ///
+            /// - Parameters:
+            ///   - index: The item's position in `requests`, from 0.
+            ///   - _type: What the item asks for: an operation name, as `offerkit batch` lines and API key scopes name it.
+            ///   - id: Any string of at most 256 characters, or an integer; echoed in the item's result.
+            ///   - status: The status the item's own endpoint would have answered: 200, or the problem's.
+            ///   - problem: When the item failed: the problem its own endpoint would have answered.
+            ///   - jws: The compact JWS: header.payload.signature, base64url, ES256.
+            ///   - keyId: The key ID of the key that signed.
+            ///   - nonce: The nonce in the payload, lower case.
+            ///   - issuedAt: The `iat` claim: UNIX time in seconds.
+            ///   - timestamp: The signed time: UNIX time in milliseconds.
+            ///   - signature: The ECDSA signature, DER-encoded, standard base64 with padding. Decode it to `Data` before passing it to StoreKit.
+            ///   - productId: The product ID from App Store Connect.
+            ///   - offerIdentifier: The promotional offer's identifier.
+            ///   - appAccountToken: The app account token that was signed, lower-cased; empty when none was.
+            ///   - token: The bearer token, a compact JWS (ES256). Send it as `Authorization: Bearer <token>`.
+            ///   - expiresAt: The `exp` claim: UNIX time in seconds, when the token stops working.
+            public init(
+                index: Swift.Int,
+                _type: Components.Schemas.SignatureBatchResult._TypePayload? = nil,
+                id: Components.Schemas.SignatureBatchResult.IdPayload? = nil,
+                status: Swift.Int,
+                problem: Components.Schemas.Problem? = nil,
+                jws: Swift.String? = nil,
+                keyId: Swift.String? = nil,
+                nonce: Components.Schemas.SignatureBatchResult.NoncePayload? = nil,
+                issuedAt: Swift.Int? = nil,
+                timestamp: Swift.Int? = nil,
+                signature: Swift.String? = nil,
+                productId: Swift.String? = nil,
+                offerIdentifier: Swift.String? = nil,
+                appAccountToken: Swift.String? = nil,
+                token: Swift.String? = nil,
+                expiresAt: Swift.Int? = nil
+            ) {
+                self.index = index
+                self._type = _type
+                self.id = id
+                self.status = status
+                self.problem = problem
+                self.jws = jws
+                self.keyId = keyId
+                self.nonce = nonce
+                self.issuedAt = issuedAt
+                self.timestamp = timestamp
+                self.signature = signature
+                self.productId = productId
+                self.offerIdentifier = offerIdentifier
+                self.appAccountToken = appAccountToken
+                self.token = token
+                self.expiresAt = expiresAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case index
+                case _type = "type"
+                case id
+                case status
+                case problem
+                case jws
+                case keyId
+                case nonce
+                case issuedAt
+                case timestamp
+                case signature
+                case productId
+                case offerIdentifier
+                case appAccountToken
+                case token
+                case expiresAt
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.index = try container.decode(
+                    Swift.Int.self,
+                    forKey: .index
+                )
+                self._type = try container.decodeIfPresent(
+                    Components.Schemas.SignatureBatchResult._TypePayload.self,
+                    forKey: ._type
+                )
+                self.id = try container.decodeIfPresent(
+                    Components.Schemas.SignatureBatchResult.IdPayload.self,
+                    forKey: .id
+                )
+                self.status = try container.decode(
+                    Swift.Int.self,
+                    forKey: .status
+                )
+                self.problem = try container.decodeIfPresent(
+                    Components.Schemas.Problem.self,
+                    forKey: .problem
+                )
+                self.jws = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .jws
+                )
+                self.keyId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .keyId
+                )
+                self.nonce = try container.decodeIfPresent(
+                    Components.Schemas.SignatureBatchResult.NoncePayload.self,
+                    forKey: .nonce
+                )
+                self.issuedAt = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .issuedAt
+                )
+                self.timestamp = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .timestamp
+                )
+                self.signature = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .signature
+                )
+                self.productId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .productId
+                )
+                self.offerIdentifier = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .offerIdentifier
+                )
+                self.appAccountToken = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .appAccountToken
+                )
+                self.token = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .token
+                )
+                self.expiresAt = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .expiresAt
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "index",
+                    "type",
+                    "id",
+                    "status",
+                    "problem",
+                    "jws",
+                    "keyId",
+                    "nonce",
+                    "issuedAt",
+                    "timestamp",
+                    "signature",
+                    "productId",
+                    "offerIdentifier",
+                    "appAccountToken",
+                    "token",
+                    "expiresAt"
                 ])
             }
         }

@@ -4021,6 +4021,863 @@ public enum Operations {
             }
         }
     }
+    /// Sign up to 1000 requests of any types in one call
+    ///
+    /// Signs several requests in one round trip (a storefront that shows three offers signs them at once), each exactly as its own endpoint would: an item is that endpoint's body with `type` (`promotional-offer`, `legacy-promotional-offer`, `introductory-offer-eligibility`, `advanced-commerce`, `server-api-token`, `connect-api-token`: the names of `offerkit batch` and of the API key scopes) and an optional `id` (a string or an integer, echoed). Each item is checked on its own: its scope (a key without it gets a `403` for that item), its members against its endpoint's schema, its bundle ID; a refused item's result carries the `problem` its endpoint would have answered, with its `status`, and the other items are signed. Results come in request order with `index`, `type` and `id`. The answer is `200` whenever the envelope is valid, even if every item failed. Envelope problems answer for the whole request: no key (`401`), a body that is not JSON (`400`), too large (`413`), or has no `requests` array of 1 to 1000 items (`422` naming `requests`). The batch takes one rate-limit token per item, all at once: too few left is a `429` with `Retry-After` for that many, and more items than the key's burst is a `422` naming `requests`. Larger batches are signed on every core.
+    ///
+    /// - Remark: HTTP `POST /v1/signatures/batch`.
+    /// - Remark: Generated from `#/paths//v1/signatures/batch/post(signBatch)`.
+    public enum SignBatch {
+        public static let id: Swift.String = "signBatch"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SignBatch.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SignBatch.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.SignBatch.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.SignatureBatchRequest)
+            }
+            public var body: Operations.SignBatch.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.SignBatch.Input.Headers = .init(),
+                body: Operations.SignBatch.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/200/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
+                    public init(xRequestId: Components.Headers.XRequestId) {
+                        self.xRequestId = xRequestId
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.SignBatch.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.SignatureBatchResponse)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.SignatureBatchResponse {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.SignBatch.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.SignBatch.Output.Ok.Headers,
+                    body: Operations.SignBatch.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// Every item's result, in request order; 200 whenever the envelope was valid.
+            ///
+            /// - Remark: Generated from `#/paths//v1/signatures/batch/post(signBatch)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.SignBatch.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.SignBatch.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct BadRequest: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/400/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/400/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId
+                    /// - Remark: Generated from `#/components/headers/Connection`.
+                    @frozen public enum Connection: String, Codable, Hashable, Sendable, CaseIterable {
+                        case close = "close"
+                    }
+                    /// `close` on the problems that leave the request unread (`bad-request`, `body-timeout`, `body-too-large`): the service closes the connection after the response.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/400/headers/Connection`.
+                    public var connection: Components.Headers.Connection?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
+                    ///   - connection: `close` on the problems that leave the request unread (`bad-request`, `body-timeout`, `body-too-large`): the service closes the connection after the response.
+                    public init(
+                        xRequestId: Components.Headers.XRequestId,
+                        connection: Components.Headers.Connection? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.connection = connection
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.SignBatch.Output.BadRequest.Headers
+                /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/400/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/400/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.SignBatch.Output.BadRequest.Body
+                /// Creates a new `BadRequest`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.SignBatch.Output.BadRequest.Headers,
+                    body: Operations.SignBatch.Output.BadRequest.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// `bad-request`: The request is not well-formed HTTP. The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked`, or the connection failed while the body was being read. The connection is closed.
+            ///
+            /// `malformed-json`: The request body is not valid JSON. The body could not be parsed as JSON (RFC 8259). `detail` says where parsing stopped.
+            ///
+            /// - Remark: Generated from `#/paths//v1/signatures/batch/post(signBatch)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.SignBatch.Output.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Operations.SignBatch.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Unauthorized: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/401/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/401/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId
+                    /// The authentication the service expects (RFC 6750): `Bearer realm="offerkit"`, with `error="invalid_token"` when the request presented a key the service does not know.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/401/headers/WWW-Authenticate`.
+                    public var wwwAuthenticate: Components.Headers.WWWAuthenticate?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
+                    ///   - wwwAuthenticate: The authentication the service expects (RFC 6750): `Bearer realm="offerkit"`, with `error="invalid_token"` when the request presented a key the service does not know.
+                    public init(
+                        xRequestId: Components.Headers.XRequestId,
+                        wwwAuthenticate: Components.Headers.WWWAuthenticate? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.wwwAuthenticate = wwwAuthenticate
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.SignBatch.Output.Unauthorized.Headers
+                /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/401/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/401/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.SignBatch.Output.Unauthorized.Body
+                /// Creates a new `Unauthorized`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.SignBatch.Output.Unauthorized.Headers,
+                    body: Operations.SignBatch.Output.Unauthorized.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// `unauthorized`: A valid API key is required. The `Authorization: Bearer <API key>` header is missing, malformed or names no known key.
+            ///
+            /// - Remark: Generated from `#/paths//v1/signatures/batch/post(signBatch)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Operations.SignBatch.Output.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Operations.SignBatch.Output.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct RequestTimeout: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/408/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/408/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId
+                    /// - Remark: Generated from `#/components/headers/Connection`.
+                    @frozen public enum Connection: String, Codable, Hashable, Sendable, CaseIterable {
+                        case close = "close"
+                    }
+                    /// `close` on the problems that leave the request unread (`bad-request`, `body-timeout`, `body-too-large`): the service closes the connection after the response.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/408/headers/Connection`.
+                    public var connection: Components.Headers.Connection?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
+                    ///   - connection: `close` on the problems that leave the request unread (`bad-request`, `body-timeout`, `body-too-large`): the service closes the connection after the response.
+                    public init(
+                        xRequestId: Components.Headers.XRequestId,
+                        connection: Components.Headers.Connection? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.connection = connection
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.SignBatch.Output.RequestTimeout.Headers
+                /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/408/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/408/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.SignBatch.Output.RequestTimeout.Body
+                /// Creates a new `RequestTimeout`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.SignBatch.Output.RequestTimeout.Headers,
+                    body: Operations.SignBatch.Output.RequestTimeout.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// `body-timeout`: The request body did not arrive in time. The client had not sent the whole body when the request timeout (`limits.requestTimeoutSeconds`) passed. The connection is closed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/signatures/batch/post(signBatch)/responses/408`.
+            ///
+            /// HTTP response code: `408 requestTimeout`.
+            case requestTimeout(Operations.SignBatch.Output.RequestTimeout)
+            /// The associated value of the enum case if `self` is `.requestTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.requestTimeout`.
+            /// - SeeAlso: `.requestTimeout`.
+            public var requestTimeout: Operations.SignBatch.Output.RequestTimeout {
+                get throws {
+                    switch self {
+                    case let .requestTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct ContentTooLarge: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/413/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/413/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId
+                    /// - Remark: Generated from `#/components/headers/Connection`.
+                    @frozen public enum Connection: String, Codable, Hashable, Sendable, CaseIterable {
+                        case close = "close"
+                    }
+                    /// `close` on the problems that leave the request unread (`bad-request`, `body-timeout`, `body-too-large`): the service closes the connection after the response.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/413/headers/Connection`.
+                    public var connection: Components.Headers.Connection?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
+                    ///   - connection: `close` on the problems that leave the request unread (`bad-request`, `body-timeout`, `body-too-large`): the service closes the connection after the response.
+                    public init(
+                        xRequestId: Components.Headers.XRequestId,
+                        connection: Components.Headers.Connection? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.connection = connection
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.SignBatch.Output.ContentTooLarge.Headers
+                /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/413/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/413/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.SignBatch.Output.ContentTooLarge.Body
+                /// Creates a new `ContentTooLarge`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.SignBatch.Output.ContentTooLarge.Headers,
+                    body: Operations.SignBatch.Output.ContentTooLarge.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// `body-too-large`: The request body is too large. The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused before any of the body is read. The connection is closed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/signatures/batch/post(signBatch)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Operations.SignBatch.Output.ContentTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Operations.SignBatch.Output.ContentTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct UnsupportedMediaType: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/415/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/415/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
+                    public init(xRequestId: Components.Headers.XRequestId) {
+                        self.xRequestId = xRequestId
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.SignBatch.Output.UnsupportedMediaType.Headers
+                /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/415/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/415/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.SignBatch.Output.UnsupportedMediaType.Body
+                /// Creates a new `UnsupportedMediaType`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.SignBatch.Output.UnsupportedMediaType.Headers,
+                    body: Operations.SignBatch.Output.UnsupportedMediaType.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// `unsupported-media-type`: The body must be JSON. Operations with a body take `Content-Type: application/json`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/signatures/batch/post(signBatch)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Operations.SignBatch.Output.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Operations.SignBatch.Output.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct UnprocessableContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/422/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/422/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
+                    public init(xRequestId: Components.Headers.XRequestId) {
+                        self.xRequestId = xRequestId
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.SignBatch.Output.UnprocessableContent.Headers
+                /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/422/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/422/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.SignBatch.Output.UnprocessableContent.Body
+                /// Creates a new `UnprocessableContent`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.SignBatch.Output.UnprocessableContent.Headers,
+                    body: Operations.SignBatch.Output.UnprocessableContent.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// `invalid-field`: A field is missing or invalid. A field does not match the operation's schema or the signing rules. `field` is its path.
+            ///
+            /// - Remark: Generated from `#/paths//v1/signatures/batch/post(signBatch)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Operations.SignBatch.Output.UnprocessableContent)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Operations.SignBatch.Output.UnprocessableContent {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct TooManyRequests: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/429/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/429/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId
+                    /// Seconds to wait before retrying: always with `rate-limited` and `ledger-unavailable`, and with `unavailable` when the service is shutting down.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/429/headers/Retry-After`.
+                    public var retryAfter: Components.Headers.RetryAfter?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
+                    ///   - retryAfter: Seconds to wait before retrying: always with `rate-limited` and `ledger-unavailable`, and with `unavailable` when the service is shutting down.
+                    public init(
+                        xRequestId: Components.Headers.XRequestId,
+                        retryAfter: Components.Headers.RetryAfter? = nil
+                    ) {
+                        self.xRequestId = xRequestId
+                        self.retryAfter = retryAfter
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.SignBatch.Output.TooManyRequests.Headers
+                /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/429/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/429/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.SignBatch.Output.TooManyRequests.Body
+                /// Creates a new `TooManyRequests`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.SignBatch.Output.TooManyRequests.Headers,
+                    body: Operations.SignBatch.Output.TooManyRequests.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// `rate-limited`: Too many requests for this API key. The API key's rate limit is used up; retry after the seconds in `Retry-After`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/signatures/batch/post(signBatch)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Operations.SignBatch.Output.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Operations.SignBatch.Output.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct InternalServerError: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/500/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/500/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
+                    public init(xRequestId: Components.Headers.XRequestId) {
+                        self.xRequestId = xRequestId
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.SignBatch.Output.InternalServerError.Headers
+                /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/500/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/500/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.SignBatch.Output.InternalServerError.Body
+                /// Creates a new `InternalServerError`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.SignBatch.Output.InternalServerError.Headers,
+                    body: Operations.SignBatch.Output.InternalServerError.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// `internal-error`: Internal error. Something failed inside the service. Nothing about it is exposed; the log has it under the request id.
+            ///
+            /// - Remark: Generated from `#/paths//v1/signatures/batch/post(signBatch)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Operations.SignBatch.Output.InternalServerError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Operations.SignBatch.Output.InternalServerError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct ServiceUnavailable: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/503/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/503/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
+                    public init(xRequestId: Components.Headers.XRequestId) {
+                        self.xRequestId = xRequestId
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.SignBatch.Output.ServiceUnavailable.Headers
+                /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/503/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/signatures/batch/POST/responses/503/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.SignBatch.Output.ServiceUnavailable.Body
+                /// Creates a new `ServiceUnavailable`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.SignBatch.Output.ServiceUnavailable.Headers,
+                    body: Operations.SignBatch.Output.ServiceUnavailable.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// `timeout`: The request took too long. The operation did not finish within the service's request timeout; it was stopped.
+            ///
+            /// - Remark: Generated from `#/paths//v1/signatures/batch/post(signBatch)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Operations.SignBatch.Output.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Operations.SignBatch.Output.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// Create an App Store Server API token
     ///
     /// Signs a bearer token for the App Store Server API (`https://api.storekit.apple.com`) with the app's In-App Purchase key: claims `iss` (issuer ID), `iat`, `exp`, `aud` = `appstoreconnect-v1` and `bid` (the bundle ID). Apple accepts at most 60 minutes between `iat` and `exp`; the default lifetime is 5 minutes, as in Apple's libraries. Reuse a token until shortly before `expiresAt`.

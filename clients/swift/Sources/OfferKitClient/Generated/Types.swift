@@ -45,6 +45,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/signatures/advanced-commerce`.
     /// - Remark: Generated from `#/paths//v1/signatures/advanced-commerce/post(signAdvancedCommerceRequest)`.
     func signAdvancedCommerceRequest(_ input: Operations.SignAdvancedCommerceRequest.Input) async throws -> Operations.SignAdvancedCommerceRequest.Output
+    /// Sign up to 1000 requests of any types in one call
+    ///
+    /// Signs several requests in one round trip (a storefront that shows three offers signs them at once), each exactly as its own endpoint would: an item is that endpoint's body with `type` (`promotional-offer`, `legacy-promotional-offer`, `introductory-offer-eligibility`, `advanced-commerce`, `server-api-token`, `connect-api-token`: the names of `offerkit batch` and of the API key scopes) and an optional `id` (a string or an integer, echoed). Each item is checked on its own: its scope (a key without it gets a `403` for that item), its members against its endpoint's schema, its bundle ID; a refused item's result carries the `problem` its endpoint would have answered, with its `status`, and the other items are signed. Results come in request order with `index`, `type` and `id`. The answer is `200` whenever the envelope is valid, even if every item failed. Envelope problems answer for the whole request: no key (`401`), a body that is not JSON (`400`), too large (`413`), or has no `requests` array of 1 to 1000 items (`422` naming `requests`). The batch takes one rate-limit token per item, all at once: too few left is a `429` with `Retry-After` for that many, and more items than the key's burst is a `422` naming `requests`. Larger batches are signed on every core.
+    ///
+    /// - Remark: HTTP `POST /v1/signatures/batch`.
+    /// - Remark: Generated from `#/paths//v1/signatures/batch/post(signBatch)`.
+    func signBatch(_ input: Operations.SignBatch.Input) async throws -> Operations.SignBatch.Output
     /// Create an App Store Server API token
     ///
     /// Signs a bearer token for the App Store Server API (`https://api.storekit.apple.com`) with the app's In-App Purchase key: claims `iss` (issuer ID), `iat`, `exp`, `aud` = `appstoreconnect-v1` and `bid` (the bundle ID). Apple accepts at most 60 minutes between `iat` and `exp`; the default lifetime is 5 minutes, as in Apple's libraries. Reuse a token until shortly before `expiresAt`.
@@ -192,6 +199,21 @@ extension APIProtocol {
         body: Operations.SignAdvancedCommerceRequest.Input.Body
     ) async throws -> Operations.SignAdvancedCommerceRequest.Output {
         try await signAdvancedCommerceRequest(Operations.SignAdvancedCommerceRequest.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Sign up to 1000 requests of any types in one call
+    ///
+    /// Signs several requests in one round trip (a storefront that shows three offers signs them at once), each exactly as its own endpoint would: an item is that endpoint's body with `type` (`promotional-offer`, `legacy-promotional-offer`, `introductory-offer-eligibility`, `advanced-commerce`, `server-api-token`, `connect-api-token`: the names of `offerkit batch` and of the API key scopes) and an optional `id` (a string or an integer, echoed). Each item is checked on its own: its scope (a key without it gets a `403` for that item), its members against its endpoint's schema, its bundle ID; a refused item's result carries the `problem` its endpoint would have answered, with its `status`, and the other items are signed. Results come in request order with `index`, `type` and `id`. The answer is `200` whenever the envelope is valid, even if every item failed. Envelope problems answer for the whole request: no key (`401`), a body that is not JSON (`400`), too large (`413`), or has no `requests` array of 1 to 1000 items (`422` naming `requests`). The batch takes one rate-limit token per item, all at once: too few left is a `429` with `Retry-After` for that many, and more items than the key's burst is a `422` naming `requests`. Larger batches are signed on every core.
+    ///
+    /// - Remark: HTTP `POST /v1/signatures/batch`.
+    /// - Remark: Generated from `#/paths//v1/signatures/batch/post(signBatch)`.
+    public func signBatch(
+        headers: Operations.SignBatch.Input.Headers = .init(),
+        body: Operations.SignBatch.Input.Body
+    ) async throws -> Operations.SignBatch.Output {
+        try await signBatch(Operations.SignBatch.Input(
             headers: headers,
             body: body
         ))
