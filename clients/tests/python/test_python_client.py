@@ -22,14 +22,20 @@ from offerkit_client.api.campaigns import plan_campaign, validate_campaign
 from offerkit_client.api.codes import campaign_status, claim_code
 from offerkit_client.api.retention_messaging import get_retention_message
 from offerkit_client.api.service import health, metrics, open_api_document, readiness
-from offerkit_client.api.signatures import (sign_advanced_commerce_request, sign_introductory_offer_eligibility,
-                                            sign_legacy_promotional_offer,
+from offerkit_client.api.signatures import (sign_advanced_commerce_request, sign_batch,
+                                            sign_introductory_offer_eligibility, sign_legacy_promotional_offer,
                                             sign_legacy_promotional_offer_deprecated_path, sign_promotional_offer)
 from offerkit_client.api.tokens import create_connect_api_token, create_server_api_token
-from offerkit_client.models import (AdvancedCommerceRequest, ClaimCodeRequest, ConnectAPITokenRequest, Health,
+from offerkit_client.models import (AdvancedCommerceRequest, BatchAdvancedCommerceRequest,
+                                    BatchAdvancedCommerceRequestType, BatchConnectAPITokenRequest,
+                                    BatchConnectAPITokenRequestType, BatchIntroductoryOfferEligibilityRequest,
+                                    BatchIntroductoryOfferEligibilityRequestType, BatchLegacyPromotionalOfferRequest,
+                                    BatchLegacyPromotionalOfferRequestType, BatchPromotionalOfferRequest,
+                                    BatchPromotionalOfferRequestType, BatchServerAPITokenRequest,
+                                    BatchServerAPITokenRequestType, ClaimCodeRequest, ConnectAPITokenRequest, Health,
                                     IntroductoryOfferEligibilityRequest, LegacyPromotionalOfferRequest,
                                     PlanCampaignRequest, PromotionalOfferRequest, RealtimeRequestBody,
-                                    ServerAPITokenRequest, ValidateCampaignRequest)
+                                    ServerAPITokenRequest, SignatureBatchRequest, ValidateCampaignRequest)
 from offerkit_client.models.advanced_commerce_one_time_charge_request import AdvancedCommerceOneTimeChargeRequest
 from offerkit_client.models.advanced_commerce_subscription_create_request import (
     AdvancedCommerceSubscriptionCreateRequest)
@@ -38,6 +44,7 @@ from offerkit_client.models.advanced_commerce_subscription_modify_request import
 from offerkit_client.models.advanced_commerce_subscription_reactivate_request import (
     AdvancedCommerceSubscriptionReactivateRequest)
 from offerkit_client.models.campaign import Campaign
+from offerkit_client.types import Unset
 
 DOCUMENT = json.loads((ROOT / "openapi.json").read_text())
 MONTHLY = "com.example.offerkit.monthly"
@@ -231,6 +238,58 @@ def test_problems_of_the_limits_are_raised_too(live):
     rate_limited = errors[0]
     assert (rate_limited.status, rate_limited.type) == (429, "urn:offerkit:problem:rate-limited")
     assert rate_limited.retry_after is not None and rate_limited.retry_after >= 1 and rate_limited.detail
+
+
+def test_batch_signs_each_type_and_answers_an_item_problem_inside_the_200(live):
+    examples = {branch["examples"][0]["operation"]: branch["examples"][0] for branch in
+                DOCUMENT["components"]["schemas"]["AdvancedCommerceInAppRequest"]["oneOf"]}
+    items = [
+        BatchPromotionalOfferRequest(type_=BatchPromotionalOfferRequestType.PROMOTIONAL_OFFER, id="offer",
+                                     bundle_id=BUNDLE_ID, product_id=MONTHLY, offer_identifier="WINBACK50"),
+        BatchLegacyPromotionalOfferRequest(type_=BatchLegacyPromotionalOfferRequestType.LEGACY_PROMOTIONAL_OFFER,
+                                           id=2, bundle_id=BUNDLE_ID, product_id=MONTHLY,
+                                           offer_identifier="WINBACK50",
+                                           app_account_token="e3b1c9a2-4f6d-4b8e-9a1c-2d3e4f5a6b7c"),
+        BatchIntroductoryOfferEligibilityRequest(
+            type_=BatchIntroductoryOfferEligibilityRequestType.INTRODUCTORY_OFFER_ELIGIBILITY, bundle_id=BUNDLE_ID,
+            product_id=MONTHLY, allow_introductory_offer=True, transaction_id="2000000900000001"),
+        BatchAdvancedCommerceRequest(type_=BatchAdvancedCommerceRequestType.ADVANCED_COMMERCE, bundle_id=BUNDLE_ID,
+                                     request=AdvancedCommerceOneTimeChargeRequest.from_dict(
+                                         examples["CREATE_ONE_TIME_CHARGE"])),
+        BatchServerAPITokenRequest(type_=BatchServerAPITokenRequestType.SERVER_API_TOKEN, bundle_id=BUNDLE_ID),
+        BatchConnectAPITokenRequest(type_=BatchConnectAPITokenRequestType.CONNECT_API_TOKEN, lifetime=300),
+        BatchPromotionalOfferRequest(type_=BatchPromotionalOfferRequestType.PROMOTIONAL_OFFER, id="unknown",
+                                     bundle_id="com.example.nothing", product_id=MONTHLY,
+                                     offer_identifier="WINBACK50"),
+    ]
+    answer = call(sign_batch, client=client(live), body=SignatureBatchRequest(requests=items))
+    assert (answer.succeeded, answer.failed, [r.index for r in answer.results]) == (6, 1, list(range(7)))
+    offer, legacy, eligibility, commerce, server, connect, unknown = answer.results
+    assert (offer.id, legacy.id, offer.status) == ("offer", 2, 200)
+    assert verify_token(offer.jws, "promotional-offer")["claims"]["offerIdentifier"] == "WINBACK50"
+    verify_legacy({"keyId": legacy.key_id, "productId": legacy.product_id, "offerIdentifier": legacy.offer_identifier,
+                   "appAccountToken": legacy.app_account_token, "nonce": str(legacy.nonce),
+                   "timestamp": legacy.timestamp, "signature": legacy.signature})
+    assert verify_token(eligibility.jws, "introductory-offer-eligibility")["claims"]["allowIntroductoryOffer"] is True
+    claims = verify_token(commerce.jws, "advanced-commerce-api")["claims"]
+    assert json.loads(base64.b64decode(claims["request"])) == examples["CREATE_ONE_TIME_CHARGE"]
+    assert verify_token(server.token, "appstoreconnect-v1")["claims"]["bid"] == BUNDLE_ID
+    assert verify_token(connect.token, "appstoreconnect-v1")["claims"]["exp"] == connect.expires_at
+    # An item's problem is part of the 200 answer (the typed Problem), not raised.
+    assert (unknown.status, unknown.id, unknown.problem.status, unknown.problem.type_.value, unknown.problem.field) == (
+        404, "unknown", 404, "urn:offerkit:problem:unknown-app", "bundleId")
+    assert unknown.problem.detail and isinstance(unknown.jws, Unset)
+
+
+def test_batch_envelope_problems_are_raised(live):
+    empty = problem_of(sign_batch, client=client(live), body=SignatureBatchRequest(requests=[]))
+    assert (empty.status, empty.type, empty.field) == (422, "urn:offerkit:problem:invalid-field", "requests")
+    # The limited service's burst is one token: a batch of two can never pass.
+    limited = AuthenticatedClient(base_url=live.limited_url, token=live.keys["limited"])
+    item = BatchServerAPITokenRequest(type_=BatchServerAPITokenRequestType.SERVER_API_TOKEN, bundle_id=BUNDLE_ID)
+    over = problem_of(sign_batch, client=limited, body=SignatureBatchRequest(requests=[item, item]))
+    assert (over.status, over.type, over.field) == (422, "urn:offerkit:problem:invalid-field", "requests")
+    assert "burst" in over.detail
 
 
 def test_every_operation_was_called():

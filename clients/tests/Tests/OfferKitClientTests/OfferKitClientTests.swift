@@ -127,6 +127,57 @@ struct OfferKitClientTests {
         let metrics = try await String(collecting: metricsBody, upTo: 1 << 22)
         #expect(metrics.contains(#"offerkit_signatures_total{type="promotional-offer"}"#))
 
+        // The batch: one item of each type, and one for an app the service does not have.
+        let batch = try await client.signBatch(
+            body: .json(
+                .init(requests: [
+                    .promotionalOffer(
+                        .init(
+                            _type: .promotionalOffer, id: .init(value1: "offer"), bundleId: bundleId,
+                            productId: Self.monthly, offerIdentifier: "WINBACK50")),
+                    .legacyPromotionalOffer(
+                        .init(
+                            _type: .legacyPromotionalOffer, id: .init(value2: 2), bundleId: bundleId,
+                            productId: Self.monthly, offerIdentifier: "WINBACK50",
+                            appAccountToken: "e3b1c9a2-4f6d-4b8e-9a1c-2d3e4f5a6b7c")),
+                    .introductoryOfferEligibility(
+                        .init(
+                            _type: .introductoryOfferEligibility, bundleId: bundleId, productId: Self.monthly,
+                            allowIntroductoryOffer: false, transactionId: "2000000900000001")),
+                    .advancedCommerce(.init(_type: .advancedCommerce, bundleId: bundleId, request: kinds[0])),
+                    .serverApiToken(.init(_type: .serverApiToken, bundleId: bundleId)),
+                    .connectApiToken(.init(_type: .connectApiToken, lifetime: 300)),
+                    .promotionalOffer(
+                        .init(
+                            _type: .promotionalOffer, id: .init(value1: "unknown"), bundleId: "com.example.nothing",
+                            productId: Self.monthly, offerIdentifier: "WINBACK50")),
+                ]))
+        ).ok.body.json
+        #expect(batch.succeeded == 6 && batch.failed == 1 && batch.results.map(\.index) == Array(0..<7))
+        #expect(batch.results[0].id?.value1 == "offer" && batch.results[1].id?.value2 == 2)
+        let signedItem = batch.results[1]
+        legacy.append([
+            "keyId": signedItem.keyId ?? "", "productId": signedItem.productId ?? "",
+            "offerIdentifier": signedItem.offerIdentifier ?? "", "appAccountToken": signedItem.appAccountToken ?? "",
+            "nonce": signedItem.nonce?.value1 ?? signedItem.nonce?.value2 ?? "", "timestamp": signedItem.timestamp ?? 0,
+            "signature": signedItem.signature ?? "",
+        ])
+        let batchTokens: [(token: String, aud: String)] = [
+            (batch.results[0].jws ?? "", "promotional-offer"),
+            (batch.results[2].jws ?? "", "introductory-offer-eligibility"),
+            (batch.results[3].jws ?? "", "advanced-commerce-api"),
+            (batch.results[4].token ?? "", "appstoreconnect-v1"),
+            (batch.results[5].token ?? "", "appstoreconnect-v1"),
+        ]
+        // An item's problem is part of the 200 answer, as the typed Problem.
+        let failed = batch.results[6]
+        #expect(failed.status == 404 && failed.jws == nil)
+        #expect(failed.problem?._type == .urn_colon_offerkit_colon_problem_colon_unknownApp)
+        #expect(failed.problem?.status == 404 && failed.problem?.field == "bundleId" && failed.problem?.detail != nil)
+        let batchClaims = try LiveService.verify(jws: batchTokens)
+        #expect(batchClaims[0]["offerIdentifier"] as? String == "WINBACK50")
+        #expect(batchClaims[3]["bid"] as? String == bundleId)
+
         let claims = try LiveService.verify(jws: tokens, legacy: legacy)
         #expect(claims.count == tokens.count)
         #expect(claims[0]["offerIdentifier"] as? String == "WINBACK50")
@@ -204,8 +255,18 @@ struct OfferKitClientTests {
             #expect(problem.errorDescription?.hasPrefix("\(status) urn:offerkit:problem:\(slug): ") == true)
         }
 
+        // A batch's envelope problems are the request's: no items, or more than the key's burst.
+        let empty = try await Self.problem { try await client.signBatch(body: .json(.init(requests: []))) }
+        #expect(empty.status == 422 && empty.type == "urn:offerkit:problem:invalid-field" && empty.field == "requests")
+
         // The limited service: 4096 bytes a body at most, one request a second with a burst of one.
         let limited = service.client("limited", limited: true)
+        let item = Components.Schemas.SignatureBatchRequest.RequestsPayloadPayload.serverApiToken(
+            .init(_type: .serverApiToken, bundleId: bundleId))
+        let overBurst = try await Self.problem {
+            try await limited.signBatch(body: .json(.init(requests: [item, item])))
+        }
+        #expect(overBurst.status == 422 && overBurst.field == "requests" && overBurst.detail.contains("burst"))
         var campaign = service.description.campaign
         campaign.additionalProperties["padding"] = .init(stringLiteral: String(repeating: "x", count: 8192))
         let tooLarge = try await Self.problem {
