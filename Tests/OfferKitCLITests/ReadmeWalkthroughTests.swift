@@ -14,6 +14,17 @@ struct ReadmeWalkthroughTests {
         #expect(Self.readme.walkthroughs.contains { $0.name == "codes" }, "the codes walk-through is not marked")
     }
 
+    @Test func everyExampleIsTheFileItNames() throws {
+        #expect(!Self.readme.examples.isEmpty, "the Swift client's example is not marked <!-- example: FILE -->")
+        for example in Self.readme.examples {
+            let url = CLI.packageRoot.appendingPathComponent(example.file)
+            let file = try String(contentsOf: url, encoding: .utf8)
+            #expect(
+                file == example.text + "\n",
+                "README.md:\(example.line) is not \(example.file) as it is; copy the file into the block")
+        }
+    }
+
     @Test(arguments: ReadmeWalkthroughs.current.walkthroughs.map(\.name))
     func walkthroughRunsAsWritten(_ name: String) throws {
         let walkthrough = try #require(Self.readme.walkthroughs.first { $0.name == name })
@@ -59,6 +70,33 @@ struct ReadmeWalkthroughTests {
             // Apple requires https; the service is plain http on loopback: the stand-in calls its origin
             // with the path of the URL the walk-through registers.
             try standIn.configure(#"{"deliverTo": "http://127.0.0.1:\#(port)"}"#)
+        } else if let configuration = walkthrough.serve {
+            let (server, port, key) = try Self.startServe(configuration, in: folder.url)
+            serve = server
+            environment["OFFERKIT_URL"] = "http://127.0.0.1:\(port)"
+            environment["OFFERKIT_API_KEY"] = key
+        }
+        if let package = walkthrough.python {
+            let venv = URL(fileURLWithPath: InteropEnvironment.python).deletingLastPathComponent()
+            if !FileManager.default.isExecutableFile(atPath: venv.appendingPathComponent("pip").path) {
+                try #require(
+                    !InteropEnvironment.isCI,
+                    "walk-through \(name) needs the interop venv's pip next to OFFERKIT_PYTHON (\(venv.path))")
+                print("SKIPPED LOUDLY: walk-through \(name) needs a venv's pip next to OFFERKIT_PYTHON; run .ci/run")
+                return
+            }
+            let target = folder.url.appendingPathComponent(package)
+            try FileManager.default.createDirectory(
+                at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: CLI.packageRoot.appendingPathComponent(package), to: target)
+            for leftover in ["build", "dist", "offerkit_client.egg-info"] {
+                try? FileManager.default.removeItem(at: target.appendingPathComponent(leftover))
+            }
+            environment["PATH"] = venv.path + ":" + (environment["PATH"] ?? "")
+            // Offline: everything the package needs is in the venv; `wheel` and `setuptools` build it in place.
+            environment["PIP_NO_INDEX"] = "1"
+            environment["PIP_NO_BUILD_ISOLATION"] = "0"
+            environment["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
         }
         if walkthrough.standIns.contains("app-store-connect") {
             if let reason = AppStoreConnectStandIn.unavailableReason, !InteropEnvironment.isCI {
@@ -84,7 +122,7 @@ struct ReadmeWalkthroughTests {
                 \(result.stderr.suffix(2000))
                 """)
         }
-        if let serve {
+        if let serve, serverStandIn != nil {
             #expect(
                 serve.stderr.contains("retention.decision="),
                 "walk-through \(name) started offerkit serve, but no Get Retention Message request reached it")
@@ -111,6 +149,25 @@ struct ReadmeWalkthroughTests {
             throw CLIRunnerError(description: "no port in \(line)")
         }
         return (server, port)
+    }
+
+    /// Starts `offerkit serve --config FILE` (a file of `folder`) with one new API key that may do everything,
+    /// as the README's "Run it" does; returns the server, its port and the key's secret.
+    static func startServe(_ file: String, in folder: URL) throws -> (ServerProcess, Int, String) {
+        let created = try CLI.run(["api-key", "create", "--name", "walkthrough"])
+        let lines = created.stdout.split(separator: "\n").map(String.init)
+        guard created.status == 0, lines.count >= 2 else {
+            throw CLIRunnerError(description: "offerkit api-key create failed: \(created.stderr)")
+        }
+        let server = try ServerProcess(
+            ["serve", "--config", folder.appendingPathComponent(file).path, "--port", "0"],
+            environment: ["OFFERKIT_API_KEYS": "[\(lines[1])]"])
+        let prefix = "offerkit: listening on http://127.0.0.1:"
+        let line = try server.waitForStderrLine(containing: prefix)
+        guard let port = Int(line.dropFirst(prefix.count)) else {
+            throw CLIRunnerError(description: "no port in \(line)")
+        }
+        return (server, port, lines[0])
     }
 
     /// Runs `script` with `sh -e` in `folder`; stops it after 300 s.

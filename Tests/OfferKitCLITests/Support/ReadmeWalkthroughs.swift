@@ -11,6 +11,12 @@ import Foundation
 ///   starts `offerkit serve --config FILE` (a file of the folder, e.g. `keys-example/service.json`) with
 ///   the stand-in's test root added as `retention.rootCertificates`, and has the stand-in deliver its
 ///   performance test to it: Apple's performance test runs as written against the real endpoint.
+///   `serve: FILE` without a stand-in starts `offerkit serve --config FILE` with a fresh API key (every scope)
+///   and gives the blocks its address and key in `OFFERKIT_URL` and `OFFERKIT_API_KEY`, as a reader who
+///   followed "Run it" has them. `python: DIR` copies the Python package DIR (such as `clients/python`)
+///   into the folder and puts the interop venv (`OFFERKIT_PYTHON`'s, which `.ci/run` makes) first on
+///   `PATH`, so `pip` and `python3` are its own; pip installs offline from what the venv holds
+///   (`PIP_NO_INDEX`, no build isolation), so the block needs no network.
 ///   Blocks with the same name run in document order in one folder (a copy of `keys-example/`,
 ///   `templates/` and `examples/`, plus each given file from `Tests/Fixtures/readme-walkthrough/`:
 ///   files a reader gets from elsewhere, such as App Store Connect's CSV of codes).
@@ -18,6 +24,8 @@ import Foundation
 ///   own, or is a synopsis).
 /// - `<!-- snippet: … -->`: a service snippet (it needs the running service); `SnippetCommandTests`
 ///   keep it equal to its template.
+/// - `<!-- example: FILE -->` before a block of any language: the block is FILE of the repository, as it is
+///   (``Example``); the file is built and run elsewhere (the Swift client's example, by clients/tests).
 ///
 /// Any other shell block is unclassified: the test fails until the README says which it is.
 struct ReadmeWalkthroughs {
@@ -40,6 +48,8 @@ struct ReadmeWalkthroughs {
         var standIns: [String] = []
         /// The service configuration of `offerkit serve` to start for it (`serve: FILE`), or `nil`.
         var serve: String?
+        /// The Python package it installs (`python: DIR`), or `nil`.
+        var python: String?
     }
 
     /// The stand-ins a walk-through may name.
@@ -47,8 +57,18 @@ struct ReadmeWalkthroughs {
 
     static let shellLanguages: Set<String> = ["sh", "bash", "shell", "zsh", "console"]
 
+    /// A code block that is a file of the repository as it is (`<!-- example: FILE -->` before it), such as the
+    /// Swift client's example, which CI builds and runs: the block must be the file's text.
+    struct Example: Sendable {
+        let line: Int
+        let file: String
+        let text: String
+    }
+
     /// Every walk-through, by name in document order.
     var walkthroughs: [Walkthrough] = []
+    /// The examples, in document order.
+    var examples: [Example] = []
     /// The skipped blocks, with their reason.
     var notRun: [(block: Block, reason: String)] = []
     /// What is wrong with the README's markers: unclassified blocks, markers without a block.
@@ -78,22 +98,26 @@ struct ReadmeWalkthroughs {
             let language = line.dropFirst(3).trimmingCharacters(in: .whitespaces)
             var end = index + 1
             while end < lines.count, !lines[end].hasPrefix("```") { end += 1 }
-            if Self.shellLanguages.contains(language) {
-                var markerIndex = index - 1
-                while markerIndex >= 0, lines[markerIndex].trimmingCharacters(in: .whitespaces).isEmpty {
-                    markerIndex -= 1
-                }
-                let marker = markerIndex >= 0 && lines[markerIndex].hasPrefix("<!--") ? lines[markerIndex] : nil
+            var markerIndex = index - 1
+            while markerIndex >= 0, lines[markerIndex].trimmingCharacters(in: .whitespaces).isEmpty {
+                markerIndex -= 1
+            }
+            let marker = markerIndex >= 0 && lines[markerIndex].hasPrefix("<!--") ? lines[markerIndex] : nil
+            let text = lines[(index + 1)..<min(end, lines.count)].joined(separator: "\n")
+            if let marker, marker.hasPrefix("<!-- example:"), marker.hasSuffix("-->") {
+                markersUsed.insert(markerIndex)
+                let file = marker.dropFirst("<!-- example:".count).dropLast(3).trimmingCharacters(in: .whitespaces)
+                examples.append(Example(line: index + 1, file: file, text: text))
+            } else if Self.shellLanguages.contains(language) {
                 if marker != nil { markersUsed.insert(markerIndex) }
-                let block = Block(
-                    line: index + 1, marker: marker,
-                    script: lines[(index + 1)..<min(end, lines.count)].joined(separator: "\n"))
-                classify(block)
+                classify(Block(line: index + 1, marker: marker, script: text))
             }
             index = end + 1
         }
         for (number, line) in lines.enumerated()
-        where (line.hasPrefix("<!-- walkthrough:") || line.hasPrefix("<!-- not run:")) && !markersUsed.contains(number)
+        where
+            (line.hasPrefix("<!-- walkthrough:") || line.hasPrefix("<!-- not run:") || line.hasPrefix("<!-- example:"))
+            && !markersUsed.contains(number)
         {
             problems.append("README.md:\(number + 1): \(line) is not right before a shell block")
         }
@@ -118,7 +142,18 @@ struct ReadmeWalkthroughs {
             var given: [String] = []
             var standIns: [String] = []
             var serve: String?
+            var python: String?
             for part in parts.dropFirst() {
+                if part.hasPrefix("python:") {
+                    let folder = part.dropFirst("python:".count).trimmingCharacters(in: .whitespaces)
+                    guard !folder.isEmpty, !folder.contains(" "), !folder.hasPrefix("/"), !folder.contains("..") else {
+                        problems.append(
+                            "\(place): \(marker) has \"\(part)\"; expected python: DIR (a folder of the package)")
+                        return
+                    }
+                    python = folder
+                    continue
+                }
                 if part.hasPrefix("serve:") {
                     let file = part.dropFirst("serve:".count).trimmingCharacters(in: .whitespaces)
                     guard !file.isEmpty, !file.contains(" ") else {
@@ -139,7 +174,8 @@ struct ReadmeWalkthroughs {
                 }
                 guard part.hasPrefix("given:") else {
                     problems.append(
-                        "\(place): \(marker) has \"\(part)\"; expected given: FILE, …, stand-in: NAME or serve: FILE")
+                        "\(place): \(marker) has \"\(part)\"; expected given: FILE, …, stand-in: NAME, serve: FILE or python: DIR"
+                    )
                     return
                 }
                 given += part.dropFirst("given:".count).split(separator: ",").map {
@@ -151,12 +187,11 @@ struct ReadmeWalkthroughs {
                 walkthroughs[position].given += given
                 walkthroughs[position].standIns += standIns
                 if let serve { walkthroughs[position].serve = serve }
+                if let python { walkthroughs[position].python = python }
             } else {
                 walkthroughs.append(
-                    Walkthrough(name: name, blocks: [block], given: given, standIns: standIns, serve: serve))
-            }
-            if serve != nil, !standIns.contains("app-store-server") {
-                problems.append("\(place): \(marker) has serve: without stand-in: app-store-server")
+                    Walkthrough(
+                        name: name, blocks: [block], given: given, standIns: standIns, serve: serve, python: python))
             }
         } else if body.hasPrefix("not run:") {
             let reason = body.dropFirst("not run:".count).trimmingCharacters(in: .whitespaces)

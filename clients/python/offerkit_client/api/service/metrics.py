@@ -1,0 +1,141 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...types import Response
+
+
+def _get_kwargs() -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/metrics",
+    }
+
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> str | None:
+    problem = errors.problem_in(response)
+    if problem is not None:
+        raise problem
+    if response.status_code == 200:
+        response_200 = response.text
+        return response_200
+
+    if client.raise_on_unexpected_status or response.status_code >= 400:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[str]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+) -> Response[str]:
+    """Metrics (Prometheus text format)
+
+     Signatures by type, problems by type, requests by operation and status, and a latency histogram, in
+    the Prometheus text exposition format 0.0.4. Needs an API key with the `metrics` scope.
+
+    Raises:
+        errors.ProblemError: If the service answers a problem (its status, type, detail and field).
+        errors.UnexpectedStatus: If the server returns an error status without a problem, or an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[str]
+    """
+
+    kwargs = _get_kwargs()
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+) -> str | None:
+    """Metrics (Prometheus text format)
+
+     Signatures by type, problems by type, requests by operation and status, and a latency histogram, in
+    the Prometheus text exposition format 0.0.4. Needs an API key with the `metrics` scope.
+
+    Raises:
+        errors.ProblemError: If the service answers a problem (its status, type, detail and field).
+        errors.UnexpectedStatus: If the server returns an error status without a problem, or an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        str
+    """
+
+    return sync_detailed(
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+) -> Response[str]:
+    """Metrics (Prometheus text format)
+
+     Signatures by type, problems by type, requests by operation and status, and a latency histogram, in
+    the Prometheus text exposition format 0.0.4. Needs an API key with the `metrics` scope.
+
+    Raises:
+        errors.ProblemError: If the service answers a problem (its status, type, detail and field).
+        errors.UnexpectedStatus: If the server returns an error status without a problem, or an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[str]
+    """
+
+    kwargs = _get_kwargs()
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+) -> str | None:
+    """Metrics (Prometheus text format)
+
+     Signatures by type, problems by type, requests by operation and status, and a latency histogram, in
+    the Prometheus text exposition format 0.0.4. Needs an API key with the `metrics` scope.
+
+    Raises:
+        errors.ProblemError: If the service answers a problem (its status, type, detail and field).
+        errors.UnexpectedStatus: If the server returns an error status without a problem, or an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        str
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+        )
+    ).parsed

@@ -1,0 +1,143 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.readiness import Readiness
+from ...types import Response
+
+
+def _get_kwargs() -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/readyz",
+    }
+
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Readiness | None:
+    problem = errors.problem_in(response)
+    if problem is not None:
+        raise problem
+    if response.status_code == 200:
+        response_200 = Readiness.from_dict(response.json())
+
+        return response_200
+
+    if client.raise_on_unexpected_status or response.status_code >= 400:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Readiness]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[Readiness]:
+    """Readiness
+
+     Answers 200 when every configured key is loaded and the service takes requests, 503 once graceful
+    shutdown has begun. Needs no API key.
+
+    Raises:
+        errors.ProblemError: If the service answers a problem (its status, type, detail and field).
+        errors.UnexpectedStatus: If the server returns an error status without a problem, or an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Readiness]
+    """
+
+    kwargs = _get_kwargs()
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+) -> Readiness | None:
+    """Readiness
+
+     Answers 200 when every configured key is loaded and the service takes requests, 503 once graceful
+    shutdown has begun. Needs no API key.
+
+    Raises:
+        errors.ProblemError: If the service answers a problem (its status, type, detail and field).
+        errors.UnexpectedStatus: If the server returns an error status without a problem, or an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Readiness
+    """
+
+    return sync_detailed(
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[Readiness]:
+    """Readiness
+
+     Answers 200 when every configured key is loaded and the service takes requests, 503 once graceful
+    shutdown has begun. Needs no API key.
+
+    Raises:
+        errors.ProblemError: If the service answers a problem (its status, type, detail and field).
+        errors.UnexpectedStatus: If the server returns an error status without a problem, or an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Readiness]
+    """
+
+    kwargs = _get_kwargs()
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+) -> Readiness | None:
+    """Readiness
+
+     Answers 200 when every configured key is loaded and the service takes requests, 503 once graceful
+    shutdown has begun. Needs no API key.
+
+    Raises:
+        errors.ProblemError: If the service answers a problem (its status, type, detail and field).
+        errors.UnexpectedStatus: If the server returns an error status without a problem, or an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Readiness
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+        )
+    ).parsed

@@ -1,0 +1,137 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..models.advanced_commerce_change_reason import AdvancedCommerceChangeReason
+from ..models.advanced_commerce_effective import AdvancedCommerceEffective
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.advanced_commerce_offer import AdvancedCommerceOffer
+
+
+T = TypeVar("T", bound="AdvancedCommerceChangeItem")
+
+
+@_attrs_define
+class AdvancedCommerceChangeItem:
+    """An item of an existing subscription replaced by another (`SKU` replaces `currentSKU`).
+
+    Attributes:
+        sku (str): Your identifier of the product, at most 128 characters (counted in UTF-16 code units: a character
+            outside the Basic Multilingual Plane, such as an emoji, counts as two; JSON Schema's `maxLength` counts it as
+            one, so such text can pass the schema and still be refused with `invalid-field`).
+        current_sku (str): The SKU of the item being replaced, at most 128 characters (counted in UTF-16 code units: a
+            character outside the Basic Multilingual Plane, such as an emoji, counts as two; JSON Schema's `maxLength`
+            counts it as one, so such text can pass the schema and still be refused with `invalid-field`).
+        description (str): A description for your records that customers do not see, at most 45 characters (counted in
+            UTF-16 code units: a character outside the Basic Multilingual Plane, such as an emoji, counts as two; JSON
+            Schema's `maxLength` counts it as one, so such text can pass the schema and still be refused with `invalid-
+            field`).
+        display_name (str): The name customers see on the payment sheet and in their subscriptions, at most 30
+            characters (counted in UTF-16 code units: a character outside the Basic Multilingual Plane, such as an emoji,
+            counts as two; JSON Schema's `maxLength` counts it as one, so such text can pass the schema and still be refused
+            with `invalid-field`).
+        price (int): The price in milli-units of the currency: 4990 is 4.99.
+        effective (AdvancedCommerceEffective): When a change takes effect: now, or at the next renewal.
+        reason (AdvancedCommerceChangeReason): Why an item of a subscription changes.
+        offer (AdvancedCommerceOffer | Unset): A discount offer on a subscription item.
+        prorated_price (int | Unset): The price for the rest of the current billing period, in milli-units of the
+            currency.
+    """
+
+    sku: str
+    current_sku: str
+    description: str
+    display_name: str
+    price: int
+    effective: AdvancedCommerceEffective
+    reason: AdvancedCommerceChangeReason
+    offer: AdvancedCommerceOffer | Unset = UNSET
+    prorated_price: int | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        sku = self.sku
+
+        current_sku = self.current_sku
+
+        description = self.description
+
+        display_name = self.display_name
+
+        price = self.price
+
+        effective = self.effective.value
+
+        reason = self.reason.value
+
+        offer: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.offer, Unset):
+            offer = self.offer.to_dict()
+
+        prorated_price = self.prorated_price
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "SKU": sku,
+                "currentSKU": current_sku,
+                "description": description,
+                "displayName": display_name,
+                "price": price,
+                "effective": effective,
+                "reason": reason,
+            }
+        )
+        if offer is not UNSET:
+            field_dict["offer"] = offer
+        if prorated_price is not UNSET:
+            field_dict["proratedPrice"] = prorated_price
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.advanced_commerce_offer import AdvancedCommerceOffer  # noqa: PLC0415
+
+        d = dict(src_dict)
+        sku = d.pop("SKU")
+
+        current_sku = d.pop("currentSKU")
+
+        description = d.pop("description")
+
+        display_name = d.pop("displayName")
+
+        price = d.pop("price")
+
+        effective = AdvancedCommerceEffective(d.pop("effective"))
+
+        reason = AdvancedCommerceChangeReason(d.pop("reason"))
+
+        _offer = d.pop("offer", UNSET)
+        offer: AdvancedCommerceOffer | Unset
+        if isinstance(_offer, Unset):
+            offer = UNSET
+        else:
+            offer = AdvancedCommerceOffer.from_dict(_offer)
+
+        prorated_price = d.pop("proratedPrice", UNSET)
+
+        advanced_commerce_change_item = cls(
+            sku=sku,
+            current_sku=current_sku,
+            description=description,
+            display_name=display_name,
+            price=price,
+            effective=effective,
+            reason=reason,
+            offer=offer,
+            prorated_price=prorated_price,
+        )
+
+        return advanced_commerce_change_item
