@@ -37,19 +37,18 @@ struct OperationResponder: Sendable {
         }
         if runsInline {
             // Nothing here waits but the body, which the connection times (``ConnectionGuard``).
-            let untimed = Deadline(seconds: state.limits.requestTimeoutSeconds)
             var body: JSONValue?
             var rawBody: [UInt8]?
             if let limit = operation.rawBodyLimit {
-                rawBody = try await readRawBody(request, limit: limit, deadline: untimed)
+                rawBody = try await readRawBody(request, limit: limit, deadline: nil)
             } else if let schema = operation.requestSchema {
-                body = try await readBody(request, schema: operation.envelopeSchema ?? schema, deadline: untimed)
+                body = try await readBody(request, schema: operation.envelopeSchema ?? schema, deadline: nil)
             }
             return Self.response(try await operation.handler(input(body, rawBody)))
         }
         // One deadline for reading the body, parsing it and the handler: a client that sends its
         // body slowly cannot hold the operation longer than the request timeout.
-        return try await withTimeout(seconds: state.limits.requestTimeoutSeconds) { [operation] deadline in
+        return try await withTimeout { [operation] deadline in
             var body: JSONValue?
             var rawBody: [UInt8]?
             if let limit = operation.rawBodyLimit {
@@ -119,7 +118,7 @@ struct OperationResponder: Sendable {
     /// The body as JSON, checked against `schema`. A body that has not arrived when `deadline`
     /// expires is the client's fault (408 `body-timeout`), as is a connection that breaks while it
     /// is read (400 `bad-request`; NIO's parser errors become one in ``ProblemMiddleware``).
-    private func readBody(_ request: Request, schema: JSONSchema, deadline: Deadline) async throws -> JSONValue {
+    private func readBody(_ request: Request, schema: JSONSchema, deadline: Deadline?) async throws -> JSONValue {
         guard Self.isJSON(request.headers[.contentType]) else {
             throw ServiceProblem(
                 .unsupportedMediaType,
@@ -141,7 +140,7 @@ struct OperationResponder: Sendable {
     }
 
     /// The body as it came, at most `limit` bytes (and the service's own limit), whatever its media type.
-    private func readRawBody(_ request: Request, limit: Int, deadline: Deadline) async throws -> [UInt8] {
+    private func readRawBody(_ request: Request, limit: Int, deadline: Deadline?) async throws -> [UInt8] {
         let buffer = try await collect(
             request, limit: max(0, min(limit, state.limits.maxBodyBytes)), deadline: deadline)
         return Array(buffer.readableBytesView)
@@ -150,7 +149,7 @@ struct OperationResponder: Sendable {
     /// The body, at most `limit` bytes. A declared oversize body is refused before any of it is read
     /// (``ConnectionGuard`` stopped reading the connection when the head arrived); a body without a
     /// length (chunked) is cut off by `collect(upTo:)` as soon as it passes the limit.
-    private func collect(_ request: Request, limit: Int, deadline: Deadline) async throws -> ByteBuffer {
+    private func collect(_ request: Request, limit: Int, deadline: Deadline?) async throws -> ByteBuffer {
         if ContentLength.exceeds(limit, in: request.headers) {
             throw ServiceProblem.bodyTooLarge(limit: limit)
         }
@@ -158,10 +157,10 @@ struct OperationResponder: Sendable {
             return try await request.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
             throw ServiceProblem.bodyTooLarge(limit: limit)
-        } catch _ where deadline.hasExpired {
-            throw ServiceProblem.bodyTimeout(seconds: Self.format(deadline.seconds))
+        } catch _ where deadline?.hasExpired == true {
+            throw ServiceProblem.bodyTimeout(seconds: Self.format(timeoutSeconds))
         } catch is BodyTimeoutError {
-            throw ServiceProblem.bodyTimeout(seconds: Self.format(deadline.seconds))
+            throw ServiceProblem.bodyTimeout(seconds: Self.format(timeoutSeconds))
         } catch let error as IOError {
             throw ServiceProblem.brokenConnection(error)
         } catch let error as ChannelError {
@@ -177,7 +176,7 @@ struct OperationResponder: Sendable {
         return ASCIIText.equalIgnoringCase(ASCIIText.trimmingBlanks(bytes[..<end]), "application/json")
     }
 
-    /// Runs `work` in its own task and cancels it after `seconds`; the task also turns the answer
+    /// Runs `work` in its own task and cancels it after the request timeout; the task also turns the answer
     /// into bytes. What the cancellation ends (a sleep, a body read, a campaign check) becomes a
     /// `timeout` problem; work that finishes anyway is answered, and its own problems and errors
     /// stand.
@@ -186,10 +185,9 @@ struct OperationResponder: Sendable {
     /// for a worker counts. For the others it starts with the work, so that time spent waiting for a
     /// thread (a busy machine, tests run in parallel) does not count against them.
     private func withTimeout(
-        seconds: Double, _ work: @escaping @Sendable (Deadline) async throws -> OperationResponse
+        _ work: @escaping @Sendable (Deadline) async throws -> OperationResponse
     ) async throws -> Response {
-        // Clamped to 0...86 400 s (NaN as 0) so that a limit set in code cannot trap the conversion below.
-        let seconds = seconds.isNaN ? 0 : min(max(seconds, 0), 86_400)
+        let seconds = timeoutSeconds
         let deadline = Deadline(seconds: seconds)
         let run: @Sendable () async throws -> Response = {
             defer { deadline.stop() }
@@ -217,6 +215,13 @@ struct OperationResponder: Sendable {
                 .timeout,
                 detail: "the request (body and operation) took longer than \(Self.format(seconds)) s and was stopped")
         }
+    }
+
+    /// The request timeout, clamped to 0...86 400 s (NaN as 0) so that a limit set in code cannot
+    /// trap a conversion (``ServiceRunner`` clamps the connection's body timer the same way).
+    private var timeoutSeconds: Double {
+        let seconds = state.limits.requestTimeoutSeconds
+        return seconds.isNaN ? 0 : min(max(seconds, 0), 86_400)
     }
 
     private static func format(_ number: Double) -> String {
