@@ -21,8 +21,9 @@ extension FuzzTarget {
         check(rules.rules.count <= RetentionRules.maximumCount, "more rules than the limit were read")
         for rule in rules.rules {
             switch rule.decision {
-            case .promotionalOffer(_, let productId, let offerIdentifier, _):
+            case .promotionalOffer(_, let productId, let offerIdentifier, _, let appAccountToken):
                 check(isIdentifier(productId) && isIdentifier(offerIdentifier), "an offer with a bad identifier")
+                check(appAccountToken == nil, "a rule with an appAccountToken (only a decider knows one)")
             case .alternateProduct(_, let productId, _):
                 check(isIdentifier(productId), "an alternate product with a bad product ID")
             case .advancedCommerceInfo(_, let request):

@@ -31,19 +31,27 @@ public enum RealtimeResponseBody {
             writer.member("productId", productId)
             writer.member("billingPlanType", billingPlanType?.rawValue)
             writer.endObject()
-        case .promotionalOffer(let messageIdentifier, let productId, let offerIdentifier, let version):
+        case .promotionalOffer(
+            let messageIdentifier, let productId, let offerIdentifier, let version, let appAccountToken):
             writer.key("promotionalOffer")
             writer.beginObject()
             writer.member("messageIdentifier", messageIdentifier)
             switch version {
             case .v2:
+                guard appAccountToken == nil else {
+                    throw .unusable(
+                        reason: "promotionalOffer.appAccountToken: a V2 signature has no appAccountToken; "
+                            + "sign with v1 to carry one")
+                }
                 let offer = PromotionalOfferRequest(
                     productId: productId, offerIdentifier: offerIdentifier,
                     transactionId: request.originalTransactionId)
                 let jws = try signed("promotionalOffer") { try signer.sign(offer) }
                 writer.member("promotionalOfferSignatureV2", jws.serialization)
             case .v1:
-                let offer = LegacyPromotionalOfferRequest(productId: productId, offerIdentifier: offerIdentifier)
+                let offer = LegacyPromotionalOfferRequest(
+                    productId: productId, offerIdentifier: offerIdentifier,
+                    appAccountToken: appAccountToken.map { $0.uuidString.lowercased() } ?? "")
                 let signature = try signed("promotionalOffer") { try signer.sign(offer) }
                 writer.key("promotionalOfferSignatureV1")
                 writer.beginObject()
@@ -53,6 +61,7 @@ public enum RealtimeResponseBody {
                 writer.member("timestamp", signature.timestamp)
                 writer.member("keyId", signature.keyId)
                 writer.member("offerIdentifier", signature.offerIdentifier)
+                writer.member("appAccountToken", appAccountToken)
                 writer.endObject()
             }
             writer.endObject()

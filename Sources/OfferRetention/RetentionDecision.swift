@@ -16,9 +16,15 @@ public enum RetentionDecision: Sendable, Hashable {
     /// `promotionalOffer`: a message with the promotional offer `offerIdentifier` of `productId`,
     /// signed for this customer when the answer is made (V2 with `transactionId` = the request's
     /// `originalTransactionId`).
+    ///
+    /// `appAccountToken` is the customer's app account token, known only to the developer's own
+    /// data (the request carries none): a V1 signature signs it and the answer carries it, so the
+    /// App Store associates it with the transaction if the customer accepts. Only V1 has the field:
+    /// with ``PromotionalOfferSignatureVersion/v2`` a token makes the decision unusable (the
+    /// answer is `{}`, counted as a hook failure).
     case promotionalOffer(
         messageIdentifier: UUID, productId: String, offerIdentifier: String,
-        signature: PromotionalOfferSignatureVersion)
+        signature: PromotionalOfferSignatureVersion, appAccountToken: UUID? = nil)
     /// `advancedCommerceInfo`: a message with an Advanced Commerce `MODIFY_SUBSCRIPTION` request
     /// of exactly one `changeItems` entry and no `addItems` or `removeItems`. Its `transactionId`
     /// and `requestInfo.requestReferenceId` are replaced when the answer is made: the request's

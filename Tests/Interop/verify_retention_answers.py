@@ -16,7 +16,8 @@ For each case:
    converter) and written back: it must give the same JSON (only Apple's members, at most one);
    a V2 offer is verified with PyJWT (ES256, header, aud promotional-offer, transactionId =
    originalTransactionId, productId, offerIdentifier, bid); a V1 signature with `openssl dgst
-   -sha256 -verify` over SPEC §2's message; advancedCommerceData is base64 of
+   -sha256 -verify` over SPEC §2's message (its appAccountToken, lower case, when the answer has
+   one); advancedCommerceData is base64 of
    {"signatureInfo":{"token":JWS}}, the JWS verified with PyJWT (aud advanced-commerce-api) and
    its request read by Apple's AdvancedCommerceSubscriptionModifyInAppRequest model.
 
@@ -84,9 +85,12 @@ def check_answer(case, document, public_pem, work, problems):
         kind = "promotionalOffer-v2"
     elif model.promotionalOffer and model.promotionalOffer.promotionalOfferSignatureV1:
         v1 = answer["promotionalOffer"]["promotionalOfferSignatureV1"]
+        token = v1.get("appAccountToken", "")
         if v1["nonce"] != v1["nonce"].lower() or v1["keyId"] != key_id or not isinstance(v1["timestamp"], int):
             problems.append(f"V1 fields {v1}")
-        fields = [bundle_id, v1["keyId"], v1["productId"], v1["offerIdentifier"], "", v1["nonce"],
+        if token and token != str(uuid.UUID(token)):
+            problems.append(f"V1 appAccountToken is not a lower-case UUID: {token!r}")
+        fields = [bundle_id, v1["keyId"], v1["productId"], v1["offerIdentifier"], token, v1["nonce"],
                   str(v1["timestamp"])]
         message, signature = os.path.join(work, "v1.msg"), os.path.join(work, "v1.der")
         with open(message, "wb") as handle:

@@ -1,6 +1,7 @@
 import AppleTestChain
 import Foundation
 import OfferAppleVerification
+import OfferJSON
 import OfferRetention
 import OfferSigning
 import Testing
@@ -165,6 +166,48 @@ struct RetentionDeciderTests {
                 Issue.record("\(String(describing: answer.hookFailure))")
             }
         }
+    }
+
+    @Test("a decider's appAccountToken is signed into a V1 offer and answered in lower case; V2 has no such field")
+    func appAccountToken() async throws {
+        let token = UUID(uuidString: "E3B1C9A2-5D4F-4A6B-8C7D-9E0F1A2B3C4D")!
+        let v1 = RetentionDecision.promotionalOffer(
+            messageIdentifier: RetentionExample.offerMessage, productId: "com.example.offerkit.monthly",
+            offerIdentifier: "WINBACK50", signature: .v1, appAccountToken: token)
+        let responder = try RetentionFixtures.responder(decider: FixedDecider(decision: v1))
+        guard case .answered(let answer) = await responder.respond(to: try RetentionFixtures.body()) else {
+            Issue.record("refused")
+            return
+        }
+        #expect(answer.kind == .promotionalOffer && answer.hookFailure == nil)
+        try AnswerChecks.expect(answer.body, is: "promotionalOffer", appAccountToken: token)
+        // Signed over the token: the same signature without it does not verify.
+        let v1Answer = try #require(try AnswerChecks.member(of: answer.body)?.value["promotionalOfferSignatureV1"])
+        let withoutToken = LegacyPromotionalOfferSignature(
+            keyId: RetentionFixtures.keyId,
+            nonce: try #require(AnswerChecks.string(v1Answer, "nonce").flatMap(UUID.init(uuidString:))),
+            timestamp: try #require(v1Answer["timestamp"]?.exactInteger),
+            signature: try #require(AnswerChecks.string(v1Answer, "encodedSignature")),
+            productId: "com.example.offerkit.monthly", offerIdentifier: "WINBACK50")
+        #expect(throws: VerificationError.signatureMismatch) {
+            try JWSVerifier(publicKeyPEM: RetentionFixtures.publicKeyPEM).verify(
+                withoutToken, bundleId: RetentionExample.bundleId)
+        }
+
+        let v2 = RetentionDecision.promotionalOffer(
+            messageIdentifier: RetentionExample.offerMessage, productId: "com.example.offerkit.monthly",
+            offerIdentifier: "WINBACK50", signature: .v2, appAccountToken: token)
+        let refusing = try RetentionFixtures.responder(decider: FixedDecider(decision: v2))
+        guard case .answered(let refused) = await refusing.respond(to: try RetentionFixtures.body()) else {
+            Issue.record("refused")
+            return
+        }
+        #expect(refused.kind == .hookFailed && refused.body == Array("{}".utf8))
+        guard case .unusable(let reason)? = refused.hookFailure else {
+            Issue.record("\(String(describing: refused.hookFailure))")
+            return
+        }
+        #expect(reason.hasPrefix("promotionalOffer.appAccountToken:"), "\(reason)")
     }
 
     @Test("no rule matches: {} (decision default); an app without rules likewise")

@@ -75,6 +75,14 @@ struct RetentionInteropTests {
             let body = try RetentionFixtures.body(productId: productId, userLocale: userLocale)
             cases.append(await run("\(kind) \(productId) \(userLocale)", body, responder: both))
         }
+        let token = UUID(uuidString: "E3B1C9A2-5D4F-4A6B-8C7D-9E0F1A2B3C4D")!
+        let withToken = try RetentionFixtures.responder(
+            decider: RetentionDeciderTests.FixedDecider(
+                decision: .promotionalOffer(
+                    messageIdentifier: RetentionExample.offerMessage, productId: "com.example.offerkit.monthly",
+                    offerIdentifier: "WINBACK50", signature: .v1, appAccountToken: token)))
+        cases.append(
+            await run("V1 with a decider's appAccountToken", try RetentionFixtures.body(), responder: withToken))
         let replayed = try RetentionFixtures.body()
         cases.append(await run("replay: first", replayed, responder: both))
         cases.append(await run("replay: again", replayed, responder: both))
@@ -169,6 +177,8 @@ struct RetentionInteropTests {
                 "promotionalOffer-v2", "promotionalOffer-v1", "alternateProduct", "advancedCommerceInfo", "message",
                 "default",
             ], "\(kinds)")
+        let tokenAnswer = cases.first { $0.name == "V1 with a decider's appAccountToken" }?.answer
+        #expect(tokenAnswer?.contains("\"appAccountToken\":\"e3b1c9a2-5d4f-4a6b-8c7d-9e0f1a2b3c4d\"") == true)
         let replays = cases.filter { $0.name.hasPrefix("replay") }.map(\.answer)
         #expect(replays.count == 2 && replays[0] != nil && replays[0] == replays[1])
         // Both accept some and refuse others: the comparison is not vacuous.

@@ -63,6 +63,15 @@ enum RetentionSchemas {
             .init(
                 "offerIdentifier",
                 .string(.identifier(), description: "The promotional offer.", example: "WINBACK50")),
+            .init(
+                "appAccountToken",
+                .string(
+                    StringRules(format: .uuid),
+                    description:
+                        "The customer's app account token that was signed, lower case: only when a "
+                        + "`RetentionDecider` of a Swift server embedding OfferService gave one.",
+                    example: "e3b1c9a2-5d4f-4a6b-8c7d-9e0f1a2b3c4d"),
+                required: false),
         ], description: "The legacy promotional offer signature (version 1)."
     ).named("PromotionalOfferSignatureV1")
 

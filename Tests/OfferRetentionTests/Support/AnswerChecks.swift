@@ -26,10 +26,12 @@ enum AnswerChecks {
     }
 
     /// Checks that `body` is the answer of `kind` for the example rules, its offer signed for
-    /// `originalTransactionId` by the demo key for `bundleId`.
+    /// `originalTransactionId` by the demo key for `bundleId` (a V1 offer with `appAccountToken`
+    /// signed in and carried, in lower case, when one is given).
     static func expect(
         _ body: [UInt8], is kind: String, originalTransactionId: String = "2000000900000001",
-        bundleId: String = RetentionExample.bundleId, sourceLocation: SourceLocation = #_sourceLocation
+        bundleId: String = RetentionExample.bundleId, appAccountToken: UUID? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let verifier = try JWSVerifier(publicKeyPEM: RetentionFixtures.publicKeyPEM)
         let found = try member(of: body, sourceLocation: sourceLocation)
@@ -65,9 +67,13 @@ enum AnswerChecks {
                 #expect(
                     offer.keys == ["messageIdentifier", "promotionalOfferSignatureV1"], sourceLocation: sourceLocation)
                 let v1 = try #require(offer["promotionalOfferSignatureV1"], sourceLocation: sourceLocation)
+                let token = appAccountToken?.uuidString.lowercased()
                 #expect(
-                    v1.keys == ["encodedSignature", "productId", "nonce", "timestamp", "keyId", "offerIdentifier"],
+                    v1.keys
+                        == ["encodedSignature", "productId", "nonce", "timestamp", "keyId", "offerIdentifier"]
+                        + (token == nil ? [] : ["appAccountToken"]),
                     sourceLocation: sourceLocation)
+                #expect(string(v1, "appAccountToken") == token, sourceLocation: sourceLocation)
                 let nonce = try #require(string(v1, "nonce"), sourceLocation: sourceLocation)
                 #expect(nonce == nonce.lowercased(), "nonce in lower case", sourceLocation: sourceLocation)
                 let signature = LegacyPromotionalOfferSignature(
@@ -75,7 +81,7 @@ enum AnswerChecks {
                     timestamp: try #require(v1["timestamp"]?.exactInteger),
                     signature: try #require(string(v1, "encodedSignature")),
                     productId: try #require(string(v1, "productId")),
-                    offerIdentifier: try #require(string(v1, "offerIdentifier")))
+                    offerIdentifier: try #require(string(v1, "offerIdentifier")), appAccountToken: token ?? "")
                 try verifier.verify(signature, bundleId: bundleId)
             }
         case "advancedCommerceInfo":

@@ -6,6 +6,8 @@ from uuid import UUID
 
 from attrs import define as _attrs_define
 
+from ..types import UNSET, Unset
+
 T = TypeVar("T", bound="PromotionalOfferSignatureV1")
 
 
@@ -20,6 +22,8 @@ class PromotionalOfferSignatureV1:
         timestamp (int): UNIX time in milliseconds that was signed.
         key_id (str): The key ID that signed.
         offer_identifier (str): The promotional offer.
+        app_account_token (UUID | Unset): The customer's app account token that was signed, lower case: only when a
+            `RetentionDecider` of a Swift server embedding OfferService gave one.
     """
 
     encoded_signature: str
@@ -28,6 +32,7 @@ class PromotionalOfferSignatureV1:
     timestamp: int
     key_id: str
     offer_identifier: str
+    app_account_token: UUID | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         encoded_signature = self.encoded_signature
@@ -42,6 +47,10 @@ class PromotionalOfferSignatureV1:
 
         offer_identifier = self.offer_identifier
 
+        app_account_token: str | Unset = UNSET
+        if not isinstance(self.app_account_token, Unset):
+            app_account_token = str(self.app_account_token)
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -54,6 +63,8 @@ class PromotionalOfferSignatureV1:
                 "offerIdentifier": offer_identifier,
             }
         )
+        if app_account_token is not UNSET:
+            field_dict["appAccountToken"] = app_account_token
 
         return field_dict
 
@@ -72,6 +83,13 @@ class PromotionalOfferSignatureV1:
 
         offer_identifier = d.pop("offerIdentifier")
 
+        _app_account_token = d.pop("appAccountToken", UNSET)
+        app_account_token: UUID | Unset
+        if isinstance(_app_account_token, Unset):
+            app_account_token = UNSET
+        else:
+            app_account_token = UUID(_app_account_token)
+
         promotional_offer_signature_v1 = cls(
             encoded_signature=encoded_signature,
             product_id=product_id,
@@ -79,6 +97,7 @@ class PromotionalOfferSignatureV1:
             timestamp=timestamp,
             key_id=key_id,
             offer_identifier=offer_identifier,
+            app_account_token=app_account_token,
         )
 
         return promotional_offer_signature_v1

@@ -4583,6 +4583,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/PromotionalOfferSignatureV1/offerIdentifier`.
             public var offerIdentifier: Swift.String
+            /// The customer's app account token that was signed, lower case: only when a `RetentionDecider` of a Swift server embedding OfferService gave one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PromotionalOfferSignatureV1/appAccountToken`.
+            public var appAccountToken: Swift.String?
             /// Creates a new `PromotionalOfferSignatureV1`.
             ///
             /// - Parameters:
@@ -4592,13 +4596,15 @@ extension Components {
             ///   - timestamp: UNIX time in milliseconds that was signed.
             ///   - keyId: The key ID that signed.
             ///   - offerIdentifier: The promotional offer.
+            ///   - appAccountToken: The customer's app account token that was signed, lower case: only when a `RetentionDecider` of a Swift server embedding OfferService gave one.
             public init(
                 encodedSignature: Swift.String,
                 productId: Swift.String,
                 nonce: Swift.String,
                 timestamp: Swift.Int,
                 keyId: Swift.String,
-                offerIdentifier: Swift.String
+                offerIdentifier: Swift.String,
+                appAccountToken: Swift.String? = nil
             ) {
                 self.encodedSignature = encodedSignature
                 self.productId = productId
@@ -4606,6 +4612,7 @@ extension Components {
                 self.timestamp = timestamp
                 self.keyId = keyId
                 self.offerIdentifier = offerIdentifier
+                self.appAccountToken = appAccountToken
             }
             public enum CodingKeys: String, CodingKey {
                 case encodedSignature
@@ -4614,6 +4621,7 @@ extension Components {
                 case timestamp
                 case keyId
                 case offerIdentifier
+                case appAccountToken
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -4641,13 +4649,18 @@ extension Components {
                     Swift.String.self,
                     forKey: .offerIdentifier
                 )
+                self.appAccountToken = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .appAccountToken
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "encodedSignature",
                     "productId",
                     "nonce",
                     "timestamp",
                     "keyId",
-                    "offerIdentifier"
+                    "offerIdentifier",
+                    "appAccountToken"
                 ])
             }
         }
