@@ -143,7 +143,10 @@ public struct ServiceOperation: Sendable {
             // A missing scope is a 403 of its item, inside the 200 answer.
             types += [.unauthorized, .rateLimited]
         }
-        types += [.timeout, .internalError]
+        // An operation that answers from memory runs without the request timeout's task in every
+        // router (OfferService.makeRouter): it cannot answer `timeout`.
+        if !answersFromMemory { types.append(.timeout) }
+        types.append(.internalError)
         var seen = Set<String>()
         return types.filter { seen.insert($0.slug).inserted }.sorted { ($0.status, $0.slug) < ($1.status, $1.slug) }
     }

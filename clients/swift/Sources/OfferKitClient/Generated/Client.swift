@@ -5107,36 +5107,6 @@ public struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
-                case 503:
-                    let headers: Operations.Health.Output.ServiceUnavailable.Headers = .init(xRequestId: try converter.getRequiredHeaderFieldAsURI(
-                        in: response.headerFields,
-                        name: "X-Request-Id",
-                        as: Components.Headers.XRequestId.self
-                    ))
-                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Health.Output.ServiceUnavailable.Body
-                    let chosenContentType = try converter.bestContentType(
-                        received: contentType,
-                        options: [
-                            "application/problem+json"
-                        ]
-                    )
-                    switch chosenContentType {
-                    case "application/problem+json":
-                        body = try await converter.getResponseBodyAsJSON(
-                            Components.Schemas.Problem.self,
-                            from: responseBody,
-                            transforming: { value in
-                                .applicationProblemJson(value)
-                            }
-                        )
-                    default:
-                        preconditionFailure("bestContentType chose an invalid content type.")
-                    }
-                    return .serviceUnavailable(.init(
-                        headers: headers,
-                        body: body
-                    ))
                 default:
                     return .undocumented(
                         statusCode: response.status.code,
@@ -5478,36 +5448,6 @@ public struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
-                case 503:
-                    let headers: Operations.Metrics.Output.ServiceUnavailable.Headers = .init(xRequestId: try converter.getRequiredHeaderFieldAsURI(
-                        in: response.headerFields,
-                        name: "X-Request-Id",
-                        as: Components.Headers.XRequestId.self
-                    ))
-                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.Metrics.Output.ServiceUnavailable.Body
-                    let chosenContentType = try converter.bestContentType(
-                        received: contentType,
-                        options: [
-                            "application/problem+json"
-                        ]
-                    )
-                    switch chosenContentType {
-                    case "application/problem+json":
-                        body = try await converter.getResponseBodyAsJSON(
-                            Components.Schemas.Problem.self,
-                            from: responseBody,
-                            transforming: { value in
-                                .applicationProblemJson(value)
-                            }
-                        )
-                    default:
-                        preconditionFailure("bestContentType chose an invalid content type.")
-                    }
-                    return .serviceUnavailable(.init(
-                        headers: headers,
-                        body: body
-                    ))
                 default:
                     return .undocumented(
                         statusCode: response.status.code,
@@ -5605,36 +5545,6 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .internalServerError(.init(
-                        headers: headers,
-                        body: body
-                    ))
-                case 503:
-                    let headers: Operations.OpenAPIDocument.Output.ServiceUnavailable.Headers = .init(xRequestId: try converter.getRequiredHeaderFieldAsURI(
-                        in: response.headerFields,
-                        name: "X-Request-Id",
-                        as: Components.Headers.XRequestId.self
-                    ))
-                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.OpenAPIDocument.Output.ServiceUnavailable.Body
-                    let chosenContentType = try converter.bestContentType(
-                        received: contentType,
-                        options: [
-                            "application/problem+json"
-                        ]
-                    )
-                    switch chosenContentType {
-                    case "application/problem+json":
-                        body = try await converter.getResponseBodyAsJSON(
-                            Components.Schemas.Problem.self,
-                            from: responseBody,
-                            transforming: { value in
-                                .applicationProblemJson(value)
-                            }
-                        )
-                    default:
-                        preconditionFailure("bestContentType chose an invalid content type.")
-                    }
-                    return .serviceUnavailable(.init(
                         headers: headers,
                         body: body
                     ))

@@ -11319,78 +11319,6 @@ public enum Operations {
                     }
                 }
             }
-            public struct ServiceUnavailable: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/healthz/GET/responses/503/headers`.
-                public struct Headers: Sendable, Hashable {
-                    /// The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
-                    ///
-                    /// - Remark: Generated from `#/paths/healthz/GET/responses/503/headers/X-Request-Id`.
-                    public var xRequestId: Components.Headers.XRequestId
-                    /// Creates a new `Headers`.
-                    ///
-                    /// - Parameters:
-                    ///   - xRequestId: The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
-                    public init(xRequestId: Components.Headers.XRequestId) {
-                        self.xRequestId = xRequestId
-                    }
-                }
-                /// Received HTTP response headers
-                public var headers: Operations.Health.Output.ServiceUnavailable.Headers
-                /// - Remark: Generated from `#/paths/healthz/GET/responses/503/content`.
-                @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/healthz/GET/responses/503/content/application\/problem+json`.
-                    case applicationProblemJson(Components.Schemas.Problem)
-                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
-                    ///
-                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
-                    /// - SeeAlso: `.applicationProblemJson`.
-                    public var applicationProblemJson: Components.Schemas.Problem {
-                        get throws {
-                            switch self {
-                            case let .applicationProblemJson(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                public var body: Operations.Health.Output.ServiceUnavailable.Body
-                /// Creates a new `ServiceUnavailable`.
-                ///
-                /// - Parameters:
-                ///   - headers: Received HTTP response headers
-                ///   - body: Received HTTP response body
-                public init(
-                    headers: Operations.Health.Output.ServiceUnavailable.Headers,
-                    body: Operations.Health.Output.ServiceUnavailable.Body
-                ) {
-                    self.headers = headers
-                    self.body = body
-                }
-            }
-            /// `timeout`: The request took too long. The operation did not finish within the service's request timeout; it was stopped.
-            ///
-            /// - Remark: Generated from `#/paths//healthz/get(health)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Operations.Health.Output.ServiceUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            public var serviceUnavailable: Operations.Health.Output.ServiceUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -11660,8 +11588,6 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `timeout`: The request took too long. The operation did not finish within the service's request timeout; it was stopped.
-            ///
             /// `unavailable`: The service is not ready. The service is shutting down or not yet ready; retry against another instance.
             ///
             /// - Remark: Generated from `#/paths//readyz/get(readiness)/responses/503`.
@@ -12130,78 +12056,6 @@ public enum Operations {
                     }
                 }
             }
-            public struct ServiceUnavailable: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/metrics/GET/responses/503/headers`.
-                public struct Headers: Sendable, Hashable {
-                    /// The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
-                    ///
-                    /// - Remark: Generated from `#/paths/metrics/GET/responses/503/headers/X-Request-Id`.
-                    public var xRequestId: Components.Headers.XRequestId
-                    /// Creates a new `Headers`.
-                    ///
-                    /// - Parameters:
-                    ///   - xRequestId: The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
-                    public init(xRequestId: Components.Headers.XRequestId) {
-                        self.xRequestId = xRequestId
-                    }
-                }
-                /// Received HTTP response headers
-                public var headers: Operations.Metrics.Output.ServiceUnavailable.Headers
-                /// - Remark: Generated from `#/paths/metrics/GET/responses/503/content`.
-                @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/metrics/GET/responses/503/content/application\/problem+json`.
-                    case applicationProblemJson(Components.Schemas.Problem)
-                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
-                    ///
-                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
-                    /// - SeeAlso: `.applicationProblemJson`.
-                    public var applicationProblemJson: Components.Schemas.Problem {
-                        get throws {
-                            switch self {
-                            case let .applicationProblemJson(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                public var body: Operations.Metrics.Output.ServiceUnavailable.Body
-                /// Creates a new `ServiceUnavailable`.
-                ///
-                /// - Parameters:
-                ///   - headers: Received HTTP response headers
-                ///   - body: Received HTTP response body
-                public init(
-                    headers: Operations.Metrics.Output.ServiceUnavailable.Headers,
-                    body: Operations.Metrics.Output.ServiceUnavailable.Body
-                ) {
-                    self.headers = headers
-                    self.body = body
-                }
-            }
-            /// `timeout`: The request took too long. The operation did not finish within the service's request timeout; it was stopped.
-            ///
-            /// - Remark: Generated from `#/paths//metrics/get(metrics)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Operations.Metrics.Output.ServiceUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            public var serviceUnavailable: Operations.Metrics.Output.ServiceUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
-                            response: self
-                        )
-                    }
-                }
-            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -12408,78 +12262,6 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "internalServerError",
-                            response: self
-                        )
-                    }
-                }
-            }
-            public struct ServiceUnavailable: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/openapi.json/GET/responses/503/headers`.
-                public struct Headers: Sendable, Hashable {
-                    /// The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
-                    ///
-                    /// - Remark: Generated from `#/paths/openapi.json/GET/responses/503/headers/X-Request-Id`.
-                    public var xRequestId: Components.Headers.XRequestId
-                    /// Creates a new `Headers`.
-                    ///
-                    /// - Parameters:
-                    ///   - xRequestId: The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
-                    public init(xRequestId: Components.Headers.XRequestId) {
-                        self.xRequestId = xRequestId
-                    }
-                }
-                /// Received HTTP response headers
-                public var headers: Operations.OpenAPIDocument.Output.ServiceUnavailable.Headers
-                /// - Remark: Generated from `#/paths/openapi.json/GET/responses/503/content`.
-                @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/openapi.json/GET/responses/503/content/application\/problem+json`.
-                    case applicationProblemJson(Components.Schemas.Problem)
-                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
-                    ///
-                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
-                    /// - SeeAlso: `.applicationProblemJson`.
-                    public var applicationProblemJson: Components.Schemas.Problem {
-                        get throws {
-                            switch self {
-                            case let .applicationProblemJson(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                public var body: Operations.OpenAPIDocument.Output.ServiceUnavailable.Body
-                /// Creates a new `ServiceUnavailable`.
-                ///
-                /// - Parameters:
-                ///   - headers: Received HTTP response headers
-                ///   - body: Received HTTP response body
-                public init(
-                    headers: Operations.OpenAPIDocument.Output.ServiceUnavailable.Headers,
-                    body: Operations.OpenAPIDocument.Output.ServiceUnavailable.Body
-                ) {
-                    self.headers = headers
-                    self.body = body
-                }
-            }
-            /// `timeout`: The request took too long. The operation did not finish within the service's request timeout; it was stopped.
-            ///
-            /// - Remark: Generated from `#/paths//openapi.json/get(openAPIDocument)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Operations.OpenAPIDocument.Output.ServiceUnavailable)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            public var serviceUnavailable: Operations.OpenAPIDocument.Output.ServiceUnavailable {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
                             response: self
                         )
                     }
