@@ -16,6 +16,10 @@ public enum RetentionAPIError: Error, Equatable, Sendable {
     case outcomeUnknown(operation: String, reason: String)
     /// Apple answered something that is not what it documents.
     case unexpectedAnswer(operation: String, status: Int, reason: String)
+    /// An upload's identifier is already in Apple's list, asked before the upload: nothing was
+    /// sent (Apple would refuse it with `MessageAlreadyExistsError` or `ImageAlreadyExistsError`).
+    /// `kind` is `message` or `image`.
+    case alreadyExists(operation: String, kind: String, identifier: String)
 
     /// Apple's error code, for a refusal with an error body.
     public var errorCode: Int64? {
@@ -50,6 +54,10 @@ extension RetentionAPIError: LocalizedError {
                 + "ExistingPerformanceTestRunError until it ends."
         case .unexpectedAnswer(let operation, let status, let reason):
             return "Apple answered \(operation) with \(status) and \(reason), not what Apple documents."
+        case .alreadyExists(let operation, let kind, let identifier):
+            return "\(operation): \(identifier) is already in Apple's \(kind) list, so nothing was sent (Apple would "
+                + "refuse it as existing and keep the \(kind) it has). Expected a new \(kind) identifier: delete the old "
+                + "\(kind) first (offerkit retention \(kind) delete \(identifier)), or upload under another one."
         }
     }
 }

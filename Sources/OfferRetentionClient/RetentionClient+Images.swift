@@ -3,8 +3,12 @@ import OfferRetentionAPI
 extension RetentionClient {
     /// Upload Image (`PUT /inApps/v1/messaging/image/{imageIdentifier}[?imageSize=…]`, body the
     /// PNG, `Content-Type: image/png`), after ``PNGImage``'s checks for `size` (Apple's default,
-    /// `FULL_SIZE`, when `nil`; `imageSize` is then not sent). After a lost answer the image list
-    /// is asked before the upload is sent again.
+    /// `FULL_SIZE`, when `nil`; `imageSize` is then not sent).
+    ///
+    /// The image list is asked first: an identifier already there is refused without sending
+    /// (``RetentionAPIError/alreadyExists(operation:kind:identifier:)``). So after a lost answer,
+    /// when the list is asked again before the upload is sent again, finding the image means this
+    /// upload made it, not an earlier one.
     /// - Parameter field: names the image in errors (the file's path).
     /// - Returns: the PNG's header, as checked.
     @discardableResult
@@ -14,6 +18,9 @@ extension RetentionClient {
         let id = try RetentionIdentifier.uuid(imageIdentifier, field: "imageIdentifier")
         let image = try PNGImage(bytes: png, field: field)
         try image.check(for: size ?? .fullSize, field: field)
+        if try await images().imageIdentifiers.contains(where: { $0.imageIdentifier.lowercased() == id }) {
+            throw RetentionAPIError.alreadyExists(operation: "Upload Image", kind: "image", identifier: id)
+        }
         let query = size.map { "?imageSize=\($0.rawValue)" } ?? ""
         _ = try await send(
             RetentionRequest(

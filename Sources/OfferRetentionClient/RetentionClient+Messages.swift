@@ -2,13 +2,20 @@ import OfferRetentionAPI
 
 extension RetentionClient {
     /// Upload Message (`PUT /inApps/v1/messaging/message/{messageIdentifier}`). The message is
-    /// `PENDING` until Apple approves it (at once in the sandbox). After a lost answer the message
-    /// list is asked before the upload is sent again.
+    /// `PENDING` until Apple approves it (at once in the sandbox).
+    ///
+    /// The message list is asked first: an identifier already there is refused without sending
+    /// (``RetentionAPIError/alreadyExists(operation:kind:identifier:)``). So after a lost answer,
+    /// when the list is asked again before the upload is sent again, finding the message means this
+    /// upload made it, not an earlier one.
     /// - Throws: `RequestValidationError` for a body or identifier Apple would refuse, before
-    ///   anything is sent; ``RetentionAPIError`` (`MessageAlreadyExistsError`, …).
+    ///   anything is sent; ``RetentionAPIError`` (`alreadyExists`, `MessageAlreadyExistsError`, …).
     public func uploadMessage(_ messageIdentifier: String, _ body: UploadMessageRequestBody) async throws {
         let id = try RetentionIdentifier.uuid(messageIdentifier, field: "messageIdentifier")
         let checked = try body.validated()
+        if try await messages().messageIdentifiers.contains(where: { $0.messageIdentifier.lowercased() == id }) {
+            throw RetentionAPIError.alreadyExists(operation: "Upload Message", kind: "message", identifier: id)
+        }
         _ = try await send(
             RetentionRequest(
                 operation: "Upload Message", method: "PUT", path: "/inApps/v1/messaging/message/\(id)",

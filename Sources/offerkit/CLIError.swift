@@ -88,7 +88,7 @@ enum ExitStatus: Int32 {
         case let error as RetentionAPIError:
             switch error {
             case .notAuthorized: .credentials
-            case .refused: .invalidInput
+            case .refused, .alreadyExists: .invalidInput
             case .unreachable, .rateLimited, .outcomeUnknown, .unexpectedAnswer: .io
             }
         case let outcome as PerformanceTestOutcome:

@@ -61,7 +61,9 @@ struct RetentionFaultTests {
         ])
         #expect(upload.status == 0, "\(upload)")
         #expect(try fixture.requests("PUT /inApps/v1/messaging/message/{id}") == 2)
-        #expect(try fixture.requests("GET /inApps/v1/messaging/message/list") == 1, "looked up after the 500")
+        #expect(
+            try fixture.requests("GET /inApps/v1/messaging/message/list") == 2,
+            "asked before the upload, and looked up after the 500")
         #expect((try fixture.standIn.app()["messages"] as? [Any])?.count == 1)
         try fixture.standIn.setFaults(#"{"script": [{"fault": "server-error", "times": 10}]}"#)
         let failing = try fixture.run(["url", "get"])
@@ -87,7 +89,9 @@ struct RetentionFaultTests {
         #expect(
             upload.stderr.contains("Upload Message: the answer was lost, and the lookup found it done"), "\(upload)")
         #expect(try fixture.requests("PUT /inApps/v1/messaging/message/{id}") == 1, "sent once")
-        #expect(try fixture.requests("GET /inApps/v1/messaging/message/list") == 1, "looked up")
+        #expect(
+            try fixture.requests("GET /inApps/v1/messaging/message/list") == 2,
+            "asked before the upload, and looked up after the lost answer")
 
         try fixture.standIn.setFaults(#"{"script": [{"method": "PUT", "fault": "drop-before"}]}"#)
         let image = try fixture.run([
@@ -119,6 +123,42 @@ struct RetentionFaultTests {
         #expect(test.status == 5, "\(test)")
         #expect(test.stderr.contains("Initiate Performance Test got no answer"), "\(test)")
         #expect(try fixture.requests("POST /inApps/v1/messaging/performanceTest") == 1)
+    }
+
+    @Test(
+        "An upload whose identifier Apple already has is refused before sending (exit 4), so a lost answer cannot pass for it",
+        .enabled(if: enabled, Fixture.reason))
+    func uploadOfExistingIdentifier() throws {
+        let fixture = try Fixture()
+        defer { fixture.stop() }
+        let first = try fixture.run([
+            "message", "upload", "--message-identifier", Fixture.message, "--header", "old", "--body", "b",
+        ])
+        #expect(first.status == 0, "\(first)")
+        // Were it sent, its answer would be lost: a lookup would find the earlier message and take
+        // it for this one.
+        try fixture.standIn.setFaults(#"{"script": [{"method": "PUT", "fault": "drop-after"}]}"#)
+        let again = try fixture.run([
+            "message", "upload", "--message-identifier", Fixture.message.uppercased(), "--header", "new", "--body", "b",
+        ])
+        #expect(again.status == 4, "\(again)")
+        #expect(
+            again.stderr.contains(
+                "Upload Message: \(Fixture.message) is already in Apple's message list, so nothing was sent"),
+            "\(again)")
+        #expect(again.stderr.contains("offerkit retention message delete \(Fixture.message)"), "\(again)")
+        #expect(try fixture.requests("PUT /inApps/v1/messaging/message/{id}") == 1, "the second was not sent")
+
+        try fixture.standIn.setFaults("{}")
+        let png = try fixture.png("i.png", width: 1024, height: 1024)
+        let image = ["image", "upload", png, "--image-identifier", Fixture.message, "--image-size", "BULLET_POINT"]
+        #expect(try fixture.run(image).status == 0)
+        let imageAgain = try fixture.run(image + ["--format", "json"])
+        #expect(imageAgain.status == 4, "\(imageAgain)")
+        #expect(
+            imageAgain.stderr.contains("Upload Image: \(Fixture.message) is already in Apple's image list"),
+            "\(imageAgain)")
+        #expect(try fixture.requests("PUT /inApps/v1/messaging/image/{id}") == 1)
     }
 
     @Test(
