@@ -88,25 +88,15 @@ public final class AppStoreConnectStandIn: @unchecked Sendable {
     ).path
 
     /// Why the stand-in cannot run here (`nil` when `InteropEnvironment.python` imports its packages).
-    public static let unavailableReason: String? = {
-        let probe = try? ExternalProcess.run(
-            InteropEnvironment.python, ["-c", "import jsonschema, referencing, jwt, cryptography"])
-        guard let probe else { return "\(InteropEnvironment.python) could not be run" }
-        return probe.status == 0 ? nil : probe.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
-    }()
+    public static let unavailableReason: String? = StandInIO.unavailableReason(
+        python: InteropEnvironment.python, imports: "jsonschema, referencing, jwt, cryptography")
 
     /// `http://127.0.0.1:PORT`, without a trailing slash.
-    public let baseURL: String
-    private let process: Process
-    private let stdout: Pipe
-    private let folder: URL
-    private let lock = NSLock()
+    public var baseURL: String { running.baseURL }
+    private let running: StandInIO.Running
 
-    private init(process: Process, stdout: Pipe, folder: URL, baseURL: String) {
-        self.process = process
-        self.stdout = stdout
-        self.folder = folder
-        self.baseURL = baseURL
+    private init(running: StandInIO.Running) {
+        self.running = running
     }
 
     deinit { stop() }
@@ -152,26 +142,21 @@ public final class AppStoreConnectStandIn: @unchecked Sendable {
         arguments += extraArguments
 
         switch try StandInIO.launch(arguments, folderPrefix: "offerkit-asc-standin", in: packageRoot) {
-        case .success(let started):
-            return AppStoreConnectStandIn(
-                process: started.process, stdout: started.stdout, folder: started.folder, baseURL: started.baseURL)
+        case .success(let running):
+            return AppStoreConnectStandIn(running: running)
         case .failure(let problem):
             throw Failure.didNotStart(detail: problem.detail)
         }
     }
 
     /// What the stand-in wrote to stderr so far (its own problems; `--verbose` logs every request).
-    public var stderr: String {
-        String(decoding: (try? Data(contentsOf: folder.appendingPathComponent("stderr"))) ?? Data(), as: UTF8.self)
-    }
+    public var stderr: String { running.stderr }
 
     /// Whether the process still runs.
-    public var isRunning: Bool { lock.withLock { process.isRunning } }
+    public var isRunning: Bool { running.isRunning }
 
     /// Stops the process (SIGTERM, then SIGKILL after 5 s) and removes its temporary files; safe to call twice.
-    public func stop() {
-        lock.withLock { StandInIO.stop(process, folder: folder) }
-    }
+    public func stop() { running.stop() }
 
     /// One blocking HTTP request to the stand-in (a path such as `/v1/subscriptionOfferCodes`).
     /// - Parameter bearer: sent as `Authorization: Bearer …` when given.
@@ -179,13 +164,10 @@ public final class AppStoreConnectStandIn: @unchecked Sendable {
         _ method: String, _ path: String, body: Data? = nil, bearer: String? = nil,
         headers: [String: String] = [:], timeout: Double = 30
     ) throws -> Answer {
-        switch StandInIO.request(
-            baseURL, method, path, body: body, contentType: "application/json", bearer: bearer, headers: headers,
-            timeout: timeout)
-        {
-        case .success(let answer): return answer
-        case .failure(let problem): throw Failure.request(path: path, detail: problem.detail)
-        }
+        try running.request(
+            method, path, body: body, contentType: "application/json", bearer: bearer, headers: headers,
+            timeout: timeout
+        ).mapError { Failure.request(path: path, detail: $0.detail) }.get()
     }
 
     /// `GET /_standin/state`: every resource, the counters and the log of POSTs (see the README).
@@ -218,10 +200,6 @@ public final class AppStoreConnectStandIn: @unchecked Sendable {
     }
 
     private func control(_ method: String, _ path: String, body: Data?) throws -> Answer {
-        let answer = try request(method, path, body: body)
-        guard answer.status == 200 else {
-            throw Failure.request(path: path, detail: "HTTP \(answer.status): \(answer.text)")
-        }
-        return answer
+        try running.control(method, path, body: body).mapError { Failure.request(path: path, detail: $0.detail) }.get()
     }
 }

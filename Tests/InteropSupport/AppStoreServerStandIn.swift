@@ -51,29 +51,19 @@ public final class AppStoreServerStandIn: @unchecked Sendable {
     public static let productIds = ["com.example.offerkit.monthly", "com.example.offerkit.yearly"]
 
     /// Why the stand-in cannot run here (`nil` when `InteropEnvironment.python` imports its packages).
-    public static let unavailableReason: String? = {
-        let probe = try? ExternalProcess.run(
-            InteropEnvironment.python,
-            ["-c", "import jsonschema, referencing, jwt, cryptography, appstoreserverlibrary.signed_data_verifier"])
-        guard let probe else { return "\(InteropEnvironment.python) could not be run" }
-        return probe.status == 0 ? nil : probe.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
-    }()
+    public static let unavailableReason: String? = StandInIO.unavailableReason(
+        python: InteropEnvironment.python,
+        imports: "jsonschema, referencing, jwt, cryptography, appstoreserverlibrary.signed_data_verifier")
 
     /// `http://127.0.0.1:PORT`, without a trailing slash.
-    public let baseURL: String
+    public var baseURL: String { running.baseURL }
     /// The test root certificate (PEM) the stand-in's real-time requests chain to (`--test-root-out`):
     /// give it to `offerkit serve` as `retention.rootCertificates`.
     public let testRootPath: String
-    private let process: Process
-    private let stdout: Pipe
-    private let folder: URL
-    private let lock = NSLock()
+    private let running: StandInIO.Running
 
-    private init(started: StandInIO.Started, testRootPath: String) {
-        process = started.process
-        stdout = started.stdout
-        folder = started.folder
-        baseURL = started.baseURL
+    private init(running: StandInIO.Running, testRootPath: String) {
+        self.running = running
         self.testRootPath = testRootPath
     }
 
@@ -104,10 +94,10 @@ public final class AppStoreServerStandIn: @unchecked Sendable {
         switch try StandInIO.launch(
             arguments, folderPrefix: "offerkit-ass-standin", in: AppStoreConnectStandIn.packageRoot)
         {
-        case .success(let started):
-            let destination = started.folder.appendingPathComponent("test-root.pem")
+        case .success(let running):
+            let destination = running.folder.appendingPathComponent("test-root.pem")
             try? FileManager.default.moveItem(at: rootFile, to: destination)
-            return AppStoreServerStandIn(started: started, testRootPath: destination.path)
+            return AppStoreServerStandIn(running: running, testRootPath: destination.path)
         case .failure(let problem):
             try? FileManager.default.removeItem(at: rootFile)
             throw Failure.didNotStart(detail: problem.detail)
@@ -115,30 +105,22 @@ public final class AppStoreServerStandIn: @unchecked Sendable {
     }
 
     /// What the stand-in wrote to stderr so far (its own problems; `--verbose` logs every request).
-    public var stderr: String {
-        String(decoding: (try? Data(contentsOf: folder.appendingPathComponent("stderr"))) ?? Data(), as: UTF8.self)
-    }
+    public var stderr: String { running.stderr }
 
     /// Whether the process still runs.
-    public var isRunning: Bool { lock.withLock { process.isRunning } }
+    public var isRunning: Bool { running.isRunning }
 
     /// Stops the process (SIGTERM, then SIGKILL after 5 s) and removes its temporary files; safe to call twice.
-    public func stop() {
-        lock.withLock { StandInIO.stop(process, folder: folder) }
-    }
+    public func stop() { running.stop() }
 
     /// One blocking HTTP request to the stand-in (a path such as `/inApps/v1/messaging/message/list`).
     public func request(
         _ method: String, _ path: String, body: Data? = nil, contentType: String = "application/json",
         bearer: String? = nil, headers: [String: String] = [:], timeout: Double = 30
     ) throws -> AppStoreConnectStandIn.Answer {
-        switch StandInIO.request(
-            baseURL, method, path, body: body, contentType: contentType, bearer: bearer, headers: headers,
-            timeout: timeout)
-        {
-        case .success(let answer): return answer
-        case .failure(let problem): throw Failure.request(path: path, detail: problem.detail)
-        }
+        try running.request(
+            method, path, body: body, contentType: contentType, bearer: bearer, headers: headers, timeout: timeout
+        ).mapError { Failure.request(path: path, detail: $0.detail) }.get()
     }
 
     /// `GET /_standin/state` (see the README): the apps' data, the tokens seen, the counters, the log.
@@ -176,10 +158,6 @@ public final class AppStoreServerStandIn: @unchecked Sendable {
     public func reset() throws { _ = try control("POST", "/_standin/reset", body: Data("{}".utf8)) }
 
     private func control(_ method: String, _ path: String, body: Data?) throws -> AppStoreConnectStandIn.Answer {
-        let answer = try request(method, path, body: body)
-        guard answer.status == 200 else {
-            throw Failure.request(path: path, detail: "HTTP \(answer.status): \(answer.text)")
-        }
-        return answer
+        try running.control(method, path, body: body).mapError { Failure.request(path: path, detail: $0.detail) }.get()
     }
 }

@@ -26,32 +26,27 @@ import argparse
 import base64
 import calendar
 import datetime
-import email.utils
-import hashlib
 import json
 import os
 import random
 import re
 import secrets
-import signal
-import socket
 import sys
 import threading
 import time
 import uuid
 from collections import deque
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qsl, quote, urlencode, urlsplit
-
-import jwt
-from cryptography.hazmat.primitives import serialization
+from urllib.parse import parse_qsl, urlencode
 
 sys.dont_write_bytecode = True  # a test tool: leave no __pycache__ in the source tree
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Interop"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "Interop"))
+sys.path.insert(0, HERE)
+import standin_support  # noqa: E402  (what both stand-ins share: tokens, faults, control API, HTTP, start-up)
 import validate_asc_requests as asc_schemas  # noqa: E402  (Apple's schemas, plain and strict)
+from standin_support import (  # noqa: E402
+    Faults, Reply, TokenError, check_lifetime, media_type, require_seconds, strict_json_loads)
 
-AUDIENCE = "appstoreconnect-v1"
-TOKEN_SKEW_SECONDS = 60
 TOKEN_MAX_LIFETIME_SECONDS = 1200
 ACTIVE_OFFERS_PER_APP = 10
 PRODUCTION_CODES_PER_QUARTER = 1_000_000
@@ -62,8 +57,6 @@ CODE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 CODE_LENGTH = 11
 MAX_BODY_BYTES = 16 * 1024 * 1024
 PAGE_DEFAULT, PAGE_MAX = 20, 200
-FAULT_KINDS = ("rate-limit", "rate-limit-no-retry-after", "server-error", "unavailable", "drop-before",
-               "drop-after", "slow", "slow-before")
 LOCAL_ID = re.compile(r"^\$\{[^{}]+\}$")
 TERRITORY = re.compile(r"^[A-Z]{3}$")
 CUSTOM_CODE = re.compile(r"^[A-Za-z0-9]+$")
@@ -373,71 +366,27 @@ class Routes:
 
 
 # ---------------------------------------------------------------------------------------------
-# Tokens, rate limit, faults
+# Tokens and rate limit
 # ---------------------------------------------------------------------------------------------
 
-class TokenError(Exception):
-    def __init__(self, reason, detail):
-        super().__init__(detail)
-        self.reason = reason
-        self.detail = detail
-
-
-class TokenVerifier:
+class TokenVerifier(standin_support.BearerTokenVerifier):
     """App Store Connect API bearer tokens (SPEC §5): ES256 with the configured key, checked strictly."""
 
-    CACHE_LIMIT = 10_000
-
-    def __init__(self, public_key_pem, key_id, issuer_id, individual):
-        self.key = serialization.load_pem_public_key(public_key_pem)
-        self.key_id = key_id
+    def __init__(self, key, key_id, issuer_id, individual):
+        super().__init__(key, key_id, "configured")
         self.issuer_id = issuer_id
         self.individual = individual
-        self.cache = {}
-        self.lock = threading.Lock()
 
     def verify(self, authorization, method, path, query, now):
         """Returns nothing when the request may proceed; raises TokenError(reason, detail) otherwise."""
-        if authorization is None:
-            raise TokenError("missing", "no Authorization header")
-        if not authorization.startswith("Bearer ") or len(authorization) <= 7:
-            raise TokenError("not-bearer", "the Authorization header is not 'Bearer <token>'")
-        token = authorization[7:]
-        with self.lock:
-            cached = self.cache.get(token)
-        if cached is None:
-            cached = self._verify_new(token, now)
-            with self.lock:
-                if len(self.cache) >= self.CACHE_LIMIT:
-                    self.cache.clear()
-                self.cache[token] = cached
-        expires, scope = cached
+        expires, scope = self._cached(authorization, now)
         if expires <= now:
             raise TokenError("expired", f"the token expired at {expires} (now {int(now)})")
         if scope is not None and not self._scope_allows(scope, method, path, query):
             raise TokenError("scope", f"the token's scope does not include {method} {path}")
 
     def _verify_new(self, token, now):
-        try:
-            header = jwt.get_unverified_header(token)
-        except jwt.PyJWTError as error:
-            raise TokenError("malformed", f"the token is not a compact JWS: {error}")
-        if header.get("alg") != "ES256":
-            raise TokenError("alg", f"header alg is {header.get('alg')!r}, expected 'ES256'")
-        if header.get("kid") != self.key_id:
-            raise TokenError("kid", f"header kid is {header.get('kid')!r}, expected the key id {self.key_id!r}")
-        if header.get("typ") != "JWT":
-            raise TokenError("typ", f"header typ is {header.get('typ')!r}, expected 'JWT'")
-        try:
-            claims = jwt.decode(token, self.key, algorithms=["ES256"],
-                                options={"verify_aud": False, "verify_exp": False, "verify_iat": False,
-                                         "verify_nbf": False, "verify_iss": False})
-        except jwt.InvalidSignatureError:
-            raise TokenError("signature", "the signature does not verify with the configured public key")
-        except jwt.PyJWTError as error:
-            raise TokenError("malformed", f"the token cannot be decoded: {error}")
-        if claims.get("aud") != AUDIENCE:
-            raise TokenError("aud", f"aud is {claims.get('aud')!r}, expected {AUDIENCE!r}")
+        _, claims = self._signed_claims(token)
         if self.individual:
             if claims.get("sub") != "user":
                 raise TokenError("sub", f"sub is {claims.get('sub')!r}, expected 'user' (individual key)")
@@ -447,14 +396,8 @@ class TokenVerifier:
             raise TokenError("iss", f"iss is {claims.get('iss')!r}, expected the issuer id")
         iat, exp = claims.get("iat"), claims.get("exp")
         for name, value in (("iat", iat), ("exp", exp)):
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise TokenError(name, f"{name} is {value!r}, expected an integer (seconds since 1970)")
-        if iat > now + TOKEN_SKEW_SECONDS:
-            raise TokenError("iat-future", f"iat {iat} is more than {TOKEN_SKEW_SECONDS} s in the future")
-        if exp - iat > TOKEN_MAX_LIFETIME_SECONDS:
-            raise TokenError("lifetime", f"exp - iat is {exp - iat} s, more than {TOKEN_MAX_LIFETIME_SECONDS}")
-        if exp <= iat:
-            raise TokenError("lifetime", f"exp {exp} is not after iat {iat}")
+            require_seconds(name, value)
+        check_lifetime(iat, exp, now, TOKEN_MAX_LIFETIME_SECONDS)
         scope = claims.get("scope")
         if scope is not None and (not isinstance(scope, list) or not scope
                                   or not all(isinstance(entry, str) for entry in scope)):
@@ -506,88 +449,18 @@ class RateWindow:
         return f"user-hour-lim:{self.limit};user-hour-rem:{self.remaining(now)};"
 
 
-class Faults:
-    """The scripted and random faults of `POST /_standin/faults`."""
-
-    def __init__(self, setup=None):
-        setup = setup or {}
-        self.setup = setup
-        self.script = []
-        for index, entry in enumerate(setup.get("script", [])):
-            if not isinstance(entry, dict):
-                raise ValueError(f"script[{index}] must be an object")
-            unknown = set(entry) - {"method", "pathPrefix", "skip", "times", "fault", "retryAfter"}
-            if unknown:
-                raise ValueError(f"script[{index}] has unknown members {sorted(unknown)}")
-            if entry.get("fault") not in FAULT_KINDS:
-                raise ValueError(f"script[{index}].fault is {entry.get('fault')!r}; expected one of {FAULT_KINDS}")
-            for name in ("skip", "times", "retryAfter"):
-                if name in entry and (not isinstance(entry[name], int) or entry[name] < 0):
-                    raise ValueError(f"script[{index}].{name} must be a non-negative integer")
-            self.script.append({"method": entry.get("method"), "pathPrefix": entry.get("pathPrefix", "/"),
-                                "skip": entry.get("skip", 0), "times": entry.get("times", 1),
-                                "fault": entry["fault"], "retryAfter": entry.get("retryAfter", 1),
-                                "seen": 0, "fired": 0})
-        chance = setup.get("random")
-        self.random = None
-        if chance is not None:
-            if not isinstance(chance, dict):
-                raise ValueError("random must be an object")
-            unknown = set(chance) - {"seed", "probability", "kinds", "retryAfter"}
-            if unknown:
-                raise ValueError(f"random has unknown members {sorted(unknown)}")
-            kinds = chance.get("kinds", [])
-            if not kinds or any(kind not in FAULT_KINDS for kind in kinds):
-                raise ValueError(f"random.kinds must list fault kinds of {FAULT_KINDS}")
-            probability = chance.get("probability", 0)
-            if not isinstance(probability, (int, float)) or not 0 <= probability <= 1:
-                raise ValueError("random.probability must be a number from 0 to 1")
-            self.random = {"rng": random.Random(chance.get("seed", 0)), "probability": float(probability),
-                           "kinds": list(kinds), "retryAfter": chance.get("retryAfter", 1)}
-
-    def pick(self, method, path):
-        """The fault for this request as (kind, retryAfter), or None. Call under the state lock."""
-        chosen = None
-        for entry in self.script:
-            if entry["method"] not in (None, method) or not path.startswith(entry["pathPrefix"]):
-                continue
-            entry["seen"] += 1
-            if chosen is None and entry["seen"] > entry["skip"] and entry["fired"] < entry["times"]:
-                entry["fired"] += 1
-                chosen = (entry["fault"], entry["retryAfter"])
-        if chosen is None and self.random is not None:
-            rng = self.random["rng"]
-            if rng.random() < self.random["probability"]:
-                chosen = (rng.choice(self.random["kinds"]), self.random["retryAfter"])
-        return chosen
-
-    def public(self):
-        return {"setup": self.setup,
-                "script": [{key: value for key, value in entry.items()} for entry in self.script]}
-
-
 # ---------------------------------------------------------------------------------------------
 # The stand-in
 # ---------------------------------------------------------------------------------------------
-
-class Reply:
-    """What the HTTP layer sends: status, headers, body; `action` is None, "drop" or ("sleep", seconds)."""
-
-    def __init__(self, status, body=b"", content_type=None, headers=None, action=None):
-        self.status = status
-        self.body = body
-        self.headers = dict(headers or {})
-        if content_type:
-            self.headers["Content-Type"] = content_type
-        self.action = action
-
 
 DEFAULT_CONFIG = {"rateLimit": {"limit": 3500, "used": 0}, "valuesNotReady": 1, "valuesNotReadyKind": "404",
                   "valuesHeader": False, "slowSeconds": 5.0, "today": None}
 
 
-class StandIn:
+class StandIn(standin_support.StandInApp):
     """The application: routing, checks, rules and state. Everything it changes is guarded by `lock`."""
+
+    CONTROL_INDENT = 1
 
     def __init__(self, schemas, paths, verifier, products, today=None, accept_opaque_price_points=False,
                  verbose=False):
@@ -646,11 +519,7 @@ class StandIn:
             return result
 
     def configure(self, update):
-        if not isinstance(update, dict):
-            raise ValueError("the configuration must be a JSON object")
-        unknown = set(update) - set(DEFAULT_CONFIG)
-        if unknown:
-            raise ValueError(f"unknown configuration members {sorted(unknown)}; expected {sorted(DEFAULT_CONFIG)}")
+        standin_support.check_config_members(update, DEFAULT_CONFIG)
         checked = {}
         if "rateLimit" in update:
             rate = update["rateLimit"]
@@ -673,10 +542,7 @@ class StandIn:
                 raise ValueError("valuesHeader must be true or false")
             checked["valuesHeader"] = update["valuesHeader"]
         if "slowSeconds" in update:
-            seconds = update["slowSeconds"]
-            if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not 0 <= seconds <= 3600:
-                raise ValueError("slowSeconds must be a number of seconds from 0 to 3600")
-            checked["slowSeconds"] = float(seconds)
+            checked["slowSeconds"] = standin_support.slow_seconds(update["slowSeconds"])
         if "today" in update:
             day = update["today"]
             if day is not None:
@@ -698,22 +564,6 @@ class StandIn:
                     self.config[name] = value
             return json.loads(json.dumps(self.config))
 
-    def set_faults(self, setup):
-        if not isinstance(setup, dict) or set(setup) - {"script", "random"}:
-            raise ValueError("the fault setup must be {\"script\": [...], \"random\": {...}}")
-        faults = Faults(setup)
-        with self.lock:
-            self.faults = faults
-        return faults.public()
-
-    def _count(self, name, key=None, amount=1):
-        """Adds to a counter; call under the lock."""
-        if key is None:
-            self.counters[name] += amount
-        else:
-            table = self.counters[name]
-            table[key] = table.get(key, 0) + amount
-
     def _new_id(self):
         """An opaque 10-digit id, unique among everything the stand-in made (never derived from the body)."""
         while True:
@@ -724,52 +574,40 @@ class StandIn:
 
     # -- HTTP entry point ---------------------------------------------------------------------
 
-    def handle(self, method, target, headers, body):
-        """Answers one request (the HTTP layer has read its whole body)."""
-        split = urlsplit(target)
-        path, query = split.path, split.query
-        if path.startswith("/_standin/"):
-            return self.control(method, path, body)
+    def _handle_api(self, method, path, query, headers, body):
+        """Answers one request outside `/_standin/`; only `/v1` and `/v2` requests are faulted."""
         now = time.time()
         api = path.startswith("/v1/") or path.startswith("/v2/")
         template = self.routes.template_of(method, path) if api else "(unknown path)"
-        fault = None
-        with self.lock:
-            self._count("requests", f"{method} {template}")
-            if api:
-                fault = self.faults.pick(method, path)
-                if fault:
-                    self._count("faultsInjected", fault[0])
-        kind = fault[0] if fault else None
-        if kind in ("rate-limit", "rate-limit-no-retry-after", "server-error", "unavailable", "drop-before"):
-            if method in ("POST", "PATCH"):
-                self._log_write(method, path, None, f"fault {kind}: not processed", None)
-            if kind == "drop-before":
-                return Reply(0, action="drop")
-            if kind.startswith("rate-limit"):
-                extra = {"Retry-After": str(fault[1])} if kind == "rate-limit" else {}
-                error = ApiError.one(429, "RATE_LIMIT_EXCEEDED", "The request rate limit has been reached.",
-                                     "We've received too many requests for this API. Please wait and try again "
-                                     "or slow down your request rate.", headers=extra)
-            elif kind == "server-error":
-                error = ApiError.one(500, "UNEXPECTED_ERROR", "An unexpected error occurred.",
-                                     "An unexpected error occurred on the server side. If this issue continues, "
-                                     "contact us at https://developer.apple.com/contact/.")
-            else:
-                error = ApiError.one(503, "SERVICE_UNAVAILABLE", "The service is temporarily unavailable.",
-                                     "The App Store Connect API is temporarily unavailable. Try again later.")
-            return self._error_reply(error)
-        if kind == "slow-before":
-            time.sleep(self.config["slowSeconds"])
-            now = time.time()
-        reply = self._process(method, path, query, headers, body, now)
-        if kind == "drop-after":
-            self._relabel_last_write(method, path, "answer dropped (drop-after)")
-            reply.action = "drop"
-        elif kind == "slow":
-            self._relabel_last_write(method, path, "answer delayed (slow)")
-            reply.action = ("sleep", self.config["slowSeconds"])
-        return reply
+        fault = self._pick_fault(method, path, template, faultable=api)
+
+        def process():
+            # After a slow-before fault's wait the request is judged at the time it is processed.
+            slept = fault is not None and fault[0] == "slow-before"
+            return self._process(method, path, query, headers, body, time.time() if slept else now)
+
+        return self._answer_with_fault(fault, method, path, process)
+
+    def _fault_reply(self, kind, retry_after):
+        """A fault's answer in Apple's format: 429 (with `Retry-After: retryAfter` seconds for rate-limit), 500, 503."""
+        if kind.startswith("rate-limit"):
+            extra = {"Retry-After": str(retry_after)} if kind == "rate-limit" else {}
+            error = ApiError.one(429, "RATE_LIMIT_EXCEEDED", "The request rate limit has been reached.",
+                                 "We've received too many requests for this API. Please wait and try again "
+                                 "or slow down your request rate.", headers=extra)
+        elif kind == "server-error":
+            error = ApiError.one(500, "UNEXPECTED_ERROR", "An unexpected error occurred.",
+                                 "An unexpected error occurred on the server side. If this issue continues, "
+                                 "contact us at https://developer.apple.com/contact/.")
+        else:
+            error = ApiError.one(503, "SERVICE_UNAVAILABLE", "The service is temporarily unavailable.",
+                                 "The App Store Connect API is temporarily unavailable. Try again later.")
+        return self._error_reply(error)
+
+    def _log_unprocessed(self, method, path, note):
+        """Only POSTs and PATCHes are logged."""
+        if method in ("POST", "PATCH"):
+            self._log_write(method, path, None, note, None)
 
     def _process(self, method, path, query, headers, body, now):
         try:
@@ -779,18 +617,11 @@ class StandIn:
             try:
                 self.verifier.verify(headers.get("Authorization"), method, path, query, now)
             except TokenError as error:
-                with self.lock:
-                    self._count("tokenFailures")
-                    self._count("tokenFailureReasons", error.reason)
-                if self.verbose:
-                    print(f"401 {method} {path}: {error.detail}", file=sys.stderr)
+                self._token_refused(method, path, error)
                 raise ApiError.one(401, "NOT_AUTHORIZED", "Authentication credentials are missing or invalid.",
                                    NOT_AUTHORIZED_DETAIL + f" (stand-in: {error.detail})")
-            digest = hashlib.sha256(headers.get("Authorization").encode()).digest()
             with self.lock:
-                if digest not in self.accepted_tokens:
-                    self.accepted_tokens.add(digest)
-                    self._count("tokensAccepted")
+                self._token_accepted(headers.get("Authorization"))
                 admitted = self.window.admit(now)
                 if not admitted:
                     self._count("rateLimited")
@@ -851,25 +682,12 @@ class StandIn:
         return params
 
     def _request_document(self, route, headers, body):
-        content_type = (headers.get("Content-Type") or "").split(";")[0].strip().lower()
-        if content_type != "application/json":
+        if media_type(headers) != "application/json":
             raise ApiError.one(415, "ENTITY_ERROR.UNSUPPORTED_MEDIA_TYPE", "The media type is not supported",
                                f"The request body must be sent with Content-Type application/json, not "
                                f"{headers.get('Content-Type')!r}")
-
-        def no_duplicates(pairs):
-            result = {}
-            for key, value in pairs:
-                if key in result:
-                    raise ValueError(f"the member {key!r} appears twice in one object")
-                result[key] = value
-            return result
-
-        def no_constants(name):
-            raise ValueError(f"{name} is not JSON")
-
         try:
-            document = json.loads(body.decode("utf-8"), object_pairs_hook=no_duplicates, parse_constant=no_constants)
+            document = strict_json_loads(body)
         except (UnicodeDecodeError, ValueError) as error:
             raise ApiError.one(422, "ENTITY_UNPROCESSABLE", "The request entity is not valid JSON",
                                f"The request body could not be read as JSON: {error}", pointer="")
@@ -1375,150 +1193,32 @@ class StandIn:
                                "outcome": outcome, "type": resource.kind.type if resource else None,
                                "id": resource.id if resource else None})
 
-    def _relabel_last_write(self, method, path, note):
+    def _relabel(self, method, path, note):
+        """Notes a fault's effect on the logged POST or PATCH."""
         if method not in ("POST", "PATCH"):
             return
         with self.lock:
-            for entry in reversed(self.posts):
-                if entry["method"] == method and entry["path"] == path:
-                    entry["outcome"] += f"; {note}"
-                    break
-
-    # -- control API ----------------------------------------------------------------------------
-
-    def control(self, method, path, body):
-        """`/_standin/...`: no authentication, not counted, not faulted."""
-        def answer(status, value, compact=False):
-            text = json.dumps(value, separators=(",", ":")) if compact else json.dumps(value, indent=1)
-            return Reply(status, text.encode("utf-8"), "application/json")
-
-        try:
-            if path == "/_standin/state" and method == "GET":
-                return answer(200, self.state(), compact=True)
-            if path == "/_standin/reset" and method == "POST":
-                self.reset()
-                return answer(200, {"reset": True})
-            if path in ("/_standin/config", "/_standin/faults") and method == "POST":
-                try:
-                    update = json.loads(body.decode("utf-8") or "{}")
-                except (UnicodeDecodeError, ValueError) as error:
-                    return answer(400, {"error": f"the body is not JSON: {error}"})
-                if path == "/_standin/config":
-                    return answer(200, {"config": self.configure(update)})
-                return answer(200, {"faults": self.set_faults(update)})
-            if path == "/_standin/faults" and method == "GET":
-                with self.lock:
-                    return answer(200, {"faults": self.faults.public()})
-            return answer(404, {"error": f"no control operation {method} {path}; expected GET /_standin/state, "
-                                         "POST /_standin/config, POST /_standin/faults, POST /_standin/reset"})
-        except ValueError as error:
-            return answer(400, {"error": str(error)})
+            standin_support.relabel_last(self.posts, method, path, note)
 
 
 # ---------------------------------------------------------------------------------------------
 # HTTP
 # ---------------------------------------------------------------------------------------------
 
-TRUNCATED = object()  # a request body cut off by the end of the connection
+class Handler(standin_support.Handler):
+    """HTTP/1.1 with keep-alive (standin_support.Handler); every answer carries `X-Rate-Limit`."""
 
-
-class Handler(BaseHTTPRequestHandler):
-    """HTTP/1.1 with keep-alive: reads each whole request, then writes one answer in a single send."""
-
-    protocol_version = "HTTP/1.1"
     server_version = "AppStoreConnectStandIn/1"
-    sys_version = ""
-    disable_nagle_algorithm = True
+    max_body_bytes = MAX_BODY_BYTES
 
-    def log_message(self, format, *args):
-        if self.server.app.verbose:
-            sys.stderr.write("%s %s\n" % (self.address_string(), format % args))
+    def unreadable_body_reply(self, app):
+        return app._error_reply(ApiError.one(400, "PARAMETER_ERROR.INVALID", "The request cannot be read",
+                                             "The request body's length is missing, invalid or above 16 MB."))
 
-    def _read_body(self):
-        """The request body (Content-Length or chunked); None when it cannot be read, TRUNCATED when the
-        connection ended before all of it arrived."""
-        if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
-            chunks, total = [], 0
-            while True:
-                line = self.rfile.readline(65537)
-                if not line:
-                    return TRUNCATED
-                try:
-                    size = int(line.split(b";")[0].strip(), 16)
-                except ValueError:
-                    return None
-                if size == 0:
-                    while self.rfile.readline(65537) not in (b"\r\n", b"\n", b""):
-                        pass
-                    return b"".join(chunks)
-                total += size
-                if total > MAX_BODY_BYTES:
-                    return None
-                chunk = self.rfile.read(size)
-                if len(chunk) < size:
-                    return TRUNCATED
-                chunks.append(chunk)
-                self.rfile.readline(3)
-        length = self.headers.get("Content-Length")
-        if length is None:
-            return b""
-        try:
-            size = int(length)
-        except ValueError:
-            return None
-        if size < 0 or size > MAX_BODY_BYTES:
-            return None
-        body = self.rfile.read(size) if size else b""
-        return TRUNCATED if len(body) < size else body
-
-    def _dispatch(self):
-        body = self._read_body()
-        app = self.server.app
-        if body is TRUNCATED:
-            # The client went away in the middle of its request (a killed process): like any HTTP server,
-            # nothing is processed and nothing answered.
-            self.close_connection = True
-            return
-        if body is None:
-            reply = app._error_reply(ApiError.one(400, "PARAMETER_ERROR.INVALID", "The request cannot be read",
-                                                  "The request body's length is missing, invalid or above 16 MB."))
-            self.close_connection = True
-        else:
-            reply = app.handle(self.command, self.path, self.headers, body)
-        if reply.action == "drop":
-            self.close_connection = True
-            try:
-                self.connection.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-            return
-        if isinstance(reply.action, tuple):
-            time.sleep(reply.action[1])
+    def extra_headers(self, app):
         with app.lock:
             rate = app.window.header(time.time())
-        headers = [f"HTTP/1.1 {reply.status} {self.responses.get(reply.status, ('',))[0]}",
-                   f"Date: {email.utils.formatdate(usegmt=True)}", f"Server: {self.server_version}",
-                   f"X-Rate-Limit: {rate}", f"Content-Length: {len(reply.body) if self.command != 'HEAD' else 0}"]
-        headers += [f"{name}: {value}" for name, value in reply.headers.items()]
-        if self.close_connection or (self.headers.get("Connection") or "").lower() == "close":
-            headers.append("Connection: close")
-            self.close_connection = True
-        payload = ("\r\n".join(headers) + "\r\n\r\n").encode("latin-1")
-        if self.command != "HEAD":
-            payload += reply.body
-        try:
-            self.wfile.write(payload)
-            self.wfile.flush()
-        except (BrokenPipeError, ConnectionResetError):
-            self.close_connection = True
-
-    do_GET = do_POST = do_PATCH = do_PUT = do_DELETE = do_HEAD = do_OPTIONS = _dispatch
-
-
-class Server(ThreadingHTTPServer):
-    daemon_threads = True
-    request_queue_size = 128
-    allow_reuse_address = True
+        return [f"X-Rate-Limit: {rate}"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1526,8 +1226,7 @@ class Server(ThreadingHTTPServer):
 # ---------------------------------------------------------------------------------------------
 
 def fail(message):
-    print(f"app_store_connect.py: {message}", file=sys.stderr)
-    sys.exit(2)
+    standin_support.fail("app_store_connect.py", message)
 
 
 def read_json(path, what):
@@ -1604,11 +1303,8 @@ def build(arguments):
             fail('--products must be {"subscriptions": ["id", ...], "inAppPurchases": ["id", ...]}')
     else:
         products = products_from_campaign(read_json(arguments.products_from_campaign, "campaign"))
-    try:
-        with open(arguments.public_key, "rb") as handle:
-            verifier = TokenVerifier(handle.read(), arguments.key_id, arguments.issuer_id, arguments.individual)
-    except (OSError, ValueError) as error:
-        fail(f"cannot read the public key {arguments.public_key}: {error}")
+    key = standin_support.load_public_key(arguments.public_key, fail)
+    verifier = TokenVerifier(key, arguments.key_id, arguments.issuer_id, arguments.individual)
     return StandIn(schemas, paths, verifier, products, today=arguments.today,
                    accept_opaque_price_points=arguments.accept_opaque_price_points, verbose=arguments.verbose)
 
@@ -1616,27 +1312,7 @@ def build(arguments):
 def main(argv):
     arguments = parse_arguments(argv)
     app = build(arguments)
-    try:
-        server = Server(("127.0.0.1", arguments.port), Handler)
-    except OSError as error:
-        fail(f"cannot listen on 127.0.0.1:{arguments.port}: {error}")
-    server.app = app
-    app.base_url = f"http://127.0.0.1:{server.server_address[1]}"
-    stopping = threading.Event()
-
-    def stop(*_):
-        if not stopping.is_set():
-            stopping.set()
-            threading.Thread(target=server.shutdown, daemon=True).start()
-
-    # A parent may hand down a signal mask that blocks these (Swift's test runner does): unblock them.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    print(f"listening on {app.base_url}", flush=True)
-    server.serve_forever(poll_interval=0.2)
-    server.server_close()
-    return 0
+    return standin_support.serve(app, arguments.port, Handler, fail)
 
 
 if __name__ == "__main__":

@@ -28,14 +28,11 @@ import argparse
 import base64
 import concurrent.futures
 import copy
-import email.utils
-import hashlib
 import http.client
 import json
 import math
 import os
 import re
-import signal
 import socket
 import ssl
 import sys
@@ -44,21 +41,17 @@ import time
 import uuid
 import zlib
 from collections import deque
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl, urlsplit
-
-import jwt
-from cryptography.hazmat.primitives import serialization
 
 sys.dont_write_bytecode = True  # a test tool: leave no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "Fixtures", "apple-signed"))
-from app_store_connect import Faults  # noqa: E402  (the App Store Connect stand-in's fault setup)
+sys.path.insert(0, HERE)
+import standin_support  # noqa: E402  (what both stand-ins share: tokens, faults, control API, HTTP, start-up)
 import make_apple_signed as chain_maker  # noqa: E402  (the test chain of OfferAppleVerification's tests)
+from standin_support import (  # noqa: E402  (the fault setup is the App Store Connect stand-in's too)
+    TOKEN_SKEW_SECONDS, Faults, Reply, TokenError, check_lifetime, media_type, require_seconds, strict_json_loads)
 
-AUDIENCE = "appstoreconnect-v1"
-TOKEN_SKEW_SECONDS = 60
 TOKEN_MAX_LIFETIME_SECONDS = 3600
 MAX_BODY_BYTES = 50 * 1024 * 1024
 HEADER_MAX, BODY_MAX, ALT_TEXT_MAX, BULLET_TEXT_MAX, BULLET_POINTS_MAX, REALTIME_URL_MAX = 66, 144, 150, 66, 5, 256
@@ -174,19 +167,8 @@ def is_uuid(value):
 
 def strict_json(body, what):
     """A JSON document without repeated members or NaN/Infinity; ValueError naming the problem."""
-    def no_duplicates(pairs):
-        result = {}
-        for key, value in pairs:
-            if key in result:
-                raise ValueError(f"the member {key!r} appears twice in one object")
-            result[key] = value
-        return result
-
-    def no_constants(name):
-        raise ValueError(f"{name} is not JSON")
-
     try:
-        return json.loads(body.decode("utf-8"), object_pairs_hook=no_duplicates, parse_constant=no_constants)
+        return strict_json_loads(body)
     except (UnicodeDecodeError, ValueError) as error:
         raise ValueError(f"{what} is not JSON: {error}")
 
@@ -221,86 +203,35 @@ def text(value, path, maximum, too_long_code):
 # Tokens
 # ---------------------------------------------------------------------------------------------
 
-class TokenError(Exception):
-    def __init__(self, reason, detail):
-        super().__init__(detail)
-        self.reason = reason
-        self.detail = detail
-
-
-class TokenVerifier:
+class TokenVerifier(standin_support.BearerTokenVerifier):
     """App Store Server API bearer tokens (SPEC §5): ES256 with the registered key, checked strictly."""
 
-    CACHE_LIMIT = 10_000
-
-    def __init__(self, public_key_pem, key_id, issuer_id, apps):
-        self.key = serialization.load_pem_public_key(public_key_pem)
-        self.key_id = key_id
+    def __init__(self, key, key_id, issuer_id, apps):
+        super().__init__(key, key_id, "registered")
         self.issuer_id = issuer_id
         self.apps = apps
-        self.cache = {}
-        self.lock = threading.Lock()
 
     def verify(self, authorization, now, accept_missing_iat):
         """The token's (header, claims) when the request may proceed; TokenError(reason, detail) otherwise."""
-        if authorization is None:
-            raise TokenError("missing", "no Authorization header")
-        if not authorization.startswith("Bearer ") or len(authorization) <= 7:
-            raise TokenError("not-bearer", "the Authorization header is not 'Bearer <token>'")
-        token = authorization[7:]
-        with self.lock:
-            cached = self.cache.get(token)
-        if cached is None:
-            cached = self._verify_new(token, now, accept_missing_iat)
-            with self.lock:
-                if len(self.cache) >= self.CACHE_LIMIT:
-                    self.cache.clear()
-                self.cache[token] = cached
-        header, claims = cached
+        header, claims = self._cached(authorization, now)
         if claims["exp"] <= now:
             raise TokenError("expired", f"the token expired at {claims['exp']} (now {int(now)})")
         if "iat" not in claims and not accept_missing_iat:
             raise TokenError("iat", "iat is missing (Apple's documentation lists iat; see acceptTokensWithoutIat)")
         return header, claims
 
-    def _verify_new(self, token, now, accept_missing_iat):
-        try:
-            header = jwt.get_unverified_header(token)
-        except jwt.PyJWTError as error:
-            raise TokenError("malformed", f"the token is not a compact JWS: {error}")
-        if header.get("alg") != "ES256":
-            raise TokenError("alg", f"header alg is {header.get('alg')!r}, expected 'ES256'")
-        if header.get("kid") != self.key_id:
-            raise TokenError("kid", f"header kid is {header.get('kid')!r}, expected the key id {self.key_id!r}")
-        if header.get("typ") != "JWT":
-            raise TokenError("typ", f"header typ is {header.get('typ')!r}, expected 'JWT'")
-        try:
-            claims = jwt.decode(token, self.key, algorithms=["ES256"],
-                                options={"verify_aud": False, "verify_exp": False, "verify_iat": False,
-                                         "verify_nbf": False, "verify_iss": False})
-        except jwt.InvalidSignatureError:
-            raise TokenError("signature", "the signature does not verify with the registered public key")
-        except jwt.PyJWTError as error:
-            raise TokenError("malformed", f"the token cannot be decoded: {error}")
-        if claims.get("aud") != AUDIENCE:
-            raise TokenError("aud", f"aud is {claims.get('aud')!r}, expected {AUDIENCE!r}")
+    def _verify_new(self, token, now):
+        header, claims = self._signed_claims(token)
         if claims.get("iss") != self.issuer_id:
             raise TokenError("iss", f"iss is {claims.get('iss')!r}, expected the issuer id")
         if claims.get("bid") not in self.apps:
             raise TokenError("bid", f"bid is {claims.get('bid')!r}, not a registered app ({', '.join(self.apps)})")
         exp = claims.get("exp")
-        if not isinstance(exp, int) or isinstance(exp, bool):
-            raise TokenError("exp", f"exp is {exp!r}, expected an integer (seconds since 1970)")
+        require_seconds("exp", exp)
         if "iat" in claims:
             iat = claims["iat"]
-            if not isinstance(iat, int) or isinstance(iat, bool):
-                raise TokenError("iat", f"iat is {iat!r}, expected an integer (seconds since 1970)")
-            if iat > now + TOKEN_SKEW_SECONDS:
-                raise TokenError("iat-future", f"iat {iat} is more than {TOKEN_SKEW_SECONDS} s in the future")
-            if exp <= iat:
-                raise TokenError("lifetime", f"exp {exp} is not after iat {iat}")
-            if exp - iat > TOKEN_MAX_LIFETIME_SECONDS:
-                raise TokenError("lifetime", f"exp - iat is {exp - iat} s, more than {TOKEN_MAX_LIFETIME_SECONDS}")
+            require_seconds("iat", iat)
+            check_lifetime(iat, exp, now, TOKEN_MAX_LIFETIME_SECONDS)
         elif exp - now > TOKEN_MAX_LIFETIME_SECONDS + TOKEN_SKEW_SECONDS:
             raise TokenError("lifetime", f"exp is {int(exp - now)} s away, more than {TOKEN_MAX_LIFETIME_SECONDS}")
         return header, claims
@@ -728,18 +659,6 @@ class PerformanceTest:
 # The stand-in
 # ---------------------------------------------------------------------------------------------
 
-class Reply:
-    """What the HTTP layer sends: status, headers, body; `action` is None, "drop" or ("sleep", seconds)."""
-
-    def __init__(self, status, body=b"", content_type=None, headers=None, action=None):
-        self.status = status
-        self.body = body
-        self.headers = dict(headers or {})
-        if content_type:
-            self.headers["Content-Type"] = content_type
-        self.action = action
-
-
 class AppState:
     """One app's Retention Messaging data (per bundle ID, as the token's bid names it)."""
 
@@ -793,8 +712,12 @@ DEFAULT_CONFIG = {
 }
 
 
-class StandIn:
+class StandIn(standin_support.StandInApp):
     """The application: routing, checks, rules and state. Everything it changes is guarded by `lock`."""
+
+    CONTROL_POSTS = ("/_standin/config", "/_standin/faults", "/_standin/review")
+    CONTROL_OPERATIONS = ("GET /_standin/state, GET /_standin/test-root.pem, POST /_standin/config, /_standin/review, "
+                          "/_standin/faults, /_standin/reset")
 
     def __init__(self, verifier, apps, products, environment, verbose=False):
         self.verifier = verifier
@@ -819,13 +742,6 @@ class StandIn:
             self.accepted_tokens = set()
             self.log = []               # every API request: seq, method, path, status, errorCode, outcome
 
-    def _count(self, name, key=None, amount=1):
-        if key is None:
-            self.counters[name] += amount
-        else:
-            table = self.counters[name]
-            table[key] = table.get(key, 0) + amount
-
     def state(self):
         with self.lock:
             result = {"environment": self.environment, "config": copy.deepcopy(self.config),
@@ -836,11 +752,7 @@ class StandIn:
             return result
 
     def configure(self, update):
-        if not isinstance(update, dict):
-            raise ValueError("the configuration must be a JSON object")
-        unknown = set(update) - set(DEFAULT_CONFIG)
-        if unknown:
-            raise ValueError(f"unknown configuration members {sorted(unknown)}; expected {sorted(DEFAULT_CONFIG)}")
+        standin_support.check_config_members(update, DEFAULT_CONFIG)
         checked = {}
         for name, value in update.items():
             if name == "performanceTest":
@@ -884,9 +796,7 @@ class StandIn:
                                      "per hour")
                 checked[name] = dict(value)
             elif name == "slowSeconds":
-                if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= value <= 3600:
-                    raise ValueError("slowSeconds must be a number of seconds from 0 to 3600")
-                checked[name] = float(value)
+                checked[name] = standin_support.slow_seconds(value)
         with self.lock:
             self.config.update(checked)
             if "rateLimits" in checked:
@@ -913,51 +823,29 @@ class StandIn:
             table[identifier]["state"] = update["state"]
         return {"kind": update["kind"], "identifier": identifier, "state": update["state"]}
 
-    def set_faults(self, setup):
-        if not isinstance(setup, dict) or set(setup) - {"script", "random"}:
-            raise ValueError("the fault setup must be {\"script\": [...], \"random\": {...}}")
-        faults = Faults(setup)
-        with self.lock:
-            self.faults = faults
-        return faults.public()
-
     # -- HTTP entry point ---------------------------------------------------------------------
 
-    def handle(self, method, target, headers, body):
-        split = urlsplit(target)
-        path, query = split.path, split.query
-        if path.startswith("/_standin/"):
-            return self.control(method, path, body)
+    def _handle_api(self, method, path, query, headers, body):
+        """Answers one request outside `/_standin/`; every one may be faulted."""
         matching = [(route_method, template) for route_method, template, _, pattern in COMPILED_ROUTES
                     if pattern.match(path)]
         template = next((template for route_method, template in matching if route_method == method),
                         matching[0][1] if matching else "(unknown path)")
-        with self.lock:
-            self._count("requests", f"{method} {template}")
-            fault = self.faults.pick(method, path)
-            if fault:
-                self._count("faultsInjected", fault[0])
-        kind = fault[0] if fault else None
-        if kind in ("rate-limit", "rate-limit-no-retry-after", "server-error", "unavailable", "drop-before"):
-            self._log(method, path, None, None, f"fault {kind}: not processed")
-            if kind == "drop-before":
-                return Reply(0, action="drop")
-            if kind.startswith("rate-limit"):
-                extra = {"Retry-After": str(int(time.time() * 1000) + fault[1] * 1000)} if kind == "rate-limit" else {}
-                return self._error_reply(ApiError(4290000, "injected", headers=extra))
-            if kind == "server-error":
-                return self._error_reply(ApiError(5000000, "injected"))
-            return self._error_reply(ApiError(5000001, "injected", status=503))
-        if kind == "slow-before":
-            time.sleep(self.config["slowSeconds"])
-        reply = self._process(method, path, query, headers, body)
-        if kind == "drop-after":
-            self._relabel_last(method, path, "answer dropped (drop-after)")
-            reply.action = "drop"
-        elif kind == "slow":
-            self._relabel_last(method, path, "answer delayed (slow)")
-            reply.action = ("sleep", self.config["slowSeconds"])
-        return reply
+        fault = self._pick_fault(method, path, template)
+        return self._answer_with_fault(fault, method, path, lambda: self._process(method, path, query, headers, body))
+
+    def _fault_reply(self, kind, retry_after):
+        """A fault's answer in Apple's format: 4290000 (with `Retry-After` = now + retryAfter s in UNIX
+        milliseconds for rate-limit), 5000000, 5000001 with status 503."""
+        if kind.startswith("rate-limit"):
+            extra = {"Retry-After": str(int(time.time() * 1000) + retry_after * 1000)} if kind == "rate-limit" else {}
+            return self._error_reply(ApiError(4290000, "injected", headers=extra))
+        if kind == "server-error":
+            return self._error_reply(ApiError(5000000, "injected"))
+        return self._error_reply(ApiError(5000001, "injected", status=503))
+
+    def _log_unprocessed(self, method, path, note):
+        self._log(method, path, None, None, note)
 
     def _log(self, method, path, status, code, outcome):
         with self.lock:
@@ -965,12 +853,10 @@ class StandIn:
                 self.log.append({"seq": len(self.log) + 1, "method": method, "path": path, "status": status,
                                  "errorCode": code, "outcome": outcome})
 
-    def _relabel_last(self, method, path, note):
+    def _relabel(self, method, path, note):
+        """Notes a fault's effect on the logged request."""
         with self.lock:
-            for entry in reversed(self.log):
-                if entry["method"] == method and entry["path"] == path:
-                    entry["outcome"] += f"; {note}"
-                    break
+            standin_support.relabel_last(self.log, method, path, note)
 
     def _process(self, method, path, query, headers, body):
         now = time.time()
@@ -979,19 +865,11 @@ class StandIn:
                 header, claims = self.verifier.verify(headers.get("Authorization"), now,
                                                       self.config["acceptTokensWithoutIat"])
             except TokenError as error:
-                with self.lock:
-                    self._count("tokenFailures")
-                    self._count("tokenFailureReasons", error.reason)
-                if self.verbose:
-                    print(f"401 {method} {path}: {error.detail}", file=sys.stderr)
+                self._token_refused(method, path, error)
                 raise Refusal(401, f"token refused: {error.detail}")
-            digest = hashlib.sha256(headers.get("Authorization").encode()).digest()
             with self.lock:
-                if digest not in self.accepted_tokens:
-                    self.accepted_tokens.add(digest)
-                    self._count("tokensAccepted")
-                    if len(self.tokens) < 100:
-                        self.tokens.append({"header": header, "claims": claims})
+                if self._token_accepted(headers.get("Authorization")) and len(self.tokens) < 100:
+                    self.tokens.append({"header": header, "claims": claims})
             app = self.apps[claims["bid"]]
             endpoint, parameters = self._route(method, path)
             with self.lock:
@@ -1049,8 +927,7 @@ class StandIn:
 
     @staticmethod
     def _json_body(headers, body):
-        content_type = (headers.get("Content-Type") or "").split(";")[0].strip().lower()
-        if content_type != "application/json":
+        if media_type(headers) != "application/json":
             raise ApiError(4000000, f"the body must be sent as application/json, not {headers.get('Content-Type')!r}")
         try:
             return strict_json(body, "the body")
@@ -1134,8 +1011,7 @@ class StandIn:
             if value not in IMAGE_SIZES or len([n for n, _ in params if n == "imageSize"]) > 1:
                 raise ApiError(4000216, f"imageSize {value!r} is not FULL_SIZE or BULLET_POINT (once)")
             size = value
-        content_type = (headers.get("Content-Type") or "").split(";")[0].strip().lower()
-        if content_type != "image/png":
+        if media_type(headers) != "image/png":
             raise ApiError(4000161, f"the body must be sent as image/png, not {headers.get('Content-Type')!r}")
         try:
             width, height, color, transparent = check_png(body)
@@ -1292,137 +1168,29 @@ class StandIn:
 
     # -- control API ----------------------------------------------------------------------------
 
-    def control(self, method, path, body):
-        """`/_standin/...`: no authentication, not counted, not faulted."""
-        def answer(status, value):
-            return Reply(status, json.dumps(value, separators=(",", ":")).encode("utf-8"), "application/json")
+    def _control_post(self, path, update):
+        if path == "/_standin/review":
+            return self.review(update)
+        return super()._control_post(path, update)
 
-        try:
-            if path == "/_standin/state" and method == "GET":
-                return answer(200, self.state())
-            if path == "/_standin/test-root.pem" and method == "GET":
-                return Reply(200, self.chain.root_pem.encode(), "application/x-pem-file")
-            if path == "/_standin/reset" and method == "POST":
-                self.reset()
-                return answer(200, {"reset": True})
-            if path in ("/_standin/config", "/_standin/faults", "/_standin/review") and method == "POST":
-                try:
-                    update = json.loads(body.decode("utf-8") or "{}")
-                except (UnicodeDecodeError, ValueError) as error:
-                    return answer(400, {"error": f"the body is not JSON: {error}"})
-                if path == "/_standin/config":
-                    return answer(200, {"config": self.configure(update)})
-                if path == "/_standin/review":
-                    return answer(200, self.review(update))
-                return answer(200, {"faults": self.set_faults(update)})
-            if path == "/_standin/faults" and method == "GET":
-                with self.lock:
-                    return answer(200, {"faults": self.faults.public()})
-            return answer(404, {"error": f"no control operation {method} {path}; expected GET /_standin/state, GET "
-                                         "/_standin/test-root.pem, POST /_standin/config, /_standin/review, "
-                                         "/_standin/faults, /_standin/reset"})
-        except ValueError as error:
-            return answer(400, {"error": str(error)})
+    def _control_get(self, path):
+        if path == "/_standin/test-root.pem":
+            return Reply(200, self.chain.root_pem.encode(), "application/x-pem-file")
+        return None
 
 
 # ---------------------------------------------------------------------------------------------
 # HTTP
 # ---------------------------------------------------------------------------------------------
 
-TRUNCATED = object()  # a request body cut off by the end of the connection
+class Handler(standin_support.Handler):
+    """HTTP/1.1 with keep-alive (standin_support.Handler)."""
 
-
-class Handler(BaseHTTPRequestHandler):
-    """HTTP/1.1 with keep-alive: reads each whole request, then writes one answer in a single send."""
-
-    protocol_version = "HTTP/1.1"
     server_version = "AppStoreServerStandIn/1"
-    sys_version = ""
-    disable_nagle_algorithm = True
+    max_body_bytes = MAX_BODY_BYTES
 
-    def log_message(self, format, *args):
-        if self.server.app.verbose:
-            sys.stderr.write("%s %s\n" % (self.address_string(), format % args))
-
-    def _read_body(self):
-        """The request body (Content-Length or chunked); None when unreadable, TRUNCATED when cut off."""
-        if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
-            chunks, total = [], 0
-            while True:
-                line = self.rfile.readline(65537)
-                if not line:
-                    return TRUNCATED
-                try:
-                    size = int(line.split(b";")[0].strip(), 16)
-                except ValueError:
-                    return None
-                if size == 0:
-                    while self.rfile.readline(65537) not in (b"\r\n", b"\n", b""):
-                        pass
-                    return b"".join(chunks)
-                total += size
-                if total > MAX_BODY_BYTES:
-                    return None
-                chunk = self.rfile.read(size)
-                if len(chunk) < size:
-                    return TRUNCATED
-                chunks.append(chunk)
-                self.rfile.readline(3)
-        length = self.headers.get("Content-Length")
-        if length is None:
-            return b""
-        try:
-            size = int(length)
-        except ValueError:
-            return None
-        if size < 0 or size > MAX_BODY_BYTES:
-            return None
-        body = self.rfile.read(size) if size else b""
-        return TRUNCATED if len(body) < size else body
-
-    def _dispatch(self):
-        body = self._read_body()
-        app = self.server.app
-        if body is TRUNCATED:
-            self.close_connection = True
-            return
-        if body is None:
-            reply = app._error_reply(ApiError(4000000, "the body's length is missing, invalid or above 50 MiB"))
-            self.close_connection = True
-        else:
-            reply = app.handle(self.command, self.path, self.headers, body)
-        if reply.action == "drop":
-            self.close_connection = True
-            try:
-                self.connection.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-            return
-        if isinstance(reply.action, tuple):
-            time.sleep(reply.action[1])
-        headers = [f"HTTP/1.1 {reply.status} {self.responses.get(reply.status, ('',))[0]}",
-                   f"Date: {email.utils.formatdate(usegmt=True)}", f"Server: {self.server_version}",
-                   f"Content-Length: {len(reply.body) if self.command != 'HEAD' else 0}"]
-        headers += [f"{name}: {value}" for name, value in reply.headers.items()]
-        if self.close_connection or (self.headers.get("Connection") or "").lower() == "close":
-            headers.append("Connection: close")
-            self.close_connection = True
-        payload = ("\r\n".join(headers) + "\r\n\r\n").encode("latin-1")
-        if self.command != "HEAD":
-            payload += reply.body
-        try:
-            self.wfile.write(payload)
-            self.wfile.flush()
-        except (BrokenPipeError, ConnectionResetError):
-            self.close_connection = True
-
-    do_GET = do_POST = do_PATCH = do_PUT = do_DELETE = do_HEAD = do_OPTIONS = _dispatch
-
-
-class Server(ThreadingHTTPServer):
-    daemon_threads = True
-    request_queue_size = 128
-    allow_reuse_address = True
+    def unreadable_body_reply(self, app):
+        return app._error_reply(ApiError(4000000, "the body's length is missing, invalid or above 50 MiB"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1430,8 +1198,7 @@ class Server(ThreadingHTTPServer):
 # ---------------------------------------------------------------------------------------------
 
 def fail(message):
-    print(f"app_store_server.py: {message}", file=sys.stderr)
-    sys.exit(2)
+    standin_support.fail("app_store_server.py", message)
 
 
 def parse_arguments(argv):
@@ -1463,11 +1230,8 @@ def parse_arguments(argv):
 
 def main(argv):
     arguments = parse_arguments(argv)
-    try:
-        with open(arguments.public_key, "rb") as handle:
-            verifier = TokenVerifier(handle.read(), arguments.key_id, arguments.issuer_id, list(arguments.apps))
-    except (OSError, ValueError) as error:
-        fail(f"cannot read the public key {arguments.public_key}: {error}")
+    key = standin_support.load_public_key(arguments.public_key, fail)
+    verifier = TokenVerifier(key, arguments.key_id, arguments.issuer_id, list(arguments.apps))
     app = StandIn(verifier, arguments.apps, arguments.product_ids, arguments.environment, arguments.verbose)
     if arguments.test_root_out:
         try:
@@ -1475,26 +1239,7 @@ def main(argv):
                 handle.write(app.chain.root_pem)
         except OSError as error:
             fail(f"cannot write {arguments.test_root_out}: {error}")
-    try:
-        server = Server(("127.0.0.1", arguments.port), Handler)
-    except OSError as error:
-        fail(f"cannot listen on 127.0.0.1:{arguments.port}: {error}")
-    server.app = app
-    stopping = threading.Event()
-
-    def stop(*_):
-        if not stopping.is_set():
-            stopping.set()
-            threading.Thread(target=server.shutdown, daemon=True).start()
-
-    # A parent may hand down a signal mask that blocks these (Swift's test runner does): unblock them.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    print(f"listening on http://127.0.0.1:{server.server_address[1]}", flush=True)
-    server.serve_forever(poll_interval=0.2)
-    server.server_close()
-    return 0
+    return standin_support.serve(app, arguments.port, Handler, fail)
 
 
 if __name__ == "__main__":

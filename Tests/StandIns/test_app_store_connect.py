@@ -38,24 +38,20 @@ from jsonschema import Draft202012Validator, FormatChecker
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import standin_testing as shared  # noqa: E402  (what both stand-ins' suites share)
+from standin_testing import DEMO_PRIVATE, HERE, ISSUER, KEY_ID, PUBLIC_KEY, ROOT  # noqa: E402
+
 SCRIPT = os.path.join(HERE, "app_store_connect.py")
 FIXTURES = os.path.join(ROOT, "Tests", "Fixtures", "app-store-connect")
 SCHEMAS = os.path.join(FIXTURES, "offer_code_schemas_4.4.1.json")
 PATHS = os.path.join(FIXTURES, "offer_code_paths_4.4.1.json")
-PRIVATE_KEY = os.path.join(ROOT, "keys-example", "SubscriptionKey_DEMOKEY123.p8")
-PUBLIC_KEY = os.path.join(ROOT, "keys-example", "SubscriptionKey_DEMOKEY123.pub.pem")
 CAMPAIGN = os.path.join(ROOT, "examples", "campaign.json")
-KEY_ID = "DEMOKEY123"
-ISSUER = "98802e6e-bab8-4f06-8c88-a2582cda3c9c"
 SUBSCRIPTIONS = ["6450000001", "6450000002"]
 IN_APP_PURCHASES = ["6450000009", "6450000010"]
 TODAY = "2027-01-10"
 IS_CI = os.environ.get("CI", "").lower() not in ("", "false", "0")
-
-with open(PRIVATE_KEY, "rb") as _handle:
-    DEMO_PRIVATE = _handle.read()
 
 
 def price_point(product, territory, price="10002"):
@@ -66,14 +62,7 @@ def price_point(product, territory, price="10002"):
 
 def make_token(claims=None, header=None, key=DEMO_PRIVATE, algorithm="ES256", drop=(), lifetime=600):
     """A token for the demo key (team key), with members replaced or dropped as a test needs."""
-    now = int(time.time())
-    payload = {"iss": ISSUER, "iat": now, "exp": now + lifetime, "aud": "appstoreconnect-v1"}
-    payload.update(claims or {})
-    for name in drop:
-        payload.pop(name, None)
-    headers = {"kid": KEY_ID, "typ": "JWT"}
-    headers.update(header or {})
-    return jwt.encode(payload, key, algorithm=algorithm, headers=headers)
+    return shared.demo_token(claims, header, key, algorithm, drop, lifetime)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -139,119 +128,36 @@ APPLE = AppleResponses()
 # The stand-in as a subprocess, and a keep-alive client
 # ---------------------------------------------------------------------------------------------
 
-class Answer:
-    def __init__(self, status, headers, body):
-        self.status = status
-        self.headers = headers
-        self.body = body
-
-    @property
-    def json(self):
-        return json.loads(self.body)
-
+class Answer(shared.Answer):
     @property
     def error(self):
         """The first entry of an Apple error body."""
         return self.json["errors"][0]
 
-    def __repr__(self):
-        return f"<{self.status} {self.body[:300]!r}>"
 
+class StandIn(shared.StandInProcess):
+    """One stand-in process and a keep-alive HTTP/1.1 connection to it; every API answer is validated."""
 
-class StandIn:
-    """One stand-in process and a keep-alive HTTP/1.1 connection to it."""
+    answer_class = Answer
 
     def __init__(self, *extra, products=None, individual=False, today=TODAY):
         products = products or {"subscriptions": SUBSCRIPTIONS, "inAppPurchases": IN_APP_PURCHASES}
-        arguments = [sys.executable, SCRIPT, "--schemas", SCHEMAS, "--public-key", PUBLIC_KEY, "--key-id", KEY_ID]
+        arguments = ["--schemas", SCHEMAS, "--public-key", PUBLIC_KEY, "--key-id", KEY_ID]
         arguments += ["--individual"] if individual else ["--issuer-id", ISSUER]
         if "--products-from-campaign" not in extra:
             arguments += ["--products", json.dumps(products)]
         if today:
             arguments += ["--today", today]
         arguments += list(extra)
-        self.stderr = tempfile.TemporaryFile()
-        self.process = subprocess.Popen(arguments, stdout=subprocess.PIPE, stderr=self.stderr)
-        self.first_line = self.process.stdout.readline().decode()
-        match = re.fullmatch(r"listening on (http://127\.0\.0\.1:(\d+))\n", self.first_line)
-        if not match:
-            self.stop()
-            self.stderr.seek(0)
-            raise AssertionError(f"the stand-in did not start: {self.first_line!r} {self.stderr.read().decode()}")
-        self.url, self.port = match.group(1), int(match.group(2))
-        self.connection = None
+        super().__init__(SCRIPT, arguments)
         self.token = make_token(lifetime=1200)
         self.answers = []
 
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        if self.connection:
-            self.connection.close()
-        self.process.stdout.close()
-        self.stderr.close()
-
-    def request(self, method, path, body=None, token="default", headers=None, raw=None, timeout=30,
-                fresh=False, validate=True):
-        """One request on the keep-alive connection (a fresh one with fresh=True); the answer is validated."""
-        sent = dict(headers or {})
-        if token == "default":
-            token = self.token
-        if token is not None:
-            sent.setdefault("Authorization", f"Bearer {token}")
-        data = raw
-        if body is not None:
-            data = json.dumps(body).encode()
-            sent.setdefault("Content-Type", "application/json")
-        if fresh:
-            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
-        else:
-            if self.connection is None:
-                self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
-            connection = self.connection
-            connection.timeout = timeout
-            if connection.sock is not None:
-                connection.sock.settimeout(timeout)
-        try:
-            connection.request(method, path, body=data, headers=sent)
-            response = connection.getresponse()
-            answer = Answer(response.status, response.headers, response.read())
-        except BaseException:
-            connection.close()
-            if not fresh:
-                self.connection = None
-            raise
-        if fresh:
-            connection.close()
-        if validate and not path.startswith("/_standin/"):
-            problems = APPLE.problems(method, urlsplit(path).path, answer.status,
-                                      answer.headers.get("Content-Type"), answer.body)
-            if problems:
-                raise AssertionError(f"{method} {path} -> {answer.status}: answer breaks Apple's schema: {problems}")
-        return answer
-
-    def control(self, method, path, body=None):
-        answer = self.request(method, path, body=body, token=None)
-        if answer.status != 200:
-            raise AssertionError(f"{method} {path}: {answer}")
-        return answer.json
-
-    def state(self):
-        return self.control("GET", "/_standin/state")
-
-    def configure(self, **update):
-        return self.control("POST", "/_standin/config", update)
-
-    def faults(self, setup):
-        return self.control("POST", "/_standin/faults", setup)
-
-    def reset(self):
-        self.control("POST", "/_standin/reset", {})
+    def check_answer(self, method, path, answer):
+        problems = APPLE.problems(method, urlsplit(path).path, answer.status, answer.headers.get("Content-Type"),
+                                  answer.body)
+        if problems:
+            raise AssertionError(f"{method} {path} -> {answer.status}: answer breaks Apple's schema: {problems}")
 
     # -- builders for request bodies ----------------------------------------------------------
 
@@ -339,23 +245,10 @@ def days_after(day, count):
     return (datetime.date.fromisoformat(day) + datetime.timedelta(days=count)).isoformat()
 
 
-class StandInTestCase(unittest.TestCase):
+class StandInTestCase(shared.StandInTestCase):
     """One stand-in per test class, reset before each test."""
 
-    extra = ()
-    options = {}
-
-    @classmethod
-    def setUpClass(cls):
-        cls.standin = StandIn(*cls.extra, **cls.options)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.standin.stop()
-
-    def setUp(self):
-        self.standin.reset()
-        self.s = self.standin
+    standin_class = StandIn
 
     def assertError(self, answer, status, code, pointer=None, parameter=None):
         self.assertEqual(answer.status, status, answer)
@@ -399,11 +292,7 @@ class StartupTests(unittest.TestCase):
             "missing schemas": [sys.executable, SCRIPT, "--schemas", "/nonexistent.json", "--public-key",
                                 PUBLIC_KEY, "--key-id", KEY_ID, "--issuer-id", ISSUER, "--products", "{}"],
         }
-        for label, arguments in cases.items():
-            with self.subTest(label):
-                result = subprocess.run(arguments, capture_output=True, timeout=60)
-                self.assertEqual(result.returncode, 2, result.stderr)
-                self.assertEqual(result.stdout, b"")
+        shared.assert_each_exits_2(self, cases)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -16,10 +16,8 @@ import http.client
 import http.server
 import json
 import os
-import re
 import signal
 import struct
-import subprocess
 import sys
 import tempfile
 import threading
@@ -33,37 +31,23 @@ from cryptography import x509
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import app_store_server  # noqa: E402  (its PNG and RealtimeResponseBody checks, tested directly too)
+import standin_testing as shared  # noqa: E402  (what both stand-ins' suites share)
+from standin_testing import DEMO_PRIVATE, HERE, ISSUER, KEY_ID, PUBLIC_KEY  # noqa: E402
+
 SCRIPT = os.path.join(HERE, "app_store_server.py")
-PRIVATE_KEY = os.path.join(ROOT, "keys-example", "SubscriptionKey_DEMOKEY123.p8")
-PUBLIC_KEY = os.path.join(ROOT, "keys-example", "SubscriptionKey_DEMOKEY123.pub.pem")
-KEY_ID = "DEMOKEY123"
-ISSUER = "98802e6e-bab8-4f06-8c88-a2582cda3c9c"
 BUNDLE = "com.example.offerkit.demo"
 OTHER_BUNDLE = "com.example.offerkit.other"
 APP_APPLE_ID = 1234567890
 MONTHLY = "com.example.offerkit.monthly"
 MESSAGE = "3f2b1c4e-8a7d-4f3e-9b2a-1c0d5e6f7a8b"
 
-with open(PRIVATE_KEY, "rb") as _handle:
-    DEMO_PRIVATE = _handle.read()
-
-sys.dont_write_bytecode = True
-sys.path.insert(0, HERE)
-import app_store_server  # noqa: E402  (its PNG and RealtimeResponseBody checks, tested directly too)
-
 
 def make_token(claims=None, header=None, key=DEMO_PRIVATE, drop=(), lifetime=300):
     """An App Store Server API token of the demo key, with members replaced or dropped as a test needs."""
-    now = int(time.time())
-    payload = {"iss": ISSUER, "iat": now, "exp": now + lifetime, "aud": "appstoreconnect-v1", "bid": BUNDLE}
-    payload.update(claims or {})
-    for name in drop:
-        payload.pop(name, None)
-    headers = {"kid": KEY_ID, "typ": "JWT"}
-    headers.update(header or {})
-    return jwt.encode(payload, key, algorithm="ES256", headers=headers)
+    return shared.demo_token({"bid": BUNDLE, **(claims or {})}, header, key, "ES256", drop, lifetime)
 
 
 def chunk(kind, data):
@@ -90,110 +74,28 @@ FULL = png(3840, 160)
 BULLET = png(1024, 1024)
 
 
-class Answer:
-    def __init__(self, status, headers, body):
-        self.status = status
-        self.headers = headers
-        self.body = body
-
-    @property
-    def json(self):
-        return json.loads(self.body)
-
-    def __repr__(self):
-        return f"<{self.status} {self.body[:300]!r}>"
-
-
-class StandIn:
+class StandIn(shared.StandInProcess):
     """One stand-in process and a keep-alive HTTP/1.1 connection to it."""
+
+    raw_control_paths = ("/_standin/test-root.pem",)
 
     def __init__(self, *extra):
         self.root_file = tempfile.NamedTemporaryFile(suffix=".pem", delete=False)
         self.root_file.close()
-        arguments = [sys.executable, SCRIPT, "--public-key", PUBLIC_KEY, "--key-id", KEY_ID, "--issuer-id", ISSUER,
-                     "--app", f"{BUNDLE}={APP_APPLE_ID}", "--app", f"{OTHER_BUNDLE}=1234567891",
-                     "--test-root-out", self.root_file.name, *extra]
-        self.stderr = tempfile.TemporaryFile()
-        self.process = subprocess.Popen(arguments, stdout=subprocess.PIPE, stderr=self.stderr)
-        self.first_line = self.process.stdout.readline().decode()
-        match = re.fullmatch(r"listening on (http://127\.0\.0\.1:(\d+))\n", self.first_line)
-        if not match:
-            self.stop()
-            self.stderr.seek(0)
-            raise AssertionError(f"the stand-in did not start: {self.first_line!r} {self.stderr.read().decode()}")
-        self.url, self.port = match.group(1), int(match.group(2))
-        self.connection = None
+        super().__init__(SCRIPT, ["--public-key", PUBLIC_KEY, "--key-id", KEY_ID, "--issuer-id", ISSUER,
+                                  "--app", f"{BUNDLE}={APP_APPLE_ID}", "--app", f"{OTHER_BUNDLE}=1234567891",
+                                  "--test-root-out", self.root_file.name, *extra])
         self.token = make_token()
 
     def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        if self.connection:
-            self.connection.close()
-        self.process.stdout.close()
-        self.stderr.close()
+        super().stop()
         os.unlink(self.root_file.name)
-
-    def request(self, method, path, body=None, token="default", headers=None, raw=None, content_type=None,
-                fresh=False, timeout=30):
-        sent = dict(headers or {})
-        if token == "default":
-            token = self.token
-        if token is not None:
-            sent.setdefault("Authorization", f"Bearer {token}")
-        data = raw
-        if body is not None:
-            data = json.dumps(body).encode()
-            sent.setdefault("Content-Type", "application/json")
-        if content_type:
-            sent["Content-Type"] = content_type
-        if fresh or self.connection is None:
-            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
-            if not fresh:
-                self.connection = connection
-        else:
-            connection = self.connection
-        try:
-            connection.request(method, path, body=data, headers=sent)
-            response = connection.getresponse()
-            answer = Answer(response.status, response.headers, response.read())
-        except BaseException:
-            connection.close()
-            if not fresh:
-                self.connection = None
-            raise
-        if fresh:
-            connection.close()
-        return answer
-
-    def control(self, method, path, body=None):
-        answer = self.request(method, path, body=body, token=None)
-        if answer.status != 200:
-            raise AssertionError(f"{method} {path}: {answer}")
-        return answer.json if path != "/_standin/test-root.pem" else answer.body
-
-    def state(self):
-        return self.control("GET", "/_standin/state")
 
     def app(self, bundle=BUNDLE):
         return self.state()["apps"][bundle]
 
-    def configure(self, **update):
-        return self.control("POST", "/_standin/config", update)
-
     def review(self, kind, identifier, state="APPROVED"):
         return self.control("POST", "/_standin/review", {"kind": kind, "identifier": identifier, "state": state})
-
-    def faults(self, setup):
-        return self.control("POST", "/_standin/faults", setup)
-
-    def reset(self):
-        self.control("POST", "/_standin/reset", {})
 
     # -- the API -------------------------------------------------------------------------------
 
@@ -224,22 +126,10 @@ class StandIn:
             time.sleep(0.1)
 
 
-class StandInTestCase(unittest.TestCase):
+class StandInTestCase(shared.StandInTestCase):
     """One stand-in per test class, reset before each test."""
 
-    extra = ()
-
-    @classmethod
-    def setUpClass(cls):
-        cls.standin = StandIn(*cls.extra)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.standin.stop()
-
-    def setUp(self):
-        self.standin.reset()
-        self.s = self.standin
+    standin_class = StandIn
 
     def assertError(self, answer, code, status=None):
         self.assertEqual(answer.status, status or code // 10000, answer)
@@ -287,11 +177,7 @@ class StartupTests(unittest.TestCase):
             "missing key": [sys.executable, SCRIPT, "--public-key", "/nonexistent.pem", "--key-id", KEY_ID,
                             "--issuer-id", ISSUER, "--app", f"{BUNDLE}=1"],
         }
-        for label, arguments in cases.items():
-            with self.subTest(label):
-                result = subprocess.run(arguments, capture_output=True, timeout=60)
-                self.assertEqual(result.returncode, 2, result.stderr)
-                self.assertEqual(result.stdout, b"")
+        shared.assert_each_exits_2(self, cases)
 
 
 class TokenTests(StandInTestCase):
