@@ -216,7 +216,8 @@ struct ServeCommand: AsyncParsableCommand {
                 // The ledger's path, or its URL with the password replaced by ***.
                 "ledger": .string(configuration.ledger?.description ?? "none"),
                 // HTTPS: the certificate's subject and expiry (a renewed one is served after a restart).
-                "tls": .string(tls.map { "\($0.subject), valid until \(ServiceTLS.format($0.notValidAfter))" } ?? "off"),
+                "tls": .string(
+                    tls.map { "\($0.subject), valid until \(ServiceTLS.format($0.notValidAfter))" } ?? "off"),
             ])
         if let tls, tls.notValidAfter < Date().addingTimeInterval(14 * 86_400) {
             Output.warning(

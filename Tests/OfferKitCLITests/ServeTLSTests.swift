@@ -44,8 +44,10 @@ struct ServeTLSTests {
     static func curl(_ folder: TempDir, _ url: String, _ extra: [String] = []) throws -> (status: Int, body: String) {
         let result = try Independent.run(
             "curl",
-            ["--silent", "--show-error", "--max-time", "60", "--cacert", folder.file("ca.pem"), "--write-out",
-                "\n%{http_code}"] + extra + [url])
+            [
+                "--silent", "--show-error", "--max-time", "60", "--cacert", folder.file("ca.pem"), "--write-out",
+                "\n%{http_code}",
+            ] + extra + [url])
         #expect(result.status == 0, "curl \(url): \(result.stderr)")
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
@@ -55,8 +57,10 @@ struct ServeTLSTests {
     static func handshake(_ folder: TempDir, port: Int, _ options: [String]) throws -> Independent.Result {
         try Independent.run(
             "openssl",
-            ["s_client", "-connect", "127.0.0.1:\(port)", "-CAfile", folder.file("ca.pem"), "-verify_return_error",
-                "-brief"] + options, stdin: Data())
+            [
+                "s_client", "-connect", "127.0.0.1:\(port)", "-CAfile", folder.file("ca.pem"), "-verify_return_error",
+                "-brief",
+            ] + options, stdin: Data())
     }
 
     @Test(
@@ -81,7 +85,10 @@ struct ServeTLSTests {
         // A V2 promotional-offer signature over HTTPS, verified by PyJWT and cryptography.
         let signed = try Self.curl(
             folder, origin + ServeCommandTests.signPath,
-            ["--header", "Content-Type: application/json", "--data", ServeCommandTests.offerBody(bundleId: DemoKey.bundleId)])
+            [
+                "--header", "Content-Type: application/json", "--data",
+                ServeCommandTests.offerBody(bundleId: DemoKey.bundleId),
+            ])
         #expect(signed.status == 200, "\(signed)")
         let jws = try #require(JSON.parse(signed.body)?["jws"]?.string, "\(signed)")
         let verified = try Independent.verifyWithPython([(jws, "promotional-offer")])
@@ -126,7 +133,8 @@ struct ServeTLSTests {
         server.terminate()
         let run = server.waitForExit()
         #expect(run.status == 0, "\(run)")
-        #expect(run.stderr.contains("tls=\"CN=localhost"), "\(run.stderr)")
+        #expect(run.stderr.contains(#"CN=localhost, valid until "#), "the start line names it: \(run.stderr)")
+        #expect(run.stderr.contains("offerkit: warning: the TLS certificate"), "a day is left: \(run.stderr)")
         #expect(!run.stderr.contains("PRIVATE KEY"), "\(run.stderr)")
     }
 
@@ -176,56 +184,87 @@ struct ServeTLSTests {
             mentioning: ["tls.certificateChain in", "missing.pem", "cannot be read"],
             tls: #""tls": {"certificateChain": "missing.pem", "privateKey": "privkey.pem"},"#),
         Mistake(
-            name: "a missing key file (flag)", arguments: ["--tls-certificate-chain", "F:fullchain.pem",
-                "--tls-private-key", "F:missing.pem"], status: 3,
+            name: "a missing key file (flag)",
+            arguments: [
+                "--tls-certificate-chain", "F:fullchain.pem",
+                "--tls-private-key", "F:missing.pem",
+            ], status: 3,
             mentioning: ["(--tls-private-key)", "cannot be read"]),
         Mistake(
-            name: "a chain that is not PEM", arguments: ["--tls-certificate-chain", "F:ca.der",
-                "--tls-private-key", "F:privkey.pem"], status: 3,
+            name: "a chain that is not PEM",
+            arguments: [
+                "--tls-certificate-chain", "F:ca.der",
+                "--tls-private-key", "F:privkey.pem",
+            ], status: 3,
             mentioning: ["(--tls-certificate-chain)", "expected PEM certificates", "found no PEM block"],
             prepare: { folder, _ in _ = try folder.write("not a certificate\n", to: "ca.der") }),
         Mistake(
-            name: "a key where the chain goes", arguments: ["--tls-certificate-chain", "F:privkey.pem",
-                "--tls-private-key", "F:privkey.pem"], status: 3,
+            name: "a key where the chain goes",
+            arguments: [
+                "--tls-certificate-chain", "F:privkey.pem",
+                "--tls-private-key", "F:privkey.pem",
+            ], status: 3,
             mentioning: ["(--tls-certificate-chain)", "found a PRIVATE KEY block as block 1"]),
         Mistake(
-            name: "a certificate where the key goes", arguments: ["--tls-certificate-chain", "F:fullchain.pem",
-                "--tls-private-key", "F:fullchain.pem"], status: 3,
+            name: "a certificate where the key goes",
+            arguments: [
+                "--tls-certificate-chain", "F:fullchain.pem",
+                "--tls-private-key", "F:fullchain.pem",
+            ], status: 3,
             mentioning: ["(--tls-private-key)", "one unencrypted EC or RSA private key", "found no PRIVATE KEY block"]),
         Mistake(
-            name: "another certificate's key", arguments: ["--tls-certificate-chain", "F:fullchain.pem",
-                "--tls-private-key", "F:other.pem"], status: 3,
-            mentioning: ["(--tls-private-key)", "expected the private key of the server's certificate (CN=localhost"],
-            prepare: { folder, certificates in _ = try folder.write(try certificates.server().keyPEM, to: "other.pem") }),
+            name: "another certificate's key",
+            arguments: [
+                "--tls-certificate-chain", "F:fullchain.pem",
+                "--tls-private-key", "F:other.pem",
+            ], status: 3,
+            mentioning: [
+                "(--tls-private-key)", "expected the private key of the server's certificate", "CN=localhost)",
+            ],
+            prepare: { folder, certificates in _ = try folder.write(try certificates.server().keyPEM, to: "other.pem") }
+        ),
         Mistake(
-            name: "an expired certificate", arguments: ["--tls-certificate-chain", "F:old.pem",
-                "--tls-private-key", "F:old-key.pem"], status: 3,
+            name: "an expired certificate",
+            arguments: [
+                "--tls-certificate-chain", "F:old.pem",
+                "--tls-private-key", "F:old-key.pem",
+            ], status: 3,
             mentioning: ["(--tls-certificate-chain)", "expired on"],
             prepare: { folder, certificates in
                 let old = try certificates.server(
-                    notValidBefore: Date().addingTimeInterval(-86_400 * 2), notValidAfter: Date().addingTimeInterval(-60))
+                    notValidBefore: Date().addingTimeInterval(-86_400 * 2),
+                    notValidAfter: Date().addingTimeInterval(-60))
                 _ = try folder.write(old.chainPEM, to: "old.pem")
                 _ = try folder.write(old.keyPEM, to: "old-key.pem")
             }),
         Mistake(
-            name: "a certificate not yet valid", arguments: ["--tls-certificate-chain", "F:new.pem",
-                "--tls-private-key", "F:new-key.pem"], status: 3,
+            name: "a certificate not yet valid",
+            arguments: [
+                "--tls-certificate-chain", "F:new.pem",
+                "--tls-private-key", "F:new-key.pem",
+            ], status: 3,
             mentioning: ["(--tls-certificate-chain)", "is not valid until"],
             prepare: { folder, certificates in
                 let new = try certificates.server(
-                    notValidBefore: Date().addingTimeInterval(86_400), notValidAfter: Date().addingTimeInterval(86_400 * 2))
+                    notValidBefore: Date().addingTimeInterval(86_400),
+                    notValidAfter: Date().addingTimeInterval(86_400 * 2))
                 _ = try folder.write(new.chainPEM, to: "new.pem")
                 _ = try folder.write(new.keyPEM, to: "new-key.pem")
             }),
         Mistake(
-            name: "an encrypted key", arguments: ["--tls-certificate-chain", "F:fullchain.pem",
-                "--tls-private-key", "F:encrypted.pem"], status: 3,
+            name: "an encrypted key",
+            arguments: [
+                "--tls-certificate-chain", "F:fullchain.pem",
+                "--tls-private-key", "F:encrypted.pem",
+            ], status: 3,
             mentioning: ["(--tls-private-key)", "found an encrypted key"],
             prepare: { folder, _ in
                 let encrypted = try Independent.run(
                     "openssl",
-                    ["pkey", "-in", folder.file("privkey.pem"), "-aes256", "-passout", "pass:offerkit", "-out",
-                        folder.file("encrypted.pem")])
+                    [
+                        "pkey", "-in", folder.file("privkey.pem"), "-aes256", "-passout", "pass:offerkit", "-out",
+                        folder.file("encrypted.pem"),
+                    ])
                 try #require(encrypted.status == 0, "\(encrypted.stderr)")
             }),
     ]

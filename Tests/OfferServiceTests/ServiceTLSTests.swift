@@ -39,8 +39,12 @@ struct ServiceTLSTests {
     @Test func theLeafMustBeValidNow() throws {
         let folder = try TemporaryFolder()
         let files = try Self.files(folder, try Self.certificates.get().server())
-        #expect(throws: ConfigurationError.self) { try ServiceTLS.load(files, now: Date().addingTimeInterval(2 * 86_400)) }
-        #expect(throws: ConfigurationError.self) { try ServiceTLS.load(files, now: Date().addingTimeInterval(-2 * 3600)) }
+        #expect(throws: ConfigurationError.self) {
+            try ServiceTLS.load(files, now: Date().addingTimeInterval(2 * 86_400))
+        }
+        #expect(throws: ConfigurationError.self) {
+            try ServiceTLS.load(files, now: Date().addingTimeInterval(-2 * 3600))
+        }
     }
 
     @Test func theConfigurationSectionIsReadRelativeToItsFolder() throws {
