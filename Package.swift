@@ -118,6 +118,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -127,6 +128,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
@@ -181,6 +184,18 @@ let package = Package(
             ],
             path: "Tests/AppleTestChain"
         ),
+        // Throwaway TLS certificates made in Swift (a CA and a server certificate for 127.0.0.1 and localhost,
+        // expired, not yet valid, on an RSA key) for the tests of `offerkit serve` over HTTPS; used by tests only.
+        .target(
+            name: "TLSTestSupport",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            path: "Tests/TLSTestSupport"
+        ),
         .testTarget(name: "OfferJSONTests", dependencies: ["OfferJSON"]),
         .testTarget(
             name: "OfferAppleVerificationTests",
@@ -220,7 +235,7 @@ let package = Package(
             dependencies: [
                 // OfferLedgerPostgres: the claim and status operations are tested on both ledgers.
                 "OfferService", "OfferJSON", "OfferSigning", "OfferCodes", "OfferLedgerPostgres", "InteropSupport",
-                "OfferRetention", "OfferAppleVerification", "AppleTestChain",
+                "OfferRetention", "OfferAppleVerification", "AppleTestChain", "TLSTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -236,7 +251,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OfferKitCLITests",
-            dependencies: ["OfferJSON", "OfferSigning", "InteropSupport", "AppleTestChain"]
+            dependencies: ["OfferJSON", "OfferSigning", "InteropSupport", "AppleTestChain", "TLSTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -29,12 +29,18 @@ struct ServeCommand: AsyncParsableCommand {
             POST retention.path (default /v1/retention/realtime), with no API key: Apple's signature is verified \
             instead, and anything that does not verify is answered 401. The start names the apps it serves.
 
+            With --tls-certificate-chain and --tls-private-key (or the configuration's "tls" section), the \
+            service speaks HTTPS only: TLS 1.2 or later, HTTP/1.1 by ALPN. The chain is PEM certificates, the \
+            server's first; the key an unencrypted EC or RSA key in PEM that belongs to it. A certificate that has \
+            expired or is not yet valid is refused. The files are read at start: serve a renewed certificate by \
+            restarting.
+
             Logs go to stderr, one line per request with its request id. SIGTERM or SIGINT shut down gracefully: \
             /readyz answers 503, new connections are refused and in-flight requests finish; the exit status is 0. \
             The OpenAPI document is served at /openapi.json.
 
-            Exit codes: 2 usage (such as --no-auth off loopback, or a --ledger that cannot be parsed), 3 \
-            configuration or API keys, 5 the address cannot be bound (such as a port in use) or the ledger cannot \
+            Exit codes: 2 usage (such as --no-auth off loopback, a --ledger that cannot be parsed, or one TLS flag \
+            without the other), 3 configuration, API keys or TLS certificate and key, 5 the address cannot be bound (such as a port in use) or the ledger cannot \
             be opened.
             """)
 
@@ -88,6 +94,28 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "path-or-url"))
     var ledger: String?
 
+    @Option(
+        name: .customLong("idle-timeout"),
+        help: ArgumentHelp(
+            "How long a connection may stay silent (or take over its TLS handshake) before it is closed, in "
+                + "seconds (1-3600).", valueName: "seconds"))
+    var idleTimeout: Int64 = 60
+
+    @Option(
+        name: .customLong("tls-certificate-chain"),
+        help: ArgumentHelp(
+            "Serve HTTPS with this certificate chain (PEM, the server's certificate first); with "
+                + "--tls-private-key. Default: the configuration's \"tls\"; without either, plain HTTP.",
+            valueName: "file"))
+    var tlsCertificateChain: String?
+
+    @Option(
+        name: .customLong("tls-private-key"),
+        help: ArgumentHelp(
+            "The certificate's private key (unencrypted EC or RSA, PEM); with --tls-certificate-chain.",
+            valueName: "file"))
+    var tlsPrivateKey: String?
+
     @Option(name: .customLong("log-level"), help: "The least severe level logged to stderr.")
     var logLevel: LogLevel = .info
 
@@ -119,6 +147,15 @@ struct ServeCommand: AsyncParsableCommand {
         if let backlog, !(1...65_535).contains(backlog) {
             throw CLIError.usage("--backlog: expected 1-65535 (found \(backlog))")
         }
+        guard (1...3600).contains(idleTimeout) else {
+            throw CLIError.usage("--idle-timeout: expected 1-3600 seconds (found \(idleTimeout))")
+        }
+        if (tlsCertificateChain == nil) != (tlsPrivateKey == nil) {
+            throw CLIError.usage(
+                tlsCertificateChain == nil
+                    ? "--tls-private-key: expected --tls-certificate-chain too (a key needs its certificate chain)"
+                    : "--tls-certificate-chain: expected --tls-private-key too (a certificate chain needs its key)")
+        }
     }
 
     func run() async throws {
@@ -144,6 +181,11 @@ struct ServeCommand: AsyncParsableCommand {
         if let location = configuration.ledger {
             openedLedger = try await NIOThreadPool.singleton.runIfActive { try LedgerOptions.open(location) }
         }
+        if let tlsCertificateChain, let tlsPrivateKey {
+            configuration.tls = TLSFiles(
+                certificateChain: tlsCertificateChain, privateKey: tlsPrivateKey, origin: .flags)
+        }
+        let tls = try configuration.tls.map { files throws(ConfigurationError) in try ServiceTLS.load(files) }
         let service = try OfferService(
             configuration: configuration, ledger: openedLedger, authentication: noAuth ? .disabled : .required)
         let keyFiles = configuration.apps.values.map(\.keyFile) + [configuration.connectAPI?.keyFile].compactMap { $0 }
@@ -173,7 +215,15 @@ struct ServeCommand: AsyncParsableCommand {
                 "limits.backlog": .stringConvertible(limits.backlog),
                 // The ledger's path, or its URL with the password replaced by ***.
                 "ledger": .string(configuration.ledger?.description ?? "none"),
+                // HTTPS: the certificate's subject and expiry (a renewed one is served after a restart).
+                "tls": .string(
+                    tls.map { "\($0.subject), valid until \(ServiceTLS.format($0.notValidAfter))" } ?? "off"),
             ])
+        if let tls, tls.notValidAfter < Date().addingTimeInterval(14 * 86_400) {
+            Output.warning(
+                "the TLS certificate (\(tls.subject)) expires on \(ServiceTLS.format(tls.notValidAfter)): renew it "
+                    + "and restart the service before then")
+        }
         if let retention = service.state.retention {
             // Which apps Apple's calls are answered for, and where: what `offerkit retention url set` registers.
             let apps = retention.responder.apps.map { "\($0.bundleId) (appAppleId \($0.appAppleId))" }
@@ -186,7 +236,8 @@ struct ServeCommand: AsyncParsableCommand {
                         .utf8))
         }
         FileDescriptorLimit.raise(toServe: limits.maxConnections, logger: logger)
-        let runner = ServiceRunner(service: service, host: host, port: port, logger: logger)
+        let runner = ServiceRunner(
+            service: service, host: host, port: port, logger: logger, idleTimeoutSeconds: idleTimeout, tls: tls)
         try await runner.run { address in
             LogWriter.standardError.flush()
             FileHandle.standardError.write(Data("offerkit: listening on \(address.url)\n".utf8))

@@ -25,6 +25,9 @@ public enum ConfigurationError: Error, Sendable, Equatable, LocalizedError {
     case rootCertificateNotLoaded(file: String, reason: String)
     /// The Get Retention Message endpoint cannot be set up (two apps with one App Apple ID, …).
     case retentionNotSetUp(reason: String)
+    /// The TLS certificate chain or private key (`field`: `tls.certificateChain`, `--tls-private-key`, …)
+    /// in `file` cannot be used; `problem` says what was expected and found, never the key.
+    case tlsNotLoaded(field: String, file: String, problem: String)
 
     public var errorDescription: String? {
         switch self {
@@ -45,6 +48,7 @@ public enum ConfigurationError: Error, Sendable, Equatable, LocalizedError {
         case .rootCertificateNotLoaded(let file, let reason):
             "cannot read the root certificate \(file) (retention.rootCertificates): \(reason)"
         case .retentionNotSetUp(let reason): "the Get Retention Message endpoint cannot be set up: \(reason)"
+        case .tlsNotLoaded(let field, let file, let problem): "cannot use \(file) for TLS (\(field)): \(problem)"
         }
     }
 }

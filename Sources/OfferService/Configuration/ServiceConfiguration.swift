@@ -15,7 +15,8 @@ import OfferSigning
 ///   "apiKeys": [ { "name": "billing", "sha256": "<64 hex digits>", "scopes": ["*"], "bundleIds": ["*"] } ],
 ///   "limits": { "maxBodyBytes": 1048576, "requestTimeoutSeconds": 10, "requestsPerSecond": 50, "burst": 100,
 ///               "maxConnections": 10000, "backlog": 4096 },
-///   "ledger": "offerkit-ledger.sqlite"
+///   "ledger": "offerkit-ledger.sqlite",
+///   "tls": { "certificateChain": "fullchain.pem", "privateKey": "privkey.pem" }
 /// }
 /// ```
 public struct ServiceConfiguration: Sendable {
@@ -29,6 +30,9 @@ public struct ServiceConfiguration: Sendable {
     public var ledger: LedgerLocation?
     /// The Get Retention Message endpoint (`"retention"`); `nil`: the service has none.
     public var retention: RetentionConfiguration?
+    /// The TLS certificate chain and private key to serve HTTPS with (`"tls"`, relative paths read
+    /// from the configuration's folder); `nil`: plain HTTP.
+    public var tls: TLSFiles?
     /// Notes on deprecated spellings the file used (a scope named `promotional-offer-v1`, say), for
     /// the caller to print; the configuration works as if the current name had been written.
     public var deprecationNotes: [String] = []
@@ -157,6 +161,11 @@ public struct ServiceConfiguration: Sendable {
             apps: apps, connectAPI: connectAPI, apiKeys: apiKeys, limits: limits,
             ledger: try ledger(json["ledger"], source: source, folder: folder), retention: retention)
         configuration.deprecationNotes = notes
+        if let entry = json["tls"] {
+            configuration.tls = TLSFiles(
+                certificateChain: resolve(text(entry, "certificateChain"), in: folder),
+                privateKey: resolve(text(entry, "privateKey"), in: folder), origin: .configuration(source: source))
+        }
         return configuration
     }
 
@@ -309,6 +318,12 @@ extension ServiceConfiguration {
                 .init("backlog", .integer(minimum: 1, maximum: 65_535), required: false),
             ]), required: false),
         .init("ledger", .string(StringRules(minLength: 1, maxLength: 4096)), required: false),
+        .init(
+            "tls",
+            .object([
+                .init("certificateChain", .string(StringRules(minLength: 1, maxLength: 4096))),
+                .init("privateKey", .string(StringRules(minLength: 1, maxLength: 4096))),
+            ]), required: false),
         // The Get Retention Message endpoint: read by ServiceConfiguration.retention, which names each field.
         .init("retention", JSONSchema(.any), required: false),
     ])

@@ -5,14 +5,19 @@ public struct ListeningAddress: Sendable, Equatable {
     public let host: String
     /// The bound TCP port.
     public let port: Int
+    /// Whether connections speak TLS (HTTPS) rather than plain HTTP.
+    public let isTLS: Bool
 
-    public init(host: String, port: Int) {
+    public init(host: String, port: Int, isTLS: Bool = false) {
         self.host = host
         self.port = port
+        self.isTLS = isTLS
     }
 
-    /// The base URL, such as `http://127.0.0.1:8080` or `http://[::1]:8080`.
+    /// The base URL, such as `http://127.0.0.1:8080`, `http://[::1]:8080` or, with TLS,
+    /// `https://127.0.0.1:8443`.
     public var url: String {
-        host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
+        let scheme = isTLS ? "https" : "http"
+        return host.contains(":") ? "\(scheme)://[\(host)]:\(port)" : "\(scheme)://\(host):\(port)"
     }
 }

@@ -1,11 +1,13 @@
 import Hummingbird
 import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import ServiceLifecycle
 
-/// Runs an ``OfferService`` over HTTP/1.1 until SIGTERM or SIGINT, then shuts down gracefully.
+/// Runs an ``OfferService`` over HTTP/1.1 (or HTTP/1.1 over TLS 1.2 or later, given ``tls``) until
+/// SIGTERM or SIGINT, then shuts down gracefully.
 ///
 /// The Hummingbird application and a ``ReadinessService`` run in one `ServiceGroup`. On SIGTERM
 /// or SIGINT, readiness flips first (`/readyz` answers 503), then the server stops accepting
@@ -34,11 +36,17 @@ public struct ServiceRunner: Sendable {
     /// How long graceful shutdown may take before the remaining requests are cancelled: by default
     /// the request timeout plus the idle timeout.
     public let shutdownGracePeriod: Duration
+    /// The certificate chain and key to terminate TLS with (HTTPS: TLS 1.2 or later, ALPN `http/1.1`);
+    /// `nil`: plain HTTP. The idle timeout also closes a connection whose TLS handshake stalls.
+    public let tls: ServiceTLS?
 
+    /// - Parameters:
+    ///   - tls: the TLS setting (``ServiceTLS/load(_:now:)``), or `nil` for plain HTTP.
     public init(
         service: OfferService, host: String, port: Int, logger: Logger, idleTimeoutSeconds: Int64 = 60,
-        shutdownGracePeriod: Duration? = nil
+        shutdownGracePeriod: Duration? = nil, tls: ServiceTLS? = nil
     ) {
+        self.tls = tls
         self.service = service
         self.host = host
         self.port = port
@@ -64,16 +72,21 @@ public struct ServiceRunner: Sendable {
         let listening = NIOLockedValueBox(false)
         let host = self.host
         let port = self.port
-        let application = makeApplication { channel in
-            listening.withLockedValue { $0 = true }
-            let local = channel.localAddress
-            await onServerRunning(ListeningAddress(host: local?.ipAddress ?? host, port: local?.port ?? port))
-        }
-        var configuration = ServiceGroupConfiguration(
-            services: [application, ReadinessService(state: service.state, logger: logger)],
-            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-        configuration.maximumGracefulShutdownDuration = shutdownGracePeriod
+        let isTLS = tls != nil
+        let logger = self.logger
+        let readiness = ReadinessService(state: service.state, logger: logger)
+        let gracePeriod = shutdownGracePeriod
         do {
+            // A TLS setting NIOSSL refuses fails before anything listens: cannotListen.
+            let application = try makeApplication { channel in
+                listening.withLockedValue { $0 = true }
+                let local = channel.localAddress
+                await onServerRunning(
+                    ListeningAddress(host: local?.ipAddress ?? host, port: local?.port ?? port, isTLS: isTLS))
+            }
+            var configuration = ServiceGroupConfiguration(
+                services: [application, readiness], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            configuration.maximumGracefulShutdownDuration = gracePeriod
             try await ServiceGroup(configuration: configuration).run()
         } catch {
             if listening.withLockedValue({ $0 }) { throw .stopped(reason: String(describing: error)) }
@@ -83,24 +96,27 @@ public struct ServiceRunner: Sendable {
 
     /// The Hummingbird application that ``run(onServerRunning:)`` serves: HTTP/1.1 with the idle
     /// timeout and a ``ConnectionGuard`` per connection, the limits' backlog and maximum number of
-    /// connections.
+    /// connections; over Hummingbird's TLS channel (NIOSSL) when ``tls`` is set.
     func makeApplication(
         taskExecutor: (any TaskExecutor)? = nil,
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
-    ) -> some ApplicationProtocol {
+    ) throws -> some ApplicationProtocol {
         let limits = service.state.limits
         let maxBodyBytes = limits.maxBodyBytes
         // The connection times each request's body (the request timeout, clamped as the responder
         // clamps it), so operations that only compute run in the request's own task.
         let timeout = limits.requestTimeoutSeconds.isNaN ? 0 : min(max(limits.requestTimeoutSeconds, 0), 86_400)
         let bodyTimeout = TimeAmount.nanoseconds(Int64(timeout * 1e9))
+        let http1 = HTTPServerBuilder.http1(
+            configuration: .init(
+                additionalChannelHandlers: [ConnectionGuard(maxBodyBytes: maxBodyBytes, bodyTimeout: bodyTimeout)],
+                idleTimeout: .seconds(idleTimeoutSeconds)))
         return Application(
             router: service.makeRouter(
                 operations: service.routedOperations, taskExecutor: taskExecutor, connectionTimesBodies: true),
-            server: .http1(
-                configuration: .init(
-                    additionalChannelHandlers: [ConnectionGuard(maxBodyBytes: maxBodyBytes, bodyTimeout: bodyTimeout)],
-                    idleTimeout: .seconds(idleTimeoutSeconds))),
+            // TLS sits below HTTP/1.1 in each connection's pipeline; the idle timer starts when the
+            // connection does, so a client that never finishes its handshake is closed as an idle one.
+            server: try tls.map { try .tls(http1, tlsConfiguration: $0.tlsConfiguration) } ?? http1,
             configuration: ApplicationConfiguration(
                 address: .hostname(host, port: port), backlog: max(1, limits.backlog),
                 availableConnectionsDelegate: MaximumAvailableConnections(max(1, limits.maxConnections), logger: logger)
