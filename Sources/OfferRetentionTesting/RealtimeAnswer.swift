@@ -82,7 +82,8 @@ public enum RealtimeAnswer: Equatable, Sendable {
         case "promotionalOffer":
             let path = "promotionalOffer"
             let object = try Self.object(
-                value, path, allowed: ["messageIdentifier", "promotionalOfferSignatureV1", "promotionalOfferSignatureV2"])
+                value, path,
+                allowed: ["messageIdentifier", "promotionalOfferSignatureV1", "promotionalOfferSignatureV2"])
             let messageIdentifier = try Self.uuid(object, path, "messageIdentifier")
             switch (object["promotionalOfferSignatureV1"], object["promotionalOfferSignatureV2"]) {
             case (nil, .some):
