@@ -90,8 +90,9 @@ struct RetentionTryEndpointTests {
         let wrongApp = try Self.tryEndpoint(
             serve, chain: chain,
             [
-                "--product-id", "com.example.offerkit.monthly", "--config", DemoKey.configPath, "--bundle-id",
-                "com.example.offerkit.other", "--key-file", DemoKey.keyPath, "--key-id", DemoKey.keyId,
+                "--product-id", "com.example.offerkit.monthly", "--key-file", DemoKey.keyPath, "--key-id",
+                DemoKey.keyId,
+                "--bundle-id", "com.example.offerkit.other",
             ])
         #expect(wrongApp.status == 1 && wrongApp.stderr.contains("bid"), "\(wrongApp)")
 
