@@ -58,6 +58,8 @@ final class RetentionEndpointProbe: Sendable {
     let template: Template
     let signer: RealtimeRequestSigner
     let verification: Verification?
+    /// How long a request may take to connect and bring its answer's head (the body's reads each as long).
+    let timeout: Int
     private let client: HTTPClient
 
     init(
@@ -68,6 +70,7 @@ final class RetentionEndpointProbe: Sendable {
         self.template = template
         self.signer = RealtimeRequestSigner(chain: chain)
         self.verification = verification
+        self.timeout = timeout
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(Int64(min(timeout, 10))), read: .seconds(Int64(timeout))))
@@ -103,7 +106,7 @@ final class RetentionEndpointProbe: Sendable {
         var answer: [UInt8] = []
         var tooLarge = false
         do {
-            let response = try await client.execute(post, timeout: .seconds(3600))
+            let response = try await client.execute(post, timeout: .seconds(Int64(timeout)))
             status = Int(response.status.code)
             do {
                 let buffer = try await response.body.collect(upTo: RealtimeAnswer.maximumBytes)

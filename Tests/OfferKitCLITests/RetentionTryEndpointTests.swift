@@ -128,7 +128,7 @@ struct RetentionTryEndpointTests {
         let closedPort = try ListeningSocket().port  // closed again at once: nothing listens there
         let unreachable = try CLI.run([
             "retention", "try-endpoint", "--url", "http://127.0.0.1:\(closedPort)/v1/retention/realtime", "--chain",
-            trusted, "--app-apple-id", "1234567890", "--product-id", "com.example.offerkit.monthly",
+            trusted, "--app-apple-id", "1234567890", "--product-id", "com.example.offerkit.monthly", "--timeout", "1",
         ])
         #expect(unreachable.status == 5 && unreachable.stderr.contains("could not be reached"), "\(unreachable)")
 
