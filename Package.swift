@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "OfferLedgerPostgres", targets: ["OfferLedgerPostgres"]),
         .library(name: "OfferAppleVerification", targets: ["OfferAppleVerification"]),
         .library(name: "OfferRetention", targets: ["OfferRetention"]),
+        .library(name: "OfferRetentionTesting", targets: ["OfferRetentionTesting"]),
         .executable(name: "offerkit", targets: ["offerkit"]),
     ],
     dependencies: [
@@ -69,6 +70,18 @@ let package = Package(
                 "OfferJSON", "OfferSigning", "OfferAppleVerification",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
+        // A test chain shaped like the App Store's and real-time requests signed on it, and the endpoint's
+        // answers read strictly: to try a Get Retention Message endpoint (`offerkit retention try-endpoint`)
+        // and to test a decider, without Apple.
+        .target(
+            name: "OfferRetentionTesting",
+            dependencies: [
+                "OfferJSON", "OfferSigning", "OfferAppleVerification",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
@@ -146,8 +159,9 @@ let package = Package(
             dependencies: [
                 "OfferJSON", "OfferSigning", "OfferCodes", "OfferService", "OfferSnippets", "OfferLedgerPostgres",
                 "OfferConnect", "OfferConnectAPI", "OfferAppleVerification", "OfferRetentionAPI",
-                "OfferRetentionClient",
+                "OfferRetentionClient", "OfferRetentionTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -163,7 +177,7 @@ let package = Package(
             dependencies: [
                 "OfferJSON", "OfferSigning", "OfferCodes", "OfferConnectAPI", "OfferAppleVerification",
                 "OfferRetentionAPI",
-                "OfferRetention",
+                "OfferRetention", "OfferRetentionTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Fuzz/Targets"
@@ -172,12 +186,12 @@ let package = Package(
         .executableTarget(name: "offerkit-fuzz", dependencies: ["FuzzTargets"], path: "Fuzz/Driver"),
         // Runs the independent tools (Python, openssl) for the test targets; used by tests only.
         .target(name: "InteropSupport", path: "Tests/InteropSupport"),
-        // A test chain made in Swift (root, intermediate and leaf with Apple's OIDs, and broken variants) and
-        // real-time requests signed on it, for the tests of the Get Retention Message endpoint; used by tests only.
+        // The test chain of OfferRetentionTesting with the broken variants a verifier must refuse, and the
+        // example rules, for the tests of the Get Retention Message endpoint; used by tests only.
         .target(
             name: "AppleTestChain",
             dependencies: [
-                "OfferJSON",
+                "OfferJSON", "OfferAppleVerification", "OfferRetentionTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -251,7 +265,10 @@ let package = Package(
         ),
         .testTarget(
             name: "OfferKitCLITests",
-            dependencies: ["OfferJSON", "OfferSigning", "InteropSupport", "AppleTestChain", "TLSTestSupport"]
+            dependencies: [
+                "OfferJSON", "OfferSigning", "InteropSupport", "AppleTestChain", "TLSTestSupport",
+                "OfferRetentionTesting",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -147,6 +147,28 @@ seed("realtime-request-body", "extra-member.json", '{"signedPayload": "a.b.c", "
 seed("realtime-request-body", "duplicate.json", '{"signedPayload": "a.b.c", "signedPayload": "d.e.f"}')
 seed("realtime-request-body", "escaped.json", r'{"signedPayload": "eyJ\u0061.e30.\/"}')
 
+# realtime-answer: the answers of each kind the endpoint gives (RealtimeResponseBody), and near misses.
+message = "7c9e6679-7425-40de-944b-e07fc1f90ae7"
+v2 = "eyJhbGciOiJFUzI1NiIsImtpZCI6IkRFTU9LRVkxMjMiLCJ0eXAiOiJKV1QifQ.e30.c2ln"
+answers = {
+    "default.json": {},
+    "message.json": {"message": {"messageIdentifier": message}},
+    "alternate-product.json": {"alternateProduct": {"messageIdentifier": message, "productId": "com.example.offerkit.monthly",
+                                                    "billingPlanType": "MONTHLY"}},
+    "promotional-offer-v2.json": {"promotionalOffer": {"messageIdentifier": message, "promotionalOfferSignatureV2": v2}},
+    "promotional-offer-v1.json": {"promotionalOffer": {"messageIdentifier": message, "promotionalOfferSignatureV1": {
+        "encodedSignature": "MEUCIQ==", "productId": "com.example.offerkit.monthly",
+        "nonce": "24151762-d375-41d1-8495-f38efc0e17a9", "timestamp": 1795263600395, "keyId": "DEMOKEY123",
+        "offerIdentifier": "WINBACK50", "appAccountToken": "e3b1c9a2-0d4f-4a6b-8c7d-9e0f1a2b3c4d"}}},
+    "advanced-commerce.json": {"advancedCommerceInfo": {"messageIdentifier": message, "advancedCommerceData":
+        base64.b64encode(json.dumps({"signatureInfo": {"token": v2}}).encode()).decode()}},
+    "two-members.json": {"message": {"messageIdentifier": message}, "alternateProduct": {}},
+    "unknown-member.json": {"message": {"messageIdentifier": message, "extra": 1}},
+}
+for name, value in answers.items():
+    seed("realtime-answer", name, json.dumps(value))
+seed("realtime-answer", "not-an-object.json", "[]")
+
 # Dictionaries (libFuzzer -dict): the grammar's tokens, and every member name and short string
 # value of the JSON seeds, so that mutations can spell the formats' names and enumerations.
 def token(text):

@@ -46,6 +46,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case retentionRules = "retention-rules"
     /// `RealtimeRequestBody.signedPayload(in:)`: the body the App Store posts to the endpoint.
     case realtimeRequestBody = "realtime-request-body"
+    /// `RealtimeAnswer(body:)`: an endpoint's answer, as `offerkit retention try-endpoint` reads it.
+    case realtimeAnswer = "realtime-answer"
 
     /// Runs one input through the target.
     package func run(_ input: [UInt8]) {
@@ -67,6 +69,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .retentionAPI: Self.fuzzRetentionAPI(input)
         case .retentionRules: Self.fuzzRetentionRules(input)
         case .realtimeRequestBody: Self.fuzzRealtimeRequestBody(input)
+        case .realtimeAnswer: Self.fuzzRealtimeAnswer(input)
         }
     }
 

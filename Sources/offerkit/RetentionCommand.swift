@@ -6,7 +6,8 @@ struct RetentionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "retention",
         abstract:
-            "Apple's Retention Messaging API: real-time URL, performance test, messages, images, default messages.",
+            "Apple's Retention Messaging API: real-time URL, performance test, messages, images, default messages; "
+            + "trying an endpoint with a test chain.",
         discussion: """
             Credentials: the app's In-App Purchase key, issuer ID and bundle ID, given as for `offerkit token \
             server-api` (the token's bid names the app). --environment sandbox (the default) or production picks \
@@ -17,11 +18,13 @@ struct RetentionCommand: ParsableCommand {
             Exit codes: 0 ok, 1 the performance test failed, 2 usage, 3 Apple refused the key or token (401), \
             4 Apple refused the input (its error code and meaning are printed) or OfferKit did before sending, \
             5 Apple could not be reached, kept failing or answered something undocumented, 75 the performance \
-            test is still running (result without --wait).
+            test is still running (result without --wait). test-chain and try-endpoint need no Apple account and \
+            say their own exit codes.
             """,
         subcommands: [
             RetentionURLCommand.self, RetentionPerformanceTestCommand.self, RetentionMessageCommand.self,
-            RetentionImageCommand.self, RetentionDefaultCommand.self,
+            RetentionImageCommand.self, RetentionDefaultCommand.self, RetentionTestChainCommand.self,
+            RetentionTryEndpoint.self,
         ]
     )
 }

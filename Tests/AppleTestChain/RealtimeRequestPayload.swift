@@ -1,5 +1,6 @@
 import Foundation
-import OfferJSON
+import OfferAppleVerification
+import OfferRetentionTesting
 
 /// The payload of a Retention Messaging real-time request (`DecodedRealtimeRequestBody`), as the
 /// App Store signs it, for the tests.
@@ -28,18 +29,14 @@ public struct RealtimeRequestPayload: Sendable {
         self.signedDate = signedDate
     }
 
-    /// The JSON object, members in Apple's documented order.
-    public var json: [UInt8] {
-        var writer = JSONWriter(capacity: 320)
-        writer.beginObject()
-        writer.member("originalTransactionId", originalTransactionId)
-        writer.member("appAppleId", appAppleId)
-        writer.member("productId", productId)
-        writer.member("userLocale", userLocale)
-        writer.member("requestIdentifier", requestIdentifier)
-        writer.member("environment", environment)
-        writer.member("signedDate", signedDate)
-        writer.endObject()
-        return writer.bytes
+    /// The request, as `OfferAppleVerification` reads it.
+    public var request: DecodedRealtimeRequestBody {
+        DecodedRealtimeRequestBody(
+            originalTransactionId: originalTransactionId, appAppleId: appAppleId, productId: productId,
+            userLocale: userLocale, requestIdentifier: requestIdentifier, signedDate: signedDate,
+            environment: environment)
     }
+
+    /// The JSON object, members in Apple's documented order.
+    public var json: [UInt8] { RealtimeRequestSigner.payload(request) }
 }

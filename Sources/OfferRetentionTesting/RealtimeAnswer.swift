@@ -1,0 +1,199 @@
+import Foundation
+import OfferJSON
+import OfferSigning
+
+/// An answer of a Get Retention Message endpoint, read strictly as Apple's `RealtimeResponseBody`:
+/// a JSON object with at most one of `message`, `alternateProduct`, `promotionalOffer` and
+/// `advancedCommerceInfo` (none: `{}`, Apple's default message), no other member, each with only
+/// the members Apple documents, identifiers as UUIDs.
+///
+/// ```swift
+/// let answer = try RealtimeAnswer(body: bytes)
+/// try answer.verify(with: JWSVerifier(key: key), bundleId: "com.example.app", originalTransactionId: id)
+/// ```
+public enum RealtimeAnswer: Equatable, Sendable {
+    /// `message`: the message.
+    case message(messageIdentifier: UUID)
+    /// `alternateProduct`: a switch-plan message offering `productId`.
+    case alternateProduct(messageIdentifier: UUID, productId: String, billingPlanType: String?)
+    /// `promotionalOffer` with `promotionalOfferSignatureV2`: a compact JWS.
+    case promotionalOfferV2(messageIdentifier: UUID, jws: String)
+    /// `promotionalOffer` with `promotionalOfferSignatureV1`.
+    case promotionalOfferV1(messageIdentifier: UUID, signature: LegacyPromotionalOfferSignature)
+    /// `advancedCommerceInfo`: `advancedCommerceData` decoded from base64.
+    case advancedCommerceInfo(messageIdentifier: UUID, advancedCommerceData: [UInt8])
+    /// `{}`: Apple shows the default message of the product and locale.
+    case `default`
+
+    /// The largest answer read: 64 KiB (OfferKit's answers are under 2 KB).
+    public static let maximumBytes = 64 * 1024
+
+    /// The answer member: `message`, `alternateProduct`, `promotionalOffer`, `advancedCommerceInfo`
+    /// or `default`.
+    public var kind: String {
+        switch self {
+        case .message: "message"
+        case .alternateProduct: "alternateProduct"
+        case .promotionalOfferV1, .promotionalOfferV2: "promotionalOffer"
+        case .advancedCommerceInfo: "advancedCommerceInfo"
+        case .default: "default"
+        }
+    }
+
+    /// Reads `body` strictly.
+    /// - Throws: ``RealtimeAnswerError`` naming the member and what was expected.
+    public init(body: [UInt8]) throws(RealtimeAnswerError) {
+        guard body.count <= Self.maximumBytes else { throw .tooLarge(bytes: body.count) }
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(body)
+        } catch {
+            throw .notJSON(reason: String(error.message.prefix(200)))
+        }
+        guard case .object(let members) = json else {
+            throw .invalid(path: "", expected: "a JSON object, found \(json.typeName)")
+        }
+        guard members.count <= 1 else {
+            throw .invalid(
+                path: "",
+                expected: "at most one member (Apple: supply one of message, alternateProduct, promotionalOffer, "
+                    + "advancedCommerceInfo), found \(members.count)")
+        }
+        guard let (name, value) = members.first.map({ ($0.key, $0.value) }) else {
+            self = .default
+            return
+        }
+        switch name {
+        case "message":
+            let object = try Self.object(value, "message", allowed: ["messageIdentifier"])
+            self = .message(messageIdentifier: try Self.uuid(object, "message", "messageIdentifier"))
+        case "alternateProduct":
+            let object = try Self.object(
+                value, "alternateProduct", allowed: ["messageIdentifier", "productId", "billingPlanType"])
+            let billing = try Self.string(object, "alternateProduct", "billingPlanType", required: false)
+            if let billing, billing != "MONTHLY", billing != "BILLED_UPFRONT" {
+                throw .invalid(
+                    path: "alternateProduct.billingPlanType",
+                    expected: "MONTHLY or BILLED_UPFRONT, found \(JSONValue.string(billing).shortDescription)")
+            }
+            self = .alternateProduct(
+                messageIdentifier: try Self.uuid(object, "alternateProduct", "messageIdentifier"),
+                productId: try Self.nonEmpty(object, "alternateProduct", "productId"), billingPlanType: billing)
+        case "promotionalOffer":
+            let path = "promotionalOffer"
+            let object = try Self.object(
+                value, path,
+                allowed: ["messageIdentifier", "promotionalOfferSignatureV1", "promotionalOfferSignatureV2"])
+            let messageIdentifier = try Self.uuid(object, path, "messageIdentifier")
+            switch (object["promotionalOfferSignatureV1"], object["promotionalOfferSignatureV2"]) {
+            case (nil, .some):
+                let jws = try Self.nonEmpty(object, path, "promotionalOfferSignatureV2")
+                guard jws.split(separator: ".", omittingEmptySubsequences: false).count == 3 else {
+                    throw .invalid(path: path + ".promotionalOfferSignatureV2", expected: "a compact JWS")
+                }
+                self = .promotionalOfferV2(messageIdentifier: messageIdentifier, jws: jws)
+            case (.some(let v1), nil):
+                self = .promotionalOfferV1(
+                    messageIdentifier: messageIdentifier,
+                    signature: try Self.legacySignature(v1, path: path + ".promotionalOfferSignatureV1"))
+            default:
+                throw .invalid(
+                    path: path, expected: "exactly one of promotionalOfferSignatureV1 and promotionalOfferSignatureV2")
+            }
+        case "advancedCommerceInfo":
+            let path = "advancedCommerceInfo"
+            let object = try Self.object(value, path, allowed: ["messageIdentifier", "advancedCommerceData"])
+            let messageIdentifier = try Self.uuid(object, path, "messageIdentifier")
+            let encoded = try Self.nonEmpty(object, path, "advancedCommerceData")
+            guard let data = Base64.decode(Array(encoded.utf8), urlSafe: false) else {
+                throw .invalid(path: path + ".advancedCommerceData", expected: "standard base64")
+            }
+            self = .advancedCommerceInfo(messageIdentifier: messageIdentifier, advancedCommerceData: data)
+        default:
+            throw .invalid(
+                path: "",
+                expected: "only message, alternateProduct, promotionalOffer or advancedCommerceInfo, found "
+                    + JSONValue.string(name).shortDescription)
+        }
+    }
+
+    private static func object(_ value: JSONValue, _ path: String, allowed: Set<String>)
+        throws(RealtimeAnswerError) -> JSONValue
+    {
+        guard case .object(let members) = value else {
+            throw .invalid(path: path, expected: "an object, found \(value.typeName)")
+        }
+        for member in members where !allowed.contains(member.key) {
+            throw .invalid(
+                path: path,
+                expected: "only \(allowed.sorted().joined(separator: ", ")), found "
+                    + JSONValue.string(member.key).shortDescription)
+        }
+        return value
+    }
+
+    private static func string(_ object: JSONValue, _ path: String, _ key: String, required: Bool = true)
+        throws(RealtimeAnswerError) -> String?
+    {
+        guard let value = object[key] else {
+            if required { throw .invalid(path: path + "." + key, expected: "a string, found nothing") }
+            return nil
+        }
+        guard case .string(let text) = value else {
+            throw .invalid(path: path + "." + key, expected: "a string, found \(value.typeName)")
+        }
+        return text
+    }
+
+    private static func nonEmpty(_ object: JSONValue, _ path: String, _ key: String) throws(RealtimeAnswerError)
+        -> String
+    {
+        guard let text = try string(object, path, key), !text.isEmpty else {
+            throw .invalid(path: path + "." + key, expected: "a non-empty string")
+        }
+        return text
+    }
+
+    private static func uuid(_ object: JSONValue, _ path: String, _ key: String, lowerCase: Bool = false)
+        throws(RealtimeAnswerError) -> UUID
+    {
+        let text = try nonEmpty(object, path, key)
+        guard let value = UUID(uuidString: text), !lowerCase || text == text.lowercased() else {
+            throw .invalid(
+                path: path + "." + key,
+                expected: (lowerCase ? "a lower-case UUID" : "a UUID") + ", found "
+                    + JSONValue.string(text).shortDescription)
+        }
+        return value
+    }
+
+    private static func legacySignature(_ value: JSONValue, path: String) throws(RealtimeAnswerError)
+        -> LegacyPromotionalOfferSignature
+    {
+        let object = try Self.object(
+            value, path,
+            allowed: [
+                "encodedSignature", "productId", "nonce", "timestamp", "keyId", "offerIdentifier", "appAccountToken",
+            ])
+        let encoded = try nonEmpty(object, path, "encodedSignature")
+        guard Base64.decode(Array(encoded.utf8), urlSafe: false) != nil else {
+            throw .invalid(path: path + ".encodedSignature", expected: "standard base64")
+        }
+        guard let timestampValue = object["timestamp"], let timestamp = timestampValue.exactInteger else {
+            throw .invalid(
+                path: path + ".timestamp",
+                expected: "an integer (milliseconds), found \(object["timestamp"]?.typeName ?? "nothing")")
+        }
+        let nonce = try uuid(object, path, "nonce", lowerCase: true)
+        let token: String
+        if object["appAccountToken"] != nil {
+            token = try uuid(object, path, "appAccountToken", lowerCase: true).uuidString.lowercased()
+        } else {
+            token = ""
+        }
+        return LegacyPromotionalOfferSignature(
+            keyId: try nonEmpty(object, path, "keyId"), nonce: nonce, timestamp: timestamp, signature: encoded,
+            productId: try nonEmpty(object, path, "productId"),
+            offerIdentifier: try nonEmpty(object, path, "offerIdentifier"), appAccountToken: token)
+    }
+}
