@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import OfferAppleVerification
 import OfferJSON
 import OfferRetentionTesting
@@ -62,9 +63,10 @@ final class RetentionEndpointProbe: Sendable {
     let timeout: Int
     private let client: HTTPClient
 
+    /// - Parameter trusting: certificates trusted for `https://` besides the system's roots.
     init(
         url: String, template: Template, chain: RetentionTestChain, verification: Verification?, timeout: Int,
-        concurrency: Int
+        concurrency: Int, trusting: [NIOSSLCertificate] = []
     ) {
         self.url = url
         self.template = template
@@ -75,6 +77,11 @@ final class RetentionEndpointProbe: Sendable {
             redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(Int64(min(timeout, 10))), read: .seconds(Int64(timeout))))
         configuration.httpVersion = .http1Only
+        if !trusting.isEmpty {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.additionalTrustRoots = [.certificates(trusting)]
+            configuration.tlsConfiguration = tls
+        }
         configuration.connectionPool = .init(
             idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)
         client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)

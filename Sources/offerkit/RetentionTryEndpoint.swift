@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NIOSSL
 import OfferJSON
 import OfferRetentionAPI
 import OfferRetentionTesting
@@ -13,7 +14,8 @@ struct RetentionTryEndpoint: AsyncParsableCommand {
         abstract: "Send a Get Retention Message endpoint real-time requests signed on a test chain; judge the answers.",
         discussion: """
             Signs a real-time request with the chain of `retention test-chain` (a fresh requestIdentifier, \
-            signedDate now), posts {"signedPayload": "…"} to --url (http:// or https://), and prints the status, \
+            signedDate now), posts {"signedPayload": "…"} to --url (http://, or https:// trusting the system's \
+            roots and --ca-certificate), and prints the status, \
             the answer and what the customer sees. The answer is read strictly as Apple's RealtimeResponseBody \
             (at most 64 KiB). With the app's credentials (--config and --bundle-id, or the other credential \
             flags, as `sign` takes them) a promotional offer's V2 JWS (transactionId = \
@@ -59,6 +61,13 @@ struct RetentionTryEndpoint: AsyncParsableCommand {
 
     @Option(parsing: .unconditional, help: "Seconds each request may take (1 to 600).")
     var timeout = 10
+
+    @Option(
+        name: .customLong("ca-certificate"),
+        help: ArgumentHelp(
+            "A PEM file of certificates to trust for an https:// --url besides the system's (such as the CA of "
+                + "offerkit serve's own TLS certificate).", valueName: "file"))
+    var caCertificate: String?
 
     @Option(parsing: .unconditional, help: "How many requests to send (1 to 100000).")
     var count = 1
@@ -134,7 +143,7 @@ struct RetentionTryEndpoint: AsyncParsableCommand {
             rootCertificate: folder.appendingPathComponent(RetentionTestChain.rootFile).path)
         let probe = RetentionEndpointProbe(
             url: url, template: template, chain: loaded, verification: try verification(), timeout: timeout,
-            concurrency: min(concurrency, count))
+            concurrency: min(concurrency, count), trusting: try trustedCertificates())
         if count == 1 {
             let outcome = await probe.send()
             await probe.shutdown()
@@ -147,6 +156,18 @@ struct RetentionTryEndpoint: AsyncParsableCommand {
             try RetentionLoadReport(url: url, outcomes: outcomes, concurrency: concurrency, elapsed: elapsed)
                 .print(format: output.format)
         }
+    }
+
+    /// The certificates of `--ca-certificate`, if given: PEM, at least one, at most 1 MiB.
+    private func trustedCertificates() throws -> [NIOSSLCertificate] {
+        guard let caCertificate else { return [] }
+        let bytes = try InputFile.read(caCertificate, limit: InputFile.configLimit, what: "a PEM certificate file")
+        guard let certificates = try? NIOSSLCertificate.fromPEMBytes(bytes), !certificates.isEmpty else {
+            throw CLIError.invalidInput(
+                "--ca-certificate \(caCertificate): expected PEM certificates (-----BEGIN CERTIFICATE-----), found "
+                    + "none that could be read")
+        }
+        return certificates
     }
 
     /// The app's key and bundle ID, when any credential is given (flags, OFFERKIT_* or a config).

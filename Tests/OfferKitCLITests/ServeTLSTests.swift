@@ -1,5 +1,6 @@
 import AppleTestChain
 import Foundation
+import OfferRetentionTesting
 import OfferSigning
 import TLSTestSupport
 import Testing
@@ -105,6 +106,23 @@ struct ServeTLSTests {
         let claims = try JWSVerifier(publicKeyPEM: try String(contentsOfFile: DemoKey.publicKeyPath, encoding: .utf8))
             .verify(offer, as: .promotionalOffer).claims
         #expect(claims.offerIdentifier == "WINBACK50")
+
+        // offerkit retention try-endpoint over HTTPS: the service's CA trusted with --ca-certificate; without
+        // it the system's roots do not know the certificate, and the endpoint is not reached.
+        try AppleTestChain.shared.chain.write(to: URL(fileURLWithPath: folder.file("chain")))
+        let probe = [
+            "retention", "try-endpoint", "--url", origin + RetentionServeTests.path, "--chain", folder.file("chain"),
+            "--app-apple-id", String(RetentionExample.appAppleId), "--product-id", "com.example.offerkit.monthly",
+            "--config", DemoKey.configPath, "--bundle-id", DemoKey.bundleId, "--timeout", "5",
+        ]
+        let trusted = try CLI.run(probe + ["--ca-certificate", folder.file("ca.pem"), "--format", "json"])
+        #expect(trusted.status == 0, "\(trusted)")
+        #expect(trusted.json?["decision"]?.string == "promotionalOffer", "\(trusted)")
+        #expect(trusted.json?["verified"]?.bool == true, "\(trusted)")
+        let untrusted = try CLI.run(probe)
+        #expect(untrusted.status == 5 && untrusted.stderr.contains("could not be reached"), "\(untrusted)")
+        let notPEM = try CLI.run(probe + ["--ca-certificate", folder.file("service.json")])
+        #expect(notPEM.status == 4 && notPEM.stderr.contains("--ca-certificate"), "\(notPEM)")
 
         // TLS 1.2 and 1.3 connect; TLS 1.1, offered by a client that allows it, is refused by the server.
         let tls12 = try Self.handshake(folder, port: port, ["-tls1_2"])
