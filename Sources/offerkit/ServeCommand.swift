@@ -188,7 +188,9 @@ struct ServeCommand: AsyncParsableCommand {
         let tls = try configuration.tls.map { files throws(ConfigurationError) in try ServiceTLS.load(files) }
         let service = try OfferService(
             configuration: configuration, ledger: openedLedger, authentication: noAuth ? .disabled : .required)
-        let keyFiles = configuration.apps.values.map(\.keyFile) + [configuration.connectAPI?.keyFile].compactMap { $0 }
+        let keyFiles =
+            configuration.apps.values.map(\.keyFile)
+            + [configuration.connectAPI?.keyFile, configuration.tls?.privateKey].compactMap { $0 }
         for keyFile in Set(keyFiles).sorted() { Credentials.warnIfExposed(keyFile) }
 
         // Lines are written from a thread of their own (ServiceLogHandler, LogWriter); every line

@@ -70,6 +70,7 @@ struct ServeTLSTests {
     func servesHTTPSOnlyWithTLS12OrLater() throws {
         let folder = try Self.folder()
         defer { folder.remove() }
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: folder.file("privkey.pem"))
         let server = try ServerProcess([
             "serve", "--config", folder.file("service.json"), "--port", "0", "--no-auth", "--idle-timeout", "1",
         ])
@@ -154,6 +155,9 @@ struct ServeTLSTests {
         #expect(run.stderr.contains(#"CN=localhost, valid until "#), "the start line names it: \(run.stderr)")
         #expect(run.stderr.contains("offerkit: warning: the TLS certificate"), "a day is left: \(run.stderr)")
         #expect(!run.stderr.contains("PRIVATE KEY"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains("key file \(folder.file("privkey.pem")) is readable by group or others (mode 644)"),
+            "a TLS key others can read is warned of, as a signing key is: \(run.stderr)")
     }
 
     @Test func theFlagsOverrideTheConfiguration() throws {

@@ -36,6 +36,96 @@ struct ServiceTLSTests {
         _ = try ServiceTLS.load(files)
     }
 
+    /// `text` with each PEM block's base64 written again in lines of `width` and CRLF line ends, as
+    /// some tools write them (OpenSSL reads any width).
+    static func rewrapped(_ text: String, width: Int) -> String {
+        var out: [String] = []
+        var base64 = ""
+        for line in text.split(separator: "\n").map(String.init) {
+            if line.hasPrefix("-----BEGIN") {
+                out.append(line)
+                base64 = ""
+            } else if line.hasPrefix("-----END") {
+                var rest = Substring(base64)
+                while !rest.isEmpty {
+                    out.append(String(rest.prefix(width)))
+                    rest = rest.dropFirst(width)
+                }
+                out.append(line)
+            } else {
+                base64 += line
+            }
+        }
+        return out.joined(separator: "\r\n") + "\r\n"
+    }
+
+    @Test(arguments: [76, 40])
+    func base64LinesOfAnyWidthAreRead(_ width: Int) throws {
+        let folder = try TemporaryFolder()
+        let server = try Self.certificates.get().server()
+        let files = TLSFiles(
+            certificateChain: try folder.write("fullchain.pem", Self.rewrapped(server.chainPEM, width: width)),
+            privateKey: try folder.write("privkey.pem", Self.rewrapped(server.keyPEM, width: width)), origin: .flags)
+        #expect(try ServiceTLS.load(files).tlsConfiguration.certificateChain.count == 2)
+    }
+
+    @Test func aChainInTheWrongOrderIsNamedNotTheKey() throws {
+        let folder = try TemporaryFolder()
+        let certificates = try Self.certificates.get()
+        let server = try certificates.server()
+        var files = try Self.files(folder, server)
+        files.certificateChain = try folder.write("reversed.pem", certificates.caPEM + server.leafPEM)
+        do {
+            _ = try ServiceTLS.load(files)
+            Issue.record("a chain with the CA first was served")
+        } catch {
+            let message = error.errorDescription ?? ""
+            #expect(
+                message.contains("(--tls-certificate-chain): expected the server's certificate first"), "\(message)")
+            #expect(message.contains("as certificate 2 of 2: put it first"), "\(message)")
+        }
+    }
+
+    @Test func brokenBlocksAndFilesThatAreNotRegularAreRefusedByName() throws {
+        let folder = try TemporaryFolder()
+        let server = try Self.certificates.get().server()
+        let good = try Self.files(folder, server)
+        let cut = String(server.chainPEM.prefix(200))
+        let notBase64 = "-----BEGIN CERTIFICATE-----\n%%%%\n-----END CERTIFICATE-----\n"
+        let fifo = folder.url.appendingPathComponent("fifo.pem").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let cases: [(TLSFiles, String)] = [
+            (
+                TLSFiles(
+                    certificateChain: try folder.write("cut.pem", cut), privateKey: good.privateKey, origin: .flags),
+                "a BEGIN CERTIFICATE line without its END CERTIFICATE line"
+            ),
+            (
+                TLSFiles(
+                    certificateChain: try folder.write("bad.pem", notBase64), privateKey: good.privateKey,
+                    origin: .flags),
+                "a CERTIFICATE block whose content is not base64"
+            ),
+            (
+                TLSFiles(certificateChain: good.certificateChain, privateKey: fifo, origin: .flags),
+                "it is not a regular file"
+            ),
+            (
+                TLSFiles(certificateChain: folder.url.path, privateKey: good.privateKey, origin: .flags),
+                "it is a directory"
+            ),
+        ]
+        for (files, expected) in cases {
+            do {
+                _ = try ServiceTLS.load(files)
+                Issue.record("served: \(expected)")
+            } catch {
+                #expect(
+                    error.errorDescription?.contains(expected) == true, "\(String(describing: error.errorDescription))")
+            }
+        }
+    }
+
     @Test func theLeafMustBeValidNow() throws {
         let folder = try TemporaryFolder()
         let files = try Self.files(folder, try Self.certificates.get().server())

@@ -39,20 +39,27 @@ public struct ServiceTLS: Sendable {
         // The certificates: every PEM block a CERTIFICATE, read by swift-certificates and by NIOSSL.
         let chainText = try read(files.certificateChain, field: chainField)
         let chainExpected = "PEM certificates (-----BEGIN CERTIFICATE-----), the server's certificate first"
-        guard let blocks = try? PEMDocument.parseMultiple(pemString: chainText), !blocks.isEmpty else {
+        let blocks: [PEMBlock]
+        do {
+            blocks = try PEMBlock.blocks(in: chainText)
+        } catch {
+            throw refuse(
+                chainField, files.certificateChain, "expected \(chainExpected) (found \(Self.describe(error)))")
+        }
+        guard !blocks.isEmpty else {
             throw refuse(chainField, files.certificateChain, "expected \(chainExpected) (found no PEM block)")
         }
         var certificates: [Certificate] = []
         var nioCertificates: [NIOSSLCertificate] = []
         for (index, block) in blocks.enumerated() {
-            guard block.discriminator == "CERTIFICATE" else {
+            guard block.label == "CERTIFICATE" else {
                 throw refuse(
                     chainField, files.certificateChain,
-                    "expected \(chainExpected) (found a \(block.discriminator) block as block \(index + 1))")
+                    "expected \(chainExpected) (found a \(block.label) block as block \(index + 1))")
             }
             do {
-                certificates.append(try Certificate(derEncoded: block.derBytes))
-                nioCertificates.append(try NIOSSLCertificate(bytes: block.derBytes, format: .der))
+                certificates.append(try Certificate(derEncoded: block.der))
+                nioCertificates.append(try NIOSSLCertificate(bytes: block.der, format: .der))
             } catch {
                 throw refuse(
                     chainField, files.certificateChain,
@@ -81,9 +88,14 @@ public struct ServiceTLS: Sendable {
                 "expected \(keyExpected) (found an encrypted key: decrypt it, for example with `openssl pkey -in "
                     + "KEY -out privkey.pem`, and keep the file readable by the service's user only)")
         }
-        let keyBlocks = (try? PEMDocument.parseMultiple(pemString: keyText)) ?? []
+        let keyBlocks: [PEMBlock]
+        do {
+            keyBlocks = try PEMBlock.blocks(in: keyText)
+        } catch {
+            throw refuse(keyField, files.privateKey, "expected \(keyExpected) (found \(Self.describe(error)))")
+        }
         // `openssl ecparam -genkey` writes an EC PARAMETERS block before the key: only key blocks count.
-        let keys = keyBlocks.filter { $0.discriminator.hasSuffix("PRIVATE KEY") }
+        let keys = keyBlocks.filter { $0.label.hasSuffix("PRIVATE KEY") }
         guard keys.count == 1, let keyBlock = keys.first else {
             let found =
                 keyBlocks.isEmpty
@@ -93,12 +105,25 @@ public struct ServiceTLS: Sendable {
         let privateKey: Certificate.PrivateKey
         let nioKey: NIOSSLPrivateKey
         do {
-            privateKey = try Certificate.PrivateKey(pemDocument: keyBlock)
-            nioKey = try NIOSSLPrivateKey(bytes: Array(keyBlock.pemString.utf8), format: .pem)
+            // Written again with 64-character lines, which both readers take.
+            let document = PEMDocument(type: keyBlock.label, derBytes: keyBlock.der)
+            privateKey = try Certificate.PrivateKey(pemDocument: document)
+            nioKey = try NIOSSLPrivateKey(bytes: Array(document.pemString.utf8), format: .pem)
         } catch {
             throw refuse(
                 keyField, files.privateKey,
-                "expected \(keyExpected) (found a \(keyBlock.discriminator) block that cannot be read as one)")
+                "expected \(keyExpected) (found a \(keyBlock.label) block that cannot be read as one)")
+        }
+        if privateKey.publicKey != leaf.publicKey,
+            let owner = certificates.indices.dropFirst().first(where: {
+                certificates[$0].publicKey == privateKey.publicKey
+            })
+        {
+            throw refuse(
+                chainField, files.certificateChain,
+                "expected the server's certificate first (found the private key's certificate, "
+                    + "\(String(describing: certificates[owner].subject)), as certificate \(owner + 1) of \(blocks.count): "
+                    + "put it first, then the certificates that issued it)")
         }
         guard privateKey.publicKey == leaf.publicKey else {
             throw refuse(
@@ -120,8 +145,22 @@ public struct ServiceTLS: Sendable {
         self.notValidAfter = notValidAfter
     }
 
-    /// The file's text (at most ``maximumFileBytes``).
+    /// What a file's PEM blocks have wrong.
+    private static func describe(_ problem: PEMBlock.Problem) -> String {
+        switch problem {
+        case .unterminated(let label): "a BEGIN \(label) line without its END \(label) line"
+        case .notBase64(let label): "a \(label) block whose content is not base64"
+        }
+    }
+
+    /// The file's text (at most ``maximumFileBytes``): a regular file (after links), so that a FIFO
+    /// or a device cannot hold the start waiting for a writer.
     private static func read(_ path: String, field: String) throws(ConfigurationError) -> String {
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            let kind = status.st_mode & S_IFMT == S_IFDIR ? "a directory" : "not a regular file"
+            throw .tlsNotLoaded(field: field, file: path, problem: "the file cannot be read: it is \(kind)")
+        }
         do {
             return String(decoding: try BoundedInput.read(path: path, limit: maximumFileBytes), as: UTF8.self)
         } catch {
