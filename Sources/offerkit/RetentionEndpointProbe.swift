@@ -39,13 +39,17 @@ final class RetentionEndpointProbe: Sendable {
         enum Result: Sendable {
             /// A 200 with a valid answer (verified when a key was given).
             case answered(RealtimeAnswer, verified: Bool)
-            /// An answer that came but is not a valid (or verified) `RealtimeResponseBody`, or not a 200.
+            /// An answer that came but is not a valid `RealtimeResponseBody`, or not a 200.
             case refused(String)
+            /// A valid `RealtimeResponseBody` whose signature does not verify with the app's key.
+            case notVerified(String)
             /// No answer: the endpoint could not be reached, or did not answer in time.
             case unreachable(String)
         }
         let requestIdentifier: UUID
         let status: Int?
+        /// The answer's bytes; empty under `--count`, where only the verdicts are kept (100,000
+        /// answers of up to 64 KiB each would not fit in memory).
         let body: [UInt8]
         let elapsed: Duration
         let result: Result
@@ -59,15 +63,18 @@ final class RetentionEndpointProbe: Sendable {
     let template: Template
     let signer: RealtimeRequestSigner
     let verification: Verification?
-    /// How long a request may take to connect and bring its answer's head (the body's reads each as long).
+    /// How long a request may take, from sending it to the answer's last byte.
     let timeout: Int
+    /// Whether each outcome keeps the answer's bytes (one request) or only the verdict (a load).
+    let keepsBodies: Bool
     private let client: HTTPClient
 
     /// - Parameter trusting: certificates trusted for `https://` besides the system's roots.
     init(
         url: String, template: Template, chain: RetentionTestChain, verification: Verification?, timeout: Int,
-        concurrency: Int, trusting: [NIOSSLCertificate] = []
+        concurrency: Int, trusting: [NIOSSLCertificate] = [], keepsBodies: Bool = true
     ) {
+        self.keepsBodies = keepsBodies
         self.url = url
         self.template = template
         self.signer = RealtimeRequestSigner(chain: chain)
@@ -109,44 +116,83 @@ final class RetentionEndpointProbe: Sendable {
         post.headers.add(name: "Content-Type", value: "application/json")
         post.body = .bytes(ByteBuffer(bytes: body))
         let started = ContinuousClock.now
-        let status: Int
-        var answer: [UInt8] = []
-        var tooLarge = false
+        let exchange: Exchange
         do {
-            let response = try await client.execute(post, timeout: .seconds(Int64(timeout)))
-            status = Int(response.status.code)
-            do {
-                let buffer = try await response.body.collect(upTo: RealtimeAnswer.maximumBytes)
-                answer = Array(buffer.readableBytesView)
-            } catch is NIOTooManyBytesError {
-                tooLarge = true
-            }
+            exchange = try await self.exchange(post)
         } catch {
             return Outcome(
                 requestIdentifier: request.requestIdentifier, status: nil, body: [],
                 elapsed: ContinuousClock.now - started, result: .unreachable(Self.describe(error)))
         }
         let elapsed = ContinuousClock.now - started
+        let (status, answer, tooLarge) = (exchange.status, exchange.answer, exchange.tooLarge)
         func outcome(_ result: Outcome.Result) -> Outcome {
             Outcome(
-                requestIdentifier: request.requestIdentifier, status: status, body: answer, elapsed: elapsed,
-                result: result)
+                requestIdentifier: request.requestIdentifier, status: status, body: keepsBodies ? answer : [],
+                elapsed: elapsed, result: result)
         }
         if tooLarge {
             return outcome(.refused(RealtimeAnswerError.tooLarge(bytes: RealtimeAnswer.maximumBytes + 1).message))
         }
         guard status == 200 else { return outcome(.refused(Self.statusProblem(status, template: template))) }
+        let read: RealtimeAnswer
         do {
-            let read = try RealtimeAnswer(body: answer)
-            var verified = false
-            if let verification {
+            read = try RealtimeAnswer(body: answer)
+        } catch {
+            return outcome(.refused("not a valid RealtimeResponseBody: \(error.message)"))
+        }
+        var verified = false
+        if let verification {
+            do {
                 verified = try read.verify(
                     with: verification.verifier, bundleId: verification.bundleId,
                     originalTransactionId: template.originalTransactionId)
+            } catch {
+                return outcome(.notVerified("a valid RealtimeResponseBody, but \(error.message)"))
             }
-            return outcome(.answered(read, verified: verified))
-        } catch {
-            return outcome(.refused("not a valid RealtimeResponseBody: \(error.message)"))
+        }
+        return outcome(.answered(read, verified: verified))
+    }
+
+    /// What came back for one request.
+    private struct Exchange: Sendable {
+        var status: Int
+        var answer: [UInt8]
+        var tooLarge: Bool
+    }
+
+    /// Why a request gave up.
+    private struct DeadlinePassed: Error, CustomStringConvertible {
+        let seconds: Int
+        var description: String { "no whole answer within \(seconds) s (--timeout)" }
+    }
+
+    /// Posts `request` and reads its answer (at most ``RealtimeAnswer/maximumBytes``), all within
+    /// ``timeout``: AsyncHTTPClient's own deadline ends at the answer's head, and its read timeout
+    /// starts again with every byte, so a body that trickles in is cut off here.
+    private func exchange(_ request: HTTPClientRequest) async throws -> Exchange {
+        let client = self.client
+        let seconds = timeout
+        return try await withThrowingTaskGroup(of: Exchange?.self) { group in
+            group.addTask {
+                let response = try await client.execute(request, timeout: .seconds(Int64(seconds)))
+                do {
+                    let buffer = try await response.body.collect(upTo: RealtimeAnswer.maximumBytes)
+                    return Exchange(
+                        status: Int(response.status.code), answer: Array(buffer.readableBytesView), tooLarge: false)
+                } catch is NIOTooManyBytesError {
+                    return Exchange(status: Int(response.status.code), answer: [], tooLarge: true)
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let exchange = first else {
+                throw DeadlinePassed(seconds: seconds)
+            }
+            return exchange
         }
     }
 

@@ -12,7 +12,11 @@ struct RetentionLoadReport {
     var successes: Int { outcomes.filter(\.isSuccess).count }
 
     /// Percent of requests that succeeded.
-    var successRate: Double { outcomes.isEmpty ? 0 : Double(successes) * 100 / Double(outcomes.count) }
+    /// The share of successes in percent, rounded down to hundredths: one failure in 100,000 reads
+    /// 99.99, never 100.00.
+    var successRate: Double {
+        outcomes.isEmpty ? 0 : (Double(successes) * 10_000 / Double(outcomes.count)).rounded(.down) / 100
+    }
 
     /// The response times of the requests that got an answer, in milliseconds, sorted.
     var times: [Double] {
@@ -34,6 +38,7 @@ struct RetentionLoadReport {
             switch outcome.result {
             case .answered: reason = "over 700 ms"
             case .refused: reason = outcome.status == 200 ? "invalid answer" : "HTTP \(outcome.status ?? 0)"
+            case .notVerified: reason = "not verified"
             case .unreachable: reason = "unreachable"
             }
             counts[reason, default: 0] += 1
@@ -91,7 +96,7 @@ struct RetentionLoadReport {
         }
         if let first = outcomes.first(where: { !$0.isSuccess }) {
             switch first.result {
-            case .refused(let problem):
+            case .refused(let problem), .notVerified(let problem):
                 throw CLIError.verificationFailed(
                     "\(outcomes.count - successes) requests failed; the first: \(problem)")
             case .unreachable(let problem) where successes == 0 && outcomes.allSatisfy({ $0.status == nil }):

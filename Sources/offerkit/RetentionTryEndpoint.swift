@@ -143,7 +143,7 @@ struct RetentionTryEndpoint: AsyncParsableCommand {
             rootCertificate: folder.appendingPathComponent(RetentionTestChain.rootFile).path)
         let probe = RetentionEndpointProbe(
             url: url, template: template, chain: loaded, verification: try verification(), timeout: timeout,
-            concurrency: min(concurrency, count), trusting: try trustedCertificates())
+            concurrency: min(concurrency, count), trusting: try trustedCertificates(), keepsBodies: count == 1)
         if count == 1 {
             let outcome = await probe.send()
             await probe.shutdown()
@@ -234,7 +234,7 @@ struct RetentionTryEndpoint: AsyncParsableCommand {
             if outcome.elapsed > RetentionEndpointProbe.threshold {
                 lines.append("slower than Apple's 700 ms: Apple would show the default message")
             }
-        case .refused(let problem):
+        case .refused(let problem), .notVerified(let problem):
             members += [
                 ("answer", outcome.body.isEmpty ? .null : answerJSON), ("valid", .bool(false)),
                 ("problem", .string(problem)),

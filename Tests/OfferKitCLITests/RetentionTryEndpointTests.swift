@@ -95,6 +95,9 @@ struct RetentionTryEndpointTests {
                 "--bundle-id", "com.example.offerkit.other",
             ])
         #expect(wrongApp.status == 1 && wrongApp.stderr.contains("bid"), "\(wrongApp)")
+        #expect(
+            wrongApp.stderr.contains("a valid RealtimeResponseBody, but promotionalOffer"),
+            "a body that is valid but does not verify is said to be so: \(wrongApp)")
 
         if Independent.pythonAvailable || Independent.isCI {
             let token = try #require(v2, "no V2 offer was answered")
@@ -131,6 +134,16 @@ struct RetentionTryEndpointTests {
             trusted, "--app-apple-id", "1234567890", "--product-id", "com.example.offerkit.monthly", "--timeout", "1",
         ])
         #expect(unreachable.status == 5 && unreachable.stderr.contains("could not be reached"), "\(unreachable)")
+
+        // An answer whose bytes trickle in, each well within a read timeout: cut off at --timeout
+        // in all (the head's deadline alone would let it run for 30 s).
+        let trickling = try TricklingEndpoint()
+        defer { trickling.stop() }
+        let slow = try CLI.run([
+            "retention", "try-endpoint", "--url", "http://127.0.0.1:\(trickling.port)/v1/retention/realtime", "--chain",
+            trusted, "--app-apple-id", "1234567890", "--product-id", "com.example.offerkit.monthly", "--timeout", "1",
+        ])
+        #expect(slow.status == 5 && slow.stderr.contains("no whole answer within 1 s (--timeout)"), "\(slow)")
 
         let missingChain = try Self.tryEndpoint(
             serve, chain: folder.file("none"), ["--product-id", "com.example.offerkit.monthly"])

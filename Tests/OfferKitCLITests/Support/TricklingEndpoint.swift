@@ -1,0 +1,69 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An HTTP endpoint on 127.0.0.1 that answers every request with a `200` head promising a body of
+/// 100 bytes, then sends one byte every 300 ms: each read completes long before any read timeout,
+/// but the whole answer takes 30 s. For the deadline of `retention try-endpoint`.
+final class TricklingEndpoint: @unchecked Sendable {
+    private let socket: Int32
+    let port: Int
+    private let stopped = NSLock()
+    private var isStopped = false
+
+    init() throws {
+        let descriptor = try LoopbackSocket.open()
+        let bound = LoopbackSocket.withAddress(port: 0) { bind(descriptor, $0, $1) }
+        guard bound == 0, listen(descriptor, 8) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw HTTPConnectionError(description: "bind/listen on 127.0.0.1 failed: errno \(code)")
+        }
+        socket = descriptor
+        port = LoopbackSocket.localPort(of: descriptor)
+        Thread.detachNewThread { [self] in acceptLoop() }
+    }
+
+    /// Stops accepting; connections being answered end at their next byte.
+    func stop() {
+        stopped.withLock { isStopped = true }
+        shutdown(socket, Int32(SHUT_RDWR))
+        close(socket)
+    }
+
+    private var done: Bool { stopped.withLock { isStopped } }
+
+    #if canImport(Glibc)
+        private static let noSignal = Int32(MSG_NOSIGNAL)
+    #else
+        private static let noSignal: Int32 = 0  // Darwin has no MSG_NOSIGNAL (it would need SO_NOSIGPIPE)
+    #endif
+
+    private func acceptLoop() {
+        while !done {
+            let connection = accept(socket, nil, nil)
+            guard connection >= 0 else { return }
+            Thread.detachNewThread { [self] in answer(connection) }
+        }
+    }
+
+    private func answer(_ connection: Int32) {
+        defer { close(connection) }
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        // The request's head and body arrive at once from a client on loopback; one read is enough
+        // to know it came (what it holds does not matter).
+        guard read(connection, &buffer, buffer.count) > 0 else { return }
+        let head = Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n".utf8)
+        // send(2) with MSG_NOSIGNAL: a client that gave up closed the connection, and a write(2)
+        // would raise SIGPIPE in the test process.
+        guard send(connection, head, head.count, Self.noSignal) == head.count else { return }
+        for _ in 0..<100 {
+            usleep(300_000)
+            if done || send(connection, [UInt8(ascii: " ")], 1, Self.noSignal) != 1 { return }
+        }
+    }
+}
