@@ -443,7 +443,7 @@ struct SignBatchTests {
         let records = LogRecords()
         let service = try ServiceFixtures.service()
         let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
-        let app = Application(router: service.makeRouter(), logger: logger)
+        let app = Application(router: service.testRouter(), logger: logger)
         let items = [
             Self.item("promotional-offer", Self.singles[0].body), Self.item("promotional-offer", "{}"),
         ]

@@ -48,9 +48,10 @@ enum ServiceFixtures {
             configuration: configuration, ledger: ledger, authentication: authentication, clock: clock)
     }
 
-    /// An application serving `service`, logging only critical messages (tests stay quiet).
+    /// An application serving `service`, logging only critical messages (tests stay quiet); each
+    /// request's work on ``DedicatedThreads`` (see `OfferService.testApplication(operations:logger:)`).
     static func application(_ service: OfferService) -> some ApplicationProtocol {
-        Application(router: service.makeRouter(), logger: quietLogger)
+        Application(router: service.testRouter(), logger: quietLogger)
     }
 
     /// A logger that lets only critical messages through.

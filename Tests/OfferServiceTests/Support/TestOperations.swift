@@ -33,7 +33,8 @@ enum TestOperations {
         operation(runsLong ? "long" : "short", runsLong: runsLong) { _ in
             let executor = withUnsafeCurrentTask { $0?.unownedTaskExecutor }
             let onWorkers = executor == WorkerExecutor.shared.asUnownedTaskExecutor()
-            return OperationResponse(body: .object([("workers", .bool(onWorkers))]))
+            return OperationResponse(
+                body: .object([("workers", .bool(onWorkers)), ("dedicated", .bool(DedicatedThreads.isCurrent))]))
         }
     }
 
