@@ -21,6 +21,21 @@ struct RetentionTryEndpointTests {
 
     static let credentials = ["--config", DemoKey.configPath, "--bundle-id", DemoKey.bundleId]
 
+    /// A folder with a chain made by `offerkit retention test-chain` (its path: `chain`), and a real
+    /// `offerkit serve` that trusts the chain's root.
+    static func chainAndService() throws -> (folder: TempDir, chain: String, serve: RetentionServe) {
+        let folder = try TempDir.make()
+        let chain = folder.file("chain")
+        do {
+            #expect(try CLI.run(["retention", "test-chain", "--out", chain]).status == 0)
+            let serve = try RetentionServe(rootPEM: try String(contentsOfFile: chain + "/root.pem", encoding: .utf8))
+            return (folder, chain, serve)
+        } catch {
+            folder.remove()
+            throw error
+        }
+    }
+
     @Test("test-chain writes the four files (the key 0600), refuses to overwrite without --force")
     func testChainWritesItsFolder() throws {
         let folder = try TempDir.make()
@@ -51,12 +66,11 @@ struct RetentionTryEndpointTests {
 
     @Test("try-endpoint: every decision of the example rules, verified with the app's key; V2 by PyJWT too")
     func everyDecisionVerified() throws {
-        let folder = try TempDir.make()
-        defer { folder.remove() }
-        let chain = folder.file("chain")
-        #expect(try CLI.run(["retention", "test-chain", "--out", chain]).status == 0)
-        let serve = try RetentionServe(rootPEM: try String(contentsOfFile: chain + "/root.pem", encoding: .utf8))
-        defer { serve.stop() }
+        let (folder, chain, serve) = try Self.chainAndService()
+        defer {
+            serve.stop()
+            folder.remove()
+        }
 
         var v2: String?
         for request in RetentionExample.requests {
@@ -168,12 +182,11 @@ struct RetentionTryEndpointTests {
 
     @Test("--count 200 --concurrency 8: 100 % success, and the service counts 200 decisions")
     func load() throws {
-        let folder = try TempDir.make()
-        defer { folder.remove() }
-        let chain = folder.file("chain")
-        #expect(try CLI.run(["retention", "test-chain", "--out", chain]).status == 0)
-        let serve = try RetentionServe(rootPEM: try String(contentsOfFile: chain + "/root.pem", encoding: .utf8))
-        defer { serve.stop() }
+        let (folder, chain, serve) = try Self.chainAndService()
+        defer {
+            serve.stop()
+            folder.remove()
+        }
         let sample = #"offerkit_retention_decisions_total{kind="promotionalOffer"}"#
         let before = RetentionServe.sample(sample, in: try serve.metrics()) ?? 0
 

@@ -12,15 +12,7 @@ final class ListeningSocket {
     let port: Int
 
     init() throws {
-        let descriptor = try LoopbackSocket.open()
-        let bound = LoopbackSocket.withAddress(port: 0) { bind(descriptor, $0, $1) }
-        guard bound == 0, listen(descriptor, 8) == 0 else {
-            let code = errno
-            close(descriptor)
-            throw HTTPConnectionError(description: "bind/listen on 127.0.0.1 failed: errno \(code)")
-        }
-        self.socket = descriptor
-        self.port = LoopbackSocket.localPort(of: descriptor)
+        (socket, port) = try LoopbackSocket.listening()
     }
 
     deinit { close(socket) }

@@ -6,7 +6,7 @@ import Foundation
     import Darwin
 #endif
 
-/// The POSIX calls that ``HTTPConnection`` and ``ListeningSocket`` share: a TCP socket, the
+/// The POSIX calls that ``HTTPConnection``, ``ListeningSocket`` and ``TricklingEndpoint`` share: a TCP socket, the
 /// address 127.0.0.1:port, and the port the system gave a socket.
 enum LoopbackSocket {
     /// A new IPv4 TCP socket.
@@ -30,6 +30,19 @@ enum LoopbackSocket {
         return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
+    }
+
+    /// A new socket listening on 127.0.0.1 on a port the system chose, and that port.
+    /// - Throws: when `socket(2)`, `bind(2)` or `listen(2)` fails.
+    static func listening(backlog: Int32 = 8) throws -> (descriptor: Int32, port: Int) {
+        let descriptor = try open()
+        let bound = withAddress(port: 0) { bind(descriptor, $0, $1) }
+        guard bound == 0, listen(descriptor, backlog) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw HTTPConnectionError(description: "bind/listen on 127.0.0.1 failed: errno \(code)")
+        }
+        return (descriptor, localPort(of: descriptor))
     }
 
     /// The local port of `descriptor` (`getsockname(2)`).
