@@ -26,6 +26,8 @@ public struct OfferService: Sendable {
     /// - Parameter retentionDecider: with a `retention` section, what decides the Get Retention
     ///   Message endpoint's answers instead of its rules (``RetentionDecider``: the hook for a choice
     ///   that needs your own data); the service verifies each request before and signs the offer after.
+    /// - Parameter retentionDeciderTimeBudget: how long `retentionDecider` may take before the
+    ///   request is answered `{}` (more than 0, at most 60 s; Apple waits about 700 ms in all).
     /// - Throws: ``ConfigurationError`` when a key or root certificate cannot be loaded,
     ///   authentication is required and there is no API key, or the configuration names a ledger
     ///   and none is given.
@@ -33,7 +35,7 @@ public struct OfferService: Sendable {
         configuration: ServiceConfiguration, ledger: (any CodeLedger)? = nil,
         authentication: Authentication = .required, metrics: ServiceMetrics = ServiceMetrics(),
         clock: SigningClock = .system, nonces: NonceGenerator = .random,
-        retentionDecider: (any RetentionDecider)? = nil
+        retentionDecider: (any RetentionDecider)? = nil, retentionDeciderTimeBudget: Duration = .milliseconds(500)
     ) throws(ConfigurationError) {
         if authentication == .required, configuration.apiKeys.isEmpty { throw .noAPIKeys }
         if let location = configuration.ledger, ledger == nil { throw .ledgerNotOpened(location: location.description) }
@@ -42,7 +44,7 @@ public struct OfferService: Sendable {
         if let section = configuration.retention {
             retention = try RetentionEndpoint(
                 configuration: section, apps: configuration.apps, registry: apps, decider: retentionDecider,
-                clock: clock)
+                deciderTimeBudget: retentionDeciderTimeBudget, clock: clock)
         }
         self.init(
             state: ServiceState(

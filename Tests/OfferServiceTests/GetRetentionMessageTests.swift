@@ -208,6 +208,19 @@ struct GetRetentionMessageTests {
         }
     }
 
+    @Test("the decider's time budget is the service's to set: more than 0 and at most 60 s")
+    func deciderTimeBudget() throws {
+        let decider = Fixed(decision: .default)
+        for budget in [Duration.zero, .seconds(61)] {
+            #expect(throws: ConfigurationError.self, "\(budget)") {
+                try OfferService(
+                    configuration: F.configuration(), retentionDecider: decider, retentionDeciderTimeBudget: budget)
+            }
+        }
+        _ = try OfferService(
+            configuration: F.configuration(), retentionDecider: decider, retentionDeciderTimeBudget: .milliseconds(650))
+    }
+
     @Test("the hook: a service's own decider decides; one that throws gets {}, a warning and hookFailed")
     func hook() async throws {
         let message = RetentionDecision.message(messageIdentifier: RetentionExample.switchMessage)

@@ -24,7 +24,7 @@ public struct RetentionEndpoint: Sendable {
     ///   cannot be made.
     init(
         configuration: RetentionConfiguration, apps: [String: AppCredentials], registry: AppRegistry,
-        decider: (any RetentionDecider)?, clock: SigningClock
+        decider: (any RetentionDecider)?, deciderTimeBudget: Duration = .milliseconds(500), clock: SigningClock
     ) throws(ConfigurationError) {
         var roots: [Certificate] = []
         for file in configuration.rootCertificateFiles {
@@ -47,7 +47,7 @@ public struct RetentionEndpoint: Sendable {
         let settings = RetentionSettings(
             environments: Set(configuration.environments),
             rootCertificates: roots.isEmpty ? [AppleRootCertificates.appleRootCAG3] : roots,
-            maxRequestAgeSeconds: configuration.maxRequestAgeSeconds)
+            maxRequestAgeSeconds: configuration.maxRequestAgeSeconds, deciderTimeBudget: deciderTimeBudget)
         do {
             let responder = try RetentionResponder(
                 apps: served, settings: settings, decider: decider ?? RuleDecider(configuration.rules), clock: clock)
