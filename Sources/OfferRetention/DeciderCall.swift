@@ -6,6 +6,10 @@ import OfferAppleVerification
 /// The decider runs in a task of its own and a timer in another; whichever ends first answers,
 /// and the other is cancelled. A decider that ignores cancellation keeps running, but the request
 /// does not wait for it.
+///
+/// The timer starts when the decider's task starts running, as the service's request timeout
+/// starts with the work: time spent waiting for a thread (a busy machine) does not count against
+/// the decider, and a decider that answers without suspending always answers before its timer.
 enum DeciderCall {
     static func decide(
         _ decider: any RetentionDecider, request: DecodedRealtimeRequestBody, bundleId: String, budget: Duration
@@ -15,17 +19,18 @@ enum DeciderCall {
             await withCheckedContinuation { continuation in
                 race.begin(continuation)
                 let work = Task {
+                    let timer = Task {
+                        try? await Task.sleep(for: budget)
+                        if !Task.isCancelled { race.finish(.failure(.overran(budget: budget))) }
+                    }
+                    race.attach(timer: timer)
                     do {
                         race.finish(.success(try await decider.decide(for: request, bundleId: bundleId)))
                     } catch {
                         race.finish(.failure(.threw(errorType: String(reflecting: type(of: error)))))
                     }
                 }
-                let timer = Task {
-                    try? await Task.sleep(for: budget)
-                    if !Task.isCancelled { race.finish(.failure(.overran(budget: budget))) }
-                }
-                race.attach(work: work, timer: timer)
+                race.attach(work: work)
             }
         } onCancel: {
             race.finish(.failure(.overran(budget: budget)))
@@ -53,16 +58,22 @@ enum DeciderCall {
             if let early { continuation.resume(returning: early) }
         }
 
-        /// Keeps the tasks to cancel; cancels them at once when the race is already over.
-        func attach(work: Task<Void, Never>, timer: Task<Void, Never>) {
+        /// Keeps the decider's task to cancel; cancels it at once when the race is already over.
+        func attach(work: Task<Void, Never>) {
             let over = state.withLockedValue { state in
-                if state.result == nil { (state.work, state.timer) = (work, timer) }
+                if state.result == nil { state.work = work }
                 return state.result != nil
             }
-            if over {
-                timer.cancel()
-                work.cancel()
+            if over { work.cancel() }
+        }
+
+        /// Keeps the timer to cancel; cancels it at once when the race is already over.
+        func attach(timer: Task<Void, Never>) {
+            let over = state.withLockedValue { state in
+                if state.result == nil { state.timer = timer }
+                return state.result != nil
             }
+            if over { timer.cancel() }
         }
 
         func finish(_ result: Outcome) {

@@ -119,6 +119,22 @@ struct RetentionDeciderTests {
         }
     }
 
+    @Test("the budget starts with the decider: one that answers without suspending is answered, whatever the budget")
+    func budgetStartsWithTheDecider() async throws {
+        // A nanosecond's budget: a timer started beside the decider's task (the earlier design) could
+        // fire first whenever that task waited for a thread (it did in CI); started in it, it cannot.
+        let decision = RetentionDecision.message(messageIdentifier: RetentionExample.plainMessage)
+        let responder = try RetentionFixtures.responder(
+            decider: FixedDecider(decision: decision), settings: RetentionFixtures.settings(budget: .nanoseconds(1)))
+        for _ in 0..<50 {
+            guard case .answered(let answer) = await responder.respond(to: try RetentionFixtures.body()) else {
+                Issue.record("refused")
+                return
+            }
+            #expect(answer.kind == .message && answer.hookFailure == nil, "\(String(describing: answer.hookFailure))")
+        }
+    }
+
     @Test("a caller cancelled while the decider decides (the client left) is answered {} at once, not remembered")
     func cancelledCaller() async throws {
         let gate = Gate()
