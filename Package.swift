@@ -182,6 +182,7 @@ let package = Package(
                 "OfferRetentionAPI",
                 "OfferRetention", "OfferRetentionTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             path: "Fuzz/Targets"
         ),

@@ -230,3 +230,16 @@ body_tokens = ["{", "}", ":", ",", '"signedPayload"', '""', "\\u", "\\/", ".", "
                "null", "[]", " ", "\n"]
 (root / "Fuzz" / "dictionaries" / "realtime-request-body.dict").write_text(
     "\n".join(token(word) for word in body_tokens) + "\n")
+
+# pem: root certificates and TLS files as OpenSSL writes them, other line widths, CRLF, broken blocks.
+root_pem = (root / "Tests/Fixtures/readme-walkthrough/apple-test-root.pem")
+if root_pem.exists():
+    text = root_pem.read_text()
+    seed("pem", "certificate.pem", text)
+    seed("pem", "certificate-crlf.pem", text.replace("\n", "\r\n"))
+    body = "".join(line for line in text.splitlines() if not line.startswith("-----"))
+    seed("pem", "certificate-76.pem", "-----BEGIN CERTIFICATE-----\n"
+         + "\n".join(body[i:i + 76] for i in range(0, len(body), 76)) + "\n-----END CERTIFICATE-----\n")
+seed("pem", "ec-parameters.pem", "-----BEGIN EC PARAMETERS-----\nBggqhkjOPQMBBw==\n-----END EC PARAMETERS-----\n")
+seed("pem", "unterminated.pem", "-----BEGIN CERTIFICATE-----\nMIIB\n")
+seed("pem", "not-base64.pem", "-----BEGIN CERTIFICATE-----\n%%%%\n-----END CERTIFICATE-----\n")

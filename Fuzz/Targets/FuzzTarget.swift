@@ -48,6 +48,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case realtimeRequestBody = "realtime-request-body"
     /// `RealtimeAnswer(body:)`: an endpoint's answer, as `offerkit retention try-endpoint` reads it.
     case realtimeAnswer = "realtime-answer"
+    /// `PEMBlock.blocks(in:)`: root certificates and TLS files.
+    case pem
 
     /// Runs one input through the target.
     package func run(_ input: [UInt8]) {
@@ -70,6 +72,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .retentionRules: Self.fuzzRetentionRules(input)
         case .realtimeRequestBody: Self.fuzzRealtimeRequestBody(input)
         case .realtimeAnswer: Self.fuzzRealtimeAnswer(input)
+        case .pem: Self.fuzzPEM(input)
         }
     }
 

@@ -34,20 +34,19 @@ public enum AppleRootCertificates {
 
     /// Every certificate in a PEM text (one or more `-----BEGIN CERTIFICATE-----` blocks).
     public static func certificates(pem: String) throws(AppleVerificationError) -> [Certificate] {
-        let documents: [PEMDocument]
+        let blocks: [PEMBlock]
         do {
-            documents = try PEMDocument.parseMultiple(pemString: pem)
+            blocks = try PEMBlock.blocks(in: pem)
         } catch {
             throw .unreadableRootCertificate("not PEM (-----BEGIN CERTIFICATE----- blocks)")
         }
-        guard !documents.isEmpty else { throw .unreadableRootCertificate("no PEM block found") }
+        guard !blocks.isEmpty else { throw .unreadableRootCertificate("no PEM block found") }
         var certificates: [Certificate] = []
-        for (index, document) in documents.enumerated() {
-            guard document.discriminator == "CERTIFICATE" else {
-                throw .unreadableRootCertificate(
-                    "PEM block \(index + 1) is \(document.discriminator), expected CERTIFICATE")
+        for (index, block) in blocks.enumerated() {
+            guard block.label == "CERTIFICATE" else {
+                throw .unreadableRootCertificate("PEM block \(index + 1) is \(block.label), expected CERTIFICATE")
             }
-            certificates.append(try certificate(der: document.derBytes))
+            certificates.append(try certificate(der: block.der))
         }
         return certificates
     }

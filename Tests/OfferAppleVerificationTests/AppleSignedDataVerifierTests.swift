@@ -135,6 +135,15 @@ struct AppleSignedDataVerifierTests {
                 pem: "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n")
         }
         #expect(throws: AppleVerificationError.self) { _ = try AppleRootCertificates.certificates(pem: "nothing") }
+        // As OpenSSL reads PEM: base64 lines of another width, CRLF line ends.
+        let body = AppleRootCertificates.appleRootCAG3PEM.split(whereSeparator: \.isNewline)
+            .filter { !$0.hasPrefix("-----") }.joined()
+        let wide = stride(from: 0, to: body.count, by: 76).map {
+            String(body.dropFirst($0).prefix(76))
+        }
+        let rewrapped = (["-----BEGIN CERTIFICATE-----"] + wide + ["-----END CERTIFICATE-----"]).joined(
+            separator: "\r\n")
+        #expect(try AppleRootCertificates.certificates(pem: rewrapped) == [AppleRootCertificates.appleRootCAG3])
     }
 
     @Test("a signedDate at either end of the 64-bit range is refused with a reason, not a crash")

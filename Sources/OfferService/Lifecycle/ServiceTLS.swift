@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdTLS
+import OfferAppleVerification
 import OfferJSON
 import SwiftASN1
 import X509

@@ -4,16 +4,16 @@ import Foundation
 /// reads one: base64 lines of any width, CRLF or LF, text outside the blocks ignored.
 ///
 /// swift-asn1's `PEMDocument` reader wants lines of exactly 64 characters and refuses a whole file
-/// otherwise, though OpenSSL (and so every web server) reads other widths: the TLS files are read
-/// here, and each block is handed on as DER.
-struct PEMBlock: Sendable, Equatable {
+/// otherwise, though OpenSSL (and so every web server) reads other widths: root certificates and
+/// the service's TLS files are read here, and each block is handed on as DER.
+package struct PEMBlock: Sendable, Equatable {
     /// The label, such as `CERTIFICATE` or `PRIVATE KEY`.
-    let label: String
+    package let label: String
     /// The decoded base64.
-    let der: [UInt8]
+    package let der: [UInt8]
 
     /// Why a file's blocks cannot be read.
-    enum Problem: Error, Equatable {
+    package enum Problem: Error, Equatable {
         /// A BEGIN line with no END line of the same label after it.
         case unterminated(label: String)
         /// A block whose content is not base64 (or holds headers, as an encrypted legacy key does).
@@ -21,7 +21,7 @@ struct PEMBlock: Sendable, Equatable {
     }
 
     /// Every block of `text`, in order; none when it has no BEGIN line.
-    static func blocks(in text: String) throws(Problem) -> [PEMBlock] {
+    package static func blocks(in text: String) throws(Problem) -> [PEMBlock] {
         var blocks: [PEMBlock] = []
         var open: (label: String, base64: String)?
         for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline) {
