@@ -10,15 +10,19 @@ import OfferAppleVerification
 /// The timer starts when the decider's task starts running, as the service's request timeout
 /// starts with the work: time spent waiting for a thread (a busy machine) does not count against
 /// the decider, and a decider that answers without suspending always answers before its timer.
+/// The decider's task runs on `executor` when there is one (an unstructured task does not inherit
+/// the caller's executor preference), so that a server that runs its requests' work on executors
+/// of its own runs its decider there too.
 enum DeciderCall {
     static func decide(
-        _ decider: any RetentionDecider, request: DecodedRealtimeRequestBody, bundleId: String, budget: Duration
+        _ decider: any RetentionDecider, request: DecodedRealtimeRequestBody, bundleId: String, budget: Duration,
+        executor: (any TaskExecutor)?
     ) async -> Result<RetentionDecision, RetentionHookFailure> {
         let race = Race()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 race.begin(continuation)
-                let work = Task {
+                let work = Task(executorPreference: executor) {
                     let timer = Task {
                         try? await Task.sleep(for: budget)
                         if !Task.isCancelled { race.finish(.failure(.overran(budget: budget))) }
@@ -33,7 +37,7 @@ enum DeciderCall {
                 race.attach(work: work)
             }
         } onCancel: {
-            race.finish(.failure(.overran(budget: budget)))
+            race.finish(.failure(.stopped))
         }
     }
 

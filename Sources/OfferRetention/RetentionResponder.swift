@@ -100,7 +100,13 @@ public struct RetentionResponder: Sendable {
     public var rememberedAnswers: Int { cache.count }
 
     /// Answers the body of a POST from the App Store.
-    public func respond(to body: [UInt8]) async -> RetentionOutcome {
+    ///
+    /// - Parameters:
+    ///   - body: The request's body as it came.
+    ///   - deciderExecutor: Where a decider of your own runs (its own task, under its time
+    ///     budget); `nil` runs it on Swift's global concurrent executor. A server that runs its
+    ///     requests' work on a `TaskExecutor` of its own passes it here.
+    public func respond(to body: [UInt8], deciderExecutor: (any TaskExecutor)? = nil) async -> RetentionOutcome {
         guard body.count <= RealtimeRequestBody.maximumBytes else { return .unauthorized(.bodyTooLarge) }
         guard let jws = RealtimeRequestBody.signedPayload(in: body) else { return .unauthorized(.malformedBody) }
         let signed: AppleCompactJWS
@@ -128,11 +134,14 @@ public struct RetentionResponder: Sendable {
         } catch {
             return .unauthorized(Self.rejection(for: error))
         }
-        return .answered(await answer(request, payload: signed.payloadBytes, app: route.app, now: now))
+        return .answered(
+            await answer(
+                request, payload: signed.payloadBytes, app: route.app, now: now, deciderExecutor: deciderExecutor))
     }
 
     private func answer(
-        _ request: DecodedRealtimeRequestBody, payload: [UInt8], app: RetentionApp, now: Date
+        _ request: DecodedRealtimeRequestBody, payload: [UInt8], app: RetentionApp, now: Date,
+        deciderExecutor: (any TaskExecutor)?
     ) async -> RetentionAnswer {
         let digest = SHA256.hash(data: payload)
         var replay = RetentionReplay.fresh
@@ -148,7 +157,8 @@ public struct RetentionResponder: Sendable {
             decided = .success(rules.decision(for: request, bundleId: app.bundleId))
         } else {
             decided = await DeciderCall.decide(
-                decider, request: request, bundleId: app.bundleId, budget: settings.deciderTimeBudget)
+                decider, request: request, bundleId: app.bundleId, budget: settings.deciderTimeBudget,
+                executor: deciderExecutor)
         }
         let encoded = decided.flatMap { decision in
             Result { () throws(RetentionHookFailure) in

@@ -151,6 +151,7 @@ struct RetentionDeciderTests {
         #expect(!gate.decided, "the answer waited for the decider")
         gate.open()
         #expect(answer.kind == .hookFailed && answer.body == Array("{}".utf8))
+        #expect(answer.hookFailure == .stopped, "not an overrun: the budget was a minute")
         #expect(responder.rememberedAnswers == 0)
     }
 

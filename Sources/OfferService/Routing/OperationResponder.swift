@@ -32,7 +32,7 @@ struct OperationResponder: Sendable {
         let input = { @Sendable [state, query, context] (body: JSONValue?, rawBody: [UInt8]?) in
             OperationRequest(
                 body: body, rawBody: rawBody, parameters: parameters, query: query, headers: request.headers,
-                apiKey: apiKey, state: state, logger: logged, requestId: context.requestId,
+                apiKey: apiKey, state: state, logger: logged, requestId: context.requestId, taskExecutor: taskExecutor,
                 annotate: { metadata in context.logMetadata.merge(metadata) { $1 } })
         }
         if runsInline {
