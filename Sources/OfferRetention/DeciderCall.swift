@@ -10,9 +10,9 @@ import OfferAppleVerification
 /// The timer starts when the decider's task starts running, as the service's request timeout
 /// starts with the work: time spent waiting for a thread (a busy machine) does not count against
 /// the decider, and a decider that answers without suspending always answers before its timer.
-/// The decider's task runs on `executor` when there is one (an unstructured task does not inherit
-/// the caller's executor preference), so that a server that runs its requests' work on executors
-/// of its own runs its decider there too.
+/// The decider's task and its timer run on `executor` when there is one (an unstructured task
+/// does not inherit the caller's executor preference), so that a server that runs its requests'
+/// work on executors of its own runs its decider there too.
 enum DeciderCall {
     static func decide(
         _ decider: any RetentionDecider, request: DecodedRealtimeRequestBody, bundleId: String, budget: Duration,
@@ -23,7 +23,7 @@ enum DeciderCall {
             await withCheckedContinuation { continuation in
                 race.begin(continuation)
                 let work = Task(executorPreference: executor) {
-                    let timer = Task {
+                    let timer = Task(executorPreference: executor) {
                         try? await Task.sleep(for: budget)
                         if !Task.isCancelled { race.finish(.failure(.overran(budget: budget))) }
                     }
