@@ -18,7 +18,7 @@ public struct RealtimeRequestPayload: Sendable {
         originalTransactionId: String = "2000000900000001", appAppleId: Int64 = 1_234_567_890,
         productId: String = "com.example.offerkit.monthly", userLocale: String = "en-US",
         requestIdentifier: UUID = UUID(), environment: String = "Sandbox",
-        signedDate: Int64 = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        signedDate: Int64 = RealtimeRequestSigner.now()
     ) {
         self.originalTransactionId = originalTransactionId
         self.appAppleId = appAppleId
