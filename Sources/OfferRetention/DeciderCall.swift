@@ -8,8 +8,9 @@ import OfferAppleVerification
 /// does not wait for it.
 ///
 /// The timer starts when the decider's task starts running, as the service's request timeout
-/// starts with the work: time spent waiting for a thread (a busy machine) does not count against
-/// the decider, and a decider that answers without suspending always answers before its timer.
+/// starts with the work: time the decider's task spends waiting for a thread (a busy machine)
+/// does not count against the decider. So the budget does not bound how long the caller waits on
+/// a starved machine; the service's request timeout does (a stopped request is ``RetentionHookFailure/stopped``).
 /// The decider's task and its timer run on `executor` when there is one (an unstructured task
 /// does not inherit the caller's executor preference), so that a server that runs its requests'
 /// work on executors of its own runs its decider there too.
@@ -21,7 +22,8 @@ enum DeciderCall {
         let race = Race()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                race.begin(continuation)
+                // Already stopped (the caller was cancelled before the call): the decider is not asked.
+                guard race.begin(continuation) else { return }
                 let work = Task(executorPreference: executor) {
                     let timer = Task(executorPreference: executor) {
                         try? await Task.sleep(for: budget)
@@ -54,12 +56,16 @@ enum DeciderCall {
         }
         private let state = NIOLockedValueBox(State())
 
-        func begin(_ continuation: CheckedContinuation<Outcome, Never>) {
+        /// Keeps the continuation for the first result; resumes it at once and answers `false`
+        /// when the race is already over.
+        func begin(_ continuation: CheckedContinuation<Outcome, Never>) -> Bool {
             let early = state.withLockedValue { state in
                 if state.result == nil { state.continuation = continuation }
                 return state.result
             }
-            if let early { continuation.resume(returning: early) }
+            guard let early else { return true }
+            continuation.resume(returning: early)
+            return false
         }
 
         /// Keeps the decider's task to cancel; cancels it at once when the race is already over.

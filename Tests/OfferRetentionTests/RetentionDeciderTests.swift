@@ -119,20 +119,56 @@ struct RetentionDeciderTests {
         }
     }
 
-    @Test("the budget starts with the decider: one that answers without suspending is answered, whatever the budget")
+    /// Runs every job only after a delay: a machine so busy that each task waits that long for a thread.
+    final class LateExecutor: TaskExecutor, @unchecked Sendable {
+        let delay: Double
+        init(delay: Double) { self.delay = delay }
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
+                job.runSynchronously(on: self.asUnownedTaskExecutor())
+            }
+        }
+    }
+
+    @Test("the budget starts with the decider: time its task waits for a thread does not count")
     func budgetStartsWithTheDecider() async throws {
-        // A nanosecond's budget: a timer started beside the decider's task (the earlier design) could
-        // fire first whenever that task waited for a thread (it did in CI); started in it, it cannot.
+        // Each task waits 300 ms for a thread; the budget is 100 ms. A timer started beside the
+        // decider's task (the earlier design, failed in CI) fired before the decider began; started
+        // in it, it cannot start before the decider has run to its first suspension.
         let decision = RetentionDecision.message(messageIdentifier: RetentionExample.plainMessage)
         let responder = try RetentionFixtures.responder(
-            decider: FixedDecider(decision: decision), settings: RetentionFixtures.settings(budget: .nanoseconds(1)))
-        for _ in 0..<50 {
-            guard case .answered(let answer) = await responder.respond(to: try RetentionFixtures.body()) else {
+            decider: FixedDecider(decision: decision), settings: RetentionFixtures.settings(budget: .milliseconds(100)))
+        let late = LateExecutor(delay: 0.3)
+        for _ in 0..<3 {
+            let outcome = await responder.respond(to: try RetentionFixtures.body(), deciderExecutor: late)
+            guard case .answered(let answer) = outcome else {
                 Issue.record("refused")
                 return
             }
             #expect(answer.kind == .message && answer.hookFailure == nil, "\(String(describing: answer.hookFailure))")
         }
+    }
+
+    @Test("a caller already cancelled does not ask the decider: {} at once, .stopped")
+    func alreadyCancelledCaller() async throws {
+        let gate = Gate()
+        let responder = try RetentionFixtures.responder(
+            decider: SlowDecider(gate: gate), settings: RetentionFixtures.settings(budget: .seconds(60)))
+        let body = try RetentionFixtures.body()
+        let call = Task {
+            while !Task.isCancelled { await Task.yield() }
+            return await responder.respond(to: body)
+        }
+        call.cancel()
+        guard case .answered(let answer) = await call.value else {
+            Issue.record("refused")
+            return
+        }
+        #expect(answer.hookFailure == .stopped)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(!gate.started, "the decider was asked for a request already stopped")
+        gate.open()
     }
 
     @Test("a caller cancelled while the decider decides (the client left) is answered {} at once, not remembered")
