@@ -51,7 +51,7 @@ public enum RealtimeResponseBody {
             case .v1:
                 let offer = LegacyPromotionalOfferRequest(
                     productId: productId, offerIdentifier: offerIdentifier,
-                    appAccountToken: appAccountToken.map { $0.uuidString.lowercased() } ?? "")
+                    appAccountToken: appAccountToken?.uuidString ?? "")
                 let signature = try signed("promotionalOffer") { try signer.sign(offer) }
                 writer.key("promotionalOfferSignatureV1")
                 writer.beginObject()

@@ -59,8 +59,10 @@ public struct RetentionResponder: Sendable {
                     + "\(RetentionSettings.maxRequestAgeRange.upperBound) seconds, found \(settings.maxRequestAgeSeconds)"
             )
         }
-        guard settings.deciderTimeBudget > .zero, settings.deciderTimeBudget <= .seconds(60) else {
-            throw .outOfRange(setting: "deciderTimeBudget", expected: "more than 0 and at most 60 seconds")
+        guard RetentionSettings.acceptsDeciderTimeBudget(settings.deciderTimeBudget) else {
+            throw .outOfRange(
+                setting: "deciderTimeBudget",
+                expected: "more than 0 and at most 60 seconds, found \(settings.deciderTimeBudget)")
         }
         guard settings.replayCacheCapacity >= 0 else {
             throw .outOfRange(setting: "replayCacheCapacity", expected: "0 or more")

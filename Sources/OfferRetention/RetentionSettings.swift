@@ -19,12 +19,18 @@ public struct RetentionSettings: Sendable {
 
     /// How far in the future a `signedDate` may be (clocks differ): 60 s.
     public static let futureSkewSeconds = 60
+    /// A decider's time budget unless told otherwise: 500 ms (Apple waits about 700 ms in all).
+    public static let defaultDeciderTimeBudget = Duration.milliseconds(500)
+    /// Whether `budget` can be a decider's time budget: more than 0 and at most 60 s.
+    public static func acceptsDeciderTimeBudget(_ budget: Duration) -> Bool {
+        budget > .zero && budget <= .seconds(60)
+    }
     /// The accepted range of ``maxRequestAgeSeconds``.
     public static let maxRequestAgeRange = 10...3600
 
     public init(
         environments: Set<AppleEnvironment>, rootCertificates: [Certificate] = [AppleRootCertificates.appleRootCAG3],
-        maxRequestAgeSeconds: Int = 300, deciderTimeBudget: Duration = .milliseconds(500),
+        maxRequestAgeSeconds: Int = 300, deciderTimeBudget: Duration = RetentionSettings.defaultDeciderTimeBudget,
         replayCacheCapacity: Int = 100_000
     ) {
         self.environments = environments

@@ -56,8 +56,9 @@ extension RetentionAPIError: LocalizedError {
             return "Apple answered \(operation) with \(status) and \(reason), not what Apple documents."
         case .alreadyExists(let operation, let kind, let identifier):
             return "\(operation): \(identifier) is already in Apple's \(kind) list, so nothing was sent (Apple would "
-                + "refuse it as existing and keep the \(kind) it has). Expected a new \(kind) identifier: delete the old "
-                + "\(kind) first (offerkit retention \(kind) delete \(identifier)), or upload under another one."
+                + "refuse it as existing and keep the \(kind) it has). If an earlier upload of yours ended without an answer, it "
+                + "may be that one: see its state with offerkit retention \(kind) list. Otherwise use a new \(kind) "
+                + "identifier, or delete the old \(kind) first (offerkit retention \(kind) delete \(identifier))."
         }
     }
 }

@@ -18,7 +18,10 @@ extension RetentionClient {
         let id = try RetentionIdentifier.uuid(imageIdentifier, field: "imageIdentifier")
         let image = try PNGImage(bytes: png, field: field)
         try image.check(for: size ?? .fullSize, field: field)
-        if try await images().imageIdentifiers.contains(where: { $0.imageIdentifier.lowercased() == id }) {
+        let listed: @Sendable () async throws -> Bool = { [self] in
+            try await images().imageIdentifiers.contains { $0.imageIdentifier.lowercased() == id }
+        }
+        if try await listed() {
             throw RetentionAPIError.alreadyExists(operation: "Upload Image", kind: "image", identifier: id)
         }
         let query = size.map { "?imageSize=\($0.rawValue)" } ?? ""
@@ -26,9 +29,7 @@ extension RetentionClient {
             RetentionRequest(
                 operation: "Upload Image", method: "PUT", path: "/inApps/v1/messaging/image/\(id)\(query)",
                 body: png, contentType: "image/png",
-                afterUnknownOutcome: .lookUp { [self] in
-                    try await images().imageIdentifiers.contains { $0.imageIdentifier.lowercased() == id }
-                }, doneWhenRefusedAgainWith: .imageAlreadyExists))
+                afterUnknownOutcome: .lookUp(isDone: listed), doneWhenRefusedAgainWith: .imageAlreadyExists))
         return image
     }
 

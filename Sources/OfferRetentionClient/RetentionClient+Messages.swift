@@ -13,16 +13,17 @@ extension RetentionClient {
     public func uploadMessage(_ messageIdentifier: String, _ body: UploadMessageRequestBody) async throws {
         let id = try RetentionIdentifier.uuid(messageIdentifier, field: "messageIdentifier")
         let checked = try body.validated()
-        if try await messages().messageIdentifiers.contains(where: { $0.messageIdentifier.lowercased() == id }) {
+        let listed: @Sendable () async throws -> Bool = { [self] in
+            try await messages().messageIdentifiers.contains { $0.messageIdentifier.lowercased() == id }
+        }
+        if try await listed() {
             throw RetentionAPIError.alreadyExists(operation: "Upload Message", kind: "message", identifier: id)
         }
         _ = try await send(
             RetentionRequest(
                 operation: "Upload Message", method: "PUT", path: "/inApps/v1/messaging/message/\(id)",
                 body: checked.jsonBytes(),
-                afterUnknownOutcome: .lookUp { [self] in
-                    try await messages().messageIdentifiers.contains { $0.messageIdentifier.lowercased() == id }
-                }, doneWhenRefusedAgainWith: .messageAlreadyExists))
+                afterUnknownOutcome: .lookUp(isDone: listed), doneWhenRefusedAgainWith: .messageAlreadyExists))
     }
 
     /// Get Message List (`GET /inApps/v1/messaging/message/list`).

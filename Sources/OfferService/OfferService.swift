@@ -35,8 +35,14 @@ public struct OfferService: Sendable {
         configuration: ServiceConfiguration, ledger: (any CodeLedger)? = nil,
         authentication: Authentication = .required, metrics: ServiceMetrics = ServiceMetrics(),
         clock: SigningClock = .system, nonces: NonceGenerator = .random,
-        retentionDecider: (any RetentionDecider)? = nil, retentionDeciderTimeBudget: Duration = .milliseconds(500)
+        retentionDecider: (any RetentionDecider)? = nil,
+        retentionDeciderTimeBudget: Duration = RetentionSettings.defaultDeciderTimeBudget
     ) throws(ConfigurationError) {
+        guard RetentionSettings.acceptsDeciderTimeBudget(retentionDeciderTimeBudget) else {
+            throw .invalidField(
+                source: "OfferService", field: "retentionDeciderTimeBudget",
+                expected: "more than 0 and at most 60 seconds, found \(retentionDeciderTimeBudget)")
+        }
         if authentication == .required, configuration.apiKeys.isEmpty { throw .noAPIKeys }
         if let location = configuration.ledger, ledger == nil { throw .ledgerNotOpened(location: location.description) }
         let apps = try AppRegistry(configuration: configuration, clock: clock, nonces: nonces)

@@ -229,6 +229,16 @@ struct GetRetentionMessageTests {
         }
         _ = try OfferService(
             configuration: F.configuration(), retentionDecider: decider, retentionDeciderTimeBudget: .milliseconds(650))
+        // Named as the caller wrote it, with the value; also refused without a retention section.
+        for configuration in [F.configuration(), ServiceFixtures.configuration] {
+            do {
+                _ = try OfferService(configuration: configuration, retentionDeciderTimeBudget: .seconds(61))
+                Issue.record("61 s accepted")
+            } catch {
+                let message = error.errorDescription ?? ""
+                #expect(message.contains("retentionDeciderTimeBudget") && message.contains("61"), "\(message)")
+            }
+        }
     }
 
     @Test("the hook: a service's own decider decides; one that throws gets {}, a warning and hookFailed")

@@ -58,7 +58,9 @@ extension ServiceOperation {
             request.annotate(metadata)
             if let failure = answer.hookFailure {
                 request.logger.warning(
-                    "retention decider failed: answered {} (Apple shows the default message)",
+                    failure == .stopped
+                        ? "retention request stopped before the decider answered: answered {}"
+                        : "retention decider failed: answered {} (Apple shows the default message)",
                     metadata: metadata.merging(["retention.failure": .string(failure.description)]) { $1 })
             }
             if answer.replay == .differentPayload {

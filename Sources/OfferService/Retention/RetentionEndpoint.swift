@@ -24,7 +24,7 @@ public struct RetentionEndpoint: Sendable {
     ///   cannot be made.
     init(
         configuration: RetentionConfiguration, apps: [String: AppCredentials], registry: AppRegistry,
-        decider: (any RetentionDecider)?, deciderTimeBudget: Duration = .milliseconds(500), clock: SigningClock
+        decider: (any RetentionDecider)?, deciderTimeBudget: Duration, clock: SigningClock
     ) throws(ConfigurationError) {
         var roots: [Certificate] = []
         for file in configuration.rootCertificateFiles {
