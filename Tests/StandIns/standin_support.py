@@ -21,6 +21,7 @@ import email.utils
 import hashlib
 import json
 import random
+import re
 import signal
 import socket
 import sys
@@ -406,6 +407,9 @@ class StandInApp:
 # ---------------------------------------------------------------------------------------------
 
 TRUNCATED = object()  # a request body cut off by the end of the connection
+# A chunk's size line (RFC 9112 §7.1): hex digits (at most 8 here), optional whitespace and extensions, CRLF
+# (or LF alone).
+CHUNK_SIZE_LINE = re.compile(rb"([0-9A-Fa-f]{1,8})[ \t]*(?:;[^\r\n]*)?\r?\n")
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -438,12 +442,14 @@ class Handler(BaseHTTPRequestHandler):
             chunks, total = [], 0
             while True:
                 line = self.rfile.readline(65537)
-                if not line:
-                    return TRUNCATED
-                try:
-                    size = int(line.split(b";")[0].strip(), 16)
-                except ValueError:
+                if not line or (not line.endswith(b"\n") and len(line) < 65537):
+                    return TRUNCATED  # the connection ended in the size line
+                # The size is 1 to 8 hex digits, then optional extensions (`;name=value`): no sign, no
+                # `0x`, no `_` (which int(…, 16) would take), nothing above 4 GiB.
+                match = CHUNK_SIZE_LINE.fullmatch(line)
+                if match is None:
                     return None
+                size = int(match.group(1), 16)
                 if size == 0:
                     while self.rfile.readline(65537) not in (b"\r\n", b"\n", b""):
                         pass

@@ -486,6 +486,23 @@ class RequestShapeTests(StandInTestCase):
         self.assertEqual(self.s.request("POST", "/v1/subscriptionOfferCodeCustomCodes", custom_code(offer, "CUTOFF")).status,
                          201)
 
+    def test_chunk_size_must_be_hex_digits(self):
+        # -1 made the stand-in read until the client closed, -2 killed the request's thread unanswered;
+        # a sign, 0x or _ (all taken by int(…, 16)) and more than 8 digits are refused too.
+        offer = self.s.create_offer()
+        body = json.dumps(custom_code(offer, "CHUNKED")).encode()
+        head = (f"POST /v1/subscriptionOfferCodeCustomCodes HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                f"Authorization: Bearer {self.s.token}\r\nContent-Type: application/json\r\n"
+                "Transfer-Encoding: chunked\r\n\r\n").encode()
+        for size in ("-1", "-2", "+" + f"{len(body):x}", f"0x{len(body):x}", f"{len(body) >> 4:x}_{len(body) & 15:x}",
+                     "0" * 8 + f"{len(body):x}", "", " ", "zz"):
+            with self.subTest(size=size):
+                answer = self.s.raw_exchange(head + size.encode() + b"\r\n" + body + b"\r\n0\r\n\r\n")
+                self.assertError(answer, 400, "PARAMETER_ERROR.INVALID")
+        self.assertEqual(self.s.state()["resources"][2:], [])
+        answer = self.s.raw_exchange(head + f"{len(body):X};name=value\r\n".encode() + body + b"\r\n0\r\n\r\n")
+        self.assertEqual(answer.status, 201, answer)
+
     def test_unknown_path_404_wrong_method_405(self):
         self.assertError(self.s.request("GET", "/v1/apps"), 404, "NOT_FOUND")
         self.assertError(self.s.request("GET", "/v1/subscriptionOfferCodes"), 405, "METHOD_NOT_ALLOWED")

@@ -258,6 +258,19 @@ class RouteTests(StandInTestCase):
     def test_query_parameters_refused_where_none_is_documented(self):
         self.assertError(self.s.request("GET", "/inApps/v1/messaging/message/list?limit=5"), 4000000)
 
+    def test_chunk_size_must_be_hex_digits(self):
+        # A negative size made the stand-in read until the client closed (-1) or killed the request's thread (-2).
+        body = json.dumps({"header": "Chunked", "body": "Sent in one chunk."}).encode()
+        head = (f"PUT /inApps/v1/messaging/message/{MESSAGE} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                f"Authorization: Bearer {self.s.token}\r\nContent-Type: application/json\r\n"
+                "Transfer-Encoding: chunked\r\n\r\n").encode()
+        for size in ("-1", "-2", "+" + f"{len(body):x}", "123456789"):
+            with self.subTest(size=size):
+                answer = self.s.raw_exchange(head + size.encode() + b"\r\n" + body + b"\r\n0\r\n\r\n")
+                self.assertError(answer, 4000000)
+        self.assertEqual(self.s.app()["messages"], [])
+        self.assertOK(self.s.raw_exchange(head + f"{len(body):x}\r\n".encode() + body + b"\r\n0\r\n\r\n"))
+
     def test_control_api_needs_no_token_and_checks_its_input(self):
         self.assertEqual(self.s.request("GET", "/_standin/state", token=None).status, 200)
         for path, body in (("/_standin/config", {"nope": 1}), ("/_standin/config", {"performanceTest": {"x": 1}}),
