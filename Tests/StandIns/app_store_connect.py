@@ -1067,15 +1067,19 @@ class StandIn(standin_support.StandInApp):
 
     @staticmethod
     def _decode_cursor(cursor):
-        try:
-            decoded = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-            offset = int(decoded["offset"])
-            if offset < 0:
-                raise ValueError
-            return offset
-        except (ValueError, KeyError, TypeError):
+        """The offset of a cursor `_encode_cursor` wrote: base64url of `{"offset": "DIGITS"}` (a string of at
+        most 9 digits, as written); 400 PARAMETER_ERROR.INVALID for anything else."""
+        decoded = None
+        if len(cursor) <= 200:
+            try:
+                decoded = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+            except (ValueError, RecursionError):  # binascii.Error and UnicodeDecodeError are ValueErrors
+                decoded = None
+        offset = decoded.get("offset") if isinstance(decoded, dict) and set(decoded) == {"offset"} else None
+        if not isinstance(offset, str) or not re.fullmatch(r"[0-9]{1,9}", offset):
             raise ApiError.one(400, "PARAMETER_ERROR.INVALID", "A parameter has an invalid value",
                                f"'{cursor}' is not a valid cursor for this request", parameter="cursor")
+        return int(offset)
 
     def _values(self, route, id_):
         kind = KINDS[route.segments[1]]

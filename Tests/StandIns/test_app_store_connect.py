@@ -765,6 +765,27 @@ class ListTests(StandInTestCase):
         self.assertError(self.s.request("GET", f"{path}?cursor=%%%"), 400, "PARAMETER_ERROR.INVALID",
                          parameter="cursor")
 
+    def test_cursor_is_what_the_stand_in_writes(self):
+        # {"offset": 1e400} made int() raise OverflowError in the request's thread: the client saw a closed
+        # connection. Only the stand-in's own shape is taken: {"offset": "DIGITS"}, at most 9 digits.
+        offer = self.s.create_offer()
+        path = f"/v1/subscriptionOfferCodes/{offer}/oneTimeUseCodes"
+
+        def cursor(text):
+            data = text if isinstance(text, bytes) else text.encode()
+            return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+        for text in ('{"offset": 1e400}', '{"offset": -1e400}', '{"offset": 1e5}', '{"offset": 12}',
+                     '{"offset": true}', '{"offset": "-1"}', '{"offset": "1e3"}', '{"offset": " 1"}',
+                     '{"offset": "' + "9" * 10 + '"}', '{"offset": "\u0661"}', '{"offset": "1", "x": 1}', "[1]",
+                     "1", "[" * 5000 + "]" * 5000, b'{"offset": "\xff"}'):
+            with self.subTest(text=text[:40]):
+                self.assertError(self.s.request("GET", f"{path}?cursor={cursor(text)}"), 400,
+                                 "PARAMETER_ERROR.INVALID", parameter="cursor")
+        answer = self.s.request("GET", f"{path}?cursor=" + cursor('{"offset": "000000001"}'))
+        self.assertEqual(answer.status, 200, answer)
+        self.assertEqual(answer.json["data"], [])
+
     def test_lists_of_each_parent(self):
         sub_offer = self.s.create_offer("S")
         self.s.create_offer("Other product", product=SUBSCRIPTIONS[1])
