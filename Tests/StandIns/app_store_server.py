@@ -232,8 +232,10 @@ class TokenVerifier(standin_support.BearerTokenVerifier):
             iat = claims["iat"]
             require_seconds("iat", iat)
             check_lifetime(iat, exp, now, TOKEN_MAX_LIFETIME_SECONDS)
-        elif exp - now > TOKEN_MAX_LIFETIME_SECONDS + TOKEN_SKEW_SECONDS:
-            raise TokenError("lifetime", f"exp is {int(exp - now)} s away, more than {TOKEN_MAX_LIFETIME_SECONDS}")
+        elif exp > int(now) + TOKEN_MAX_LIFETIME_SECONDS + TOKEN_SKEW_SECONDS:
+            # Integers only: `exp - now` with a float `now` overflows for an exp beyond a float's range.
+            raise TokenError("lifetime", f"exp is more than {TOKEN_MAX_LIFETIME_SECONDS} s (and "
+                                         f"{TOKEN_SKEW_SECONDS} s of clock skew) away")
         return header, claims
 
 

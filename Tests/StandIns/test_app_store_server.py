@@ -239,6 +239,21 @@ class TokenTests(StandInTestCase):
         self.assertOK(self.get(make_token(drop=("iat",))))
         self.assertEqual(self.get(make_token(drop=("iat",), lifetime=3700)).status, 401)
 
+    def test_exp_beyond_a_float_is_refused_without_iat(self):
+        # exp - now (a float) raised OverflowError: the request's thread died unanswered and uncounted.
+        self.s.configure(acceptTokensWithoutIat=True)
+        now = int(time.time())
+        cases = {"10**400": (10**400, "lifetime"), "2**1024": (2**1024, "lifetime"),
+                 "-10**400": (-10**400, "expired"), "just over": (now + 3600 + 60 + 2, "lifetime")}
+        for label, (exp, reason) in cases.items():
+            with self.subTest(label):
+                answer = self.get(make_token({"exp": exp}, drop=("iat",)), fresh=True)
+                self.assertEqual(answer.status, 401, answer)
+                self.assertEqual(answer.body, b"")
+                self.assertIn(reason, self.s.state()["tokenFailureReasons"])
+        self.assertEqual(self.s.state()["tokenFailures"], len(cases))
+        self.assertOK(self.get(make_token({"exp": now + 3600}, drop=("iat",))))
+
     def test_apps_are_apart(self):
         self.assertOK(self.s.upload_message())
         other = make_token({"bid": OTHER_BUNDLE})
