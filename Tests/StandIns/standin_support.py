@@ -166,7 +166,10 @@ class Faults:
         setup = setup or {}
         self.setup = setup
         self.script = []
-        for index, entry in enumerate(setup.get("script", [])):
+        script = setup.get("script", [])
+        if not isinstance(script, list):
+            raise ValueError("script must be an array of objects")
+        for index, entry in enumerate(script):
             if not isinstance(entry, dict):
                 raise ValueError(f"script[{index}] must be an object")
             unknown = set(entry) - {"method", "pathPrefix", "skip", "times", "fault", "retryAfter"}
@@ -175,8 +178,11 @@ class Faults:
             if entry.get("fault") not in FAULT_KINDS:
                 raise ValueError(f"script[{index}].fault is {entry.get('fault')!r}; expected one of {FAULT_KINDS}")
             for name in ("skip", "times", "retryAfter"):
-                if name in entry and (not isinstance(entry[name], int) or entry[name] < 0):
+                if name in entry and not _is_count(entry[name]):
                     raise ValueError(f"script[{index}].{name} must be a non-negative integer")
+            for name in ("method", "pathPrefix"):
+                if name in entry and not isinstance(entry[name], str):
+                    raise ValueError(f"script[{index}].{name} must be a string, not {type(entry[name]).__name__}")
             self.script.append({"method": entry.get("method"), "pathPrefix": entry.get("pathPrefix", "/"),
                                 "skip": entry.get("skip", 0), "times": entry.get("times", 1),
                                 "fault": entry["fault"], "retryAfter": entry.get("retryAfter", 1),
@@ -190,11 +196,14 @@ class Faults:
             if unknown:
                 raise ValueError(f"random has unknown members {sorted(unknown)}")
             kinds = chance.get("kinds", [])
-            if not kinds or any(kind not in FAULT_KINDS for kind in kinds):
+            if not isinstance(kinds, list) or not kinds or any(kind not in FAULT_KINDS for kind in kinds):
                 raise ValueError(f"random.kinds must list fault kinds of {FAULT_KINDS}")
             probability = chance.get("probability", 0)
-            if not isinstance(probability, (int, float)) or not 0 <= probability <= 1:
+            if not isinstance(probability, (int, float)) or isinstance(probability, bool) or not 0 <= probability <= 1:
                 raise ValueError("random.probability must be a number from 0 to 1")
+            for name in ("seed", "retryAfter"):
+                if name in chance and not _is_count(chance[name]):
+                    raise ValueError(f"random.{name} must be a non-negative integer")
             self.random = {"rng": random.Random(chance.get("seed", 0)), "probability": float(probability),
                            "kinds": list(kinds), "retryAfter": chance.get("retryAfter", 1)}
 
@@ -217,6 +226,11 @@ class Faults:
     def public(self):
         return {"setup": self.setup,
                 "script": [{key: value for key, value in entry.items()} for entry in self.script]}
+
+
+def _is_count(value):
+    """A non-negative integer, not a boolean (JSON `true` is an int to Python)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def relabel_last(log, method, path, note):

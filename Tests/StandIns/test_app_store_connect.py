@@ -970,6 +970,31 @@ class FaultTests(StandInTestCase):
             with self.subTest(setup):
                 self.assertEqual(self.s.request("POST", "/_standin/faults", setup, token=None).status, 400)
 
+    def test_fault_setup_members_have_their_types(self):
+        # A non-string pathPrefix or method was taken and then broke every later request (TypeError); a list
+        # seed escaped the control API (TypeError); true passed as an integer (Retry-After: True).
+        cases = {"pathPrefix": {"script": [{"pathPrefix": 5, "fault": "server-error"}]},
+                 "method": {"script": [{"method": ["POST"], "fault": "server-error"}]},
+                 "retryAfter": {"script": [{"fault": "rate-limit", "retryAfter": True}]},
+                 "times": {"script": [{"fault": "server-error", "times": False}]},
+                 "seed": {"random": {"seed": [1], "probability": 0.5, "kinds": ["slow"]}},
+                 "probability": {"random": {"probability": True, "kinds": ["server-error"]}},
+                 "random.retryAfter": {"random": {"probability": 0.5, "kinds": ["rate-limit"], "retryAfter": "1"}},
+                 "kinds": {"random": {"probability": 0.5, "kinds": {"slow": 1}}},
+                 "script": {"script": 5}}
+        for field, setup in cases.items():
+            with self.subTest(field):
+                answer = self.s.request("POST", "/_standin/faults", setup, token=None)
+                self.assertEqual(answer.status, 400, answer)
+                self.assertIn(field.split(".")[-1], answer.json["error"])
+                code = f"T{len(field)}{field[:3].upper()}"
+                self.assertEqual(self.s.request("POST", self.CUSTOM, custom_code(self.offer, code)).status, 201,
+                                 "the stand-in serves on after a refused setup")
+        self.s.reset()
+        self.offer = self.s.create_offer()
+        self.fault("rate-limit", retryAfter=0)
+        self.assertEqual(self.s.request("POST", self.CUSTOM, custom_code(self.offer, "ZERO")).headers["Retry-After"], "0")
+
 
 # ---------------------------------------------------------------------------------------------
 # Rate limit
