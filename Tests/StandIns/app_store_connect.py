@@ -45,7 +45,7 @@ sys.path.insert(0, HERE)
 import standin_support  # noqa: E402  (what both stand-ins share: tokens, faults, control API, HTTP, start-up)
 import validate_asc_requests as asc_schemas  # noqa: E402  (Apple's schemas, plain and strict)
 from standin_support import (  # noqa: E402
-    Faults, Reply, TokenError, check_lifetime, media_type, require_seconds, strict_json_loads)
+    Reply, TokenError, check_lifetime, media_type, require_seconds, strict_json_loads)
 
 TOKEN_MAX_LIFETIME_SECONDS = 1200
 ACTIVE_OFFERS_PER_APP = 10
@@ -492,14 +492,11 @@ class StandIn(standin_support.StandInApp):
             self.children = {}              # (parent type, parent id, child type) -> ids in creation order
             self.offer_names = set()        # (offer type, product id, name)
             self.quarter_codes = {}         # ((year, quarter), "PRODUCTION" | "SANDBOX") -> codes created
-            self.counters = {"requests": {}, "creates": {}, "repeatedCreates": 0, "repeatedCreateLog": [],
-                             "tokenFailures": 0, "tokenFailureReasons": {}, "nullAttributes": 0,
-                             "schemaFailures": 0, "ruleFailures": {}, "rateLimited": 0, "faultsInjected": {},
-                             "responseSchemaFailures": 0, "responseSchemaFailureLog": [], "responsesValidated": 0,
-                             "valuesNotReadyAnswers": 0, "tokensAccepted": 0}
-            self.accepted_tokens = set()    # SHA-256 of each token string that passed verification
+            self._reset_shared({"creates": {}, "repeatedCreates": 0, "repeatedCreateLog": [], "nullAttributes": 0,
+                                "schemaFailures": 0, "ruleFailures": {}, "rateLimited": 0,
+                                "responseSchemaFailures": 0, "responseSchemaFailureLog": [], "responsesValidated": 0,
+                                "valuesNotReadyAnswers": 0})
             self.posts = []
-            self.faults = Faults()
             self.window = RateWindow(self.config["rateLimit"]["limit"], self.config["rateLimit"]["used"], time.time())
 
     def today(self):

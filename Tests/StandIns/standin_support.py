@@ -4,8 +4,9 @@
 Messaging) are different APIs with different error bodies, token claims and rules, which each keeps to itself.
 This module holds the plumbing that is the same in both, so that it is written and fixed once:
 
-- bearer tokens: the `Authorization` header, the cache of verified tokens, the JWS header and signature, the
-  audience and the integer `iat`/`exp` checks (`BearerTokenVerifier`; each stand-in checks its own claims);
+- bearer tokens: the `Authorization` header, the cache of verified tokens, the JWS header and signature and
+  the audience (`BearerTokenVerifier`), and the integer `iat`/`exp` checks (the functions `require_seconds`
+  and `check_lifetime`); each stand-in checks its own claims with them;
 - strict JSON (no repeated members, no NaN or Infinity) and the media type of a request;
 - the fault setup of `POST /_standin/faults` (`Faults`) and how a picked fault changes a request
   (`StandInApp._answer_with_fault`; each stand-in words the error answers of a fault itself);
@@ -276,17 +277,31 @@ def slow_seconds(value):
 class StandInApp:
     """What both applications share: the counters, faults, token bookkeeping and the control API.
 
-    A subclass sets `lock`, `counters` (with `requests`, `faultsInjected`, `tokenFailures`,
-    `tokenFailureReasons`, `tokensAccepted`), `config` (with `slowSeconds`), `faults`, `accepted_tokens` (a
-    set) and `verbose`, and defines `state()`, `reset()`, `configure(update)`, `_handle_api(method, path,
-    query, headers, body)` (every request outside `/_standin/`), and for faults `_log_unprocessed(method, path,
-    note)`, `_relabel(method, path, note)` and `_fault_reply(kind, retry_after)` (the 429, 500 or 503 in its
-    API's format). `serve` sets `base_url` once the port is known.
+    A subclass sets `lock`, `config` (with `slowSeconds`) and `verbose`, and defines `state()`, `reset()` (which
+    calls `_reset_shared(counters)` under the lock), `configure(update)`, `_handle_api(method, path, query,
+    headers, body)` (every request outside `/_standin/`), and for faults `_log_unprocessed(method, path, note)`,
+    `_relabel(method, path, note)` and `_fault_reply(kind, retry_after)` (the 429, 500 or 503 in its API's
+    format). `serve` sets `base_url` once the port is known.
     """
 
-    CONTROL_POSTS = ("/_standin/config", "/_standin/faults")
+    CONTROL_GETS = ("/_standin/state", "/_standin/faults")   # a subclass answers more in `_control_get`
+    CONTROL_POSTS = ("/_standin/config", "/_standin/faults")  # `_control_post` answers them; and /_standin/reset
     CONTROL_INDENT = None       # JSON indentation of the control answers (the state is always compact)
-    CONTROL_OPERATIONS = "GET /_standin/state, POST /_standin/config, POST /_standin/faults, POST /_standin/reset"
+
+    @classmethod
+    def control_operations(cls):
+        """The control operations, as the 404 of another `/_standin/` request lists them."""
+        return ", ".join([f"GET {path}" for path in cls.CONTROL_GETS]
+                         + [f"POST {path}" for path in (*cls.CONTROL_POSTS, "/_standin/reset")])
+
+    def _reset_shared(self, counters):
+        """What every stand-in's `reset()` starts from: the counters both keep (`requests`, `tokenFailures`,
+        `tokenFailureReasons`, `tokensAccepted`, `faultsInjected`) and then its own `counters`, no accepted
+        tokens and no faults. Call under the lock."""
+        self.counters = {"requests": {}, "tokenFailures": 0, "tokenFailureReasons": {}, "tokensAccepted": 0,
+                         "faultsInjected": {}, **counters}
+        self.accepted_tokens = set()    # SHA-256 of each token string that passed verification
+        self.faults = Faults()
 
     def _count(self, name, key=None, amount=1):
         """Adds to a counter; call under the lock."""
@@ -384,7 +399,7 @@ class StandInApp:
             if reply is not None:
                 return reply
             return self._control_answer(404, {"error": f"no control operation {method} {path}; expected "
-                                                       f"{self.CONTROL_OPERATIONS}"})
+                                                       f"{self.control_operations()}"})
         except ValueError as error:
             return self._control_answer(400, {"error": str(error)})
 

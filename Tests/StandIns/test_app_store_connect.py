@@ -60,9 +60,7 @@ def price_point(product, territory, price="10002"):
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def make_token(claims=None, header=None, key=DEMO_PRIVATE, algorithm="ES256", drop=(), lifetime=600):
-    """A token for the demo key (team key), with members replaced or dropped as a test needs."""
-    return shared.demo_token(claims, header, key, algorithm, drop, lifetime)
+make_token = shared.demo_token  # a token for the demo key (team key), with members replaced or dropped
 
 
 # ---------------------------------------------------------------------------------------------

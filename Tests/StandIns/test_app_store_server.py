@@ -286,6 +286,19 @@ class RouteTests(StandInTestCase):
         self.assertEqual(self.s.app()["messages"], [])
         self.assertOK(self.s.raw_exchange(head + f"{len(body):x}\r\n".encode() + body + b"\r\n0\r\n\r\n"))
 
+    def test_an_unknown_control_operation_lists_every_one(self):
+        answer = self.s.request("GET", "/_standin/nothing", token=None)
+        self.assertEqual(answer.status, 404, answer)
+        listed = answer.json["error"].split("; expected ")[1].split(", ")
+        self.assertEqual(listed, ["GET /_standin/state", "GET /_standin/faults", "GET /_standin/test-root.pem",
+                                  "POST /_standin/config", "POST /_standin/faults", "POST /_standin/review",
+                                  "POST /_standin/reset"])
+        for operation in listed:
+            method, path = operation.split(" ")
+            with self.subTest(operation):
+                answer = self.s.request(method, path, {} if method == "POST" else None, token=None)
+                self.assertIn(answer.status, (200, 400), answer)  # it exists (a POST of {} may be refused)
+
     def test_control_api_needs_no_token_and_checks_its_input(self):
         self.assertEqual(self.s.request("GET", "/_standin/state", token=None).status, 200)
         for path, body in (("/_standin/config", {"nope": 1}), ("/_standin/config", {"performanceTest": {"x": 1}}),
@@ -578,6 +591,9 @@ class Endpoint:
                 return
             status = 500 if self.mode == "500" else 200
             body = json.dumps(bodies.get(self.mode, {})).encode()
+            if self.mode in ("at-limit", "huge"):  # a valid message answer padded with JSON whitespace
+                body = json.dumps(bodies["message"]).encode()
+                body += b" " * (1024 * 1024 - len(body) + (self.mode == "huge"))
             # Counted out before the answer leaves: the stand-in may send its next request as soon as it
             # has read this one, before this thread gets to its `finally`.
             with self.lock:
@@ -671,6 +687,16 @@ class PerformanceTestTests(StandInTestCase):
                 recorded = self.s.app()["performanceTests"][0]
                 self.assertEqual(recorded["answerKinds"], {})
                 self.assertTrue(all("body" not in item for item in recorded["answers"]), recorded["answers"])
+
+    def test_an_answer_above_1_mib_is_invalid_and_not_read_on(self):
+        # The answer was read without limit: an endpoint that answered without end held the test's thread.
+        _, _, answer = self.run_test("huge", maxConcurrentRequests=2, totalRequests=2, totalDuration=100)
+        self.assertEqual((answer.json["result"], answer.json["failures"]), ("FAIL", {"INVALID_RESPONSE": 2}),
+                         answer.json)
+        self.assertIn("longer than 1048576 bytes", self.s.app()["performanceTests"][0]["answers"][0]["note"])
+        self.s.reset()
+        _, _, answer = self.run_test("at-limit", maxConcurrentRequests=2, totalRequests=2, totalDuration=100)
+        self.assertEqual(answer.json["result"], "PASS", answer.json)
 
     def test_the_default_message_answer_counts_as_success(self):
         _, _, answer = self.run_test("default", maxConcurrentRequests=2, totalRequests=4, totalDuration=100)
