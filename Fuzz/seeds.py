@@ -3,17 +3,28 @@
 vectors (Tests/Vectors), the example campaign, the demo key (keys-example/, public) in each form
 the key decoder reads, the public and non-P-256 key fixtures, and inputs taken from the tests.
 Run from anywhere: python3 Fuzz/seeds.py (needs openssl for the demo key's other forms).
-Existing files with the same names are replaced; other files are left alone."""
-import base64, json, pathlib, subprocess
+Existing files with the same names are replaced. The folders it writes (and their TARGET.dict) are its
+own: a file there that it no longer writes (a seed whose fixture went away or was renamed) makes it exit 1
+naming the file, so delete it (or write it here). Other folders of Fuzz/corpus and their dictionaries are
+made by hand and left alone. A fixture it reads that is missing is an error, not a skipped seed."""
+import base64, json, pathlib, subprocess, sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
 corpus = root / "Fuzz" / "corpus"
+written = set()  # every file this run writes
 
 
 def seed(target, name, data):
     folder = corpus / target
     folder.mkdir(parents=True, exist_ok=True)
     (folder / name).write_bytes(data.encode() if isinstance(data, str) else data)
+    written.add(folder / name)
+
+
+def write_dictionary(target, text):
+    path = root / "Fuzz" / "dictionaries" / f"{target}.dict"
+    path.write_text(text)
+    written.add(path)
 
 
 def slug(text):
@@ -212,34 +223,42 @@ for target in ["json", "campaign", "jws-claims", "advanced-commerce", "batch", "
     if target == "campaign":
         words += [f'"{word}"' for word in enumerations]
     lines = [token(word) for word in dict.fromkeys(words)]
-    (root / "Fuzz" / "dictionaries" / f"{target}.dict").write_text("\n".join(lines) + "\n")
+    write_dictionary(target, "\n".join(lines) + "\n")
 pem = ["-----BEGIN PRIVATE KEY-----", "-----END PRIVATE KEY-----", "-----BEGIN EC PRIVATE KEY-----",
        "-----END EC PRIVATE KEY-----", "-----BEGIN PUBLIC KEY-----", "-----BEGIN ENCRYPTED PRIVATE KEY-----",
        "\n", "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg"]
 der = [bytes.fromhex(h) for h in [
     "3081", "3082", "020100", "020101", "0201", "0400", "0420", "a00a", "a144034200",
     "06072a8648ce3d0201", "06082a8648ce3d030107", "06052b81040022", "06032b6570", "06092a864886f70d010101"]]
-(root / "Fuzz" / "dictionaries" / "key.dict").write_text("\n".join(token(word) for word in pem + der) + "\n")
+write_dictionary("key", "\n".join(token(word) for word in pem + der) + "\n")
 csv_tokens = ["\r\n", "\n", '"', '""', ",", "\xef\xbb\xbf".encode("latin-1"), "Code", "Offer Code", "CODE", "VALUES",
               " ", "\t", "\u00a0", "\u3000", "abc", "AAA111"]
-(root / "Fuzz" / "dictionaries" / "apple-csv.dict").write_text("\n".join(token(word) for word in csv_tokens) + "\n")
+write_dictionary("apple-csv", "\n".join(token(word) for word in csv_tokens) + "\n")
 jws_tokens = [".", "eyJ", "eyJhbGciOiJFUzI1NiIsImtpZCI6IkRFTU9LRVkxMjMiLCJ0eXAiOiJKV1QifQ", "=", "-", "_", "+", "/",
               " ", "\n"]
-(root / "Fuzz" / "dictionaries" / "jws.dict").write_text("\n".join(token(word) for word in jws_tokens) + "\n")
+write_dictionary("jws", "\n".join(token(word) for word in jws_tokens) + "\n")
 body_tokens = ["{", "}", ":", ",", '"signedPayload"', '""', "\\u", "\\/", ".", "eyJ", "eyJhbGciOiJFUzI1NiIsIng1YyI6WyJNSUl",
                "null", "[]", " ", "\n"]
-(root / "Fuzz" / "dictionaries" / "realtime-request-body.dict").write_text(
+write_dictionary("realtime-request-body", 
     "\n".join(token(word) for word in body_tokens) + "\n")
 
 # pem: root certificates and TLS files as OpenSSL writes them, other line widths, CRLF, broken blocks.
-root_pem = (root / "Tests/Fixtures/readme-walkthrough/apple-test-root.pem")
-if root_pem.exists():
-    text = root_pem.read_text()
-    seed("pem", "certificate.pem", text)
-    seed("pem", "certificate-crlf.pem", text.replace("\n", "\r\n"))
-    body = "".join(line for line in text.splitlines() if not line.startswith("-----"))
-    seed("pem", "certificate-76.pem", "-----BEGIN CERTIFICATE-----\n"
-         + "\n".join(body[i:i + 76] for i in range(0, len(body), 76)) + "\n-----END CERTIFICATE-----\n")
+text = (root / "Tests/Fixtures/readme-walkthrough/apple-test-root.pem").read_text()
+seed("pem", "certificate.pem", text)
+seed("pem", "certificate-crlf.pem", text.replace("\n", "\r\n"))
+body = "".join(line for line in text.splitlines() if not line.startswith("-----"))
+seed("pem", "certificate-76.pem", "-----BEGIN CERTIFICATE-----\n"
+     + "\n".join(body[i:i + 76] for i in range(0, len(body), 76)) + "\n-----END CERTIFICATE-----\n")
 seed("pem", "ec-parameters.pem", "-----BEGIN EC PARAMETERS-----\nBggqhkjOPQMBBw==\n-----END EC PARAMETERS-----\n")
 seed("pem", "unterminated.pem", "-----BEGIN CERTIFICATE-----\nMIIB\n")
 seed("pem", "not-base64.pem", "-----BEGIN CERTIFICATE-----\n%%%%\n-----END CERTIFICATE-----\n")
+
+# The folders written above are this script's: a file there that this run did not write is a stale seed.
+owned = {path.parent for path in written if path.parent.parent == corpus}
+owned_dictionaries = {root / "Fuzz" / "dictionaries" / f"{folder.name}.dict" for folder in owned}
+stale = sorted(path for folder in owned for path in folder.iterdir() if path not in written)
+stale += sorted(path for path in owned_dictionaries if path.exists() and path not in written)
+for path in stale:
+    print(f"seeds.py: {path.relative_to(root)} is in a folder seeds.py writes but this run did not write it: "
+          "delete it, or make seeds.py write it", file=sys.stderr)
+sys.exit(1 if stale else 0)

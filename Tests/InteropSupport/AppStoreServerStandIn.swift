@@ -28,9 +28,9 @@ public final class AppStoreServerStandIn: @unchecked Sendable {
         public var errorDescription: String? {
             switch self {
             case .pythonUnavailable(let python, let detail):
-                return "the App Store Server API stand-in needs Python with PyJWT, cryptography, jsonschema, "
-                    + "referencing and app-store-server-library, but \(python) cannot import them (run .ci/run, or "
-                    + "pip install PyJWT cryptography jsonschema app-store-server-library==3.1.2 and set "
+                return "the App Store Server API stand-in needs Python with PyJWT, cryptography and "
+                    + "app-store-server-library, but \(python) cannot import them (run .ci/run, or "
+                    + "pip install PyJWT cryptography app-store-server-library==3.1.2 and set "
                     + "OFFERKIT_PYTHON): \(detail)"
             case .didNotStart(let detail):
                 return "the App Store Server API stand-in did not start: \(detail)"
@@ -50,10 +50,21 @@ public final class AppStoreServerStandIn: @unchecked Sendable {
     /// The auto-renewable subscriptions the stand-in knows by default.
     public static let productIds = ["com.example.offerkit.monthly", "com.example.offerkit.yearly"]
 
+    /// The modules the stand-in imports beyond the standard library: PyJWT and cryptography (its own and
+    /// `standin_support.py`'s imports, the test chain's `make_apple_signed.py`), and Apple's
+    /// `RealtimeResponseBody` model, which it checks the real-time answers with (its suite also drives
+    /// Apple's client and `SignedDataVerifier`, of the same package). Not jsonschema: it has no schemas.
+    public static let requiredModules =
+        "jwt, cryptography.x509, cryptography.hazmat.primitives.serialization, "
+        + "appstoreserverlibrary.models.RealtimeResponseBody, appstoreserverlibrary.models.LibraryUtility"
+
+    /// Why the stand-in cannot run with `python` (`nil` when it imports ``requiredModules``).
+    public static func missingModules(python: String) -> String? {
+        StandInIO.unavailableReason(python: python, imports: requiredModules)
+    }
+
     /// Why the stand-in cannot run here (`nil` when `InteropEnvironment.python` imports its packages).
-    public static let unavailableReason: String? = StandInIO.unavailableReason(
-        python: InteropEnvironment.python,
-        imports: "jsonschema, referencing, jwt, cryptography, appstoreserverlibrary.signed_data_verifier")
+    public static let unavailableReason: String? = missingModules(python: InteropEnvironment.python)
 
     /// `http://127.0.0.1:PORT`, without a trailing slash.
     public var baseURL: String { running.baseURL }

@@ -6,7 +6,7 @@ import Testing
 /// The local App Store Server API stand-in that `offerkit retention` is tested against
 /// (`Tests/StandIns/app_store_server.py`): its own Python suite, and the Swift launcher the CLI's tests use.
 ///
-/// Without Python's PyJWT, cryptography, jsonschema and app-store-server-library the tests are skipped
+/// Without Python's PyJWT, cryptography and app-store-server-library the tests are skipped
 /// with a loud reason; with `CI` set they run anyway and fail, so CI can never pass without them.
 @Suite("App Store Server API stand-in", .serialized)
 struct AppStoreServerStandInTests {
@@ -23,6 +23,38 @@ struct AppStoreServerStandInTests {
         let result = try Independent.run(Independent.python, [Self.suite])
         #expect(result.status == 0, "\(result.stderr.suffix(6000))")
         #expect(result.stderr.contains("\nOK"), "\(result.stderr.suffix(2000))")
+    }
+
+    @Test(
+        "The availability probe asks for what the stand-in imports: a Python without jsonschema runs it",
+        .enabled(if: enabled, RetentionFixture.reason))
+    func probeAsksForWhatTheStandInImports() throws {
+        // A Python that cannot import the given modules: stubs that raise ImportError, first on its path.
+        func python(without modules: [String]) throws -> String {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "offerkit-probe-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for module in modules {
+                try "raise ImportError('\(module) is hidden by the test')\n".write(
+                    to: folder.appendingPathComponent("\(module).py"), atomically: true, encoding: .utf8)
+            }
+            let script = folder.appendingPathComponent("python")
+            try "#!/bin/sh\nPYTHONPATH='\(folder.path)' exec '\(Independent.python)' \"$@\"\n".write(
+                to: script, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+            return script.path
+        }
+        let noSchemas = try python(without: ["jsonschema", "referencing"])
+        defer { try? FileManager.default.removeItem(atPath: (noSchemas as NSString).deletingLastPathComponent) }
+        #expect(try Independent.run(noSchemas, ["-c", "import jsonschema"]).status != 0, "the stub hides it")
+        #expect(AppStoreServerStandIn.missingModules(python: noSchemas) == nil)
+        // The probe's verdict holds: the stand-in imports everything it needs (then --help exits 0).
+        let help = try Independent.run(noSchemas, [AppStoreServerStandIn.script, "--help"])
+        #expect(help.status == 0, "\(help.stderr)")
+        let noJWT = try python(without: ["jwt"])
+        defer { try? FileManager.default.removeItem(atPath: (noJWT as NSString).deletingLastPathComponent) }
+        #expect(AppStoreServerStandIn.missingModules(python: noJWT)?.contains("jwt is hidden") == true)
+        #expect(try Independent.run(noJWT, [AppStoreServerStandIn.script, "--help"]).status != 0)
     }
 
     @Test(

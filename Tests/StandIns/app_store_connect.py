@@ -45,7 +45,7 @@ sys.path.insert(0, HERE)
 import standin_support  # noqa: E402  (what both stand-ins share: tokens, faults, control API, HTTP, start-up)
 import validate_asc_requests as asc_schemas  # noqa: E402  (Apple's schemas, plain and strict)
 from standin_support import (  # noqa: E402
-    Faults, Reply, TokenError, check_lifetime, media_type, require_seconds, strict_json_loads)
+    Reply, TokenError, check_lifetime, media_type, require_seconds, strict_json_loads)
 
 TOKEN_MAX_LIFETIME_SECONDS = 1200
 ACTIVE_OFFERS_PER_APP = 10
@@ -492,14 +492,11 @@ class StandIn(standin_support.StandInApp):
             self.children = {}              # (parent type, parent id, child type) -> ids in creation order
             self.offer_names = set()        # (offer type, product id, name)
             self.quarter_codes = {}         # ((year, quarter), "PRODUCTION" | "SANDBOX") -> codes created
-            self.counters = {"requests": {}, "creates": {}, "repeatedCreates": 0, "repeatedCreateLog": [],
-                             "tokenFailures": 0, "tokenFailureReasons": {}, "nullAttributes": 0,
-                             "schemaFailures": 0, "ruleFailures": {}, "rateLimited": 0, "faultsInjected": {},
-                             "responseSchemaFailures": 0, "responseSchemaFailureLog": [], "responsesValidated": 0,
-                             "valuesNotReadyAnswers": 0, "tokensAccepted": 0}
-            self.accepted_tokens = set()    # SHA-256 of each token string that passed verification
+            self._reset_shared({"creates": {}, "repeatedCreates": 0, "repeatedCreateLog": [], "nullAttributes": 0,
+                                "schemaFailures": 0, "ruleFailures": {}, "rateLimited": 0,
+                                "responseSchemaFailures": 0, "responseSchemaFailureLog": [], "responsesValidated": 0,
+                                "valuesNotReadyAnswers": 0})
             self.posts = []
-            self.faults = Faults()
             self.window = RateWindow(self.config["rateLimit"]["limit"], self.config["rateLimit"]["used"], time.time())
 
     def today(self):
@@ -1067,15 +1064,19 @@ class StandIn(standin_support.StandInApp):
 
     @staticmethod
     def _decode_cursor(cursor):
-        try:
-            decoded = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-            offset = int(decoded["offset"])
-            if offset < 0:
-                raise ValueError
-            return offset
-        except (ValueError, KeyError, TypeError):
+        """The offset of a cursor `_encode_cursor` wrote: base64url of `{"offset": "DIGITS"}` (a string of at
+        most 9 digits, as written); 400 PARAMETER_ERROR.INVALID for anything else."""
+        decoded = None
+        if len(cursor) <= 200:
+            try:
+                decoded = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+            except (ValueError, RecursionError):  # binascii.Error and UnicodeDecodeError are ValueErrors
+                decoded = None
+        offset = decoded.get("offset") if isinstance(decoded, dict) and set(decoded) == {"offset"} else None
+        if not isinstance(offset, str) or not re.fullmatch(r"[0-9]{1,9}", offset):
             raise ApiError.one(400, "PARAMETER_ERROR.INVALID", "A parameter has an invalid value",
                                f"'{cursor}' is not a valid cursor for this request", parameter="cursor")
+        return int(offset)
 
     def _values(self, route, id_):
         kind = KINDS[route.segments[1]]

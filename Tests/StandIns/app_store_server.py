@@ -49,11 +49,12 @@ sys.path.insert(0, os.path.join(HERE, "..", "Fixtures", "apple-signed"))
 sys.path.insert(0, HERE)
 import standin_support  # noqa: E402  (what both stand-ins share: tokens, faults, control API, HTTP, start-up)
 import make_apple_signed as chain_maker  # noqa: E402  (the test chain of OfferAppleVerification's tests)
-from standin_support import (  # noqa: E402  (the fault setup is the App Store Connect stand-in's too)
-    TOKEN_SKEW_SECONDS, Faults, Reply, TokenError, check_lifetime, media_type, require_seconds, strict_json_loads)
+from standin_support import (  # noqa: E402  (shared with the App Store Connect stand-in)
+    TOKEN_SKEW_SECONDS, Reply, TokenError, check_lifetime, media_type, require_seconds, strict_json_loads)
 
 TOKEN_MAX_LIFETIME_SECONDS = 3600
 MAX_BODY_BYTES = 50 * 1024 * 1024
+MAX_ANSWER_BYTES = 1024 * 1024  # what the performance test reads of an endpoint's answer (a real-time answer is small)
 HEADER_MAX, BODY_MAX, ALT_TEXT_MAX, BULLET_TEXT_MAX, BULLET_POINTS_MAX, REALTIME_URL_MAX = 66, 144, 150, 66, 5, 256
 UUID_PATTERN = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 DIGITS = re.compile(r"^[0-9]{1,64}$")
@@ -232,8 +233,10 @@ class TokenVerifier(standin_support.BearerTokenVerifier):
             iat = claims["iat"]
             require_seconds("iat", iat)
             check_lifetime(iat, exp, now, TOKEN_MAX_LIFETIME_SECONDS)
-        elif exp - now > TOKEN_MAX_LIFETIME_SECONDS + TOKEN_SKEW_SECONDS:
-            raise TokenError("lifetime", f"exp is {int(exp - now)} s away, more than {TOKEN_MAX_LIFETIME_SECONDS}")
+        elif exp > int(now) + TOKEN_MAX_LIFETIME_SECONDS + TOKEN_SKEW_SECONDS:
+            # Integers only: `exp - now` with a float `now` overflows for an exp beyond a float's range.
+            raise TokenError("lifetime", f"exp is more than {TOKEN_MAX_LIFETIME_SECONDS} s (and "
+                                         f"{TOKEN_SKEW_SECONDS} s of clock skew) away")
         return header, claims
 
 
@@ -582,7 +585,7 @@ class PerformanceTest:
             try:
                 connection.request("POST", path, body=body, headers={"Content-Type": "application/json"})
                 response = connection.getresponse()
-                data = response.read()
+                data = response.read(MAX_ANSWER_BYTES + 1)  # an endpoint that answers without end fails
             finally:
                 connection.close()
         except (socket.timeout, TimeoutError):
@@ -603,6 +606,8 @@ class PerformanceTest:
             return "OTHER", f"{type(error).__name__}: {error}", None
         if response.status != 200:
             return "UNSUCCESSFUL_HTTP_RESPONSE_CODE", f"HTTP {response.status}", None
+        if len(data) > MAX_ANSWER_BYTES:
+            return "INVALID_RESPONSE", f"the answer is longer than {MAX_ANSWER_BYTES} bytes", None
         content_type = response.getheader("Content-Type") or ""
         charset = re.search(r"charset=\"?([^\";]+)", content_type, re.IGNORECASE)
         if charset and charset.group(1).strip().lower() not in ("utf-8", "utf8"):
@@ -716,8 +721,7 @@ class StandIn(standin_support.StandInApp):
     """The application: routing, checks, rules and state. Everything it changes is guarded by `lock`."""
 
     CONTROL_POSTS = ("/_standin/config", "/_standin/faults", "/_standin/review")
-    CONTROL_OPERATIONS = ("GET /_standin/state, GET /_standin/test-root.pem, POST /_standin/config, /_standin/review, "
-                          "/_standin/faults, /_standin/reset")
+    CONTROL_GETS = (*standin_support.StandInApp.CONTROL_GETS, "/_standin/test-root.pem")
 
     def __init__(self, verifier, apps, products, environment, verbose=False):
         self.verifier = verifier
@@ -734,12 +738,9 @@ class StandIn(standin_support.StandInApp):
             self.config = copy.deepcopy(DEFAULT_CONFIG)
             self.config["productIds"] = list(self.products)
             self.apps = {bundle: AppState(bundle, apple_id) for bundle, apple_id in self.app_ids.items()}
-            self.faults = Faults()
             self.limits = RateLimits(self.environment)
-            self.counters = {"requests": {}, "tokenFailures": 0, "tokenFailureReasons": {}, "tokensAccepted": 0,
-                             "refusals": {}, "rateLimited": 0, "faultsInjected": {}}
+            self._reset_shared({"refusals": {}, "rateLimited": 0})
             self.tokens = []            # header and claims of each distinct accepted token (first 100)
-            self.accepted_tokens = set()
             self.log = []               # every API request: seq, method, path, status, errorCode, outcome
 
     def state(self):

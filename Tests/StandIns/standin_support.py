@@ -4,8 +4,9 @@
 Messaging) are different APIs with different error bodies, token claims and rules, which each keeps to itself.
 This module holds the plumbing that is the same in both, so that it is written and fixed once:
 
-- bearer tokens: the `Authorization` header, the cache of verified tokens, the JWS header and signature, the
-  audience and the integer `iat`/`exp` checks (`BearerTokenVerifier`; each stand-in checks its own claims);
+- bearer tokens: the `Authorization` header, the cache of verified tokens, the JWS header and signature and
+  the audience (`BearerTokenVerifier`), and the integer `iat`/`exp` checks (the functions `require_seconds`
+  and `check_lifetime`); each stand-in checks its own claims with them;
 - strict JSON (no repeated members, no NaN or Infinity) and the media type of a request;
 - the fault setup of `POST /_standin/faults` (`Faults`) and how a picked fault changes a request
   (`StandInApp._answer_with_fault`; each stand-in words the error answers of a fault itself);
@@ -21,6 +22,7 @@ import email.utils
 import hashlib
 import json
 import random
+import re
 import signal
 import socket
 import sys
@@ -165,7 +167,10 @@ class Faults:
         setup = setup or {}
         self.setup = setup
         self.script = []
-        for index, entry in enumerate(setup.get("script", [])):
+        script = setup.get("script", [])
+        if not isinstance(script, list):
+            raise ValueError("script must be an array of objects")
+        for index, entry in enumerate(script):
             if not isinstance(entry, dict):
                 raise ValueError(f"script[{index}] must be an object")
             unknown = set(entry) - {"method", "pathPrefix", "skip", "times", "fault", "retryAfter"}
@@ -174,8 +179,11 @@ class Faults:
             if entry.get("fault") not in FAULT_KINDS:
                 raise ValueError(f"script[{index}].fault is {entry.get('fault')!r}; expected one of {FAULT_KINDS}")
             for name in ("skip", "times", "retryAfter"):
-                if name in entry and (not isinstance(entry[name], int) or entry[name] < 0):
+                if name in entry and not _is_count(entry[name]):
                     raise ValueError(f"script[{index}].{name} must be a non-negative integer")
+            for name in ("method", "pathPrefix"):
+                if name in entry and not isinstance(entry[name], str):
+                    raise ValueError(f"script[{index}].{name} must be a string, not {type(entry[name]).__name__}")
             self.script.append({"method": entry.get("method"), "pathPrefix": entry.get("pathPrefix", "/"),
                                 "skip": entry.get("skip", 0), "times": entry.get("times", 1),
                                 "fault": entry["fault"], "retryAfter": entry.get("retryAfter", 1),
@@ -189,11 +197,14 @@ class Faults:
             if unknown:
                 raise ValueError(f"random has unknown members {sorted(unknown)}")
             kinds = chance.get("kinds", [])
-            if not kinds or any(kind not in FAULT_KINDS for kind in kinds):
+            if not isinstance(kinds, list) or not kinds or any(kind not in FAULT_KINDS for kind in kinds):
                 raise ValueError(f"random.kinds must list fault kinds of {FAULT_KINDS}")
             probability = chance.get("probability", 0)
-            if not isinstance(probability, (int, float)) or not 0 <= probability <= 1:
+            if not isinstance(probability, (int, float)) or isinstance(probability, bool) or not 0 <= probability <= 1:
                 raise ValueError("random.probability must be a number from 0 to 1")
+            for name in ("seed", "retryAfter"):
+                if name in chance and not _is_count(chance[name]):
+                    raise ValueError(f"random.{name} must be a non-negative integer")
             self.random = {"rng": random.Random(chance.get("seed", 0)), "probability": float(probability),
                            "kinds": list(kinds), "retryAfter": chance.get("retryAfter", 1)}
 
@@ -216,6 +227,11 @@ class Faults:
     def public(self):
         return {"setup": self.setup,
                 "script": [{key: value for key, value in entry.items()} for entry in self.script]}
+
+
+def _is_count(value):
+    """A non-negative integer, not a boolean (JSON `true` is an int to Python)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def relabel_last(log, method, path, note):
@@ -261,17 +277,31 @@ def slow_seconds(value):
 class StandInApp:
     """What both applications share: the counters, faults, token bookkeeping and the control API.
 
-    A subclass sets `lock`, `counters` (with `requests`, `faultsInjected`, `tokenFailures`,
-    `tokenFailureReasons`, `tokensAccepted`), `config` (with `slowSeconds`), `faults`, `accepted_tokens` (a
-    set) and `verbose`, and defines `state()`, `reset()`, `configure(update)`, `_handle_api(method, path,
-    query, headers, body)` (every request outside `/_standin/`), and for faults `_log_unprocessed(method, path,
-    note)`, `_relabel(method, path, note)` and `_fault_reply(kind, retry_after)` (the 429, 500 or 503 in its
-    API's format). `serve` sets `base_url` once the port is known.
+    A subclass sets `lock`, `config` (with `slowSeconds`) and `verbose`, and defines `state()`, `reset()` (which
+    calls `_reset_shared(counters)` under the lock), `configure(update)`, `_handle_api(method, path, query,
+    headers, body)` (every request outside `/_standin/`), and for faults `_log_unprocessed(method, path, note)`,
+    `_relabel(method, path, note)` and `_fault_reply(kind, retry_after)` (the 429, 500 or 503 in its API's
+    format). `serve` sets `base_url` once the port is known.
     """
 
-    CONTROL_POSTS = ("/_standin/config", "/_standin/faults")
+    CONTROL_GETS = ("/_standin/state", "/_standin/faults")   # a subclass answers more in `_control_get`
+    CONTROL_POSTS = ("/_standin/config", "/_standin/faults")  # `_control_post` answers them; and /_standin/reset
     CONTROL_INDENT = None       # JSON indentation of the control answers (the state is always compact)
-    CONTROL_OPERATIONS = "GET /_standin/state, POST /_standin/config, POST /_standin/faults, POST /_standin/reset"
+
+    @classmethod
+    def control_operations(cls):
+        """The control operations, as the 404 of another `/_standin/` request lists them."""
+        return ", ".join([f"GET {path}" for path in cls.CONTROL_GETS]
+                         + [f"POST {path}" for path in (*cls.CONTROL_POSTS, "/_standin/reset")])
+
+    def _reset_shared(self, counters):
+        """What every stand-in's `reset()` starts from: the counters both keep (`requests`, `tokenFailures`,
+        `tokenFailureReasons`, `tokensAccepted`, `faultsInjected`) and then its own `counters`, no accepted
+        tokens and no faults. Call under the lock."""
+        self.counters = {"requests": {}, "tokenFailures": 0, "tokenFailureReasons": {}, "tokensAccepted": 0,
+                         "faultsInjected": {}, **counters}
+        self.accepted_tokens = set()    # SHA-256 of each token string that passed verification
+        self.faults = Faults()
 
     def _count(self, name, key=None, amount=1):
         """Adds to a counter; call under the lock."""
@@ -369,7 +399,7 @@ class StandInApp:
             if reply is not None:
                 return reply
             return self._control_answer(404, {"error": f"no control operation {method} {path}; expected "
-                                                       f"{self.CONTROL_OPERATIONS}"})
+                                                       f"{self.control_operations()}"})
         except ValueError as error:
             return self._control_answer(400, {"error": str(error)})
 
@@ -406,6 +436,9 @@ class StandInApp:
 # ---------------------------------------------------------------------------------------------
 
 TRUNCATED = object()  # a request body cut off by the end of the connection
+# A chunk's size line (RFC 9112 §7.1): hex digits (at most 8 here), optional whitespace and extensions, CRLF
+# (or LF alone).
+CHUNK_SIZE_LINE = re.compile(rb"([0-9A-Fa-f]{1,8})[ \t]*(?:;[^\r\n]*)?\r?\n")
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -438,12 +471,14 @@ class Handler(BaseHTTPRequestHandler):
             chunks, total = [], 0
             while True:
                 line = self.rfile.readline(65537)
-                if not line:
-                    return TRUNCATED
-                try:
-                    size = int(line.split(b";")[0].strip(), 16)
-                except ValueError:
+                if not line or (not line.endswith(b"\n") and len(line) < 65537):
+                    return TRUNCATED  # the connection ended in the size line
+                # The size is 1 to 8 hex digits, then optional extensions (`;name=value`): no sign, no
+                # `0x`, no `_` (which int(…, 16) would take), nothing above 4 GiB.
+                match = CHUNK_SIZE_LINE.fullmatch(line)
+                if match is None:
                     return None
+                size = int(match.group(1), 16)
                 if size == 0:
                     while self.rfile.readline(65537) not in (b"\r\n", b"\n", b""):
                         pass

@@ -11,6 +11,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -132,6 +133,16 @@ class StandInProcess:
         if validate and not path.startswith("/_standin/"):
             self.check_answer(method, path, answer)
         return answer
+
+    def raw_exchange(self, data, timeout=5):
+        """Sends `data` (a whole request, as bytes) on a fresh connection and reads one answer: an
+        `answer_class`; TimeoutError when none comes within `timeout` s, RemoteDisconnected when the stand-in
+        closes the connection unanswered."""
+        with socket.create_connection(("127.0.0.1", self.port), timeout=timeout) as connection:
+            connection.sendall(data)
+            response = http.client.HTTPResponse(connection)
+            response.begin()
+            return self.answer_class(response.status, response.headers, response.read())
 
     def check_answer(self, method, path, answer):
         """Raises AssertionError when an API answer is not what Apple documents (the suite's own check)."""

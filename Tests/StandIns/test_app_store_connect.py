@@ -60,9 +60,7 @@ def price_point(product, territory, price="10002"):
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def make_token(claims=None, header=None, key=DEMO_PRIVATE, algorithm="ES256", drop=(), lifetime=600):
-    """A token for the demo key (team key), with members replaced or dropped as a test needs."""
-    return shared.demo_token(claims, header, key, algorithm, drop, lifetime)
+make_token = shared.demo_token  # a token for the demo key (team key), with members replaced or dropped
 
 
 # ---------------------------------------------------------------------------------------------
@@ -486,6 +484,23 @@ class RequestShapeTests(StandInTestCase):
         self.assertEqual(self.s.request("POST", "/v1/subscriptionOfferCodeCustomCodes", custom_code(offer, "CUTOFF")).status,
                          201)
 
+    def test_chunk_size_must_be_hex_digits(self):
+        # -1 made the stand-in read until the client closed, -2 killed the request's thread unanswered;
+        # a sign, 0x or _ (all taken by int(…, 16)) and more than 8 digits are refused too.
+        offer = self.s.create_offer()
+        body = json.dumps(custom_code(offer, "CHUNKED")).encode()
+        head = (f"POST /v1/subscriptionOfferCodeCustomCodes HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                f"Authorization: Bearer {self.s.token}\r\nContent-Type: application/json\r\n"
+                "Transfer-Encoding: chunked\r\n\r\n").encode()
+        for size in ("-1", "-2", "+" + f"{len(body):x}", f"0x{len(body):x}", f"{len(body) >> 4:x}_{len(body) & 15:x}",
+                     "0" * 8 + f"{len(body):x}", "", " ", "zz"):
+            with self.subTest(size=size):
+                answer = self.s.raw_exchange(head + size.encode() + b"\r\n" + body + b"\r\n0\r\n\r\n")
+                self.assertError(answer, 400, "PARAMETER_ERROR.INVALID")
+        self.assertEqual(self.s.state()["resources"][2:], [])
+        answer = self.s.raw_exchange(head + f"{len(body):X};name=value\r\n".encode() + body + b"\r\n0\r\n\r\n")
+        self.assertEqual(answer.status, 201, answer)
+
     def test_unknown_path_404_wrong_method_405(self):
         self.assertError(self.s.request("GET", "/v1/apps"), 404, "NOT_FOUND")
         self.assertError(self.s.request("GET", "/v1/subscriptionOfferCodes"), 405, "METHOD_NOT_ALLOWED")
@@ -748,6 +763,27 @@ class ListTests(StandInTestCase):
         self.assertError(self.s.request("GET", f"{path}?cursor=%%%"), 400, "PARAMETER_ERROR.INVALID",
                          parameter="cursor")
 
+    def test_cursor_is_what_the_stand_in_writes(self):
+        # {"offset": 1e400} made int() raise OverflowError in the request's thread: the client saw a closed
+        # connection. Only the stand-in's own shape is taken: {"offset": "DIGITS"}, at most 9 digits.
+        offer = self.s.create_offer()
+        path = f"/v1/subscriptionOfferCodes/{offer}/oneTimeUseCodes"
+
+        def cursor(text):
+            data = text if isinstance(text, bytes) else text.encode()
+            return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+        for text in ('{"offset": 1e400}', '{"offset": -1e400}', '{"offset": 1e5}', '{"offset": 12}',
+                     '{"offset": true}', '{"offset": "-1"}', '{"offset": "1e3"}', '{"offset": " 1"}',
+                     '{"offset": "' + "9" * 10 + '"}', '{"offset": "\u0661"}', '{"offset": "1", "x": 1}', "[1]",
+                     "1", "[" * 5000 + "]" * 5000, b'{"offset": "\xff"}'):
+            with self.subTest(text=text[:40]):
+                self.assertError(self.s.request("GET", f"{path}?cursor={cursor(text)}"), 400,
+                                 "PARAMETER_ERROR.INVALID", parameter="cursor")
+        answer = self.s.request("GET", f"{path}?cursor=" + cursor('{"offset": "000000001"}'))
+        self.assertEqual(answer.status, 200, answer)
+        self.assertEqual(answer.json["data"], [])
+
     def test_lists_of_each_parent(self):
         sub_offer = self.s.create_offer("S")
         self.s.create_offer("Other product", product=SUBSCRIPTIONS[1])
@@ -931,6 +967,31 @@ class FaultTests(StandInTestCase):
                       {"random": {"probability": 2, "kinds": ["slow"]}}, {"other": []}):
             with self.subTest(setup):
                 self.assertEqual(self.s.request("POST", "/_standin/faults", setup, token=None).status, 400)
+
+    def test_fault_setup_members_have_their_types(self):
+        # A non-string pathPrefix or method was taken and then broke every later request (TypeError); a list
+        # seed escaped the control API (TypeError); true passed as an integer (Retry-After: True).
+        cases = {"pathPrefix": {"script": [{"pathPrefix": 5, "fault": "server-error"}]},
+                 "method": {"script": [{"method": ["POST"], "fault": "server-error"}]},
+                 "retryAfter": {"script": [{"fault": "rate-limit", "retryAfter": True}]},
+                 "times": {"script": [{"fault": "server-error", "times": False}]},
+                 "seed": {"random": {"seed": [1], "probability": 0.5, "kinds": ["slow"]}},
+                 "probability": {"random": {"probability": True, "kinds": ["server-error"]}},
+                 "random.retryAfter": {"random": {"probability": 0.5, "kinds": ["rate-limit"], "retryAfter": "1"}},
+                 "kinds": {"random": {"probability": 0.5, "kinds": {"slow": 1}}},
+                 "script": {"script": 5}}
+        for field, setup in cases.items():
+            with self.subTest(field):
+                answer = self.s.request("POST", "/_standin/faults", setup, token=None)
+                self.assertEqual(answer.status, 400, answer)
+                self.assertIn(field.split(".")[-1], answer.json["error"])
+                code = f"T{len(field)}{field[:3].upper()}"
+                self.assertEqual(self.s.request("POST", self.CUSTOM, custom_code(self.offer, code)).status, 201,
+                                 "the stand-in serves on after a refused setup")
+        self.s.reset()
+        self.offer = self.s.create_offer()
+        self.fault("rate-limit", retryAfter=0)
+        self.assertEqual(self.s.request("POST", self.CUSTOM, custom_code(self.offer, "ZERO")).headers["Retry-After"], "0")
 
 
 # ---------------------------------------------------------------------------------------------

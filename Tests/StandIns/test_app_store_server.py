@@ -239,6 +239,21 @@ class TokenTests(StandInTestCase):
         self.assertOK(self.get(make_token(drop=("iat",))))
         self.assertEqual(self.get(make_token(drop=("iat",), lifetime=3700)).status, 401)
 
+    def test_exp_beyond_a_float_is_refused_without_iat(self):
+        # exp - now (a float) raised OverflowError: the request's thread died unanswered and uncounted.
+        self.s.configure(acceptTokensWithoutIat=True)
+        now = int(time.time())
+        cases = {"10**400": (10**400, "lifetime"), "2**1024": (2**1024, "lifetime"),
+                 "-10**400": (-10**400, "expired"), "just over": (now + 3600 + 60 + 2, "lifetime")}
+        for label, (exp, reason) in cases.items():
+            with self.subTest(label):
+                answer = self.get(make_token({"exp": exp}, drop=("iat",)), fresh=True)
+                self.assertEqual(answer.status, 401, answer)
+                self.assertEqual(answer.body, b"")
+                self.assertIn(reason, self.s.state()["tokenFailureReasons"])
+        self.assertEqual(self.s.state()["tokenFailures"], len(cases))
+        self.assertOK(self.get(make_token({"exp": now + 3600}, drop=("iat",))))
+
     def test_apps_are_apart(self):
         self.assertOK(self.s.upload_message())
         other = make_token({"bid": OTHER_BUNDLE})
@@ -257,6 +272,32 @@ class RouteTests(StandInTestCase):
 
     def test_query_parameters_refused_where_none_is_documented(self):
         self.assertError(self.s.request("GET", "/inApps/v1/messaging/message/list?limit=5"), 4000000)
+
+    def test_chunk_size_must_be_hex_digits(self):
+        # A negative size made the stand-in read until the client closed (-1) or killed the request's thread (-2).
+        body = json.dumps({"header": "Chunked", "body": "Sent in one chunk."}).encode()
+        head = (f"PUT /inApps/v1/messaging/message/{MESSAGE} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                f"Authorization: Bearer {self.s.token}\r\nContent-Type: application/json\r\n"
+                "Transfer-Encoding: chunked\r\n\r\n").encode()
+        for size in ("-1", "-2", "+" + f"{len(body):x}", "123456789"):
+            with self.subTest(size=size):
+                answer = self.s.raw_exchange(head + size.encode() + b"\r\n" + body + b"\r\n0\r\n\r\n")
+                self.assertError(answer, 4000000)
+        self.assertEqual(self.s.app()["messages"], [])
+        self.assertOK(self.s.raw_exchange(head + f"{len(body):x}\r\n".encode() + body + b"\r\n0\r\n\r\n"))
+
+    def test_an_unknown_control_operation_lists_every_one(self):
+        answer = self.s.request("GET", "/_standin/nothing", token=None)
+        self.assertEqual(answer.status, 404, answer)
+        listed = answer.json["error"].split("; expected ")[1].split(", ")
+        self.assertEqual(listed, ["GET /_standin/state", "GET /_standin/faults", "GET /_standin/test-root.pem",
+                                  "POST /_standin/config", "POST /_standin/faults", "POST /_standin/review",
+                                  "POST /_standin/reset"])
+        for operation in listed:
+            method, path = operation.split(" ")
+            with self.subTest(operation):
+                answer = self.s.request(method, path, {} if method == "POST" else None, token=None)
+                self.assertIn(answer.status, (200, 400), answer)  # it exists (a POST of {} may be refused)
 
     def test_control_api_needs_no_token_and_checks_its_input(self):
         self.assertEqual(self.s.request("GET", "/_standin/state", token=None).status, 200)
@@ -550,6 +591,9 @@ class Endpoint:
                 return
             status = 500 if self.mode == "500" else 200
             body = json.dumps(bodies.get(self.mode, {})).encode()
+            if self.mode in ("at-limit", "huge"):  # a valid message answer padded with JSON whitespace
+                body = json.dumps(bodies["message"]).encode()
+                body += b" " * (1024 * 1024 - len(body) + (self.mode == "huge"))
             # Counted out before the answer leaves: the stand-in may send its next request as soon as it
             # has read this one, before this thread gets to its `finally`.
             with self.lock:
@@ -643,6 +687,16 @@ class PerformanceTestTests(StandInTestCase):
                 recorded = self.s.app()["performanceTests"][0]
                 self.assertEqual(recorded["answerKinds"], {})
                 self.assertTrue(all("body" not in item for item in recorded["answers"]), recorded["answers"])
+
+    def test_an_answer_above_1_mib_is_invalid_and_not_read_on(self):
+        # The answer was read without limit: an endpoint that answered without end held the test's thread.
+        _, _, answer = self.run_test("huge", maxConcurrentRequests=2, totalRequests=2, totalDuration=100)
+        self.assertEqual((answer.json["result"], answer.json["failures"]), ("FAIL", {"INVALID_RESPONSE": 2}),
+                         answer.json)
+        self.assertIn("longer than 1048576 bytes", self.s.app()["performanceTests"][0]["answers"][0]["note"])
+        self.s.reset()
+        _, _, answer = self.run_test("at-limit", maxConcurrentRequests=2, totalRequests=2, totalDuration=100)
+        self.assertEqual(answer.json["result"], "PASS", answer.json)
 
     def test_the_default_message_answer_counts_as_success(self):
         _, _, answer = self.run_test("default", maxConcurrentRequests=2, totalRequests=4, totalDuration=100)

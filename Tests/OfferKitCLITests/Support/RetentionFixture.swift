@@ -9,7 +9,7 @@ struct RetentionFixture {
 
     static let reason = Comment(
         rawValue: "SKIPPED LOUDLY: the App Store Server API stand-in (Tests/StandIns/app_store_server.py) cannot run "
-            + "because \(InteropEnvironment.python) cannot import jsonschema, referencing, jwt, cryptography and "
+            + "because \(InteropEnvironment.python) cannot import jwt, cryptography and "
             + "appstoreserverlibrary (run .ci/run, or pip install them and set OFFERKIT_PYTHON); CI never skips this")
 
     static let message = "3f2b1c4e-8a7d-4f3e-9b2a-1c0d5e6f7a8b"
