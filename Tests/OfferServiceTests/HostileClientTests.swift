@@ -112,6 +112,18 @@ struct HostileClientTests {
         }
     }
 
+    @Test("a library caller's idle timeout is kept within 1 s to a day, so no value traps the server's set-up")
+    func idleTimeoutIsClamped() throws {
+        let service = try ServiceFixtures.service()
+        let logger = Logger(label: "test")
+        for (given, kept) in [(Int64.max, Int64(86_400)), (.min, 1), (0, 1), (90, 90)] {
+            let runner = ServiceRunner(
+                service: service, host: "127.0.0.1", port: 0, logger: logger, idleTimeoutSeconds: given)
+            #expect(runner.idleTimeoutSeconds == kept, "\(given)")
+            _ = try runner.makeApplication()
+        }
+    }
+
     static func head(
         _ path: String = path, key: String? = ServiceFixtures.admin.secret, requestId: String, _ fields: String
     ) -> String {

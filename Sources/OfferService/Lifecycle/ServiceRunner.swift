@@ -31,7 +31,7 @@ public struct ServiceRunner: Sendable {
     public let port: Int
     public let logger: Logger
     /// How long a connection may stay silent (between requests, or while sending a body) before
-    /// it is closed.
+    /// it is closed: the value given, kept within 1 s to a day.
     public let idleTimeoutSeconds: Int64
     /// How long graceful shutdown may take before the remaining requests are cancelled: by default
     /// the request timeout plus the idle timeout.
@@ -51,15 +51,15 @@ public struct ServiceRunner: Sendable {
         self.host = host
         self.port = port
         self.logger = logger
-        self.idleTimeoutSeconds = idleTimeoutSeconds
         // Library callers may pass any values: clamp to a day each before converting, so that an
-        // infinite or NaN timeout or a huge idle time cannot trap.
+        // infinite or NaN timeout or a huge idle time cannot trap (here or in the idle handler's
+        // nanoseconds).
         let day = 86_400.0
         let timeout = service.state.limits.requestTimeoutSeconds
         let requestSeconds = timeout.isNaN ? day : min(max(timeout, 0), day)
-        let idleSeconds = min(max(idleTimeoutSeconds, 0), Int64(day))
+        self.idleTimeoutSeconds = min(max(idleTimeoutSeconds, 1), Int64(day))
         self.shutdownGracePeriod =
-            shutdownGracePeriod ?? .milliseconds(Int64(requestSeconds * 1000) + idleSeconds * 1000)
+            shutdownGracePeriod ?? .milliseconds(Int64(requestSeconds * 1000) + self.idleTimeoutSeconds * 1000)
     }
 
     /// Serves until SIGTERM or SIGINT and returns once graceful shutdown has finished.
