@@ -54,10 +54,11 @@ let package = Package(
         ),
         // Verifying what Apple signs (transactions, renewal info, notifications V2, real-time requests):
         // the x5c chain to a trusted root, Apple's OIDs, the ES256 signature. No networking: the fuzz targets reach it.
+        // OfferSigning: its PEM reader (PEMBlock) reads root certificates.
         .target(
             name: "OfferAppleVerification",
             dependencies: [
-                "OfferJSON",
+                "OfferJSON", "OfferSigning",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),

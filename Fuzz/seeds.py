@@ -252,6 +252,17 @@ seed("pem", "certificate-76.pem", "-----BEGIN CERTIFICATE-----\n"
 seed("pem", "ec-parameters.pem", "-----BEGIN EC PARAMETERS-----\nBggqhkjOPQMBBw==\n-----END EC PARAMETERS-----\n")
 seed("pem", "unterminated.pem", "-----BEGIN CERTIFICATE-----\nMIIB\n")
 seed("pem", "not-base64.pem", "-----BEGIN CERTIFICATE-----\n%%%%\n-----END CERTIFICATE-----\n")
+seed("pem", "empty-block.pem", "-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n")
+seed("pem", "nested-begin.pem", "-----BEGIN CERTIFICATE-----\nMIIB\n-----BEGIN CERTIFICATE-----\nMIIB\n"
+     "-----END CERTIFICATE-----\n")
+seed("pem", "mismatched-end.pem", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END PRIVATE KEY-----\n")
+# A key flattened to one line (`echo $KEY > key.pem`, or "\n" written as two characters): no BEGIN line.
+p8_lines = p8.decode().splitlines()
+seed("pem", "key-one-line.pem", " ".join(p8_lines) + "\n")
+seed("pem", "key-escaped-newlines.pem", "\\n".join(p8_lines) + "\n")
+seed("pem", "key-pkcs8.pem", p8)
+seed("pem", "key-legacy-encrypted.pem", "-----BEGIN EC PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\n"
+     "DEK-Info: AES-128-CBC,00112233445566778899AABBCCDDEEFF\n\nMIIB\n-----END EC PRIVATE KEY-----\n")
 
 # The folders written above are this script's: a file there that this run did not write is a stale seed.
 owned = {path.parent for path in written if path.parent.parent == corpus}

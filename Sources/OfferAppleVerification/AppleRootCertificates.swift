@@ -1,3 +1,4 @@
+import OfferSigning
 import SwiftASN1
 import X509
 
@@ -38,9 +39,12 @@ public enum AppleRootCertificates {
         do {
             blocks = try PEMBlock.blocks(in: pem)
         } catch {
-            throw .unreadableRootCertificate("not PEM (-----BEGIN CERTIFICATE----- blocks)")
+            throw .unreadableRootCertificate(
+                "expected PEM certificates (-----BEGIN CERTIFICATE----- blocks), found \(error)")
         }
-        guard !blocks.isEmpty else { throw .unreadableRootCertificate("no PEM block found") }
+        guard !blocks.isEmpty else {
+            throw .unreadableRootCertificate("no PEM block found (a -----BEGIN CERTIFICATE----- line of its own)")
+        }
         var certificates: [Certificate] = []
         for (index, block) in blocks.enumerated() {
             guard block.label == "CERTIFICATE" else {

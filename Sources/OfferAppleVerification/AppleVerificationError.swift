@@ -90,7 +90,8 @@ extension AppleVerificationError: LocalizedError {
         }
     }
 
-    static func clip(_ text: String) -> String {
+    /// `text` for a message: control characters shown as `?`, clipped to 64 characters.
+    package static func clip(_ text: String) -> String {
         let printable = String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
         return printable.count > 64 ? String(printable.prefix(64)) + "…" : printable
     }

@@ -135,6 +135,13 @@ struct AppleSignedDataVerifierTests {
                 pem: "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n")
         }
         #expect(throws: AppleVerificationError.self) { _ = try AppleRootCertificates.certificates(pem: "nothing") }
+        // A file cut before its END line: the problem is named.
+        let cut = AppleRootCertificates.appleRootCAG3PEM.replacingOccurrences(of: "-----END CERTIFICATE-----", with: "")
+        #expect(
+            throws: AppleVerificationError.unreadableRootCertificate(
+                "expected PEM certificates (-----BEGIN CERTIFICATE----- blocks), found a BEGIN CERTIFICATE line "
+                    + "without its END CERTIFICATE line")
+        ) { _ = try AppleRootCertificates.certificates(pem: cut) }
         // As OpenSSL reads PEM: base64 lines of another width, CRLF line ends.
         let body = AppleRootCertificates.appleRootCAG3PEM.split(whereSeparator: \.isNewline)
             .filter { !$0.hasPrefix("-----") }.joined()

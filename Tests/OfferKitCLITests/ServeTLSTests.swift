@@ -274,6 +274,17 @@ struct ServeTLSTests {
                 _ = try folder.write(new.keyPEM, to: "new-key.pem")
             }),
         Mistake(
+            name: "a key flattened to one line (echo $KEY > key.pem)",
+            arguments: [
+                "--tls-certificate-chain", "F:fullchain.pem",
+                "--tls-private-key", "F:flat.pem",
+            ], status: 3,
+            mentioning: ["(--tls-private-key)", "found no PEM block", "a line of its own"],
+            prepare: { folder, _ in
+                let key = try String(contentsOfFile: folder.file("privkey.pem"), encoding: .utf8)
+                _ = try folder.write(key.split(separator: "\n").joined(separator: " ") + "\n", to: "flat.pem")
+            }),
+        Mistake(
             name: "an encrypted key",
             arguments: [
                 "--tls-certificate-chain", "F:fullchain.pem",

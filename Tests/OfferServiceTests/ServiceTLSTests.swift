@@ -126,6 +126,58 @@ struct ServiceTLSTests {
         }
     }
 
+    /// A key file flattened to one line (`echo $KEY > privkey.pem`, or `\n` written as two characters)
+    /// has no BEGIN line of its own: the message says so and shows none of the key's base64.
+    @Test(arguments: [" ", "\\n"])
+    func aKeyFlattenedToOneLineIsRefusedWithoutShowingIt(_ separator: String) throws {
+        let folder = try TemporaryFolder()
+        let server = try Self.certificates.get().server()
+        var files = try Self.files(folder, server)
+        let lines = server.keyPEM.split(whereSeparator: \.isNewline)
+        files.privateKey = try folder.write("flat.pem", lines.joined(separator: separator) + "\n")
+        do {
+            _ = try ServiceTLS.load(files)
+            Issue.record("a flattened key was served")
+        } catch {
+            let message = error.errorDescription ?? ""
+            #expect(message.contains("(--tls-private-key): expected one unencrypted"), "\(message)")
+            #expect(message.contains("found no PEM block: each -----BEGIN and -----END line must be a line of its own"))
+            let base64 = lines.filter { !$0.hasPrefix("-----") }.joined()
+            // Not one 8-character run of the key's base64 appears.
+            for start in stride(from: 0, to: base64.count - 8, by: 1) {
+                let run = base64.dropFirst(start).prefix(8)
+                #expect(!message.contains(run), "\(message)")
+            }
+        }
+    }
+
+    @Test func aBeginLineInAnOpenBlockAndAnEndLineOfAnotherLabelAreNamed() throws {
+        let folder = try TemporaryFolder()
+        let server = try Self.certificates.get().server()
+        let good = try Self.files(folder, server)
+        let cut = String(server.leafPEM.prefix(200)) + "\n" + server.chainPEM
+        let mismatched = server.leafPEM.replacingOccurrences(
+            of: "-----END CERTIFICATE-----", with: "-----END X509 CRL-----")
+        let empty = "-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n" + server.chainPEM
+        let cases: [(String, String)] = [
+            (cut, "(found a BEGIN CERTIFICATE line without its END CERTIFICATE line)"),
+            (mismatched, "(found a BEGIN CERTIFICATE line whose END line names another label)"),
+            (empty, "(found an empty CERTIFICATE block)"),
+        ]
+        for (index, (text, expected)) in cases.enumerated() {
+            let files = TLSFiles(
+                certificateChain: try folder.write("chain\(index).pem", text), privateKey: good.privateKey,
+                origin: .flags)
+            do {
+                _ = try ServiceTLS.load(files)
+                Issue.record("served: \(expected)")
+            } catch {
+                #expect(
+                    error.errorDescription?.contains(expected) == true, "\(String(describing: error.errorDescription))")
+            }
+        }
+    }
+
     @Test func theLeafMustBeValidNow() throws {
         let folder = try TemporaryFolder()
         let files = try Self.files(folder, try Self.certificates.get().server())

@@ -367,6 +367,16 @@ struct KeyLoadingTests {
             Rejection(
                 name: "PEM with an empty body",
                 source: .string("-----BEGIN PRIVATE KEY-----\n-----END PRIVATE KEY-----\n"), expected: .empty),
+            Rejection(
+                name: "PEM whose END line names another label",
+                source: .string(pem.replacingOccurrences(of: "END PRIVATE KEY", with: "END EC PRIVATE KEY")),
+                expected: .truncated),
+            Rejection(
+                name: "PEM cut, then the whole key after it (a BEGIN line inside the block)",
+                source: .string(String(pem.prefix(pem.count / 2)) + "\n" + pem), expected: .truncated),
+            Rejection(
+                name: "PEM flattened to one line (echo $KEY)",
+                source: .string(pem.split(separator: "\n").joined(separator: " ")), expected: .notAKey),
         ]
     }()
 

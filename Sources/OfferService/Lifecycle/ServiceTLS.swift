@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTLS
 import OfferAppleVerification
 import OfferJSON
+import OfferSigning
 import SwiftASN1
 import X509
 
@@ -18,7 +19,8 @@ import X509
 public struct ServiceTLS: Sendable {
     /// The NIOSSL server configuration: the chain, the key, TLS 1.2 minimum, ALPN `http/1.1`.
     public let tlsConfiguration: TLSConfiguration
-    /// The leaf certificate's subject, such as `CN=api.example.com`.
+    /// The leaf certificate's subject, such as `CN=api.example.com` (control characters shown as
+    /// `?`, clipped to 64 characters).
     public let subject: String
     /// When the leaf certificate expires.
     public let notValidAfter: Date
@@ -44,11 +46,10 @@ public struct ServiceTLS: Sendable {
         do {
             blocks = try PEMBlock.blocks(in: chainText)
         } catch {
-            throw refuse(
-                chainField, files.certificateChain, "expected \(chainExpected) (found \(Self.describe(error)))")
+            throw refuse(chainField, files.certificateChain, "expected \(chainExpected) (found \(error))")
         }
         guard !blocks.isEmpty else {
-            throw refuse(chainField, files.certificateChain, "expected \(chainExpected) (found no PEM block)")
+            throw refuse(chainField, files.certificateChain, "expected \(chainExpected) (found \(Self.noBlock))")
         }
         var certificates: [Certificate] = []
         var nioCertificates: [NIOSSLCertificate] = []
@@ -68,7 +69,7 @@ public struct ServiceTLS: Sendable {
             }
         }
         let leaf = certificates[0]
-        let subject = String(describing: leaf.subject)
+        let subject = AppleVerificationError.clip(String(describing: leaf.subject))
         if now > leaf.notValidAfter {
             throw refuse(
                 chainField, files.certificateChain,
@@ -83,24 +84,24 @@ public struct ServiceTLS: Sendable {
         // The key: one unencrypted private key block, whose public key is the leaf's.
         let keyText = try read(files.privateKey, field: keyField)
         let keyExpected = "one unencrypted EC or RSA private key in PEM"
-        if keyText.contains("ENCRYPTED") {
+        let keyBlocks: [PEMBlock]
+        do {
+            keyBlocks = try PEMBlock.blocks(in: keyText)
+        } catch {
+            throw refuse(keyField, files.privateKey, "expected \(keyExpected) (found \(error))")
+        }
+        // `openssl ecparam -genkey` writes an EC PARAMETERS block before the key: only key blocks count.
+        let keys = keyBlocks.filter { $0.label.hasSuffix("PRIVATE KEY") }
+        if keys.contains(where: \.isEncrypted) {
             throw refuse(
                 keyField, files.privateKey,
                 "expected \(keyExpected) (found an encrypted key: decrypt it, for example with `openssl pkey -in "
                     + "KEY -out privkey.pem`, and keep the file readable by the service's user only)")
         }
-        let keyBlocks: [PEMBlock]
-        do {
-            keyBlocks = try PEMBlock.blocks(in: keyText)
-        } catch {
-            throw refuse(keyField, files.privateKey, "expected \(keyExpected) (found \(Self.describe(error)))")
-        }
-        // `openssl ecparam -genkey` writes an EC PARAMETERS block before the key: only key blocks count.
-        let keys = keyBlocks.filter { $0.label.hasSuffix("PRIVATE KEY") }
         guard keys.count == 1, let keyBlock = keys.first else {
             let found =
                 keyBlocks.isEmpty
-                ? "no PEM block" : keys.isEmpty ? "no PRIVATE KEY block" : "\(keys.count) private keys"
+                ? Self.noBlock : keys.isEmpty ? "no PRIVATE KEY block" : "\(keys.count) private keys"
             throw refuse(keyField, files.privateKey, "expected \(keyExpected) (found \(found))")
         }
         let privateKey: Certificate.PrivateKey
@@ -123,7 +124,7 @@ public struct ServiceTLS: Sendable {
             throw refuse(
                 chainField, files.certificateChain,
                 "expected the server's certificate first (found the private key's certificate, "
-                    + "\(String(describing: certificates[owner].subject)), as certificate \(owner + 1) of \(blocks.count): "
+                    + "\(AppleVerificationError.clip(String(describing: certificates[owner].subject))), as certificate \(owner + 1) of \(blocks.count): "
                     + "put it first, then the certificates that issued it)")
         }
         guard privateKey.publicKey == leaf.publicKey else {
@@ -146,13 +147,9 @@ public struct ServiceTLS: Sendable {
         self.notValidAfter = notValidAfter
     }
 
-    /// What a file's PEM blocks have wrong.
-    private static func describe(_ problem: PEMBlock.Problem) -> String {
-        switch problem {
-        case .unterminated(let label): "a BEGIN \(label) line without its END \(label) line"
-        case .notBase64(let label): "a \(label) block whose content is not base64"
-        }
-    }
+    /// What a file without blocks is found to hold: a file flattened to one line (`echo $KEY >
+    /// key.pem`) has no BEGIN line of its own either.
+    private static let noBlock = "no PEM block: each -----BEGIN and -----END line must be a line of its own"
 
     /// The file's text (at most ``maximumFileBytes``): a regular file (after links), so that a FIFO
     /// or a device cannot hold the start waiting for a writer.

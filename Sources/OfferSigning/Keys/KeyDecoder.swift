@@ -46,7 +46,7 @@ enum KeyDecoder {
         // DER SEQUENCE: binary, so never trim its end (a key may end in a 0x09/0x0A/0x0D/0x20 byte).
         if trimmed.first == 0x30 { return Array(input[trimmed.startIndex...]) }
         let text = String(decoding: trimmed, as: UTF8.self)
-        if text.contains("-----BEGIN ") { return try PEMBlock.privateKeyDER(in: text) }
+        if text.contains("-----BEGIN ") { return try privateKeyDER(inPEM: text) }
         let body = trimmed.filter { !$0.isASCIIWhitespace }
         guard body.allSatisfy({ $0.isBase64Character }) else { throw .notAKey }
         guard let der = Base64.decode(body, urlSafe: false) ?? Base64.decode(body, urlSafe: true) else {
@@ -54,6 +54,40 @@ enum KeyDecoder {
         }
         guard der.first == 0x30 else { throw .notAKey }
         return der
+    }
+
+    /// The DER of the private key in a PEM document, or the error that fits what the document holds.
+    /// Accepts what ``PEMBlock`` reads (CRLF, other widths, text around the blocks) and documents that
+    /// carry other blocks (such as `EC PARAMETERS`) next to the key, broken or not.
+    static func privateKeyDER(inPEM text: String) throws(KeyLoadingError) -> [UInt8] {
+        let blocks = PEMBlock.scan(text)
+        let labels = blocks.map { block in
+            switch block {
+            case .success(let read): read.label
+            case .failure(let problem): problem.label
+            }
+        }
+        let keyLabels = ["PRIVATE KEY", "EC PRIVATE KEY"]
+        if let index = labels.firstIndex(where: keyLabels.contains) {
+            switch blocks[index] {
+            case .success(let block):
+                if block.isEncrypted { throw .encryptedKey }
+                return block.der
+            // No END line of its own (the text ends, another BEGIN or another label's END comes first).
+            case .failure(.unterminated), .failure(.mismatchedEnd): throw .truncated
+            case .failure(.empty): throw .empty
+            case .failure(.notBase64): throw .invalidBase64
+            }
+        }
+        let found = Set(labels)
+        if found.contains("ENCRYPTED PRIVATE KEY") { throw .encryptedKey }
+        if found.contains("RSA PRIVATE KEY") || found.contains("RSA PUBLIC KEY") { throw .rsaKey }
+        if found.contains("PUBLIC KEY") || found.contains("EC PUBLIC KEY") { throw .publicKey }
+        if found.contains("CERTIFICATE") || found.contains("TRUSTED CERTIFICATE") { throw .certificate }
+        if found.contains("PKCS12") { throw .pkcs12 }
+        if found.contains("OPENSSH PRIVATE KEY") { throw .unsupportedAlgorithm("OpenSSH key format") }
+        if found.contains("DSA PRIVATE KEY") { throw .unsupportedAlgorithm("DSA") }
+        throw .notAKey
     }
 
     // MARK: - Redaction
