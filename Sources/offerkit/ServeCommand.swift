@@ -175,17 +175,18 @@ struct ServeCommand: AsyncParsableCommand {
                 throw CLIError.usage("--ledger: \(error.localizedDescription)")
             }
         }
+        if let tlsCertificateChain, let tlsPrivateKey {
+            configuration.tls = TLSFiles(
+                certificateChain: tlsCertificateChain, privateKey: tlsPrivateKey, origin: .flags)
+        }
+        // Before the ledger: a bad certificate is said at once, not after waiting for PostgreSQL.
+        let tls = try configuration.tls.map { files throws(ConfigurationError) in try ServiceTLS.load(files) }
         // Opening blocks (a PostgreSQL ledger waits for its server, and refuses to on an event loop,
         // where this command's tasks run): on a thread of NIO's pool for blocking work.
         var openedLedger: (any OpenLedger)?
         if let location = configuration.ledger {
             openedLedger = try await NIOThreadPool.singleton.runIfActive { try LedgerOptions.open(location) }
         }
-        if let tlsCertificateChain, let tlsPrivateKey {
-            configuration.tls = TLSFiles(
-                certificateChain: tlsCertificateChain, privateKey: tlsPrivateKey, origin: .flags)
-        }
-        let tls = try configuration.tls.map { files throws(ConfigurationError) in try ServiceTLS.load(files) }
         let service = try OfferService(
             configuration: configuration, ledger: openedLedger, authentication: noAuth ? .disabled : .required)
         let keyFiles =
