@@ -219,16 +219,15 @@ def main():
         f"{retention_rate / health_rate:.2f}× /healthz; {retention_rate / raw2:.2f}× raw on 2",
         "100% success, p99 < 10 ms (Apple: 700 ms)",
         verdict(success == 100 and retention["socket_errors"] == 0 and retention_p99 < 10))
-    if (directory / "https-healthz.json.result").exists():
-        tls_health_rate, tls_health_p50, tls_health_p99 = load("https-healthz")
-        tls_single_rate, tls_single_p50, tls_single_p99 = load("https-single")
-        row("`offerkit serve` terminating TLS itself (P-256 certificate; one handshake per keep-alive "
-            "connection), GET /healthz, same load",
-            f"{rate(tls_health_rate)}, {latency(tls_health_p50, tls_health_p99)}",
-            f"{tls_health_rate / health_rate:.2f}× /healthz over plain HTTP", "", "")
-        row("`offerkit serve` terminating TLS itself, V2 JWS, same load",
-            f"{rate(tls_single_rate)}, {latency(tls_single_p50, tls_single_p99)}",
-            f"{tls_single_rate / single_rate:.2f}× V2 over plain HTTP", "", "")
+    tls_health_rate, tls_health_p50, tls_health_p99 = load("https-healthz")
+    tls_single_rate, tls_single_p50, tls_single_p99 = load("https-single")
+    row("`offerkit serve` terminating TLS itself (P-256 certificate; one handshake per keep-alive "
+        "connection), GET /healthz, same load",
+        f"{rate(tls_health_rate)}, {latency(tls_health_p50, tls_health_p99)}",
+        f"{tls_health_rate / health_rate:.2f}× /healthz over plain HTTP", "", "")
+    row("`offerkit serve` terminating TLS itself, V2 JWS, same load",
+        f"{rate(tls_single_rate)}, {latency(tls_single_p50, tls_single_p99)}",
+        f"{tls_single_rate / single_rate:.2f}× V2 over plain HTTP", "", "")
     # The resident set before any request, then after each `offerkit serve` row; "under load" is idle against
     # the last signing row (the Retention Messaging row's replay cache keeps what it answered).
     samples = [json.loads(line) for line in (directory / "memory.jsonl").read_text().splitlines() if line.strip()]
