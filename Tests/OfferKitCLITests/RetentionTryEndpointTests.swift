@@ -180,6 +180,52 @@ struct RetentionTryEndpointTests {
         #expect(badURL.status == 2 && badURL.stderr.contains("--url"), "\(badURL)")
     }
 
+    @Test("bad --product-id, --user-locale, --environment: exit 2 naming the flag and what was expected")
+    func identifierFlags() throws {
+        let base = [
+            "retention", "try-endpoint", "--url", "http://127.0.0.1:1/v1/retention/realtime", "--chain", "/nonexistent",
+            "--app-apple-id", "1234567890",
+        ]
+        for (flags, expected) in [
+            (["--product-id", "com example"], #"--product-id is invalid: expected a product ID of letters"#),
+            (["--product-id", ".."], "--product-id is invalid"),
+            (["--product-id", "p", "--user-locale", "en US"], "--user-locale is invalid: expected a locale short code"),
+            (["--product-id", "p", "--user-locale", String(repeating: "a", count: 33)], "--user-locale is invalid"),
+            (["--product-id", "p", "--user-locale", ""], "--user-locale is empty"),
+            (["--product-id", "p", "--environment", "beta"], "--environment must be sandbox or production, not beta"),
+        ] {
+            let result = try CLI.run(base + flags)
+            #expect(result.status == 2 && result.stderr.contains(expected), "\(flags): \(result)")
+        }
+    }
+
+    @Test("no answer at all within --timeout, and a refused connection: said plainly, never a client error's dump")
+    func timeoutAndRefusalAreReadable() throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let chain = folder.file("chain")
+        #expect(try CLI.run(["retention", "test-chain", "--out", chain]).status == 0)
+        let silent = try TricklingEndpoint(silent: true)
+        defer { silent.stop() }
+        let arguments = [
+            "--chain", chain, "--app-apple-id", "1234567890", "--product-id", "com.example.offerkit.monthly",
+            "--timeout", "1",
+        ]
+        // The client's read timeout and its deadline were as long as --timeout and raced it.
+        for _ in 0..<3 {
+            let result = try CLI.run(
+                ["retention", "try-endpoint", "--url", "http://127.0.0.1:\(silent.port)/v1/retention/realtime"]
+                    + arguments)
+            #expect(result.status == 5 && result.stderr.contains("no whole answer within 1 s (--timeout)"), "\(result)")
+        }
+        let closedPort = try ListeningSocket().port  // closed again at once: nothing listens there
+        let refused = try CLI.run(
+            ["retention", "try-endpoint", "--url", "http://127.0.0.1:\(closedPort)/v1/retention/realtime"] + arguments)
+        #expect(refused.status == 5 && refused.stderr.contains("could not be reached: "), "\(refused)")
+        #expect(refused.stderr.contains("Connection refused") || refused.stderr.contains("could not connect"), "\(refused)")
+        #expect(!refused.stderr.contains("NIOConnectionError") && !refused.stderr.contains("errnoCode"), "\(refused)")
+    }
+
     @Test("--count 200 --concurrency 8: 100 % success, and the service counts 200 decisions")
     func load() throws {
         let (folder, chain, serve) = try Self.chainAndService()
