@@ -50,7 +50,7 @@ struct RetentionLoadReport {
     var decisions: [(kind: String, count: Int)] {
         var counts: [String: Int] = [:]
         for outcome in outcomes {
-            if case .answered(let answer, _) = outcome.result { counts[answer.kind, default: 0] += 1 }
+            if case .answered(let kind, _, _) = outcome.result { counts[kind, default: 0] += 1 }
         }
         return counts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }

@@ -189,7 +189,10 @@ struct RetentionTryEndpointTests {
         for (flags, expected) in [
             (["--product-id", "com example"], #"--product-id is invalid: expected a product ID of letters"#),
             (["--product-id", ".."], "--product-id is invalid"),
-            (["--product-id", "p", "--user-locale", "en US"], "--user-locale is invalid: expected a locale short code"),
+            (
+                ["--product-id", "p", "--user-locale", "en US"],
+                "--user-locale is invalid: expected a locale short code"
+            ),
             (["--product-id", "p", "--user-locale", String(repeating: "a", count: 33)], "--user-locale is invalid"),
             (["--product-id", "p", "--user-locale", ""], "--user-locale is empty"),
             (["--product-id", "p", "--environment", "beta"], "--environment must be sandbox or production, not beta"),
@@ -222,7 +225,8 @@ struct RetentionTryEndpointTests {
         let refused = try CLI.run(
             ["retention", "try-endpoint", "--url", "http://127.0.0.1:\(closedPort)/v1/retention/realtime"] + arguments)
         #expect(refused.status == 5 && refused.stderr.contains("could not be reached: "), "\(refused)")
-        #expect(refused.stderr.contains("Connection refused") || refused.stderr.contains("could not connect"), "\(refused)")
+        #expect(
+            refused.stderr.contains("Connection refused") || refused.stderr.contains("could not connect"), "\(refused)")
         #expect(!refused.stderr.contains("NIOConnectionError") && !refused.stderr.contains("errnoCode"), "\(refused)")
     }
 
