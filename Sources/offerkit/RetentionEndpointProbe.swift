@@ -45,8 +45,10 @@ final class RetentionEndpointProbe: Sendable {
             case refused(String)
             /// A valid `RealtimeResponseBody` whose signature does not verify with the app's key.
             case notVerified(String)
-            /// No answer: the endpoint could not be reached, or did not answer in time.
+            /// No answer: the endpoint could not be reached.
             case unreachable(String)
+            /// No whole answer within `--timeout`.
+            case timedOut(String)
         }
         let requestIdentifier: UUID
         let status: Int?
@@ -130,9 +132,11 @@ final class RetentionEndpointProbe: Sendable {
         do {
             exchange = try await self.exchange(post)
         } catch {
+            let timedOut = error is DeadlinePassed
             return Outcome(
                 requestIdentifier: request.requestIdentifier, status: nil, body: [],
-                elapsed: ContinuousClock.now - started, result: .unreachable(Self.describe(error)))
+                elapsed: ContinuousClock.now - started,
+                result: timedOut ? .timedOut(Self.describe(error)) : .unreachable(Self.describe(error)))
         }
         let elapsed = ContinuousClock.now - started
         let (status, answer, tooLarge) = (exchange.status, exchange.answer, exchange.tooLarge)

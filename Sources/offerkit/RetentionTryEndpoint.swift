@@ -144,8 +144,10 @@ struct RetentionTryEndpoint: AsyncParsableCommand {
             let outcomes = await Self.load(probe, count: count, concurrency: min(concurrency, count))
             let elapsed = ContinuousClock.now - started
             await probe.shutdown()
-            try RetentionLoadReport(url: url, outcomes: outcomes, concurrency: concurrency, elapsed: elapsed)
-                .print(format: output.format)
+            try RetentionLoadReport(
+                url: url, outcomes: outcomes, concurrency: min(concurrency, count), elapsed: elapsed
+            )
+            .print(format: output.format)
         }
     }
 
@@ -223,7 +225,9 @@ struct RetentionTryEndpoint: AsyncParsableCommand {
                 lines.append("not verified: give the app's credentials (--config and --bundle-id) to verify it")
             }
             if outcome.elapsed > RetentionEndpointProbe.threshold {
-                lines.append("slower than Apple's 700 ms: Apple would show the default message")
+                lines.append(
+                    "slower than Apple's \(RetentionLoadReport.thresholdMilliseconds) ms: Apple would show the default message"
+                )
             }
         case .refused(let problem), .notVerified(let problem):
             members += [
@@ -234,7 +238,7 @@ struct RetentionTryEndpoint: AsyncParsableCommand {
                 lines.append("answer \(String(decoding: outcome.body.prefix(2000), as: UTF8.self))")
             }
             failure = .verificationFailed(problem)
-        case .unreachable(let problem):
+        case .unreachable(let problem), .timedOut(let problem):
             members += [("valid", .bool(false)), ("problem", .string(problem))]
             failure = .io(path: url, reason: "could not be reached: \(problem)")
         }
