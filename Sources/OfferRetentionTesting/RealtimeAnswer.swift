@@ -171,6 +171,9 @@ public enum RealtimeAnswer: Equatable, Sendable {
         return value
     }
 
+    // Not LegacyPromotionalOfferSignature.read(json:): it also accepts members Apple's answer does not
+    // have (signature, offerId, bundleId), takes values as they are (an upper-case nonce, a signature
+    // that is not base64), and names fields without this answer's path.
     private static func legacySignature(_ value: JSONValue, path: String) throws(RealtimeAnswerError)
         -> LegacyPromotionalOfferSignature
     {
