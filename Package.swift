@@ -272,7 +272,7 @@ let package = Package(
             name: "OfferKitCLITests",
             dependencies: [
                 "OfferJSON", "OfferSigning", "InteropSupport", "AppleTestChain", "TLSTestSupport",
-                "OfferRetentionTesting",
+                "OfferRetentionTesting", "OfferAppleVerification",
             ]
         ),
     ],

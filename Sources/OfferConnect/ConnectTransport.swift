@@ -255,7 +255,7 @@ public final class ConnectTransport: Sendable {
     }
 
     /// A short description of a failure (no request contents).
-    static func describe(_ error: any Error) -> String {
+    package static func describe(_ error: any Error) -> String {
         if let error = error as? HTTPClientError {
             switch error {
             case .deadlineExceeded, .readTimeout: return "no answer within the request timeout"

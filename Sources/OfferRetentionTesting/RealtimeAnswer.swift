@@ -113,7 +113,7 @@ public enum RealtimeAnswer: Equatable, Sendable {
             throw .invalid(
                 path: "",
                 expected: "only message, alternateProduct, promotionalOffer or advancedCommerceInfo, found "
-                    + JSONValue.string(name).shortDescription)
+                    + Self.member(name))
         }
     }
 
@@ -126,10 +126,14 @@ public enum RealtimeAnswer: Equatable, Sendable {
         for member in members where !allowed.contains(member.key) {
             throw .invalid(
                 path: path,
-                expected: "only \(allowed.sorted().joined(separator: ", ")), found "
-                    + JSONValue.string(member.key).shortDescription)
+                expected: "only \(allowed.sorted().joined(separator: ", ")), found " + Self.member(member.key))
         }
         return value
+    }
+
+    /// A member's name for a message: `the member "extra"` (at most 48 characters, JSON-escaped).
+    private static func member(_ name: String) -> String {
+        "the member " + JSONValue.string(name.count > 48 ? String(name.prefix(48)) + "…" : name).text()
     }
 
     private static func string(_ object: JSONValue, _ path: String, _ key: String, required: Bool = true)
@@ -167,6 +171,9 @@ public enum RealtimeAnswer: Equatable, Sendable {
         return value
     }
 
+    // Not LegacyPromotionalOfferSignature.read(json:): it also accepts members Apple's answer does not
+    // have (signature, offerId, bundleId), takes values as they are (an upper-case nonce, a signature
+    // that is not base64), and names fields without this answer's path.
     private static func legacySignature(_ value: JSONValue, path: String) throws(RealtimeAnswerError)
         -> LegacyPromotionalOfferSignature
     {

@@ -104,16 +104,28 @@ extension RetentionTestChain {
         ).path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode)
         guard descriptor >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        do {
-            try handle.write(contentsOf: bytes)
-            guard fchmod(descriptor, mode) == 0 else { throw POSIXError(.EPERM) }
-            try handle.synchronize()
-            try handle.close()
-        } catch {
-            try? handle.close()
+        /// The failure of the call that just failed, with `strerror(errno)`; the temporary file removed.
+        func failed(_ what: String) -> RetentionTestChainError {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
             unlink(temporary)
-            throw .io(path: path, reason: "the file could not be written")
+            return .io(path: path, reason: "the file could not be \(what): \(reason)")
+        }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failed("written")
+            }
+            written += count
+        }
+        guard fchmod(descriptor, mode) == 0 else { throw failed("given mode \(String(mode, radix: 8))") }
+        guard fsync(descriptor) == 0 else { throw failed("flushed") }
+        guard close(descriptor) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw .io(path: path, reason: "the file could not be closed: \(reason)")
         }
         if overwrite {
             guard rename(temporary, path) == 0 else {
@@ -131,4 +143,9 @@ extension RetentionTestChain {
             }
         }
     }
+}
+
+/// `write(2)` (inside ``RetentionTestChain`` the name is its ``RetentionTestChain/write(to:overwrite:)``).
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
 }

@@ -43,6 +43,9 @@ public struct RetentionTestChain: Sendable {
     public let leaf: Certificate
     /// The leaf's private key.
     public let leafKey: P256.Signing.PrivateKey
+    /// `base64url(header) + "."`: the header lists the same three certificates in every JWS, so its
+    /// segment is encoded once (about 3 KB of DER and base64), not for each signature.
+    private let signingPrefix: [UInt8]
 
     /// A chain of three fresh keys; the root valid until `rootValidUntil`.
     public init(rootValidUntil: Date = RetentionTestChain.validUntil) throws {
@@ -66,6 +69,7 @@ public struct RetentionTestChain: Sendable {
             subject: Self.leafName, key: leafKey.publicKey, issuer: Self.intermediateName,
             issuerKey: intermediateKey, role: .leaf, oid: Self.leafOID)
         self.leafKey = leafKey
+        signingPrefix = try Self.signingPrefix(x5c: [leaf, intermediate, root])
     }
 
     /// A chain of certificates made elsewhere (read from a folder); the leaf must be `leafKey`'s.
@@ -78,6 +82,11 @@ public struct RetentionTestChain: Sendable {
         self.intermediate = intermediate
         self.leaf = leaf
         self.leafKey = leafKey
+        do {
+            signingPrefix = try Self.signingPrefix(x5c: [leaf, intermediate, root])
+        } catch {
+            throw .unreadable(path: Self.leafFile, expected: "certificates that serialize as DER for the x5c header")
+        }
     }
 
     /// The certificates as a JWS's `x5c` lists them: leaf, intermediate, root.
@@ -88,11 +97,23 @@ public struct RetentionTestChain: Sendable {
 
     /// Signs `payload` (the bytes of a JSON object) as the App Store signs: an ES256 compact JWS
     /// whose header lists the chain in `x5c`.
+    /// The header's segment is encoded once, when the chain is made or read.
     public func sign(_ payload: [UInt8]) throws -> String {
-        let signingInput =
-            Base64.urlString(try Self.header(alg: "ES256", x5c: certificates)) + "." + Base64.urlString(payload)
-        let signature = try leafKey.signature(for: Array(signingInput.utf8)).rawRepresentation
-        return signingInput + "." + Base64.urlString(signature)
+        var output = signingPrefix
+        output.reserveCapacity(signingPrefix.count + Base64.encodedLength(payload.count, padded: false) + 88)
+        Base64.appendURL(payload, to: &output)
+        let signature = try leafKey.signature(for: output).rawRepresentation
+        output.append(UInt8(ascii: "."))
+        Base64.appendURL(signature, to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// `base64url(header(alg: "ES256", x5c: x5c)) + "."`.
+    private static func signingPrefix(x5c: [Certificate]) throws -> [UInt8] {
+        var prefix: [UInt8] = []
+        Base64.appendURL(try header(alg: "ES256", x5c: x5c), to: &prefix)
+        prefix.append(UInt8(ascii: "."))
+        return prefix
     }
 
     /// A JWS header `{"alg": alg, "x5c": [standard base64 of each certificate's DER]}`.

@@ -1,10 +1,10 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
-import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import OfferAppleVerification
+import OfferConnect
 import OfferJSON
 import OfferRetentionTesting
 import OfferSigning
@@ -37,14 +37,18 @@ final class RetentionEndpointProbe: Sendable {
     /// One request and what came of it.
     struct Outcome: Sendable {
         enum Result: Sendable {
-            /// A 200 with a valid answer (verified when a key was given).
-            case answered(RealtimeAnswer, verified: Bool)
+            /// A 200 with a valid answer (verified when a key was given): its kind (``RealtimeAnswer/kind``),
+            /// and the answer itself only when the probe keeps bodies (under `--count` it keeps only
+            /// the kind and the verdict, not a V2 JWS or `advancedCommerceData` per request).
+            case answered(kind: String, answer: RealtimeAnswer?, verified: Bool)
             /// An answer that came but is not a valid `RealtimeResponseBody`, or not a 200.
             case refused(String)
             /// A valid `RealtimeResponseBody` whose signature does not verify with the app's key.
             case notVerified(String)
-            /// No answer: the endpoint could not be reached, or did not answer in time.
+            /// No answer: the endpoint could not be reached.
             case unreachable(String)
+            /// No whole answer within `--timeout`.
+            case timedOut(String)
         }
         let requestIdentifier: UUID
         let status: Int?
@@ -80,9 +84,14 @@ final class RetentionEndpointProbe: Sendable {
         self.signer = RealtimeRequestSigner(chain: chain)
         self.verification = verification
         self.timeout = timeout
+        // The deadline of ``exchange(_:)`` owns `--timeout`: the client's own timers run longer, so
+        // that they never race it (only a connection that takes over 10 s of a longer timeout ends
+        // at the client's connect timeout).
+        let slack = Int64(Self.clientSlack)
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
-            timeout: .init(connect: .seconds(Int64(min(timeout, 10))), read: .seconds(Int64(timeout))))
+            timeout: .init(
+                connect: .seconds(timeout > 10 ? 10 : Int64(timeout) + slack), read: .seconds(Int64(timeout) + slack)))
         configuration.httpVersion = .http1Only
         if !trusting.isEmpty {
             var tls = TLSConfiguration.makeClientConfiguration()
@@ -91,6 +100,9 @@ final class RetentionEndpointProbe: Sendable {
         }
         configuration.connectionPool = .init(
             idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)
+        // A connection that fails fails its request at once, saying why (as Apple's test counts it),
+        // instead of being tried again until the deadline hides the reason.
+        configuration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
     }
 
@@ -120,9 +132,11 @@ final class RetentionEndpointProbe: Sendable {
         do {
             exchange = try await self.exchange(post)
         } catch {
+            let timedOut = error is DeadlinePassed
             return Outcome(
                 requestIdentifier: request.requestIdentifier, status: nil, body: [],
-                elapsed: ContinuousClock.now - started, result: .unreachable(Self.describe(error)))
+                elapsed: ContinuousClock.now - started,
+                result: timedOut ? .timedOut(Self.describe(error)) : .unreachable(Self.describe(error)))
         }
         let elapsed = ContinuousClock.now - started
         let (status, answer, tooLarge) = (exchange.status, exchange.answer, exchange.tooLarge)
@@ -151,7 +165,7 @@ final class RetentionEndpointProbe: Sendable {
                 return outcome(.notVerified("a valid RealtimeResponseBody, but \(error.message)"))
             }
         }
-        return outcome(.answered(read, verified: verified))
+        return outcome(.answered(kind: read.kind, answer: keepsBodies ? read : nil, verified: verified))
     }
 
     /// What came back for one request.
@@ -161,6 +175,9 @@ final class RetentionEndpointProbe: Sendable {
         var tooLarge: Bool
     }
 
+    /// Seconds the client's own timers (connect, read, the answer's head) run beyond `--timeout`.
+    static let clientSlack = 5
+
     /// Why a request gave up.
     private struct DeadlinePassed: Error, CustomStringConvertible {
         let seconds: Int
@@ -169,13 +186,16 @@ final class RetentionEndpointProbe: Sendable {
 
     /// Posts `request` and reads its answer (at most ``RealtimeAnswer/maximumBytes``), all within
     /// ``timeout``: AsyncHTTPClient's own deadline ends at the answer's head, and its read timeout
-    /// starts again with every byte, so a body that trickles in is cut off here.
+    /// starts again with every byte, so a body that trickles in is cut off here. This deadline is the
+    /// only one of `--timeout`'s length: the client's timers have ``clientSlack`` more, so a request
+    /// that runs out of time always ends with ``DeadlinePassed``.
     private func exchange(_ request: HTTPClientRequest) async throws -> Exchange {
         let client = self.client
         let seconds = timeout
         return try await withThrowingTaskGroup(of: Exchange?.self) { group in
             group.addTask {
-                let response = try await client.execute(request, timeout: .seconds(Int64(seconds)))
+                let response = try await client.execute(
+                    request, timeout: .seconds(Int64(seconds + RetentionEndpointProbe.clientSlack)))
                 do {
                     let buffer = try await response.body.collect(upTo: RealtimeAnswer.maximumBytes)
                     return Exchange(
@@ -206,10 +226,8 @@ final class RetentionEndpointProbe: Sendable {
             + "\(template.environment) in retention.environments (its log line's retention.rejection says which)"
     }
 
-    private static func describe(_ error: any Error) -> String {
-        let text = String(describing: error)
-        return text.count > 300 ? String(text.prefix(300)) + "…" : text
-    }
+    /// A connection error as a person reads it (``ConnectTransport/describe(_:)``).
+    private static func describe(_ error: any Error) -> String { ConnectTransport.describe(error) }
 }
 
 extension RealtimeAnswerError {

@@ -45,8 +45,13 @@ struct RetentionOptions: ParsableArguments {
 
     /// `--environment`, checked.
     func resolvedEnvironment() throws -> RetentionEnvironment {
-        guard let value = RetentionEnvironment(rawValue: environment.lowercased()) else {
-            throw CLIError.usage("--environment must be sandbox or production, not \(environment)")
+        try Self.environment(environment)
+    }
+
+    /// `text` (any case) as an environment; otherwise a usage error naming `--environment`.
+    static func environment(_ text: String) throws -> RetentionEnvironment {
+        guard let value = RetentionEnvironment(rawValue: text.lowercased()) else {
+            throw CLIError.usage("--environment must be sandbox or production, not \(text)")
         }
         return value
     }

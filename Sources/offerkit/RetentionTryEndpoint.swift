@@ -102,29 +102,20 @@ struct RetentionTryEndpoint: AsyncParsableCommand {
                 "--url must be an http:// or https:// URL with a host and no user, such as "
                     + "http://127.0.0.1:8080/v1/retention/realtime")
         }
-        guard !productId.isEmpty, Check.isPlainText(productId.utf8), productId.utf8.count <= 255 else {
-            throw CLIError.usage("--product-id must be a product ID of 1 to 255 characters without control characters")
-        }
-        guard !userLocale.isEmpty, userLocale.utf8.count <= 64, Check.isPlainText(userLocale.utf8) else {
-            throw CLIError.usage("--user-locale must be a locale such as en-US")
-        }
         do {
+            _ = try RetentionIdentifier.productId(productId, field: "--product-id")
+            _ = try RetentionIdentifier.locale(userLocale, field: "--user-locale")
             _ = try RetentionIdentifier.originalTransactionId(
                 originalTransactionId, field: "--original-transaction-id")
         } catch {
-            throw CLIError.usage(
-                error.errorDescription ?? "--original-transaction-id is not an original transaction ID")
+            throw CLIError.usage(error.errorDescription ?? "\(error)")
         }
         _ = try requestEnvironment()
     }
 
     /// `--environment` as the request spells it: `Sandbox` or `Production`.
     func requestEnvironment() throws -> String {
-        switch environment.lowercased() {
-        case "sandbox": "Sandbox"
-        case "production": "Production"
-        default: throw CLIError.usage("--environment must be sandbox or production, not \(environment)")
-        }
+        try RetentionOptions.environment(environment).appleName
     }
 
     func run() async throws {
@@ -153,8 +144,10 @@ struct RetentionTryEndpoint: AsyncParsableCommand {
             let outcomes = await Self.load(probe, count: count, concurrency: min(concurrency, count))
             let elapsed = ContinuousClock.now - started
             await probe.shutdown()
-            try RetentionLoadReport(url: url, outcomes: outcomes, concurrency: concurrency, elapsed: elapsed)
-                .print(format: output.format)
+            try RetentionLoadReport(
+                url: url, outcomes: outcomes, concurrency: min(concurrency, count), elapsed: elapsed
+            )
+            .print(format: output.format)
         }
     }
 
@@ -175,10 +168,8 @@ struct RetentionTryEndpoint: AsyncParsableCommand {
         let given = try Credentials.Identifiers(credentials, environment: ProcessInfo.processInfo.environment)
         guard given.givenAnything else { return nil }
         let resolved = try Credentials(credentials, needs: [.bundleId])
-        guard let bundleId = resolved.bundleId else {
-            throw CLIError.credentials(Credentials.missingMessage(Credentials.missing([.bundleId], nil, nil)))
-        }
-        return RetentionEndpointProbe.Verification(verifier: JWSVerifier(key: resolved.key), bundleId: bundleId)
+        return RetentionEndpointProbe.Verification(
+            verifier: JWSVerifier(key: resolved.key), bundleId: resolved.bundleId ?? "")
     }
 
     /// Sends `count` requests, `concurrency` at a time.
@@ -218,21 +209,25 @@ struct RetentionTryEndpoint: AsyncParsableCommand {
         if let status = outcome.status { lines.append("status \(status) in \(shownTime) ms") }
         var failure: CLIError?
         switch outcome.result {
-        case .answered(let answer, let verified):
+        case .answered(let kind, let answer, let verified):
+            // One request keeps its answer (`keepsBodies`).
+            let customerSees = answer?.customerSees ?? kind
             members += [
-                ("answer", answerJSON), ("valid", .bool(true)), ("decision", .string(answer.kind)),
-                ("customerSees", .string(answer.customerSees)),
+                ("answer", answerJSON), ("valid", .bool(true)), ("decision", .string(kind)),
+                ("customerSees", .string(customerSees)),
                 ("verified", verifying ? .bool(verified) : .null),
             ]
             lines.append("answer \(String(decoding: outcome.body, as: UTF8.self))")
-            lines.append("the customer sees \(answer.customerSees)")
+            lines.append("the customer sees \(customerSees)")
             if verified {
                 lines.append("verified with the app's key")
-            } else if !verifying, answer.signs {
+            } else if !verifying, answer?.signs == true {
                 lines.append("not verified: give the app's credentials (--config and --bundle-id) to verify it")
             }
             if outcome.elapsed > RetentionEndpointProbe.threshold {
-                lines.append("slower than Apple's 700 ms: Apple would show the default message")
+                lines.append(
+                    "slower than Apple's \(RetentionLoadReport.thresholdMilliseconds) ms: Apple would show the default message"
+                )
             }
         case .refused(let problem), .notVerified(let problem):
             members += [
@@ -243,7 +238,7 @@ struct RetentionTryEndpoint: AsyncParsableCommand {
                 lines.append("answer \(String(decoding: outcome.body.prefix(2000), as: UTF8.self))")
             }
             failure = .verificationFailed(problem)
-        case .unreachable(let problem):
+        case .unreachable(let problem), .timedOut(let problem):
             members += [("valid", .bool(false)), ("problem", .string(problem))]
             failure = .io(path: url, reason: "could not be reached: \(problem)")
         }

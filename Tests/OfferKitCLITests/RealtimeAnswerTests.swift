@@ -31,8 +31,10 @@ struct RealtimeAnswerTests {
                 #"{"message":{"messageIdentifier":"\#(Self.message)"},"alternateProduct":{}}"#,
                 "at most one member"
             ),
-            (#"{"message":{"messageIdentifier":"\#(Self.message)","extra":1}}"#, #"found a string "extra""#),
+            // An unknown member is named as a member, not as a string value.
+            (#"{"message":{"messageIdentifier":"\#(Self.message)","extra":1}}"#, #"found the member "extra""#),
             (#"{"promotional":{}}"#, "only message, alternateProduct"),
+            (#"{"promotional":{}}"#, #"found the member "promotional""#),
             (#"{"message":{"messageIdentifier":"not-a-uuid"}}"#, "message.messageIdentifier: expected a UUID"),
             (#"{"message":null}"#, "message: expected an object, found null"),
             (

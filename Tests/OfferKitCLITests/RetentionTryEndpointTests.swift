@@ -180,6 +180,87 @@ struct RetentionTryEndpointTests {
         #expect(badURL.status == 2 && badURL.stderr.contains("--url"), "\(badURL)")
     }
 
+    @Test("bad --product-id, --user-locale, --environment: exit 2 naming the flag and what was expected")
+    func identifierFlags() throws {
+        let base = [
+            "retention", "try-endpoint", "--url", "http://127.0.0.1:1/v1/retention/realtime", "--chain", "/nonexistent",
+            "--app-apple-id", "1234567890",
+        ]
+        for (flags, expected) in [
+            (["--product-id", "com example"], #"--product-id is invalid: expected a product ID of letters"#),
+            (["--product-id", ".."], "--product-id is invalid"),
+            (
+                ["--product-id", "p", "--user-locale", "en US"],
+                "--user-locale is invalid: expected a locale short code"
+            ),
+            (["--product-id", "p", "--user-locale", String(repeating: "a", count: 33)], "--user-locale is invalid"),
+            (["--product-id", "p", "--user-locale", ""], "--user-locale is empty"),
+            (["--product-id", "p", "--environment", "beta"], "--environment must be sandbox or production, not beta"),
+        ] {
+            let result = try CLI.run(base + flags)
+            #expect(result.status == 2 && result.stderr.contains(expected), "\(flags): \(result)")
+        }
+    }
+
+    @Test("no answer at all within --timeout, and a refused connection: said plainly, never a client error's dump")
+    func timeoutAndRefusalAreReadable() throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let chain = folder.file("chain")
+        #expect(try CLI.run(["retention", "test-chain", "--out", chain]).status == 0)
+        let silent = try TricklingEndpoint(silent: true)
+        defer { silent.stop() }
+        let arguments = [
+            "--chain", chain, "--app-apple-id", "1234567890", "--product-id", "com.example.offerkit.monthly",
+            "--timeout", "1",
+        ]
+        // The client's read timeout and its deadline were as long as --timeout and raced it.
+        for _ in 0..<3 {
+            let result = try CLI.run(
+                ["retention", "try-endpoint", "--url", "http://127.0.0.1:\(silent.port)/v1/retention/realtime"]
+                    + arguments)
+            #expect(result.status == 5 && result.stderr.contains("no whole answer within 1 s (--timeout)"), "\(result)")
+        }
+        let closedPort = try ListeningSocket().port  // closed again at once: nothing listens there
+        let refused = try CLI.run(
+            ["retention", "try-endpoint", "--url", "http://127.0.0.1:\(closedPort)/v1/retention/realtime"] + arguments)
+        #expect(refused.status == 5 && refused.stderr.contains("could not be reached: "), "\(refused)")
+        #expect(
+            refused.stderr.contains("Connection refused") || refused.stderr.contains("could not connect"), "\(refused)")
+        #expect(!refused.stderr.contains("NIOConnectionError") && !refused.stderr.contains("errnoCode"), "\(refused)")
+    }
+
+    @Test("--count: the failures named by kind in the exit message; the concurrency reported is at most --count")
+    func loadFailures() throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let trusted = folder.file("trusted")
+        let other = folder.file("other")
+        #expect(try CLI.run(["retention", "test-chain", "--out", trusted]).status == 0)
+        #expect(try CLI.run(["retention", "test-chain", "--out", other]).status == 0)
+        let serve = try RetentionServe(rootPEM: try String(contentsOfFile: trusted + "/root.pem", encoding: .utf8))
+        defer { serve.stop() }
+        let untrusted = try Self.tryEndpoint(
+            serve, chain: other,
+            ["--product-id", "com.example.offerkit.monthly", "--count", "3", "--concurrency", "8", "--format", "json"])
+        #expect(untrusted.status == 1, "\(untrusted)")
+        #expect(untrusted.stderr.contains("3 of 3 requests failed (HTTP 401 3); the first: "), "\(untrusted)")
+        #expect(untrusted.json?["maxConcurrentRequests"]?.int == 3, "\(untrusted)")
+        #expect(untrusted.json?["failures"]?["HTTP 401"]?.int == 3, "\(untrusted)")
+
+        let silent = try TricklingEndpoint(silent: true)
+        defer { silent.stop() }
+        let timedOut = try CLI.run([
+            "retention", "try-endpoint", "--url", "http://127.0.0.1:\(silent.port)/v1/retention/realtime", "--chain",
+            trusted, "--app-apple-id", "1234567890", "--product-id", "com.example.offerkit.monthly", "--timeout", "1",
+            "--count", "2", "--concurrency", "2",
+        ])
+        #expect(timedOut.status == 5, "\(timedOut)")
+        #expect(
+            timedOut.stderr.contains("2 of 2 requests failed (timed out 2); the first: no whole answer"), "\(timedOut)")
+        #expect(timedOut.output.contains("failures timed out 2"), "\(timedOut)")
+    }
+
     @Test("--count 200 --concurrency 8: 100 % success, and the service counts 200 decisions")
     func load() throws {
         let (folder, chain, serve) = try Self.chainAndService()
@@ -199,12 +280,14 @@ struct RetentionTryEndpointTests {
                 + Self.credentials)
         #expect(result.status == 0, "\(result)")
         let json = try #require(result.json, "\(result)")
-        #expect(json["requests"]?.int == 200 && json["successes"]?.int == 200, "\(result)")
+        // The names of Apple's PerformanceTestResultResponse (`performance-test result --format json`).
+        #expect(json["totalRequests"]?.int == 200 && json["successes"]?.int == 200, "\(result)")
+        #expect(json["maxConcurrentRequests"]?.int == 8 && json["responseTimeThreshold"]?.int == 700, "\(result)")
         #expect(result.stdout.contains(#""successRate":100.00"#), "\(result)")
         #expect(json["decisions"]?["promotionalOffer"]?.int == 200, "\(result)")
         #expect(json["failures"]?.object?.isEmpty == true, "\(result)")
-        for mark in ["p50", "p90", "p95", "p99", "slowest"] {
-            #expect(json["milliseconds"]?[mark] != nil, "\(mark) missing: \(result)")
+        for mark in ["average", "p50", "p90", "p95", "p99", "slowest"] {
+            #expect(json["responseTimes"]?[mark] != nil, "\(mark) missing: \(result)")
         }
         let after = RetentionServe.sample(sample, in: try serve.metrics()) ?? 0
         #expect(after - before == 200, "the service counted \(after - before) decisions")

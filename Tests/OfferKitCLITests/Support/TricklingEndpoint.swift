@@ -9,13 +9,16 @@ import Foundation
 /// An HTTP endpoint on 127.0.0.1 that answers every request with a `200` head promising a body of
 /// 100 bytes, then sends one byte every 300 ms: each read completes long before any read timeout,
 /// but the whole answer takes 30 s. For the deadline of `retention try-endpoint`.
+/// A `silent` one reads the request and never answers (not even the head) until it is stopped.
 final class TricklingEndpoint: @unchecked Sendable {
     private let socket: Int32
     let port: Int
+    private let silent: Bool
     private let stopped = NSLock()
     private var isStopped = false
 
-    init() throws {
+    init(silent: Bool = false) throws {
+        self.silent = silent
         (socket, port) = try LoopbackSocket.listening()
         Thread.detachNewThread { [self] in acceptLoop() }
     }
@@ -49,6 +52,10 @@ final class TricklingEndpoint: @unchecked Sendable {
         // The request's head and body arrive at once from a client on loopback; one read is enough
         // to know it came (what it holds does not matter).
         guard read(connection, &buffer, buffer.count) > 0 else { return }
+        if silent {
+            while !done { usleep(100_000) }
+            return
+        }
         let head = Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n".utf8)
         // send(2) with MSG_NOSIGNAL: a client that gave up closed the connection, and a write(2)
         // would raise SIGPIPE in the test process.
