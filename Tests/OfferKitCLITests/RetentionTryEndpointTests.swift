@@ -124,14 +124,12 @@ struct RetentionTryEndpointTests {
 
     @Test("an untrusted chain: exit 1 with the hint; unreachable: exit 5; bad flags: exit 2 naming the flag")
     func failures() throws {
-        let folder = try TempDir.make()
+        let (folder, trusted, serve) = try Self.chainAndService()
         defer { folder.remove() }
-        let trusted = folder.file("trusted")
-        let other = folder.file("other")
-        #expect(try CLI.run(["retention", "test-chain", "--out", trusted]).status == 0)
-        #expect(try CLI.run(["retention", "test-chain", "--out", other]).status == 0)
-        let serve = try RetentionServe(rootPEM: try String(contentsOfFile: trusted + "/root.pem", encoding: .utf8))
         defer { serve.stop() }
+        // A chain of its own: its root is not the one the service trusts.
+        let other = folder.file("other")
+        #expect(try CLI.run(["retention", "test-chain", "--out", other]).status == 0)
 
         let untrusted = try Self.tryEndpoint(serve, chain: other, ["--product-id", "com.example.offerkit.monthly"])
         #expect(untrusted.status == 1, "\(untrusted)")
@@ -232,14 +230,12 @@ struct RetentionTryEndpointTests {
 
     @Test("--count: the failures named by kind in the exit message; the concurrency reported is at most --count")
     func loadFailures() throws {
-        let folder = try TempDir.make()
+        let (folder, trusted, serve) = try Self.chainAndService()
         defer { folder.remove() }
-        let trusted = folder.file("trusted")
-        let other = folder.file("other")
-        #expect(try CLI.run(["retention", "test-chain", "--out", trusted]).status == 0)
-        #expect(try CLI.run(["retention", "test-chain", "--out", other]).status == 0)
-        let serve = try RetentionServe(rootPEM: try String(contentsOfFile: trusted + "/root.pem", encoding: .utf8))
         defer { serve.stop() }
+        // A chain of its own: its root is not the one the service trusts.
+        let other = folder.file("other")
+        #expect(try CLI.run(["retention", "test-chain", "--out", other]).status == 0)
         let untrusted = try Self.tryEndpoint(
             serve, chain: other,
             ["--product-id", "com.example.offerkit.monthly", "--count", "3", "--concurrency", "8", "--format", "json"])
