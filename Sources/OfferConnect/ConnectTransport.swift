@@ -264,7 +264,13 @@ public final class ConnectTransport: Sendable {
             default: return "HTTP client error \(error)"
             }
         }
-        if error is NIOConnectionError { return "could not connect" }
+        if let error = error as? NIOConnectionError {
+            if error.dnsAError != nil || error.dnsAAAAError != nil { return "could not connect: host name not found" }
+            if let failure = error.connectionErrors.first?.error as? IOError {
+                return "could not connect: \(String(cString: strerror(failure.errnoCode)))"
+            }
+            return "could not connect"
+        }
         if let error = error as? IOError { return "I/O error: \(String(cString: strerror(error.errnoCode)))" }
         return String(describing: error).prefix(200).description
     }

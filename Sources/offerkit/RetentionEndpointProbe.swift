@@ -100,9 +100,11 @@ final class RetentionEndpointProbe: Sendable {
         }
         configuration.connectionPool = .init(
             idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)
-        // A connection that fails fails its request at once, saying why (as Apple's test counts it),
-        // instead of being tried again until the deadline hides the reason.
-        configuration.connectionPool.retryConnectionEstablishment = false
+        // One request (bodies kept): a connection that fails fails it at once, saying why, instead of
+        // being tried again until the deadline hides the reason. Under `--count` failed connections
+        // are tried again: without retries the pool fails every request waiting for a connection when
+        // one attempt fails, and one refusal would count as many.
+        configuration.connectionPool.retryConnectionEstablishment = !keepsBodies
         client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
     }
 
