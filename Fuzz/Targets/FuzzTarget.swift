@@ -48,7 +48,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case realtimeRequestBody = "realtime-request-body"
     /// `RealtimeAnswer(body:)`: an endpoint's answer, as `offerkit retention try-endpoint` reads it.
     case realtimeAnswer = "realtime-answer"
-    /// `PEMBlock.blocks(in:)`: root certificates and TLS files.
+    /// `PEMBlock.scan(_:)` and `blocks(in:)`: private keys, root certificates and TLS files.
     case pem
 
     /// Runs one input through the target.
