@@ -157,8 +157,9 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
-        .executableTarget(
-            name: "offerkit",
+        // The commands of `offerkit`, one file each: a library, so that the tests run them in-process.
+        .target(
+            name: "OfferKitCLI",
             dependencies: [
                 "OfferJSON", "OfferSigning", "OfferCodes", "OfferService", "OfferSnippets", "OfferLedgerPostgres",
                 "OfferConnect", "OfferConnectAPI", "OfferAppleVerification", "OfferRetentionAPI",
@@ -175,6 +176,8 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
+        // `offerkit`: main.swift only, calling OfferKitCLI.
+        .executableTarget(name: "offerkit", dependencies: ["OfferKitCLI"]),
         // The fuzz targets: the parsers of outside input, one entry point each (Fuzz/run, README "Fuzzing").
         .target(
             name: "FuzzTargets",

@@ -28,9 +28,10 @@ struct OfferKitCommand: AsyncParsableCommand {
     )
 }
 
-@main
-enum EntryPoint {
-    static func main() {
+/// The `offerkit` executable's entry point: `Sources/offerkit/main.swift` calls ``main()``.
+public enum EntryPoint {
+    /// Parses `CommandLine.arguments`, runs the command and exits with its documented status.
+    public static func main() -> Never {
         if CommandLine.arguments.dropFirst().first == "serve" {
             NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         }
