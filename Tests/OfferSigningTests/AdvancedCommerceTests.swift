@@ -3,7 +3,7 @@ import Testing
 
 @testable import OfferSigning
 
-/// Advanced Commerce in-app requests (SPEC §4): exact JSON, validation paths, decoding errors.
+/// Advanced Commerce in-app requests (docs/formats.md §4): exact JSON, validation paths, decoding errors.
 @Suite("AdvancedCommerce")
 struct AdvancedCommerceTests {
     typealias AC = AdvancedCommerce
