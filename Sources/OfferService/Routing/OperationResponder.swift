@@ -157,6 +157,9 @@ struct OperationResponder: Sendable {
             return try await request.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
             throw ServiceProblem.bodyTooLarge(limit: limit)
+        } catch let error as ChunkedBodyTooLargeError {
+            // The chunk sizes announced more than the connection's limit (ConnectionGuard).
+            throw ServiceProblem.bodyTooLarge(limit: min(limit, error.limit))
         } catch _ where deadline?.hasExpired == true {
             throw ServiceProblem.bodyTimeout(seconds: Self.format(timeoutSeconds))
         } catch is BodyTimeoutError {
