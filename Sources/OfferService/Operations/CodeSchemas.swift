@@ -338,7 +338,7 @@ enum CodeSchemas {
         let trial = "Spring trial, 1 month free"
         let half = "Spring half price, 3 months"
         return CampaignStatus(
-            campaign: "spring-2027", appAppleId: exampleAppAppleId,
+            campaign: "spring-2027", appAppleId: exampleAppAppleId, bundleId: "com.example.offerkit.demo",
             offers: [
                 .init(
                     name: trial, active: true,
