@@ -29,11 +29,11 @@ import NIOHTTPTypes
 ///   the client's: a timer that expires then starts again when the service reads on.
 ///
 /// Per request it reads one header field and counts; it allocates nothing.
-final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    package typealias InboundIn = HTTPRequestPart
+    package typealias InboundOut = HTTPRequestPart
+    package typealias OutboundIn = HTTPResponsePart
+    package typealias OutboundOut = HTTPResponsePart
 
     /// How long a closing connection stays open, unread, after its last response.
     static let linger = TimeAmount.milliseconds(500)
@@ -81,12 +81,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// behind) starts again when they ask.
     private var readRequested = false
 
-    init(maxBodyBytes: Int, bodyTimeout: TimeAmount? = nil) {
+    package init(maxBodyBytes: Int, bodyTimeout: TimeAmount? = nil) {
         self.maxBodyBytes = max(0, maxBodyBytes)
         self.bodyTimeout = bodyTimeout
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
+    package func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         // The watcher reads the bytes before NIO's parser does.
         let pipeline = context.pipeline.syncOperations
@@ -95,11 +95,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             ChunkSizeWatcher(limit: maxBodyBytes, connectionGuard: self), position: .before(parser))
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) {
+    package func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !discarding else { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
@@ -138,13 +138,13 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         context?.fireErrorCaught(error)
     }
 
-    func channelReadComplete(context: ChannelHandlerContext) {
+    package func channelReadComplete(context: ChannelHandlerContext) {
         readRequested = false
         scheduleBodyTimer(context: context)
         context.fireChannelReadComplete()
     }
 
-    func read(context: ChannelHandlerContext) {
+    package func read(context: ChannelHandlerContext) {
         if reading {
             readRequested = true
             scheduleBodyTimer(context: context)
@@ -163,7 +163,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+    package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         guard !finished else {
             promise?.fail(ChannelError.outputClosed)
             return
@@ -194,7 +194,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: promise)
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         lingerTimer?.cancel()
         lingerTimer = nil
         bodyTimer?.cancel()
