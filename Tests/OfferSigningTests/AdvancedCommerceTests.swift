@@ -202,12 +202,6 @@ struct AdvancedCommerceTests {
     func boundedFields() throws {
         #expect(AC.itemsMaximum == 100 && AC.taxCodeMaximum == 64)
         #expect(AC.transactionIdMaximum == 64 && AC.consistencyTokenMaximum == 512)
-        let item = AC.SubscriptionItem(sku: "s", description: "d", displayName: "n", price: 1)
-        let sku = AC.SKUItem(sku: "s")
-        let add = AC.AddItem(sku: "s", description: "d", displayName: "n", price: 1)
-        let change = AC.ChangeItem(
-            sku: "s", currentSKU: "c", description: "d", displayName: "n", price: 1, effective: .immediately,
-            reason: .upgrade)
         func outcome(_ request: AC.InAppRequest) -> RequestValidationError? {
             do {
                 try request.validate()
@@ -216,66 +210,130 @@ struct AdvancedCommerceTests {
                 return error
             }
         }
-        func tooMany(_ field: String, _ count: Int) -> RequestValidationError {
-            .outOfRange(field: field, expected: "at most \(AC.itemsMaximum) items, found \(count)")
+        // Each list with `count` entries, and the field its refusal names.
+        let item = AC.SubscriptionItem(sku: "s", description: "d", displayName: "n", price: 1)
+        let sku = AC.SKUItem(sku: "s")
+        let add = AC.AddItem(sku: "s", description: "d", displayName: "n", price: 1)
+        let change = AC.ChangeItem(
+            sku: "s", currentSKU: "c", description: "d", displayName: "n", price: 1, effective: .immediately,
+            reason: .upgrade)
+        let lists: [(field: String, make: (Int) -> AC.InAppRequest)] = [
+            (
+                "items",
+                { count in
+                    var request = Self.createSubscription()
+                    request.items = Array(repeating: item, count: count)
+                    return .createSubscription(request)
+                }
+            ),
+            (
+                "items",
+                { count in
+                    var request = Self.reactivateSubscription()
+                    request.items = Array(repeating: sku, count: count)
+                    return .reactivateSubscription(request)
+                }
+            ),
+            (
+                "addItems",
+                { count in
+                    var request = Self.modifySubscription()
+                    request.addItems = Array(repeating: add, count: count)
+                    return .modifySubscription(request)
+                }
+            ),
+            (
+                "changeItems",
+                { count in
+                    var request = Self.modifySubscription()
+                    request.changeItems = Array(repeating: change, count: count)
+                    return .modifySubscription(request)
+                }
+            ),
+            (
+                "removeItems",
+                { count in
+                    var request = Self.modifySubscription()
+                    request.removeItems = Array(repeating: sku, count: count)
+                    return .modifySubscription(request)
+                }
+            ),
+        ]
+        for (field, make) in lists {
+            let over = AC.itemsMaximum + 1
+            #expect(outcome(make(AC.itemsMaximum)) == nil, "\(field)")
+            #expect(
+                outcome(make(over))
+                    == .outOfRange(field: field, expected: "at most \(AC.itemsMaximum) items, found \(over)"))
         }
-        for (count, accepted) in [(AC.itemsMaximum, true), (AC.itemsMaximum + 1, false)] {
-            var create = Self.createSubscription()
-            create.items = Array(repeating: item, count: count)
-            #expect(outcome(.createSubscription(create)) == (accepted ? nil : tooMany("items", count)))
-            var reactivate = Self.reactivateSubscription()
-            reactivate.items = Array(repeating: sku, count: count)
-            #expect(outcome(.reactivateSubscription(reactivate)) == (accepted ? nil : tooMany("items", count)))
-            var modify = Self.modifySubscription()
-            modify.addItems = Array(repeating: add, count: count)
-            #expect(outcome(.modifySubscription(modify)) == (accepted ? nil : tooMany("addItems", count)))
-            modify = Self.modifySubscription()
-            modify.changeItems = Array(repeating: change, count: count)
-            #expect(outcome(.modifySubscription(modify)) == (accepted ? nil : tooMany("changeItems", count)))
-            modify = Self.modifySubscription()
-            modify.removeItems = Array(repeating: sku, count: count)
-            #expect(outcome(.modifySubscription(modify)) == (accepted ? nil : tooMany("removeItems", count)))
-        }
-        for (extra, accepted) in [(0, true), (1, false)] {
-            let length = { (maximum: Int) in maximum + extra }
-            var charge = Self.oneTimeCharge()
-            charge.taxCode = String(repeating: "T", count: length(AC.taxCodeMaximum))
+        // Each bounded string with `text`, its bound, and the field its refusal names.
+        let strings: [(field: String, maximum: Int, make: (String) -> AC.InAppRequest)] = [
+            (
+                "taxCode", AC.taxCodeMaximum,
+                { text in
+                    var request = Self.oneTimeCharge()
+                    request.taxCode = text
+                    return .oneTimeCharge(request)
+                }
+            ),
+            (
+                "requestInfo.consistencyToken", AC.consistencyTokenMaximum,
+                { text in
+                    var request = Self.oneTimeCharge()
+                    request.requestInfo.consistencyToken = text
+                    return .oneTimeCharge(request)
+                }
+            ),
+            (
+                "taxCode", AC.taxCodeMaximum,
+                { text in
+                    var request = Self.createSubscription()
+                    request.taxCode = text
+                    return .createSubscription(request)
+                }
+            ),
+            (
+                "previousTransactionId", AC.transactionIdMaximum,
+                { text in
+                    var request = Self.createSubscription()
+                    request.previousTransactionId = text
+                    return .createSubscription(request)
+                }
+            ),
+            (
+                "transactionId", AC.transactionIdMaximum,
+                { text in
+                    var request = Self.modifySubscription()
+                    request.transactionId = text
+                    return .modifySubscription(request)
+                }
+            ),
+            (
+                "taxCode", AC.taxCodeMaximum,
+                { text in
+                    var request = Self.modifySubscription()
+                    request.taxCode = text
+                    return .modifySubscription(request)
+                }
+            ),
+            (
+                "transactionId", AC.transactionIdMaximum,
+                { text in
+                    var request = Self.reactivateSubscription()
+                    request.transactionId = text
+                    return .reactivateSubscription(request)
+                }
+            ),
+        ]
+        for (field, maximum, make) in strings {
+            #expect(outcome(make(String(repeating: "9", count: maximum))) == nil, "\(field)")
             #expect(
-                outcome(.oneTimeCharge(charge))
-                    == (accepted ? nil : .tooLong(field: "taxCode", maximum: 64, actual: 65)))
-            charge = Self.oneTimeCharge()
-            charge.requestInfo.consistencyToken = String(repeating: "c", count: length(AC.consistencyTokenMaximum))
-            #expect(
-                outcome(.oneTimeCharge(charge))
-                    == (accepted ? nil : .tooLong(field: "requestInfo.consistencyToken", maximum: 512, actual: 513)))
-            var create = Self.createSubscription()
-            create.taxCode = String(repeating: "T", count: length(AC.taxCodeMaximum))
-            create.previousTransactionId = nil
-            #expect(
-                outcome(.createSubscription(create))
-                    == (accepted ? nil : .tooLong(field: "taxCode", maximum: 64, actual: 65)))
-            create = Self.createSubscription()
-            create.previousTransactionId = String(repeating: "9", count: length(AC.transactionIdMaximum))
-            #expect(
-                outcome(.createSubscription(create))
-                    == (accepted ? nil : .tooLong(field: "previousTransactionId", maximum: 64, actual: 65)))
-            var modify = Self.modifySubscription()
-            modify.transactionId = String(repeating: "9", count: length(AC.transactionIdMaximum))
-            modify.taxCode = String(repeating: "T", count: length(AC.taxCodeMaximum))
-            #expect(
-                outcome(.modifySubscription(modify))
-                    == (accepted ? nil : .tooLong(field: "transactionId", maximum: 64, actual: 65)))
-            var reactivate = Self.reactivateSubscription()
-            reactivate.transactionId = String(repeating: "9", count: length(AC.transactionIdMaximum))
-            #expect(
-                outcome(.reactivateSubscription(reactivate))
-                    == (accepted ? nil : .tooLong(field: "transactionId", maximum: 64, actual: 65)))
+                outcome(make(String(repeating: "9", count: maximum + 1)))
+                    == .tooLong(field: field, maximum: maximum, actual: maximum + 1))
         }
         // Signing applies them: the CLI, `offerkit batch` and the service sign through OfferSigner.
-        var create = Self.createSubscription()
-        create.items = Array(repeating: item, count: AC.itemsMaximum + 1)
         let signer = try Demo.signer()
-        #expect(throws: RequestValidationError.self) { try signer.sign(AC.InAppRequest.createSubscription(create)) }
+        #expect(throws: RequestValidationError.self) { try signer.sign(lists[0].make(AC.itemsMaximum + 1)) }
     }
 
     // MARK: - Validation: every rule fails with its case and path
