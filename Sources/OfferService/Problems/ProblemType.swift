@@ -58,7 +58,10 @@ extension ProblemType {
         explanation: "The API key is valid but its scopes do not include this operation or this bundle ID.")
     public static let unknownApp = ProblemType(
         slug: "unknown-app", status: 404, title: "No app with this bundle ID is configured",
-        explanation: "The request's `bundleId` is not in the service's configuration.")
+        explanation: """
+            The app the request acts for (its `bundleId`, or its campaign's app: `app.bundleId`, or the app the \
+            ledger recorded for the campaign) is not in the service's configuration. `field` names the member.
+            """)
     public static let unknownCampaign = ProblemType(
         slug: "unknown-campaign", status: 404, title: "No campaign of this name is in the ledger",
         explanation: """

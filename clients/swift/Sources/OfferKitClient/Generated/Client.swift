@@ -53,7 +53,7 @@ import HTTPTypes
 /// | `unauthorized` | 401 | A valid API key is required | The `Authorization: Bearer <API key>` header is missing, malformed or names no known key. |
 /// | `unverified-request` | 401 | Not a verified App Store request | The Get Retention Message endpoint answers only a `signedPayload` the App Store signed (its certificate chain to a trusted root, its signature) for an app and environment the service serves, at most `maxRequestAgeSeconds` old. Why a request was refused is in the service's log and in `offerkit_retention_rejections_total`, never in the answer. |
 /// | `forbidden` | 403 | The API key may not do this | The API key is valid but its scopes do not include this operation or this bundle ID. |
-/// | `unknown-app` | 404 | No app with this bundle ID is configured | The request's `bundleId` is not in the service's configuration. |
+/// | `unknown-app` | 404 | No app with this bundle ID is configured | The app the request acts for (its `bundleId`, or its campaign's app: `app.bundleId`, or the app the ledger recorded for the campaign) is not in the service's configuration. `field` names the member. |
 /// | `unknown-campaign` | 404 | No campaign of this name is in the ledger | The service's code ledger has no campaign of this name: record it first with `offerkit codes generate` or `offerkit codes import` on the same ledger. |
 /// | `unknown-offer` | 404 | The campaign has no offer of this name in the ledger | The campaign is in the ledger, but no offer of it has this `referenceName`. |
 /// | `not-configured` | 404 | This operation is not configured | The operation needs credentials the service was not given (for example an App Store Connect API key). |

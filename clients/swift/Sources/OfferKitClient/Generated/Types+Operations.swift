@@ -419,7 +419,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `unknown-app`: No app with this bundle ID is configured. The request's `bundleId` is not in the service's configuration.
+            /// `unknown-app`: No app with this bundle ID is configured. The app the request acts for (its `bundleId`, or its campaign's app: `app.bundleId`, or the app the ledger recorded for the campaign) is not in the service's configuration. `field` names the member.
             ///
             /// - Remark: Generated from `#/paths//v1/signatures/promotional-offer/post(signPromotionalOffer)/responses/404`.
             ///
@@ -1420,7 +1420,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `unknown-app`: No app with this bundle ID is configured. The request's `bundleId` is not in the service's configuration.
+            /// `unknown-app`: No app with this bundle ID is configured. The app the request acts for (its `bundleId`, or its campaign's app: `app.bundleId`, or the app the ledger recorded for the campaign) is not in the service's configuration. `field` names the member.
             ///
             /// - Remark: Generated from `#/paths//v1/signatures/legacy-promotional-offer/post(signLegacyPromotionalOffer)/responses/404`.
             ///
@@ -2421,7 +2421,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `unknown-app`: No app with this bundle ID is configured. The request's `bundleId` is not in the service's configuration.
+            /// `unknown-app`: No app with this bundle ID is configured. The app the request acts for (its `bundleId`, or its campaign's app: `app.bundleId`, or the app the ledger recorded for the campaign) is not in the service's configuration. `field` names the member.
             ///
             /// - Remark: Generated from `#/paths//v1/signatures/introductory-offer-eligibility/post(signIntroductoryOfferEligibility)/responses/404`.
             ///
@@ -3422,7 +3422,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `unknown-app`: No app with this bundle ID is configured. The request's `bundleId` is not in the service's configuration.
+            /// `unknown-app`: No app with this bundle ID is configured. The app the request acts for (its `bundleId`, or its campaign's app: `app.bundleId`, or the app the ledger recorded for the campaign) is not in the service's configuration. `field` names the member.
             ///
             /// - Remark: Generated from `#/paths//v1/signatures/advanced-commerce/post(signAdvancedCommerceRequest)/responses/404`.
             ///
@@ -5280,7 +5280,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `unknown-app`: No app with this bundle ID is configured. The request's `bundleId` is not in the service's configuration.
+            /// `unknown-app`: No app with this bundle ID is configured. The app the request acts for (its `bundleId`, or its campaign's app: `app.bundleId`, or the app the ledger recorded for the campaign) is not in the service's configuration. `field` names the member.
             ///
             /// - Remark: Generated from `#/paths//v1/tokens/server-api/post(createServerAPIToken)/responses/404`.
             ///
@@ -7282,7 +7282,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `unknown-app`: No app with this bundle ID is configured. The request's `bundleId` is not in the service's configuration.
+            /// `unknown-app`: No app with this bundle ID is configured. The app the request acts for (its `bundleId`, or its campaign's app: `app.bundleId`, or the app the ledger recorded for the campaign) is not in the service's configuration. `field` names the member.
             ///
             /// - Remark: Generated from `#/paths//v1/campaigns/validate/post(validateCampaign)/responses/404`.
             ///
@@ -8285,7 +8285,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `unknown-app`: No app with this bundle ID is configured. The request's `bundleId` is not in the service's configuration.
+            /// `unknown-app`: No app with this bundle ID is configured. The app the request acts for (its `bundleId`, or its campaign's app: `app.bundleId`, or the app the ledger recorded for the campaign) is not in the service's configuration. `field` names the member.
             ///
             /// - Remark: Generated from `#/paths//v1/campaigns/plan/post(planCampaign)/responses/404`.
             ///
@@ -9288,7 +9288,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `unknown-app`: No app with this bundle ID is configured. The request's `bundleId` is not in the service's configuration.
+            /// `unknown-app`: No app with this bundle ID is configured. The app the request acts for (its `bundleId`, or its campaign's app: `app.bundleId`, or the app the ledger recorded for the campaign) is not in the service's configuration. `field` names the member.
             ///
             /// `unknown-campaign`: No campaign of this name is in the ledger. The service's code ledger has no campaign of this name: record it first with `offerkit codes generate` or `offerkit codes import` on the same ledger.
             ///
@@ -10302,7 +10302,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `unknown-app`: No app with this bundle ID is configured. The request's `bundleId` is not in the service's configuration.
+            /// `unknown-app`: No app with this bundle ID is configured. The app the request acts for (its `bundleId`, or its campaign's app: `app.bundleId`, or the app the ledger recorded for the campaign) is not in the service's configuration. `field` names the member.
             ///
             /// `unknown-campaign`: No campaign of this name is in the ledger. The service's code ledger has no campaign of this name: record it first with `offerkit codes generate` or `offerkit codes import` on the same ledger.
             ///
@@ -12854,7 +12854,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `unknown-app`: No app with this bundle ID is configured. The request's `bundleId` is not in the service's configuration.
+            /// `unknown-app`: No app with this bundle ID is configured. The app the request acts for (its `bundleId`, or its campaign's app: `app.bundleId`, or the app the ledger recorded for the campaign) is not in the service's configuration. `field` names the member.
             ///
             /// - Remark: Generated from `#/paths//v1/signatures/promotional-offer-v1/post(signLegacyPromotionalOfferDeprecatedPath)/responses/404`.
             ///
