@@ -29,7 +29,7 @@ public struct RetentionEndpoint: Sendable {
         var roots: [Certificate] = []
         for file in configuration.rootCertificateFiles {
             do {
-                let bytes = try BoundedInput.read(path: file, limit: 1 << 20)
+                let bytes = try BoundedInput.read(path: file, limit: 1 << 20, accepting: .regularFile)
                 roots += try AppleRootCertificates.certificates(pem: String(decoding: bytes, as: UTF8.self))
             } catch let error as BoundedInput.Failure {
                 throw .rootCertificateNotLoaded(file: file, reason: error.reason)
