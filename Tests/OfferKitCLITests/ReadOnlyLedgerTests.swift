@@ -1,5 +1,4 @@
 import Foundation
-import InteropSupport
 import Testing
 
 /// Commands that only read the ledger (validate, plan, status, export's listings, apply
@@ -43,11 +42,11 @@ struct ReadOnlyLedgerTests {
     }
 
     @Test("an older ledger is reported, not migrated, by a reader; codes ledger migrate brings it up to date")
-    func olderLedgerIsReportedNotMigrated() throws {
+    func olderLedgerIsReportedNotMigrated() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         #expect(try files.run("generate", CampaignFiles.example).status == 0)
-        try Self.downgradeToVersion3(files.ledger)
+        try await Self.downgradeToVersion3(files.ledger)
         let before = Snapshot(files, files.ledger)
         for (command, arguments) in Self.readers {
             let result = try files.run(command, CampaignFiles.example, arguments)
@@ -95,6 +94,32 @@ struct ReadOnlyLedgerTests {
         #expect(files.listing() == ["ledger.sqlite"], "\(files.listing())")
     }
 
+    /// A ledger in the repository was the default ledger of every checkout, migrated by the first
+    /// codes command run there (issue 28): no tracked file is an SQLite database.
+    @Test("no database file is tracked in the repository")
+    func noDatabaseIsTracked() async throws {
+        let root = CLI.packageRoot
+        let listing = try await AwaitedProcess.run("git", ["ls-files", "-z"], in: root)
+        try #require(listing.status == 0, "git ls-files failed: \(listing)")
+        let tracked = listing.stdout.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        #expect(tracked.count > 100, "\(tracked.count) tracked files")
+        let header = Array("SQLite format 3\u{0}".utf8)
+        for name in tracked {
+            let path = root.appendingPathComponent(name).path
+            #expect(
+                !(name.hasSuffix(".sqlite") || name.hasSuffix(".sqlite-wal") || name.hasSuffix(".sqlite-shm")),
+                "\(name) is tracked")
+            guard let handle = FileHandle(forReadingAtPath: path) else { continue }
+            let start = (try? handle.read(upToCount: header.count)) ?? Data()
+            try? handle.close()
+            #expect(Array(start) != header, "\(name) is an SQLite database")
+        }
+        let names = ["offerkit-ledger.sqlite", "offerkit-ledger.sqlite-wal", "offerkit-ledger.sqlite-shm"]
+        let ignored = try await AwaitedProcess.run("git", ["check-ignore"] + names, in: root)
+        let lines = String(decoding: ignored.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(lines == names, "the default ledger and SQLite's logs are ignored: \(ignored)")
+    }
+
     @Test(
         "a ledger that is not a regular file is refused unopened, without the chmod warning",
         arguments: ["fifo", "/dev/null", "folder"])
@@ -128,7 +153,7 @@ struct ReadOnlyLedgerTests {
 
     /// Turns a ledger of this OfferKit (schema 4) into one an OfferKit before `codes apply` wrote
     /// (schema 3: without `connect_resources`), with Python's sqlite3, not OfferKit's code.
-    static func downgradeToVersion3(_ path: String) throws {
+    static func downgradeToVersion3(_ path: String) async throws {
         let script = """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
@@ -137,7 +162,7 @@ struct ReadOnlyLedgerTests {
             db.commit()
             db.close()
             """
-        let result = try ExternalProcess.run("python3", ["-c", script, path])
+        let result = try await AwaitedProcess.run("python3", ["-c", script, path])
         #expect(result.status == 0, "\(result)")
     }
 }
