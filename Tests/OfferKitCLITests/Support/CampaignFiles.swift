@@ -55,7 +55,7 @@ struct CampaignFiles {
     func run(
         _ subcommand: String, _ campaign: String? = nil, _ arguments: [String] = [],
         ledger: LedgerChoice = .folder, stdin: Data? = nil, peakMemory: Bool = false
-    ) throws -> CLIResult {
+    ) async throws -> CLIResult {
         var all = ["codes", subcommand]
         if let campaign { all.append(campaign) }
         all += arguments + ["--today", Self.today]
@@ -64,7 +64,7 @@ struct CampaignFiles {
         case .at(let path): all += ["--ledger", path]
         case .none: break
         }
-        return try CLI.run(all, stdin: stdin, cwd: folder.url, peakMemory: peakMemory)
+        return try await CLI.run(all, stdin: stdin, cwd: folder.url, peakMemory: peakMemory)
     }
 
     func remove() { folder.remove() }
