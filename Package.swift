@@ -182,9 +182,16 @@ let package = Package(
             dependencies: [
                 "OfferJSON", "OfferSigning", "OfferCodes", "OfferConnectAPI", "OfferAppleVerification",
                 "OfferRetentionAPI",
-                "OfferRetention", "OfferRetentionTesting",
+                "OfferRetention", "OfferRetentionTesting", "OfferService",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+                // http-framing: NIO's HTTP/1.1 parser with and without the service's ConnectionGuard.
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             ],
             path: "Fuzz/Targets"
         ),
@@ -195,7 +202,8 @@ let package = Package(
         // `offerkit` for the end-to-end tests: the test binary itself, started through a link named
         // `offerkit`, runs OfferKitCLI's entry point (a C initializer, before the test runner's main).
         .target(name: "CLIUnderTestShim", path: "Tests/CLIUnderTest/Shim"),
-        .target(name: "CLIUnderTest", dependencies: ["CLIUnderTestShim", "OfferKitCLI"], path: "Tests/CLIUnderTest/Swift"),
+        .target(
+            name: "CLIUnderTest", dependencies: ["CLIUnderTestShim", "OfferKitCLI"], path: "Tests/CLIUnderTest/Swift"),
         // Makes every job of Swift's global executor run late (a busy machine), in a test's child process.
         .target(name: "LateGlobalExecutor", path: "Tests/LateGlobalExecutor"),
         // The test chain of OfferRetentionTesting with the broken variants a verifier must refuse, and the
@@ -283,6 +291,8 @@ let package = Package(
             dependencies: [
                 "CLIUnderTest", "OfferJSON", "OfferSigning", "InteropSupport", "AppleTestChain", "TLSTestSupport",
                 "OfferRetentionTesting", "OfferAppleVerification",
+                // The command tree, read in-process by the test of every command's --help.
+                "OfferKitCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
     ],

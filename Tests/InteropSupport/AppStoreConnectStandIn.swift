@@ -89,7 +89,10 @@ public final class AppStoreConnectStandIn: @unchecked Sendable {
 
     /// Why the stand-in cannot run here (`nil` when `InteropEnvironment.python` imports its packages).
     public static var unavailableReason: String? {
-        get async { await StandInIO.unavailableReason(python: InteropEnvironment.python, imports: "jsonschema, referencing, jwt, cryptography") }
+        get async {
+            await StandInIO.unavailableReason(
+                python: InteropEnvironment.python, imports: "jsonschema, referencing, jwt, cryptography")
+        }
     }
 
     /// `http://127.0.0.1:PORT`, without a trailing slash.
@@ -206,6 +209,7 @@ public final class AppStoreConnectStandIn: @unchecked Sendable {
     }
 
     private func control(_ method: String, _ path: String, body: Data?) async throws -> Answer {
-        try await running.control(method, path, body: body).mapError { Failure.request(path: path, detail: $0.detail) }.get()
+        try await running.control(method, path, body: body).mapError { Failure.request(path: path, detail: $0.detail) }
+            .get()
     }
 }

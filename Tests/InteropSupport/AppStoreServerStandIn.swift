@@ -161,7 +161,9 @@ public final class AppStoreServerStandIn: @unchecked Sendable {
     }
 
     /// `POST /_standin/config` with a JSON object, e.g. `{"autoApprove": true}`.
-    public func configure(_ json: String) async throws { _ = try await control("POST", "/_standin/config", body: Data(json.utf8)) }
+    public func configure(_ json: String) async throws {
+        _ = try await control("POST", "/_standin/config", body: Data(json.utf8))
+    }
 
     /// `POST /_standin/review`: Apple's review of a message or image (`APPROVED`, `REJECTED`, `PENDING`).
     public func review(kind: String, identifier: String, state: String = "APPROVED") async throws {
@@ -170,12 +172,15 @@ public final class AppStoreServerStandIn: @unchecked Sendable {
     }
 
     /// `POST /_standin/faults`: replaces the fault setup (`{"script": [...], "random": {...}}`).
-    public func setFaults(_ json: String) async throws { _ = try await control("POST", "/_standin/faults", body: Data(json.utf8)) }
+    public func setFaults(_ json: String) async throws {
+        _ = try await control("POST", "/_standin/faults", body: Data(json.utf8))
+    }
 
     /// `POST /_standin/reset`: the start-up state.
     public func reset() async throws { _ = try await control("POST", "/_standin/reset", body: Data("{}".utf8)) }
 
     private func control(_ method: String, _ path: String, body: Data?) async throws -> AppStoreConnectStandIn.Answer {
-        try await running.control(method, path, body: body).mapError { Failure.request(path: path, detail: $0.detail) }.get()
+        try await running.control(method, path, body: body).mapError { Failure.request(path: path, detail: $0.detail) }
+            .get()
     }
 }

@@ -54,7 +54,7 @@ struct LedgerClaimProofTests {
                 codes: F.numberedCodes("PROOFB", 4_050))
             let recorded = try F.codes(ledger, campaign: "proof", offer: "P").map(\.code)
 
-            try await F.withTemporaryFolder { folder in
+            try await F.withTemporaryFolderAwaiting { folder in
                 let children = ProofChildren(folder: folder)
                 defer { children.stopAll() }
                 var logs: [String] = []
@@ -166,7 +166,7 @@ struct LedgerClaimProofTests {
                 ledger, F.batch("supply", "P", kind: .oneTimeUse, index: 0, codeCount: Self.supplyImported.count),
                 of: Self.supplyCampaign, codes: [])
 
-            try await F.withTemporaryFolder { folder in
+            try await F.withTemporaryFolderAwaiting { folder in
                 let children = ProofChildren(folder: folder)
                 defer { children.stopAll() }
                 let supplied = folder.appendingPathComponent("supplied").path

@@ -114,7 +114,7 @@ struct LedgerConcurrencyTests {
     /// 8 processes claiming codes at once, one waited over 10 seconds and failed with "database
     /// is locked" while the others went on; found by `LedgerClaimProofTests`.)
     @Test func aWaitingWriterGetsItsTurnBetweenBackToBackWriters() async throws {
-        try await F.withTemporaryFolder { folder in
+        try await F.withTemporaryFolderAwaiting { folder in
             let path = folder.appendingPathComponent("ledger.sqlite").path
             let waiter = try SQLiteLedger(path: path)
             let busy = try SQLiteLedger(path: path)

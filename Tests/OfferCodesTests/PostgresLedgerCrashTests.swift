@@ -21,7 +21,7 @@ struct PostgresLedgerCrashTests {
             let url = PostgresTestServer.url
         else { return }
         let childURL = url + (url.contains("?") ? "&" : "?") + "schema=" + location.schema
-        try await F.withTemporaryFolder { folder in
+        try await F.withTemporaryFolderAwaiting { folder in
             let kept = F.numberedCodes("KEEP", 1000)
             let ledger = try PostgresLedger(location)
             try F.record(

@@ -445,7 +445,7 @@ struct SQLiteLedgerTests {
     /// The child is this test binary, run again for ``crashChildRecordsUntilKilled()`` only.
     @Test(.enabled(if: F.canRerunTestBinary, "re-runs the test binary found at /proc/self/exe"))
     func aKilledProcessKeepsNothingOfItsBatch() async throws {
-        try await F.withTemporaryFolder { folder in
+        try await F.withTemporaryFolderAwaiting { folder in
             let path = folder.appendingPathComponent("ledger.sqlite").path
             let kept = F.numberedCodes("KEEP", 1000)
             do {

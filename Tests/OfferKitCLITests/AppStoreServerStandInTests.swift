@@ -48,7 +48,8 @@ struct AppStoreServerStandInTests {
         }
         let noSchemas = try python(without: ["jsonschema", "referencing"])
         defer { try? FileManager.default.removeItem(atPath: (noSchemas as NSString).deletingLastPathComponent) }
-        await #expect(try await Independent.run(noSchemas, ["-c", "import jsonschema"]).status != 0, "the stub hides it")
+        await #expect(
+            try await Independent.run(noSchemas, ["-c", "import jsonschema"]).status != 0, "the stub hides it")
         await #expect(AppStoreServerStandIn.missingModules(python: noSchemas) == nil)
         // The probe's verdict holds: the stand-in imports everything it needs (then --help exits 0).
         let help = try await Independent.run(noSchemas, [AppStoreServerStandIn.script, "--help"])

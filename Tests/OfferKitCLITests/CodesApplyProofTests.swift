@@ -102,7 +102,8 @@ struct CodesApplyProofTests {
     func underFaults() async throws {
         // The example campaign with a tenth of its generated custom codes (144 resources instead of 1,314),
         // to keep the run short in CI; every product type, payment mode and kind of resource stays.
-        let proof = try await ApplyProof(campaignText: Self.exampleCampaign(name: "spring-2027-faults", shrinkingBy: 10))
+        let proof = try await ApplyProof(
+            campaignText: Self.exampleCampaign(name: "spring-2027-faults", shrinkingBy: 10))
         defer { proof.stop() }
         try await #require(try proof.codes("generate").status == 0)
         let plan = try await proof.plan()

@@ -735,7 +735,8 @@ extension CodesApplyReviewTests {
             var stderr = process.stderr
             if killed { stderr += "\n[test: killed after \(Int(seconds)) s]" }
             if case .signalled(let signal) = ending { stderr += "\n[test: ended by signal \(signal)]" }
-            let result = CLIResult(arguments: arguments, status: ending.rawStatus, stdout: process.stdout, stderr: stderr)
+            let result = CLIResult(
+                arguments: arguments, status: ending.rawStatus, stdout: process.stdout, stderr: stderr)
             if recordOutput { OutputLog.shared.record(result) }
             if case .exited = ending { return (result, !killed) }
             return (result, false)

@@ -367,7 +367,8 @@ struct CodesApplyTests {
             }
         }
         let state = try await fixture.state()
-        await #expect(Int64(requestLines.count) == (try fixture.requestCount()), "one line per request:\n\(apply.stderr)")
+        await #expect(
+            Int64(requestLines.count) == (try fixture.requestCount()), "one line per request:\n\(apply.stderr)")
         #expect(requestLines.filter { $0.method == "POST" }.count == 7)
         #expect(
             requestLines.filter { $0.method == "GET" && $0.status == "404" }.count == 2, "values not ready once each")
@@ -459,7 +460,8 @@ struct CodesApplyTests {
     func retryAfterOnTheFirstPost() async throws {
         let fixture = try await Fixture()
         defer { fixture.close() }
-        try await fixture.standIn.setFaults(#"{"script": [{"method": "POST", "fault": "rate-limit", "retryAfter": 1}]}"#)
+        try await fixture.standIn.setFaults(
+            #"{"script": [{"method": "POST", "fault": "rate-limit", "retryAfter": 1}]}"#)
         let apply = try await fixture.connect("apply", ["--verbose"])
         #expect(apply.status == 0, "\(apply)")
         #expect(
@@ -557,7 +559,8 @@ struct CodesApplyTests {
         await #expect(try fixture.connect("apply").status == 0)
         let launchId = try await fixture.ledgerResources()["offer-1"]?["id"]?.string ?? "?"
         func appleActive(_ id: String) async throws -> Bool? {
-            try await fixture.resources("inAppPurchaseOfferCodes").first { $0["id"]?.string == id }?["attributes"]?["active"]?
+            try await fixture.resources("inAppPurchaseOfferCodes").first { $0["id"]?.string == id }?["attributes"]?[
+                "active"]?
                 .bool
         }
 

@@ -32,7 +32,8 @@ struct CodesClaimTests {
             try handOut.claim(HandOut.personal, "alice", ["--environment", "sandbox"]), status: 4,
             mentioning: ["no sandbox codes", "no sandbox batch"])
         await Expect.failure(try handOut.claim(HandOut.later, "alice"), status: 4, mentioning: ["not imported yet"])
-        await Expect.failure(try handOut.claim("Nope", "alice"), status: 2, mentioning: ["--offer", "\"Nope\"", "Gems"])
+        await Expect.failure(
+            try handOut.claim("Nope", "alice"), status: 2, mentioning: ["--offer", "\"Nope\"", "Gems"])
         await Expect.failure(try handOut.claim(HandOut.personal, ""), status: 2, mentioning: ["--recipient", "empty"])
         await Expect.failure(
             try handOut.claim(HandOut.personal, String(repeating: "x", count: 257)), status: 2,
@@ -40,7 +41,8 @@ struct CodesClaimTests {
 
         let deactivated = try await handOut.run("deactivate", ["--offer", HandOut.personal])
         #expect(deactivated.status == 0, "\(deactivated)")
-        await Expect.failure(try handOut.claim(HandOut.personal, "dave"), status: 4, mentioning: ["inactive", "Personal"])
+        await Expect.failure(
+            try handOut.claim(HandOut.personal, "dave"), status: 4, mentioning: ["inactive", "Personal"])
     }
 
     @Test(arguments: HandOut.backends)
@@ -67,7 +69,8 @@ struct CodesClaimTests {
         #expect(assignedAt > before.addingTimeInterval(-1) && assignedAt < Date().addingTimeInterval(1))
         #expect(claim["assignedAt"]?.string?.hasSuffix("Z") == true)
 
-        let again = try await #require(JSON.parse(try handOut.claim(HandOut.gems, "user-1", ["--format", "json"]).stdout))
+        let again = try await #require(
+            JSON.parse(try handOut.claim(HandOut.gems, "user-1", ["--format", "json"]).stdout))
         #expect(again["new"] == .bool(false) && again["code"] == claim["code"])
         let againAt = try #require(HandOut.date(again["assignedAt"]?.string))
         #expect(abs(againAt.timeIntervalSince(assignedAt)) < 0.002)
@@ -75,7 +78,8 @@ struct CodesClaimTests {
         // Whoever got a code in an export gets it again from a claim.
         let export = try await handOut.export(HandOut.gems, "user-2\n")
         #expect(export.status == 0, "\(export)")
-        let exported = try await #require(JSON.parse(try handOut.claim(HandOut.gems, "user-2", ["--format", "json"]).stdout))
+        let exported = try await #require(
+            JSON.parse(try handOut.claim(HandOut.gems, "user-2", ["--format", "json"]).stdout))
         #expect(exported["code"] == .string("GEMB2222") && exported["channel"] == .string("export"))
         #expect(exported["new"] == .bool(false))
 

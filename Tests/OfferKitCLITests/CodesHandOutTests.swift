@@ -60,7 +60,8 @@ struct CodesHandOutTests {
         await Expect.failure(
             try handOut.export(HandOut.gems, "zed\nyan\n", ["--reprint"]), status: 4,
             mentioning: ["none of the 2 recipients", "--reprint"])
-        await #expect(try handOut.status(of: HandOut.gems)["totals"]?[0]?["assigned"] == .int(3), "reprinting hands out none")
+        await #expect(
+            try handOut.status(of: HandOut.gems)["totals"]?[0]?["assigned"] == .int(3), "reprinting hands out none")
 
         let all = try await handOut.run("export", ["--reprint", "--format", "messages", "--language", "ko"])
         #expect(all.status == 0, "\(all)")
@@ -97,7 +98,8 @@ struct CodesHandOutTests {
         Expect.failure(refused, status: 4, mentioning: ["2 unassigned production codes left", "3 of the 3 recipients"])
         #expect(!FileManager.default.fileExists(atPath: out))
         #expect(!handOut.files.listing().contains { $0.hasSuffix(".tmp") }, "\(handOut.files.listing())")
-        await Expect.failure(try handOut.export(HandOut.personal, "a\nb\nc\n"), status: 4, mentioning: ["nothing written"])
+        await Expect.failure(
+            try handOut.export(HandOut.personal, "a\nb\nc\n"), status: 4, mentioning: ["nothing written"])
         await #expect(try handOut.status(of: HandOut.personal)["totals"]?[0]?["assigned"] == .int(0))
 
         let written = try await handOut.export(HandOut.personal, "a\nb\n", ["--format", "messages", "--out", out])
@@ -119,7 +121,8 @@ struct CodesHandOutTests {
         await Expect.failure(
             try handOut.export(HandOut.gems, "ann\n", ["--environment", "sandbox"]), status: 4,
             mentioning: ["no sandbox codes"])
-        await Expect.failure(try handOut.export(HandOut.gems, "\n\n"), status: 4, mentioning: ["recipient list is empty"])
+        await Expect.failure(
+            try handOut.export(HandOut.gems, "\n\n"), status: 4, mentioning: ["recipient list is empty"])
 
         // A campaign of one offer needs no --offer.
         let solo = try handOut.files.write(

@@ -97,7 +97,8 @@ struct CodesImportTests {
     @Test func codeAlreadyInTheLedgerImportsNothing() async throws {
         let (files, campaign) = try Self.setUp()
         defer { files.remove() }
-        await #expect(try Self.importCSV(Self.appleCSV, offer: Self.gemPack, files: files, campaign: campaign).status == 0)
+        await #expect(
+            try Self.importCSV(Self.appleCSV, offer: Self.gemPack, files: files, campaign: campaign).status == 0)
         let gemBefore = try await files.run("export", campaign, ["--offer", Self.gemPack])
 
         // Already imported for another offer of the app.
@@ -132,7 +133,8 @@ struct CodesImportTests {
         let (files, campaign) = try Self.setUp()
         defer { files.remove() }
         for (offer, batch) in [(Self.seasonPass, 3), (Self.seasonPass, 0), (Self.gemPack, 2), (Self.press, 1)] {
-            let result = try await Self.importCSV(Self.appleCSV, offer: offer, batch: batch, files: files, campaign: campaign)
+            let result = try await Self.importCSV(
+                Self.appleCSV, offer: offer, batch: batch, files: files, campaign: campaign)
             Expect.failure(result, status: 2, mentioning: ["--batch", offer])
         }
         await Expect.failure(try files.run("export", campaign), status: 4, mentioning: ["no codes"])
@@ -141,7 +143,8 @@ struct CodesImportTests {
     @Test func importingTheSameBatchTwiceFails() async throws {
         let (files, campaign) = try Self.setUp()
         defer { files.remove() }
-        await #expect(try Self.importCSV(Self.appleCSV, offer: Self.gemPack, files: files, campaign: campaign).status == 0)
+        await #expect(
+            try Self.importCSV(Self.appleCSV, offer: Self.gemPack, files: files, campaign: campaign).status == 0)
         let before = try await files.run("export", campaign)
         let again = try await Self.importCSV(
             "HHHH1111\nHHHH2222\nHHHH3333\n", offer: Self.gemPack, files: files, campaign: campaign, name: "again.csv")

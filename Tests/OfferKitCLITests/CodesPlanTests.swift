@@ -116,7 +116,8 @@ struct CodesPlanTests {
         let words = ["Spring half price, 3 months", "custom-code batch 2", "offerkit codes generate"]
         await Expect.failure(try files.run("plan", CampaignFiles.example), status: 2, mentioning: words)
         let out = files.file("plan.json")
-        await Expect.failure(try files.run("plan", CampaignFiles.example, ["--out", out]), status: 2, mentioning: words)
+        await Expect.failure(
+            try files.run("plan", CampaignFiles.example, ["--out", out]), status: 2, mentioning: words)
         #expect(!FileManager.default.fileExists(atPath: out))
         await Expect.failure(
             try files.run("plan", CampaignFiles.example, ["--no-ledger"], ledger: .none), status: 2,

@@ -9,11 +9,12 @@ struct CodesPostgresLedgerTests {
         guard case .at(let url)? = CLIPostgres.ledger("postgres") else { return }
         let files = try CampaignFiles.make()
         defer { files.remove() }
-        let password = URLComponents(string: url)?.password ?? "no-password"
+        let password = URLComponents(string: url)?.password ?? CLIPostgres.password ?? "no-password"
         let generate = try await files.run("generate", CampaignFiles.example, ledger: .at(url))
         #expect(generate.status == 0, "\(generate)")
         #expect(generate.stdout.contains("ledger: postgres://"), "\(generate)")
-        let plan = try await files.run("plan", CampaignFiles.example, ["--out", files.file("plan.json")], ledger: .at(url))
+        let plan = try await files.run(
+            "plan", CampaignFiles.example, ["--out", files.file("plan.json")], ledger: .at(url))
         #expect(plan.status == 0, "\(plan)")
         let export = try await files.run("export", CampaignFiles.example, ledger: .at(url))
         #expect(export.status == 0 && CampaignFiles.codes(ofCSV: export.stdout).count > 1_000, "\(export.stderr)")
@@ -42,7 +43,8 @@ struct CodesPostgresLedgerTests {
         let refused = try await files.run("validate", CampaignFiles.example, ledger: .at(wrong))
         Expect.failure(refused, status: 5, mentioning: ["password authentication failed", ":***@"])
         #expect(!refused.stderr.contains(components.password!))
-        let bad = try await files.run("validate", CampaignFiles.example, ledger: .at("postgres://u:Secret99@h:70000/db"))
+        let bad = try await files.run(
+            "validate", CampaignFiles.example, ledger: .at("postgres://u:Secret99@h:70000/db"))
         Expect.failure(bad, status: 2, mentioning: ["port 70000", "postgres://u:***@h:70000/db"])
         #expect(!bad.stderr.contains("Secret99"))
     }

@@ -43,7 +43,8 @@ struct CodesSafetyTests {
         Expect.failure(refused, status: 4, mentioning: ["2 codes", "asked Apple for 3", "--allow-count-mismatch"])
         let none = try await files.run("export", path)
         #expect(!CampaignFiles.codes(ofCSV: none.stdout).contains("AAAA1111"), "nothing was imported")
-        let allowed = try await files.run("import", path, ["--offer", "Launch", "--csv", csv, "--allow-count-mismatch"])
+        let allowed = try await files.run(
+            "import", path, ["--offer", "Launch", "--csv", csv, "--allow-count-mismatch"])
         #expect(allowed.status == 0 && allowed.stderr.contains("asked Apple for 3"), "\(allowed)")
     }
 

@@ -188,7 +188,8 @@ struct CodesValidateTests {
         await #expect(try rules(atLimit) == [])
         let over = try files.write(Self.quarterCampaign(name: "over", production: 400_001, sandbox: 4001), to: "c.json")
         await #expect(try rules(over) == ["production-codes-per-quarter", "sandbox-codes-per-quarter"])
-        await #expect(try rules(over, today: "2027-03-31") == ["production-codes-per-quarter", "sandbox-codes-per-quarter"])
+        await #expect(
+            try rules(over, today: "2027-03-31") == ["production-codes-per-quarter", "sandbox-codes-per-quarter"])
         await #expect(try rules(over, today: "2027-04-01") == [], "a new quarter")
         let otherApp = try files.write(
             Self.quarterCampaign(name: "other", appAppleId: "987654321", production: 400_001, sandbox: 4001),

@@ -86,7 +86,8 @@ struct CredentialTests {
         let elsewhere = try TempDir.make()
         defer { elsewhere.remove() }
         // The key file is found next to the config, not in the working directory.
-        let (_, jws) = try await Self.sign(["--config", config, "--bundle-id", "com.example.config"], cwd: elsewhere.url)
+        let (_, jws) = try await Self.sign(
+            ["--config", config, "--bundle-id", "com.example.config"], cwd: elsewhere.url)
         Self.expectIdentity(
             jws, kid: "CFGKEY0001", iss: "11111111-2222-4333-8444-555555555555", bid: "com.example.config")
 

@@ -81,11 +81,16 @@ struct ExitCodeTests {
         {
             ["--key-file", DemoKey.privateCopy, "--key-id", keyId, "--issuer-id", issuer, "--bundle-id", bundle]
         }
-        await Expect.failure(try await CLI.run(Self.sign + flags(keyId: "demokey123")), status: 3, mentioning: ["key id"])
-        await Expect.failure(try await CLI.run(Self.sign + flags(keyId: "DEMOKEY12")), status: 3, mentioning: ["key id"])
-        await Expect.failure(try await CLI.run(Self.sign + flags(issuer: "not-a-uuid")), status: 3, mentioning: ["issuer"])
-        await Expect.failure(try await CLI.run(Self.sign + flags(bundle: "com.example app")), status: 3, mentioning: ["bundle"])
-        await Expect.failure(try await CLI.run(Self.sign + flags(bundle: "com..example")), status: 3, mentioning: ["bundle"])
+        await Expect.failure(
+            try await CLI.run(Self.sign + flags(keyId: "demokey123")), status: 3, mentioning: ["key id"])
+        await Expect.failure(
+            try await CLI.run(Self.sign + flags(keyId: "DEMOKEY12")), status: 3, mentioning: ["key id"])
+        await Expect.failure(
+            try await CLI.run(Self.sign + flags(issuer: "not-a-uuid")), status: 3, mentioning: ["issuer"])
+        await Expect.failure(
+            try await CLI.run(Self.sign + flags(bundle: "com.example app")), status: 3, mentioning: ["bundle"])
+        await Expect.failure(
+            try await CLI.run(Self.sign + flags(bundle: "com..example")), status: 3, mentioning: ["bundle"])
         await Expect.failure(
             try await CLI.run(["token", "server-api"] + flags(issuer: "98802e6e")), status: 3, mentioning: ["issuer"])
     }
@@ -128,7 +133,8 @@ struct ExitCodeTests {
     }
 
     @Test func fourNamesTheField() async throws {
-        let empty = try await CLI.run(["sign", "promotional-offer", "--product-id", "", "--offer-id", "o"] + DemoKey.flags)
+        let empty = try await CLI.run(
+            ["sign", "promotional-offer", "--product-id", "", "--offer-id", "o"] + DemoKey.flags)
         Expect.failure(empty, status: 4, mentioning: ["product"])
         let lifetime = try await CLI.run(["token", "server-api", "--lifetime", "3601"] + DemoKey.flags)
         Expect.failure(lifetime, status: 4, mentioning: ["lifetime", "3600"])
@@ -144,7 +150,8 @@ struct ExitCodeTests {
         Expect.failure(request, status: 5, mentioning: ["no-such-request.json"])
         let jwsFile = try await CLI.run(["verify", "--jws-file", folder.file("no-such.jws")] + DemoKey.flags)
         Expect.failure(jwsFile, status: 5, mentioning: ["no-such.jws"])
-        let directoryAsRequest = try await CLI.run(["sign", "advanced-commerce", "--request", folder.path] + DemoKey.flags)
+        let directoryAsRequest = try await CLI.run(
+            ["sign", "advanced-commerce", "--request", folder.path] + DemoKey.flags)
         Expect.failure(directoryAsRequest, status: 5)
         let plain = try folder.write("x", to: "plain")
         let out = try await CLI.run(["key", "generate", "--out", "\(plain)/sub", "--key-id", "IOKEY00001"])

@@ -104,7 +104,8 @@ struct NamesTests {
             #"{"type":"promotional-offer","productId":"p","offerIdentifier":"o","issuedAt":1700000003,"iat":1700000003}"#,
             #"{"type":"legacy-promotional-offer","productId":"p","offerIdentifier":"o","timestamp":1700000000}"#,
         ]
-        let result = try await CLI.run(["batch"] + DemoKey.flags, stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
+        let result = try await CLI.run(
+            ["batch"] + DemoKey.flags, stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
         #expect(result.status == 4, "two lines fail\n\(result)")
         let out = result.jsonLines
         try #require(out.count == lines.count, "\(result)")

@@ -28,7 +28,8 @@ struct OpenAPICommandTests {
     }
 
     @Test(
-        "--format yaml loads (PyYAML) to the JSON document", .enabled(yamlReason) { await yamlAvailable || Independent.isCI }
+        "--format yaml loads (PyYAML) to the JSON document",
+        .enabled(yamlReason) { await yamlAvailable || Independent.isCI }
     )
     func yamlParses() async throws {
         let result = try await CLI.run(["openapi", "--format", "yaml"])

@@ -81,7 +81,8 @@ struct PrivateKeyLeakTests {
         try await Self.runClean(["verify", "--jws", body + "." + body + "." + body] + DemoKey.flags)
         let asRequest = try await Self.runClean(["sign", "advanced-commerce", "--request", keyCopy] + DemoKey.flags)
         #expect(asRequest.status == 4, "\(asRequest)")
-        try await Self.runClean(["sign", "advanced-commerce", "--request", "-"] + DemoKey.flags, stdin: Data(body.utf8))
+        try await Self.runClean(
+            ["sign", "advanced-commerce", "--request", "-"] + DemoKey.flags, stdin: Data(body.utf8))
         let asPublicKey = try await Self.runClean(
             ["verify", "--jws", "a.b.c", "--public-key", DemoKey.keyPath, "--format", "json"])
         #expect(asPublicKey.status != 0)

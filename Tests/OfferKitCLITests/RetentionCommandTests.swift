@@ -38,7 +38,8 @@ struct RetentionCommandTests {
             #expect(refused.status == 4, "\(refused)")
             #expect(refused.stderr.contains("URL"), "\(refused)")
         }
-        await #expect(try fixture.requests("PUT /inApps/v1/messaging/realtime/url") == 2, "the refused URLs were never sent")
+        await #expect(
+            try fixture.requests("PUT /inApps/v1/messaging/realtime/url") == 2, "the refused URLs were never sent")
 
         let deleted = try await fixture.run(["url", "delete", "--format", "json"])
         #expect(deleted.json == JSON.parse(#"{"environment": "sandbox", "deleted": true}"#), "\(deleted)")
@@ -82,7 +83,9 @@ struct RetentionCommandTests {
         // An identifier Apple already has: refused from the message list, before sending (Apple would
         // answer 409 MessageAlreadyExistsError).
         let putsBefore = try await fixture.requests("PUT /inApps/v1/messaging/message/{id}")
-        let twice = try await fixture.run(["message", "upload", "--message-identifier", id, "--header", "h", "--body", "b"])
+        let twice = try await fixture.run([
+            "message", "upload", "--message-identifier", id, "--header", "h", "--body", "b",
+        ])
         #expect(twice.status == 4, "\(twice)")
         #expect(twice.stderr.contains("\(id) is already in Apple's message list, so nothing was sent"), "\(twice)")
         await #expect(try fixture.requests("PUT /inApps/v1/messaging/message/{id}") == putsBefore)
@@ -110,7 +113,8 @@ struct RetentionCommandTests {
             (["--header", "h", "--body", "b", "--header-position", "LEFT"], 2, "ABOVE_BODY or ABOVE_IMAGE"),
         ]
         for (flags, status, text) in refusals {
-            let result = try await fixture.run(["message", "upload", "--message-identifier", UUID().uuidString] + flags)
+            let result = try await fixture.run(
+                ["message", "upload", "--message-identifier", UUID().uuidString] + flags)
             #expect(result.status == status, "\(result)")
             #expect(result.stderr.contains(text), "\(result)")
         }
@@ -123,7 +127,8 @@ struct RetentionCommandTests {
         ])
         #expect(
             badId.status == 4 && badId.stderr.contains("--message-identifier is invalid: expected a UUID"), "\(badId)")
-        await #expect(try fixture.requests("PUT /inApps/v1/messaging/message/{id}") == sentBefore, "nothing refused was sent")
+        await #expect(
+            try fixture.requests("PUT /inApps/v1/messaging/message/{id}") == sentBefore, "nothing refused was sent")
 
         // An image and bullet points: the stand-in stores exactly what Apple's JSON says.
         let image = UUID().uuidString.lowercased()
@@ -227,7 +232,8 @@ struct RetentionCommandTests {
                 == JSON.parse(
                     #"{"environment":"sandbox","imageIdentifiers":[{"imageIdentifier":"\#(full)","imageState":"PENDING","imageSize":"FULL_SIZE"},{"imageIdentifier":"\#(icon)","imageState":"PENDING","imageSize":"BULLET_POINT"}]}"#
                 ), "\(listed)")
-        await #expect(try fixture.run(["image", "list"]).output == "\(full) PENDING FULL_SIZE\n\(icon) PENDING BULLET_POINT")
+        await #expect(
+            try fixture.run(["image", "list"]).output == "\(full) PENDING FULL_SIZE\n\(icon) PENDING BULLET_POINT")
 
         let sent = try await fixture.requests("PUT /inApps/v1/messaging/image/{id}")
         let notPNG = try fixture.folder.write("GIF89a", to: "cat.gif")
@@ -249,13 +255,18 @@ struct RetentionCommandTests {
             (notPNG, [], "expected a PNG image"),
         ]
         for (file, flags, text) in refusals {
-            let result = try await fixture.run(["image", "upload", file, "--image-identifier", UUID().uuidString] + flags)
+            let result = try await fixture.run(
+                ["image", "upload", file, "--image-identifier", UUID().uuidString] + flags)
             #expect(result.status == 4, "\(result)")
             #expect(result.stderr.contains(text), "\(result)")
         }
-        let missing = try await fixture.run(["image", "upload", fixture.folder.file("none.png"), "--image-identifier", full])
+        let missing = try await fixture.run([
+            "image", "upload", fixture.folder.file("none.png"), "--image-identifier", full,
+        ])
         #expect(missing.status == 5, "\(missing)")
-        let size = try await fixture.run(["image", "upload", notPNG, "--image-identifier", full, "--image-size", "HUGE"])
+        let size = try await fixture.run([
+            "image", "upload", notPNG, "--image-identifier", full, "--image-size", "HUGE",
+        ])
         #expect(size.status == 2, "\(size)")
         await #expect(try fixture.requests("PUT /inApps/v1/messaging/image/{id}") == sent, "nothing refused was sent")
         let twice = try await fixture.run([
@@ -281,7 +292,9 @@ struct RetentionCommandTests {
         #expect(gone.status == 4 && gone.stderr.contains("4040014 ImageNotFoundError"), "\(gone)")
     }
 
-    @Test("default set, get, delete; Apple's approval, product and locale rules", .enabled(Fixture.reason) { await enabled })
+    @Test(
+        "default set, get, delete; Apple's approval, product and locale rules",
+        .enabled(Fixture.reason) { await enabled })
     func defaultMessages() async throws {
         let fixture = try await Fixture()
         defer { fixture.stop() }
@@ -293,7 +306,9 @@ struct RetentionCommandTests {
         let pending = try await fixture.run(["default", "set", product, "en-US", "--message-identifier", id])
         #expect(pending.status == 4 && pending.stderr.contains("4030017 MessageNotApprovedError"), "\(pending)")
         try await fixture.standIn.review(kind: "message", identifier: id)
-        let set = try await fixture.run(["default", "set", product, "en-US", "--message-identifier", id, "--format", "json"])
+        let set = try await fixture.run([
+            "default", "set", product, "en-US", "--message-identifier", id, "--format", "json",
+        ])
         #expect(
             set.json
                 == JSON.parse(
@@ -306,7 +321,9 @@ struct RetentionCommandTests {
 
         let locale = try await fixture.run(["default", "get", product, "en-us"])
         #expect(locale.status == 4 && locale.stderr.contains("4000164 InvalidLocaleError"), "\(locale)")
-        let unknown = try await fixture.run(["default", "set", "com.example.unknown", "en-US", "--message-identifier", id])
+        let unknown = try await fixture.run([
+            "default", "set", "com.example.unknown", "en-US", "--message-identifier", id,
+        ])
         #expect(unknown.status == 4 && unknown.stderr.contains("4000023 InvalidProductIdError"), "\(unknown)")
         for (arguments, text) in [
             (["default", "get", "com example", "en-US"], "PRODUCT_ID is invalid"),
@@ -385,7 +402,8 @@ struct RetentionCommandTests {
             #expect(result.stderr.contains("<redacted: "), "\(result)")
             #expect(!result.stderr.contains(String(line.dropFirst(8).prefix(24))), "\(result)")
         }
-        let variable = try await fixture.run(["url", "get"], environment: ["OFFERKIT_SERVER_API_URL": "ftp://127.0.0.1"])
+        let variable = try await fixture.run(
+            ["url", "get"], environment: ["OFFERKIT_SERVER_API_URL": "ftp://127.0.0.1"])
         #expect(
             variable.status == 2 && variable.stderr.contains("OFFERKIT_SERVER_API_URL=ftp://127.0.0.1"), "\(variable)")
     }

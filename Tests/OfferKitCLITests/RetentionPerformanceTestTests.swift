@@ -21,7 +21,8 @@ struct RetentionPerformanceTestTests {
         try await fixture.standIn.configure(
             #"{"deliverTo": "\#(serve.origin)", "performanceTest": {"maxConcurrentRequests": 3, "totalRequests": 12, "totalDuration": \#(duration)}}"#
         )
-        await #expect(try fixture.run(["url", "set", "https://retention.example.test/v1/retention/realtime"]).status == 0)
+        await #expect(
+            try fixture.run(["url", "set", "https://retention.example.test/v1/retention/realtime"]).status == 0)
     }
 
     @Test(

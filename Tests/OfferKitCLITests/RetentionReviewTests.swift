@@ -21,7 +21,8 @@ struct RetentionReviewTests {
         try await fixture.standIn.configure(
             #"{"deliverTo": "http://127.0.0.1:9", "performanceTest": {"maxConcurrentRequests": 1, "totalRequests": 2, "totalDuration": 200}}"#
         )
-        await #expect(try fixture.run(["url", "set", "https://retention.example.test/v1/retention/realtime"]).status == 0)
+        await #expect(
+            try fixture.run(["url", "set", "https://retention.example.test/v1/retention/realtime"]).status == 0)
         try await fixture.standIn.setFaults(
             #"{"script": [{"method": "GET", "pathPrefix": "/inApps/v1/messaging/performanceTest/result", "fault": "server-error", "times": 10}]}"#
         )

@@ -28,7 +28,8 @@ struct RetentionTryEndpointTests {
         let chain = folder.file("chain")
         do {
             await #expect(try await CLI.run(["retention", "test-chain", "--out", chain]).status == 0)
-            let serve = try await RetentionServe(rootPEM: try String(contentsOfFile: chain + "/root.pem", encoding: .utf8))
+            let serve = try await RetentionServe(
+                rootPEM: try String(contentsOfFile: chain + "/root.pem", encoding: .utf8))
             return (folder, chain, serve)
         } catch {
             folder.remove()
@@ -131,7 +132,8 @@ struct RetentionTryEndpointTests {
         let other = folder.file("other")
         await #expect(try await CLI.run(["retention", "test-chain", "--out", other]).status == 0)
 
-        let untrusted = try await Self.tryEndpoint(serve, chain: other, ["--product-id", "com.example.offerkit.monthly"])
+        let untrusted = try await Self.tryEndpoint(
+            serve, chain: other, ["--product-id", "com.example.offerkit.monthly"])
         #expect(untrusted.status == 1, "\(untrusted)")
         #expect(untrusted.output.hasPrefix("status 401"), "\(untrusted)")
         #expect(untrusted.stderr.contains("\(other)/root.pem in retention.rootCertificates"), "\(untrusted)")

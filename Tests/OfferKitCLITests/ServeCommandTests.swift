@@ -28,7 +28,9 @@ struct ServeCommandTests {
 
     /// Starts `offerkit serve --config keys-example/service.json --port 0 options…` with `keys` in
     /// OFFERKIT_API_KEYS, and waits for its listening line.
-    static func start(_ options: [String] = [], keys: [CreatedKey] = []) async throws -> (server: ServerProcess, port: Int) {
+    static func start(_ options: [String] = [], keys: [CreatedKey] = []) async throws -> (
+        server: ServerProcess, port: Int
+    ) {
         var environment: [String: String] = [:]
         if !keys.isEmpty {
             environment["OFFERKIT_API_KEYS"] = "[" + keys.map(\.entryText).joined(separator: ",") + "]"
@@ -317,7 +319,9 @@ struct ServeCommandTests {
 
     @Test func aPortInUseIsAnIOError() async throws {
         let holder = try ListeningSocket()
-        let result = try await CLI.run(["serve", "--config", Self.servicePath, "--no-auth", "--port", String(holder.port)])
+        let result = try await CLI.run([
+            "serve", "--config", Self.servicePath, "--no-auth", "--port", String(holder.port),
+        ])
         Expect.failure(result, status: 5, mentioning: ["127.0.0.1:\(holder.port)", "already in use"])
     }
 

@@ -85,7 +85,9 @@ struct ServeHostileClientTests {
         do {
             let connection = try HTTPConnection(port: port)
             try connection.send(Self.head(signPath, key: key, requestId: "hostile-reset", "Content-Length: 500") + "{")
-            _ = try await server.waitUntil("the server reading the head") { connection.unreadByServer() == 0 ? true : nil }
+            _ = try await server.waitUntil("the server reading the head") {
+                connection.unreadByServer() == 0 ? true : nil
+            }
             connection.reset()
             expectedStatus["hostile-reset"] = 400
         }
@@ -165,7 +167,9 @@ struct ServeHostileClientTests {
     }
 
     @Test func connectionsBeyondMaxConnectionsWaitUntilOneCloses() async throws {
-        let (server, port) = try await ServeCommandTests.start(["--no-auth", "--max-connections", "3", "--backlog", "16"])
+        let (server, port) = try await ServeCommandTests.start([
+            "--no-auth", "--max-connections", "3", "--backlog", "16",
+        ])
         #expect(server.stderr.contains("limits.backlog=16") && server.stderr.contains("limits.maxConnections=3"))
         var held: [HTTPConnection] = []
         for index in 0..<3 {

@@ -42,7 +42,9 @@ struct ServeTLSTests {
     }
 
     /// `curl` over HTTPS trusting only `ca.pem`: the body, then a last line with the status.
-    static func curl(_ folder: TempDir, _ url: String, _ extra: [String] = []) async throws -> (status: Int, body: String) {
+    static func curl(_ folder: TempDir, _ url: String, _ extra: [String] = []) async throws -> (
+        status: Int, body: String
+    ) {
         let result = try await Independent.run(
             "curl",
             [

@@ -225,7 +225,8 @@ struct SignCommandTests {
         Expect.success(fromStdin)
         #expect(Self.signingInput(fromStdin.output) == Self.librarySigningInput(expected))
 
-        let json = try await CLI.run(["sign", "advanced-commerce", "--request", requestPath, "--format", "json"] + arguments)
+        let json = try await CLI.run(
+            ["sign", "advanced-commerce", "--request", requestPath, "--format", "json"] + arguments)
         Expect.success(json)
         let object = try #require(json.json, "\(json)")
         let compact = try #require(object["jws"]?.string)
@@ -286,7 +287,9 @@ struct SignCommandTests {
         ]
         var tokens: [(token: String, audience: String)] = []
         for run in runs {
-            let result = try await CLI.run(run.arguments + DemoKey.flags)
+            // An individual key has no issuer: --issuer-id with --individual is refused.
+            let credentials = run.arguments.contains("--individual") ? DemoKey.keyFlags : DemoKey.flags
+            let result = try await CLI.run(run.arguments + credentials)
             Expect.success(result)
             tokens.append((result.output, run.audience))
         }

@@ -175,7 +175,8 @@ extension SnippetCommandTests {
         _ toolchain: SnippetToolchain, port: Int, key: ServeCommandTests.CreatedKey, in folder: TempDir
     ) async throws {
         let source = try await Self.renderPlain(toolchain.language, "promotional-offer", port: port)
-        let before = await Self.requestCount(operation: "signPromotionalOffer", in: try Self.metrics(port: port, key: key))
+        let before = await Self.requestCount(
+            operation: "signPromotionalOffer", in: try Self.metrics(port: port, key: key))
         let imported: Independent.Result
         if toolchain.language == "node" {
             _ = try folder.write(source, to: "s.mjs")
@@ -195,7 +196,8 @@ extension SnippetCommandTests {
             imported = try await Self.runChecked(["python3", "-c", caller], key: key)
             #expect(imported.stdout == "sign_promotional_offer\n", "\(imported)")
         }
-        let after = await Self.requestCount(operation: "signPromotionalOffer", in: try Self.metrics(port: port, key: key))
+        let after = await Self.requestCount(
+            operation: "signPromotionalOffer", in: try Self.metrics(port: port, key: key))
         #expect(after == before, "\(toolchain.language): importing the snippet made \(after - before) requests")
     }
 

@@ -71,7 +71,9 @@ struct OpenAPIYAMLTests {
         }
     }
 
-    @Test("PyYAML loads tricky values to exactly the JSON", .enabled(OpenAPIPython.reason) { await OpenAPIPython.shouldRun })
+    @Test(
+        "PyYAML loads tricky values to exactly the JSON",
+        .enabled(OpenAPIPython.reason) { await OpenAPIPython.shouldRun })
     func pyYAMLRoundTrip() async throws {
         let yaml = OpenAPIYAML.text(of: Self.tricky)
         let result = try await OpenAPIPython.yamlLoadsAsJSON(yaml: yaml, json: Self.tricky.text())

@@ -55,7 +55,7 @@ enum LedgerBackend: String, CaseIterable, Sendable, CustomTestStringConvertible 
     ) async throws -> T? {
         switch self {
         case .sqlite:
-            return try await LedgerFixtures.withTemporaryFolder { folder in
+            return try await LedgerFixtures.withTemporaryFolderAwaiting { folder in
                 try await body(.sqliteFile(folder.appendingPathComponent("ledger.sqlite").path))
             }
         case .postgres:

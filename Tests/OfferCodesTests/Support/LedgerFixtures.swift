@@ -73,7 +73,7 @@ enum LedgerFixtures {
     }
 
     /// ``withTemporaryFolder(_:)`` for a body that awaits.
-    static func withTemporaryFolder<T>(_ body: (URL) async throws -> T) async throws -> T {
+    static func withTemporaryFolderAwaiting<T>(_ body: (URL) async throws -> T) async throws -> T {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("offerkit-ledger-tests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -73,7 +73,8 @@ final class ApplyFixture {
             #expect(generated.status == 0, "\(generated)", sourceLocation: sourceLocation)
         }
         if let products {
-            standIn = try await AppStoreConnectStandIn.start(products: products, individual: individual, today: standInToday)
+            standIn = try await AppStoreConnectStandIn.start(
+                products: products, individual: individual, today: standInToday)
         } else {
             standIn = try await AppStoreConnectStandIn.start(
                 productsFromCampaign: campaign, individual: individual, today: standInToday)

@@ -54,9 +54,11 @@ enum CLI {
     /// The `offerkit` the tests run.
     static var binary: URL { CLIUnderTest.executable }
 
-    /// This process's environment without `OFFERKIT_*`, plus `extra`.
+    /// This process's environment without `OFFERKIT_*`, plus the test PostgreSQL server's password
+    /// in `PGPASSWORD` (see ``CLIPostgres``), plus `extra`.
     static func environment(adding extra: [String: String]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("OFFERKIT_") }
+        if let password = CLIPostgres.password { environment["PGPASSWORD"] = password }
         environment.merge(extra) { _, new in new }
         return environment
     }

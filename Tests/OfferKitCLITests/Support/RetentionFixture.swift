@@ -31,14 +31,18 @@ struct RetentionFixture {
     }
 
     /// `offerkit retention ARGUMENTS --config keys-example/config.json` against the stand-in.
-    func run(_ arguments: [String], environment: [String: String] = [:], credentials: Bool = true) async throws -> CLIResult {
+    func run(_ arguments: [String], environment: [String: String] = [:], credentials: Bool = true) async throws
+        -> CLIResult
+    {
         try await CLI.run(
             ["retention"] + arguments + (credentials ? ["--config", DemoKey.configPath] : []),
             environment: ["OFFERKIT_SERVER_API_URL": standIn.baseURL].merging(environment) { $1 })
     }
 
     /// The number of requests the stand-in got for `"METHOD /template"`.
-    func requests(_ key: String) async throws -> Int { await (try standIn.state()["requests"] as? [String: Int])?[key] ?? 0 }
+    func requests(_ key: String) async throws -> Int {
+        await (try standIn.state()["requests"] as? [String: Int])?[key] ?? 0
+    }
 
     /// The stand-in's log of API requests: `(method, path, status, errorCode, outcome)`.
     func log() async throws -> [[String: Any]] { try await standIn.state()["log"] as? [[String: Any]] ?? [] }

@@ -52,7 +52,8 @@ final class RetentionServe: @unchecked Sendable {
     static func trusting(_ standIn: AppStoreServerStandIn, rules: String = RetentionExample.rulesJSON) async throws
         -> RetentionServe
     {
-        try await RetentionServe(rootPEM: try String(contentsOfFile: standIn.testRootPath, encoding: .utf8), rules: rules)
+        try await RetentionServe(
+            rootPEM: try String(contentsOfFile: standIn.testRootPath, encoding: .utf8), rules: rules)
     }
 
     deinit { folder.remove() }

@@ -18,7 +18,8 @@ enum OpenAPIPython {
 
     static var available: Bool {
         get async {
-            await ExternalProcess.succeeds(python, ["-c", "import openapi_spec_validator, jsonschema, referencing, yaml"])
+            await ExternalProcess.succeeds(
+                python, ["-c", "import openapi_spec_validator, jsonschema, referencing, yaml"])
         }
     }
 

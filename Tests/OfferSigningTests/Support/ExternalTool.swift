@@ -36,7 +36,8 @@ enum ExternalTool {
     }
 
     /// `openssl dgst -sha256 -verify` of a DER ECDSA signature over `message`.
-    static func opensslVerify(publicKey: URL, signatureDER: [UInt8], message: Data, in directory: URL) async throws -> Result
+    static func opensslVerify(publicKey: URL, signatureDER: [UInt8], message: Data, in directory: URL) async throws
+        -> Result
     {
         let name = UUID().uuidString
         let messageURL = directory.appendingPathComponent("\(name).msg")
