@@ -39,7 +39,14 @@ public enum CLIUnderTest {
 }
 
 /// Called by the C initializer when this process was started as `offerkit`: the CLI's `main`.
+///
+/// Not ``EntryPoint/main()``: its `dispatchMain()` ends the main thread with `pthread_exit`, whose
+/// unwinding cannot pass the dynamic loader's frames that called the initializer (the child crashed
+/// with SIGSEGV in `unwind_stop` whenever that unwinding ran before the command's task exited). The
+/// command runs in its task (``EntryPoint/start()``), which exits the process; this thread of the CLI's
+/// own process (not a test's, and not Swift's pool) waits for signals until then.
 @_cdecl("offerkit_tests_run_as_offerkit")
-public func offerkitTestsRunAsOfferkit() {
-    EntryPoint.main()
+public func offerkitTestsRunAsOfferkit() -> Never {
+    EntryPoint.start()
+    while true { pause() }
 }
