@@ -21,9 +21,13 @@ import traceback
 def run(argv, stdin):
     out, err = io.BytesIO(), io.BytesIO()
     saved = sys.argv, sys.stdin, sys.stdout, sys.stderr
-    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
-    sys.stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
-    sys.stderr = io.TextIOWrapper(err, encoding="utf-8", write_through=True)
+    # Kept here, and detached at the end: a wrapper that is collected closes the buffer beneath it.
+    streams = (
+        io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"),
+        io.TextIOWrapper(out, encoding="utf-8", write_through=True),
+        io.TextIOWrapper(err, encoding="utf-8", write_through=True),
+    )
+    sys.stdin, sys.stdout, sys.stderr = streams
     status = 0
     try:
         if argv[0] == "-c":
@@ -50,10 +54,13 @@ def run(argv, stdin):
         traceback.print_exc()
         status = 1
     finally:
-        for stream in (sys.stdout, sys.stderr):
+        for stream in streams[1:]:
             stream.flush()
         sys.argv, sys.stdin, sys.stdout, sys.stderr = saved
-    return status, out.getvalue(), err.getvalue()
+    answer = status, out.getvalue(), err.getvalue()
+    for stream in streams:
+        stream.detach()
+    return answer
 
 
 def main():
