@@ -36,9 +36,9 @@ struct LedgerClaimProofTests {
     @Test(
         .enabled(if: F.canRerunTestBinary, "re-runs the test binary found at /proc/self/exe"),
         arguments: LedgerBackend.allCases)
-    func eightProcessesClaimTenThousandCodesWhileThreeAreKilled(backend: LedgerBackend) throws {
+    func eightProcessesClaimTenThousandCodesWhileThreeAreKilled(backend: LedgerBackend) async throws {
         let testStarted = Date()
-        try backend.withSharedStore { store in
+        try await backend.withSharedStore { store in
             guard let locator = store.locator else {
                 Issue.record("the ledger cannot be named to another process")
                 return
@@ -54,7 +54,7 @@ struct LedgerClaimProofTests {
                 codes: F.numberedCodes("PROOFB", 4_050))
             let recorded = try F.codes(ledger, campaign: "proof", offer: "P").map(\.code)
 
-            try F.withTemporaryFolder { folder in
+            try await F.withTemporaryFolderAwaiting { folder in
                 let children = ProofChildren(folder: folder)
                 defer { children.stopAll() }
                 var logs: [String] = []
@@ -79,7 +79,7 @@ struct LedgerClaimProofTests {
                 // one (most likely), and start another worker on the rest of its share.
                 var pending = Self.victims
                 var killed: [ProofChildren.Child] = []
-                let allKilled = try ProofChildren.poll(upTo: Self.hangGuard) {
+                let allKilled = try await ProofChildren.poll(upTo: Self.hangGuard) {
                     for (share, after) in pending where ClaimLog.lineCount(path: logs[share]) >= after {
                         children.kill(first[share])
                         killed.append(first[share])
@@ -91,11 +91,11 @@ struct LedgerClaimProofTests {
                     return pending.isEmpty || pending.keys.contains { !first[$0].process.isRunning }
                 }
                 let others = children.all.filter { child in !killed.contains { $0.name == child.name } }
-                let allEnded = ProofChildren.poll(upTo: Self.hangGuard) {
+                let allEnded = await ProofChildren.poll(upTo: Self.hangGuard) {
                     others.allSatisfy { !$0.process.isRunning }
                 }
                 let claimSeconds = Date().timeIntervalSince(claimsStarted)
-                children.stopAll()
+                await children.stopAllAndWait()
                 guard allKilled && pending.isEmpty, allEnded else {
                     Issue.record(
                         Comment(
@@ -151,9 +151,9 @@ struct LedgerClaimProofTests {
     @Test(
         .enabled(if: F.canRerunTestBinary, "re-runs the test binary found at /proc/self/exe"),
         arguments: LedgerBackend.allCases)
-    func claimsRaceARecordingAndAnImportOfTheSameOffer(backend: LedgerBackend) throws {
+    func claimsRaceARecordingAndAnImportOfTheSameOffer(backend: LedgerBackend) async throws {
         let testStarted = Date()
-        try backend.withSharedStore { store in
+        try await backend.withSharedStore { store in
             guard let locator = store.locator else {
                 Issue.record("the ledger cannot be named to another process")
                 return
@@ -166,7 +166,7 @@ struct LedgerClaimProofTests {
                 ledger, F.batch("supply", "P", kind: .oneTimeUse, index: 0, codeCount: Self.supplyImported.count),
                 of: Self.supplyCampaign, codes: [])
 
-            try F.withTemporaryFolder { folder in
+            try await F.withTemporaryFolderAwaiting { folder in
                 let children = ProofChildren(folder: folder)
                 defer { children.stopAll() }
                 let supplied = folder.appendingPathComponent("supplied").path
@@ -183,7 +183,7 @@ struct LedgerClaimProofTests {
                         "worker-\(share)", test: "proofClaimWorkerChild", environment: worker.environment())
                 }
                 // The suppliers start once the claims are under way.
-                let underWay = ProofChildren.poll(upTo: Self.hangGuard) {
+                let underWay = await ProofChildren.poll(upTo: Self.hangGuard) {
                     logs.map { ClaimLog.lineCount(path: $0) }.reduce(0, +) >= 300
                         || workers.contains { !$0.process.isRunning }
                 }
@@ -192,15 +192,15 @@ struct LedgerClaimProofTests {
                         "supplier-\($0)", test: "proofSupplierChild",
                         environment: [Self.supplierVariable: $0 + "\t" + locator])
                 }
-                let suppliersEnded = ProofChildren.poll(upTo: Self.hangGuard) {
+                let suppliersEnded = await ProofChildren.poll(upTo: Self.hangGuard) {
                     suppliers.allSatisfy { !$0.process.isRunning }
                 }
                 _ = FileManager.default.createFile(atPath: supplied, contents: nil)
-                let workersEnded = ProofChildren.poll(upTo: Self.hangGuard) {
+                let workersEnded = await ProofChildren.poll(upTo: Self.hangGuard) {
                     workers.allSatisfy { !$0.process.isRunning }
                 }
                 let claimSeconds = Date().timeIntervalSince(claimsStarted)
-                children.stopAll()
+                await children.stopAllAndWait()
                 guard underWay, suppliersEnded, workersEnded else {
                     Issue.record(Comment(rawValue: "The processes did not finish:\n" + Self.outputs(children.all)))
                     return
@@ -321,8 +321,8 @@ struct LedgerClaimProofTests {
 
     /// A claim worker (``ClaimWorker``); disabled in every other run.
     @Test(.enabled(if: ProcessInfo.processInfo.environment[ClaimWorker.variable] != nil))
-    func proofClaimWorkerChild() throws {
-        try #require(try ClaimWorker.fromEnvironment()).run()
+    func proofClaimWorkerChild() async throws {
+        try await #require(try ClaimWorker.fromEnvironment()).run()
     }
 
     /// A supplier of ``claimsRaceARecordingAndAnImportOfTheSameOffer(backend:)``: imports the

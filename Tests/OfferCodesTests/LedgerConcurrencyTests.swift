@@ -14,12 +14,12 @@ struct LedgerConcurrencyTests {
     /// The checks of `recordBatch` and its writes are one transaction: batches that together go
     /// over the sandbox limit are never all recorded.
     @Test(arguments: LedgerBackend.allCases)
-    func racingBatchesNeverGoOverTheQuarterLimit(backend: LedgerBackend) throws {
+    func racingBatchesNeverGoOverTheQuarterLimit(backend: LedgerBackend) async throws {
         for round in 0..<5 {
-            try backend.withSharedStore { store in
+            try await backend.withSharedStore { store in
                 _ = try store.open()
                 // Four batches of 3,000 sandbox codes: three fit in 10,000, the fourth does not.
-                let results = Concurrently.run(4) { index -> Result<Bool, LedgerError> in
+                let results = await Concurrently.run(4) { index -> Result<Bool, LedgerError> in
                     Result {
                         let campaign = F.campaign("race-\(index)", offers: ["R\(index)"])
                         let batch = F.batch(
@@ -45,10 +45,10 @@ struct LedgerConcurrencyTests {
 
     /// Opening a new ledger from several connections at once: all succeed, the tables exist once.
     @Test(arguments: LedgerBackend.allCases)
-    func racingOpensOfANewLedgerAllSucceed(backend: LedgerBackend) throws {
+    func racingOpensOfANewLedgerAllSucceed(backend: LedgerBackend) async throws {
         for round in 0..<10 {
-            try backend.withSharedStore { store in
-                let results = Concurrently.run(6) { index -> String? in
+            try await backend.withSharedStore { store in
+                let results = await Concurrently.run(6) { index -> String? in
                     do {
                         let ledger = try store.open()
                         let campaign = F.campaign("open-\(index)", offers: ["O"])
@@ -62,7 +62,7 @@ struct LedgerConcurrencyTests {
                 #expect(results.allSatisfy { $0 == nil }, "round \(round): \(results)")
                 let ledger = try store.open()
                 if let ledger = ledger as? SQLiteLedger {
-                    let applied = try ledger.database.read { db in
+                    let applied = try await ledger.database.read { db in
                         try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
                     }
                     #expect(
@@ -80,10 +80,10 @@ struct LedgerConcurrencyTests {
     /// Writers racing for the same codes: each code ends in exactly one batch, and every batch
     /// holds its count of codes (the losers drew others).
     @Test(arguments: LedgerBackend.allCases)
-    func racingWritersNeverIssueACodeTwice(backend: LedgerBackend) throws {
-        try backend.withSharedStore { store in
+    func racingWritersNeverIssueACodeTwice(backend: LedgerBackend) async throws {
+        try await backend.withSharedStore { store in
             let campaign = F.campaign("race", offers: ["R"])
-            let results = Concurrently.run(4) { index -> String? in
+            let results = await Concurrently.run(4) { index -> String? in
                 do {
                     // Every writer tries the same 1,500 codes first, then its own.
                     let shared = F.numberedCodes("SHARED", 1_500)
@@ -113,39 +113,44 @@ struct LedgerConcurrencyTests {
     /// has waited a moment, and kept losing to writers that began again right after committing: of
     /// 8 processes claiming codes at once, one waited over 10 seconds and failed with "database
     /// is locked" while the others went on; found by `LedgerClaimProofTests`.)
-    @Test func aWaitingWriterGetsItsTurnBetweenBackToBackWriters() throws {
-        try F.withTemporaryFolder { folder in
+    @Test func aWaitingWriterGetsItsTurnBetweenBackToBackWriters() async throws {
+        try await F.withTemporaryFolderAwaiting { folder in
             let path = folder.appendingPathComponent("ledger.sqlite").path
             let waiter = try SQLiteLedger(path: path)
             let busy = try SQLiteLedger(path: path)
             let state = BackToBack()
             // Up to 40,000 writes of 0.5 ms each (20 s, past the 10 s a waiter waits), each one
-            // right after the other, until the waiter has had its turns.
-            let writer = Thread {
+            // right after the other, until the waiter has had its turns. Both writers block their
+            // threads (holding, or waiting for, the file's lock): threads of their own.
+            OwnedThread.start {
                 for _ in 0..<40_000 where !state.waitersDone {
-                    _ = try? busy.write("hold the lock") { _ in usleep(500) }
+                    _ = try? busy.write("hold the lock") { _ in OwnedThread.pause(0.000_5) }
                     state.countWrite()
                 }
                 state.finishWriter()
             }
-            writer.start()
-            defer {
-                state.waitersDone = true
-                state.waitForWriter()
+            let turns = try await OwnedThread.run { () throws -> [(passed: Int, writerRunning: Bool)] in
+                defer {
+                    state.waitersDone = true
+                    state.waitForWriter()
+                }
+                while state.writes < 10 { OwnedThread.pause(0.001) }
+                return try (0..<5).map { _ in
+                    let before = state.writes
+                    try waiter.write("take a turn") { _ in }
+                    return (state.writes - before, state.writerRunning)
+                }
             }
-            while state.writes < 10 { usleep(1_000) }
-            for turn in 0..<5 {
-                let before = state.writes
-                try waiter.write("take a turn") { _ in }
-                // It got in between the other writer's writes, within a few hundred of them (some 100
-                // on average) rather than after thousands, or after they ended.
-                let passed = state.writes - before
-                #expect(state.writerRunning && passed <= 2_000, "turn \(turn): after \(passed) writes of the other")
+            // Each turn got in between the other writer's writes, within a few hundred of them (some 100
+            // on average) rather than after thousands, or after they ended.
+            for (turn, (passed, writerRunning)) in turns.enumerated() {
+                #expect(writerRunning && passed <= 2_000, "turn \(turn): after \(passed) writes of the other")
             }
         }
     }
 
-    /// The shared state of ``aWaitingWriterGetsItsTurnBetweenBackToBackWriters()``.
+    /// The shared state of ``aWaitingWriterGetsItsTurnBetweenBackToBackWriters()`` (its threads are the
+    /// test's own, so ``waitForWriter()`` may block).
     private final class BackToBack: @unchecked Sendable {
         private let lock = NSLock()
         private let ended = DispatchSemaphore(value: 0)

@@ -1,4 +1,5 @@
 import Foundation
+import InteropSupport
 import OfferCodes
 import OfferLedgerPostgres
 import Testing
@@ -15,12 +16,12 @@ struct PostgresLedgerCrashTests {
     static let markerVariable = "OFFERKIT_LEDGER_PG_CRASH_MARKER"
 
     @Test(.enabled(if: F.canRerunTestBinary, "re-runs the test binary found at /proc/self/exe"))
-    func aKilledProcessKeepsNothingOfItsBatch() throws {
+    func aKilledProcessKeepsNothingOfItsBatch() async throws {
         guard case .postgres(let location)? = LedgerBackend.postgres.newStore(),
             let url = PostgresTestServer.url
         else { return }
         let childURL = url + (url.contains("?") ? "&" : "?") + "schema=" + location.schema
-        try F.withTemporaryFolder { folder in
+        try await F.withTemporaryFolderAwaiting { folder in
             let kept = F.numberedCodes("KEEP", 1000)
             let ledger = try PostgresLedger(location)
             try F.record(
@@ -28,28 +29,14 @@ struct PostgresLedgerCrashTests {
                 codes: kept)
 
             let marker = folder.appendingPathComponent("marker").path
-            let log = folder.appendingPathComponent("child.log")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            process.arguments = ["--testing-library", "swift-testing", "--filter", "pgCrashChildRecordsUntilKilled"]
-            process.environment = ProcessInfo.processInfo.environment.merging([
-                Self.childVariable: childURL, Self.markerVariable: marker,
-            ]) { $1 }
-            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            let output = try FileHandle(forWritingTo: log)
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            let deadline = Date().addingTimeInterval(120)
-            while !FileManager.default.fileExists(atPath: marker), process.isRunning, Date() < deadline {
-                Thread.sleep(forTimeInterval: 0.01)
-            }
+            let process = try ChildProcess.testBinary(
+                running: "pgCrashChildRecordsUntilKilled",
+                environment: [Self.childVariable: childURL, Self.markerVariable: marker])
+            _ = await process.poll(upTo: 120, every: 0.01) { FileManager.default.fileExists(atPath: marker) }
             let started = FileManager.default.fileExists(atPath: marker)
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            await process.kill()
             guard started else {
-                let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-                Issue.record("The child process did not start recording. Its output:\n\(text)")
+                Issue.record("The child process did not start recording. Its output:\n\(process.stdout)")
                 return
             }
             #expect(process.terminationReason == .uncaughtSignal)

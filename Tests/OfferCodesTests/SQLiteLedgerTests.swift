@@ -444,8 +444,8 @@ struct SQLiteLedgerTests {
     ///
     /// The child is this test binary, run again for ``crashChildRecordsUntilKilled()`` only.
     @Test(.enabled(if: F.canRerunTestBinary, "re-runs the test binary found at /proc/self/exe"))
-    func aKilledProcessKeepsNothingOfItsBatch() throws {
-        try F.withTemporaryFolder { folder in
+    func aKilledProcessKeepsNothingOfItsBatch() async throws {
+        try await F.withTemporaryFolderAwaiting { folder in
             let path = folder.appendingPathComponent("ledger.sqlite").path
             let kept = F.numberedCodes("KEEP", 1000)
             do {
@@ -456,16 +456,12 @@ struct SQLiteLedgerTests {
             }
             let committed = try Data(contentsOf: URL(fileURLWithPath: path))
 
-            let child = try F.startCrashChild(ledgerPath: path, log: folder.appendingPathComponent("child.log"))
-            let deadline = Date().addingTimeInterval(120)
-            while !FileManager.default.fileExists(atPath: F.crashMarker(path)), child.process.isRunning,
-                Date() < deadline
-            {
-                Thread.sleep(forTimeInterval: 0.01)
+            let child = try F.startCrashChild(ledgerPath: path)
+            _ = await child.process.poll(upTo: 120, every: 0.01) {
+                FileManager.default.fileExists(atPath: F.crashMarker(path))
             }
             let started = FileManager.default.fileExists(atPath: F.crashMarker(path))
-            if child.process.isRunning { kill(child.process.processIdentifier, SIGKILL) }
-            child.process.waitUntilExit()
+            await child.process.kill()
             guard started else {
                 Issue.record("The child process did not start recording. Its output:\n\(child.output())")
                 return

@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdTesting
+import InteropSupport
 import Logging
 import OfferCodes
 import OfferJSON
@@ -15,31 +16,51 @@ struct LedgerDeadlineTests {
     typealias F = CodeLedgerFixtures
 
     /// Another process's writer: records a batch and waits inside its transaction (holding the
-    /// ledger's write lock) until released, then rolls back.
+    /// ledger's write lock) until released, then rolls back. It blocks a thread of its own
+    /// (``OwnedThread``); the test awaits it without holding one.
     final class LockHolder: @unchecked Sendable {
-        private let inside = DispatchSemaphore(value: 0)
         private let release = DispatchSemaphore(value: 0)
-        private let done = DispatchSemaphore(value: 0)
+        private let lock = NSLock()
+        private var ended: CheckedContinuation<Void, Never>?
+        private var hasEnded = false
         struct Released: Error {}
 
         /// Starts the writer on its own thread and returns once it holds the lock.
-        init(path: String) throws {
+        static func start(path: String) async throws -> LockHolder {
             let ledger = try SQLiteLedger(path: path)
-            let thread = Thread { [inside, release, done] in
-                _ = try? ledger.recordBatch(F.batch("Half", index: 1, count: 1), campaign: F.campaign) { _ in
-                    inside.signal()
-                    release.wait()
-                    throw Released()
+            let holder = LockHolder()
+            await withCheckedContinuation { (inside: CheckedContinuation<Void, Never>) in
+                OwnedThread.start { [release = holder.release] in
+                    _ = try? ledger.recordBatch(F.batch("Half", index: 1, count: 1), campaign: F.campaign) { _ in
+                        inside.resume()
+                        release.wait()  // on the writer's own thread
+                        throw Released()
+                    }
+                    holder.end()
                 }
-                done.signal()
             }
-            thread.start()
-            inside.wait()
+            return holder
         }
 
-        func unlock() {
+        private func end() {
+            let waiting = lock.withLock {
+                hasEnded = true
+                defer { ended = nil }
+                return ended
+            }
+            waiting?.resume()
+        }
+
+        /// Releases the lock and waits for the writer to roll back.
+        func unlock() async {
             release.signal()
-            done.wait()
+            await withCheckedContinuation { continuation in
+                let over = lock.withLock {
+                    if !hasEnded { ended = continuation }
+                    return hasEnded
+                }
+                if over { continuation.resume() }
+            }
         }
     }
 
@@ -57,12 +78,12 @@ struct LedgerDeadlineTests {
         try await app.test(.router) { client in
             // The campaign's app is read (and remembered) before the lock is taken.
             #expect(try await client.claim("first").status == 200)
-            let holder = try LockHolder(path: path)
+            let holder = try await LockHolder.start(path: path)
             let responses = try await withThrowingTaskGroup(of: ServiceResponse.self) { group in
                 for recipient in recipients { group.addTask { try await client.claim(recipient) } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            holder.unlock()
+            await holder.unlock()
             #expect(
                 responses.allSatisfy { $0.status == 503 && $0.problemSlug == "timeout" }, "\(responses.map(\.text))")
             // Every answer came while the lock was still held (it is released only now, below),
@@ -103,9 +124,9 @@ struct LedgerDeadlineTests {
         try await service.testApplication(operations: service.routedOperations, logger: logger).test(.router) {
             client in
             #expect(try await client.claim("first").status == 200)
-            let holder = try LockHolder(path: path)
+            let holder = try await LockHolder.start(path: path)
             let response = try await client.claim("second")
-            holder.unlock()
+            await holder.unlock()
             #expect(response.status == 503 && response.problemSlug == "ledger-unavailable", "\(response.text)")
             #expect(response.headers[.retryAfter] == "1")
             let detail = response.string("detail") ?? ""

@@ -48,6 +48,21 @@ enum LedgerBackend: String, CaseIterable, Sendable, CustomTestStringConvertible 
             return try body(store)
         }
     }
+
+    /// ``withSharedStore(sourceLocation:_:)`` for a body that awaits.
+    func withSharedStore<T>(
+        sourceLocation: SourceLocation = #_sourceLocation, _ body: (LedgerStore) async throws -> T
+    ) async throws -> T? {
+        switch self {
+        case .sqlite:
+            return try await LedgerFixtures.withTemporaryFolderAwaiting { folder in
+                try await body(.sqliteFile(folder.appendingPathComponent("ledger.sqlite").path))
+            }
+        case .postgres:
+            guard let store = newStore(sourceLocation: sourceLocation) else { return nil }
+            return try await body(store)
+        }
+    }
 }
 
 /// Where a test's ledger lives.
