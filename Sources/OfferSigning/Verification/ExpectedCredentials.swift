@@ -23,8 +23,11 @@
 public struct ExpectedCredentials: Hashable, Sendable {
     /// A credential that can be compared.
     public enum Credential: String, CaseIterable, Hashable, Sendable {
+        /// The key ID: a JWS header's `kid`, a legacy signature's `keyId`.
         case keyId
+        /// The issuer ID: the `iss` claim.
         case issuerId
+        /// The bundle ID: the `bid` claim, or the bundle ID a legacy signature signs.
         case bundleId
 
         /// `key ID`, `issuer ID`, `bundle ID`.
@@ -69,19 +72,20 @@ public struct ExpectedCredentials: Hashable, Sendable {
         }
     }
 
-    /// Whether no credential is expected.
-    public var isEmpty: Bool { Credential.allCases.allSatisfy { self[$0] == nil } }
-
     /// One credential that differs: the artifact's `field` holds `found` (`nil`: nothing), not
     /// `expected`.
     public struct Mismatch: Hashable, Sendable {
+        /// The credential that differs.
         public let credential: Credential
         /// The header member or claim (`kid`, `iss`, `bid`), or for a legacy signature the
         /// member of its JSON object (`keyId`, `bundleId`).
         public let field: String
+        /// What the artifact names; `nil` when it names nothing there.
         public let found: String?
+        /// What the verifier was given to expect.
         public let expected: String
 
+        /// A difference between `found` in the artifact's `field` and `expected`.
         public init(credential: Credential, field: String, found: String?, expected: String) {
             self.credential = credential
             self.field = field
