@@ -46,6 +46,14 @@ enum DemoKey {
         ["--key-file", privateCopy, "--key-id", keyId, "--issuer-id", issuerId, "--bundle-id", bundleId]
     }
 
+    /// ``flags`` without `flag` and its value (`--issuer-id` for a legacy signature, which signs
+    /// none; `--bundle-id` for an App Store Connect token, which names no app).
+    static func flags(without flag: String) -> [String] {
+        var flags = self.flags
+        if let index = flags.firstIndex(of: flag) { flags.removeSubrange(index...index + 1) }
+        return flags
+    }
+
     /// The same credentials in the environment.
     static var environment: [String: String] {
         [
