@@ -50,6 +50,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case realtimeAnswer = "realtime-answer"
     /// `PEMBlock.scan(_:)` and `blocks(in:)`: private keys, root certificates and TLS files.
     case pem
+    /// The bytes of a connection to `offerkit serve`: NIO's HTTP/1.1 parser behind the service's
+    /// `ConnectionGuard` and the chunk-size watcher it puts in front of the parser.
+    case httpFraming = "http-framing"
 
     /// Runs one input through the target.
     package func run(_ input: [UInt8]) {
@@ -73,6 +76,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .realtimeRequestBody: Self.fuzzRealtimeRequestBody(input)
         case .realtimeAnswer: Self.fuzzRealtimeAnswer(input)
         case .pem: Self.fuzzPEM(input)
+        case .httpFraming: Self.fuzzHTTPFraming(input)
         }
     }
 
