@@ -283,6 +283,8 @@ let package = Package(
             dependencies: [
                 "OfferJSON", "OfferSigning", "InteropSupport", "AppleTestChain", "TLSTestSupport",
                 "OfferRetentionTesting", "OfferAppleVerification",
+                // The command tree, read in-process by the test of every command's --help.
+                "OfferKitCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
     ],

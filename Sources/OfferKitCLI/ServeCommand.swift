@@ -168,13 +168,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let burst { configuration.limits.burst = burst }
         if let maxConnections { configuration.limits.maxConnections = maxConnections }
         if let backlog { configuration.limits.backlog = backlog }
-        if let ledger {
-            do {
-                configuration.ledger = try LedgerLocation(parsing: ledger)
-            } catch let error as LedgerLocationError {
-                throw CLIError.usage("--ledger: \(error.localizedDescription)")
-            }
-        }
+        if let ledger { configuration.ledger = try LedgerLocator.location(ledger, option: "--ledger") }
         if let tlsCertificateChain, let tlsPrivateKey {
             configuration.tls = TLSFiles(
                 certificateChain: tlsCertificateChain, privateKey: tlsPrivateKey, origin: .flags)

@@ -44,7 +44,7 @@ public struct RetentionEndpoint: Sendable {
         var trusted = [Self.appleRootName]
         for file in configuration.rootCertificateFiles {
             do {
-                let bytes = try BoundedInput.read(path: file, limit: 1 << 20)
+                let bytes = try BoundedInput.read(path: file, limit: 1 << 20, accepting: .regularFile)
                 let certificates = try AppleRootCertificates.certificates(pem: String(decoding: bytes, as: UTF8.self))
                 roots += certificates
                 trusted += try certificates.map { "\(file) (SHA-256 \(try Self.fingerprint($0)))" }
