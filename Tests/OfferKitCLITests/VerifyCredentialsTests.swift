@@ -97,7 +97,7 @@ struct VerifyCredentialsTests {
             environment: ["OFFERKIT_BUNDLE_ID": DemoKey.bundleId])
         Expect.failure(variable, status: 2, mentioning: ["OFFERKIT_BUNDLE_ID cannot apply", "unset it"])
 
-        let individual = try CLI.run(["token", "connect-api", "--individual"] + DemoKey.flags)
+        let individual = try CLI.run(["token", "connect-api", "--individual"] + DemoKey.keyFlags)
         Expect.success(individual)
         let issuer = try CLI.run(
             [
