@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
+import OfferJSON
 
 /// `--format text` (the bare value, for `$(...)`) or `--format json` (one object with every field).
-enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable, EnumeratedValue {
     case text
     case json
 }
@@ -24,6 +25,11 @@ enum Output {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         FileHandle.standardOutput.write(try encoder.encode(value) + Data("\n".utf8))
+    }
+
+    /// Prints `offerkit: note: text` on stderr.
+    static func note(_ text: String) {
+        FileHandle.standardError.write(Data("offerkit: note: \(text)\n".utf8))
     }
 
     static func warning(_ text: String) {

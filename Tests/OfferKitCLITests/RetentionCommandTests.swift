@@ -23,11 +23,11 @@ struct RetentionCommandTests {
         let url = "https://retention.example.test/v1/retention/realtime"
         let set = try fixture.run(["url", "set", url])
         #expect(set.status == 0, "\(set)")
-        #expect(set.output == "realtime URL set in sandbox: \(url)")
+        #expect(set.output == "realtime URL set in Sandbox: \(url)")
         let got = try fixture.run(["url", "get"])
         #expect(got.output == url, "\(got)")
         let json = try fixture.run(["url", "get", "--format", "json"]).json
-        #expect(json == JSON.parse(#"{"environment": "sandbox", "realtimeURL": "\#(url)"}"#))
+        #expect(json == JSON.parse(#"{"environment": "Sandbox", "realtimeURL": "\#(url)"}"#))
         let setJSON = try fixture.run(["url", "set", url, "--format", "json"]).json
         #expect(setJSON?["realtimeURL"]?.string == url)
 
@@ -39,7 +39,7 @@ struct RetentionCommandTests {
         #expect(try fixture.requests("PUT /inApps/v1/messaging/realtime/url") == 2, "the refused URLs were never sent")
 
         let deleted = try fixture.run(["url", "delete", "--format", "json"])
-        #expect(deleted.json == JSON.parse(#"{"environment": "sandbox", "deleted": true}"#), "\(deleted)")
+        #expect(deleted.json == JSON.parse(#"{"environment": "Sandbox", "deleted": true}"#), "\(deleted)")
         let again = try fixture.run(["url", "delete"])
         #expect(again.status == 4 && again.stderr.contains("RealtimeUrlNotFoundError"), "\(again)")
 
@@ -50,7 +50,7 @@ struct RetentionCommandTests {
         #expect(forbidden.stderr.contains("4030026 ForbiddenNoPassingTestError"), "\(forbidden)")
         try production.standIn.configure(#"{"performanceTestPassed": true}"#)
         let allowed = try production.run(["url", "set", url, "--environment", "production", "--format", "json"])
-        #expect(allowed.json?["environment"]?.string == "production", "\(allowed)")
+        #expect(allowed.json?["environment"]?.string == "Production", "\(allowed)")
     }
 
     @Test(
@@ -65,13 +65,13 @@ struct RetentionCommandTests {
             "--body", "Half price for three months.", "--format", "json",
         ])
         #expect(
-            uploaded.json == JSON.parse(#"{"environment":"sandbox","messageIdentifier":"\#(id)","uploaded":true}"#),
+            uploaded.json == JSON.parse(#"{"environment":"Sandbox","messageIdentifier":"\#(id)","uploaded":true}"#),
             "\(uploaded)")
         let listed = try fixture.run(["message", "list", "--format", "json"])
         #expect(
             listed.json
                 == JSON.parse(
-                    #"{"environment":"sandbox","messageIdentifiers":[{"messageIdentifier":"\#(id)","messageState":"PENDING"}]}"#
+                    #"{"environment":"Sandbox","messageIdentifiers":[{"messageIdentifier":"\#(id)","messageState":"PENDING"}]}"#
                 ),
             "\(listed)")
         try fixture.standIn.review(kind: "message", identifier: id)
@@ -187,7 +187,7 @@ struct RetentionCommandTests {
 
         let deleted = try fixture.run(["message", "delete", id, "--format", "json"])
         #expect(
-            deleted.json == JSON.parse(#"{"environment":"sandbox","messageIdentifier":"\#(id)","deleted":true}"#),
+            deleted.json == JSON.parse(#"{"environment":"Sandbox","messageIdentifier":"\#(id)","deleted":true}"#),
             "\(deleted)")
         let gone = try fixture.run(["message", "delete", id])
         #expect(gone.status == 4, "\(gone)")
@@ -223,7 +223,7 @@ struct RetentionCommandTests {
         #expect(
             listed.json
                 == JSON.parse(
-                    #"{"environment":"sandbox","imageIdentifiers":[{"imageIdentifier":"\#(full)","imageState":"PENDING","imageSize":"FULL_SIZE"},{"imageIdentifier":"\#(icon)","imageState":"PENDING","imageSize":"BULLET_POINT"}]}"#
+                    #"{"environment":"Sandbox","imageIdentifiers":[{"imageIdentifier":"\#(full)","imageState":"PENDING","imageSize":"FULL_SIZE"},{"imageIdentifier":"\#(icon)","imageState":"PENDING","imageSize":"BULLET_POINT"}]}"#
                 ), "\(listed)")
         #expect(try fixture.run(["image", "list"]).output == "\(full) PENDING FULL_SIZE\n\(icon) PENDING BULLET_POINT")
 
@@ -273,7 +273,7 @@ struct RetentionCommandTests {
         #expect(try fixture.run(["message", "delete", Fixture.message]).status == 0)
         let deleted = try fixture.run(["image", "delete", full.uppercased(), "--format", "json"])
         #expect(
-            deleted.json == JSON.parse(#"{"environment":"sandbox","imageIdentifier":"\#(full)","deleted":true}"#),
+            deleted.json == JSON.parse(#"{"environment":"Sandbox","imageIdentifier":"\#(full)","deleted":true}"#),
             "\(deleted)")
         let gone = try fixture.run(["image", "delete", full])
         #expect(gone.status == 4 && gone.stderr.contains("4040014 ImageNotFoundError"), "\(gone)")
@@ -295,7 +295,7 @@ struct RetentionCommandTests {
         #expect(
             set.json
                 == JSON.parse(
-                    #"{"environment":"sandbox","productId":"\#(product)","locale":"en-US","messageIdentifier":"\#(id)"}"#
+                    #"{"environment":"Sandbox","productId":"\#(product)","locale":"en-US","messageIdentifier":"\#(id)"}"#
                 ),
             "\(set)")
         #expect(try fixture.run(["default", "get", product, "en-US"]).output == id)

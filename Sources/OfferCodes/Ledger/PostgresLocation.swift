@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 
 /// A PostgreSQL database that holds a ledger, parsed from
 /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?schema=NAME&sslmode=MODE]`.
@@ -9,8 +10,8 @@ import Foundation
 /// the server offers it) or `require` (TLS, with the server's certificate verified). Without a
 /// password in the URL, `PGPASSWORD` from the environment is used when set.
 public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
-    /// How the connection uses TLS.
-    public enum TLSMode: String, Sendable, Equatable {
+    /// How the connection uses TLS (`sslmode`, read in any case).
+    public enum TLSMode: String, Sendable, Equatable, CaseIterable, EnumeratedValue {
         case disable, prefer, require
     }
 
@@ -74,7 +75,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
                             + "starting with a letter or underscore")
                 }
             case "sslmode":
-                guard let mode = TLSMode(rawValue: item.value ?? "") else {
+                guard let mode = TLSMode(anyCase: item.value ?? "") else {
                     throw LedgerLocationError.invalidURL(
                         locator: shown,
                         problem:
