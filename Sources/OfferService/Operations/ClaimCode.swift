@@ -31,7 +31,7 @@ extension ServiceOperation {
             let appAppleId = try ledger.appAppleId(campaign: scope.campaign, today: scope.today)
             return (try ledger.ledger.claim(recipient: recipient, scope: scope), appAppleId)
         }
-        return OperationResponse(body: CodeSchemas.claimJSON(assignment, appAppleId: appAppleId))
+        return OperationResponse(body: CodeClaimReport(assignment, appAppleId: appAppleId).json)
     }
 }
 
@@ -46,14 +46,15 @@ struct ClaimCodeBody: OperationBody {
         campaign = try body(Members.campaign)
         offer = try body(Members.offer)
         recipient = try body(Members.recipient)
-        environment = try body(Members.environment) == "sandbox" ? .sandbox : .production
+        environment = try body(Members.environment) ?? .production
     }
 
     enum Members {
         static let campaign: BodyMember<String> = .required("campaign", CodeSchemas.campaignName, .string)
         static let offer: BodyMember<String> = .required("offer", CodeSchemas.offerName, .string)
         static let recipient: BodyMember<String> = .required("recipient", CodeSchemas.recipient, .string)
-        static let environment: BodyMember<String?> = .optional("environment", CodeSchemas.environment, .string)
+        static let environment: BodyMember<CodeEnvironment?> = .optional(
+            "environment", CodeSchemas.environment, .enumerated)
     }
 
     static let schema = JSONSchema.object(

@@ -21,7 +21,7 @@ extension ServiceOperation {
     ) { body, request in
         let validator = CampaignValidator(today: CampaignSchemas.today(body.today, request))
         let report = try validator.validate(json: CampaignSchemas.campaignBytes(body.campaign))
-        return OperationResponse(body: CampaignSchemas.validationJSON(report.problems))
+        return OperationResponse(body: report.json)
     }
 }
 
