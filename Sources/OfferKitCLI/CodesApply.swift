@@ -43,9 +43,10 @@ struct CodesApply: AsyncParsableCommand {
         guard (0...3600).contains(valuesWait) else {
             throw CLIError.usage("--values-wait must be 0 to 3600 seconds, not \(valuesWait)")
         }
-        guard let ledger = try options.ledger.require(for: "apply", existing: true) else {
+        // --dry-run only reads the ledger: it is opened read-only, never created or migrated.
+        guard let ledger = try dryRun ? options.ledger.existingForReading() : options.ledger.openExisting() else {
             throw CLIError.usage(
-                "the ledger \(options.ledger.resolvedPath ?? LedgerOptions.defaultPath) does not exist: run `offerkit "
+                "the ledger \(options.ledger.resolvedPath) does not exist: run `offerkit "
                     + "codes generate` with the same ledger first, so that the campaign's codes and limits are recorded "
                     + "(codes apply records there what App Store Connect creates)")
         }

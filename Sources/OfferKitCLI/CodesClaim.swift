@@ -42,7 +42,7 @@ struct CodesClaim: ParsableCommand {
     func run() throws {
         let campaign = try options.loadRecorded()
         _ = try CampaignOptions.offerIndex(named: offer, in: campaign)
-        guard let ledger = try options.ledger.require(for: "claim", existing: true) else {
+        guard let ledger = try options.ledger.openExisting() else {
             throw LedgerError.unknownCampaign(campaign: campaign.name)
         }
         let scope = AssignmentScope(

@@ -33,7 +33,7 @@ struct CodesDeactivate: AsyncParsableCommand {
     func run() async throws {
         let campaign = try options.loadRecorded()
         let offerIndex = try CampaignOptions.offerIndex(named: offer, in: campaign)
-        guard let ledger = try options.ledger.require(for: "deactivate", existing: true) else {
+        guard let ledger = try options.ledger.openExisting() else {
             throw LedgerError.unknownOffer(offer: offer, campaign: campaign.name)
         }
         guard apply else {

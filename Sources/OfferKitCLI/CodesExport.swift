@@ -96,7 +96,10 @@ struct CodesExport: ParsableCommand {
     func run() throws {
         let campaign = try options.loadRecorded()
         if let offer { _ = try CampaignOptions.offerIndex(named: offer, in: campaign) }
-        let ledger = try options.ledger.require(for: "export", existing: true)
+        // Only handing out writes the ledger; listing and reprinting open it read-only.
+        let ledger: (any OpenLedger)? =
+            recipients != nil && !reprint
+            ? try options.ledger.openExisting() : try options.ledger.existingForReading()
         try ledger?.checkIntegrity()
         let exportFormat: ExportFormat =
             switch format {
@@ -203,7 +206,8 @@ struct CodesExport: ParsableCommand {
 
     /// The recipients of a CSV file (see ``ExportRecipient/list(csv:)``).
     static func readRecipients(_ path: String) throws -> [ExportRecipient] {
-        let bytes = try InputFile.read(path, limit: InputFile.tableLimit, what: "a recipients file")
+        let bytes = try InputFile.read(
+            path, limit: InputFile.tableLimit, what: "a recipients file", accepting: .regularFile)
         do {
             return try ExportRecipient.list(csv: bytes)
         } catch {

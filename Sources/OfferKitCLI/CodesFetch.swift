@@ -30,9 +30,9 @@ struct CodesFetch: AsyncParsableCommand {
         guard (0...3600).contains(valuesWait) else {
             throw CLIError.usage("--values-wait must be 0 to 3600 seconds, not \(valuesWait)")
         }
-        guard let ledger = try options.ledger.require(for: "fetch", existing: true) else {
+        guard let ledger = try options.ledger.openExisting() else {
             throw CLIError.usage(
-                "the ledger \(options.ledger.resolvedPath ?? LedgerOptions.defaultPath) does not exist: codes fetch "
+                "the ledger \(options.ledger.resolvedPath) does not exist: codes fetch "
                     + "imports the codes of the batches `offerkit codes apply` created into the ledger it recorded them "
                     + "in; give that ledger (--ledger or OFFERKIT_LEDGER)")
         }

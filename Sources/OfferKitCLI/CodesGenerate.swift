@@ -49,7 +49,9 @@ struct CodesGenerate: ParsableCommand {
 
     @OptionGroup var ledger: LedgerOptions
 
-    @Option(help: "The day (YYYY-MM-DD, UTC) that expiry limits, relative dates and quarters count from.")
+    @Option(
+        parsing: .unconditional,
+        help: "The day (YYYY-MM-DD, UTC) that expiry limits, relative dates and quarters count from.")
     var today: String?
 
     func validate() throws {
@@ -113,7 +115,7 @@ struct CodesGenerate: ParsableCommand {
     }
 
     private func generate(campaignPath: String) throws {
-        let ledger = try ledger.require(for: "generate")!
+        let ledger = try ledger.open()
         // New codes are unique by the ledger's index: check that it matches the codes table.
         try ledger.checkIntegrity(thorough: true)
         let today = try CampaignOptions.day(today)

@@ -33,7 +33,7 @@ struct CodesImport: ParsableCommand {
         if options.campaign == "-", csvPath == "-" {
             throw CLIError.usage("the campaign and --csv cannot both be read from stdin")
         }
-        let ledger = try options.ledger.require(for: "import")!
+        let ledger = try options.ledger.open()
         // Imported codes are refused when taken by the ledger's index: check that it matches the codes table.
         try ledger.checkIntegrity(thorough: true)
         let campaign = try options.loadRecorded()
@@ -50,7 +50,8 @@ struct CodesImport: ParsableCommand {
                     + (batches == 1 ? "" : " to \(batches)"))
         }
         let oneTimeUse = definition.oneTimeUseCodes[batch - 1]
-        let csv = AppleCodeCSV.parse(try InputFile.read(csvPath, limit: InputFile.tableLimit, what: "a code CSV file"))
+        let csv = AppleCodeCSV.parse(
+            try InputFile.read(csvPath, limit: InputFile.tableLimit, what: "a code CSV file", accepting: .regularFile))
         let source = csvPath == "-" ? "stdin" : csvPath
         guard csv.problems.isEmpty else {
             let lines = csv.problems.map { "  \(source): \($0)" }

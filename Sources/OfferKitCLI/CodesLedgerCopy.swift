@@ -16,7 +16,10 @@ struct CodesLedgerCopy: ParsableCommand {
             that holds its write lock. The target must be new or hold nothing recorded (exit 4 otherwise). The \
             counts are read back from the target and compared with the source before it commits: the target \
             gets all of the ledger or nothing, also when the copy fails or is killed. A new SQLite file is \
-            written next to its path and takes its name at the end.
+            written in a folder next to its path (.NAME.offerkit-XXXXXXXX.tmp, which the next copy to that path \
+            removes if this one is killed) and takes its name at the end. The source is opened read-only: \
+            it is never changed, and a source written by an older OfferKit is refused (bring it up to date \
+            with `offerkit codes ledger migrate` first).
 
             Ledgers are named as --ledger names them: a path or sqlite:PATH, or \
             postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?schema=NAME&sslmode=MODE] (passwords are never \
@@ -56,7 +59,9 @@ struct CodesLedgerCopy: ParsableCommand {
         do {
             switch targetLocation {
             case .sqlite(let path) where !FileManager.default.fileExists(atPath: path):
-                report = try SQLiteLedger.creatingNewFile(at: path) { try copy($0) }
+                report = try SQLiteLedger.creatingNewFile(at: path, removedAbandoned: AtomicFile.noteRemoved) {
+                    try copy($0)
+                }
             case .sqlite(let path):
                 LedgerOptions.warnIfExposed(path)
                 report = try copy(try SQLiteLedger(path: path))
@@ -75,27 +80,29 @@ struct CodesLedgerCopy: ParsableCommand {
 
     /// A locator, parsed as `--ledger` parses it (a bad one is a usage error, its password never shown).
     static func location(_ text: String, option: String) throws -> LedgerLocation {
-        do {
-            return try LedgerLocation(parsing: text)
-        } catch let error as LedgerLocationError {
-            throw CLIError.usage("\(option): \(error.localizedDescription)")
-        }
+        try LedgerLocator.location(text, option: option)
     }
 
-    /// Opens the ledger to copy and checks it as `export` does; a missing SQLite file is an error
-    /// (it is not created).
+    /// Opens the ledger to copy, read-only, and checks it as `export` does; a missing SQLite file is
+    /// an error (it is not created), and an older ledger is not brought up to date.
     static func openSource(_ location: LedgerLocation) throws -> any OpenLedger & LedgerSnapshotReader {
         let ledger: any OpenLedger & LedgerSnapshotReader
-        switch location {
-        case .sqlite(let path):
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw CLIError.io(
-                    path: LedgerLocation.redacted(path), reason: "no ledger file there; expected the ledger to copy")
+        do {
+            switch location {
+            case .sqlite(let path):
+                guard FileManager.default.fileExists(atPath: path) else {
+                    throw CLIError.io(
+                        path: LedgerLocation.redacted(path), reason: "no ledger file there; expected the ledger to copy"
+                    )
+                }
+                LedgerOptions.warnIfExposed(path)
+                ledger = try SQLiteLedger(path: path, access: .readOnly)
+            case .postgres(let location):
+                ledger = try PostgresLedger(location, access: .readOnly)
             }
-            LedgerOptions.warnIfExposed(path)
-            ledger = try SQLiteLedger(path: path)
-        case .postgres(let location):
-            ledger = try PostgresLedger(location)
+        } catch LedgerError.olderSchema(let path, applied: 0, _) {
+            // No ledger tables at all (a new schema, an empty file): nothing recorded to copy.
+            throw CLIError.invalidInput(LedgerCopyError.sourceEmpty(source: path).localizedDescription)
         }
         try ledger.checkIntegrity()
         return ledger

@@ -25,6 +25,7 @@ struct CodesPlan: ParsableCommand {
     }
 
     @OptionGroup var options: CampaignOptions
+    @OptionGroup var noLedger: NoLedgerOption
 
     @Option(help: "document (one JSON document) or json-lines (one request per line).")
     var format: Format = .document
@@ -35,8 +36,10 @@ struct CodesPlan: ParsableCommand {
     @Flag(help: "Replace --out if it exists.")
     var force = false
 
+    func validate() throws { try noLedger.check(options.ledger) }
+
     func run() throws {
-        let ledger = try options.ledger.openExisting()
+        let ledger = try noLedger.openForReading(options.ledger)
         // Given codes are looked up in the ledger's index: check that it matches the codes table.
         try ledger?.checkIntegrity(thorough: true)
         let campaign = try Self.withRecordedExpiry(options.load(ledger: ledger), ledger: ledger)

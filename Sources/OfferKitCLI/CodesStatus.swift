@@ -26,9 +26,7 @@ struct CodesStatus: ParsableCommand {
     func run() throws {
         let campaign = try options.loadRecorded()
         let today = try options.day()
-        guard let ledger = try options.ledger.require(for: "status", existing: true) else {
-            throw LedgerError.unknownCampaign(campaign: campaign.name)
-        }
+        let ledger = try options.ledger.requireForReading(for: "status")
         let status = try ledger.status(campaign: campaign.name, today: today)
         let recorded = Set(status.offers.map(\.name))
         let report = StatusReport(

@@ -15,10 +15,13 @@ struct CodesValidate: ParsableCommand {
             """)
 
     @OptionGroup var options: CampaignOptions
+    @OptionGroup var noLedger: NoLedgerOption
     @OptionGroup var output: OutputOptions
 
+    func validate() throws { try noLedger.check(options.ledger) }
+
     func run() throws {
-        let ledger = try options.ledger.openExisting()
+        let ledger = try noLedger.openForReading(options.ledger)
         // Given codes are looked up in the ledger's index: check that it matches the codes table.
         try ledger?.checkIntegrity(thorough: true)
         let report = try CampaignValidator(today: options.day(), ledger: ledger).validate(

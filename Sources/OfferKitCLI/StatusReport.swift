@@ -19,7 +19,7 @@ struct StatusReport {
 
     /// The notes printed on stderr with `--format json`: one per offer the ledger does not hold.
     var notes: [String] {
-        unrecordedOffers.map { "offer \"\($0)\" is not in the ledger yet (offerkit codes generate records it)" }
+        unrecordedOffers.map { "note: offer \"\($0)\" is not in the ledger yet (offerkit codes generate records it)" }
     }
 
     // MARK: Text

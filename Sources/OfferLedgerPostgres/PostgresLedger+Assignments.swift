@@ -91,13 +91,16 @@ extension PostgresLedger {
     /// See ``CodeLedger/status(campaign:today:)``.
     public func status(campaign: String, today: CalendarDate) throws -> CampaignStatus {
         let label = label
-        let appAppleId = try transaction(.read, "read the status of campaign \"\(campaign)\"") { session in
+        let app = try transaction(.read, "read the status of campaign \"\(campaign)\"") { session in
             try session.query(
-                "SELECT a.app_apple_id FROM campaigns c JOIN apps a ON a.id = c.app_id WHERE c.name = \(campaign)"
-            ).first.map { try $0.decode(String.self) }
+                "SELECT a.app_apple_id, c.bundle_id FROM campaigns c JOIN apps a ON a.id = c.app_id WHERE c.name = \(campaign)"
+            ).first.map { row in
+                let (appAppleId, bundleId) = try row.decode((String, String).self)
+                return CampaignApp(bundleId: bundleId, appAppleId: appAppleId)
+            }
         }
-        guard let appAppleId else { throw LedgerError.unknownCampaign(campaign: campaign) }
-        let summary = try self.summary(appAppleId: appAppleId, quarter: today.quarter, excludingCampaign: "")
+        guard let app else { throw LedgerError.unknownCampaign(campaign: campaign) }
+        let summary = try self.summary(appAppleId: app.appAppleId, quarter: today.quarter, excludingCampaign: "")
         return try transaction(.read, "read the status of campaign \"\(campaign)\"") { session in
             let offers = try session.query(
                 "SELECT name, active FROM offers WHERE campaign = \(campaign) ORDER BY seq"
@@ -117,7 +120,7 @@ extension PostgresLedger {
                 }
             }
             return CampaignStatus(
-                campaign: campaign, appAppleId: appAppleId, offers: offers,
+                campaign: campaign, app: app, offers: offers,
                 batches: try Self.assignableBatches(session, label: label), assignments: counts, summary: summary,
                 today: today)
         }

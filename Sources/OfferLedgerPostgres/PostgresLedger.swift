@@ -59,6 +59,9 @@ public final class PostgresLedger: CodeLedger, CustomStringConvertible {
     /// Where the ledger is.
     public let location: PostgresLocation
 
+    /// How the ledger was opened: a read-only ledger refuses every write (see ``transaction(_:_:_:)``).
+    let access: LedgerAccess
+
     /// The ledger's URL without its password, as errors name it.
     public var description: String { location.description }
 
@@ -73,18 +76,40 @@ public final class PostgresLedger: CodeLedger, CustomStringConvertible {
     /// Rows sent to the server in one statement when codes are inserted.
     static let insertChunk = 10_000
 
-    /// Connects to the server, then creates the ledger's schema and tables or brings them up to
-    /// date.
+    /// Connects to the server, then with ``LedgerAccess/readWrite`` creates the ledger's
+    /// schema and tables or brings them up to date; with ``LedgerAccess/readOnly`` only
+    /// checks them: nothing is created or changed, and a missing schema or one older than this
+    /// OfferKit's is ``LedgerError/olderSchema(path:applied:current:)`` (0 applied: no ledger yet).
     ///
     /// - Throws: ``LedgerError/cannotOpen(path:reason:)`` when the server cannot be reached or
     ///   refuses the connection, ``LedgerError/notALedger(path:)`` for a schema with tables of
     ///   another program, ``LedgerError/newerSchema(path:unknownMigrations:)`` for a ledger of a
-    ///   newer OfferKit, ``LedgerError/corrupt(path:reason:)`` for a damaged one.
-    public init(_ location: PostgresLocation) throws {
+    ///   newer OfferKit, ``LedgerError/corrupt(path:reason:)`` for a damaged one;
+    ///   ``LedgerLocationError`` for a location whose members the URL parser would refuse (see
+    ///   ``PostgresLocation/check()``).
+    ///
+    /// - Parameter environment: where `PGPASSFILE` and `HOME` are looked up: without a password in
+    ///   `location`, the one of PostgreSQL's password file is used (see ``PostgresLocation``).
+    public init(
+        _ location: PostgresLocation, access: LedgerAccess = .readWrite,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws {
+        // The schema goes into SQL: whatever made the location, it must be one the parser accepts.
+        try location.check()
         self.location = location
+        self.access = access
+        var connecting = location
+        var passwordFileNote: String?
+        if location.password == nil, let file = PostgresPasswordFile.path(environment: environment) {
+            switch PostgresPasswordFile.lookUp(location, path: file) {
+            case .found(let password): connecting.password = password
+            case .notFound: break
+            case .ignored(let path, let reason): passwordFileNote = "the password file \(path) was ignored: \(reason)"
+            }
+        }
         logger = Logger(label: "offerkit.ledger.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
         var configuration = PostgresClient.Configuration(
-            host: location.host, port: location.port, username: location.user, password: location.password,
+            host: location.host, port: location.port, username: location.user, password: connecting.password,
             database: location.database, tls: Self.tls(location.tls))
         configuration.options.maximumConnections = 4
         configuration.options.connectTimeout = .seconds(10)
@@ -94,9 +119,24 @@ public final class PostgresLedger: CodeLedger, CustomStringConvertible {
         self.executor = executor
         runner = Task(executorPreference: executor) { await client.run() }
         do {
-            try Self.probe(location, executor: executor, logger: logger)
-            try transaction(.migration, "create the ledger's tables") { session in
-                try PostgresLedgerSchema.migrate(session, schema: location.schema, label: label)
+            do {
+                try Self.probe(connecting, label: location.description, executor: executor, logger: logger)
+            } catch LedgerError.cannotOpen(let path, let reason) where passwordFileNote != nil {
+                throw LedgerError.cannotOpen(path: path, reason: reason + "; " + (passwordFileNote ?? ""))
+            }
+            switch access {
+            case .readWrite:
+                try transaction(.migration, "create the ledger's tables") { session in
+                    try PostgresLedgerSchema.migrate(session, schema: location.schema, label: label)
+                }
+            case .readOnly:
+                let applied = try transaction(.read, "read the ledger's schema") { session in
+                    try PostgresLedgerSchema.appliedMigrations(session, schema: location.schema, label: label)
+                }
+                let current = PostgresLedgerSchema.migrations.count
+                if applied < current {
+                    throw LedgerError.olderSchema(path: label, applied: applied, current: current)
+                }
             }
         } catch let error as LedgerError {
             if case .databaseFailure(_, let reason) = error {
@@ -108,7 +148,9 @@ public final class PostgresLedger: CodeLedger, CustomStringConvertible {
 
     /// Connects once outside the pool, whose retries would hide why a connection fails (a
     /// refused port, a wrong password) behind its own error.
-    private static func probe(_ location: PostgresLocation, executor: EventLoopTaskExecutor, logger: Logger) throws {
+    private static func probe(
+        _ location: PostgresLocation, label: String, executor: EventLoopTaskExecutor, logger: Logger
+    ) throws {
         let tls: PostgresConnection.Configuration.TLS
         switch location.tls {
         case .disable: tls = .disable
@@ -128,7 +170,7 @@ public final class PostgresLedger: CodeLedger, CustomStringConvertible {
                 try await connection.close()
             }
         } catch let error as PSQLError {
-            throw LedgerError.cannotOpen(path: location.description, reason: reason(error))
+            throw LedgerError.cannotOpen(path: label, reason: reason(error))
         }
     }
 
@@ -184,6 +226,7 @@ public final class PostgresLedger: CodeLedger, CustomStringConvertible {
     func transaction<T>(
         _ kind: TransactionKind, _ operation: @autoclosure () -> String, _ body: (PostgresSession) throws -> T
     ) throws -> T {
+        if case .read = kind {} else { try refuseIfReadOnly(operation()) }
         let session = PostgresSession(client: client, executor: executor, logger: logger)
         defer { session.close() }
         let schema = location.schema
@@ -235,12 +278,21 @@ public final class PostgresLedger: CodeLedger, CustomStringConvertible {
     /// Runs `body` on one connection without a transaction of its own: each statement commits
     /// by itself (name tables with their schema). Errors are translated as in a transaction.
     func autocommit<T>(_ operation: @autoclosure () -> String, _ body: (PostgresSession) throws -> T) throws -> T {
+        try refuseIfReadOnly(operation())
         let session = PostgresSession(client: client, executor: executor, logger: logger)
         defer { session.close() }
         do {
             return try body(session)
         } catch {
             throw translate(error, operation: operation())
+        }
+    }
+
+    /// Throws for a write (`operation`) to a ledger opened read-only.
+    private func refuseIfReadOnly(_ operation: String) throws {
+        guard access == .readWrite else {
+            throw LedgerError.databaseFailure(
+                operation: operation, reason: "the ledger was opened read-only; nothing was written")
         }
     }
 

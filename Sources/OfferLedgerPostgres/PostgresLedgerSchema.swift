@@ -236,14 +236,7 @@ enum PostgresLedgerSchema {
         if !schemaExists {
             try session.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"))
         }
-        let tables = Set(
-            try session.query(
-                """
-                SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-                WHERE n.nspname = \(schema) AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
-                """
-            ).map { try $0.decode(String.self) })
-        let applied = try appliedMigrations(session, tables: tables, schema: schema, label: label)
+        let applied = try appliedMigrations(session, schema: schema, label: label)
         if applied == 0 {
             try session.query(
                 PostgresQuery(
@@ -265,11 +258,16 @@ enum PostgresLedgerSchema {
         }
     }
 
-    /// The number of migrations applied, after checking that the schema is empty or exactly a
-    /// ledger's.
-    private static func appliedMigrations(
-        _ session: PostgresSession, tables: Set<String>, schema: String, label: String
-    ) throws -> Int {
+    /// The number of migrations applied (0 for a missing or empty schema), after checking that the
+    /// schema is empty or exactly a ledger's. Reads only.
+    static func appliedMigrations(_ session: PostgresSession, schema: String, label: String) throws -> Int {
+        let tables = Set(
+            try session.query(
+                """
+                SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE n.nspname = \(schema) AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+                """
+            ).map { try $0.decode(String.self) })
         if tables.isEmpty { return 0 }
         let ours = tables.intersection(allTables)
         guard tables.contains(migrationsTable) else {

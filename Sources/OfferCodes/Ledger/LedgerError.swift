@@ -16,6 +16,11 @@ public enum LedgerError: Error, Equatable, Sendable {
     /// The ledger was written by a newer OfferKit; `unknownMigrations` are the schema versions it
     /// does not know.
     case newerSchema(path: String, unknownMigrations: [String])
+    /// The ledger was opened to be read only, and its schema is older than this OfferKit's: it
+    /// has `applied` of the `current` schema versions (0: no ledger tables yet). Reading never
+    /// brings a ledger up to date; `offerkit codes ledger migrate` (or any command that writes the
+    /// ledger) does.
+    case olderSchema(path: String, applied: Int, current: Int)
     /// SQLite failed during an operation (disk full, read-only file, locked by another process, …).
     case databaseFailure(operation: String, reason: String)
     /// The campaign name is already recorded for another app; campaign names are unique in a ledger.
@@ -90,6 +95,13 @@ extension LedgerError: LocalizedError {
         case .newerSchema(let path, let unknownMigrations):
             return "The code ledger at \(path) was written by a newer OfferKit (unknown schema versions: "
                 + "\(unknownMigrations.joined(separator: ", "))); expected a ledger of this version: update OfferKit."
+        case .olderSchema(let path, let applied, let current):
+            let state =
+                applied == 0
+                ? "holds no ledger tables yet" : "has schema version \(applied) of \(current) (an older OfferKit's)"
+            return "The code ledger at \(path) \(state), and this command only reads the ledger, so it changed "
+                + "nothing; expected an up-to-date ledger: run `offerkit codes ledger migrate --ledger "
+                + "\(Self.shellQuoted(path))` to bring it up to date (commands that write the ledger do too)."
         case .databaseFailure(let operation, let reason):
             return "The code ledger failed to \(operation): \(reason); the ledger was left as it was before."
         case .campaignRecordedForAnotherApp(let campaign, let recordedAppAppleId, let appAppleId):

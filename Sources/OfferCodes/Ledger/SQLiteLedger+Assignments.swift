@@ -70,16 +70,21 @@ extension SQLiteLedger {
     /// See ``CodeLedger/status(campaign:today:)``.
     public func status(campaign: String, today: CalendarDate) throws -> CampaignStatus {
         let label = path ?? Self.memoryLabel
-        let appAppleId = try read("read the status of campaign \"\(campaign)\"") { db in
-            try Self.fetchTexts(
-                db, path: label, "apps.app_apple_id",
-                sql: "SELECT a.app_apple_id FROM campaigns c JOIN apps a ON a.id = c.app_id WHERE c.name = ?",
-                arguments: [campaign]
-            ).first
+        let app = try read("read the status of campaign \"\(campaign)\"") { db -> CampaignApp? in
+            let sql =
+                "SELECT a.app_apple_id, c.bundle_id FROM campaigns c JOIN apps a ON a.id = c.app_id WHERE c.name = ?"
+            guard let row = try Row.fetchOne(db, sql: sql, arguments: [campaign]) else { return nil }
+            guard case .string(let appAppleId) = (row[0] as DatabaseValue).storage,
+                case .string(let bundleId) = (row[1] as DatabaseValue).storage
+            else {
+                throw LedgerError.corrupt(
+                    path: label, reason: "the app of campaign \(ProblemText.quoted(campaign)) is unreadable")
+            }
+            return CampaignApp(bundleId: bundleId, appAppleId: appAppleId)
         }
-        guard let appAppleId else { throw LedgerError.unknownCampaign(campaign: campaign) }
+        guard let app else { throw LedgerError.unknownCampaign(campaign: campaign) }
         // The summary reads in a transaction of its own; the rest of the status in one snapshot.
-        let summary = try self.summary(appAppleId: appAppleId, quarter: today.quarter, excludingCampaign: "")
+        let summary = try self.summary(appAppleId: app.appAppleId, quarter: today.quarter, excludingCampaign: "")
         return try read("read the status of campaign \"\(campaign)\"") { db in
             var offers: [(name: String, active: Bool)] = []
             let offerRows = try Row.fetchCursor(
@@ -112,7 +117,7 @@ extension SQLiteLedger {
                 }
             }
             return CampaignStatus(
-                campaign: campaign, appAppleId: appAppleId, offers: offers,
+                campaign: campaign, app: app, offers: offers,
                 batches: try Self.assignableBatches(db, path: label), assignments: counts, summary: summary,
                 today: today)
         }

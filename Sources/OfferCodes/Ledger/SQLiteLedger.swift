@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import OfferJSON
 
 #if canImport(Glibc)
     import Glibc
@@ -53,32 +54,53 @@ public final class SQLiteLedger: CodeLedger {
 
     let database: DatabaseQueue
 
+    /// How the file was opened: a read-only ledger refuses every write (see ``write(_:_:)``).
+    let access: LedgerAccess
+
     /// Whether `PRAGMA quick_check` passed when the ledger was opened.
     private let quickCheckedOnOpen: Bool
 
-    /// Opens the ledger file at `path`, creating it (mode 0600) when missing, and brings its
-    /// schema up to date.
+    /// Opens the ledger file at `path`: with ``LedgerAccess/readWrite``, creating it (mode 0600) when
+    /// missing and bringing its schema up to date; with ``LedgerAccess/readOnly``, an existing one as it
+    /// is: every write is refused (``LedgerError/databaseFailure(operation:reason:)``) before it
+    /// reaches SQLite, and once it is closed the file is byte for byte what it was, with no `-wal`
+    /// or `-shm` left beside it.
     ///
-    /// - Throws: ``LedgerError/cannotOpen(path:reason:)`` when the file cannot be opened or created,
-    ///   ``LedgerError/corrupt(path:reason:)`` when it is not a readable SQLite database or looks
-    ///   damaged, ``LedgerError/notALedger(path:)`` for another program's database, and
-    ///   ``LedgerError/newerSchema(path:unknownMigrations:)`` for a ledger of a newer OfferKit.
-    public convenience init(path: String) throws {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw LedgerError.cannotOpen(path: path, reason: "the folder \(folder) does not exist")
+    /// `path` must name a regular file (a FIFO, a device or a directory is refused without being
+    /// opened).
+    ///
+    /// - Throws: ``LedgerError/cannotOpen(path:reason:)`` when the file cannot be opened or created
+    ///   (or, to read, is missing), ``LedgerError/corrupt(path:reason:)`` when it is not a readable
+    ///   SQLite database or looks damaged, ``LedgerError/notALedger(path:)`` for another program's
+    ///   database, ``LedgerError/newerSchema(path:unknownMigrations:)`` for a ledger of a newer
+    ///   OfferKit, and ``LedgerError/olderSchema(path:applied:current:)`` for an older ledger opened
+    ///   to be read only.
+    public convenience init(path: String, access: LedgerAccess = .readWrite) throws {
+        switch access {
+        case .readWrite:
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                throw LedgerError.cannotOpen(path: path, reason: "the folder \(folder) does not exist")
+            }
+            try Self.checkRegularFile(path, mustExist: false)
+            try Self.createOwnerOnly(path)
+        case .readOnly:
+            try Self.checkRegularFile(path, mustExist: true)
         }
-        try Self.createOwnerOnly(path)
         try Self.checkFormatVersions(path)
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
         let queue: DatabaseQueue
         do {
+            // Read-write even to read only: SQLite's read-only mode would leave a ledger in WAL mode
+            // with `-wal` and `-shm` files beside it, while this connection's last close removes
+            // them; the ledger itself refuses every write (see `write`).
             queue = try DatabaseQueue(path: path, configuration: Self.configuration())
         } catch {
             throw Self.openingError(error, path: path)
         }
-        try self.init(database: queue, path: path, quickCheck: (size ?? .max) <= Self.quickCheckLimit)
+        try self.init(
+            database: queue, path: path, quickCheck: (size ?? .max) <= Self.quickCheckLimit, access: access)
     }
 
     /// A ledger that lives in memory and vanishes with the object: for tests and dry runs.
@@ -89,12 +111,13 @@ public final class SQLiteLedger: CodeLedger {
         } catch let error as DatabaseError {
             throw LedgerError.databaseFailure(operation: "create an in-memory ledger", reason: reason(error))
         }
-        return try SQLiteLedger(database: queue, path: nil, quickCheck: false)
+        return try SQLiteLedger(database: queue, path: nil, quickCheck: false, access: .readWrite)
     }
 
-    private init(database: DatabaseQueue, path: String?, quickCheck: Bool) throws {
+    private init(database: DatabaseQueue, path: String?, quickCheck: Bool, access: LedgerAccess) throws {
         self.database = database
         self.path = path
+        self.access = access
         let label = path ?? Self.memoryLabel
         do {
             let applied = try database.read { db in
@@ -103,6 +126,10 @@ public final class SQLiteLedger: CodeLedger {
                 return applied
             }
             quickCheckedOnOpen = applied > 0 && quickCheck
+            if access == .readOnly, applied < LedgerSchema.migrations.count {
+                throw LedgerError.olderSchema(
+                    path: label, applied: applied, current: LedgerSchema.migrations.count)
+            }
             if applied < LedgerSchema.migrations.count {
                 // Another process may be creating or migrating the same file: decide what to
                 // apply only once the write lock is held.
@@ -110,7 +137,7 @@ public final class SQLiteLedger: CodeLedger {
                     try LedgerSchema.migrate(db, from: LedgerSchema.appliedMigrations(db, path: label), path: label)
                 }
             }
-            if path != nil {
+            if path != nil, access == .readWrite {
                 // Only once the file is known to be a ledger: the mode is kept in the file.
                 try Self.useWriteAheadLog(database, path: label)
             }
@@ -232,18 +259,35 @@ public final class SQLiteLedger: CodeLedger {
     /// claims a newer write version read-only, so a flipped bit there would surface only as a
     /// failed write; OfferKit reports it as damage at once.
     private static func checkFormatVersions(_ path: String) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return }  // SQLite reports it.
-        defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 20), header.count == 20,
-            header.prefix(16).elementsEqual("SQLite format 3\u{0}".utf8)
+        // Opened without blocking (and refused unless it is a regular file).
+        guard let source = try? InputSource(path: path, accepting: .regularFile) else { return }  // SQLite reports it.
+        var header: [UInt8] = []
+        while header.count < 20, let read = try? source.append(upTo: 20 - header.count, to: &header), read > 0 {}
+        guard header.count == 20, header.prefix(16).elementsEqual("SQLite format 3\u{0}".utf8)
         else { return }  // Empty (new), or not SQLite: the open that follows decides.
-        let write = header[header.startIndex + 18]
-        let read = header[header.startIndex + 19]
+        let write = header[18]
+        let read = header[19]
         guard (1...2).contains(write), (1...2).contains(read) else {
             throw LedgerError.corrupt(
                 path: path,
                 reason: "its header gives format versions \(write) and \(read), which SQLite does not write "
                     + "(expected 1 or 2)")
+        }
+    }
+
+    /// Refuses a path that names something other than a regular file (looked at, not opened: a
+    /// FIFO would hold the open until a writer came), and with `mustExist` a missing one.
+    private static func checkRegularFile(_ path: String, mustExist: Bool) throws {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let error = errno
+            if error == ENOENT, !mustExist { return }
+            throw LedgerError.cannotOpen(
+                path: path, reason: error == ENOENT ? "no ledger file there" : InputSource.errorText(error))
+        }
+        let type = status.st_mode & S_IFMT
+        guard type == S_IFREG else {
+            throw LedgerError.cannotOpen(path: path, reason: "it is \(InputSource.kind(of: type)), not a regular file")
         }
     }
 
@@ -267,6 +311,10 @@ public final class SQLiteLedger: CodeLedger {
     /// This is the one place where the ledger's writes begin and end: `BEGIN IMMEDIATE` takes
     /// the file's write lock before `body` reads anything (see the type's documentation).
     func write<T>(_ operation: @autoclosure () -> String, _ body: (Database) throws -> T) throws -> T {
+        guard access == .readWrite else {
+            throw LedgerError.databaseFailure(
+                operation: operation(), reason: "the ledger was opened read-only; nothing was written")
+        }
         do {
             return try Self.inImmediateTransaction(database, body)
         } catch {

@@ -131,6 +131,11 @@ extension ServiceConfiguration {
                 problems.add(invalid("retention.apps", "an object mapping bundle IDs to rules", value))
             }
         }
+        // Test roots never answer production; checked on environments read without a problem, so that
+        // the index it names is the file's.
+        if !problems.touches("retention.environments") {
+            _ = problems.attempt { () throws(ConfigurationError) in try configuration.checkTrust(source: source) }
+        }
         if !apps.values.contains(where: { $0.appAppleId != nil }) && !problems.touches("apps") {
             problems.add(
                 .invalidField(

@@ -12,8 +12,8 @@ public final class ServiceLedger: Sendable {
     /// The ledger.
     public let ledger: any CodeLedger
     let workers: LedgerWorkers
-    /// Each campaign's app (App Apple ID), once read: a campaign's app never changes in a ledger.
-    private let apps = NIOLockedValueBox<[String: String]>([:])
+    /// Each campaign's app, once read: a campaign's app never changes in a ledger.
+    private let apps = NIOLockedValueBox<[String: CampaignApp]>([:])
 
     /// A ledger for the service; its calls run on `threads` threads of their own (see
     /// ``defaultThreadCount``).
@@ -45,13 +45,15 @@ public final class ServiceLedger: Sendable {
         }
     }
 
-    /// The App Apple ID of `campaign`'s app (for redemption links), remembered after the first read.
+    /// `campaign`'s app: its bundle ID (what an API key's bundle-ID limit is checked against) and App
+    /// Apple ID (for redemption links), remembered after the first read.
     ///
     /// - Throws: ``LedgerError/unknownCampaign(campaign:)`` when the campaign is not recorded.
-    func appAppleId(campaign: String, today: CalendarDate) throws -> String {
+    func app(campaign: String, today: CalendarDate) throws -> CampaignApp {
         if let known = apps.withLockedValue({ $0[campaign] }) { return known }
-        let appAppleId = try ledger.status(campaign: campaign, today: today).appAppleId
-        apps.withLockedValue { $0[campaign] = appAppleId }
-        return appAppleId
+        let status = try ledger.status(campaign: campaign, today: today)
+        let app = CampaignApp(bundleId: status.bundleId, appAppleId: status.appAppleId)
+        apps.withLockedValue { $0[campaign] = app }
+        return app
     }
 }

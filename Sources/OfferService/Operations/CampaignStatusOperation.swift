@@ -14,20 +14,24 @@ extension ServiceOperation {
             imported from Apple), handed out and left, and whether the batch expired before today (UTC); totals per \
             offer and environment; the app's usage of this quarter's limits (codes per quarter, active offers); and \
             the campaign's App Store Connect resources as `offerkit codes apply` recorded them. Needs the `codes` \
-            scope, as claiming does. Only a service configured with a ledger (`"ledger"`) has this operation.
+            scope, as claiming does. Only a service configured with a ledger (`"ledger"`) has this operation. The \
+            campaign's app, as the ledger recorded it, must be one the service serves and the API key may use.
             """,
         scope: .codes, pathParameters: [.init("name", CodeSchemas.campaignName)], requestSchema: nil,
-        responseSchema: CodeSchemas.status, problems: [.invalidField, .unknownCampaign, .ledgerUnavailable],
+        responseSchema: CodeSchemas.status,
+        problems: [.invalidField, .unknownCampaign, .unknownApp, .ledgerUnavailable],
         requiresLedger: true
     ) { request in
         let ledger = try request.ledger()
         let campaign = request.parameters["name"] ?? ""
         let today = CampaignSchemas.today(nil, request)
         let report = try await ledger.run(logger: request.logger, campaignField: nil) { ledger in
-            CampaignStatusReport(
-                try ledger.ledger.status(campaign: campaign, today: today), today: today,
-                resources: try ledger.ledger.connectResources(campaign: campaign))
+            let status = try ledger.ledger.status(campaign: campaign, today: today)
+            // The campaign's app first: an app the key may not use is a 403 before anything more is read.
+            try request.authorize(bundleId: status.bundleId, field: "name", campaign: campaign)
+            return CampaignStatusReport(
+                status, today: today, resources: try ledger.ledger.connectResources(campaign: campaign))
         }
         return OperationResponse(body: report.json)
-    }
+    }.limitingBundles(to: .campaignInLedger)
 }
