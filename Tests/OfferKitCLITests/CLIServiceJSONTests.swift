@@ -62,7 +62,8 @@ struct CLIServiceJSONTests {
             "POST", "/v1/codes/claim", #"{"campaign":"handout","offer":"Personal","recipient":"alice"}"#)
         #expect(httpClaim.status == 200, "\(httpClaim)")
         #expect(Self.differences(JSON.parse(cliClaim.stdout), httpClaim.json) == [], "\(cliClaim)\n\(httpClaim)")
-        #expect(cliClaim.stdout.trimmingCharacters(in: .newlines) == httpClaim.body.trimmingCharacters(in: .newlines),
+        #expect(
+            cliClaim.stdout.trimmingCharacters(in: .newlines) == httpClaim.body.trimmingCharacters(in: .newlines),
             "one encoder, the same bytes")
         // A shared code and a one-time-use code handed out over HTTP, for the status to count.
         #expect(
@@ -78,7 +79,8 @@ struct CLIServiceJSONTests {
         let cliStatus = try CLI.run(arguments, cwd: handOut.files.folder.url)
         #expect(cliStatus.status == 0, "\(cliStatus)")
         #expect(Self.differences(JSON.parse(cliStatus.stdout), httpStatus.json) == [], "\(cliStatus)\n\(httpStatus)")
-        #expect(cliStatus.stdout.trimmingCharacters(in: .newlines) == httpStatus.body.trimmingCharacters(in: .newlines),
+        #expect(
+            cliStatus.stdout.trimmingCharacters(in: .newlines) == httpStatus.body.trimmingCharacters(in: .newlines),
             "one encoder, the same bytes")
         let offers = httpStatus.json?["offers"]?.array ?? []
         #expect(
