@@ -97,7 +97,9 @@ struct VerifyCredentialsTests {
             environment: ["OFFERKIT_BUNDLE_ID": DemoKey.bundleId])
         Expect.failure(variable, status: 2, mentioning: ["OFFERKIT_BUNDLE_ID cannot apply", "unset it"])
 
-        let individual = try CLI.run(["token", "connect-api", "--individual"] + DemoKey.flags)
+        // An individual key has no issuer ID, and `token connect-api --individual` refuses one.
+        let individual = try CLI.run(
+            ["token", "connect-api", "--individual"] + DemoKey.flags(without: "--issuer-id"))
         Expect.success(individual)
         let issuer = try CLI.run(
             [
