@@ -105,7 +105,10 @@ struct RetentionCommandTests {
             (["--header", "h", "--body", "b", "--image-identifier", id], 2, "both --image-identifier and --alt-text"),
             (["--header", "h", "--body", "b", "--bullet-point", "t"], 2, "--bullet-image and --bullet-alt-text"),
             (["--header", "h"], 2, "give --header and --body"),
-            (["--header", "h", "--body", "b", "--header-position", "LEFT"], 2, "ABOVE_BODY or ABOVE_IMAGE"),
+            (
+                ["--header", "h", "--body", "b", "--header-position", "LEFT"], 2,
+                #""LEFT" is not "ABOVE_BODY" or "ABOVE_IMAGE" (in any case)"#
+            ),
         ]
         for (flags, status, text) in refusals {
             let result = try fixture.run(["message", "upload", "--message-identifier", UUID().uuidString] + flags)
@@ -212,7 +215,7 @@ struct RetentionCommandTests {
         #expect(uploaded.status == 0, "\(uploaded)")
         #expect(uploaded.json?["imageSize"]?.string == "FULL_SIZE")
         #expect(uploaded.json?["width"]?.int == 3840 && uploaded.json?["height"]?.int == 2160)
-        #expect(uploaded.json?["uploaded"]?.bool == true && uploaded.json?["environment"]?.string == "sandbox")
+        #expect(uploaded.json?["uploaded"]?.bool == true && uploaded.json?["environment"]?.string == "Sandbox")
         let icon = UUID().uuidString.lowercased()
         let iconUpload = try fixture.run([
             "image", "upload", try fixture.png("icon.png", width: 1024, height: 1024), "--image-identifier", icon,
@@ -365,7 +368,10 @@ struct RetentionCommandTests {
         let fixture = try Fixture()
         defer { fixture.stop() }
         for (arguments, text) in [
-            (["url", "get", "--environment", "staging"], "--environment must be sandbox or production"),
+            (
+                ["url", "get", "--environment", "staging"],
+                #"--environment: "staging" is not "Sandbox" or "Production""#
+            ),
             (["url", "get", "--api-base-url", "http://example.com"], "plain http is refused except on the loopback"),
             (["url", "get", "--timeout", "0"], "--timeout must be 1 to 600"),
             (["url", "get", "--token-lifetime", "3601"], "--token-lifetime must be 1 to 3600"),
