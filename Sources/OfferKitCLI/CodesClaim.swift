@@ -15,10 +15,6 @@ struct CodesClaim: ParsableCommand {
             no code is left, the exit code is 4 and nothing is recorded.
             """)
 
-    enum Environment: String, ExpressibleByArgument, CaseIterable {
-        case production, sandbox
-    }
-
     @OptionGroup var options: CampaignOptions
 
     @Option(help: "The offer's reference name.")
@@ -31,10 +27,10 @@ struct CodesClaim: ParsableCommand {
             valueName: "id"))
     var recipient: String
 
-    @Option(help: "Which codes: production (default) or sandbox (they do not work in the App Store).")
-    var environment: Environment = .production
+    @Option(help: "Which codes: PRODUCTION (default) or SANDBOX (they do not work in the App Store), in any case.")
+    var environment: CodeEnvironment = .production
 
-    @Option(help: "text (the code, its link and a sentence) or json (every field).")
+    @Option(help: "text (the code, its link and a sentence) or json (every field, as POST /v1/codes/claim answers).")
     var format: OutputFormat = .text
 
     func validate() throws {
@@ -50,13 +46,13 @@ struct CodesClaim: ParsableCommand {
             throw LedgerError.unknownCampaign(campaign: campaign.name)
         }
         let scope = AssignmentScope(
-            campaign: campaign.name, offer: offer, environment: environment == .sandbox ? .sandbox : .production,
+            campaign: campaign.name, offer: offer, environment: environment,
             today: try options.day())
         let assignment = try ledger.claim(recipient: recipient, scope: scope)
-        let url = RedemptionLink.url(appAppleId: campaign.app.appAppleId, code: assignment.code.code)
+        let report = CodeClaimReport(assignment, appAppleId: campaign.app.appAppleId)
         switch format {
-        case .json: try Output.json(ClaimedCode(assignment, url: url))
-        case .text: Output.line(Self.text(assignment, url: url))
+        case .json: Output.line(report.jsonText())
+        case .text: Output.line(Self.text(assignment, url: report.url))
         }
     }
 
@@ -66,7 +62,7 @@ struct CodesClaim: ParsableCommand {
         var facts = [code.environment == .production ? "production" : "sandbox"]
         facts.append(code.expirationDate.map { "expires \($0)" } ?? "does not expire")
         let offer = "offer \"\(code.offer)\" (\(facts.joined(separator: ", ")))"
-        let since = "\(ClaimedCode.timestamp(assignment.assignedAt)), by \(assignment.channel.rawValue)"
+        let since = "\(LedgerTimestamp.text(assignment.assignedAt)), by \(assignment.channel.rawValue)"
         let first =
             if assignment.isShared {
                 "The campaign's code for \(offer), shared by everyone who gets it (up to \(code.redemptionLimit) "

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OfferCodes
+import OfferJSON
 
 /// `offerkit codes export`: what marketing hands out, rendered from templates.
 struct CodesExport: ParsableCommand {
@@ -24,7 +25,7 @@ struct CodesExport: ParsableCommand {
             handing out more.
             """)
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
+    enum Format: String, ExpressibleByArgument, CaseIterable, EnumeratedValue {
         case csv, json, messages
     }
 
@@ -58,14 +59,20 @@ struct CodesExport: ParsableCommand {
             """)
     var reprint = false
 
-    enum Environment: String, ExpressibleByArgument, CaseIterable {
-        case production, sandbox, all
+    /// App Store Connect's two environments, or `all` of them; read in any case.
+    enum Environment: String, ExpressibleByArgument, CaseIterable, EnumeratedValue {
+        case production = "PRODUCTION"
+        case sandbox = "SANDBOX"
+        case all
+
+        /// The one environment chosen; `nil` for `all`.
+        var codeEnvironment: CodeEnvironment? { CodeEnvironment(rawValue: rawValue) }
     }
 
     @Option(
         help: """
-            Which codes: production (default), sandbox or all (not with --recipients). Sandbox codes do not work \
-            in the App Store.
+            Which codes: PRODUCTION (default), SANDBOX or all (not with --recipients), in any case. Sandbox codes do \
+            not work in the App Store.
             """)
     var environment: Environment = .production
 
@@ -116,7 +123,7 @@ struct CodesExport: ParsableCommand {
             noteOffer = offerName
             let scope = AssignmentScope(
                 campaign: campaign.name, offer: offerName,
-                environment: environment == .sandbox ? .sandbox : .production, today: try options.day())
+                environment: environment.codeEnvironment ?? .production, today: try options.day())
             guard let ledger else { throw LedgerError.unknownCampaign(campaign: campaign.name) }
             if reprint {
                 try reprint(list, scope: scope, ledger: ledger, exporter: exporter)
@@ -158,7 +165,7 @@ struct CodesExport: ParsableCommand {
 
     /// Whether codes of `environment` are exported.
     func includes(_ environment: CodeEnvironment) -> Bool {
-        self.environment == .all || environment.rawValue.lowercased() == self.environment.rawValue
+        self.environment.codeEnvironment.map { $0 == environment } ?? true
     }
 
     /// " in production (--environment)", or nothing for all environments.

@@ -213,7 +213,7 @@ struct CodesApplyReviewTests {
         let code = try bench.ledgerResources(campaign)["offer-1-custom-code-1"]
         #expect(code?["state"]?.string == "created", "\(code ?? .null)")
         #expect(code?["id"]?.string == made.first?["id"]?.string)
-        #expect(code?["error"] == nil)
+        #expect(code?["error"] == .null)
     }
 
     // MARK: 5. Fix and run again; a changed created offer

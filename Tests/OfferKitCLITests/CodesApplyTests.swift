@@ -126,7 +126,7 @@ struct CodesApplyTests {
         let ledger = try fixture.ledgerResources()
         #expect(ledger["offer-1"]?["state"]?.string == "created")
         #expect(ledger["offer-1-custom-code-1"]?["state"]?.string == "sent", "\(ledger)")
-        #expect(ledger["offer-1-custom-code-1"]?["id"] == nil)
+        #expect(ledger["offer-1-custom-code-1"]?["id"] == .null)
         let status = try fixture.run("status")
         #expect(
             status.stdout.contains(
@@ -208,7 +208,7 @@ struct CodesApplyTests {
         }
         let failed = ledger["offer-1-one-time-use-2"]
         #expect(failed?["state"]?.string == "failed")
-        #expect(failed?["id"] == nil)
+        #expect(failed?["id"] == .null)
         #expect(
             failed?["error"]?.string?.hasPrefix(
                 "409 ENTITY_ERROR.ATTRIBUTE.INVALID at $.offers[0].oneTimeUseCodes[1].expirationDate: ") == true,

@@ -144,7 +144,8 @@ struct CodesHandOutTests {
         }
         let status = try handOut.status()
         #expect(status["campaign"] == .string("handout") && status["appAppleId"] == .string(CampaignFiles.appAppleId))
-        #expect(status["today"] == .string(CampaignFiles.today) && status["unrecordedOffers"] == .array([]))
+        // Offers of the file that the ledger lacks are a note on stderr, not a member: the JSON is the ledger's.
+        #expect(status["today"] == .string(CampaignFiles.today) && status["unrecordedOffers"] == nil)
         let offers = try #require(status["offers"]?.array)
         #expect(offers.map { $0["offer"]?.string } == [HandOut.personal, HandOut.shared, HandOut.gems, HandOut.later])
         #expect(
@@ -200,7 +201,7 @@ struct CodesHandOutTests {
         #expect(
             lines.contains {
                 $0.split(separator: " ", omittingEmptySubsequences: true)
-                    == ["one-time-use", "1", "production", "2027-Q1", "2027-02-14", "1", "6", "6", "4", "2"]
+                    == ["one-time-use", "1", "PRODUCTION", "2027-Q1", "2027-02-14", "1", "6", "6", "4", "2"]
             }, "\(text)")
         #expect(lines.contains { $0.contains("one-time-use 1") && $0.contains("not imported yet") }, "\(text)")
         #expect(

@@ -61,7 +61,11 @@ struct CodesValidateTests {
 
         let json = try files.run("validate", CampaignFiles.example, ["--format", "json"])
         #expect(json.status == 0, "\(json)")
-        #expect(json.json == .object(["valid": .bool(true), "problems": .array([])]), "\(json)")
+        #expect(
+            json.json
+                == .object([
+                    "valid": .bool(true), "problems": .array([]), "problemCount": .int(0), "truncated": .bool(false),
+                ]), "\(json)")
 
         let exampleBytes = try Data(contentsOf: URL(fileURLWithPath: CampaignFiles.example))
         let stdin = try files.run("validate", "-", ["--no-ledger"], ledger: .none, stdin: exampleBytes)
@@ -102,8 +106,12 @@ struct CodesValidateTests {
         let result = try files.run("validate", path, ["--format", "json"])
         #expect(result.status == 4, "\(result)")
         let document = try #require(result.json, "stdout is one JSON object\n\(result)")
-        #expect(document.keys == ["valid", "problems"])
+        // The members POST /v1/campaigns/validate answers with (one encoder): the total and whether the list is cut.
+        #expect(document.keys == ["valid", "problems", "problemCount", "truncated"])
         #expect(document["valid"] == .bool(false))
+        #expect(
+            document["problemCount"]?.int == Int64(Self.expectedProblems.count) && document["truncated"] == .bool(false)
+        )
         let problems = try #require(document["problems"]?.array)
         #expect(problems.map { $0["path"]?.string ?? "" } == Self.expectedProblems.map(\.path))
         #expect(problems.map { $0["rule"]?.string ?? "" } == Self.expectedProblems.map(\.rule))

@@ -23,11 +23,11 @@ struct RetentionCommandTests {
         let url = "https://retention.example.test/v1/retention/realtime"
         let set = try fixture.run(["url", "set", url])
         #expect(set.status == 0, "\(set)")
-        #expect(set.output == "realtime URL set in sandbox: \(url)")
+        #expect(set.output == "realtime URL set in Sandbox: \(url)")
         let got = try fixture.run(["url", "get"])
         #expect(got.output == url, "\(got)")
         let json = try fixture.run(["url", "get", "--format", "json"]).json
-        #expect(json == JSON.parse(#"{"environment": "sandbox", "realtimeURL": "\#(url)"}"#))
+        #expect(json == JSON.parse(#"{"environment": "Sandbox", "realtimeURL": "\#(url)"}"#))
         let setJSON = try fixture.run(["url", "set", url, "--format", "json"]).json
         #expect(setJSON?["realtimeURL"]?.string == url)
 
@@ -39,7 +39,7 @@ struct RetentionCommandTests {
         #expect(try fixture.requests("PUT /inApps/v1/messaging/realtime/url") == 2, "the refused URLs were never sent")
 
         let deleted = try fixture.run(["url", "delete", "--format", "json"])
-        #expect(deleted.json == JSON.parse(#"{"environment": "sandbox", "deleted": true}"#), "\(deleted)")
+        #expect(deleted.json == JSON.parse(#"{"environment": "Sandbox", "deleted": true}"#), "\(deleted)")
         let again = try fixture.run(["url", "delete"])
         #expect(again.status == 4 && again.stderr.contains("RealtimeUrlNotFoundError"), "\(again)")
 
@@ -50,7 +50,7 @@ struct RetentionCommandTests {
         #expect(forbidden.stderr.contains("4030026 ForbiddenNoPassingTestError"), "\(forbidden)")
         try production.standIn.configure(#"{"performanceTestPassed": true}"#)
         let allowed = try production.run(["url", "set", url, "--environment", "production", "--format", "json"])
-        #expect(allowed.json?["environment"]?.string == "production", "\(allowed)")
+        #expect(allowed.json?["environment"]?.string == "Production", "\(allowed)")
     }
 
     @Test(
@@ -65,13 +65,13 @@ struct RetentionCommandTests {
             "--body", "Half price for three months.", "--format", "json",
         ])
         #expect(
-            uploaded.json == JSON.parse(#"{"environment":"sandbox","messageIdentifier":"\#(id)","uploaded":true}"#),
+            uploaded.json == JSON.parse(#"{"environment":"Sandbox","messageIdentifier":"\#(id)","uploaded":true}"#),
             "\(uploaded)")
         let listed = try fixture.run(["message", "list", "--format", "json"])
         #expect(
             listed.json
                 == JSON.parse(
-                    #"{"environment":"sandbox","messageIdentifiers":[{"messageIdentifier":"\#(id)","messageState":"PENDING"}]}"#
+                    #"{"environment":"Sandbox","messageIdentifiers":[{"messageIdentifier":"\#(id)","messageState":"PENDING"}]}"#
                 ),
             "\(listed)")
         try fixture.standIn.review(kind: "message", identifier: id)
@@ -105,7 +105,10 @@ struct RetentionCommandTests {
             (["--header", "h", "--body", "b", "--image-identifier", id], 2, "both --image-identifier and --alt-text"),
             (["--header", "h", "--body", "b", "--bullet-point", "t"], 2, "--bullet-image and --bullet-alt-text"),
             (["--header", "h"], 2, "give --header and --body"),
-            (["--header", "h", "--body", "b", "--header-position", "LEFT"], 2, "ABOVE_BODY or ABOVE_IMAGE"),
+            (
+                ["--header", "h", "--body", "b", "--header-position", "LEFT"], 2,
+                #""LEFT" is not "ABOVE_BODY" or "ABOVE_IMAGE" (in any case)"#
+            ),
         ]
         for (flags, status, text) in refusals {
             let result = try fixture.run(["message", "upload", "--message-identifier", UUID().uuidString] + flags)
@@ -187,7 +190,7 @@ struct RetentionCommandTests {
 
         let deleted = try fixture.run(["message", "delete", id, "--format", "json"])
         #expect(
-            deleted.json == JSON.parse(#"{"environment":"sandbox","messageIdentifier":"\#(id)","deleted":true}"#),
+            deleted.json == JSON.parse(#"{"environment":"Sandbox","messageIdentifier":"\#(id)","deleted":true}"#),
             "\(deleted)")
         let gone = try fixture.run(["message", "delete", id])
         #expect(gone.status == 4, "\(gone)")
@@ -212,7 +215,7 @@ struct RetentionCommandTests {
         #expect(uploaded.status == 0, "\(uploaded)")
         #expect(uploaded.json?["imageSize"]?.string == "FULL_SIZE")
         #expect(uploaded.json?["width"]?.int == 3840 && uploaded.json?["height"]?.int == 2160)
-        #expect(uploaded.json?["uploaded"]?.bool == true && uploaded.json?["environment"]?.string == "sandbox")
+        #expect(uploaded.json?["uploaded"]?.bool == true && uploaded.json?["environment"]?.string == "Sandbox")
         let icon = UUID().uuidString.lowercased()
         let iconUpload = try fixture.run([
             "image", "upload", try fixture.png("icon.png", width: 1024, height: 1024), "--image-identifier", icon,
@@ -223,7 +226,7 @@ struct RetentionCommandTests {
         #expect(
             listed.json
                 == JSON.parse(
-                    #"{"environment":"sandbox","imageIdentifiers":[{"imageIdentifier":"\#(full)","imageState":"PENDING","imageSize":"FULL_SIZE"},{"imageIdentifier":"\#(icon)","imageState":"PENDING","imageSize":"BULLET_POINT"}]}"#
+                    #"{"environment":"Sandbox","imageIdentifiers":[{"imageIdentifier":"\#(full)","imageState":"PENDING","imageSize":"FULL_SIZE"},{"imageIdentifier":"\#(icon)","imageState":"PENDING","imageSize":"BULLET_POINT"}]}"#
                 ), "\(listed)")
         #expect(try fixture.run(["image", "list"]).output == "\(full) PENDING FULL_SIZE\n\(icon) PENDING BULLET_POINT")
 
@@ -273,7 +276,7 @@ struct RetentionCommandTests {
         #expect(try fixture.run(["message", "delete", Fixture.message]).status == 0)
         let deleted = try fixture.run(["image", "delete", full.uppercased(), "--format", "json"])
         #expect(
-            deleted.json == JSON.parse(#"{"environment":"sandbox","imageIdentifier":"\#(full)","deleted":true}"#),
+            deleted.json == JSON.parse(#"{"environment":"Sandbox","imageIdentifier":"\#(full)","deleted":true}"#),
             "\(deleted)")
         let gone = try fixture.run(["image", "delete", full])
         #expect(gone.status == 4 && gone.stderr.contains("4040014 ImageNotFoundError"), "\(gone)")
@@ -295,7 +298,7 @@ struct RetentionCommandTests {
         #expect(
             set.json
                 == JSON.parse(
-                    #"{"environment":"sandbox","productId":"\#(product)","locale":"en-US","messageIdentifier":"\#(id)"}"#
+                    #"{"environment":"Sandbox","productId":"\#(product)","locale":"en-US","messageIdentifier":"\#(id)"}"#
                 ),
             "\(set)")
         #expect(try fixture.run(["default", "get", product, "en-US"]).output == id)
@@ -365,7 +368,10 @@ struct RetentionCommandTests {
         let fixture = try Fixture()
         defer { fixture.stop() }
         for (arguments, text) in [
-            (["url", "get", "--environment", "staging"], "--environment must be sandbox or production"),
+            (
+                ["url", "get", "--environment", "staging"],
+                #"--environment: "staging" is not "Sandbox" or "Production""#
+            ),
             (["url", "get", "--api-base-url", "http://example.com"], "plain http is refused except on the loopback"),
             (["url", "get", "--timeout", "0"], "--timeout must be 1 to 600"),
             (["url", "get", "--token-lifetime", "3601"], "--token-lifetime must be 1 to 3600"),

@@ -134,7 +134,7 @@ struct RetentionServeTests {
         Expect.failure(
             result, status: 3,
             mentioning: [
-                #"retention.apps["com.example.offerkit.demo"][1].promotionalOffer.signature: expected "v1" or "v2", found "v3""#
+                #"retention.apps["com.example.offerkit.demo"][1].promotionalOffer.signature: expected "v1" or "v2" (in any case), found "v3""#
             ])
     }
 }

@@ -193,7 +193,10 @@ struct RetentionTryEndpointTests {
             ),
             (["--product-id", "p", "--user-locale", String(repeating: "a", count: 33)], "--user-locale is invalid"),
             (["--product-id", "p", "--user-locale", ""], "--user-locale is empty"),
-            (["--product-id", "p", "--environment", "beta"], "--environment must be sandbox or production, not beta"),
+            (
+                ["--product-id", "p", "--environment", "beta"],
+                #"--environment: "beta" is not "Sandbox" or "Production""#
+            ),
         ] {
             let result = try CLI.run(base + flags)
             #expect(result.status == 2 && result.stderr.contains(expected), "\(flags): \(result)")

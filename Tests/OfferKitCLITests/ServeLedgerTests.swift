@@ -93,7 +93,8 @@ struct ServeLedgerTests {
             headers: [("Authorization", "Bearer \(key.secret)")])
         #expect(status.status == 200, "\(status)")
         let batch = status.json?["offers"]?[0]?["batches"]?[0]
-        #expect(batch?["assigned"]?.int == 2 && batch?["left"]?.int == 0 && batch?["stored"]?.int == 2, "\(status)")
+        #expect(
+            batch?["assigned"]?.int == 2 && batch?["left"]?.int == 0 && batch?["storedCodes"]?.int == 2, "\(status)")
         let document = try HTTPConnection.request("GET", "/openapi.json", port: port)
         #expect(document.json?["paths"]?["/v1/codes/claim"] != nil, "the served document lists the ledger operations")
 
