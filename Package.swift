@@ -204,6 +204,8 @@ let package = Package(
         .target(name: "CLIUnderTestShim", path: "Tests/CLIUnderTest/Shim"),
         .target(
             name: "CLIUnderTest", dependencies: ["CLIUnderTestShim", "OfferKitCLI"], path: "Tests/CLIUnderTest/Swift"),
+        // How many test cases run at once: a C initializer sets Swift Testing's cap before the runner starts.
+        .target(name: "SuiteWidth", path: "Tests/SuiteWidth"),
         // Makes every job of Swift's global executor run late (a busy machine), in a test's child process.
         .target(name: "LateGlobalExecutor", path: "Tests/LateGlobalExecutor"),
         // The test chain of OfferRetentionTesting with the broken variants a verifier must refuse, and the
@@ -290,7 +292,7 @@ let package = Package(
             name: "OfferKitCLITests",
             dependencies: [
                 "CLIUnderTest", "OfferJSON", "OfferSigning", "InteropSupport", "AppleTestChain", "TLSTestSupport",
-                "OfferRetentionTesting", "OfferAppleVerification",
+                "OfferRetentionTesting", "OfferAppleVerification", "SuiteWidth",
                 // The command tree, read in-process by the test of every command's --help.
                 "OfferKitCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -26,11 +26,9 @@ public enum ExternalProcess {
     @discardableResult
     public static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) async throws -> Result {
         if PythonRunner.runs(executable, arguments) { return await PythonRunner.shared.run(arguments, stdin: stdin) }
-        return try await ProcessSlots.shared.withSlot {
-            let child = try ChildProcess(command: executable, arguments, stdin: stdin.map { .data($0) } ?? .none)
-            let ending = await child.ending()
-            return Result(status: ending.rawStatus, stdout: child.stdout, stderr: child.stderr)
-        }
+        let child = try ChildProcess(command: executable, arguments, stdin: stdin.map { .data($0) } ?? .none)
+        let ending = await child.ending()
+        return Result(status: ending.rawStatus, stdout: child.stdout, stderr: child.stderr)
     }
 
     /// Whether `executable` runs with `arguments` and exits 0 (a probe for a tool or a Python module),

@@ -81,15 +81,12 @@ enum CLI {
         let peakFile = FileManager.default.temporaryDirectory.appendingPathComponent(
             "offerkit-peak-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: peakFile) }
-        // A slot of ProcessSlots while it runs: the tests start no more commands at once than the cores take.
-        let (child, ending) = try await ProcessSlots.shared.withSlot {
-            let child = try ChildProcess(
-                URL(fileURLWithPath: peakMemory ? "/usr/bin/time" : binary.path),
-                peakMemory ? ["-f", "%M", "-o", peakFile.path, binary.path] + arguments : arguments,
-                environment: Self.environment(adding: environment), currentDirectory: cwd ?? packageRoot,
-                stdin: stdin.map { .data($0) } ?? .none, watchdog: 120)
-            return (child, await child.ending())
-        }
+        let child = try ChildProcess(
+            URL(fileURLWithPath: peakMemory ? "/usr/bin/time" : binary.path),
+            peakMemory ? ["-f", "%M", "-o", peakFile.path, binary.path] + arguments : arguments,
+            environment: Self.environment(adding: environment), currentDirectory: cwd ?? packageRoot,
+            stdin: stdin.map { .data($0) } ?? .none, watchdog: 120)
+        let ending = await child.ending()
         var stderr = child.stderr
         if child.watchdogFired { stderr += "\n[test runner: offerkit did not finish within 120 s and was killed]" }
         let peak = peakMemory ? (try? String(contentsOf: peakFile, encoding: .utf8)) : nil
