@@ -176,7 +176,7 @@ let package = Package(
         ),
         // `offerkit`: main.swift only, calling OfferKitCLI.
         .executableTarget(name: "offerkit", dependencies: ["OfferKitCLI"]),
-        // The fuzz targets: the parsers of outside input, one entry point each (Fuzz/run, README "Fuzzing").
+        // The fuzz targets: the parsers of outside input, one entry point each (Fuzz/run, docs/testing.md "Fuzzing").
         .target(
             name: "FuzzTargets",
             dependencies: [
