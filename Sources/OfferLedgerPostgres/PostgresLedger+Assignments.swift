@@ -4,7 +4,7 @@ import PostgresNIO
 
 extension PostgresLedger {
     /// Hands out codes in one transaction that holds the offer's assignment lock (see
-    /// ``PostgresLedger``); see ``CodeLedger/assign(recipients:scope:channel:_:)``.
+    /// ``PostgresLedger``); see `CodeLedger.assign(recipients:scope:channel:_:)`.
     public func assign(
         recipients: [String], scope: AssignmentScope, channel: AssignmentChannel,
         _ body: (CodeAssignment) throws -> Void
@@ -22,7 +22,7 @@ extension PostgresLedger {
         }
     }
 
-    /// See ``CodeLedger/lookUpAssignments(recipients:scope:_:)``.
+    /// See `CodeLedger.lookUpAssignments(recipients:scope:_:)`.
     public func lookUpAssignments(
         recipients: [String], scope: AssignmentScope, _ body: (String, CodeAssignment?) throws -> Void
     ) throws {
@@ -51,7 +51,7 @@ extension PostgresLedger {
         }
     }
 
-    /// See ``CodeLedger/forEachAssignment(campaign:offer:_:)``: read from one snapshot a chunk at
+    /// See `CodeLedger.forEachAssignment(campaign:offer:_:)`: read from one snapshot a chunk at
     /// a time.
     public func forEachAssignment(campaign: String, offer: String?, _ body: (CodeAssignment) throws -> Void) throws {
         let label = label
@@ -88,7 +88,7 @@ extension PostgresLedger {
         }
     }
 
-    /// See ``CodeLedger/status(campaign:today:)``.
+    /// See `CodeLedger.status(campaign:today:)`.
     public func status(campaign: String, today: CalendarDate) throws -> CampaignStatus {
         let label = label
         let app = try transaction(.read, "read the status of campaign \"\(campaign)\"") { session in

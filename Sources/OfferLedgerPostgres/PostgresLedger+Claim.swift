@@ -3,12 +3,12 @@ import OfferCodes
 import PostgresNIO
 
 extension PostgresLedger {
-    /// Hands out one code to one recipient; see ``CodeLedger/claim(recipient:scope:)``.
+    /// Hands out one code to one recipient; see `CodeLedger.claim(recipient:scope:)`.
     ///
     /// Two round trips rather than a transaction's eight or more: the batches are read (and
     /// checked) first, then the `offerkit_claim` function of the ledger's schema takes the offer's
     /// assignment lock, returns the recipient's code or assigns the next free personal code of
-    /// the batches chosen here (``AssignableBatch/personalCandidates(_:scope:)``, the general
+    /// the batches chosen here (`AssignableBatch.personalCandidates(_:scope:)`, the general
     /// assignment's own choice), and commits. The lock is held only while the server runs the
     /// function, which is what lets many hosts claim from one offer at once. Anything else
     /// (shared codes, nothing left, an inactive or unknown offer) goes through

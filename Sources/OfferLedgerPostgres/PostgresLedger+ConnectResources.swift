@@ -3,7 +3,7 @@ import OfferCodes
 import PostgresNIO
 
 extension PostgresLedger {
-    /// See ``CodeLedger/connectResources(campaign:)``.
+    /// See `CodeLedger.connectResources(campaign:)`.
     public func connectResources(campaign: String) throws -> [ConnectResource] {
         let label = label
         return try transaction(.read, "read the App Store Connect resources of campaign \"\(campaign)\"") { session in
@@ -16,7 +16,7 @@ extension PostgresLedger {
         }
     }
 
-    /// See ``CodeLedger/recordConnectResources(_:)``: under the ledger's write lock.
+    /// See `CodeLedger.recordConnectResources(_:)`: under the ledger's write lock.
     public func recordConnectResources(_ resources: [ConnectResource]) throws {
         guard !resources.isEmpty else { return }
         let label = label
@@ -77,7 +77,7 @@ extension PostgresLedger {
 }
 
 extension PostgresLedger {
-    /// See ``CodeLedger/createdConnectIds(kinds:)``.
+    /// See `CodeLedger.createdConnectIds(kinds:)`.
     public func createdConnectIds(kinds: Set<ConnectResource.Kind>) throws -> Set<String> {
         guard !kinds.isEmpty else { return [] }
         let names = kinds.map(\.rawValue).sorted()
@@ -92,7 +92,7 @@ extension PostgresLedger {
         }
     }
 
-    /// See ``CodeLedger/lockConnectRun(campaign:)``: a session-level advisory lock
+    /// See `CodeLedger.lockConnectRun(campaign:)`: a session-level advisory lock
     /// (`pg_try_advisory_lock`) named after the schema and the campaign, held by a connection
     /// of its own until released; PostgreSQL releases it when that connection ends, so a killed
     /// process never leaves it behind.

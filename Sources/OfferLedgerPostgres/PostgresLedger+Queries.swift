@@ -3,7 +3,7 @@ import PostgresNIO
 
 extension PostgresLedger {
     /// What the ledger holds for an app, leaving out one campaign; see
-    /// ``CodeLedger/summary(appAppleId:quarter:excludingCampaign:)``. Active offer names come in
+    /// `CodeLedger.summary(appAppleId:quarter:excludingCampaign:)`. Active offer names come in
     /// the order their campaigns and offers were first recorded.
     public func summary(appAppleId: String, quarter: String, excludingCampaign: String) throws -> LedgerSummary {
         let label = label
@@ -52,7 +52,7 @@ extension PostgresLedger {
     }
 
     /// Which of `codes` other campaigns of the app issued, upper-cased; see
-    /// ``CodeLedger/issuedCodes(appAppleId:among:excludingCampaign:)``.
+    /// `CodeLedger.issuedCodes(appAppleId:among:excludingCampaign:)`.
     public func issuedCodes(appAppleId: String, among codes: [String], excludingCampaign: String) throws -> Set<
         String
     > {
@@ -89,7 +89,7 @@ extension PostgresLedger {
     /// order they were recorded, each batch's codes in the order they were inserted, read from one
     /// snapshot a chunk at a time, never all at once. Each batch's codes are checked against the
     /// count and digest recorded with them: when they differ, this throws
-    /// ``LedgerError/corrupt(path:reason:)`` after `body` has seen some of them.
+    /// `LedgerError.corrupt(path:reason:)` after `body` has seen some of them.
     public func forEachCode(campaign: String, offer: String?, _ body: (IssuedCode) throws -> Void) throws {
         let label = label
         try transaction(.read, "read the codes of campaign \"\(campaign)\"") { session in
@@ -115,7 +115,7 @@ extension PostgresLedger {
     /// reads every code). PostgreSQL keeps its own pages and indexes consistent; the server's
     /// `amcheck` extension checks them further.
     ///
-    /// - Throws: ``LedgerError/corrupt(path:reason:)`` with the first problem found.
+    /// - Throws: `LedgerError.corrupt(path:reason:)` with the first problem found.
     public func checkIntegrity(thorough: Bool = false) throws {
         let label = label
         try transaction(.read, "check the ledger's integrity") { session in

@@ -2,8 +2,8 @@ import OfferCodes
 import PostgresNIO
 
 extension PostgresLedger {
-    /// Records one batch of codes in one transaction; see ``CodeLedger/recordBatch(_:campaign:insertCodes:)``
-    /// and ``SQLiteLedger/recordBatch(_:campaign:insertCodes:)``, whose checks and errors it shares.
+    /// Records one batch of codes in one transaction; see `CodeLedger.recordBatch(_:campaign:insertCodes:)`
+    /// and `SQLiteLedger.recordBatch(_:campaign:insertCodes:)`, whose checks and errors it shares.
     /// The transaction holds the ledger's write lock from its first read (see ``PostgresLedger``),
     /// so the limits it checks cannot change under it.
     @discardableResult
@@ -67,7 +67,7 @@ extension PostgresLedger {
     }
 
     /// Attaches Apple's codes to a recorded one-time-use batch in one transaction; see
-    /// ``CodeLedger/attachCodes(toOneTimeUseBatch:offer:campaign:insertCodes:)``.
+    /// `CodeLedger.attachCodes(toOneTimeUseBatch:offer:campaign:insertCodes:)`.
     public func attachCodes(
         toOneTimeUseBatch index: Int, offer: String, campaign: String,
         insertCodes: (_ insert: (String) throws -> Bool) throws -> Void
@@ -110,7 +110,7 @@ extension PostgresLedger {
     }
 
     /// Switches a recorded offer active or inactive; see
-    /// ``CodeLedger/setOfferActive(_:offer:campaign:)``.
+    /// `CodeLedger.setOfferActive(_:offer:campaign:)`.
     public func setOfferActive(_ active: Bool, offer: String, campaign: String) throws {
         let label = label
         try transaction(.write, "mark offer \"\(offer)\" of campaign \"\(campaign)\" \(active ? "active" : "inactive")")

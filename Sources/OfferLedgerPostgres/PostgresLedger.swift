@@ -6,18 +6,18 @@ import NIOSSL
 import OfferCodes
 import PostgresNIO
 
-/// A ``CodeLedger`` in a PostgreSQL database, for teams whose hosts share one ledger.
+/// A `CodeLedger` in a PostgreSQL database, for teams whose hosts share one ledger.
 ///
-/// It holds what ``SQLiteLedger`` holds, in the tables of one schema (``PostgresLocation/schema``,
+/// It holds what `SQLiteLedger` holds, in the tables of one schema (`PostgresLocation.schema`,
 /// created when missing), and gives the same guarantees.
 ///
 /// ## Synchronous calls
 ///
-/// ``CodeLedger`` is synchronous, and so is this type: each method blocks its calling thread
+/// `CodeLedger` is synchronous, and so is this type: each method blocks its calling thread
 /// until the server has answered. The work itself runs on postgres-nio's `PostgresClient` (a
 /// connection pool), in tasks bound to one SwiftNIO event loop (never on Swift's cooperative
 /// pool), so blocking a thread of that pool does not stall it. Do not call the ledger on an
-/// event loop thread: it throws ``LedgerError/databaseFailure(operation:reason:)`` there rather
+/// event loop thread: it throws `LedgerError.databaseFailure(operation:reason:)` there rather
 /// than block the loop. `insertCodes` and `forEachCode` closures run on the calling thread; they
 /// must not write to the same ledger (the write would wait for the lock their own call holds).
 ///
@@ -32,9 +32,9 @@ import PostgresNIO
 /// sees every commit made before it, so no other writer can change it before this one commits.
 /// Handing out codes (``assign(recipients:scope:channel:_:)``) takes the lock of its offer
 /// instead, so that assignments of one offer run one at a time, on any host, while other offers
-/// and recording go on (see ``transaction(_:_:_:)``).
+/// and recording go on (see `transaction(_:_:_:)`).
 /// A writer waits up to ``lockTimeoutSeconds`` for the lock, then fails with
-/// ``LedgerError/databaseFailure(operation:reason:)``. Readers take no lock: they run in a
+/// `LedgerError.databaseFailure(operation:reason:)`. Readers take no lock: they run in a
 /// `REPEATABLE READ READ ONLY` transaction and see the ledger as of one commit.
 ///
 /// Opening the ledger creates the schema and its tables, or brings them up to date, in one
@@ -49,8 +49,8 @@ import PostgresNIO
 ///
 /// Opening compares the tables' columns with the ones OfferKit creates. Each batch row carries
 /// the count and a SHA-256 digest of its codes and a checksum of its own values, which every
-/// read recomputes, as in ``SQLiteLedger``; a mismatch, or a server error of class `XX`
-/// (`data_corrupted`, `index_corrupted`), throws ``LedgerError/corrupt(path:reason:)``.
+/// read recomputes, as in `SQLiteLedger`; a mismatch, or a server error of class `XX`
+/// (`data_corrupted`, `index_corrupted`), throws `LedgerError.corrupt(path:reason:)`.
 ///
 /// ## Secrets
 ///
@@ -76,20 +76,23 @@ public final class PostgresLedger: CodeLedger, CustomStringConvertible {
     /// Rows sent to the server in one statement when codes are inserted.
     static let insertChunk = 10_000
 
-    /// Connects to the server, then with ``LedgerAccess/readWrite`` creates the ledger's
-    /// schema and tables or brings them up to date; with ``LedgerAccess/readOnly`` only
+    /// Connects to the server, then with `LedgerAccess.readWrite` creates the ledger's
+    /// schema and tables or brings them up to date; with `LedgerAccess.readOnly` only
     /// checks them: nothing is created or changed, and a missing schema or one older than this
-    /// OfferKit's is ``LedgerError/olderSchema(path:applied:current:)`` (0 applied: no ledger yet).
+    /// OfferKit's is `LedgerError.olderSchema(path:applied:current:)` (0 applied: no ledger yet).
     ///
-    /// - Throws: ``LedgerError/cannotOpen(path:reason:)`` when the server cannot be reached or
-    ///   refuses the connection, ``LedgerError/notALedger(path:)`` for a schema with tables of
-    ///   another program, ``LedgerError/newerSchema(path:unknownMigrations:)`` for a ledger of a
-    ///   newer OfferKit, ``LedgerError/corrupt(path:reason:)`` for a damaged one;
-    ///   ``LedgerLocationError`` for a location whose members the URL parser would refuse (see
-    ///   ``PostgresLocation/check()``).
+    /// - Throws: `LedgerError.cannotOpen(path:reason:)` when the server cannot be reached or
+    ///   refuses the connection, `LedgerError.notALedger(path:)` for a schema with tables of
+    ///   another program, `LedgerError.newerSchema(path:unknownMigrations:)` for a ledger of a
+    ///   newer OfferKit, `LedgerError.corrupt(path:reason:)` for a damaged one;
+    ///   `LedgerLocationError` for a location whose members the URL parser would refuse (see
+    ///   `PostgresLocation.check()`).
     ///
-    /// - Parameter environment: where `PGPASSFILE` and `HOME` are looked up: without a password in
-    ///   `location`, the one of PostgreSQL's password file is used (see ``PostgresLocation``).
+    /// - Parameters:
+    ///   - location: the server, database, user and schema (`OfferCodes`' `PostgresLocation`).
+    ///   - access: read-write (creates or migrates the schema) or read-only (only checks it).
+    ///   - environment: where `PGPASSFILE` and `HOME` are looked up: without a password in
+    ///     `location`, the one of PostgreSQL's password file is used.
     public init(
         _ location: PostgresLocation, access: LedgerAccess = .readWrite,
         environment: [String: String] = ProcessInfo.processInfo.environment

@@ -9,6 +9,8 @@ extension CodeLedger {
     /// - Parameters:
     ///   - codes: the codes, as ``AppleCodeCSV`` read them.
     ///   - batch: the batch as the ledger records it (kind ``LedgerBatch/Kind/oneTimeUse``).
+    ///   - campaign: the campaign the batch belongs to, recorded with it.
+    ///   - reportLimit: at most this many taken codes are returned (their count is always given).
     ///   - progress: called with the number of codes attached so far.
     /// - Returns: `nil` when the codes were attached; else the taken codes.
     /// - Throws: ``LedgerError`` (``LedgerError/alreadyImported(campaign:offer:index:codeCount:)``

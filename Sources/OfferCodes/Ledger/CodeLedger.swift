@@ -71,7 +71,7 @@ public protocol CodeLedger: Sendable {
     /// Hands out one code of the scope's offer to each recipient and records it, atomically:
     /// either every recipient gets a code, or nothing is recorded. A recipient who already holds
     /// a code of the scope gets the same one again, so repeating a call is safe. See
-    /// ``AssignmentRun`` for which code each recipient gets; `body` is called with each
+    /// `AssignmentRun` for which code each recipient gets; `body` is called with each
     /// assignment, in order, inside the transaction (if it throws, nothing is recorded).
     ///
     /// Assignments of one offer are serialized across processes and hosts (SQLite's write

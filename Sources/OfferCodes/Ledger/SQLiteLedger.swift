@@ -19,7 +19,7 @@ import OfferJSON
 /// whether in this process or in another one that uses the same file. A writer that finds the
 /// lock taken waits up to 10 seconds for it, looking again about every millisecond (so that
 /// other processes writing one short transaction after another cannot starve it; see
-/// ``busyHandler()``), then fails with ``LedgerError/databaseFailure(operation:reason:)``.
+/// `busyHandler()`), then fails with ``LedgerError/databaseFailure(operation:reason:)``.
 /// Readers run in a deferred transaction and see the ledger as of one commit.
 ///
 /// Opening a ledger creates its tables, or brings an older ledger's up to date, in one such

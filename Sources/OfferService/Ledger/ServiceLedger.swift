@@ -5,7 +5,7 @@ import OfferCodes
 /// The code ledger a service hands out codes from (`POST /v1/codes/claim`) and reads campaign
 /// status in (`GET /v1/campaigns/{name}/status`), with the threads its blocking calls run on.
 ///
-/// The service takes a ledger that is already open (``SQLiteLedger``, or `PostgresLedger` from
+/// The service takes a ledger that is already open (`SQLiteLedger`, or `PostgresLedger` from
 /// the `OfferLedgerPostgres` library), so that `OfferService` itself does not link a database
 /// driver; `offerkit serve` opens the one its configuration's `"ledger"` names.
 public final class ServiceLedger: Sendable {
