@@ -183,36 +183,45 @@ struct SubscriptionOfferRules {
     // MARK: Names
 
     private func checkPromotionalName(_ name: String, at path: ProblemPath, into findings: inout [CampaignFinding]) {
-        let maximum = CampaignLimits.maximumReferenceNameLength
-        let message: String
-        if name.allSatisfy(\.isWhitespace) {
-            message = "the reference name is empty; name the offer (App Store Connect lists it by this name)"
-        } else if name.count > maximum {
-            message = "\(ProblemText.quoted(name)) is \(name.count) characters long; shorten it to \(maximum) or fewer"
-        } else if let control = name.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
-            message =
-                "\(ProblemText.quoted(name)) contains the control character \(ProblemText.scalarName(control)); remove it"
-        } else {
-            return
+        checkName(
+            name, maximum: CampaignLimits.maximumReferenceNameLength, allowed: AllowedText.promotionalReferenceName,
+            at: path, into: &findings
+        ) { name in
+            name.unicodeScalars.first(where: { $0.properties.generalCategory == .control }).map {
+                "contains the control character \(ProblemText.scalarName($0)); remove it"
+            }
         }
-        findings.add(path, rule: "reference-name", message, allowed: AllowedText.promotionalReferenceName)
     }
 
     private func checkWinBackName(_ name: String, at path: ProblemPath, into findings: inout [CampaignFinding]) {
-        let maximum = CampaignLimits.maximumWinBackReferenceNameLength
+        checkName(
+            name, maximum: CampaignLimits.maximumWinBackReferenceNameLength, allowed: AllowedText.winBackReferenceName,
+            at: path, into: &findings
+        ) { name in
+            name.first(where: { !(Self.isIdentifierCharacter($0) || $0 == " ") }).map {
+                "contains \(CustomCodeText.describe($0)); a win-back offer's reference name is letters, digits, "
+                    + "spaces, '.' and '_'"
+            }
+        }
+    }
+
+    /// Adds a `reference-name` problem when `name` is empty, longer than `maximum` characters, or has
+    /// a character `problem` describes (its answer follows the quoted name).
+    private func checkName(
+        _ name: String, maximum: Int, allowed: String, at path: ProblemPath, into findings: inout [CampaignFinding],
+        problem: (String) -> String?
+    ) {
         let message: String
         if name.allSatisfy(\.isWhitespace) {
             message = "the reference name is empty; name the offer (App Store Connect lists it by this name)"
         } else if name.count > maximum {
             message = "\(ProblemText.quoted(name)) is \(name.count) characters long; shorten it to \(maximum) or fewer"
-        } else if let bad = name.first(where: { !(Self.isIdentifierCharacter($0) || $0 == " ") }) {
-            message =
-                "\(ProblemText.quoted(name)) contains \(CustomCodeText.describe(bad)); a win-back offer's reference "
-                + "name is letters, digits, spaces, '.' and '_'"
+        } else if let problem = problem(name) {
+            message = "\(ProblemText.quoted(name)) \(problem)"
         } else {
             return
         }
-        findings.add(path, rule: "reference-name", message, allowed: AllowedText.winBackReferenceName)
+        findings.add(path, rule: "reference-name", message, allowed: allowed)
     }
 
     private func checkIdentifier(_ identifier: String, at path: ProblemPath, into findings: inout [CampaignFinding]) {
