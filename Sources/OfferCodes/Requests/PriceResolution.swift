@@ -86,8 +86,13 @@ public struct PriceResolution: Sendable {
         _ price: CustomerPrice, query: PricePointQuery, among points: [PricePoint], at path: String
     ) -> ValidationProblem {
         let wanted = Double(price.normalized) ?? 0
-        let nearest = points.compactMap { point in Double(point.customerPrice).map { (point, abs($0 - wanted)) } }
-            .sorted { $0.1 < $1.1 }.prefix(3).map(\.0.customerPrice)
+        var distances: [(price: String, distance: Double)] = []
+        for point in points {
+            guard let value = Double(point.customerPrice) else { continue }
+            distances.append((point.customerPrice, abs(value - wanted)))
+        }
+        distances.sort { $0.distance < $1.distance }
+        let nearest = distances.prefix(3).map { $0.price }
         let hint =
             nearest.isEmpty
             ? "App Store Connect lists no price points there"
