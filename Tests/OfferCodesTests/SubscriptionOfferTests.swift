@@ -112,7 +112,7 @@ struct SubscriptionOfferTests {
         let introductory = try #require(campaign.introductoryOffers.first)
         #expect(introductory.startDate == CalendarDate(year: 2027, month: 4, day: 1))
         #expect(introductory.endDate == nil)
-        #expect(introductory.terms.prices.allSatisfy(\.isFree))
+        #expect(introductory.terms.prices.allSatisfy { $0.isFree })
         let winBack = try #require(campaign.winBackOffers.first)
         #expect(
             winBack.customerEligibility

@@ -36,7 +36,7 @@ struct CodesPlanSubscriptionOffersTests {
 
     @Test(
         "A campaign of promotional, introductory and win-back offers plans into requests Apple's schemas accept",
-        .enabled(if: Schemas.available || Independent.isCI, Schemas.reason))
+        .enabled(if: CodesPlanTests.Schemas.available || Independent.isCI, CodesPlanTests.Schemas.reason))
     func plansSubscriptionOffers() throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
@@ -47,7 +47,7 @@ struct CodesPlanSubscriptionOffersTests {
         let ids = try #require(document["requests"]?.array).compactMap { $0["id"]?.string }
         #expect(
             ids == ["promotional-offer-1", "introductory-offer-1-USA", "introductory-offer-1-GBR", "win-back-offer-1"])
-        let result = try Schemas.validate(planFiles: [try files.write(plan.stdout, to: "plan.json")])
+        let result = try CodesPlanTests.Schemas.validate(planFiles: [try files.write(plan.stdout, to: "plan.json")])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(
             result.stdout.contains("4 requests valid against App Store Connect API 4.4.1 schemas"), "\(result.stdout)")
