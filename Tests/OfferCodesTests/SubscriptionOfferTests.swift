@@ -342,6 +342,93 @@ struct SubscriptionOfferTests {
             result.stdout.contains("5 requests valid against App Store Connect API 4.4.1 schemas"), "\(result.stdout)")
     }
 
+    /// One offer of each kind in each payment mode, with every optional member, read from JSON,
+    /// validated, its customer prices resolved: every body the planner makes of it.
+    static func everyModeCampaignJSON() -> JSONValue {
+        let planned: [String: JSONValue?] = [
+            "FREE_TRIAL": .array([price("USA", "free", .bool(true)), price("GBR", "free", .bool(true))]),
+            "PAY_AS_YOU_GO": .array([
+                price("USA", "customerPrice", .string("3.99")), price("JPN", "customerPrice", .string("480")),
+            ]),
+            "PAY_UP_FRONT": .array([price("DEU", "pricePoint", .string("pp-deu-599"))]),
+        ]
+        let modes: [(mode: String, duration: String, periods: Int, plan: String)] = [
+            ("FREE_TRIAL", "TWO_WEEKS", 1, "MONTHLY"), ("PAY_AS_YOU_GO", "ONE_MONTH", 3, "UPFRONT"),
+            ("PAY_UP_FRONT", "SIX_MONTHS", 1, "MONTHLY"),
+        ]
+        var promotional: [JSONValue] = []
+        var introductory: [JSONValue] = []
+        var winBack: [JSONValue] = []
+        for (number, mode) in modes.enumerated() {
+            let terms: KeyValuePairs<String, JSONValue?> = [
+                "paymentMode": .string(mode.mode), "duration": .string(mode.duration),
+                "numberOfPeriods": .integer(mode.periods), "targetSubscriptionPlanType": .string(mode.plan),
+                "prices": planned[mode.mode] ?? nil,
+            ]
+            promotional.append(
+                CampaignFixtures.changing(
+                    CampaignFixtures.changing(
+                        Self.promotional,
+                        [
+                            "referenceName": .string("Promotion \(number)"),
+                            "offerIdentifier": .string("promo_\(number)"),
+                        ]),
+                    terms))
+            // One introductory offer per territory at a time: each mode in its own months.
+            let month = 4 + 2 * number
+            introductory.append(
+                CampaignFixtures.changing(
+                    CampaignFixtures.changing(
+                        Self.introductory,
+                        [
+                            "startDate": .string("2027-0\(month)-01"), "endDate": .string("2027-0\(month + 1)-15"),
+                        ]),
+                    terms))
+            winBack.append(
+                CampaignFixtures.changing(
+                    CampaignFixtures.changing(
+                        Self.winBack,
+                        [
+                            "referenceName": .string("Win back \(number)"),
+                            "offerIdentifier": .string("winback_\(number)"),
+                            "promotionIntent": number == 0 ? .string("USE_AUTO_GENERATED_ASSETS") : nil,
+                            "endDate": number == 1 ? nil : .string("2027-06-30"),
+                            "priority": .string(number == 2 ? "HIGH" : "NORMAL"),
+                        ]),
+                    terms))
+        }
+        return campaignJSON(promotional: promotional, introductory: introductory, winBack: winBack)
+    }
+
+    @Test(
+        "Every payment mode of every kind plans into bodies Apple's schemas accept",
+        .enabled(if: PythonTool.available || PythonTool.isCI, PythonTool.reason))
+    func everyModeOfEveryKindIsValidAgainstApplesSchemas() async throws {
+        let report = try Self.validate(Self.everyModeCampaignJSON())
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        let campaign = try await Self.resolution.resolve(try #require(report.campaign))
+        let requests = try RequestPlanner().planSubscriptionOffers(campaign)
+        // 3 promotional, 2 + 2 + 1 introductory territories, 3 win-back.
+        #expect(requests.count == 11)
+        // A paid introductory offer names its price point; a free trial does not.
+        let pricePoints = requests.filter { $0.subject.offerKind == .introductoryOffer }.map { request -> String? in
+            guard
+                case .string(let id)? = request.body["data"]?["relationships"]?["subscriptionPricePoint"]?["data"]?[
+                    "id"]
+            else { return nil }
+            return id
+        }
+        #expect(pricePoints == [nil, nil, "pp-usa-399", "pp-jpn-480", "pp-deu-599"])
+        let directory = try PythonTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("every-mode.json")
+        try Data(JSONValue.array(requests.map { $0.jsonValue() }).serialized(pretty: true)).write(to: url)
+        let result = try PythonTool.validate(planFiles: [url])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(
+            result.stdout.contains("11 requests valid against App Store Connect API 4.4.1 schemas"), "\(result.stdout)")
+    }
+
     @Test(
         "The schema check rejects a misspelled or missing win-back member",
         .enabled(if: PythonTool.available || PythonTool.isCI, PythonTool.reason))
