@@ -53,6 +53,28 @@ struct CodesPlanSubscriptionOffersTests {
             result.stdout.contains("4 requests valid against App Store Connect API 4.4.1 schemas"), "\(result.stdout)")
     }
 
+    @Test(
+        "examples/subscription-offers.json validates, with its offers counted, and plans into valid requests",
+        .enabled(if: CodesPlanTests.Schemas.available || Independent.isCI, CodesPlanTests.Schemas.reason))
+    func exampleValidatesAndPlans() throws {
+        let example = CLI.packageRoot.appendingPathComponent("examples/subscription-offers.json").path
+        let files = try CampaignFiles.make()
+        defer { files.remove() }
+        let validate = try files.run("validate", example, [], ledger: .none)
+        #expect(validate.status == 0, "\(validate)")
+        #expect(
+            validate.output
+                == "valid: subscription-offers-2027 (app 1234567890): 0 offers, 0 one-time-use batches (0 codes), "
+                + "0 custom-code batches (0 codes), 1 promotional offer, 1 introductory offer (3 territories), "
+                + "1 win-back offer", "\(validate)")
+        let plan = try files.run("plan", example, ["--no-ledger"], ledger: .none)
+        #expect(plan.status == 0, "\(plan)")
+        let result = try CodesPlanTests.Schemas.validate(planFiles: [try files.write(plan.stdout, to: "plan.json")])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(
+            result.stdout.contains("5 requests valid against App Store Connect API 4.4.1 schemas"), "\(result.stdout)")
+    }
+
     @Test func refusesToPlanACustomerPriceItCannotLookUp() throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
