@@ -94,6 +94,15 @@ struct SubscriptionOfferTests {
         return try await resolution.resolve(try #require(report.campaign))
     }
 
+    /// Python's `jsonschema` on `requests` (Tests/Interop/validate_asc_requests.py).
+    static func validateWithPython(_ requests: [PlannedRequest]) throws -> PythonTool.Result {
+        let directory = try PythonTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("requests.json")
+        try Data(JSONValue.array(requests.map { $0.jsonValue() }).serialized(pretty: true)).write(to: url)
+        return try PythonTool.validate(planFiles: [url])
+    }
+
     // MARK: Reading and validation
 
     @Test func readsEveryKindOfOffer() throws {
@@ -332,11 +341,7 @@ struct SubscriptionOfferTests {
         campaign.winBackOffers[1].terms.paymentMode = .freeTrial
         let requests = try RequestPlanner().planSubscriptionOffers(campaign)
         #expect(requests.count == 5)
-        let directory = try PythonTool.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = directory.appendingPathComponent("subscription-offers.json")
-        try Data(JSONValue.array(requests.map { $0.jsonValue() }).serialized(pretty: true)).write(to: url)
-        let result = try PythonTool.validate(planFiles: [url])
+        let result = try Self.validateWithPython(requests)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(
             result.stdout.contains("5 requests valid against App Store Connect API 4.4.1 schemas"), "\(result.stdout)")
@@ -419,11 +424,7 @@ struct SubscriptionOfferTests {
             return id
         }
         #expect(pricePoints == [nil, nil, "pp-usa-399", "pp-jpn-480", "pp-deu-599"])
-        let directory = try PythonTool.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = directory.appendingPathComponent("every-mode.json")
-        try Data(JSONValue.array(requests.map { $0.jsonValue() }).serialized(pretty: true)).write(to: url)
-        let result = try PythonTool.validate(planFiles: [url])
+        let result = try Self.validateWithPython(requests)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(
             result.stdout.contains("11 requests valid against App Store Connect API 4.4.1 schemas"), "\(result.stdout)")
@@ -438,11 +439,7 @@ struct SubscriptionOfferTests {
         misspelled.body = misspelled.body.editingObject(at: ["data", "attributes"][...]) {
             $0.rename("periodCount", to: "numberOfPeriods")
         }
-        let directory = try PythonTool.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = directory.appendingPathComponent("broken.json")
-        try Data(JSONValue.array([misspelled.jsonValue()]).serialized(pretty: true)).write(to: url)
-        let result = try PythonTool.validate(planFiles: [url])
+        let result = try Self.validateWithPython([misspelled])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("'periodCount' is a required property"), "\(result.stdout)")
         #expect(result.stdout.contains("('numberOfPeriods' was unexpected)"), "\(result.stdout)")
