@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the seed corpora Fuzz/corpus/TARGET/ from the repository's fixtures: the interop
-vectors (Tests/Vectors), the example campaign, the demo key (keys-example/, public) in each form
+vectors (Tests/Vectors), the example campaigns, the demo key (keys-example/, public) in each form
 the key decoder reads, the public and non-P-256 key fixtures, and inputs taken from the tests.
 Run from anywhere: python3 Fuzz/seeds.py (needs openssl for the demo key's other forms).
 Existing files with the same names are replaced. The folders it writes (and their TARGET.dict) are its
@@ -56,6 +56,19 @@ for index, offer in enumerate(document["offers"]):
     seed("campaign", f"offer-{index + 1}-{offer['product']['type'].lower()}.json", json.dumps(single, indent=1))
 seed("campaign", "empty-offers.json", json.dumps(dict(document, offers=[])))
 seed("campaign", "bom.json", "\ufeff" + json.dumps(dict(document, offers=document["offers"][:1])))
+# subscription offers: the example, each kind alone, and beside the offer codes.
+offers_text = (root / "examples/subscription-offers.json").read_text()
+seed("campaign", "subscription-offers.json", offers_text)
+offers_document = json.loads(offers_text)
+kinds = ["promotionalOffers", "introductoryOffers", "winBackOffers"]
+for kind in kinds:
+    alone = {key: value for key, value in offers_document.items() if key not in kinds or key == kind}
+    seed("campaign", f"subscription-offers-{kind}.json", json.dumps(alone, indent=1))
+seed("campaign", "every-kind.json", json.dumps(dict(offers_document, offers=document["offers"][:2]), indent=1))
+customer_prices = json.loads(offers_text)
+for offer in customer_prices["promotionalOffers"] + customer_prices["winBackOffers"]:
+    offer["prices"] = [{"territory": price["territory"], "customerPrice": "4.99"} for price in offer["prices"]]
+seed("campaign", "customer-prices.json", json.dumps(customer_prices, indent=1))
 
 # key: the demo key in every form the decoder reads; the public halves; other keys it must name.
 p8 = (root / "keys-example/SubscriptionKey_DEMOKEY123.p8").read_bytes()
@@ -208,7 +221,7 @@ enumerations = [
     "FREE_TRIAL", "MONTHLY", "NEW", "NON_CONSUMABLE", "NON_RENEWING_SUBSCRIPTION", "NON_SPENDER", "ONE_MONTH",
     "ONE_TIME", "ONE_WEEK", "ONE_YEAR", "PAY_AS_YOU_GO", "PAY_UP_FRONT", "PRODUCTION", "REPLACE_INTRO_OFFERS",
     "SANDBOX", "SIX_MONTHS", "STACK_WITH_INTRO_OFFERS", "THREE_DAYS", "THREE_MONTHS", "TWO_MONTHS", "TWO_WEEKS",
-    "UPFRONT", "P90D", "P6M", "2027-03-15",
+    "UPFRONT", "P90D", "P6M", "2027-03-15", "HIGH", "NORMAL", "NOT_PROMOTED", "USE_AUTO_GENERATED_ASSETS",
 ]
 (root / "Fuzz" / "dictionaries").mkdir(exist_ok=True)
 for target in ["json", "campaign", "jws-claims", "advanced-commerce", "batch", "legacy-signature", "retention-rules"]:

@@ -75,6 +75,12 @@ struct CodesApply: AsyncParsableCommand {
     static func plan(_ options: CampaignOptions, ledger: any OpenLedger) throws -> (Campaign, [PlannedRequest]) {
         try ledger.checkIntegrity(thorough: false)
         let campaign = try CodesPlan.withRecordedExpiry(options.load(ledger: ledger), ledger: ledger)
+        guard !campaign.hasSubscriptionOffers else {
+            throw CLIError.usage(
+                "campaign \(campaign.name) declares promotional, introductory or win-back offers, which `offerkit codes "
+                    + "apply` does not create yet; `offerkit codes plan` lists their requests. Apply the offer codes from "
+                    + "a campaign file without promotionalOffers, introductoryOffers and winBackOffers")
+        }
         try RecordedBatchCheck.verify(campaign, ledger: ledger)
         let recorded = try ledger.batches(campaign: campaign.name)
         let expected = campaign.offers.reduce(0) { $0 + $1.customCodes.count + $1.oneTimeUseCodes.count }

@@ -10,7 +10,8 @@ struct CodesPlan: ParsableCommand {
         commandName: "plan",
         abstract: "Print the App Store Connect requests (method, path, JSON:API body) that create a campaign.",
         discussion: """
-            Requests come in dependency order: each offer code, then its one-time-use batches and custom codes. \
+            Requests come in dependency order: each offer code, then its one-time-use batches and custom codes; \
+            then the campaign's promotional, introductory (one request per territory) and win-back offers. \
             A body that needs an id App Store Connect returns holds a placeholder "<id of REQUEST>": replace it \
             with data.id of the 201 response to that request (listed in dependsOn). Generated custom codes are \
             read from the ledger: run `codes generate` first. Nothing is sent and nothing is recorded.
@@ -50,11 +51,11 @@ struct CodesPlan: ParsableCommand {
         do {
             switch format {
             case .document:
-                let requests = try RequestPlanner().plan(campaign, customCodes: codes.codes)
+                let requests = try RequestPlanner().planCampaign(campaign, customCodes: codes.codes)
                 try sink.write(RequestPlanner.document(campaign: campaign, requests: requests).serialized(pretty: true))
                 try sink.write([0x0A])
             case .jsonLines:
-                try RequestPlanner().forEachRequest(in: campaign, customCodes: codes.codes) { request in
+                try RequestPlanner().forEachCampaignRequest(in: campaign, customCodes: codes.codes) { request in
                     try sink.write(request.jsonValue().serialized())
                     try sink.write([0x0A])
                 }

@@ -37,15 +37,29 @@ struct CodesValidate: ParsableCommand {
         }
     }
 
-    /// "valid: spring-2027 (app 1234567890): 2 offers, 1 one-time-use batch (500 codes), …"
+    /// "valid: spring-2027 (app 1234567890): 2 offers, 1 one-time-use batch (500 codes), …", then,
+    /// when the campaign has them, its promotional, introductory (with their territories) and
+    /// win-back offers.
     static func summary(_ campaign: Campaign) -> String {
         let oneTimeUse = campaign.offers.flatMap(\.oneTimeUseCodes)
         let custom = campaign.offers.flatMap(\.customCodes)
-        let offers = campaign.offers.count
-        return "valid: \(campaign.name) (app \(campaign.app.appAppleId)): \(offers) offer\(offers == 1 ? "" : "s"), "
-            + "\(oneTimeUse.count) one-time-use batch\(oneTimeUse.count == 1 ? "" : "es") "
-            + "(\(oneTimeUse.reduce(0) { $0 + $1.count }) codes), "
-            + "\(custom.count) custom-code batch\(custom.count == 1 ? "" : "es") "
-            + "(\(custom.reduce(0) { $0 + $1.codeCount }) codes)"
+        var summary =
+            "valid: \(campaign.name) (app \(campaign.app.appAppleId)): \(counted(campaign.offers.count, "offer")), "
+            + "\(counted(oneTimeUse.count, "one-time-use batch", "es")) (\(oneTimeUse.reduce(0) { $0 + $1.count }) codes), "
+            + "\(counted(custom.count, "custom-code batch", "es")) (\(custom.reduce(0) { $0 + $1.codeCount }) codes)"
+        if campaign.hasSubscriptionOffers {
+            let territories = campaign.introductoryOffers.reduce(0) { $0 + $1.terms.prices.count }
+            summary +=
+                ", \(counted(campaign.promotionalOffers.count, "promotional offer")), "
+                + "\(counted(campaign.introductoryOffers.count, "introductory offer")) "
+                + "(\(counted(territories, "territory", "ies", dropping: 1))), "
+                + counted(campaign.winBackOffers.count, "win-back offer")
+        }
+        return summary
+    }
+
+    /// "1 offer", "2 offers"; "2 territories" (`dropping` the last character before `ending`).
+    private static func counted(_ count: Int, _ noun: String, _ ending: String = "s", dropping: Int = 0) -> String {
+        count == 1 ? "1 \(noun)" : "\(count) \(noun.dropLast(dropping))\(ending)"
     }
 }

@@ -16,15 +16,17 @@ request of every plan:
 
 Usage: validate_asc_requests.py SCHEMAS_JSON PLAN_JSON [PLAN_JSON ...] [--paths PATHS_SUMMARY]
 
-SCHEMAS_JSON is {"info": {"version": ...}, "schemas": {...}}. PLAN_JSON is an OfferKit plan
-document ({"requests": [...]}) or a JSON array of requests; each file is its own id namespace.
-PATHS_SUMMARY defaults to offer_code_paths_summary_<version>.txt next to SCHEMAS_JSON.
+SCHEMAS_JSON is {"info": {"version": ...}, "schemas": {...}}, one set of Apple's schemas
+(`<set>_schemas_<version>.json`); every other set of the same version next to it is loaded too
+(Tests/Fixtures/app-store-connect/README.md), a schema named in two sets being the same in both.
+PLAN_JSON is an OfferKit plan document ({"requests": [...]}) or a JSON array of requests; each file
+is its own id namespace. PATHS_SUMMARY defaults to each set's `<set>_paths_summary_<version>.txt`.
 Prints one line per failure (file, request id, JSON path, message) and exits 1 on any failure;
 prints "N requests valid against App Store Connect API <version> schemas" and exits 0 otherwise.
 Exit 2: unusable arguments or input files.
 """
 import ast
-import copy
+import glob
 import json
 import os
 import re
@@ -54,6 +56,40 @@ def load_json(path, what):
         usage_error(f"cannot read {what} {path}: {error}")
 
 
+def load_sets(schemas_path):
+    """(version, {name: schema}, [each set's schemas file]) of SCHEMAS_JSON and every set of its version beside it.
+
+    A set is `<set>_schemas_<version>.json`; a schema two sets both hold must be the same in both (they are
+    extracted from the same document of Apple's)."""
+    document = load_json(schemas_path, "schemas file")
+    schemas = document.get("schemas") if isinstance(document, dict) else None
+    if not isinstance(schemas, dict):
+        usage_error(f"{schemas_path} has no top-level \"schemas\" object")
+    version = str(document.get("info", {}).get("version", "unknown"))
+    folder = os.path.dirname(os.path.abspath(schemas_path))
+    files = [os.path.abspath(schemas_path)]
+    merged = dict(schemas)
+    for other in sorted(glob.glob(os.path.join(glob.escape(folder), f"*_schemas_{version}.json"))):
+        if other in files:
+            continue
+        extra = load_json(other, "schemas file")
+        if not isinstance(extra, dict) or not isinstance(extra.get("schemas"), dict) \
+                or str(extra.get("info", {}).get("version")) != version:
+            usage_error(f"{other} is not a set of App Store Connect API {version} schemas")
+        for name, schema in extra["schemas"].items():
+            if name in merged and merged[name] != schema:
+                usage_error(f"{other} and another set disagree on the schema {name}")
+            merged[name] = schema
+        files.append(other)
+    return version, merged, files
+
+
+def summary_of(schemas_file):
+    """`<set>_paths_summary_<version>.txt` of `<set>_schemas_<version>.json`."""
+    folder, name = os.path.split(schemas_file)
+    return os.path.join(folder, name.replace("_schemas_", "_paths_summary_", 1).rsplit(".", 1)[0] + ".txt")
+
+
 def strict_copy(node):
     """A deep copy in which every object schema listing `properties` rejects other members."""
     if isinstance(node, list):
@@ -72,14 +108,16 @@ def registry_for(schemas):
     return Registry().with_resource(BASE_URI, resource)
 
 
-def request_operations(summary_path):
+def request_operations(summary_paths):
     """{schema name: {(method, path), ...}} for the operations that take a request body."""
     operations = {}
-    try:
-        with open(summary_path, encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
-    except OSError as error:
-        usage_error(f"cannot read the paths summary {summary_path}: {error}")
+    lines = []
+    for summary_path in summary_paths:
+        try:
+            with open(summary_path, encoding="utf-8") as handle:
+                lines += handle.read().splitlines()
+        except OSError as error:
+            usage_error(f"cannot read the paths summary {summary_path}: {error}")
     for line in lines:
         match = SUMMARY_LINE.match(line)
         if not match:
@@ -88,7 +126,7 @@ def request_operations(summary_path):
         for schema in bodies:
             operations.setdefault(schema, set()).add((method, path))
     if not operations:
-        usage_error(f"{summary_path} lists no operation with a request body")
+        usage_error(f"{', '.join(summary_paths)} list no operation with a request body")
     return operations
 
 
@@ -211,15 +249,9 @@ def main(argv):
             arguments.append(argument)
     if len(arguments) < 2:
         usage_error("expected SCHEMAS_JSON and at least one PLAN_JSON")
-    document = load_json(arguments[0], "schemas file")
-    schemas = document.get("schemas") if isinstance(document, dict) else None
-    if not isinstance(schemas, dict):
-        usage_error(f"{arguments[0]} has no top-level \"schemas\" object")
-    version = str(document.get("info", {}).get("version", "unknown"))
-    if summary_path is None:
-        summary_path = os.path.join(os.path.dirname(os.path.abspath(arguments[0])),
-                                    f"offer_code_paths_summary_{version}.txt")
-    checker = Checker(schemas, request_operations(summary_path))
+    version, schemas, files = load_sets(arguments[0])
+    summaries = [summary_path] if summary_path is not None else [summary_of(f) for f in files]
+    checker = Checker(schemas, request_operations(summaries))
 
     total, failed = 0, 0
     for plan_path in arguments[1:]:

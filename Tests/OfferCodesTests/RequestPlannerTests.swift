@@ -491,18 +491,18 @@ struct RequestPlannerTests {
 typealias JSONMembers = [(key: String, value: JSONValue)]
 
 extension JSONMembers {
-    fileprivate mutating func set(_ key: String, _ value: JSONValue) {
+    mutating func set(_ key: String, _ value: JSONValue) {
         if let index = firstIndex(where: { $0.key == key }) { self[index].value = value } else { append((key, value)) }
     }
 
-    fileprivate mutating func rename(_ key: String, to newKey: String) {
+    mutating func rename(_ key: String, to newKey: String) {
         if let index = firstIndex(where: { $0.key == key }) { self[index].key = newKey }
     }
 }
 
 extension JSONValue {
     /// A copy in which the object at `path` (member names from the root) is changed by `edit`.
-    fileprivate func editingObject(at path: ArraySlice<String>, _ edit: (inout JSONMembers) -> Void) -> JSONValue {
+    func editingObject(at path: ArraySlice<String>, _ edit: (inout JSONMembers) -> Void) -> JSONValue {
         guard case .object(var members) = self else { return self }
         if let first = path.first {
             members.set(first, (self[first] ?? .object([])).editingObject(at: path.dropFirst(), edit))

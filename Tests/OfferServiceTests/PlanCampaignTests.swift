@@ -128,6 +128,37 @@ struct PlanCampaignTests {
         #expect(planned == (codes + ["VIPABCD"]).map { .string($0) })
     }
 
+    @Test("plans the promotional, introductory and win-back offers of examples/subscription-offers.json")
+    func subscriptionOffers() async throws {
+        let url = ServiceFixtures.packageRoot.appendingPathComponent("examples/subscription-offers.json")
+        let campaign = try String(contentsOf: url, encoding: .utf8)
+        let response = try await route.post(Self.body(campaign))
+        #expect(response.status == 200, "\(response.text)")
+        let model = try CampaignValidator(today: Self.today).validate(json: Array(campaign.utf8)).validCampaign()
+        let requests = try RequestPlanner().planCampaign(model) { _, _ in [] }
+        #expect(response.json == RequestPlanner.document(campaign: model, requests: requests))
+        guard case .array(let planned)? = response.json?["requests"] else { return }
+        #expect(
+            planned.compactMap { $0["id"] }
+                == [
+                    "promotional-offer-1", "introductory-offer-1-USA", "introductory-offer-1-GBR",
+                    "introductory-offer-1-JPN", "win-back-offer-1",
+                ].map { JSONValue.string($0) })
+
+        // A price named by what customers pay: the service does not look price points up.
+        let pricePoint = #""pricePoint": "eyJzIjoiNjQ1MDAwMDAwMSIsInQiOiJHQlIiLCJwIjoiMTAwMTAifQ""#
+        #expect(campaign.contains(pricePoint))
+        let named = campaign.replacingOccurrences(of: pricePoint, with: #""customerPrice": "4.99""#)
+        let refused = try await route.post(Self.body(named))
+        #expect(refused.status == 422, "\(refused.text)")
+        #expect(refused.problemSlug == "invalid-field")
+        #expect(refused.string("field") == "campaign")
+        #expect(
+            refused.string("detail")?.contains(
+                "win-back offer 1 (\"winback_3m_for_1\"): the GBR price is the customer price 4.99") == true,
+            "\(refused.text)")
+    }
+
     @Test("a generated batch without codes is a 422 naming customCodes, the offer and how to get codes")
     func missingCodes() async throws {
         let campaign = ValidateCampaignTests.exampleText

@@ -9,6 +9,11 @@ enum RequestBodyBuilder {
     ///   and for messages).
     static func offer(_ offer: OfferDefinition, number: Int) throws(RequestPlanningError) -> JSONValue {
         let api = OfferCodeAPI(offer.product.type)
+        if let price = offer.prices.first(where: \.needsPricePoint) {
+            throw .pricePointNotLookedUp(
+                offer: "offer \(number) (\"\(offer.referenceName)\")", territory: price.territory,
+                customerPrice: price.customerPrice?.text ?? "")
+        }
         guard offer.product.type.allowedPaymentModes.contains(offer.paymentMode) else {
             throw .paymentModeNotAllowed(
                 offer: number, referenceName: offer.referenceName, paymentMode: offer.paymentMode,
@@ -115,16 +120,16 @@ enum RequestBodyBuilder {
         .object([("offerCode", link(type: api.offerType, id: RequestPlanner.placeholder(for: offerRequestId)))])
     }
 
-    private static func resource(type: String, attributes: JSONValue, relationships: JSONValue) -> JSONValue {
+    static func resource(type: String, attributes: JSONValue, relationships: JSONValue) -> JSONValue {
         .object([("type", .string(type)), ("attributes", attributes), ("relationships", relationships)])
     }
 
     /// A to-one relationship: `{"data": {"type": …, "id": …}}`.
-    private static func link(type: String, id: String) -> JSONValue {
+    static func link(type: String, id: String) -> JSONValue {
         .object([("data", identifier(type: type, id: id))])
     }
 
-    private static func identifier(type: String, id: String) -> JSONValue {
+    static func identifier(type: String, id: String) -> JSONValue {
         .object([("type", .string(type)), ("id", .string(id))])
     }
 }

@@ -5,12 +5,14 @@ import OfferJSON
 ///
 /// For each offer, in campaign order: the offer (`POST /v1/subscriptionOfferCodes` for
 /// auto-renewable subscriptions, `POST /v1/inAppPurchaseOfferCodes` otherwise, with its prices
-/// inline), then one request per one-time-use batch, then one request per custom code. The
-/// output is the same, byte for byte, on every run.
+/// inline), then one request per one-time-use batch, then one request per custom code
+/// (``forEachRequest(in:customCodes:_:)``, ``plan(_:customCodes:)``). The promotional,
+/// introductory and win-back offers follow (``forEachSubscriptionOfferRequest(in:_:)``;
+/// ``planCampaign(_:customCodes:)`` plans both). The output is the same, byte for byte, on every run.
 public struct RequestPlanner: Sendable {
     public init() {}
 
-    /// Streams the requests in dependency order, without holding the whole plan in memory.
+    /// Streams the offer-code requests in dependency order, without holding the whole plan in memory.
     ///
     /// - Parameters:
     ///   - campaign: a campaign that ``CampaignValidator`` accepted.

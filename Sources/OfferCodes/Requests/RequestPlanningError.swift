@@ -2,8 +2,9 @@ import Foundation
 
 /// Why ``RequestPlanner`` could not turn a campaign into App Store Connect requests.
 ///
-/// A campaign that ``CampaignValidator`` accepted never causes the first two; the third means
-/// the caller supplied the wrong codes for a generated custom-code batch. Offers and batches are
+/// A campaign that ``CampaignValidator`` accepted never causes the first two nor the last; the third
+/// means the caller supplied the wrong codes for a generated custom-code batch, the fourth that the
+/// campaign's customer prices were not looked up (``PriceResolution``). Offers and batches are
 /// numbered from 1 (batch 2 is the second entry of the offer's `customCodes` list), as every
 /// surface of OfferKit numbers them.
 public enum RequestPlanningError: Error, Sendable, Equatable, LocalizedError {
@@ -13,6 +14,10 @@ public enum RequestPlanningError: Error, Sendable, Equatable, LocalizedError {
     case paymentModeNotAllowed(offer: Int, referenceName: String, paymentMode: PaymentMode, productType: ProductType)
     /// The caller supplied a different number of codes than the generated batch holds.
     case generatedCodeCount(offer: Int, referenceName: String, batch: Int, expected: Int, supplied: Int)
+    /// A price names a customer price whose price point was not looked up (``PriceResolution``).
+    case pricePointNotLookedUp(offer: String, territory: String, customerPrice: String)
+    /// A promotional, introductory or win-back offer has a payment mode subscriptions do not have.
+    case subscriptionPaymentMode(offer: String, paymentMode: PaymentMode)
 
     public var errorDescription: String? {
         switch self {
@@ -27,6 +32,15 @@ public enum RequestPlanningError: Error, Sendable, Equatable, LocalizedError {
             return
                 "offer \(offer) (\"\(name)\"): custom-code batch \(batch) generates \(expected) codes, but \(supplied) "
                 + "were supplied; record the batch's generated codes in the ledger before planning its requests"
+        case .pricePointNotLookedUp(let offer, let territory, let price):
+            return
+                "\(offer): the \(territory) price is the customer price \(price), whose price point was not looked up "
+                + "in App Store Connect; write the price point id instead (App Store Connect lists a subscription's "
+                + "price points at GET /v1/subscriptions/{id}/pricePoints?filter[territory]=\(territory))"
+        case .subscriptionPaymentMode(let offer, let mode):
+            return
+                "\(offer): `paymentMode` \(mode.rawValue) is not available for a subscription offer; expected one of "
+                + "FREE_TRIAL, PAY_AS_YOU_GO, PAY_UP_FRONT; validate the campaign before planning its requests"
         }
     }
 }

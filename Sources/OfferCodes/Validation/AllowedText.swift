@@ -9,6 +9,30 @@ enum AllowedText {
         "a reverse-DNS bundle ID such as com.example.app: letters, digits and '-', parts joined by '.', at most \(BundleIdText.maximumBytes) bytes"
     static let appAppleId = "1-\(CampaignLimits.maximumAppAppleIdLength) digits 0-9, as a string"
     static let offers = "an array of one or more offers"
+    static let subscriptionOffers =
+        "an array of offers (a campaign lists at least one offer of any kind: offers, promotionalOffers, "
+        + "introductoryOffers, winBackOffers)"
+    static let subscription =
+        "an object with id, productId and optionally period (offerkit connect subscriptions lists them)"
+    static let subscriptionId = "a non-empty string: the subscription's App Store Connect id"
+    static let promotionalReferenceName =
+        "a non-empty string of at most \(CampaignLimits.maximumReferenceNameLength) characters, without control "
+        + "characters, unique among the app's offers of every kind"
+    static let winBackReferenceName =
+        "1-\(CampaignLimits.maximumWinBackReferenceNameLength) characters: letters, digits, spaces, '.' and '_' "
+        + "(Apple's rule), unique among the app's offers of every kind"
+    static let offerIdentifier =
+        "1-\(CampaignLimits.maximumOfferIdentifierLength) characters: letters A-Z a-z, digits 0-9, '.' and '_', "
+        + "unique among the app's offer identifiers (promotional, win-back, and offer codes' reference names)"
+    static let offerDate =
+        "a date YYYY-MM-DD, or P<n>D / P<n>M (n >= 1) counted from today (UTC)"
+    static let customerEligibility =
+        "an object with paidSubscriptionDurationInMonths, timeSinceLastSubscribedInMonths {minimum, maximum} and "
+        + "optionally waitBetweenOffersInMonths"
+    static let paidSubscriptionDuration = "1 to 24, 36, 48 or 60 (months)"
+    static let timeSinceLastSubscribed = "an object {\"minimum\": m, \"maximum\": n} with 1 <= m <= n <= 24 (months)"
+    static let monthsSinceLastSubscribed = "an integer from 1 to 24 (months)"
+    static let waitBetweenOffers = "an integer from 2 to 24 (months), or leave it out"
     static let referenceName =
         "a non-empty string of at most \(CampaignLimits.maximumReferenceNameLength) characters, "
         + "without control characters, unique among the app's offers"
@@ -29,7 +53,12 @@ enum AllowedText {
     static let prices = "a non-empty array of price entries, one per territory"
     static let territory = "3 upper-case letters: an App Store Connect territory id such as USA or JPN"
     static let pricePoint = "a non-empty string: the id of an App Store Connect price point"
-    static let priceEntry = "exactly one of \"pricePoint\" (a non-empty string) or \"free\": true"
+    static let priceEntry =
+        "exactly one of \"pricePoint\" (a non-empty string), \"customerPrice\" (such as \"4.99\") or \"free\": true"
+    static let customerPrice =
+        "a string of 1-\(CustomerPrice.maximumIntegerDigits) digits, optionally '.' and 1-"
+        + "\(CustomerPrice.maximumFractionDigits) more, above zero: the price customers pay in the territory's "
+        + "currency, such as \"4.99\" or \"480\""
     static let free = "true (leave it out for a paid territory)"
     static let codeCount =
         "an integer >= 1 and at most \(ProblemText.grouped(CampaignLimits.maximumCodesPerBatch)) (Apple's limit of "

@@ -13,6 +13,13 @@ struct CampaignDraft {
     var offers: [(index: Int, offer: OfferDraft)] = []
     /// How many offers the file lists, read or not (`nil` when `offers` itself could not be read).
     var offerCount: Int?
+    /// The promotional, introductory and win-back offers that are objects, as far as they could be
+    /// read, with their index in their list.
+    var promotionalOffers: [(index: Int, offer: PromotionalOfferDraft)] = []
+    var introductoryOffers: [(index: Int, offer: IntroductoryOfferDraft)] = []
+    var winBackOffers: [(index: Int, offer: WinBackOfferDraft)] = []
+    /// How many entries each of those lists has, read or not (absent when the list is absent or unreadable).
+    var listed: [CampaignOfferKind: Int] = [:]
     /// The shape problems.
     var findings: [CampaignFinding] = []
     /// The campaign, when the file had no shape problem.
@@ -22,6 +29,9 @@ struct CampaignDraft {
 
     init() {}
 
+    /// How many offers of every kind the campaign lists (as far as the lists could be read).
+    var totalOfferCount: Int { (offerCount ?? offers.count) + listed.values.reduce(0, +) }
+
     /// The parts of a campaign built in Swift: everything is readable.
     init(campaign: Campaign) {
         name = campaign.name
@@ -29,6 +39,19 @@ struct CampaignDraft {
         appAppleId = campaign.app.appAppleId
         offers = campaign.offers.enumerated().map { (index: $0.offset, offer: OfferDraft($0.element)) }
         offerCount = campaign.offers.count
+        promotionalOffers = campaign.promotionalOffers.enumerated().map {
+            (index: $0.offset, offer: PromotionalOfferDraft($0.element))
+        }
+        introductoryOffers = campaign.introductoryOffers.enumerated().map {
+            (index: $0.offset, offer: IntroductoryOfferDraft($0.element))
+        }
+        winBackOffers = campaign.winBackOffers.enumerated().map {
+            (index: $0.offset, offer: WinBackOfferDraft($0.element))
+        }
+        listed = [
+            .promotionalOffer: campaign.promotionalOffers.count, .introductoryOffer: campaign.introductoryOffers.count,
+            .winBackOffer: campaign.winBackOffers.count,
+        ]
         self.campaign = campaign
     }
 }

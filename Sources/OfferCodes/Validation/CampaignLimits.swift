@@ -33,6 +33,22 @@ public enum CampaignLimits {
     /// Validation checks it before any code is generated or recorded; the quarter's totals
     /// (including the stricter 10,000 sandbox codes) are checked across batches.
     public static let maximumCodesPerBatch = productionCodesPerQuarter
+    /// Apple: win-back offer reference names ("up to 65 characters", WinBackOfferCreateRequest).
+    static let maximumWinBackReferenceNameLength = 65
+    /// Apple: win-back offer ids ("up to 100 characters"); OfferKit holds promotional offer
+    /// identifiers, for which Apple documents no length, to the same rule.
+    static let maximumOfferIdentifierLength = 100
+    /// Apple: "up to 10 subscription offers active at any given time per subscription"
+    /// (StoreKit, Setting Up Subscription Offers): promotional offers per subscription.
+    public static let promotionalOffersPerSubscription = 10
+    /// Apple: "one current and one future introductory offer set up per country or region"
+    /// (App Store Connect Help, Pricing and availability).
+    public static let introductoryOffersPerTerritory = 2
+    /// Apple: "a maximum of 350 win-back offers per subscription" (App Store Connect Help, Set up
+    /// win-back offers).
+    public static let winBackOffersPerSubscription = 350
+    /// Apple: "a maximum of 5 win-back offers per storefront, per subscription at a time" (the same page).
+    public static let winBackOffersPerTerritoryAtATime = 5
     /// Apple: one-time-use codes expire within this many calendar months of creation.
     static let oneTimeUseExpiryMonths = 6
 }

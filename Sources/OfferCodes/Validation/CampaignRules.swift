@@ -1,7 +1,9 @@
 import OfferJSON
 
 /// The rules for a whole campaign: its name and app, each offer (``OfferRules``), duplicates
-/// across offers, and the limits that span offers and campaigns (``CampaignTotalsRules``).
+/// across offers, the limits that span offers and campaigns (``CampaignTotalsRules``), and the
+/// promotional, introductory and win-back offers (``SubscriptionOfferRules``,
+/// ``SubscriptionOfferLimitRules``).
 struct CampaignRules {
     let today: CalendarDate
     let ledger: (any CodeLedger)?
@@ -14,7 +16,7 @@ struct CampaignRules {
     func check(_ draft: CampaignDraft) throws -> [CampaignFinding] {
         var findings: [CampaignFinding] = []
         checkApp(draft, into: &findings)
-        if draft.offerCount == 0 {
+        if draft.offerCount == 0, draft.listed.values.allSatisfy({ $0 == 0 }) {
             findings.add(
                 ProblemPath.root["offers"], rule: "offers-not-empty", "the campaign has no offers; add at least one",
                 allowed: AllowedText.offers)
@@ -24,6 +26,8 @@ struct CampaignRules {
             try TaskCancellation.check()
             offerRules.check(offer, at: ProblemPath.root["offers"][index], into: &findings)
         }
+        try SubscriptionOfferRules(today: today).check(draft, into: &findings)
+        SubscriptionOfferLimitRules.check(draft, into: &findings)
         try TaskCancellation.check()
         var summary = LedgerSummary.empty
         var issuedCodes: Set<String> = []

@@ -81,10 +81,12 @@ enum DocumentOrder {
 
     /// The campaign format's field order (names shared by several objects keep one consistent place).
     private static let formatOrder = [
-        "name", "app", "bundleId", "appAppleId", "offers", "referenceName", "displayName", "product", "id", "productId",
-        "type",
-        "paymentMode", "duration", "numberOfPeriods", "customerEligibilities", "offerEligibility",
-        "autoRenewEnabled", "targetSubscriptionPlanType", "prices", "territory", "pricePoint", "free",
+        "name", "app", "bundleId", "appAppleId", "offers", "promotionalOffers", "introductoryOffers", "winBackOffers",
+        "referenceName", "offerIdentifier", "displayName", "product", "subscription", "id", "productId", "type",
+        "period", "paymentMode", "duration", "numberOfPeriods", "customerEligibilities", "customerEligibility",
+        "paidSubscriptionDurationInMonths", "timeSinceLastSubscribedInMonths", "minimum", "maximum",
+        "waitBetweenOffersInMonths", "offerEligibility", "autoRenewEnabled", "targetSubscriptionPlanType", "startDate",
+        "endDate", "priority", "promotionIntent", "prices", "territory", "pricePoint", "customerPrice", "free",
         "oneTimeUseCodes", "customCodes", "codes", "generate", "count", "prefix", "length", "alphabet",
         "redemptionLimit", "expirationDate", "environment",
     ]

@@ -3,25 +3,35 @@ struct PriceDraft {
     var territory: String?
     /// The price point, when the entry has one that is a string.
     var pricePoint: String?
-    /// Whether the territory is free: `nil` when the entry does not say clearly (both or neither
-    /// of `pricePoint` and `"free": true`, or an unreadable `free`; reported by the reader).
+    /// The customer price, when the entry has one that is a price.
+    var customerPrice: CustomerPrice?
+    /// Whether the territory is free: `nil` when the entry does not say clearly (more than one or
+    /// none of `pricePoint`, `customerPrice` and `"free": true`, an unreadable `free` or
+    /// `customerPrice`; reported by the reader).
     var isFree: Bool?
 
-    init(territory: String?, pricePoint: String?, isFree: Bool?) {
+    init(territory: String?, pricePoint: String?, customerPrice: CustomerPrice? = nil, isFree: Bool?) {
         self.territory = territory
         self.pricePoint = pricePoint
+        self.customerPrice = customerPrice
         self.isFree = isFree
     }
 
     init(_ price: TerritoryPrice) {
-        self.init(territory: price.territory, pricePoint: price.pricePoint, isFree: price.isFree)
+        self.init(
+            territory: price.territory, pricePoint: price.pricePoint, customerPrice: price.customerPrice,
+            isFree: price.isFree)
     }
 
     /// The entry, when every part of it could be read.
     var territoryPrice: TerritoryPrice? {
         guard let territory, let isFree else { return nil }
         if isFree { return TerritoryPrice(territory: territory, pricePoint: nil) }
-        guard let pricePoint else { return nil }
-        return TerritoryPrice(territory: territory, pricePoint: pricePoint)
+        if let pricePoint {
+            var price = TerritoryPrice(territory: territory, pricePoint: pricePoint)
+            price.customerPrice = customerPrice
+            return price
+        }
+        return customerPrice.map { TerritoryPrice(territory: territory, customerPrice: $0) }
     }
 }

@@ -1,10 +1,26 @@
 /// The rules for an offer's prices: one entry per territory, each territory an id, and the
-/// entries free or paid as the payment mode requires.
+/// entries free or paid as the payment mode requires. Offer codes and the promotional,
+/// introductory and win-back offers share them.
 enum PriceRules {
     /// Adds every price problem of `offer`, which is at `path`.
     /// Entries or parts of entries that could not be read are skipped.
     static func check(_ offer: OfferDraft, at path: ProblemPath, into findings: inout [CampaignFinding]) {
-        guard let prices = offer.prices else { return }
+        // The payment mode decides free or paid only when it is one the product type has.
+        var mode: PaymentMode?
+        if let type = offer.productType, let paymentMode = offer.paymentMode,
+            type.allowedPaymentModes.contains(paymentMode)
+        {
+            mode = paymentMode
+        }
+        check(offer.prices, mode: mode, at: path, into: &findings)
+    }
+
+    /// Adds every problem of the `prices` of an offer at `path` whose payment mode is `mode` (`nil`
+    /// when it is not known, or not one the offer may have).
+    static func check(
+        _ prices: [PriceDraft?]?, mode: PaymentMode?, at path: ProblemPath, into findings: inout [CampaignFinding]
+    ) {
+        guard let prices else { return }
         let pricesPath = path["prices"]
         guard !prices.isEmpty else {
             findings.add(
@@ -34,7 +50,7 @@ enum PriceRules {
                     "the price point is empty; give the id of an App Store Connect price point, or make the "
                         + "territory free", allowed: AllowedText.pricePoint)
             }
-            checkPaymentMode(offer, price, at: entryPath, into: &findings)
+            if let mode { checkPaymentMode(mode, price, at: entryPath, into: &findings) }
         }
     }
 
@@ -50,25 +66,29 @@ enum PriceRules {
             allowed: AllowedText.territory)
     }
 
-    private static func isTerritoryId(_ text: String) -> Bool {
+    static func isTerritoryId(_ text: String) -> Bool {
         text.utf8.count == 3 && text.utf8.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
     }
 
     private static func checkPaymentMode(
-        _ offer: OfferDraft, _ price: PriceDraft, at path: ProblemPath, into findings: inout [CampaignFinding]
+        _ paymentMode: PaymentMode, _ price: PriceDraft, at path: ProblemPath, into findings: inout [CampaignFinding]
     ) {
-        guard let type = offer.productType, let paymentMode = offer.paymentMode,
-            type.allowedPaymentModes.contains(paymentMode), let isFree = price.isFree
-        else { return }
+        guard let isFree = price.isFree else { return }
         let mode = paymentMode.rawValue
         let territory = price.territory.map { "the \(ProblemText.quoted($0)) entry" } ?? "the entry"
         switch paymentMode {
         case .freeTrial:
             guard !isFree else { return }
-            let pricePoint = price.pricePoint.map { "the price point \(ProblemText.quoted($0))" } ?? "a price point"
+            let (member, what) =
+                price.pricePoint == nil && price.customerPrice != nil
+                ? ("customerPrice", "the customer price \(ProblemText.quoted(price.customerPrice?.text ?? ""))")
+                : (
+                    "pricePoint",
+                    price.pricePoint.map { "the price point \(ProblemText.quoted($0))" } ?? "a price point"
+                )
             findings.add(
-                path["pricePoint"], rule: "free-trial-price-point",
-                "FREE_TRIAL offers are free, but \(territory) has \(pricePoint); replace it with \"free\": true "
+                path[member], rule: "free-trial-price-point",
+                "FREE_TRIAL offers are free, but \(territory) has \(what); replace it with \"free\": true "
                     + "(App Store Connect rejects a price point for a free trial with 409)",
                 allowed: "\"free\": true in every territory for FREE_TRIAL")
         case .payAsYouGo, .payUpFront:

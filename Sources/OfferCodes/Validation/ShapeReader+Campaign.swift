@@ -1,7 +1,7 @@
 import OfferJSON
 
 extension ShapeReader {
-    static let campaignMembers = ["name", "app", "offers"]
+    static let campaignMembers = ["name", "app", "offers", "promotionalOffers", "introductoryOffers", "winBackOffers"]
     static let appMembers = ["bundleId", "appAppleId"]
 
     /// Reads a whole campaign document: every part that has the right shape, down to each offer's
@@ -19,7 +19,11 @@ extension ShapeReader {
                 draft.bundleId = string("bundleId", of: app, required: true, allowed: AllowedText.bundleId)
                 draft.appAppleId = string("appAppleId", of: app, required: true, allowed: AllowedText.appAppleId)
             }
-            if let offers = array("offers", of: root, required: true, allowed: AllowedText.offers, elements: .object) {
+            // `offers` may be left out when the campaign lists offers of another kind.
+            let offersRequired = !["promotionalOffers", "introductoryOffers", "winBackOffers"].contains(where: root.has)
+            if let offers = array(
+                "offers", of: root, required: offersRequired, allowed: AllowedText.offers, elements: .object)
+            {
                 draft.offerCount = offers.count
                 for (index, value) in offers.enumerated() {
                     if stopsWhenCancelled, Task.isCancelled {
@@ -30,14 +34,22 @@ extension ShapeReader {
                         draft.offers.append((index, offer))
                     }
                 }
+            } else if !offersRequired, !root.has("offers") {
+                draft.offerCount = 0
             }
+            readSubscriptionOffers(of: root, into: &draft)
+            if draft.wasCancelled { return draft }
         }
         draft.findings = findings
         if findings.isEmpty, let name = draft.name, let bundleId = draft.bundleId, let appAppleId = draft.appAppleId,
-            let offers = OfferDraft.all(draft.offers.map(\.offer.definition))
+            let offers = OfferDraft.all(draft.offers.map(\.offer.definition)),
+            let promotional = OfferDraft.all(draft.promotionalOffers.map(\.offer.definition)),
+            let introductory = OfferDraft.all(draft.introductoryOffers.map(\.offer.definition)),
+            let winBack = OfferDraft.all(draft.winBackOffers.map(\.offer.definition))
         {
             draft.campaign = Campaign(
-                name: name, app: CampaignApp(bundleId: bundleId, appAppleId: appAppleId), offers: offers)
+                name: name, app: CampaignApp(bundleId: bundleId, appAppleId: appAppleId), offers: offers,
+                promotionalOffers: promotional, introductoryOffers: introductory, winBackOffers: winBack)
         }
         return draft
     }

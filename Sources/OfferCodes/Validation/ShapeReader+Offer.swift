@@ -7,7 +7,7 @@ extension ShapeReader {
         "customCodes", "displayName",
     ]
     static let productMembers = ["id", "productId", "type"]
-    static let priceMembers = ["territory", "pricePoint", "free"]
+    static let priceMembers = ["territory", "pricePoint", "customerPrice", "free"]
 
     /// What could be read of one offer, or `nil` when it is not an object (every shape problem
     /// is reported).
@@ -94,7 +94,8 @@ extension ShapeReader {
         }
     }
 
-    private mutating func readPrices(of offer: ShapeObject) -> [PriceDraft?]? {
+    /// The object's `prices` (each `nil` when it is not an object), or `nil` when the list cannot be read.
+    mutating func readPrices(of offer: ShapeObject) -> [PriceDraft?]? {
         guard let values = array("prices", of: offer, required: true, allowed: AllowedText.prices, elements: .object)
         else { return nil }
         return values.enumerated().map { readPrice($0.element, at: offer.path["prices"][$0.offset]) }
@@ -104,38 +105,63 @@ extension ShapeReader {
         guard
             let entry = object(
                 value, at: path, noun: "the price entry", members: Self.priceMembers,
-                allowed: "an object with territory and either pricePoint or \"free\": true")
+                allowed: "an object with territory and one of pricePoint, customerPrice or \"free\": true")
         else { return nil }
         let territory = string("territory", of: entry, required: true, allowed: AllowedText.territory)
         let pricePoint = string("pricePoint", of: entry, required: false, allowed: AllowedText.pricePoint)
+        let customerPrice = readCustomerPrice(of: entry)
         let free = bool("free", of: entry, required: false, allowed: AllowedText.free)
         let hasPricePoint = entry.has("pricePoint")
-        if hasPricePoint, free == true {
+        let hasCustomerPrice = entry.has("customerPrice")
+        if hasCustomerPrice, hasPricePoint || free == true {
+            let other = hasPricePoint ? "a \"pricePoint\"" : "\"free\": true"
+            report(
+                path, rule: "price-or-free",
+                "the entry has both a \"customerPrice\" and \(other); keep one: the price point, or the customer "
+                    + "price for OfferKit to look its price point up, or \"free\": true for a free territory",
+                allowed: AllowedText.priceEntry)
+        } else if hasPricePoint, free == true {
             report(
                 path, rule: "price-or-free",
                 "the entry has both a \"pricePoint\" and \"free\": true; keep the price point for a paid "
                     + "territory, or \"free\": true for a free one", allowed: AllowedText.priceEntry)
-        } else if !hasPricePoint, !entry.has("free") {
+        } else if !hasPricePoint, !hasCustomerPrice, !entry.has("free") {
             report(
                 path, rule: "price-or-free",
-                "the entry has neither a \"pricePoint\" nor \"free\": true; add one of them",
-                allowed: AllowedText.priceEntry)
-        } else if !hasPricePoint, free == false {
+                "the entry has neither a \"pricePoint\" nor \"free\": true; add one of them (or a \"customerPrice\", "
+                    + "such as \"4.99\", for OfferKit to look the price point up)", allowed: AllowedText.priceEntry)
+        } else if !hasPricePoint, !hasCustomerPrice, free == false {
             report(
                 path, rule: "price-or-free",
-                "the entry has \"free\": false but no \"pricePoint\"; add a pricePoint, or write \"free\": true",
-                allowed: AllowedText.priceEntry)
+                "the entry has \"free\": false but no \"pricePoint\"; add a pricePoint (or a customerPrice), or write "
+                    + "\"free\": true", allowed: AllowedText.priceEntry)
         }
-        // Paid when there is a price point and `free` is left out or false; free when only
-        // `"free": true` is there; unclear otherwise (reported above, or `free` is unreadable).
+        // Paid when there is exactly one of a price point and a customer price and `free` is left
+        // out or false; free when only `"free": true` is there; unclear otherwise (reported above,
+        // or a part is unreadable).
         let freeIsKnown = free != nil || !entry.has("free")
+        // (An unreadable price point still says the entry is paid, as it always has.)
+        let paidIsKnown = hasPricePoint || !hasCustomerPrice || customerPrice != nil
         let isFree: Bool? =
-            switch (hasPricePoint, free) {
+            switch (hasPricePoint || hasCustomerPrice, free) {
             case (true, true): nil
-            case (true, _): freeIsKnown ? false : nil
+            case (true, _): freeIsKnown && paidIsKnown && !(hasPricePoint && hasCustomerPrice) ? false : nil
             case (false, true): true
             case (false, _): nil
             }
-        return PriceDraft(territory: territory, pricePoint: pricePoint, isFree: isFree)
+        return PriceDraft(territory: territory, pricePoint: pricePoint, customerPrice: customerPrice, isFree: isFree)
+    }
+
+    /// The entry's `customerPrice`, when it is a string that is a price (a problem otherwise).
+    private mutating func readCustomerPrice(of entry: ShapeObject) -> CustomerPrice? {
+        guard let text = string("customerPrice", of: entry, required: false, allowed: AllowedText.customerPrice)
+        else { return nil }
+        if let problem = CustomerPrice.problem(with: text) {
+            report(
+                entry.path["customerPrice"], rule: "customer-price", "\(ProblemText.quoted(text)) \(problem)",
+                allowed: AllowedText.customerPrice)
+            return nil
+        }
+        return CustomerPrice(text)
     }
 }

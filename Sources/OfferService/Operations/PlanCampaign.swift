@@ -36,9 +36,12 @@ extension ServiceOperation {
         var requests: [PlannedRequest] = []
         do {
             // The planner stops with CancellationError when the request times out.
-            try RequestPlanner().forEachRequest(in: campaign, customCodes: supplied.codes) { requests.append($0) }
+            try RequestPlanner().forEachCampaignRequest(in: campaign, customCodes: supplied.codes) {
+                requests.append($0)
+            }
         } catch let error as RequestPlanningError {
-            // A validated campaign with checked codes never gets here; say what the library found.
+            // A validated campaign with checked codes gets here only for a customer price, whose price
+            // point the service does not look up; say what the library found.
             throw ServiceProblem(
                 .invalidField, detail: error.errorDescription ?? "the campaign cannot be planned",
                 field: error.isAboutSuppliedCodes ? "customCodes" : "campaign")

@@ -1,0 +1,28 @@
+/// Which price points ``PriceResolution`` asks for: those of one product in one territory.
+public struct PricePointQuery: Sendable, Hashable, CustomStringConvertible {
+    /// The product whose price points App Store Connect lists.
+    public enum Product: Sendable, Hashable {
+        /// An auto-renewable subscription, by its App Store Connect id
+        /// (`GET /v1/subscriptions/{id}/pricePoints`).
+        case subscription(id: String)
+        /// Another in-app purchase, by its App Store Connect id (`GET /v2/inAppPurchases/{id}/pricePoints`).
+        case inAppPurchase(id: String)
+    }
+
+    public var product: Product
+    /// The territory's App Store Connect id (`filter[territory]`).
+    public var territory: String
+
+    public init(product: Product, territory: String) {
+        self.product = product
+        self.territory = territory
+    }
+
+    /// `subscription 6450000001 in USA`.
+    public var description: String {
+        switch product {
+        case .subscription(let id): "subscription \(id) in \(territory)"
+        case .inAppPurchase(let id): "in-app purchase \(id) in \(territory)"
+        }
+    }
+}

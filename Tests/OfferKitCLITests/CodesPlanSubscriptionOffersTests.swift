@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+/// `offerkit codes plan` and `codes apply` with a campaign of promotional, introductory and
+/// win-back offers: planned (bodies checked against Apple's schemas by Python's `jsonschema`), and
+/// refused by `apply`, which does not create them yet.
+@Suite("offerkit codes plan: promotional, introductory and win-back offers")
+struct CodesPlanSubscriptionOffersTests {
+    static let subscription =
+        #"{"id": "6450000001", "productId": "com.example.offerkit.monthly", "period": "ONE_MONTH"}"#
+
+    static func campaign(winBackPrice: String = #""pricePoint": "pp-usa-499""#) -> String {
+        """
+        {
+          "name": "offers-2027",
+          "app": {"bundleId": "com.example.offerkit.demo", "appAppleId": "\(CampaignFiles.appAppleId)"},
+          "promotionalOffers": [
+            {"referenceName": "Come back for 3 months", "offerIdentifier": "comeback_monthly_3",
+             "subscription": \(subscription), "paymentMode": "PAY_AS_YOU_GO", "duration": "ONE_MONTH",
+             "numberOfPeriods": 3, "prices": [{"territory": "USA", "pricePoint": "pp-usa-199"}]}
+          ],
+          "introductoryOffers": [
+            {"subscription": \(subscription), "paymentMode": "FREE_TRIAL", "duration": "ONE_WEEK",
+             "prices": [{"territory": "USA", "free": true}, {"territory": "GBR", "free": true}]}
+          ],
+          "winBackOffers": [
+            {"referenceName": "Win back 2027", "offerIdentifier": "winback_2027", "subscription": \(subscription),
+             "paymentMode": "PAY_UP_FRONT", "duration": "THREE_MONTHS",
+             "customerEligibility": {"paidSubscriptionDurationInMonths": 6,
+                                     "timeSinceLastSubscribedInMonths": {"minimum": 1, "maximum": 12}},
+             "startDate": "2027-04-01", "priority": "NORMAL", "prices": [{"territory": "USA", \(winBackPrice)}]}
+          ]
+        }
+        """
+    }
+
+    @Test(
+        "A campaign of promotional, introductory and win-back offers plans into requests Apple's schemas accept",
+        .enabled(if: CodesPlanTests.Schemas.available || Independent.isCI, CodesPlanTests.Schemas.reason))
+    func plansSubscriptionOffers() throws {
+        let files = try CampaignFiles.make()
+        defer { files.remove() }
+        let campaign = try files.write(Self.campaign(), to: "offers.json")
+        let plan = try files.run("plan", campaign, ["--no-ledger"], ledger: .none)
+        #expect(plan.status == 0, "\(plan)")
+        let document = try #require(JSON.parse(plan.stdout))
+        let ids = try #require(document["requests"]?.array).compactMap { $0["id"]?.string }
+        #expect(
+            ids == ["promotional-offer-1", "introductory-offer-1-USA", "introductory-offer-1-GBR", "win-back-offer-1"])
+        let result = try CodesPlanTests.Schemas.validate(planFiles: [try files.write(plan.stdout, to: "plan.json")])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(
+            result.stdout.contains("4 requests valid against App Store Connect API 4.4.1 schemas"), "\(result.stdout)")
+    }
+
+    @Test(
+        "examples/subscription-offers.json validates, with its offers counted, and plans into valid requests",
+        .enabled(if: CodesPlanTests.Schemas.available || Independent.isCI, CodesPlanTests.Schemas.reason))
+    func exampleValidatesAndPlans() throws {
+        let example = CLI.packageRoot.appendingPathComponent("examples/subscription-offers.json").path
+        let files = try CampaignFiles.make()
+        defer { files.remove() }
+        let validate = try files.run("validate", example, [], ledger: .none)
+        #expect(validate.status == 0, "\(validate)")
+        #expect(
+            validate.output
+                == "valid: subscription-offers-2027 (app 1234567890): 0 offers, 0 one-time-use batches (0 codes), "
+                + "0 custom-code batches (0 codes), 1 promotional offer, 1 introductory offer (3 territories), "
+                + "1 win-back offer", "\(validate)")
+        let plan = try files.run("plan", example, ["--no-ledger"], ledger: .none)
+        #expect(plan.status == 0, "\(plan)")
+        let result = try CodesPlanTests.Schemas.validate(planFiles: [try files.write(plan.stdout, to: "plan.json")])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(
+            result.stdout.contains("5 requests valid against App Store Connect API 4.4.1 schemas"), "\(result.stdout)")
+    }
+
+    @Test func refusesToPlanACustomerPriceItCannotLookUp() throws {
+        let files = try CampaignFiles.make()
+        defer { files.remove() }
+        let campaign = try files.write(Self.campaign(winBackPrice: #""customerPrice": "4.99""#), to: "offers.json")
+        let validate = try files.run("validate", campaign, [], ledger: .none)
+        #expect(validate.status == 0, "\(validate)")
+        let plan = try files.run("plan", campaign, ["--no-ledger"], ledger: .none)
+        #expect(plan.status == 4, "\(plan)")
+        #expect(plan.stdout.isEmpty)
+        #expect(
+            plan.stderr.contains(
+                "win-back offer 1 (\"winback_2027\"): the USA price is the customer price 4.99, whose price point "
+                    + "was not looked up"), "\(plan.stderr)")
+    }
+
+    @Test func applyRefusesOffersItDoesNotCreateYet() throws {
+        let files = try CampaignFiles.make()
+        defer { files.remove() }
+        let campaign = try files.write(Self.campaign(), to: "offers.json")
+        let generate = try files.run("generate", campaign)
+        #expect(generate.status == 0, "\(generate)")
+        let apply = try files.run("apply", campaign, ["--dry-run"])
+        #expect(apply.status == 2, "\(apply)")
+        #expect(
+            apply.stderr.contains(
+                "declares promotional, introductory or win-back offers, which `offerkit codes apply` does not create yet"
+            ),
+            "\(apply.stderr)")
+    }
+}
