@@ -95,12 +95,12 @@ struct SubscriptionOfferTests {
     }
 
     /// Python's `jsonschema` on `requests` (Tests/Interop/validate_asc_requests.py).
-    static func validateWithPython(_ requests: [PlannedRequest]) throws -> PythonTool.Result {
+    static func validateWithPython(_ requests: [PlannedRequest]) async throws -> PythonTool.Result {
         let directory = try PythonTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("requests.json")
         try Data(JSONValue.array(requests.map { $0.jsonValue() }).serialized(pretty: true)).write(to: url)
-        return try PythonTool.validate(planFiles: [url])
+        return try await PythonTool.validate(planFiles: [url])
     }
 
     // MARK: Reading and validation
@@ -328,7 +328,7 @@ struct SubscriptionOfferTests {
 
     @Test(
         "Every planned promotional, introductory and win-back body is valid against Apple's schemas",
-        .enabled(if: PythonTool.available || PythonTool.isCI, PythonTool.reason))
+        .enabled(PythonTool.reason) { await PythonTool.available || PythonTool.isCI })
     func everyBodyIsValidAgainstApplesSchemas() async throws {
         var campaign = try await Self.resolvedCampaign()
         // Every optional member too: a plan type, an end date for the introductory offer, no wait.
@@ -341,7 +341,7 @@ struct SubscriptionOfferTests {
         campaign.winBackOffers[1].terms.paymentMode = .freeTrial
         let requests = try RequestPlanner().planSubscriptionOffers(campaign)
         #expect(requests.count == 5)
-        let result = try Self.validateWithPython(requests)
+        let result = try await Self.validateWithPython(requests)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(
             result.stdout.contains("5 requests valid against App Store Connect API 4.4.1 schemas"), "\(result.stdout)")
@@ -407,7 +407,7 @@ struct SubscriptionOfferTests {
 
     @Test(
         "Every payment mode of every kind plans into bodies Apple's schemas accept",
-        .enabled(if: PythonTool.available || PythonTool.isCI, PythonTool.reason))
+        .enabled(PythonTool.reason) { await PythonTool.available || PythonTool.isCI })
     func everyModeOfEveryKindIsValidAgainstApplesSchemas() async throws {
         let report = try Self.validate(Self.everyModeCampaignJSON())
         #expect(report.problems.isEmpty, "\(report.problems)")
@@ -424,7 +424,7 @@ struct SubscriptionOfferTests {
             return id
         }
         #expect(pricePoints == [nil, nil, "pp-usa-399", "pp-jpn-480", "pp-deu-599"])
-        let result = try Self.validateWithPython(requests)
+        let result = try await Self.validateWithPython(requests)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(
             result.stdout.contains("11 requests valid against App Store Connect API 4.4.1 schemas"), "\(result.stdout)")
@@ -432,14 +432,14 @@ struct SubscriptionOfferTests {
 
     @Test(
         "The schema check rejects a misspelled or missing win-back member",
-        .enabled(if: PythonTool.available || PythonTool.isCI, PythonTool.reason))
+        .enabled(PythonTool.reason) { await PythonTool.available || PythonTool.isCI })
     func schemaCheckRejectsBrokenSubscriptionOfferBodies() async throws {
         let requests = try RequestPlanner().planSubscriptionOffers(try await Self.resolvedCampaign())
         var misspelled = requests[3]
         misspelled.body = misspelled.body.editingObject(at: ["data", "attributes"][...]) {
             $0.rename("periodCount", to: "numberOfPeriods")
         }
-        let result = try Self.validateWithPython([misspelled])
+        let result = try await Self.validateWithPython([misspelled])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("'periodCount' is a required property"), "\(result.stdout)")
         #expect(result.stdout.contains("('numberOfPeriods' was unexpected)"), "\(result.stdout)")

@@ -36,18 +36,20 @@ struct CodesPlanSubscriptionOffersTests {
 
     @Test(
         "A campaign of promotional, introductory and win-back offers plans into requests Apple's schemas accept",
-        .enabled(if: CodesPlanTests.Schemas.available || Independent.isCI, CodesPlanTests.Schemas.reason))
-    func plansSubscriptionOffers() throws {
+        .enabled(CodesPlanTests.Schemas.reason) { await CodesPlanTests.Schemas.available || Independent.isCI })
+    func plansSubscriptionOffers() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let campaign = try files.write(Self.campaign(), to: "offers.json")
-        let plan = try files.run("plan", campaign, ["--no-ledger"], ledger: .none)
+        let plan = try await files.run("plan", campaign, ["--no-ledger"], ledger: .none)
         #expect(plan.status == 0, "\(plan)")
         let document = try #require(JSON.parse(plan.stdout))
         let ids = try #require(document["requests"]?.array).compactMap { $0["id"]?.string }
         #expect(
             ids == ["promotional-offer-1", "introductory-offer-1-USA", "introductory-offer-1-GBR", "win-back-offer-1"])
-        let result = try CodesPlanTests.Schemas.validate(planFiles: [try files.write(plan.stdout, to: "plan.json")])
+        let result = try await CodesPlanTests.Schemas.validate(planFiles: [
+            try files.write(plan.stdout, to: "plan.json")
+        ])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(
             result.stdout.contains("4 requests valid against App Store Connect API 4.4.1 schemas"), "\(result.stdout)")
@@ -55,33 +57,35 @@ struct CodesPlanSubscriptionOffersTests {
 
     @Test(
         "examples/subscription-offers.json validates, with its offers counted, and plans into valid requests",
-        .enabled(if: CodesPlanTests.Schemas.available || Independent.isCI, CodesPlanTests.Schemas.reason))
-    func exampleValidatesAndPlans() throws {
+        .enabled(CodesPlanTests.Schemas.reason) { await CodesPlanTests.Schemas.available || Independent.isCI })
+    func exampleValidatesAndPlans() async throws {
         let example = CLI.packageRoot.appendingPathComponent("examples/subscription-offers.json").path
         let files = try CampaignFiles.make()
         defer { files.remove() }
-        let validate = try files.run("validate", example, [], ledger: .none)
+        let validate = try await files.run("validate", example, [], ledger: .none)
         #expect(validate.status == 0, "\(validate)")
         #expect(
             validate.output
                 == "valid: subscription-offers-2027 (app 1234567890): 0 offers, 0 one-time-use batches (0 codes), "
                 + "0 custom-code batches (0 codes), 1 promotional offer, 1 introductory offer (3 territories), "
                 + "1 win-back offer", "\(validate)")
-        let plan = try files.run("plan", example, ["--no-ledger"], ledger: .none)
+        let plan = try await files.run("plan", example, ["--no-ledger"], ledger: .none)
         #expect(plan.status == 0, "\(plan)")
-        let result = try CodesPlanTests.Schemas.validate(planFiles: [try files.write(plan.stdout, to: "plan.json")])
+        let result = try await CodesPlanTests.Schemas.validate(planFiles: [
+            try files.write(plan.stdout, to: "plan.json")
+        ])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(
             result.stdout.contains("5 requests valid against App Store Connect API 4.4.1 schemas"), "\(result.stdout)")
     }
 
-    @Test func refusesToPlanACustomerPriceItCannotLookUp() throws {
+    @Test func refusesToPlanACustomerPriceItCannotLookUp() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let campaign = try files.write(Self.campaign(winBackPrice: #""customerPrice": "4.99""#), to: "offers.json")
-        let validate = try files.run("validate", campaign, [], ledger: .none)
+        let validate = try await files.run("validate", campaign, [], ledger: .none)
         #expect(validate.status == 0, "\(validate)")
-        let plan = try files.run("plan", campaign, ["--no-ledger"], ledger: .none)
+        let plan = try await files.run("plan", campaign, ["--no-ledger"], ledger: .none)
         #expect(plan.status == 4, "\(plan)")
         #expect(plan.stdout.isEmpty)
         #expect(
@@ -90,13 +94,13 @@ struct CodesPlanSubscriptionOffersTests {
                     + "was not looked up"), "\(plan.stderr)")
     }
 
-    @Test func applyRefusesOffersItDoesNotCreateYet() throws {
+    @Test func applyRefusesOffersItDoesNotCreateYet() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let campaign = try files.write(Self.campaign(), to: "offers.json")
-        let generate = try files.run("generate", campaign)
+        let generate = try await files.run("generate", campaign)
         #expect(generate.status == 0, "\(generate)")
-        let apply = try files.run("apply", campaign, ["--dry-run"])
+        let apply = try await files.run("apply", campaign, ["--dry-run"])
         #expect(apply.status == 2, "\(apply)")
         #expect(
             apply.stderr.contains(

@@ -1,5 +1,7 @@
+import OfferJSON
+
 /// How often an auto-renewable subscription renews: App Store Connect's `subscriptionPeriod`.
-public enum SubscriptionPeriod: String, Sendable, CaseIterable, Codable {
+public enum SubscriptionPeriod: String, Sendable, CaseIterable, Codable, EnumeratedValue {
     case oneWeek = "ONE_WEEK"
     case oneMonth = "ONE_MONTH"
     case twoMonths = "TWO_MONTHS"

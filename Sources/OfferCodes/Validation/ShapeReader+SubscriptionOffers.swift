@@ -92,10 +92,10 @@ extension ShapeReader {
         draft.eligibility = readEligibility(of: offer)
         draft.startDate = date("startDate", of: offer, required: true)
         draft.endDate = part("endDate", of: offer, date("endDate", of: offer, required: false))
-        draft.priority = enumerationIgnoringCase("priority", of: offer, required: true, naming: "a priority")
+        draft.priority = enumeration("priority", of: offer, required: true, naming: "a priority")
         draft.promotionIntent = part(
             "promotionIntent", of: offer,
-            enumerationIgnoringCase("promotionIntent", of: offer, required: false, naming: "a promotion intent"))
+            enumeration("promotionIntent", of: offer, required: false, naming: "a promotion intent"))
         return draft
     }
 
@@ -107,19 +107,19 @@ extension ShapeReader {
         {
             let id = string("id", of: subscription, required: true, allowed: AllowedText.subscriptionId)
             let productId = string("productId", of: subscription, required: true, allowed: AllowedText.productId)
-            let period: SubscriptionPeriod? = enumerationIgnoringCase(
+            let period: SubscriptionPeriod? = enumeration(
                 "period", of: subscription, required: false, naming: "a subscription period")
             terms.subscription = SubscriptionDraft(
                 id: id, productId: productId, period: part("period", of: subscription, period))
         }
-        terms.paymentMode = enumerationIgnoringCase("paymentMode", of: offer, required: true, naming: "a payment mode")
-        terms.duration = enumerationIgnoringCase("duration", of: offer, required: true, naming: "an offer duration")
+        terms.paymentMode = enumeration("paymentMode", of: offer, required: true, naming: "a payment mode")
+        terms.duration = enumeration("duration", of: offer, required: true, naming: "an offer duration")
         terms.numberOfPeriods = part(
             "numberOfPeriods", of: offer,
             integer("numberOfPeriods", of: offer, required: false, allowed: AllowedText.numberOfPeriods))
         terms.targetSubscriptionPlanType = part(
             "targetSubscriptionPlanType", of: offer,
-            enumerationIgnoringCase(
+            enumeration(
                 "targetSubscriptionPlanType", of: offer, required: false, naming: "a subscription plan type"))
         terms.prices = readPrices(of: offer)
         return terms
@@ -154,23 +154,5 @@ extension ShapeReader {
             integer(
                 "waitBetweenOffersInMonths", of: eligibility, required: false, allowed: AllowedText.waitBetweenOffers))
         return draft
-    }
-
-    // MARK: Enumerations in any case
-
-    /// The member as one of `Value`'s names, compared ignoring case (`pay_as_you_go` reads as
-    /// `PAY_AS_YOU_GO`); a problem with a spelling hint otherwise.
-    mutating func enumerationIgnoringCase<Value: RawRepresentable & CaseIterable>(
-        _ key: String, of object: ShapeObject, required: Bool, naming what: String
-    ) -> Value? where Value.RawValue == String {
-        guard let value = member(key, of: object, required: required, allowed: AllowedText.oneOf(Value.self)) else {
-            return nil
-        }
-        if case .string(let text) = value,
-            let match = Value.allCases.first(where: { $0.rawValue == text.uppercased() })
-        {
-            return match
-        }
-        return enumeration(value, at: object.path[key], naming: what)
     }
 }
