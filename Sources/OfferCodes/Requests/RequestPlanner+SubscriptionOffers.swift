@@ -5,8 +5,10 @@ extension RequestPlanner {
     /// each win-back offer (`POST /v1/winBackOffers`, prices inline), in campaign order. None
     /// depends on another: each names its subscription by its App Store Connect id.
     ///
-    /// - Parameter campaign: a campaign that ``CampaignValidator`` accepted, its customer prices
-    ///   looked up (``PriceResolution``).
+    /// - Parameters:
+    ///   - campaign: a campaign that ``CampaignValidator`` accepted, its customer prices looked up
+    ///     (``PriceResolution``).
+    ///   - body: called with each planned request, in order.
     /// - Throws: ``RequestPlanningError/pricePointNotLookedUp(offer:territory:customerPrice:)`` for
     ///   a customer price without its price point; whatever `body` throws; `CancellationError` when
     ///   the current task is cancelled (checked before each request).
