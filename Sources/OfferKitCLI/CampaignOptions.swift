@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OfferCodes
+import OfferLedger
 import OfferLedgerPostgres
 
 /// The campaign file, the ledger and "today", shared by the `codes` subcommands.
@@ -18,8 +19,8 @@ struct CampaignOptions: ParsableArguments {
 
     /// Reads the campaign and checks it against every rule (and the ledger): throws every problem
     /// at once. For commands that create something (generate, plan).
-    func load(ledger: (any CodeLedger)?) throws -> Campaign {
-        try Self.load(path: campaign, ledger: ledger, today: day())
+    func load(ledger: CodeLedger?) async throws -> Campaign {
+        try await Self.load(path: campaign, ledger: ledger, today: day())
     }
 
     /// Reads the campaign for commands that only look codes up (import, export, deactivate): its
@@ -33,8 +34,8 @@ struct CampaignOptions: ParsableArguments {
 
     func readCampaignBytes() throws -> [UInt8] { try Self.readBytes(campaign) }
 
-    static func load(path: String, ledger: (any CodeLedger)?, today: CalendarDate) throws -> Campaign {
-        try CampaignValidator(today: today, ledger: ledger).validate(json: readBytes(path)).validCampaign()
+    static func load(path: String, ledger: CodeLedger?, today: CalendarDate) async throws -> Campaign {
+        try await CampaignValidator(today: today).validate(json: readBytes(path), against: ledger).validCampaign()
     }
 
     /// `--today`, or the current UTC day.
@@ -102,30 +103,33 @@ struct LedgerOptions: ParsableArguments {
         }
     }
 
-    /// Opens the ledger (creating an SQLite file with mode 0600, or a PostgreSQL schema and its
-    /// tables), or `nil` with `--no-ledger`.
-    func open() throws -> (any OpenLedger)? {
-        try location().map(Self.open)
-    }
-
     /// Opens the ledger at `location` (creating an SQLite file with mode 0600, or a PostgreSQL
-    /// schema and its tables); warns when an existing ledger file is readable by others.
-    static func open(_ location: LedgerLocation) throws -> any OpenLedger {
+    /// schema and its tables, unless `access` is read-only) and runs `body` with it; a PostgreSQL
+    /// ledger's connections run until `body` returns. Warns when an existing ledger file is
+    /// readable by others.
+    static func withLedger<T>(
+        _ location: LedgerLocation, access: LedgerAccess = .readWrite, _ body: (CodeLedger) async throws -> T
+    ) async throws -> T {
         switch location {
         case .sqlite(let path):
             warnIfExposed(path)
-            return try SQLiteLedger(path: path)
+            return try await body(try await CodeLedger.sqlite(path: path, access: access))
         case .postgres(let location):
-            return try PostgresLedger(location)
+            return try await CodeLedger.withPostgres(location, access: access, body)
         }
     }
 
-    /// Opens the ledger if it exists, for commands that only read it (validate, plan): a
-    /// missing SQLite file is an empty ledger, and nothing is created. (A PostgreSQL ledger is
-    /// opened as by ``open()``: an empty schema is an empty ledger.)
-    func openExisting() throws -> (any OpenLedger)? {
-        if case .sqlite(let path)? = try location(), !FileManager.default.fileExists(atPath: path) { return nil }
-        return try open()
+    /// Runs `body` with the ledger (see ``withLedger(_:access:_:)``), or with `nil` under
+    /// `--no-ledger`; with `existing`, for commands that only read what earlier runs recorded
+    /// (validate, plan, status, export), a missing SQLite file is an empty ledger (`nil`), and
+    /// nothing is created. (A PostgreSQL ledger is opened as it is: an empty schema is an empty
+    /// ledger.)
+    func withLedger<T>(existing: Bool = false, _ body: (CodeLedger?) async throws -> T) async throws -> T {
+        guard let location = try location() else { return try await body(nil) }
+        if existing, case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
+            return try await body(nil)
+        }
+        return try await Self.withLedger(location) { try await body($0) }
     }
 
     /// Warns when an existing ledger file can be read by group or others: it holds redeemable codes.
@@ -133,11 +137,14 @@ struct LedgerOptions: ParsableArguments {
         Output.warnIfExposed(path, name: "ledger \(path)", reason: " and holds redeemable codes")
     }
 
-    /// Opens the ledger; a command that needs one fails with a usage error under `--no-ledger`.
+    /// Runs `body` with the ledger; a command that needs one fails with a usage error under
+    /// `--no-ledger`.
     /// - Parameter existing: for commands that read what earlier runs recorded: a missing file is
     ///   an empty ledger (`nil`), and is not created.
-    func require(for command: String, existing: Bool = false) throws -> (any OpenLedger)? {
+    func require<T>(for command: String, existing: Bool = false, _ body: (CodeLedger?) async throws -> T)
+        async throws -> T
+    {
         guard resolvedPath != nil else { throw CLIError.usage("codes \(command) needs a ledger: drop --no-ledger") }
-        return existing ? try openExisting() : try open()
+        return try await withLedger(existing: existing, body)
     }
 }

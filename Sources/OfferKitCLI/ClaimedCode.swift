@@ -1,5 +1,6 @@
 import Foundation
 import OfferCodes
+import OfferLedger
 
 /// `codes claim --format json`: one object with every field.
 struct ClaimedCode: Encodable {

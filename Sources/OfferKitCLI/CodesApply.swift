@@ -4,6 +4,7 @@ import OfferCodes
 import OfferConnect
 import OfferConnectAPI
 import OfferJSON
+import OfferLedger
 
 /// `offerkit codes apply`: the campaign's plan sent to App Store Connect, exactly once,
 /// resumable after any failure.
@@ -43,16 +44,23 @@ struct CodesApply: AsyncParsableCommand {
         guard (0...3600).contains(valuesWait) else {
             throw CLIError.usage("--values-wait must be 0 to 3600 seconds, not \(valuesWait)")
         }
-        guard let ledger = try options.ledger.require(for: "apply", existing: true) else {
-            throw CLIError.usage(
-                "the ledger \(options.ledger.resolvedPath ?? LedgerOptions.defaultPath) does not exist: run `offerkit "
-                    + "codes generate` with the same ledger first, so that the campaign's codes and limits are recorded "
-                    + "(codes apply records there what App Store Connect creates)")
+        try await options.ledger.require(for: "apply", existing: true) { ledger in
+            guard let ledger else {
+                throw CLIError.usage(
+                    "the ledger \(options.ledger.resolvedPath ?? LedgerOptions.defaultPath) does not exist: run "
+                        + "`offerkit codes generate` with the same ledger first, so that the campaign's codes and "
+                        + "limits are recorded (codes apply records there what App Store Connect creates)")
+            }
+            try await apply(ledger: ledger)
         }
-        let (campaign, requests) = try Self.plan(options, ledger: ledger)
+    }
+
+    private func apply(ledger: CodeLedger) async throws {
+        let (campaign, requests) = try await Self.plan(options, ledger: ledger)
         if dryRun {
             try DryRunReport(
-                campaign: campaign, requests: requests, recorded: ledger.connectResources(campaign: campaign.name)
+                campaign: campaign, requests: requests,
+                recorded: try await ledger.connectResources(campaign: campaign.name)
             )
             .print(format: format)
             return
@@ -71,19 +79,18 @@ struct CodesApply: AsyncParsableCommand {
     }
 
     /// The campaign as recorded and its plan, after the checks `codes plan` makes.
-    static func plan(_ options: CampaignOptions, ledger: any OpenLedger) throws -> (Campaign, [PlannedRequest]) {
-        try ledger.checkIntegrity(thorough: false)
-        let campaign = try CodesPlan.withRecordedExpiry(options.load(ledger: ledger), ledger: ledger)
-        try RecordedBatchCheck.verify(campaign, ledger: ledger)
-        let recorded = try ledger.batches(campaign: campaign.name)
+    static func plan(_ options: CampaignOptions, ledger: CodeLedger) async throws -> (Campaign, [PlannedRequest]) {
+        try await ledger.checkIntegrity(thorough: false)
+        let campaign = try await CodesPlan.withRecordedExpiry(options.load(ledger: ledger), ledger: ledger)
+        try await RecordedBatchCheck.verify(campaign, ledger: ledger)
+        let recorded = try await ledger.batches(campaign: campaign.name)
         let expected = campaign.offers.reduce(0) { $0 + $1.customCodes.count + $1.oneTimeUseCodes.count }
         guard recorded.count >= expected, expected > 0 || !recorded.isEmpty || campaign.offers.isEmpty else {
             throw CLIError.usage(
                 "campaign \(campaign.name) is not recorded in the ledger (\(recorded.count) of \(expected) batches): run "
                     + "`offerkit codes generate` with the same ledger first, so that its codes and limits are recorded")
         }
-        let codes = CustomCodeSource(campaign: campaign, ledger: ledger)
-        try codes.checkGenerated()
+        let codes = try await CustomCodeSource.read(campaign: campaign, ledger: ledger)
         return (campaign, try RequestPlanner().plan(campaign, customCodes: codes.codes))
     }
 

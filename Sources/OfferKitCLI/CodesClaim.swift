@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
 import OfferCodes
+import OfferLedger
 
 /// `offerkit codes claim`: one code for one recipient, recorded in the ledger.
-struct CodesClaim: ParsableCommand {
+struct CodesClaim: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "claim",
         abstract: "Hand out one code of an offer to one recipient and print it with its redemption link.",
@@ -43,16 +44,16 @@ struct CodesClaim: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let campaign = try options.loadRecorded()
         _ = try CampaignOptions.offerIndex(named: offer, in: campaign)
-        guard let ledger = try options.ledger.require(for: "claim", existing: true) else {
-            throw LedgerError.unknownCampaign(campaign: campaign.name)
-        }
         let scope = AssignmentScope(
             campaign: campaign.name, offer: offer, environment: environment == .sandbox ? .sandbox : .production,
             today: try options.day())
-        let assignment = try ledger.claim(recipient: recipient, scope: scope)
+        let assignment = try await options.ledger.require(for: "claim", existing: true) { ledger in
+            guard let ledger else { throw LedgerError.unknownCampaign(campaign: campaign.name) }
+            return try await ledger.claim(recipient: recipient, scope: scope)
+        }
         let url = RedemptionLink.url(appAppleId: campaign.app.appAppleId, code: assignment.code.code)
         switch format {
         case .json: try Output.json(ClaimedCode(assignment, url: url))

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
 import OfferCodes
+import OfferLedger
 
 /// `offerkit codes export`: what marketing hands out, rendered from templates.
-struct CodesExport: ParsableCommand {
+struct CodesExport: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract:
@@ -86,11 +87,16 @@ struct CodesExport: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let campaign = try options.loadRecorded()
         if let offer { _ = try CampaignOptions.offerIndex(named: offer, in: campaign) }
-        let ledger = try options.ledger.require(for: "export", existing: true)
-        try ledger?.checkIntegrity()
+        try await options.ledger.require(for: "export", existing: true) { ledger in
+            try await ledger?.checkIntegrity()
+            try await run(campaign: campaign, ledger: ledger)
+        }
+    }
+
+    private func run(campaign: Campaign, ledger: CodeLedger?) async throws {
         let exportFormat: ExportFormat =
             switch format {
             case .csv: .csv
@@ -116,33 +122,31 @@ struct CodesExport: ParsableCommand {
                 environment: environment == .sandbox ? .sandbox : .production, today: try options.day())
             guard let ledger else { throw LedgerError.unknownCampaign(campaign: campaign.name) }
             if reprint {
-                try reprint(list, scope: scope, ledger: ledger, exporter: exporter)
+                try await reprint(list, scope: scope, ledger: ledger, exporter: exporter)
             } else {
-                try assign(list, scope: scope, ledger: ledger, exporter: exporter)
+                try await assign(list, scope: scope, ledger: ledger, exporter: exporter)
             }
         } else if reprint {
-            try reprintAll(campaign: campaign, ledger: ledger, exporter: exporter)
+            try await reprintAll(campaign: campaign, ledger: ledger, exporter: exporter)
         } else {
-            try exportCodes(campaign: campaign, ledger: ledger, exporter: exporter)
+            try await exportCodes(campaign: campaign, ledger: ledger, exporter: exporter)
         }
         Self.noteMissingTitles(
             exporter, campaign: campaign, campaignPath: options.campaign, offer: noteOffer, recipients: people)
     }
 
     /// Every code of the campaign (optionally of one offer), nothing handed out.
-    private func exportCodes(campaign: Campaign, ledger: (any OpenLedger)?, exporter: CodeExporter) throws {
-        let count = try output(label: "exporting codes") { write, progress in
+    private func exportCodes(campaign: Campaign, ledger: CodeLedger?, exporter: CodeExporter) async throws {
+        let count = try await output(label: "exporting codes") { sink, progress in
             var count = 0
-            try exporter.export(
-                to: write,
-                forEachCode: { row in
-                    try ledger?.forEachCode(campaign: campaign.name, offer: offer) { code in
-                        guard includes(code.environment) else { return }
-                        count += 1
-                        progress.update(count)
-                        try row(code)
-                    }
-                })
+            var records = exporter.records(hasRecipients: false)
+            try await ledger?.forEachCode(campaign: campaign.name, offer: offer) { code in
+                guard includes(code.environment) else { return }
+                count += 1
+                progress.update(count)
+                try records.add(code) { try sink.write($0) }
+            }
+            try records.finish { try sink.write($0) }
             return count
         }
         if count == 0 {
@@ -166,12 +170,12 @@ struct CodesExport: ParsableCommand {
     /// nothing until `export` returns.
     func output(
         label: String, spool: Bool = false,
-        _ export: (_ write: (String) throws -> Void, _ progress: inout ProgressReporter) throws -> Int
-    ) throws -> Int {
+        _ export: (_ sink: OutputSink, _ progress: inout ProgressReporter) async throws -> Int
+    ) async throws -> Int {
         let sink = try OutputSink(path: out, overwrite: force, spool: spool)
         var progress = ProgressReporter(label, total: nil)
         do {
-            let count = try export({ try sink.write($0) }, &progress)
+            let count = try await export(sink, &progress)
             progress.finish()
             if count > 0 { try sink.finish() } else { sink.abandon() }
             return count

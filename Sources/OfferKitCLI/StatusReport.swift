@@ -1,5 +1,6 @@
 import Foundation
 import OfferCodes
+import OfferLedger
 
 /// What `offerkit codes status` prints: a campaign's ``CampaignStatus`` with totals, as a table
 /// (``text``) or as JSON (its `Encodable` shape, documented in the README).

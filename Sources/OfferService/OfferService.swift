@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import OfferCodes
+import OfferLedger
 import OfferRetention
 import OfferSigning
 
@@ -21,8 +22,9 @@ public struct OfferService: Sendable {
     /// Loads every app's key and checks the authentication settings.
     ///
     /// - Parameter ledger: the code ledger that the configuration's ``ServiceConfiguration/ledger``
-    ///   names, opened by the caller (``SQLiteLedger``, or `PostgresLedger` of `OfferLedgerPostgres`);
-    ///   with one, the service has `POST /v1/codes/claim` and `GET /v1/campaigns/{name}/status`.
+    ///   names, opened by the caller (``CodeLedger/sqlite(path:access:)``, or
+    ///   `CodeLedger.withPostgres` of `OfferLedgerPostgres`, around the service's run); with one, the
+    ///   service has `POST /v1/codes/claim` and `GET /v1/campaigns/{name}/status`.
     /// - Parameter retentionDecider: with a `retention` section, what decides the Get Retention
     ///   Message endpoint's answers instead of its rules (``RetentionDecider``: the hook for a choice
     ///   that needs your own data); the service verifies each request before and signs the offer after.
@@ -32,7 +34,7 @@ public struct OfferService: Sendable {
     ///   authentication is required and there is no API key, or the configuration names a ledger
     ///   and none is given.
     public init(
-        configuration: ServiceConfiguration, ledger: (any CodeLedger)? = nil,
+        configuration: ServiceConfiguration, ledger: CodeLedger? = nil,
         authentication: Authentication = .required, metrics: ServiceMetrics = ServiceMetrics(),
         clock: SigningClock = .system, nonces: NonceGenerator = .random,
         retentionDecider: (any RetentionDecider)? = nil,

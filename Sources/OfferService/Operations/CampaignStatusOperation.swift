@@ -1,5 +1,6 @@
 import OfferCodes
 import OfferJSON
+import OfferLedger
 import OfferSigning
 
 extension ServiceOperation {
@@ -23,7 +24,7 @@ extension ServiceOperation {
         let campaign = request.parameters["name"] ?? ""
         let today = CampaignSchemas.today(nil, request)
         let status = try await ledger.run(logger: request.logger, campaignField: nil) { ledger in
-            try ledger.ledger.status(campaign: campaign, today: today)
+            try await ledger.status(campaign: campaign, today: today)
         }
         return OperationResponse(body: CodeSchemas.statusJSON(status))
     }

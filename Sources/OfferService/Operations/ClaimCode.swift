@@ -1,5 +1,6 @@
 import OfferCodes
 import OfferJSON
+import OfferLedger
 import OfferSigning
 
 extension ServiceOperation {
@@ -28,8 +29,8 @@ extension ServiceOperation {
         let (assignment, appAppleId) = try await ledger.run(logger: request.logger, campaignField: "campaign") {
             ledger in
             // The campaign's app first: an unknown campaign is a 404 before anything is assigned.
-            let appAppleId = try ledger.appAppleId(campaign: scope.campaign, today: scope.today)
-            return (try ledger.ledger.claim(recipient: recipient, scope: scope), appAppleId)
+            let appAppleId = try await ledger.appAppleId(campaign: scope.campaign)
+            return (try await ledger.claim(recipient: recipient, scope: scope), appAppleId)
         }
         return OperationResponse(body: CodeSchemas.claimJSON(assignment, appAppleId: appAppleId))
     }

@@ -1,5 +1,8 @@
 import Foundation
 import OfferCodes
+import OfferLedger
+
+@testable import OfferLedger
 
 /// A child process of the claim proofs (``LedgerClaimProofTests``): it opens the ledger, claims a
 /// code for each recipient of its share, one `claim(recipient:scope:)` call at a time, and
@@ -70,8 +73,11 @@ struct ClaimWorker: Codable {
     }
 
     /// Claims the share (in the child process).
-    func run() throws {
-        let ledger = try LedgerStore(locator: ledger).open()
+    func run() async throws {
+        try await LedgerPlace(locator: ledger).withLedger { try await run(ledger: $0) }
+    }
+
+    private func run(ledger: CodeLedger) async throws {
         let descriptor = open(log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
         defer { close(descriptor) }
@@ -84,7 +90,7 @@ struct ClaimWorker: Codable {
         for number in recipients().dropFirst(startAt) {
             let recipient = Self.recipient(number)
             do {
-                let assignment = try claim(recipient, scope: scope, ledger: ledger)
+                let assignment = try await claim(recipient, scope: scope, ledger: ledger)
                 append("\(recipient)\t\(assignment.code.code)\t\(assignment.isNew ? 1 : 0)")
             } catch {
                 append("error\t\(recipient)\t\(error)")
@@ -94,19 +100,19 @@ struct ClaimWorker: Codable {
         append("done")
         if waitsToBeKilled {
             let deadline = Date().addingTimeInterval(300)
-            while Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            while Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         }
     }
 
     /// One claim; while codes are still being supplied, "no code left" means "not yet".
-    private func claim(_ recipient: String, scope: AssignmentScope, ledger: any CodeLedger) throws -> CodeAssignment {
+    private func claim(_ recipient: String, scope: AssignmentScope, ledger: CodeLedger) async throws -> CodeAssignment {
         while true {
             // Looked at before the claim: a claim that starts after the marker exists sees every code.
             let supplied = suppliedMarker.map { FileManager.default.fileExists(atPath: $0) } ?? true
             do {
-                return try ledger.claim(recipient: recipient, scope: scope)
+                return try await ledger.claim(recipient: recipient, scope: scope)
             } catch LedgerError.noCodeLeft where !supplied {
-                Thread.sleep(forTimeInterval: 0.01)
+                try await Task.sleep(for: .milliseconds(10))
             }
         }
     }
