@@ -197,9 +197,16 @@ let package = Package(
             dependencies: [
                 "OfferJSON", "OfferSigning", "OfferCodes", "OfferLedger", "OfferConnectAPI", "OfferAppleVerification",
                 "OfferRetentionAPI",
-                "OfferRetention", "OfferRetentionTesting",
+                "OfferRetention", "OfferRetentionTesting", "OfferService",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+                // http-framing: NIO's HTTP/1.1 parser with and without the service's ConnectionGuard.
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             ],
             path: "Fuzz/Targets"
         ),
@@ -290,6 +297,8 @@ let package = Package(
             dependencies: [
                 "OfferJSON", "OfferSigning", "InteropSupport", "AppleTestChain", "TLSTestSupport",
                 "OfferRetentionTesting", "OfferAppleVerification",
+                // The command tree, read in-process by the test of every command's --help.
+                "OfferKitCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
     ],

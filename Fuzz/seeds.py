@@ -264,6 +264,30 @@ seed("pem", "key-pkcs8.pem", p8)
 seed("pem", "key-legacy-encrypted.pem", "-----BEGIN EC PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\n"
      "DEK-Info: AES-128-CBC,00112233445566778899AABBCCDDEEFF\n\nMIIB\n-----END EC PRIVATE KEY-----\n")
 
+# http-framing: the bytes of a connection, as HostileClientTests sends them: well-formed requests (a length, chunks
+# with an extension and a trailer, pipelined), codings the service refuses, chunk sizes over its 64-byte limit.
+def request(fields, body=""):
+    return ("POST /v1/signatures/promotional-offer HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            + fields + "\r\n" + body)
+
+
+framing_body = '{"bundleId":"com.example.offerkit.demo"}'
+chunked = f"{len(framing_body):x};part=1\r\n{framing_body}\r\n0\r\nX-Trailer: 1\r\n\r\n"
+seed("http-framing", "get.http", "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+seed("http-framing", "length.http", request(f"Content-Length: {len(framing_body)}\r\n", framing_body))
+seed("http-framing", "chunked.http", request("Transfer-Encoding: chunked\r\n", chunked))
+seed("http-framing", "pipelined.http", request(f"Content-Length: {len(framing_body)}\r\n", framing_body)
+     + request("Transfer-Encoding: chunked\r\n", chunked) + "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+seed("http-framing", "gzip-chunked.http", request("Transfer-Encoding: gzip, chunked\r\n", chunked))
+seed("http-framing", "two-fields.http", request("Transfer-Encoding: identity\r\nTransfer-Encoding: chunked\r\n", chunked))
+seed("http-framing", "chunk-over-limit.http", request("Transfer-Encoding: chunked\r\n", "FFFFFFFFFFFFFFFF\r\n"))
+seed("http-framing", "chunks-over-limit.http", request("Transfer-Encoding: chunked\r\n", "20\r\n" + " " * 32 + "\r\n21\r\n"))
+seed("http-framing", "after-another.http", request(f"Content-Length: {len(framing_body)}\r\n", framing_body)
+     + request("Transfer-Encoding: chunked\r\n", "0000000041;x=y\r\n"))
+framing_tokens = ["\r\n", "\r\n\r\n", "Transfer-Encoding: ", "chunked", "gzip, chunked", "identity", "Content-Length: ",
+                  "0\r\n\r\n", ";", "FFFFFFFFFFFFFFFF", "POST / HTTP/1.1\r\n", "GET / HTTP/1.1\r\n", "Connection: close"]
+write_dictionary("http-framing", "\n".join(token(word) for word in framing_tokens) + "\n")
+
 # The folders written above are this script's: a file there that this run did not write is a stale seed.
 owned = {path.parent for path in written if path.parent.parent == corpus}
 owned_dictionaries = {root / "Fuzz" / "dictionaries" / f"{folder.name}.dict" for folder in owned}

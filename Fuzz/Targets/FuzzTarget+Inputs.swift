@@ -32,6 +32,17 @@ extension FuzzTarget {
     }
 
     /// Parses a ledger locator; a password in it never shows in its description or its error.
+    /// A password file: a password found is one field of one line, never empty, never spanning lines.
+    static func fuzzPasswordFile(_ input: [UInt8]) {
+        guard
+            let location = try? PostgresLocation(
+                user: "offerkit", password: nil, host: "db.example.com", port: 5432, database: "offers")
+        else { return }
+        guard let password = PostgresPasswordFile.password(in: input, for: location) else { return }
+        check(!password.isEmpty, "an empty password was taken from the password file")
+        check(!password.contains(where: \.isNewline), "a password spans lines of the password file")
+    }
+
     static func fuzzLedgerLocation(_ input: [UInt8]) {
         guard let text = String(validating: input, as: UTF8.self) else { return }
         let secret = "fuzz-secret-password"

@@ -33,6 +33,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case recipients
     /// `LedgerLocation(parsing:)`: a `--ledger` path or URL, whose password must never be shown.
     case ledgerLocation = "ledger-location"
+    /// `PostgresPasswordFile.password(in:for:)`: PostgreSQL's password file (`~/.pgpass`, `PGPASSFILE`).
+    case pgpass
     /// What `codes apply` reads from App Store Connect: error bodies, list pages, `201` bodies,
     /// `X-Rate-Limit`, `Retry-After`, and error pointers mapped to campaign paths.
     case connectAnswers = "connect-answers"
@@ -50,6 +52,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case realtimeAnswer = "realtime-answer"
     /// `PEMBlock.scan(_:)` and `blocks(in:)`: private keys, root certificates and TLS files.
     case pem
+    /// The bytes of a connection to `offerkit serve`: NIO's HTTP/1.1 parser behind the service's
+    /// `ConnectionGuard` and the chunk-size watcher it puts in front of the parser.
+    case httpFraming = "http-framing"
 
     /// Runs one input through the target.
     package func run(_ input: [UInt8]) {
@@ -66,6 +71,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .credentials: Self.fuzzCredentials(input)
         case .recipients: Self.fuzzRecipients(input)
         case .ledgerLocation: Self.fuzzLedgerLocation(input)
+        case .pgpass: Self.fuzzPasswordFile(input)
         case .connectAnswers: Self.fuzzConnectAnswers(input)
         case .appleSigned: Self.fuzzAppleSigned(input)
         case .retentionAPI: Self.fuzzRetentionAPI(input)
@@ -73,6 +79,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .realtimeRequestBody: Self.fuzzRealtimeRequestBody(input)
         case .realtimeAnswer: Self.fuzzRealtimeAnswer(input)
         case .pem: Self.fuzzPEM(input)
+        case .httpFraming: Self.fuzzHTTPFraming(input)
         }
     }
 

@@ -9,12 +9,17 @@ import SwiftASN1
 /// `SignedDataVerifier` in Apple's App Store Server libraries, with online checks off).
 ///
 /// A JWS is accepted when:
-/// - its header's `alg` is `ES256` and its `x5c` holds exactly three certificates (leaf first);
+/// - its three parts are canonical base64url (no `=` padding, unused trailing bits zero), its
+///   header's `alg` is `ES256`, it has no `crit` or `b64` member, and its `x5c` holds exactly three
+///   certificates (leaf first) (``AppleCompactJWS``);
 /// - the leaf and the intermediate verify, with swift-certificates' `Verifier` (RFC 5280), to one
 ///   of the trusted roots (Apple Root CA – G3 unless others are given), at the payload's
 ///   `signedDate` (the current time when it has none); the intermediate carries extension
-///   1.2.840.113635.100.6.2.1 and the leaf 1.2.840.113635.100.6.11.1;
-/// - the signature verifies with the leaf's P-256 key;
+///   1.2.840.113635.100.6.2.1 and the leaf 1.2.840.113635.100.6.11.1; key usage follows RFC 5280
+///   §4.2.1.3: the intermediate and the root assert `keyCertSign`, the leaf, if it has keyUsage,
+///   `digitalSignature` and not `keyCertSign`;
+/// - the signature verifies with the leaf's P-256 key (in either of its two equivalent forms,
+///   low-S and high-S: the App Store signs with both);
 /// - the payload decodes as Apple's type and names the expected app (bundle ID, and in production
 ///   App Apple ID) and environment, as Apple's libraries check them for each kind.
 ///
@@ -292,6 +297,12 @@ public struct AppleSignedDataVerifier: Sendable {
         guard AppleChainPolicy.carries(signed.intermediate, AppleChainPolicy.intermediateOID) else {
             throw .missingAppleExtension(certificate: "intermediate", oid: intermediateOID)
         }
+        // The root's key usage is checked once the Verifier has found it (AppleChainPolicy).
+        if let problem = AppleChainPolicy.keyUsageProblem(
+            leaf: signed.leaf, authorities: [("intermediate", signed.intermediate)])
+        {
+            throw .untrustedChain(problem)
+        }
         for (name, certificate) in [("leaf", signed.leaf), ("intermediate", signed.intermediate)] {
             guard certificate.notValidBefore <= date, date <= certificate.notValidAfter else {
                 throw .certificateNotValid(
@@ -336,6 +347,16 @@ public struct AppleSignedDataVerifier: Sendable {
         return AppleVerificationError.clip("\(certificate.subject)")
     }
 
+    /// Verifies the ES256 signature with the leaf's key.
+    ///
+    /// A high-S signature (s > n/2) is accepted, as Apple's verifiers accept it: Apple's Python
+    /// library verifies with PyJWT, which calls `cryptography` (OpenSSL), and neither requires
+    /// low S. It must be accepted: the App Store's signer does not normalize S, so about half of
+    /// what it signs is high-S (18 of 42 genuine App Store JWS, each verified to Apple Root CA – G3,
+    /// checked when this was written); refusing them would refuse real purchases. That (r, n−s)
+    /// verifies as well as (r, s) lets anyone respell a JWS without changing what it says; nothing
+    /// here keys on the JWS's text (the real-time endpoint's replay cache keys on the request
+    /// identifier and the payload's digest), so a respelled request is the same request.
     private static func verifySignature(of signed: AppleCompactJWS) throws(AppleVerificationError) {
         guard let key = P256.Signing.PublicKey(signed.leaf.publicKey) else {
             throw .unreadableCertificate(position: 0, reason: "its public key is not P-256")

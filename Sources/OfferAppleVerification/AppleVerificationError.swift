@@ -6,7 +6,9 @@ import Foundation
 public indirect enum AppleVerificationError: Error, Equatable, Sendable {
     /// The JWS is longer than the verifier accepts; it was not parsed.
     case inputTooLarge(bytes: Int, limit: Int)
-    /// The input is not a compact JWS of JSON header and payload.
+    /// The input is not a compact JWS of JSON header and payload as the App Store signs it: a part
+    /// is not canonical base64url (`=` padding, unused trailing bits set) or not a JSON object, or
+    /// the header has a `crit` or `b64` member.
     case malformed(String)
     /// The header's `alg` is not `ES256` (`nil`: absent or not a string).
     case algorithmNotES256(found: String?)
@@ -18,7 +20,8 @@ public indirect enum AppleVerificationError: Error, Equatable, Sendable {
     case missingAppleExtension(certificate: String, oid: String)
     /// A certificate was not valid at the time the chain is checked at (the payload's `signedDate`).
     case certificateNotValid(certificate: String, at: Date, notBefore: Date, notAfter: Date)
-    /// The chain does not verify to a trusted root.
+    /// The chain does not verify to a trusted root, or breaks RFC 5280's rules on the way (basic
+    /// constraints, key usage).
     case untrustedChain(String)
     /// The ES256 signature does not verify with the leaf certificate's public key.
     case signatureInvalid

@@ -6,7 +6,7 @@ import OfferSigning
 /// quarter of a token's lifetime is left before its `exp`, so that no request carries a token about
 /// to expire. (`iat` is whole seconds, rounded down: a token expires up to a second less than its
 /// lifetime after it was made.) Apple accepts App Store Connect tokens of at most 20 minutes and
-/// App Store Server API tokens of at most 60 (SPEC §5).
+/// App Store Server API tokens of at most 60 (docs/formats.md §5).
 package final class ConnectTokenSource: Sendable {
     private let make: @Sendable (_ lifetime: Int, _ issuedAt: Date) throws -> BearerToken
     private let lifetime: Int

@@ -126,7 +126,8 @@ package enum JSONValue: Equatable, Sendable {
                 let key = try string()
                 let duplicate: Bool
                 if names != nil {
-                    duplicate = !names!.insert(key).inserted
+                    // In place (optional chaining), without a copy of the set.
+                    duplicate = names?.insert(key).inserted == false
                 } else if members.count < 16 {
                     duplicate = members.contains(where: { $0.key == key })
                 } else {

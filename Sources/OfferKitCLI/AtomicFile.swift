@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 
 #if canImport(Glibc)
     import Glibc
@@ -8,9 +9,23 @@ import Foundation
     import Darwin
 #endif
 
-/// Writes a file whole or not at all: the bytes go to a temporary file in the same folder, which
-/// gets its mode, is flushed, and only then takes the target's name.
+/// Writes a file whole or not at all: the bytes go to a file in a staging folder beside the target
+/// (``StagingFolder``: `.NAME.offerkit-XXXXXXXX.tmp/`, locked while this process lives), which gets
+/// its mode, is flushed, and only then takes the target's name. A run killed before that leaves
+/// only the staging folder, which the next run writing the same file removes, and says so.
 enum AtomicFile {
+    /// A file written in its staging folder, waiting for its name (the folder goes with the object).
+    final class Staged {
+        let folder: StagingFolder
+        /// The file in the folder.
+        let file: String
+
+        init(folder: StagingFolder, file: String) {
+            self.folder = folder
+            self.file = file
+        }
+    }
+
     /// - Parameters:
     ///   - permissions: the new file's mode (0600 for keys); the temporary file is created with it.
     ///   - overwrite: when false, an existing file is an error and is left untouched, even if it
@@ -20,12 +35,27 @@ enum AtomicFile {
         try commit(try prepare(data, for: path, permissions: permissions), to: path, overwrite: overwrite)
     }
 
-    /// Writes `data` to a new temporary file beside `path`, with its mode, flushed; returns the
-    /// temporary file's path for ``commit(_:to:overwrite:)`` (or for `unlink` if it is not wanted).
-    static func prepare(_ data: Data, for path: String, permissions: mode_t = 0o644) throws -> String {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let temporary = "\(directory)/.\(URL(fileURLWithPath: path).lastPathComponent).\(UUID().uuidString).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, permissions)
+    /// A new staging folder for `path`; abandoned ones of earlier runs are removed first, each
+    /// named on stderr.
+    static func stagingFolder(for path: String) throws -> StagingFolder {
+        do {
+            return try StagingFolder(for: path, removed: noteRemoved)
+        } catch {
+            throw CLIError.io(path: path, reason: "cannot create a temporary folder beside it: \(error.reason)")
+        }
+    }
+
+    /// Says on stderr that an abandoned staging folder was removed.
+    static func noteRemoved(_ folder: String) {
+        Output.note("removed \(folder), the unfinished output of an earlier run that was interrupted")
+    }
+
+    /// Writes `data` to a new file in a staging folder beside `path`, with its mode, flushed; for
+    /// ``commit(_:to:overwrite:)`` (or to be dropped: the folder goes with the object).
+    static func prepare(_ data: Data, for path: String, permissions: mode_t = 0o644) throws -> Staged {
+        let folder = try stagingFolder(for: path)
+        let temporary = folder.file(URL(fileURLWithPath: path).lastPathComponent)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         guard descriptor >= 0 else { throw CLIError.io(path: path, reason: lastError()) }
         do {
             let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
@@ -34,29 +64,22 @@ enum AtomicFile {
             try handle.synchronize()
             try handle.close()
         } catch {
-            unlink(temporary)
             throw error as? CLIError ?? CLIError.io(path: path, reason: "write failed")
         }
-        return temporary
+        return Staged(folder: folder, file: temporary)
     }
 
-    /// Gives a finished temporary file its final name, then flushes the folder entry.
-    static func commit(_ temporary: String, to path: String, overwrite: Bool) throws {
+    /// Gives a finished file its final name, flushes the folder entry and removes the staging folder.
+    static func commit(_ staged: Staged, to path: String, overwrite: Bool) throws {
+        defer { staged.folder.remove() }
         if overwrite {
-            guard rename(temporary, path) == 0 else {
-                let reason = lastError()
-                unlink(temporary)
-                throw CLIError.io(path: path, reason: reason)
-            }
+            guard rename(staged.file, path) == 0 else { throw CLIError.io(path: path, reason: lastError()) }
         } else {
-            let linked = link(temporary, path)
-            let failure = errno
-            unlink(temporary)
-            guard linked == 0 else {
-                throw failure == EEXIST ? exists(path) : CLIError.io(path: path, reason: lastError())
+            guard link(staged.file, path) == 0 else {
+                throw errno == EEXIST ? exists(path) : CLIError.io(path: path, reason: lastError())
             }
         }
-        let folder = open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY)
+        let folder = open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
         if folder >= 0 {
             fsync(folder)
             close(folder)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OfferJSON
 import OfferSigning
 
 struct BatchCommand: ParsableCommand {
@@ -38,7 +39,7 @@ struct BatchCommand: ParsableCommand {
         let batch = BatchSigner(signer: try Credentials(credentials, needs: Credentials.signing).signer())
         let source = try openInput()
         let sink = try OutputSink(path: output)
-        var reader = LineReader(handle: source, source: input == "-" ? "stdin" : input)
+        var reader = LineReader(source: source, name: input == "-" ? "stdin" : input)
         var lineNumber = 0
         var failures = 0
         var total = 0
@@ -74,13 +75,14 @@ struct BatchCommand: ParsableCommand {
         }
     }
 
-    private func openInput() throws -> FileHandle {
-        if input == "-" { return .standardInput }
-        try InputFile.check(input)
-        guard let handle = FileHandle(forReadingAtPath: input) else {
-            throw CLIError.io(path: input, reason: "cannot be read")
+    /// Stdin for `-`; else the file, FIFO or pipe, opened without blocking (see ``InputSource``).
+    private func openInput() throws -> InputSource {
+        if input == "-" { return InputSource(standardInput: ()) }
+        do {
+            return try InputSource(path: input, accepting: .fileOrStream)
+        } catch {
+            throw CLIError.io(path: input, reason: error.reason)
         }
-        return handle
     }
 
     /// Signs `lines` on `jobs` threads; `nil` for blank lines.
@@ -139,32 +141,56 @@ enum BatchLine {
 
 /// Splits a stream into lines, reading 1 MiB at a time. A line longer than
 /// ``BatchSigner/maximumLineBytes`` is not kept: its bytes are skipped up to its newline, so memory
-/// stays bounded whatever the input (even `/dev/zero`).
+/// stays bounded whatever the input. The input is bounded too, by lines rather than bytes (a batch
+/// streams): at most ``maximumLines`` lines, and a line of more than ``maximumSkippedBytes`` ends
+/// the batch (`/dev/zero` has no newline at all), so that no input runs forever.
 struct LineReader {
-    let handle: FileHandle
+    let source: InputSource
     /// How errors name the input.
-    let source: String
+    let name: String
     private var buffer: [UInt8] = []
     private var start = 0
     private var finished = false
     /// Bytes of an overlong line skipped so far, while skipping one.
     private var skipped: Int?
+    /// Lines returned so far.
+    private var lineCount = 0
 
-    init(handle: FileHandle, source: String) {
-        self.handle = handle
+    /// The most lines one batch reads (blank ones included): 10,000,000.
+    static let maximumLines = 10_000_000
+    /// The longest line skipped before the batch stops: 64 MiB without a newline is not JSON Lines.
+    static let maximumSkippedBytes = 64 << 20
+
+    init(source: InputSource, name: String) {
         self.source = source
+        self.name = name
     }
 
     /// How many bytes of kept lines one call returns at most (a line is never split): with
     /// lines of up to 4 MiB, 8192 of them would otherwise be 32 GiB.
     static let chunkBytes = 32 << 20
 
+    /// Bytes asked for in one read.
+    private static let readBytes = 1 << 20
+
     /// Up to `maximum` lines (a final line without newline included), holding up to about
     /// ``chunkBytes`` bytes.
     mutating func nextLines(maximum: Int) throws -> [BatchLine] {
         var lines: [BatchLine] = []
         var kept = 0
-        while lines.count < maximum, kept < Self.chunkBytes {
+        defer { lineCount += lines.count }
+        if lineCount == Self.maximumLines {
+            // The lines up to the limit were returned: any byte after them is a line too many.
+            if start == buffer.count, !finished { try readMore() }
+            guard start == buffer.count else {
+                throw CLIError.invalidInput(
+                    "\(name) has more than \(ProgressReporter.grouped(Self.maximumLines)) lines, the most one batch "
+                        + "reads; split it (the results of the first \(ProgressReporter.grouped(Self.maximumLines)) "
+                        + "lines were written)")
+            }
+            return []
+        }
+        while lines.count < maximum, kept < Self.chunkBytes, lineCount + lines.count < Self.maximumLines {
             if let newline = buffer[start...].firstIndex(of: 0x0A) {
                 if let skipped {
                     lines.append(.tooLong(byteCount: skipped + newline - start))
@@ -191,6 +217,12 @@ struct LineReader {
             if let skipped {
                 self.skipped = skipped + partial
                 buffer.removeAll(keepingCapacity: true)
+                if skipped + partial > Self.maximumSkippedBytes {
+                    throw CLIError.invalidInput(
+                        "line \(lineCount + lines.count + 1) of \(name) runs past "
+                            + "\(BoundedInput.describe(Self.maximumSkippedBytes)) without a newline: the input is not "
+                            + "JSON Lines; the batch stopped there")
+                }
             } else if partial > BatchSigner.maximumLineBytes {
                 skipped = partial
                 buffer.removeAll(keepingCapacity: true)
@@ -198,14 +230,17 @@ struct LineReader {
                 buffer.removeSubrange(..<start)  // keep only the partial line, then read more
             }
             start = 0
-            let data: Data
-            do {
-                data = try handle.read(upToCount: 1 << 20) ?? Data()
-            } catch {
-                throw CLIError.io(path: source, reason: "read failed: \(error.localizedDescription)")
-            }
-            if data.isEmpty { finished = true } else { buffer.append(contentsOf: data) }
+            try readMore()
         }
         return lines
+    }
+
+    /// Appends up to ``readBytes`` bytes of the input to `buffer`, or marks the input finished.
+    private mutating func readMore() throws {
+        do {
+            if try source.append(upTo: Self.readBytes, to: &buffer) == 0 { finished = true }
+        } catch {
+            throw CLIError.io(path: name, reason: error.reason)
+        }
     }
 }

@@ -71,7 +71,9 @@ enum ExitStatus: Int32 {
         case is LedgerLocationError: .usage
         case let error as LedgerError:
             switch error {
-            case .cannotOpen, .corrupt, .notALedger, .newerSchema, .databaseFailure, .connectRunInProgress: .io
+            case .cannotOpen, .corrupt, .notALedger, .newerSchema, .olderSchema, .databaseFailure,
+                .connectRunInProgress:
+                .io
             default: .invalidInput
             }
         case is CocoaError: .io

@@ -11,7 +11,9 @@ struct CampaignOptions: ParsableArguments {
 
     @OptionGroup var ledger: LedgerOptions
 
+    // Unconditional: a value such as -0001-01-01 is this option's (and refused by name), not a flag.
     @Option(
+        parsing: .unconditional,
         help: "The day (YYYY-MM-DD, UTC) that expiry limits, relative dates and quarters count from. Default: today.")
     var today: String?
 
@@ -42,14 +44,17 @@ struct CampaignOptions: ParsableArguments {
     static func day(_ option: String?) throws -> CalendarDate {
         guard let option else { return CalendarDate(unixSeconds: Int64(Date().timeIntervalSince1970)) }
         guard let day = CalendarDate(option) else {
-            throw CLIError.usage("--today must be a date written YYYY-MM-DD, such as 2027-03-01")
+            let shown = option.count > 40 ? String(option.prefix(40)) + "…" : option
+            throw CLIError.usage(
+                "--today \(shown.debugDescription) is not a day: expected a date written YYYY-MM-DD (year 0000 to 9999), such as "
+                    + "2027-03-01")
         }
         return day
     }
 
     /// A campaign file's bytes, or stdin's for "-".
     static func readBytes(_ path: String) throws -> [UInt8] {
-        try InputFile.read(path, limit: InputFile.campaignLimit, what: "a campaign file")
+        try InputFile.read(path, limit: InputFile.campaignLimit, what: "a campaign file", accepting: .regularFile)
     }
 
     /// The offer with this reference name, or a usage error listing the names there are.
@@ -62,74 +67,117 @@ struct CampaignOptions: ParsableArguments {
     }
 }
 
-/// `--ledger LOCATOR` / `--no-ledger`: an SQLite file (a path or `sqlite:PATH`) or a PostgreSQL
-/// database (`postgres://…`), parsed by ``LedgerLocation``.
+/// `--ledger LOCATOR`: an SQLite file (a path or `sqlite:PATH`) or a PostgreSQL database
+/// (`postgres://…`), parsed by ``LedgerLocation``. Commands that only read the ledger open it with
+/// ``LedgerAccess/readOnly``: they never create, migrate or write it.
 struct LedgerOptions: ParsableArguments {
     static let defaultPath = "offerkit-ledger.sqlite"
 
     @Option(
         name: .customLong("ledger"),
         help: ArgumentHelp(
-            "The ledger: a file path or sqlite:PATH (SQLite), or postgres://USER@HOST:PORT/DATABASE (PostgreSQL). "
-                + "Default: $OFFERKIT_LEDGER, else ./\(Self.defaultPath).",
+            "The ledger: a file path or sqlite:PATH (SQLite), or postgres://USER@HOST:PORT/DATABASE (PostgreSQL; "
+                + "the password from PGPASSWORD or ~/.pgpass). Default: $OFFERKIT_LEDGER, else ./\(Self.defaultPath).",
             valueName: "path-or-url"))
     var path: String?
 
-    @Flag(
-        name: .customLong("no-ledger"),
-        help: "Use no ledger: nothing is recorded, nothing is checked against earlier campaigns.")
-    var disabled = false
-
-    func validate() throws {
-        if disabled, path != nil { throw ValidationError("--ledger and --no-ledger exclude each other") }
-    }
-
-    /// The locator in use, or `nil` with `--no-ledger`.
-    var resolvedPath: String? {
-        if disabled { return nil }
+    /// The locator in use.
+    var resolvedPath: String {
         if let path { return path }
         if let path = ProcessInfo.processInfo.environment["OFFERKIT_LEDGER"], !path.isEmpty { return path }
         return Self.defaultPath
     }
 
-    /// The parsed locator, or `nil` with `--no-ledger`; a bad one is a usage error (its
-    /// password never shown).
-    func location() throws -> LedgerLocation? {
-        guard let locator = resolvedPath else { return nil }
-        do {
-            return try LedgerLocation(parsing: locator)
-        } catch let error as LedgerLocationError {
-            throw CLIError.usage("--ledger (or OFFERKIT_LEDGER): \(error.localizedDescription)")
-        }
+    /// The parsed locator; a bad one is a usage error (its password never shown). A password
+    /// written in `--ledger` itself gets a warning (see ``LedgerLocator``).
+    func location() throws -> LedgerLocation {
+        try LedgerLocator.location(resolvedPath, option: path == nil ? "OFFERKIT_LEDGER" : "--ledger")
     }
 
     /// Opens the ledger at `location` (creating an SQLite file with mode 0600, or a PostgreSQL
-    /// schema and its tables, unless `access` is read-only) and runs `body` with it; a PostgreSQL
-    /// ledger's connections run until `body` returns. Warns when an existing ledger file is
-    /// readable by others.
+    /// schema and its tables, and bringing an older ledger up to date, unless `access` is
+    /// read-only) and runs `body` with it; a PostgreSQL ledger's connections run until `body`
+    /// returns. Warns when an existing ledger file is readable by others.
     static func withLedger<T>(
         _ location: LedgerLocation, access: LedgerAccess = .readWrite, _ body: (CodeLedger) async throws -> T
     ) async throws -> T {
         switch location {
         case .sqlite(let path):
             warnIfExposed(path)
-            return try await body(try await CodeLedger.sqlite(path: path, access: access))
+            let ledger = try await CodeLedger.sqlite(path: path, access: access)
+            // Closed before the process ends, so that the file is whole again, without `-wal` and `-shm`.
+            let result: T
+            do {
+                result = try await body(ledger)
+            } catch {
+                try? await ledger.closeConnections()
+                throw error
+            }
+            try await ledger.closeConnections()
+            return result
         case .postgres(let location):
             return try await CodeLedger.withPostgres(location, access: access, body)
         }
     }
 
-    /// Runs `body` with the ledger (see ``withLedger(_:access:_:)``), or with `nil` under
-    /// `--no-ledger`; with `existing`, for commands that only read what earlier runs recorded
-    /// (validate, plan, status, export), a missing SQLite file is an empty ledger (`nil`), and
-    /// nothing is created. (A PostgreSQL ledger is opened as it is: an empty schema is an empty
-    /// ledger.)
-    func withLedger<T>(existing: Bool = false, _ body: (CodeLedger?) async throws -> T) async throws -> T {
-        guard let location = try location() else { return try await body(nil) }
-        if existing, case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
+    /// Runs `body` with the ledger, opened to write it (see ``withLedger(_:access:_:)``).
+    func withWritable<T>(_ body: (CodeLedger) async throws -> T) async throws -> T {
+        try await Self.withLedger(location(), body)
+    }
+
+    /// Runs `body` with the ledger opened to write it if it exists, for commands that work on what
+    /// earlier runs recorded (claim, export, apply): a missing SQLite file is `nil`, and is not
+    /// created.
+    func withExisting<T>(_ body: (CodeLedger?) async throws -> T) async throws -> T {
+        let location = try location()
+        if case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
             return try await body(nil)
         }
         return try await Self.withLedger(location) { try await body($0) }
+    }
+
+    /// Runs `body` with the ledger opened to read it only, for commands that may do without one
+    /// (validate, plan): a missing or empty SQLite file, or a PostgreSQL schema without ledger
+    /// tables, is `nil` (an empty ledger). Nothing is created or written; an older ledger is an
+    /// error that names the command that migrates it.
+    func withReadable<T>(_ body: (CodeLedger?) async throws -> T) async throws -> T {
+        let location = try location()
+        if case .sqlite(let path) = location {
+            guard let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber else {
+                return try await body(nil)  // missing (anything else is refused by the ledger itself)
+            }
+            if size.intValue == 0, Self.isRegularFile(path) { return try await body(nil) }
+        }
+        do {
+            return try await Self.withLedger(location, access: .readOnly) { try await body($0) }
+        } catch LedgerError.olderSchema(_, applied: 0, _) {
+            // Thrown by the opening, before `body` ran: a schema without ledger tables.
+            return try await body(nil)
+        }
+    }
+
+    /// Runs `body` with the ledger opened to read it only if it exists (export's listings and
+    /// reprints, apply --dry-run): a missing SQLite file is `nil`, which those commands report as
+    /// holding nothing.
+    func withExistingForReading<T>(_ body: (CodeLedger?) async throws -> T) async throws -> T {
+        let location = try location()
+        if case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
+            return try await body(nil)
+        }
+        return try await Self.withLedger(location, access: .readOnly) { try await body($0) }
+    }
+
+    /// Runs `body` with the ledger opened to read it only, for commands that show what earlier
+    /// runs recorded (status): a missing ledger is an error naming it.
+    func withRequiredForReading<T>(for command: String, _ body: (CodeLedger) async throws -> T) async throws -> T {
+        let location = try location()
+        if case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
+            throw CLIError.io(
+                path: LedgerLocation.redacted(path),
+                reason: "no ledger file there; codes \(command) reads the ledger the campaign was recorded in "
+                    + "(by `offerkit codes generate`): give it with --ledger or OFFERKIT_LEDGER")
+        }
+        return try await Self.withLedger(location, access: .readOnly, body)
     }
 
     /// Warns when an existing ledger file can be read by group or others: it holds redeemable codes.
@@ -137,14 +185,26 @@ struct LedgerOptions: ParsableArguments {
         Output.warnIfExposed(path, name: "ledger \(path)", reason: " and holds redeemable codes")
     }
 
-    /// Runs `body` with the ledger; a command that needs one fails with a usage error under
-    /// `--no-ledger`.
-    /// - Parameter existing: for commands that read what earlier runs recorded: a missing file is
-    ///   an empty ledger (`nil`), and is not created.
-    func require<T>(for command: String, existing: Bool = false, _ body: (CodeLedger?) async throws -> T)
-        async throws -> T
-    {
-        guard resolvedPath != nil else { throw CLIError.usage("codes \(command) needs a ledger: drop --no-ledger") }
-        return try await withLedger(existing: existing, body)
+    static func isRegularFile(_ path: String) -> Bool {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular
+    }
+}
+
+/// `--no-ledger`, for the commands that can check a campaign without a ledger (validate, plan).
+struct NoLedgerOption: ParsableArguments {
+    @Flag(
+        name: .customLong("no-ledger"),
+        help: "Use no ledger: nothing is checked against earlier campaigns (or, for plan, their generated codes).")
+    var disabled = false
+
+    /// Refuses `--ledger` with `--no-ledger`.
+    func check(_ ledger: LedgerOptions) throws {
+        if disabled, ledger.path != nil { throw ValidationError("--ledger and --no-ledger exclude each other") }
+    }
+
+    /// Runs `body` with the ledger, read only (see ``LedgerOptions/withReadable(_:)``), or with
+    /// `nil` under `--no-ledger`.
+    func withReadable<T>(_ ledger: LedgerOptions, _ body: (CodeLedger?) async throws -> T) async throws -> T {
+        disabled ? try await body(nil) : try await ledger.withReadable(body)
     }
 }

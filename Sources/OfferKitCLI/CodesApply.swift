@@ -44,14 +44,20 @@ struct CodesApply: AsyncParsableCommand {
         guard (0...3600).contains(valuesWait) else {
             throw CLIError.usage("--values-wait must be 0 to 3600 seconds, not \(valuesWait)")
         }
-        try await options.ledger.require(for: "apply", existing: true) { ledger in
+        // --dry-run only reads the ledger: it is opened read-only, never created or migrated.
+        let body: (CodeLedger?) async throws -> Void = { ledger in
             guard let ledger else {
                 throw CLIError.usage(
-                    "the ledger \(options.ledger.resolvedPath ?? LedgerOptions.defaultPath) does not exist: run "
-                        + "`offerkit codes generate` with the same ledger first, so that the campaign's codes and "
-                        + "limits are recorded (codes apply records there what App Store Connect creates)")
+                    "the ledger \(options.ledger.resolvedPath) does not exist: run `offerkit codes generate` with the "
+                        + "same ledger first, so that the campaign's codes and limits are recorded (codes apply "
+                        + "records there what App Store Connect creates)")
             }
             try await apply(ledger: ledger)
+        }
+        if dryRun {
+            try await options.ledger.withExistingForReading(body)
+        } else {
+            try await options.ledger.withExisting(body)
         }
     }
 

@@ -50,7 +50,7 @@ struct CodesClaim: AsyncParsableCommand {
         let scope = AssignmentScope(
             campaign: campaign.name, offer: offer, environment: environment == .sandbox ? .sandbox : .production,
             today: try options.day())
-        let assignment = try await options.ledger.require(for: "claim", existing: true) { ledger in
+        let assignment = try await options.ledger.withExisting { ledger in
             guard let ledger else { throw LedgerError.unknownCampaign(campaign: campaign.name) }
             return try await ledger.claim(recipient: recipient, scope: scope)
         }

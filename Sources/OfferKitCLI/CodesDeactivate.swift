@@ -34,7 +34,7 @@ struct CodesDeactivate: AsyncParsableCommand {
     func run() async throws {
         let campaign = try options.loadRecorded()
         let offerIndex = try CampaignOptions.offerIndex(named: offer, in: campaign)
-        try await options.ledger.require(for: "deactivate", existing: true) { ledger in
+        try await options.ledger.withExisting { ledger in
             guard let ledger else { throw LedgerError.unknownOffer(offer: offer, campaign: campaign.name) }
             try await run(campaign: campaign, offerIndex: offerIndex, ledger: ledger)
         }

@@ -148,7 +148,5 @@ extension CodesExport {
     }
 
     /// A line on stderr, prefixed `offerkit: `.
-    static func note(_ text: String) {
-        FileHandle.standardError.write(Data("offerkit: \(text)\n".utf8))
-    }
+    static func note(_ text: String) { Output.note(text) }
 }

@@ -90,9 +90,15 @@ struct CodesExport: AsyncParsableCommand {
     func run() async throws {
         let campaign = try options.loadRecorded()
         if let offer { _ = try CampaignOptions.offerIndex(named: offer, in: campaign) }
-        try await options.ledger.require(for: "export", existing: true) { ledger in
+        // Only handing out writes the ledger; listing and reprinting open it read-only.
+        let body: (CodeLedger?) async throws -> Void = { ledger in
             try await ledger?.checkIntegrity()
             try await run(campaign: campaign, ledger: ledger)
+        }
+        if recipients != nil && !reprint {
+            try await options.ledger.withExisting(body)
+        } else {
+            try await options.ledger.withExistingForReading(body)
         }
     }
 
@@ -200,7 +206,8 @@ struct CodesExport: AsyncParsableCommand {
 
     /// The recipients of a CSV file (see ``ExportRecipient/list(csv:)``).
     static func readRecipients(_ path: String) throws -> [ExportRecipient] {
-        let bytes = try InputFile.read(path, limit: InputFile.tableLimit, what: "a recipients file")
+        let bytes = try InputFile.read(
+            path, limit: InputFile.tableLimit, what: "a recipients file", accepting: .regularFile)
         do {
             return try ExportRecipient.list(csv: bytes)
         } catch {

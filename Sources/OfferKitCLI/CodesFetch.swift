@@ -31,12 +31,12 @@ struct CodesFetch: AsyncParsableCommand {
         guard (0...3600).contains(valuesWait) else {
             throw CLIError.usage("--values-wait must be 0 to 3600 seconds, not \(valuesWait)")
         }
-        try await options.ledger.require(for: "fetch", existing: true) { ledger in
+        try await options.ledger.withExisting { ledger in
             guard let ledger else {
                 throw CLIError.usage(
-                    "the ledger \(options.ledger.resolvedPath ?? LedgerOptions.defaultPath) does not exist: codes "
-                        + "fetch imports the codes of the batches `offerkit codes apply` created into the ledger it "
-                        + "recorded them in; give that ledger (--ledger or OFFERKIT_LEDGER)")
+                    "the ledger \(options.ledger.resolvedPath) does not exist: codes fetch imports the codes of the "
+                        + "batches `offerkit codes apply` created into the ledger it recorded them in; give that "
+                        + "ledger (--ledger or OFFERKIT_LEDGER)")
             }
             try await fetch(ledger: ledger)
         }

@@ -50,7 +50,9 @@ struct CodesGenerate: AsyncParsableCommand {
 
     @OptionGroup var ledger: LedgerOptions
 
-    @Option(help: "The day (YYYY-MM-DD, UTC) that expiry limits, relative dates and quarters count from.")
+    @Option(
+        parsing: .unconditional,
+        help: "The day (YYYY-MM-DD, UTC) that expiry limits, relative dates and quarters count from.")
     var today: String?
 
     func validate() throws {
@@ -78,7 +80,7 @@ struct CodesGenerate: AsyncParsableCommand {
                 "--seed \(seed): UNSAFE for production: reproducible codes are guessable; never hand them out")
         }
         if let campaign {
-            try await ledger.require(for: "generate") { try await generate(campaignPath: campaign, ledger: $0!) }
+            try await ledger.withWritable { try await generate(campaignPath: campaign, ledger: $0) }
         } else {
             try generatePlain()
         }

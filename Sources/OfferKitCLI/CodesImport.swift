@@ -34,7 +34,7 @@ struct CodesImport: AsyncParsableCommand {
         if options.campaign == "-", csvPath == "-" {
             throw CLIError.usage("the campaign and --csv cannot both be read from stdin")
         }
-        try await options.ledger.require(for: "import") { ledger in try await run(ledger: ledger!) }
+        try await options.ledger.withWritable { ledger in try await run(ledger: ledger) }
     }
 
     private func run(ledger: CodeLedger) async throws {
@@ -54,7 +54,8 @@ struct CodesImport: AsyncParsableCommand {
                     + (batches == 1 ? "" : " to \(batches)"))
         }
         let oneTimeUse = definition.oneTimeUseCodes[batch - 1]
-        let csv = AppleCodeCSV.parse(try InputFile.read(csvPath, limit: InputFile.tableLimit, what: "a code CSV file"))
+        let csv = AppleCodeCSV.parse(
+            try InputFile.read(csvPath, limit: InputFile.tableLimit, what: "a code CSV file", accepting: .regularFile))
         let source = csvPath == "-" ? "stdin" : csvPath
         guard csv.problems.isEmpty else {
             let lines = csv.problems.map { "  \(source): \($0)" }

@@ -4,6 +4,6 @@ import ArgumentParser
 struct CodesLedger: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ledger",
-        abstract: "Operations on a whole ledger: copy it between SQLite and PostgreSQL.",
-        subcommands: [CodesLedgerCopy.self])
+        abstract: "Operations on a whole ledger: copy it between SQLite and PostgreSQL, bring an old one up to date.",
+        subcommands: [CodesLedgerCopy.self, CodesLedgerMigrate.self])
 }

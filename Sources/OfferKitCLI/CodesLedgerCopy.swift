@@ -16,7 +16,10 @@ struct CodesLedgerCopy: AsyncParsableCommand {
             that holds its write lock. The target must be new or hold nothing recorded (exit 4 otherwise). The \
             counts are read back from the target and compared with the source before it commits: the target \
             gets all of the ledger or nothing, also when the copy fails or is killed. A new SQLite file is \
-            written next to its path and takes its name at the end.
+            written in a folder next to its path (.NAME.offerkit-XXXXXXXX.tmp, which the next copy to that path \
+            removes if this one is killed) and takes its name at the end. The source is opened read-only: \
+            it is never changed, and a source written by an older OfferKit is refused (bring it up to date \
+            with `offerkit codes ledger migrate` first).
 
             Ledgers are named as --ledger names them: a path or sqlite:PATH, or \
             postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?schema=NAME&sslmode=MODE] (passwords are never \
@@ -56,7 +59,8 @@ struct CodesLedgerCopy: AsyncParsableCommand {
                 }
                 switch targetLocation {
                 case .sqlite(let path) where !FileManager.default.fileExists(atPath: path):
-                    return try await CodeLedger.creatingNewSQLiteFile(at: path, copy)
+                    return try await CodeLedger.creatingNewSQLiteFile(
+                        at: path, removedAbandoned: AtomicFile.noteRemoved, copy)
                 default:
                     return try await LedgerOptions.withLedger(targetLocation, copy)
                 }
@@ -73,23 +77,25 @@ struct CodesLedgerCopy: AsyncParsableCommand {
 
     /// A locator, parsed as `--ledger` parses it (a bad one is a usage error, its password never shown).
     static func location(_ text: String, option: String) throws -> LedgerLocation {
-        do {
-            return try LedgerLocation(parsing: text)
-        } catch let error as LedgerLocationError {
-            throw CLIError.usage("\(option): \(error.localizedDescription)")
-        }
+        try LedgerLocator.location(text, option: option)
     }
 
-    /// Opens the ledger to copy, checks it as `export` does, and runs `body` with it; a missing
-    /// SQLite file is an error (it is not created).
+    /// Opens the ledger to copy, read-only, checks it as `export` does, and runs `body` with it; a
+    /// missing SQLite file is an error (it is not created), and an older ledger is not brought up
+    /// to date.
     static func withSource<T>(_ location: LedgerLocation, _ body: (CodeLedger) async throws -> T) async throws -> T {
         if case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
             throw CLIError.io(
                 path: LedgerLocation.redacted(path), reason: "no ledger file there; expected the ledger to copy")
         }
-        return try await LedgerOptions.withLedger(location) { ledger in
-            try await ledger.checkIntegrity()
-            return try await body(ledger)
+        do {
+            return try await LedgerOptions.withLedger(location, access: .readOnly) { ledger in
+                try await ledger.checkIntegrity()
+                return try await body(ledger)
+            }
+        } catch LedgerError.olderSchema(let path, applied: 0, _) {
+            // No ledger tables at all (a new schema, an empty file): nothing recorded to copy.
+            throw CLIError.invalidInput(LedgerCopyError.sourceEmpty(source: path).localizedDescription)
         }
     }
 

@@ -26,6 +26,7 @@ struct CodesPlan: AsyncParsableCommand {
     }
 
     @OptionGroup var options: CampaignOptions
+    @OptionGroup var noLedger: NoLedgerOption
 
     @Option(help: "document (one JSON document) or json-lines (one request per line).")
     var format: Format = .document
@@ -36,8 +37,10 @@ struct CodesPlan: AsyncParsableCommand {
     @Flag(help: "Replace --out if it exists.")
     var force = false
 
+    func validate() throws { try noLedger.check(options.ledger) }
+
     func run() async throws {
-        let (campaign, codes) = try await options.ledger.withLedger(existing: true) { ledger in
+        let (campaign, codes) = try await noLedger.withReadable(options.ledger) { ledger in
             // Given codes are looked up in the ledger's index: check that it matches the codes table.
             try await ledger?.checkIntegrity(thorough: true)
             let campaign = try await Self.withRecordedExpiry(options.load(ledger: ledger), ledger: ledger)

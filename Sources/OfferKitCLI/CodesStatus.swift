@@ -27,9 +27,8 @@ struct CodesStatus: AsyncParsableCommand {
     func run() async throws {
         let campaign = try options.loadRecorded()
         let today = try options.day()
-        let (status, resources) = try await options.ledger.require(for: "status", existing: true) { ledger in
-            guard let ledger else { throw LedgerError.unknownCampaign(campaign: campaign.name) }
-            return (
+        let (status, resources) = try await options.ledger.withRequiredForReading(for: "status") { ledger in
+            (
                 try await ledger.status(campaign: campaign.name, today: today),
                 try await ledger.connectResources(campaign: campaign.name)
             )

@@ -16,10 +16,13 @@ struct CodesValidate: AsyncParsableCommand {
             """)
 
     @OptionGroup var options: CampaignOptions
+    @OptionGroup var noLedger: NoLedgerOption
     @OptionGroup var output: OutputOptions
 
+    func validate() throws { try noLedger.check(options.ledger) }
+
     func run() async throws {
-        let report = try await options.ledger.withLedger(existing: true) { ledger in
+        let report = try await noLedger.withReadable(options.ledger) { ledger in
             // Given codes are looked up in the ledger's index: check that it matches the codes table.
             try await ledger?.checkIntegrity(thorough: true)
             return try await CampaignValidator(today: options.day()).validate(

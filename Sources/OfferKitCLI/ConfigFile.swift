@@ -22,7 +22,7 @@ struct ConfigFile {
     init(path: String) throws {
         let bytes: [UInt8]
         do {
-            bytes = try BoundedInput.read(path: path, limit: InputFile.configLimit)
+            bytes = try BoundedInput.read(path: path, limit: InputFile.configLimit, accepting: .regularFile)
         } catch {
             throw CLIError.credentials("cannot read config file \(path): \(error.reason)")
         }

@@ -8,7 +8,7 @@ import OfferSigning
 /// `codes deactivate --apply`) reach it: the API key (as `token connect-api` takes it), the
 /// address, timeouts and parallelism.
 struct ConnectOptions: ParsableArguments {
-    @OptionGroup var credentials: CredentialOptions
+    @OptionGroup var credentials: ConnectCredentialOptions
 
     @Flag(help: "The key is an individual API key: tokens carry sub \"user\" instead of iss.")
     var individual = false
@@ -72,11 +72,15 @@ struct ConnectOptions: ParsableArguments {
     }
 
     /// The token signer of the API key (team key: with its issuer ID).
-    func signer() throws -> ConnectAPITokenSigner { try Self.signer(credentials, individual: individual) }
+    func signer() throws -> ConnectAPITokenSigner { try Self.signer(credentials.inputs, individual: individual) }
 
     /// The token signer of an App Store Connect API key: a team key needs its issuer ID (resolved
     /// with the key, so that every missing credential is named at once).
-    static func signer(_ credentials: CredentialOptions, individual: Bool) throws -> ConnectAPITokenSigner {
+    static func signer(_ credentials: CredentialInputs, individual: Bool) throws -> ConnectAPITokenSigner {
+        if individual, credentials.issuerId != nil {
+            throw CLIError.usage(
+                "--issuer-id does not go with --individual: an individual key's tokens carry no issuer")
+        }
         let resolved = try Credentials(credentials, needs: individual ? [] : [.issuerId])
         let issuer: ConnectAPITokenSigner.Issuer
         if individual {

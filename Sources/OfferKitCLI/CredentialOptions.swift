@@ -1,8 +1,11 @@
 import ArgumentParser
 
-/// The credential flags every signing, token, verify and key command takes.
+/// The credential flags of the commands that sign with an In-App Purchase key (signing, `token
+/// server-api`, `batch`, `verify`, `retention`, `vectors`).
 struct CredentialOptions: ParsableArguments {
-    @Option(name: .customLong("key-file"), help: "The In-App Purchase key (.p8), or '-' to read it from stdin.")
+    @Option(
+        name: .customLong("key-file"),
+        help: "The In-App Purchase key (SubscriptionKey_<ID>.p8), or '-' to read it from stdin.")
     var keyFile: String?
 
     @Option(
@@ -21,14 +24,14 @@ struct CredentialOptions: ParsableArguments {
 
     @Option(help: "A JSON file mapping bundle IDs to {\"keyFile\", \"keyId\", \"issuerId\"}.")
     var config: String?
-}
 
-extension CredentialOptions {
-    /// `--key-file -` reads the key from stdin, so no other option may read stdin too.
+    var inputs: CredentialInputs {
+        CredentialInputs(
+            keyFile: keyFile, keyEnv: keyEnv, keyId: keyId, issuerId: issuerId, bundleId: bundleId, config: config)
+    }
+
+    /// See ``CredentialInputs/checkStandardInput(_:)``.
     func checkStandardInput(_ others: KeyValuePairs<String, String?>) throws {
-        guard keyFile == "-" else { return }
-        for (flag, value) in others where value == "-" {
-            throw CLIError.usage("--key-file - and \(flag) - would both read stdin; give one of them a file")
-        }
+        try inputs.checkStandardInput(others)
     }
 }

@@ -8,6 +8,12 @@ struct Credentials {
     let key: SigningKey
     let issuerId: String?
     let bundleId: String?
+    /// Whether the key's ID was given or inferred; `false` only when resolved with
+    /// `keyIdRequired: false` (then ``key`` carries ``unknownKeyId``, which is never shown).
+    let keyIdKnown: Bool
+
+    /// The key ID a key without one is loaded with, for `key inspect` only.
+    static let unknownKeyId = "0000000000"
 
     static let demoWarning =
         "offerkit: warning: no credentials given; using the demo key in keys-example/ (Apple rejects its signatures)"
@@ -27,11 +33,21 @@ struct Credentials {
     /// What signing needs: the issuer ID and the bundle ID as well as the key.
     static let signing: Set<Need> = [.issuerId, .bundleId]
 
+    /// Resolves the signing flags' key, key ID and what `needs` names.
+    init(
+        _ options: CredentialOptions, needs: Set<Need> = [],
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws {
+        try self.init(options.inputs, needs: needs, environment: environment)
+    }
+
     /// Resolves the key, its key ID and what `needs` names.
+    /// - Parameter keyIdRequired: `false` for a command that can do without the key ID (`key
+    ///   inspect`): a missing one is not an error then (see ``keyIdKnown``).
     /// - Throws: ``CLIError/credentials(_:)`` listing every missing credential at once, each with
     ///   every place it can come from.
     init(
-        _ options: CredentialOptions, needs: Set<Need> = [],
+        _ options: CredentialInputs, needs: Set<Need> = [], keyIdRequired: Bool = true,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws {
         let resolved = try Identifiers(options, environment: environment)
@@ -65,17 +81,19 @@ struct Credentials {
         // Everything missing in one message: a second run should not find another gap.
         var missing: [Missing] = []
         if source == nil { missing.append(.key) }
-        if keyId == nil { missing.append(.keyId) }
+        if keyId == nil, keyIdRequired { missing.append(.keyId) }
         missing += Self.missing(needs, issuerId, bundleId)
-        guard let source, let keyId, missing.isEmpty else { throw CLIError.credentials(Self.missingMessage(missing)) }
+        guard let source, missing.isEmpty else { throw CLIError.credentials(Self.missingMessage(missing)) }
+        keyIdKnown = keyId != nil
+        let loadedKeyId = keyId ?? Self.unknownKeyId
         switch source {
         case .file(let path):
             if !usesDemoKey { Self.warnIfExposed(path) }
-            key = try SigningKey(contentsOfFile: path, keyId: keyId)
+            key = try SigningKey(contentsOfFile: path, keyId: loadedKeyId)
         case .standardInput:
-            key = try SigningKey(bytes: try Self.standardInputKey(), keyId: keyId)
+            key = try SigningKey(bytes: try Self.standardInputKey(), keyId: loadedKeyId)
         case .environment(let name):
-            key = try SigningKey(environmentVariable: name, keyId: keyId, environment: environment)
+            key = try SigningKey(environmentVariable: name, keyId: loadedKeyId, environment: environment)
         }
         self.issuerId = issuerId
         self.bundleId = bundleId
@@ -94,6 +112,10 @@ struct Credentials {
         }
 
         init(_ options: CredentialOptions, environment: [String: String]) throws {
+            try self.init(options.inputs, environment: environment)
+        }
+
+        init(_ options: CredentialInputs, environment: [String: String]) throws {
             // A variable that is set but empty (an unset CI secret) is an error, never "not given".
             for name in [
                 "OFFERKIT_KEY_FILE", "OFFERKIT_KEY", "OFFERKIT_KEY_ID", "OFFERKIT_ISSUER_ID",

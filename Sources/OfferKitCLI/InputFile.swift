@@ -4,7 +4,10 @@ import OfferSigning
 
 /// Reads a named file, or stdin for `-`, whole and bounded: an input larger than its limit is
 /// refused (exit 4) without being read past the limit, and an I/O error (exit 5) names the path
-/// and the system's reason. FIFOs, `/dev/stdin` and a shell's `<(…)` are read like files.
+/// and the system's reason. A path is never opened in a way that blocks (see ``InputSource``):
+/// what must be a regular file (a campaign, a recipients list, Apple's code CSV) is refused
+/// unopened when it is a FIFO or a device; a single artifact (a request, a JWS, a public key, a
+/// certificate, an image) may also be a FIFO, `/dev/stdin` or a shell's `<(…)`.
 enum InputFile {
     /// An Advanced Commerce request (`--request`): 1 MiB, the service's default body limit.
     static let requestLimit = 1 << 20
@@ -18,13 +21,18 @@ enum InputFile {
     static let tableLimit = 256 << 20
 
     /// The bytes of `path` (stdin for `-`), at most `limit` of them.
-    /// - Parameter what: the input's name in the message for one that is too large, such as
-    ///   "a campaign file".
-    static func read(_ path: String, limit: Int, what: String) throws -> [UInt8] {
+    /// - Parameters:
+    ///   - what: the input's name in the message for one that is too large, such as "a campaign file".
+    ///   - accepting: what a path may name: a stream too (a single artifact, the default), or a
+    ///     regular file only (a campaign, a table).
+    static func read(
+        _ path: String, limit: Int, what: String, accepting: BoundedInput.Accepting = .fileOrStream
+    ) throws -> [UInt8] {
         let name = path == "-" ? "stdin" : path
         do {
             return path == "-"
-                ? try BoundedInput.readStandardInput(limit: limit) : try BoundedInput.read(path: path, limit: limit)
+                ? try BoundedInput.readStandardInput(limit: limit)
+                : try BoundedInput.read(path: path, limit: limit, accepting: accepting)
         } catch .tooLarge(let limit) {
             throw CLIError.invalidInput(
                 "\(name) is larger than \(BoundedInput.describe(limit)), the most accepted for \(what); nothing past "
@@ -32,14 +40,5 @@ enum InputFile {
         } catch {
             throw CLIError.io(path: name, reason: error.reason)
         }
-    }
-
-    /// Throws the I/O error for a path that is missing or a directory.
-    static func check(_ path: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CLIError.io(path: path, reason: "no such file")
-        }
-        guard !isDirectory.boolValue else { throw CLIError.io(path: path, reason: "is a directory") }
     }
 }

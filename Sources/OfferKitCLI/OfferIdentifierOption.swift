@@ -17,6 +17,15 @@ struct OfferIdentifierOption: ParsableArguments {
         }
     }
 
+    /// The usage line of a signing command with `--offer-identifier`, shown as required (it is
+    /// declared optional only so that the deprecated `--offer-id` can stand in for it): `command`'s
+    /// product ID and offer identifier, then `options`, then the credentials and the format.
+    static func usage(_ command: String, then options: String) -> String {
+        "offerkit \(command) --product-id <product-id> --offer-identifier <offer-identifier> \(options) "
+            + "[--key-file <key-file>] [--key-env <key-env>] [--key-id <key-id>] [--issuer-id <issuer-id>] "
+            + "[--bundle-id <bundle-id>] [--config <config>] [--format <format>]"
+    }
+
     /// The offer identifier given (noting `--offer-id` when that is how it was given).
     func value() throws -> String {
         guard

@@ -26,14 +26,22 @@ enum Output {
         FileHandle.standardOutput.write(try encoder.encode(value) + Data("\n".utf8))
     }
 
+    /// A line on stderr, prefixed `offerkit: `.
+    static func note(_ text: String) {
+        FileHandle.standardError.write(Data("offerkit: \(text)\n".utf8))
+    }
+
     static func warning(_ text: String) {
         FileHandle.standardError.write(Data("offerkit: warning: \(text)\n".utf8))
     }
 
     /// Warns when the file at `path` can be read by group or others: "`name` is readable by group
     /// or others (mode 644)`reason`; run chmod 600 on it".
+    /// Only a regular file gets it: a directory, a FIFO or a device (`/dev/null`, `/dev/stdin`) has a
+    /// mode that says nothing about who can read what it passes on, and is refused or read elsewhere.
     static func warnIfExposed(_ path: String, name: String, reason: String = "") {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            attributes[.type] as? FileAttributeType == .typeRegular,
             let mode = (attributes[.posixPermissions] as? NSNumber)?.uint16Value, mode & 0o077 != 0
         else { return }
         warning(

@@ -8,15 +8,16 @@ import Foundation
     import Darwin
 #endif
 
-/// Where streamed results go: stdout, or a temporary file that takes `path`'s name only once
-/// everything is written (a file is written whole or not at all).
+/// Where streamed results go: stdout, or a file in a staging folder beside `path` that takes
+/// `path`'s name only once everything is written (a file is written whole or not at all; see
+/// ``AtomicFile``: a run killed meanwhile leaves the folder, which the next run removes).
 ///
 /// Writes are buffered (64 KiB), so a caller can write one short line at a time. A spooled
 /// sink holds stdout's output in an unnamed temporary file until ``finish()``, so that stdout
 /// gets all of it or nothing.
 final class OutputSink {
     private let path: String?
-    private let temporary: String?
+    private let temporary: AtomicFile.Staged?
     private let handle: FileHandle
     /// Stdout's output waits in `handle`, a temporary file already unlinked.
     private let spooled: Bool
@@ -56,17 +57,15 @@ final class OutputSink {
         if !overwrite, FileManager.default.fileExists(atPath: path) {
             throw CLIError.io(path: path, reason: "already exists (use --force to replace it)")
         }
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(
-            ".\(url.lastPathComponent).\(UUID().uuidString).tmp"
-        ).path
+        let folder = try AtomicFile.stagingFolder(for: path)
+        let temporary = folder.file(URL(fileURLWithPath: path).lastPathComponent)
         // Owner-only: outputs hold signatures, tokens or live offer codes.
         guard FileManager.default.createFile(atPath: temporary, contents: nil, attributes: [.posixPermissions: 0o600]),
             let handle = FileHandle(forWritingAtPath: temporary)
         else {
             throw CLIError.io(path: path, reason: "cannot create the output file")
         }
-        self.temporary = temporary
+        self.temporary = AtomicFile.Staged(folder: folder, file: temporary)
         self.handle = handle
     }
 
@@ -136,6 +135,6 @@ final class OutputSink {
         if spooled { try? handle.close() }
         guard let temporary else { return }
         try? handle.close()
-        unlink(temporary)
+        temporary.folder.remove()
     }
 }

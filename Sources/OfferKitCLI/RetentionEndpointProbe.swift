@@ -223,6 +223,12 @@ final class RetentionEndpointProbe: Sendable {
         guard status == 401 else {
             return "the endpoint answered HTTP \(status); Apple counts only a 200 with a RealtimeResponseBody"
         }
+        guard template.environment == "Sandbox" else {
+            // A service trusts the chain's root (a root of its own) for the test environments only.
+            return "the endpoint answered 401 (it did not verify the request): a request signed under a test chain is "
+                + "never answered for \(template.environment), as a service trusts retention.rootCertificates only "
+                + "without Production in retention.environments; send it with --environment sandbox"
+        }
         return "the endpoint answered 401 (it did not verify the request): the service must list "
             + "\(template.rootCertificate) in retention.rootCertificates, serve an app with appAppleId \(template.appAppleId), and have "
             + "\(template.environment) in retention.environments (its log line's retention.rejection says which)"

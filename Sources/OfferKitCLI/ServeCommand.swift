@@ -169,13 +169,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let burst { configuration.limits.burst = burst }
         if let maxConnections { configuration.limits.maxConnections = maxConnections }
         if let backlog { configuration.limits.backlog = backlog }
-        if let ledger {
-            do {
-                configuration.ledger = try LedgerLocation(parsing: ledger)
-            } catch let error as LedgerLocationError {
-                throw CLIError.usage("--ledger: \(error.localizedDescription)")
-            }
-        }
+        if let ledger { configuration.ledger = try LedgerLocator.location(ledger, option: "--ledger") }
         if let tlsCertificateChain, let tlsPrivateKey {
             configuration.tls = TLSFiles(
                 certificateChain: tlsCertificateChain, privateKey: tlsPrivateKey, origin: .flags)
@@ -233,15 +227,22 @@ struct ServeCommand: AsyncParsableCommand {
                     + "and restart the service before then")
         }
         if let retention = service.state.retention {
-            // Which apps Apple's calls are answered for, and where: what `offerkit retention url set` registers.
+            // Which apps Apple's calls are answered for, and where: what `offerkit retention url set` registers;
+            // and the roots a request must chain to (roots of your own only ever answer test environments).
             let apps = retention.responder.apps.map { "\($0.bundleId) (appAppleId \($0.appAppleId))" }
             let environments = retention.responder.settings.environments.map(\.rawValue).sorted()
+            let roots = retention.trustedRoots.dropFirst()
+            let trust =
+                roots.isEmpty
+                ? retention.trustedRoots.joined()
+                : "\(retention.trustedRoots[0]) or the test root\(roots.count == 1 ? "" : "s") "
+                    + roots.joined(separator: ", ")
             LogWriter.standardError.flush()  // after the lines logged so far
             FileHandle.standardError.write(
                 Data(
                     ("offerkit: Get Retention Message endpoint: POST \(retention.path) answers "
-                        + "\(environments.joined(separator: " and ")) requests for \(apps.joined(separator: ", "))\n")
-                        .utf8))
+                        + "\(environments.joined(separator: " and ")) requests for \(apps.joined(separator: ", ")), "
+                        + "signed under \(trust)\n").utf8))
         }
         FileDescriptorLimit.raise(toServe: limits.maxConnections, logger: logger)
         let runner = ServiceRunner(

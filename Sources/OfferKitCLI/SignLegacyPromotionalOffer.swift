@@ -6,6 +6,11 @@ struct SignLegacyPromotionalOffer: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "legacy-promotional-offer",
         abstract: "Sign a promotional offer the legacy way (signature version 1, SKPaymentDiscount).",
+        // Written out: --offer-identifier is required (see SignPromotionalOffer).
+        usage: OfferIdentifierOption.usage(
+            "sign legacy-promotional-offer",
+            then: "[--app-account-token <app-account-token>] [--nonce <nonce>] "
+                + "[--timestamp <timestamp>]"),
         discussion: """
             Text output is the base64 signature alone; use --format json for keyId, nonce, timestamp and the rest, \
             or pass --nonce and --timestamp yourself. On the device, base64-decode the signature to Data. \

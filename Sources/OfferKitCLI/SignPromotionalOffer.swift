@@ -4,7 +4,13 @@ import OfferSigning
 struct SignPromotionalOffer: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "promotional-offer",
-        abstract: "Sign a promotional offer as a V2 compact JWS (StoreKit promotionalOffer(_:compactJWS:)).")
+        abstract: "Sign a promotional offer as a V2 compact JWS (StoreKit promotionalOffer(_:compactJWS:)).",
+        // Written out: --offer-identifier is required (the generated usage would bracket it, since
+        // the deprecated --offer-id may stand in for it).
+        usage: OfferIdentifierOption.usage(
+            "sign promotional-offer",
+            then: "[--transaction-id <transaction-id>] [--nonce <nonce>] "
+                + "[--issued-at <issued-at>]"))
 
     @Option(name: .customLong("product-id"), help: "The subscription's product ID.")
     var productId: String

@@ -15,11 +15,11 @@ struct TokenConnectAPI: ParsableCommand {
     @Flag(help: "The key is an individual API key: the token carries sub \"user\" instead of iss.")
     var individual = false
 
-    @OptionGroup var credentials: CredentialOptions
+    @OptionGroup var credentials: ConnectCredentialOptions
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let token = try ConnectOptions.signer(credentials, individual: individual).token(
+        let token = try ConnectOptions.signer(credentials.inputs, individual: individual).token(
             lifetime: lifetime, scope: scope)
         try TokenCommand.print(token, as: output.format)
     }

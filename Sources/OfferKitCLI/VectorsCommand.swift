@@ -41,9 +41,8 @@ struct VectorsCommand: ParsableCommand {
         }
         // All three are written in full before any takes its name, so a failure leaves no mixed set
         // (vectors from one key beside the public key of another).
-        // Temporary files not yet given their names are removed if anything fails.
-        var pending: [String] = []
-        defer { for temporary in pending { unlink(temporary) } }
+        // Files not yet given their names go with their staging folders if anything fails.
+        var pending: [AtomicFile.Staged] = []
         for (file, path) in zip(files, paths) {
             pending.append(try AtomicFile.prepare(file.contents, for: path, permissions: 0o644))
         }

@@ -11,9 +11,11 @@ struct VerifyAppleCommand: AsyncParsableCommand {
         abstract: "Verify a JWS the App Store signed (transaction, renewal info, notification, real-time request).",
         discussion: """
             The x5c chain must verify to Apple Root CA - G3 (built in) or to the --root-certificate roots, at the \
-            payload's signedDate, with Apple's extension OIDs on the intermediate and the leaf; then the ES256 \
-            signature, then the payload's bundleId, environment and, in production, appAppleId, as Apple's \
-            libraries check them. A notification's signedTransactionInfo and signedRenewalInfo are verified too. \
+            payload's signedDate, with Apple's extension OIDs on the intermediate and the leaf and RFC 5280 key \
+            usage (keyCertSign on the intermediate and root, digitalSignature on the leaf); then the ES256 \
+            signature (high-S accepted, as the App Store signs), then the payload's bundleId, environment and, in \
+            production, appAppleId, as Apple's libraries check them. A header crit or b64 member and a part that \
+            is not canonical base64url (= padding) are refused. A notification's signedTransactionInfo and signedRenewalInfo are verified too. \
             Without --kind the kind is read from the payload's fields. Prints the payload with Apple's field \
             names. Exits 1 when verification fails, 2 for missing settings, 4 for an input that cannot be read \
             (larger than 64 KiB, not UTF-8, a root that is not a certificate), 5 for I/O.

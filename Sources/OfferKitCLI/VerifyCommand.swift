@@ -12,9 +12,14 @@ struct VerifyCommand: ParsableCommand {
             `sign legacy-promotional-offer --format json` prints (or - for stdin), or --legacy-signature with \
             --product-id, --offer-identifier, --nonce, --timestamp and --app-account-token if one was signed. \
             The key ID that was signed comes from the object's keyId, else --key-id (or OFFERKIT_KEY_ID, the key \
-            file's name, the config); the bundle ID from --bundle-id (or OFFERKIT_BUNDLE_ID), else the object's \
-            bundleId, else the config. Without --public-key the public half of the key in use is used. Exits 1 \
-            when the signature does not verify.
+            file's name, the config); the bundle ID from the object's bundleId, else --bundle-id (or \
+            OFFERKIT_BUNDLE_ID), else the config. Without --public-key the public half of the key in use is used. \
+            Every --key-id, --issuer-id and --bundle-id (or OFFERKIT_KEY_ID, OFFERKIT_ISSUER_ID, \
+            OFFERKIT_BUNDLE_ID) given is compared with the JWS's kid, iss and bid (a legacy signature's keyId \
+            and bundle ID); one the artifact cannot carry (--bundle-id for an App Store Connect API token, \
+            --issuer-id for a legacy signature) is a usage error (exit 2). Values from a config file only pick \
+            the key and are not compared. Exits 1 when the signature or claims do not verify or a credential \
+            differs.
             """)
 
     @Option(help: "The compact JWS.")
@@ -95,33 +100,47 @@ struct VerifyCommand: ParsableCommand {
         if publicKey == "-", jwsFile == "-" || legacySignatureFile == "-" {
             throw CLIError.usage("--public-key - and another input - would both read stdin; give one of them a file")
         }
+        // Refuses a set-but-empty variable before anything is compared with it.
+        _ = try Credentials.Identifiers(credentials, environment: ProcessInfo.processInfo.environment)
+        let given = GivenCredentials(credentials, environment: ProcessInfo.processInfo.environment)
+        let isLegacy = legacySignature != nil || legacySignatureFile != nil
+        if isLegacy, let issuer = given[.issuerId] {
+            throw CLIError.usage(
+                "\(issuer.source) cannot apply: a legacy promotional offer signature signs no issuer ID; "
+                    + (issuer.source.hasPrefix("--") ? "leave it out" : "unset it for this command"))
+        }
         do {
             if let legacySignature {
-                try verifyLegacy(try legacyFromFlags(signature: legacySignature))
+                try verifyLegacy(try legacyFromFlags(signature: legacySignature), given: given)
             } else if let legacySignatureFile {
-                try verifyLegacy(try legacyFromFile(legacySignatureFile))
+                try verifyLegacy(try legacyFromFile(legacySignatureFile), given: given)
             } else {
-                try verifyJWS()
+                try verifyJWS(given: given)
             }
         } catch let error as VerificationError {
-            if output.format == .json { try Output.json(JSONOutput(valid: false, reason: error.localizedDescription)) }
-            throw CLIError.verificationFailed(error.localizedDescription)
+            let failure = given.failure(for: error) ?? .verificationFailed(error.localizedDescription)
+            if output.format == .json, case .verificationFailed(let reason) = failure {
+                try Output.json(JSONOutput(valid: false, reason: reason))
+            }
+            throw failure
         }
     }
 
-    private func verifier(credentials resolved: @autoclosure () throws -> Credentials) throws -> JWSVerifier {
+    private func verifier(
+        credentials resolved: @autoclosure () throws -> Credentials, expected: ExpectedCredentials
+    ) throws -> JWSVerifier {
         if let publicKey {
             let pem = try InputFile.read(publicKey, limit: InputFile.tokenLimit, what: "a public key")
             do {
-                return try JWSVerifier(publicKeyPEM: String(decoding: pem, as: UTF8.self))
+                return try JWSVerifier(publicKeyPEM: String(decoding: pem, as: UTF8.self), expected: expected)
             } catch {
                 throw CLIError.credentials("\(publicKey): \(error.localizedDescription)")
             }
         }
-        return JWSVerifier(key: try resolved().key)
+        return JWSVerifier(key: try resolved().key, expected: expected)
     }
 
-    private func verifyJWS() throws {
+    private func verifyJWS(given: GivenCredentials) throws {
         let text: String
         if let jws {
             text = jws
@@ -129,7 +148,8 @@ struct VerifyCommand: ParsableCommand {
             text = String(
                 decoding: try InputFile.read(jwsFile!, limit: InputFile.tokenLimit, what: "a JWS"), as: UTF8.self)
         }
-        let verified = try verifier(credentials: try Credentials(credentials)).verify(text, as: kind)
+        let verifier = try verifier(credentials: try Credentials(credentials), expected: given.expected)
+        let verified = try verifier.verify(text, as: kind)
         switch output.format {
         case .json:
             try Output.json(
@@ -188,7 +208,9 @@ struct VerifyCommand: ParsableCommand {
             appAccountToken: signed.appAccountToken)
     }
 
-    private func verifyLegacy(_ input: LegacyInput) throws {
+    /// Verifies with the key ID and bundle ID the object names (else those given, else the
+    /// config's), then compares the key ID and bundle ID given (`givenCredentials`) with them.
+    private func verifyLegacy(_ input: LegacyInput, given givenCredentials: GivenCredentials) throws {
         // With --public-key no private key is needed: only the key ID and bundle ID that were signed.
         let keyId: String
         let bundleId: String?
@@ -201,7 +223,7 @@ struct VerifyCommand: ParsableCommand {
                 try ConfigFile(path: $0).app(for: given.bundleId ?? input.bundleId)
             }
             let id = input.keyId ?? given.keyId ?? inferredKeyId ?? config?.app.keyId
-            let bundle = try Self.bundleId(given: given.bundleId, inObject: input.bundleId) ?? config?.bundleId
+            let bundle = input.bundleId ?? given.bundleId ?? config?.bundleId
             // Everything missing in one message: the key ID and the bundle ID were both signed.
             let missing: [Credentials.Missing] = (id == nil ? [.keyId] : []) + (bundle == nil ? [.bundleId] : [])
             guard let id, let bundle, missing.isEmpty else {
@@ -211,7 +233,7 @@ struct VerifyCommand: ParsableCommand {
             }
             keyId = id
             bundleId = bundle
-            verifier = try self.verifier(credentials: try Credentials(credentials))
+            verifier = try self.verifier(credentials: try Credentials(credentials), expected: givenCredentials.expected)
         } else {
             // The object's keyId names the given key when nothing else does (not when no key is given:
             // then the demo-key rule applies unchanged).
@@ -220,8 +242,8 @@ struct VerifyCommand: ParsableCommand {
             if given.keySource != nil, given.keyId == nil, let id = input.keyId { options.keyId = id }
             let resolved = try Credentials(options, needs: input.bundleId == nil ? [.bundleId] : [])
             keyId = input.keyId ?? resolved.key.keyId
-            bundleId = try Self.bundleId(given: resolved.bundleId, inObject: input.bundleId)
-            verifier = JWSVerifier(key: resolved.key)
+            bundleId = input.bundleId ?? resolved.bundleId
+            verifier = JWSVerifier(key: resolved.key, expected: givenCredentials.expected)
         }
         guard let bundleId else {
             throw CLIError.credentials(
@@ -238,15 +260,6 @@ struct VerifyCommand: ParsableCommand {
         }
     }
 
-    /// The bundle ID from the credentials, else the object's; both given and different is an error.
-    static func bundleId(given: String?, inObject: String?) throws -> String? {
-        if let given, let inObject, given != inObject {
-            throw CLIError.invalidInput(
-                "the bundle ID \(given) of the credentials differs from bundleId \(inObject) in the JSON object: "
-                    + "leave one out, or make them the same")
-        }
-        return given ?? inObject
-    }
 }
 
 /// `--kind` takes the operation names; a deprecated spelling (`advanced-commerce-api`) is accepted with a note.

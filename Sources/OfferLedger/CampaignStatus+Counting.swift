@@ -5,12 +5,12 @@ extension CampaignStatus {
     /// (name and active switch, in order), every batch of the ledger (the campaign's are picked),
     /// the assignments counted per batch (`personal`, `shared`), and the app's summary.
     init(
-        campaign: String, appAppleId: String, offers: [(name: String, active: Bool)], batches: [StoredBatch],
+        campaign: String, app: CampaignApp, offers: [(name: String, active: Bool)], batches: [StoredBatch],
         assignments: [Int64: (personal: Int, shared: Int)], summary: LedgerSummary, today: CalendarDate
     ) {
         let ours = batches.filter { $0.batch.campaign == campaign }
         self.init(
-            campaign: campaign, appAppleId: appAppleId,
+            campaign: campaign, appAppleId: app.appAppleId, bundleId: app.bundleId,
             offers: offers.map { offer in
                 Offer(
                     name: offer.name, active: offer.active,

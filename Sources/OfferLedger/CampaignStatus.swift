@@ -7,14 +7,18 @@ public struct CampaignStatus: Sendable, Equatable {
     public var campaign: String
     /// The app the campaign belongs to.
     public var appAppleId: String
+    /// The app's bundle ID, as the campaign recorded it (`app.bundleId`): what an API key limited to
+    /// some bundle IDs is checked against.
+    public var bundleId: String
     /// The campaign's recorded offers, in the order they were first recorded.
     public var offers: [Offer]
     /// The app's usage of Apple's limits (over all of its campaigns).
     public var usage: LimitUsage
 
-    public init(campaign: String, appAppleId: String, offers: [Offer], usage: LimitUsage) {
+    public init(campaign: String, appAppleId: String, bundleId: String, offers: [Offer], usage: LimitUsage) {
         self.campaign = campaign
         self.appAppleId = appAppleId
+        self.bundleId = bundleId
         self.offers = offers
         self.usage = usage
     }

@@ -172,7 +172,7 @@ extension CodeLedger {
                 throw LedgerError.unknownCampaign(campaign: campaign)
             }
             let summary = try await summary(
-                tx, appAppleId: app.appAppleId, quarter: today.quarter, excludingCampaign: "")
+                tx, appAppleId: app.app.appAppleId, quarter: today.quarter, excludingCampaign: "")
             let offers = try await tx.offerRows(campaign: campaign).map { values -> (name: String, active: Bool) in
                 let row = StoredRow(values, table: "an offers row", path: name)
                 return (try row.text(0, "name"), try row.boolean(1, "active"))
@@ -183,22 +183,23 @@ extension CodeLedger {
                 try await checkCodes(tx, of: batch) { _ in }
             }
             return CampaignStatus(
-                campaign: campaign, appAppleId: app.appAppleId, offers: offers, batches: batches, assignments: counts,
+                campaign: campaign, app: app.app, offers: offers, batches: batches, assignments: counts,
                 summary: summary, today: today)
         }
     }
 
-    /// The App Apple ID of `campaign`'s app (for redemption links), remembered after the first read.
+    /// `campaign`'s app as the ledger recorded it: its bundle ID (what an API key's bundle-ID limit
+    /// is checked against) and App Apple ID (for redemption links), remembered after the first read.
     ///
     /// - Throws: ``LedgerError/unknownCampaign(campaign:)`` when the campaign is not recorded.
-    public func appAppleId(campaign: String) async throws -> String {
+    public func app(campaign: String) async throws -> CampaignApp {
         if let known = apps.withLock({ $0[campaign] }) { return known }
         let app = try await store.read("read the app of campaign \"\(campaign)\"") { tx in
             try await recordedApp(tx, campaign: campaign)
         }
         guard let app else { throw LedgerError.unknownCampaign(campaign: campaign) }
-        apps.withLock { $0[campaign] = app.appAppleId }
-        return app.appAppleId
+        apps.withLock { $0[campaign] = app.app }
+        return app.app
     }
 }
 

@@ -141,10 +141,11 @@ extension CodeLedger {
         let appAppleId = campaign.app.appAppleId
         do {
             return try await store.write(.ledger, operation) { tx in
-                if let recorded = try await recordedApp(tx, campaign: campaign.name), recorded.appAppleId != appAppleId
+                if let recorded = try await recordedApp(tx, campaign: campaign.name),
+                    recorded.app.appAppleId != appAppleId
                 {
                     throw LedgerError.campaignRecordedForAnotherApp(
-                        campaign: campaign.name, recordedAppAppleId: recorded.appAppleId, appAppleId: appAppleId)
+                        campaign: campaign.name, recordedAppAppleId: recorded.app.appAppleId, appAppleId: appAppleId)
                 }
                 let recordedBatches = try await batches(tx, .all)
                 if LedgerLimitCheck.isRecorded(batch, among: recordedBatches.map(\.batch)) { return .alreadyRecorded }
@@ -331,7 +332,9 @@ extension CodeLedger {
     // MARK: Inside the write transaction
 
     /// The app a campaign is recorded for, or `nil` when the campaign is not recorded.
-    func recordedApp(_ tx: any LedgerTransaction, campaign: String) async throws -> (id: Int64, appAppleId: String)? {
+    func recordedApp(_ tx: any LedgerTransaction, campaign: String) async throws
+        -> (id: Int64, app: CampaignApp)?
+    {
         guard let values = try await tx.campaignApp(campaign) else { return nil }
         let row = StoredRow(values, table: "campaign \(ProblemText.quoted(campaign))", path: name)
         let id = try row.id(0, "app_id")
@@ -339,7 +342,7 @@ extension CodeLedger {
             throw LedgerError.corrupt(
                 path: name, reason: "campaign \(ProblemText.quoted(campaign)) names an app that has no row")
         }
-        return (id, try row.text(1, "app_apple_id"))
+        return (id, CampaignApp(bundleId: try row.text(2, "bundle_id"), appAppleId: try row.text(1, "app_apple_id")))
     }
 
     /// Inserts the batch's codes (none of them taken: checked first, under the write lock) and

@@ -44,8 +44,8 @@ public final class CodeLedger: AppCodeHistory, Sendable {
     public let access: LedgerAccess
     /// The batches each offer's claims take codes from, read once per revision of the offer.
     let plans = LockedValue<[ClaimPlan.Key: ClaimPlan]>([:])
-    /// Each campaign's app (App Apple ID), once read: a campaign's app never changes in a ledger.
-    let apps = LockedValue<[String: String]>([:])
+    /// Each campaign's app, once read: a campaign's app never changes in a ledger.
+    let apps = LockedValue<[String: CampaignApp]>([:])
 
     package init(store: any LedgerStore, access: LedgerAccess) {
         self.store = store
@@ -55,6 +55,11 @@ public final class CodeLedger: AppCodeHistory, Sendable {
     /// The ledger as messages name it: the file's path (`:memory:` in memory), or its URL without
     /// the password.
     public var name: String { store.name }
+
+    /// Closes the ledger's connections (an SQLite file's last connection folds the write-ahead
+    /// log into the file and removes `-wal` and `-shm`); the ledger must not be used afterwards.
+    /// Without it they close when the ledger is let go.
+    package func closeConnections() async throws { try await store.closeConnections() }
 
     /// Throws ``LedgerError/readOnly(path:operation:)`` when the ledger was opened read-only.
     func requireWritable(_ operation: @autoclosure () -> String) throws {
@@ -136,14 +141,4 @@ public final class CodeLedger: AppCodeHistory, Sendable {
 
     /// Rows read or written in one statement.
     package static let chunkSize = 10_000
-}
-
-/// How a ledger is opened.
-public enum LedgerAccess: Sendable, Equatable {
-    /// Created when missing and brought up to date (migrated) when written by an earlier OfferKit;
-    /// every method may be used.
-    case readWrite
-    /// Opened as it is: never created or migrated; only the methods that read may be used (the
-    /// others throw ``LedgerError/readOnly(path:operation:)``). For commands that only look.
-    case readOnly
 }

@@ -17,6 +17,11 @@ public enum LedgerError: Error, Equatable, Sendable {
     /// The ledger was written by a newer OfferKit; `unknownMigrations` are the schema versions it
     /// does not know.
     case newerSchema(path: String, unknownMigrations: [String])
+    /// The ledger was opened to be read only, and its schema is older than this OfferKit's: it
+    /// has `applied` of the `current` schema versions (0: no ledger tables yet). Reading never
+    /// brings a ledger up to date; `offerkit codes ledger migrate` (or any command that writes the
+    /// ledger) does.
+    case olderSchema(path: String, applied: Int, current: Int)
     /// SQLite failed during an operation (disk full, read-only file, locked by another process, …).
     case databaseFailure(operation: String, reason: String)
     /// The campaign name is already recorded for another app; campaign names are unique in a ledger.
@@ -65,9 +70,6 @@ public enum LedgerError: Error, Equatable, Sendable {
     case connectRunInProgress(campaign: String)
     /// The ledger was opened read-only (``LedgerAccess/readOnly``), and `operation` would write.
     case readOnly(path: String, operation: String)
-    /// The ledger was written by an earlier OfferKit and needs an update (a migration), which a
-    /// read-only open does not make.
-    case outdatedSchema(path: String)
 }
 
 extension LedgerError: LocalizedError {
@@ -96,6 +98,13 @@ extension LedgerError: LocalizedError {
         case .newerSchema(let path, let unknownMigrations):
             return "The code ledger at \(path) was written by a newer OfferKit (unknown schema versions: "
                 + "\(unknownMigrations.joined(separator: ", "))); expected a ledger of this version: update OfferKit."
+        case .olderSchema(let path, let applied, let current):
+            let state =
+                applied == 0
+                ? "holds no ledger tables yet" : "has schema version \(applied) of \(current) (an older OfferKit's)"
+            return "The code ledger at \(path) \(state), and this command only reads the ledger, so it changed "
+                + "nothing; expected an up-to-date ledger: run `offerkit codes ledger migrate --ledger "
+                + "\(Self.shellQuoted(path))` to bring it up to date (commands that write the ledger do too)."
         case .databaseFailure(let operation, let reason):
             return "The code ledger failed to \(operation): \(reason); the ledger was left as it was before."
         case .campaignRecordedForAnotherApp(let campaign, let recordedAppAppleId, let appAppleId):
@@ -165,10 +174,6 @@ extension LedgerError: LocalizedError {
         case .readOnly(let path, let operation):
             return "The code ledger at \(path) was opened read-only, so it cannot \(operation); nothing was written. "
                 + "Expected a command that writes to the ledger for that."
-        case .outdatedSchema(let path):
-            return "The code ledger at \(path) was written by an earlier OfferKit and needs an update, which a command "
-                + "that only reads does not make; nothing was written. Run a command that writes to it first (such as "
-                + "`offerkit codes generate` or `offerkit codes claim`), which updates it."
         }
     }
 

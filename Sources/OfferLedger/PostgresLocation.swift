@@ -7,7 +7,14 @@ import Foundation
 /// tables live in the schema `schema` (default `offerkit`, created when missing), so one
 /// database can hold several ledgers. `sslmode` is `disable`, `prefer` (the default: TLS when
 /// the server offers it) or `require` (TLS, with the server's certificate verified). Without a
-/// password in the URL, `PGPASSWORD` from the environment is used when set.
+/// password in the URL, `PGPASSWORD` from the environment is used when set and not empty; without either, the
+/// ledger looks the password up in PostgreSQL's password file when it connects (`PGPASSFILE`, else
+/// `~/.pgpass`, as libpq does).
+///
+/// The schema name is written into SQL statements, so every location is checked as the URL parser
+/// checks it: the initializers refuse a schema name ``isSchemaName(_:)`` does not accept (and an
+/// empty user, host or database, or a port outside 1 to 65535), and the PostgreSQL ledger refuses
+/// a location whose members were changed to such values afterwards (see ``check()``).
 public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     /// How the connection uses TLS.
     public enum TLSMode: String, Sendable, Equatable {
@@ -25,10 +32,14 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     /// The schema that holds the ledger when the URL names none.
     public static let defaultSchema = "offerkit"
 
+    /// A location from its parts, checked as ``init(parsing:)`` checks a URL's.
+    /// - Throws: ``LedgerLocationError/invalidURL(locator:problem:)`` for an empty user, host or
+    ///   database, a database holding `/`, a port outside 1 to 65535, or a schema name that
+    ///   ``isSchemaName(_:)`` refuses.
     public init(
         user: String, password: String?, host: String, port: Int = 5432, database: String,
         schema: String = defaultSchema, tls: TLSMode = .prefer
-    ) {
+    ) throws(LedgerLocationError) {
         self.user = user
         self.password = password
         self.host = host
@@ -36,43 +47,46 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         self.database = database
         self.schema = schema
         self.tls = tls
+        try check()
+    }
+
+    /// Throws unless every member is one the URL parser accepts: the PostgreSQL ledger calls it
+    /// before it connects, since the members can be changed after the location was made.
+    public func check() throws(LedgerLocationError) {
+        let problem: String? =
+            if user.isEmpty {
+                "it names no user (postgres://USER@HOST/DB)"
+            } else if host.isEmpty {
+                "it names no host"
+            } else if !(1...65_535).contains(port) {
+                "its port \(port) is not 1 to 65535"
+            } else if database.isEmpty || database.contains("/") {
+                "it names no database (postgres://USER@HOST:PORT/DATABASE)"
+            } else if !Self.isSchemaName(schema) {
+                "its schema \"\(LedgerLocation.redacted(schema))\" is not 1 to 63 lower-case letters, digits or "
+                    + "underscores starting with a letter or underscore"
+            } else {
+                nil
+            }
+        if let problem { throw .invalidURL(locator: description, problem: problem) }
     }
 
     /// Parses a `postgres://` or `postgresql://` URL; see the type's documentation.
-    public init(parsing text: String) throws {
+    public init(parsing text: String) throws(LedgerLocationError) {
         let shown = LedgerLocation.redacted(text)
         guard let components = URLComponents(string: text) else {
             throw LedgerLocationError.invalidURL(locator: shown, problem: "it is not a valid URL")
         }
-        guard let user = components.user, !user.isEmpty else {
-            throw LedgerLocationError.invalidURL(locator: shown, problem: "it names no user (postgres://USER@HOST/DB)")
-        }
-        guard let host = components.host, !host.isEmpty else {
-            throw LedgerLocationError.invalidURL(locator: shown, problem: "it names no host")
-        }
-        let port = components.port ?? 5432
-        guard (1...65_535).contains(port) else {
-            throw LedgerLocationError.invalidURL(locator: shown, problem: "its port \(port) is not 1 to 65535")
-        }
+        // User, host, port, database and schema are checked by the initializer.
         var database = components.path
         if database.hasPrefix("/") { database.removeFirst() }
-        guard !database.isEmpty, !database.contains("/") else {
-            throw LedgerLocationError.invalidURL(
-                locator: shown, problem: "it names no database (postgres://USER@HOST:PORT/DATABASE)")
-        }
         var schema = Self.defaultSchema
         var tls = TLSMode.prefer
         for item in components.queryItems ?? [] {
             switch item.name {
             case "schema":
+                // Checked with the other members, by the initializer.
                 schema = item.value ?? ""
-                guard Self.isSchemaName(schema) else {
-                    throw LedgerLocationError.invalidURL(
-                        locator: shown,
-                        problem:
-                            "its schema \"\(LedgerLocation.redacted(schema))\" is not 1 to 63 lower-case letters, digits or underscores "
-                            + "starting with a letter or underscore")
-                }
             case "sslmode":
                 guard let mode = TLSMode(rawValue: item.value ?? "") else {
                     throw LedgerLocationError.invalidURL(
@@ -88,9 +102,18 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
                     problem: "its option \"\(LedgerLocation.redacted(item.name))\" is not one of schema, sslmode")
             }
         }
-        let password = components.password ?? ProcessInfo.processInfo.environment["PGPASSWORD"]
-        self.init(
-            user: user, password: password, host: host, port: port, database: database, schema: schema, tls: tls)
+        // An empty PGPASSWORD is none (libpq then reads the password file too).
+        let password =
+            components.password ?? ProcessInfo.processInfo.environment["PGPASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+        do {
+            try self.init(
+                user: components.user ?? "", password: password, host: components.host ?? "",
+                port: components.port ?? 5432, database: database, schema: schema, tls: tls)
+        } catch .invalidURL(_, let problem) {
+            throw .invalidURL(locator: shown, problem: problem)
+        } catch {
+            throw error
+        }
     }
 
     /// Whether `name` is a schema name the ledger accepts: it is used unquoted in SQL.

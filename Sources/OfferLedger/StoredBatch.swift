@@ -154,7 +154,8 @@ package struct StoredBatch: Sendable {
     package static func isQuarter(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         guard bytes.count >= 4, bytes.count <= 7, bytes[bytes.count - 3] == UInt8(ascii: "-"),
-            bytes[bytes.count - 2] == UInt8(ascii: "Q"), (UInt8(ascii: "1")...UInt8(ascii: "4")).contains(bytes.last!)
+            bytes[bytes.count - 2] == UInt8(ascii: "Q"),
+            (UInt8(ascii: "1")...UInt8(ascii: "4")).contains(bytes[bytes.count - 1])
         else { return false }
         let year = bytes.dropLast(3)
         return year.first != UInt8(ascii: "0")

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import OfferLedger
 import PostgresNIO
@@ -14,26 +15,43 @@ extension CodeLedger {
     /// While the server is away, every call fails at once with
     /// ``LedgerError/databaseFailure(operation:reason:)`` (the server is tried again every 200 ms).
     ///
-    /// - Parameter maximumConnections: the most connections the ledger keeps open (a claim holds
-    ///   one for one statement).
+    /// - Parameters:
+    ///   - maximumConnections: the most connections the ledger keeps open (a claim holds one for
+    ///     one statement).
+    ///   - environment: where `PGPASSFILE` and `HOME` are looked up: without a password in
+    ///     `location`, the one of PostgreSQL's password file is used (see ``PostgresLocation``).
     /// - Throws: ``LedgerError/cannotOpen(path:reason:)`` when the server cannot be reached or
     ///   refuses the connection, or its commits are not durable; ``LedgerError/notALedger(path:)``
     ///   for a schema with tables of another program, ``LedgerError/newerSchema(path:unknownMigrations:)``
-    ///   for a ledger of a newer OfferKit, ``LedgerError/outdatedSchema(path:)`` for one of an
+    ///   for a ledger of a newer OfferKit, ``LedgerError/olderSchema(path:applied:current:)`` for one of an
     ///   earlier OfferKit opened read-only, ``LedgerError/corrupt(path:reason:)`` for a damaged one;
-    ///   and whatever `body` throws.
+    ///   ``LedgerLocationError`` for a location whose members the URL parser would refuse (see
+    ///   ``PostgresLocation/check()``); and whatever `body` throws.
     public static func withPostgres<T>(
         _ location: PostgresLocation, access: LedgerAccess = .readWrite, maximumConnections: Int = 4,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
         _ body: (CodeLedger) async throws -> T
     ) async throws -> T {
+        // The schema goes into SQL: whatever made the location, it must be one the parser accepts.
+        try location.check()
         let label = location.description
+        var connecting = location
+        var passwordFileNote: String?
+        if location.password == nil, let file = PostgresPasswordFile.path(environment: environment) {
+            switch PostgresPasswordFile.lookUp(location, path: file) {
+            case .found(let password): connecting.password = password
+            case .notFound: break
+            case .ignored(let path, let reason): passwordFileNote = "the password file \(path) was ignored: \(reason)"
+            }
+        }
         let logger = Logger(label: "offerkit.ledger.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
-        let connector = PostgresConnector(location: location, logger: logger, maximumConnections: maximumConnections)
+        let connector = PostgresConnector(location: connecting, logger: logger, maximumConnections: maximumConnections)
         let sentinel: PostgresConnection
         do {
             sentinel = try await connector.connect(timeout: .seconds(10))
         } catch let error as PSQLError {
-            throw LedgerError.cannotOpen(path: label, reason: PostgresLedgerStore.reason(error))
+            let reason = PostgresLedgerStore.reason(error)
+            throw LedgerError.cannotOpen(path: label, reason: passwordFileNote.map { reason + "; " + $0 } ?? reason)
         }
         do {
             let setting = try await sentinel.query("SHOW synchronous_commit", logger: logger).collect()

@@ -367,7 +367,7 @@ enum PostgresLedgerSchema {
     ///
     /// - Throws: ``LedgerError/notALedger(path:)`` for a schema with tables of another program,
     ///   ``LedgerError/newerSchema(path:unknownMigrations:)`` for a ledger of a newer OfferKit,
-    ///   ``LedgerError/outdatedSchema(path:)`` for one of an earlier OfferKit opened read-only,
+    ///   ``LedgerError/olderSchema(path:applied:current:)`` for one of an earlier OfferKit opened read-only,
     ///   and ``LedgerError/corrupt(path:reason:)`` when the tables or the list of migrations
     ///   differ from what OfferKit created.
     static func prepare(
@@ -401,10 +401,9 @@ enum PostgresLedgerSchema {
                 known: migrations.map(\.identifier), prefix: migrationPrefix, path: label)
             if applied > 0 { try await checkColumns(query, schema: schema, applied: applied, label: label) }
             if access == .readOnly {
-                guard applied > 0 else {
-                    throw LedgerError.cannotOpen(path: label, reason: "the schema holds no ledger")
+                guard applied == migrations.count else {
+                    throw LedgerError.olderSchema(path: label, applied: applied, current: migrations.count)
                 }
-                guard applied == migrations.count else { throw LedgerError.outdatedSchema(path: label) }
                 try await query("COMMIT")
                 return
             }

@@ -170,6 +170,9 @@ package final class PostgresLedgerStore: LedgerStore {
         return ConnectRunLock { connection.close().whenComplete { _ in _ = connection } }
     }
 
+    /// The connections end with `CodeLedger.withPostgres`'s block.
+    package func closeConnections() async throws {}
+
     package func executeUnchecked(_ sql: String) async throws {
         _ = try await write(.ledger, "run SQL") { tx in
             try await (tx as! PostgresTransaction).query(PostgresQuery(unsafeSQL: sql))

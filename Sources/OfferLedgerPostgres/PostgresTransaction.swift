@@ -56,7 +56,7 @@ final class PostgresTransaction: LedgerTransaction {
 
     func campaignApp(_ campaign: String) async throws -> [LedgerValue]? {
         try await query(
-            "SELECT c.app_id, a.app_apple_id FROM campaigns c LEFT JOIN apps a ON a.id = c.app_id WHERE c.name = \(campaign)"
+            "SELECT c.app_id, a.app_apple_id, c.bundle_id FROM campaigns c LEFT JOIN apps a ON a.id = c.app_id WHERE c.name = \(campaign)"
         ).first
     }
 

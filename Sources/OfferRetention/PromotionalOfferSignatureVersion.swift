@@ -1,10 +1,10 @@
 /// How a promotional offer in an answer is signed: `promotionalOfferSignatureV2` (a compact JWS) or
 /// `promotionalOfferSignatureV1` (the legacy signature object).
 public enum PromotionalOfferSignatureVersion: String, Sendable, Hashable, CaseIterable {
-    /// The legacy signature (SPEC §2): `encodedSignature`, `productId`, `nonce`, `timestamp`,
+    /// The legacy signature (docs/formats.md §2): `encodedSignature`, `productId`, `nonce`, `timestamp`,
     /// `keyId`, `offerIdentifier`.
     case v1
-    /// The promotional-offer compact JWS (SPEC §3), with `transactionId` = the request's
+    /// The promotional-offer compact JWS (docs/formats.md §3), with `transactionId` = the request's
     /// `originalTransactionId`.
     case v2
 }

@@ -9,7 +9,7 @@ extension RetentionRules {
     /// The `requestReferenceId` a rule's request holds until an answer fills in a fresh one.
     static let placeholderReferenceId = UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 0))
 
-    /// An `advancedCommerceInfo.request`: a `MODIFY_SUBSCRIPTION` in-app request (SPEC §4) with
+    /// An `advancedCommerceInfo.request`: a `MODIFY_SUBSCRIPTION` in-app request (docs/formats.md §4) with
     /// exactly one `changeItems` entry and no `addItems` or `removeItems`, as Apple's
     /// `advancedCommerceData` documentation asks, without `transactionId` and
     /// `requestInfo.requestReferenceId` (each answer fills them in), checked by the signing

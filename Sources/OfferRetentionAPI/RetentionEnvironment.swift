@@ -1,8 +1,8 @@
 /// Which App Store Server API environment the Retention Messaging API calls go to: each has its
-/// own base URL, its own messages, images, default messages and real-time URL (SPEC §9).
+/// own base URL, its own messages, images, default messages and real-time URL (docs/formats.md §9).
 ///
 /// The base URLs are those of Apple's App Store Server libraries (the Python library 3.1.2:
-/// `api.storekit.apple.com`, `api.storekit-sandbox.apple.com`); SPEC §9 and Apple's earlier
+/// `api.storekit.apple.com`, `api.storekit-sandbox.apple.com`); docs/formats.md §9 and Apple's earlier
 /// documentation name `api.storekit.itunes.apple.com` and `api.storekit-sandbox.itunes.apple.com`,
 /// which `--api-base-url` still reaches.
 public enum RetentionEnvironment: String, Sendable, CaseIterable {

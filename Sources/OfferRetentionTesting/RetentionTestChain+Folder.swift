@@ -63,7 +63,9 @@ extension RetentionTestChain {
         func read(_ name: String) throws(RetentionTestChainError) -> String {
             let path = folder.appendingPathComponent(name).path
             do {
-                return String(decoding: try BoundedInput.read(path: path, limit: Self.fileLimit), as: UTF8.self)
+                return String(
+                    decoding: try BoundedInput.read(path: path, limit: Self.fileLimit, accepting: .regularFile),
+                    as: UTF8.self)
             } catch {
                 throw .io(path: path, reason: error.reason)
             }

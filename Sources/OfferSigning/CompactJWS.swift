@@ -23,7 +23,7 @@ public struct CompactJWS: Hashable, Sendable, CustomStringConvertible {
     public var signatureSegment: Substring { segments[2] }
     /// `header.payload`: the bytes that were signed.
     public var signingInput: Substring {
-        serialization[..<serialization.lastIndex(of: ".")!]
+        serialization[..<(serialization.lastIndex(of: ".") ?? serialization.startIndex)]
     }
 
     private var segments: [Substring] { serialization.split(separator: ".", omittingEmptySubsequences: false) }

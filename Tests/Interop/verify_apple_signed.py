@@ -3,6 +3,9 @@
 `SignedDataVerifier` of app-store-server-library (PyPI), online checks off, the case's test root
 as its only root. Prints one JSON object per case: {"name", "accepted", "status"}.
 
+A case may name another of the document's roots (`"root": NAME`, a key of `roots`) to trust instead
+of `roots.test`. Any other document of the same shape works too (the strict-reading tests write one).
+
 A notification's nested signedTransactionInfo and signedRenewalInfo are verified too, with
 verify_and_decode_signed_transaction and verify_and_decode_renewal_info: Apple's library leaves
 that to its caller, OfferKit does it.
@@ -17,15 +20,16 @@ from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, Verif
 
 def main():
     document = json.load(open(sys.argv[1]))
-    root = x509.load_pem_x509_certificate(document["roots"]["test"].encode()).public_bytes(serialization.Encoding.DER)
+    roots = {name: x509.load_pem_x509_certificate(pem.encode()).public_bytes(serialization.Encoding.DER)
+             for name, pem in document["roots"].items()}
     only = set(sys.argv[2:])
     for case in document["cases"]:
         if only and case["name"] not in only:
             continue
         status = "OK"
         try:
-            verifier = SignedDataVerifier([root], False, Environment(case["environment"]), case["bundleId"] or "",
-                                          case["appAppleId"])
+            verifier = SignedDataVerifier([roots[case.get("root", "test")]], False, Environment(case["environment"]),
+                                          case.get("bundleId") or "", case.get("appAppleId"))
             kind = case["kind"]
             if kind == "transaction":
                 verifier.verify_and_decode_signed_transaction(case["jws"])

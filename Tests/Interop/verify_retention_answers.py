@@ -16,7 +16,7 @@ For each case:
    converter) and written back: it must give the same JSON (only Apple's members, at most one);
    a V2 offer is verified with PyJWT (ES256, header, aud promotional-offer, transactionId =
    originalTransactionId, productId, offerIdentifier, bid); a V1 signature with `openssl dgst
-   -sha256 -verify` over SPEC §2's message (its appAccountToken, lower case, when the answer has
+   -sha256 -verify` over docs/formats.md §2's message (its appAccountToken, lower case, when the answer has
    one); advancedCommerceData is base64 of
    {"signatureInfo":{"token":JWS}}, the JWS verified with PyJWT (aud advanced-commerce-api) and
    its request read by Apple's AdvancedCommerceSubscriptionModifyInAppRequest model.

@@ -36,7 +36,7 @@ def b64url_decode(text: str) -> bytes:
 
 
 def expected_payload(v):
-    """The payload JSON rebuilt from the inputs, member order as SPEC.md §3 and §5 state it."""
+    """The payload JSON rebuilt from the inputs, member order as docs/formats.md §3 and §5 state it."""
     kind, inputs = v["kind"], v["inputs"]
     if kind in ("promotional-offer", "introductory-offer-eligibility", "advanced-commerce"):
         # The aud claim is the kind's name, except Advanced Commerce's, which is Apple's advanced-commerce-api.

@@ -21,7 +21,7 @@ struct LedgerLocationTests {
         #expect(
             location
                 == .postgres(
-                    PostgresLocation(
+                    try PostgresLocation(
                         user: "team", password: ProcessInfo.processInfo.environment["PGPASSWORD"],
                         host: "db.example.com", port: 5432, database: "offers")))
         let full = try LedgerLocation(
@@ -29,7 +29,7 @@ struct LedgerLocationTests {
         #expect(
             full
                 == .postgres(
-                    PostgresLocation(
+                    try PostgresLocation(
                         user: "te@m", password: "p/ss", host: "127.0.0.1", port: 6543, database: "offers",
                         schema: "ledger_2", tls: .require)))
         #expect(full.description == "postgres://te%40m:***@127.0.0.1:6543/offers?schema=ledger_2&sslmode=require")

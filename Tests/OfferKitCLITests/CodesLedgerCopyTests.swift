@@ -83,7 +83,7 @@ struct CodesLedgerCopyTests {
 
     /// `psql` against the test server, or `nil` when it is not installed (an issue in CI).
     static func psql(_ url: String, _ sql: String) throws -> String? {
-        let base = String(url.prefix { $0 != "?" }) + "?sslmode=disable"
+        let base = String(CLIPostgres.withPassword(url).prefix { $0 != "?" }) + "?sslmode=disable"
         let result = try ExternalProcess.run("psql", [base, "-Atc", sql])
         guard result.status == 0 else {
             if InteropEnvironment.isCI { Issue.record("psql failed: \(result.stderr)") }
@@ -97,7 +97,9 @@ struct CodesLedgerCopyTests {
         String(url.split(separator: "schema=").last ?? "")
     }
 
-    static func password(of url: String) -> String { URLComponents(string: url)?.password ?? "no-password" }
+    static func password(of url: String) -> String {
+        URLComponents(string: url)?.password ?? CLIPostgres.password ?? "no-password"
+    }
 
     @Test func sqliteToPostgresAndBackIsExact() throws {
         guard case .at(let url)? = CLIPostgres.ledger("postgres") else { return }
@@ -252,23 +254,28 @@ struct CodesLedgerCopyTests {
         let generated = try files.run("generate", big)
         #expect(generated.status == 0, "\(generated)")
         let target = files.file("copy.sqlite")
-        // Killed 300 ms after its temporary file appeared: the tables take milliseconds, the
+        // Killed 300 ms after its staging folder appeared: the tables take milliseconds, the
         // 400,000 codes seconds, so the copy is under way.
         var appeared: Date?
         let killed = try KilledCopy(from: files.ledger, to: target, in: files) {
-            if appeared == nil, files.listing().contains(where: { $0.hasPrefix(".copy.sqlite.copy-") }) {
+            if appeared == nil, files.listing().contains(where: { $0.hasPrefix(".copy.sqlite.offerkit-") }) {
                 appeared = Date()
             }
             return appeared.map { Date().timeIntervalSince($0) > 0.3 } ?? false
         }
         try #require(killed.wasRunning, "the copy finished before it was killed, so nothing was tested")
         #expect(!FileManager.default.fileExists(atPath: target), "a partial \(target) exists after SIGKILL")
+        let leftovers = files.listing().filter { $0.hasPrefix(".") }
         #expect(
-            files.listing().allSatisfy { !$0.hasPrefix(".") || $0.hasPrefix(".copy.sqlite.copy-") },
+            leftovers.count == 1
+                && leftovers.allSatisfy { $0.hasPrefix(".copy.sqlite.offerkit-") && $0.hasSuffix(".tmp") },
             "\(files.listing())")
-        // A new copy goes through; the killed one's leftovers do not matter.
+        // A new copy goes through, and removes what the killed one left, saying so.
         let again = try Self.copy(files.ledger, target, in: files)
         #expect(again.status == 0 && again.stdout.contains("codes: 400,000\n"), "\(again)")
+        #expect(again.stderr.contains("removed \(files.file(leftovers.first ?? "?"))"), "\(again)")
+        #expect(again.stderr.contains("the unfinished output of an earlier run that was interrupted"), "\(again)")
+        #expect(!files.listing().contains { $0.hasPrefix(".") }, "\(files.listing())")
 
         guard case .at(let url)? = CLIPostgres.ledger("postgres") else { return }
         let schema = Self.schema(of: url)

@@ -9,7 +9,7 @@ struct CodesPostgresLedgerTests {
         guard case .at(let url)? = CLIPostgres.ledger("postgres") else { return }
         let files = try CampaignFiles.make()
         defer { files.remove() }
-        let password = URLComponents(string: url)?.password ?? "no-password"
+        let password = URLComponents(string: url)?.password ?? CLIPostgres.password ?? "no-password"
         let generate = try files.run("generate", CampaignFiles.example, ledger: .at(url))
         #expect(generate.status == 0, "\(generate)")
         #expect(generate.stdout.contains("ledger: postgres://"), "\(generate)")

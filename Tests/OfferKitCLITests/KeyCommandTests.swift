@@ -8,7 +8,7 @@ struct KeyCommandTests {
     static func trimmed(_ text: String) -> String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
 
     @Test func inspectTextShowsCurvePublicKeyAndThumbprint() throws {
-        let result = try CLI.run(["key", "inspect"] + DemoKey.flags)
+        let result = try CLI.run(["key", "inspect"] + DemoKey.keyFlags)
         Expect.success(result)
         #expect(result.stdout.contains("P-256"))
         #expect(result.stdout.contains(DemoKey.key.jwkThumbprint), "RFC 7638 thumbprint\n\(result)")
@@ -18,7 +18,7 @@ struct KeyCommandTests {
     }
 
     @Test func inspectJSON() throws {
-        let result = try CLI.run(["key", "inspect", "--format", "json"] + DemoKey.flags)
+        let result = try CLI.run(["key", "inspect", "--format", "json"] + DemoKey.keyFlags)
         Expect.success(result)
         let json = try #require(result.json, "not one JSON object: \(result)")
         #expect(json["keyId"]?.string == DemoKey.keyId)
@@ -39,7 +39,7 @@ struct KeyCommandTests {
 
     @Test("key inspect --format json prints the JWK as an object, not a string holding JSON")
     func inspectJSONHasJWKObject() throws {
-        let result = try CLI.run(["key", "inspect", "--format", "json"] + DemoKey.flags)
+        let result = try CLI.run(["key", "inspect", "--format", "json"] + DemoKey.keyFlags)
         Expect.success(result)
         let jwk = try #require(result.json?["jwk"]?.object, "jwk is not an object\n\(result)")
         #expect(Set(jwk.keys) == ["crv", "kty", "x", "y"])

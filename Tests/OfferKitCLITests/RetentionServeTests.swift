@@ -59,6 +59,10 @@ struct RetentionServeTests {
                 "POST /v1/retention/realtime answers Sandbox requests for com.example.offerkit.demo (appAppleId 1234567890)"
             ),
             "\(announced)")
+        // The roots a request may chain to: Apple's, and the test root by its file and fingerprint.
+        #expect(
+            announced.contains("signed under Apple Root CA - G3 or the test root \(folder.file("root.pem")) (SHA-256 "),
+            "\(announced)")
         let prefix = "offerkit: listening on http://127.0.0.1:"
         let line = try server.waitForStderrLine(containing: prefix)
         let port = try #require(Int(line.dropFirst(prefix.count)), "no port in \(line)")
@@ -105,6 +109,18 @@ struct RetentionServeTests {
         let refused = lines.first { $0.contains("request.id=retention-forged") }
         #expect(refused?.contains("retention.rejection=signatureInvalid") == true, "\(run)")
         #expect(!run.stderr.contains("2000000900000001"), "no payload in the logs")
+    }
+
+    @Test func aTestRootWithProductionStopsTheStartNamingTheEnvironment() throws {
+        let folder = try TempDir.make()
+        defer { folder.remove() }
+        let config = try Self.configuration(in: folder)
+        let text = try String(contentsOfFile: config, encoding: .utf8).replacingOccurrences(
+            of: #""environments": ["Sandbox"]"#, with: #""environments": ["Sandbox", "Production"]"#)
+        try text.write(toFile: config, atomically: true, encoding: .utf8)
+        let result = try CLI.run(["serve", "--config", config, "--port", "0", "--no-auth"])
+        Expect.failure(
+            result, status: 3, mentioning: ["retention.environments[1]: expected only test environments", "Production"])
     }
 
     @Test func aRuleMistakeStopsTheStartNamingItsPath() throws {

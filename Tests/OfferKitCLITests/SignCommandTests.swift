@@ -286,7 +286,9 @@ struct SignCommandTests {
         ]
         var tokens: [(token: String, audience: String)] = []
         for run in runs {
-            let result = try CLI.run(run.arguments + DemoKey.flags)
+            // An individual key has no issuer: --issuer-id with --individual is refused.
+            let credentials = run.arguments.contains("--individual") ? DemoKey.keyFlags : DemoKey.flags
+            let result = try CLI.run(run.arguments + credentials)
             Expect.success(result)
             tokens.append((result.output, run.audience))
         }

@@ -76,7 +76,7 @@ struct TokenCommandTests {
     }
 
     @Test func connectAPIIndividualKeyUsesSubUser() throws {
-        let result = try CLI.run(["token", "connect-api", "--individual", "--format", "json"] + DemoKey.flags)
+        let result = try CLI.run(["token", "connect-api", "--individual", "--format", "json"] + DemoKey.keyFlags)
         Expect.success(result)
         let jws = try #require(DecodedJWS(result.json?["token"]?.string ?? ""), "\(result)")
         #expect(jws.claims["sub"]?.string == "user")

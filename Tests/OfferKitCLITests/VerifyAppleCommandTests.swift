@@ -1,3 +1,4 @@
+import AppleTestChain
 import Foundation
 import Testing
 
@@ -60,6 +61,36 @@ struct VerifyAppleCommandTests {
                 #expect(!result.stderr.contains(testCase.jws.prefix(40)), "\(testCase.name): the JWS was echoed")
             }
         }
+    }
+
+    @Test("a crit or b64 header, a padded or non-canonical part and broken key usage exit 1 by name; high-S is 0")
+    func strictReading() throws {
+        let chain = AppleTestChain.shared
+        let directory = try TempDir.make()
+        defer { directory.remove() }
+        let root = try directory.write(chain.rootPEM, to: "root.pem")
+        let payload = RealtimeRequestPayload().json
+        let flags = ["--root-certificate", root, "--environment", "sandbox"]
+        let refused: [(AppleTestChain.Variant, [String])] = [
+            (.critUnknown, ["crit", #"["exp"]"#]), (.critB64False, ["crit", #"["b64"]"#]), (.b64True, ["b64"]),
+            (.paddedSignature, ["signature", "padded"]), (.signatureTrailingBits, ["signature", "canonical"]),
+            (.intermediateWithoutKeyCertSign, ["intermediate", "keyCertSign"]),
+            (.intermediateWithoutKeyUsage, ["intermediate", "no keyUsage"]),
+            (.leafWithoutDigitalSignature, ["leaf", "digitalSignature"]),
+            (.leafWithKeyCertSign, ["leaf", "keyCertSign"]),
+        ]
+        for (variant, words) in refused {
+            let file = try directory.write(try chain.sign(payload, variant: variant), to: "\(variant.rawValue).jws")
+            for kind in [["--kind", "realtime-request"], []] {
+                let result = try CLI.run(["verify-apple", "--jws-file", file] + kind + flags)
+                Expect.failure(result, status: 1, mentioning: ["verification failed"] + words)
+            }
+        }
+        // The App Store signs with high S about half the time: accepted, as Apple's verifier accepts it.
+        let highS = try directory.write(AppleTestChain.highS(try chain.sign(payload)), to: "high-s.jws")
+        let accepted = try CLI.run(["verify-apple", "--jws-file", highS] + flags)
+        Expect.success(accepted)
+        #expect(accepted.stdout.hasPrefix("verified: realtime-request"), "\(accepted)")
     }
 
     @Test func jsonIsThePayloadWithApplesNames() throws {

@@ -54,10 +54,12 @@ struct VerifyCommandTests {
         for item in cases {
             let signed = try CLI.run(item.arguments + DemoKey.flags)
             Expect.success(signed)
-            let result = try CLI.run(["verify", "--jws", signed.output, "--format", "json"] + DemoKey.flags)
+            // An App Store Connect token names no app: --bundle-id cannot apply to it (exit 2).
+            let flags = item.kind == .connectAPIToken ? DemoKey.flags(without: "--bundle-id") : DemoKey.flags
+            let result = try CLI.run(["verify", "--jws", signed.output, "--format", "json"] + flags)
             Expect.success(result)
             #expect(result.json?["kind"]?.string == item.kind.rawValue, "\(result)")
-            let text = try CLI.run(["verify", "--jws", signed.output] + DemoKey.flags)
+            let text = try CLI.run(["verify", "--jws", signed.output] + flags)
             Expect.success(text)
             #expect(text.stdout.contains(item.kind.rawValue), "text names the kind\n\(text)")
         }
@@ -135,14 +137,16 @@ struct VerifyCommandTests {
                 String(Fixed.timestamp),
             ] + DemoKey.flags)
         Expect.success(signed)
-        let ok = try CLI.run(Self.legacyArguments(signature: signed.output) + DemoKey.flags)
+        // A legacy signature signs no issuer ID: --issuer-id cannot apply to it (exit 2).
+        let flags = DemoKey.flags(without: "--issuer-id")
+        let ok = try CLI.run(Self.legacyArguments(signature: signed.output) + flags)
         #expect(ok.status == 0, "\(ok)")
-        let json = try CLI.run(Self.legacyArguments(signature: signed.output) + ["--format", "json"] + DemoKey.flags)
+        let json = try CLI.run(Self.legacyArguments(signature: signed.output) + ["--format", "json"] + flags)
         #expect(json.status == 0, "\(json)")
         #expect(json.json?["valid"]?.bool == true, "\(json)")
 
         let shifted = try CLI.run(
-            Self.legacyArguments(signature: signed.output, timestamp: Fixed.timestamp + 1) + DemoKey.flags)
+            Self.legacyArguments(signature: signed.output, timestamp: Fixed.timestamp + 1) + flags)
         Expect.failure(shifted, status: 1)
 
         // Signed by the library with the same message: the CLI agrees.
@@ -150,11 +154,11 @@ struct VerifyCommandTests {
             LegacyPromotionalOfferRequest(
                 productId: Fixed.productId, offerIdentifier: Fixed.offerId, appAccountToken: Fixed.appAccountTokenUpper),
             nonce: Fixed.nonceUUID, timestamp: Fixed.timestamp)
-        let fromLibrary = try CLI.run(Self.legacyArguments(signature: library.signature) + DemoKey.flags)
+        let fromLibrary = try CLI.run(Self.legacyArguments(signature: library.signature) + flags)
         #expect(fromLibrary.status == 0, "\(fromLibrary)")
 
         // Another bundle ID in the credentials: not what was signed.
-        var otherBundle = DemoKey.flags
+        var otherBundle = flags
         otherBundle[otherBundle.firstIndex(of: DemoKey.bundleId)!] = "com.example.other"
         let wrongBundle = try CLI.run(Self.legacyArguments(signature: signed.output) + otherBundle)
         Expect.failure(wrongBundle, status: 1)

@@ -91,8 +91,16 @@ struct RetentionInteropTests {
                 "production", try RetentionFixtures.body(environment: "Production"), responder: both,
                 environment: "Production"))
         for variant in AppleTestChain.Variant.broken {
-            cases.append(await run(variant.rawValue, try RetentionFixtures.body(variant: variant), responder: both))
+            cases.append(
+                await run(
+                    variant.rawValue, try RetentionFixtures.body(variant: variant), responder: both,
+                    appleDiffers: variant.appleDiffers))
         }
+        // The App Store signs with high-S signatures too: both answer it.
+        cases.append(
+            await run(
+                "high-S", Array(AppleTestChain.body(AppleTestChain.highS(jws(try RetentionFixtures.body())))),
+                responder: both))
         cases.append(
             await run(
                 "another app in production", try RetentionFixtures.body(appAppleId: 42, environment: "Production"),

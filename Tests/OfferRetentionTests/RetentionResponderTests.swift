@@ -32,7 +32,10 @@ struct RetentionResponderTests {
         let outcome = await responder.respond(to: try RetentionFixtures.body(variant: variant))
         let expected: RetentionRejection =
             switch variant {
-            case .algorithmES384, .algorithmNone, .chainOf1, .chainOf2, .chainOf4: .malformedJWS
+            case .algorithmES384, .algorithmNone, .chainOf1, .chainOf2, .chainOf4, .critUnknown, .critB64False,
+                .b64True,
+                .paddedSignature, .signatureTrailingBits:
+                .malformedJWS
             case .badSignature, .payloadChangedAfterSigning, .signedByAnotherKey: .signatureInvalid
             default: .untrustedChain
             }
@@ -41,6 +44,23 @@ struct RetentionResponderTests {
             return
         }
         #expect(reason == expected, "\(variant)")
+    }
+
+    @Test("a request respelled with the other S (high or low) is answered, and is the same request: a replay")
+    func highSTwinIsAReplay() async throws {
+        let responder = try RetentionFixtures.responder()
+        let body = try RetentionFixtures.body()
+        let jws = try #require(RealtimeRequestBody.signedPayload(in: body))
+        let twin = AppleTestChain.otherS(jws)
+        #expect(twin != jws && AppleTestChain.otherS(twin) == jws)
+        guard case .answered(let first) = await responder.respond(to: AppleTestChain.body(twin)),
+            case .answered(let second) = await responder.respond(to: body)
+        else {
+            Issue.record("a signature, or its twin of the other S, was not answered")
+            return
+        }
+        #expect(first.replay == .fresh && second.replay == .replayed)
+        #expect(first.body == second.body)
     }
 
     @Test("the same request again gets the same bytes: the same nonce and signature")

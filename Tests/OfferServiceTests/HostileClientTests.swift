@@ -166,7 +166,24 @@ struct HostileClientTests {
         Broken(
             name: "Transfer-Encoding: identity", fields: "Transfer-Encoding: identity\r\n", body: body,
             halfClose: true),
+        // NIO's parser reads these as chunked (chunked comes last); a proxy in front may not.
+        Broken(
+            name: "Transfer-Encoding: gzip, chunked", fields: "Transfer-Encoding: gzip, chunked\r\n",
+            body: chunkedBody, halfClose: false),
+        Broken(
+            name: "Transfer-Encoding: x-unknown, chunked", fields: "Transfer-Encoding: x-unknown, chunked\r\n",
+            body: chunkedBody, halfClose: false),
+        Broken(
+            name: "Transfer-Encoding: identity, chunked", fields: "Transfer-Encoding: identity, chunked\r\n",
+            body: chunkedBody, halfClose: false),
+        Broken(
+            name: "Transfer-Encoding: identity, then a second field chunked",
+            fields: "Transfer-Encoding: identity\r\nTransfer-Encoding: chunked\r\n", body: chunkedBody,
+            halfClose: false),
     ]
+
+    /// ``body`` as one chunk and the last chunk.
+    static let chunkedBody = String(body.utf8.count, radix: 16) + "\r\n" + body + "\r\n0\r\n\r\n"
 
     @Test("broken framing is a 400 bad-request, and the connection is closed", arguments: broken)
     func brokenFraming(request: Broken) async throws {
@@ -182,6 +199,103 @@ struct HostileClientTests {
         }
         Self.expectNo5xx(in: records)
         #expect(records.all.contains { $0.metadata["request.id"] == "broken" && $0.metadata["http.status"] == "400" })
+    }
+
+    @Test("a refused Transfer-Encoding reads nothing after the head: a request smuggled in the body is not answered")
+    func refusedTransferEncodingReadsNoFurther() async throws {
+        let records = LogRecords()
+        try await Self.live(records: records) { port in
+            let smuggled = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            let exchange = try await RawExchange.run(
+                port: port,
+                Self.head(requestId: "smuggler", "Transfer-Encoding: gzip, chunked\r\n") + Self.chunkedBody + smuggled,
+                seconds: 60)
+            #expect(exchange.status == 400, "\(String(decoding: exchange.received, as: UTF8.self))")
+            #expect(exchange.problemSlug == "bad-request")
+            #expect(exchange.responseCount == 1, "\(String(decoding: exchange.received, as: UTF8.self))")
+            #expect(exchange.closedByServer)
+        }
+        Self.expectNo5xx(in: records)
+        #expect(!records.all.contains { $0.metadata["operation"] == "health" })
+    }
+
+    /// A chunked body whose chunk sizes announce more than a limit of 1024 bytes.
+    struct Oversize: Sendable, CustomTestStringConvertible {
+        let name: String
+        /// What comes after the head: the chunks (the last one never ends).
+        let chunks: String
+        /// Whether a well-formed request comes first on the same connection.
+        var afterAnother = false
+        var testDescription: String { name }
+    }
+
+    static let oversize: [Oversize] = [
+        Oversize(name: "a chunk size of 2^64 - 1, nothing after it", chunks: "FFFFFFFFFFFFFFFF\r\n"),
+        Oversize(name: "a chunk of 1025 bytes, one sent", chunks: "401\r\n{"),
+        Oversize(name: "a chunk size with leading zeros", chunks: "0000000000000000000000401\r\n"),
+        Oversize(name: "a chunk size with an extension", chunks: "401;name=value\r\n{"),
+        Oversize(
+            name: "two chunks of 512 and 513 bytes",
+            chunks: "200\r\n" + String(repeating: " ", count: 512) + "\r\n201\r\n"),
+        Oversize(
+            name: "after a well-formed request on the same connection", chunks: "FFFFFFFF\r\n", afterAnother: true),
+    ]
+
+    @Test(
+        "chunk sizes that announce more than the body limit are a 413 at once, not a 408 at the timeout",
+        arguments: oversize)
+    func oversizeChunk(request: Oversize) async throws {
+        let records = LogRecords()
+        // A request timeout of 10 minutes: a 408 would come only then, long after this exchange gives up.
+        let limits = ServiceLimits(maxBodyBytes: 1024, requestTimeoutSeconds: 600)
+        try await Self.live(limits: limits, records: records) { port in
+            let first =
+                request.afterAnother
+                ? Self.head(requestId: "first", "Content-Length: \(Self.body.utf8.count)\r\n") + Self.body : ""
+            let exchange = try await RawExchange.run(
+                port: port, first + Self.head(requestId: "oversize", "Transfer-Encoding: chunked\r\n") + request.chunks,
+                seconds: 60)
+            let text = String(decoding: exchange.received, as: UTF8.self)
+            if request.afterAnother {
+                #expect(exchange.status == 200 && exchange.responseCount == 2, "\(text)")
+                #expect(text.contains("HTTP/1.1 413"), "\(text)")
+            } else {
+                #expect(exchange.status == 413, "\(text)")
+                #expect(exchange.headers["connection"] == "close", "\(text)")
+            }
+            #expect(text.contains("urn:offerkit:problem:body-too-large"), "\(text)")
+            #expect(exchange.closedByServer)
+        }
+        Self.expectNo5xx(in: records)
+        #expect(records.all.contains { $0.metadata["request.id"] == "oversize" && $0.metadata["http.status"] == "413" })
+    }
+
+    @Test("chunked bodies up to the limit are read, in one chunk or several, with extensions and trailers")
+    func chunkedWithinTheLimit() async throws {
+        let records = LogRecords()
+        let limit = 1024
+        try await Self.live(limits: ServiceLimits(maxBodyBytes: limit), records: records) { port in
+            let padded = Self.body + String(repeating: " ", count: limit - Self.body.utf8.count)
+            let half = padded.utf8.count / 2
+            let first = String(padded.prefix(half))
+            let second = String(padded.dropFirst(half))
+            let whole = String(limit, radix: 16) + "\r\n" + padded + "\r\n0\r\n\r\n"
+            let split =
+                String(first.utf8.count, radix: 16) + ";part=1\r\n" + first + "\r\n"
+                + String(second.utf8.count, radix: 16).uppercased() + "\r\n" + second + "\r\n0\r\nX-Trailer: 1\r\n\r\n"
+            let requests = [("whole", whole), ("split", split)].map { id, chunks in
+                Self.head(requestId: id, "Transfer-Encoding: chunked\r\n") + chunks
+            }
+            let exchange = try await RawExchange.run(
+                port: port, requests.joined() + "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", seconds: 300,
+                grace: 0.5
+            ) { $0.responseCount >= 3 && $0.received.suffix(2) == Array("}\n".utf8)[...] }
+            let text = String(decoding: exchange.received, as: UTF8.self)
+            #expect(exchange.responseCount == 3, "\(text)")
+            #expect(text.components(separatedBy: "HTTP/1.1 200").count == 4, "\(text)")
+            #expect(!exchange.closedByServer)
+        }
+        Self.expectNo5xx(in: records)
     }
 
     @Test(

@@ -204,9 +204,10 @@ struct OpenAPIDocumentTests {
                 calls.append((operation, path, nil))
             }
         }
-        // The apps the examples name, with the demo key.
+        // The apps the examples name (a request's `bundleId`, a campaign's `app.bundleId`), with the demo key.
         let bundleIds = calls.compactMap { call -> String? in
-            guard case .string(let bundleId)? = call.body?["bundleId"] else { return nil }
+            guard case .string(let bundleId)? = call.body?["bundleId"] ?? call.body?["campaign"]?["app"]?["bundleId"]
+            else { return nil }
             return bundleId
         }
         // The operations on a ledger get one that holds the examples' campaign; the Get Retention

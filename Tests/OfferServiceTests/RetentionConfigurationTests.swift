@@ -25,17 +25,77 @@ struct RetentionConfigurationTests {
     func reads() throws {
         let configuration = try Self.load(
             retention: #"""
-                {"environments": ["Sandbox", "Production"], "rootCertificates": ["roots/test.pem"],
+                {"environments": ["Sandbox", "Production"],
                  "apps": {"com.example.offerkit.demo": \#(RetentionExample.rulesJSON)}}
                 """#)
         let retention = try #require(configuration.retention)
         #expect(retention.path == "/v1/retention/realtime" && retention.maxRequestAgeSeconds == 300)
         #expect(retention.environments == [.sandbox, .production])
-        #expect(
-            retention.rootCertificateFiles.count == 1 && retention.rootCertificateFiles[0].hasSuffix("/roots/test.pem"))
+        #expect(retention.rootCertificateFiles.isEmpty)
         #expect(retention.rules["com.example.offerkit.demo"]?.rules.count == 5)
         #expect(configuration.apps["com.example.offerkit.demo"]?.appAppleId == 1_234_567_890)
         #expect(try Self.load(retention: nil).retention == nil)
+        // Roots of your own, for the test environment.
+        let testing = try #require(
+            try Self.load(retention: #"{"environments": ["Sandbox"], "rootCertificates": ["roots/test.pem"]}"#)
+                .retention)
+        #expect(testing.environments == [.sandbox])
+        #expect(testing.rootCertificateFiles.count == 1 && testing.rootCertificateFiles[0].hasSuffix("/roots/test.pem"))
+    }
+
+    @Test(
+        "roots of your own with Production stop the start, naming the environment",
+        arguments: [
+            (#"["Sandbox", "Production"]"#, "retention.environments[1]"),
+            (#"["Production"]"#, "retention.environments[0]"),
+            (#"["Production", "Sandbox"]"#, "retention.environments[0]"),
+        ])
+    func testRootsNeverAnswerProduction(environments: String, field: String) throws {
+        let error = try #require(throws: ConfigurationError.self) {
+            try Self.load(retention: #"{"environments": \#(environments), "rootCertificates": ["roots/test.pem"]}"#)
+        }
+        let description = try #require(error.errorDescription)
+        #expect(description.contains("service.json: \(field): expected only test environments"), "\(description)")
+        #expect(description.contains("retention.rootCertificates") && description.contains("found Production"))
+    }
+
+    @Test("a configuration made in code with roots of its own and Production is refused too")
+    func testRootsNeverAnswerProductionInCode() throws {
+        let error = try #require(throws: ConfigurationError.self) {
+            try RetentionServiceFixtures.service(environments: [.sandbox, .production])
+        }
+        #expect(error.errorDescription?.contains("retention.environments[1]: expected only test environments") == true)
+        // Without roots of its own, Production is served, under Apple's root alone.
+        var configuration = RetentionServiceFixtures.configuration(environments: [.sandbox, .production])
+        configuration.retention?.rootCertificateFiles = []
+        let service = try OfferService(configuration: configuration)
+        let retention = try #require(service.state.retention)
+        #expect(retention.responder.settings.environments == [.sandbox, .production])
+        #expect(retention.trustedRoots == [RetentionEndpoint.appleRootName])
+        #expect(retention.responder.settings.rootCertificates == [AppleRootCertificates.appleRootCAG3])
+    }
+
+    @Test("roots of your own are trusted besides Apple's, and named by file and SHA-256 fingerprint")
+    func trustedRootsAreNamed() throws {
+        let folder = try TemporaryFolder()
+        // Apple Root CA - G3 itself as a root file: its SHA-256 fingerprint is the one Apple publishes.
+        let apple = try folder.write("apple.pem", AppleRootCertificates.appleRootCAG3PEM)
+        var configuration = RetentionServiceFixtures.configuration()
+        configuration.retention?.rootCertificateFiles = [apple, RetentionServiceFixtures.rootFile]
+        let retention = try #require(try OfferService(configuration: configuration).state.retention)
+        let published =
+            "63:34:3A:BF:B8:9A:6A:03:EB:B5:7E:9B:3F:5F:A7:BE:7C:4F:5C:75:6F:30:17:B3:A8:C4:88:C3:65:3E:91:79"
+        #expect(retention.trustedRoots.count == 3)
+        #expect(retention.trustedRoots.first == "Apple Root CA - G3")
+        #expect(retention.trustedRoots.dropFirst().first == "\(apple) (SHA-256 \(published))")
+        let test = retention.trustedRoots.last ?? ""
+        let prefix = "\(RetentionServiceFixtures.rootFile) (SHA-256 "
+        #expect(test.hasPrefix(prefix) && test.hasSuffix(")"), "\(test)")
+        let bytes = test.dropFirst(prefix.count).dropLast().split(separator: ":")
+        #expect(bytes.count == 32 && bytes.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }, "\(test)")
+        #expect(!test.dropFirst(prefix.count).contains { $0.isLowercase }, "\(test)")
+        #expect(retention.responder.settings.rootCertificates.first == AppleRootCertificates.appleRootCAG3)
+        #expect(retention.responder.settings.rootCertificates.count == 3)
     }
 
     @Test(
@@ -55,6 +115,10 @@ struct RetentionConfigurationTests {
             (
                 #"{"environments": ["Sandbox"], "rootCertificates": []}"#,
                 "retention.rootCertificates: expected a list of 1 to 16 PEM files"
+            ),
+            (
+                #"{"environments": ["Sandbox", "Production"], "rootCertificates": ["test.pem"]}"#,
+                "retention.environments[1]: expected only test environments (Sandbox)"
             ),
             (#"{"environments": ["Sandbox"], "roots": []}"#, "retention.roots: expected one of path, environments"),
             (

@@ -138,6 +138,7 @@ struct SchemaValidatorTests {
         let tables: [StringRules.Format: [(String, Bool)]] = [
             .plainText: Self.plainTexts, .uuid: Self.uuids, .bundleId: Self.bundleIds, .date: Self.dates,
             .uuidV4: Self.uuidV4s, .alpha3: Self.alpha3s, .recipientId: Self.recipientIds,
+            .campaignName: CampaignNameTests.names,
         ]
         #expect(Set(tables.keys) == Set(StringRules.Format.allCases))
         for (format, table) in tables {

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import OfferJSON
 import OfferService
 import OfferSigning
 import Testing
@@ -259,6 +260,41 @@ struct SignAdvancedCommerceTests {
         ].joined()
         let response = try await route.post(Self.body(request))
         #expect(response.status == 200, "\(response.text)")
+    }
+
+    /// A `CREATE_SUBSCRIPTION` request with `items` items and the given tax code and consistency token.
+    private static func subscription(items: Int, taxCode: String = "C003-00-2", consistencyToken: String = "ct")
+        -> String
+    {
+        let item = #"{"SKU":"s","description":"d","displayName":"n","price":1}"#
+        return #"{"operation":"CREATE_SUBSCRIPTION","requestInfo":{"requestReferenceId":\#(uuid),"#
+            + #""consistencyToken":"\#(consistencyToken)"},"currency":"USD","taxCode":"\#(taxCode)","#
+            + #""descriptors":{"description":"d","displayName":"n"},"items":["#
+            + Array(repeating: item, count: items).joined(separator: ",") + #"],"period":"P1M"}"#
+    }
+
+    @Test("items, taxCode and consistencyToken are bounded, on the path and in a batch alike")
+    func bounds() async throws {
+        let atTheBounds = Self.subscription(
+            items: AdvancedCommerce.itemsMaximum, taxCode: String(repeating: "T", count: 64),
+            consistencyToken: String(repeating: "c", count: 512))
+        #expect(try await route.post(Self.body(atTheBounds)).status == 200)
+        let over: [(String, String)] = [
+            (Self.subscription(items: AdvancedCommerce.itemsMaximum + 1), "request.items"),
+            (Self.subscription(items: 1, taxCode: String(repeating: "T", count: 65)), "request.taxCode"),
+            (
+                Self.subscription(items: 1, consistencyToken: String(repeating: "c", count: 513)),
+                "request.requestInfo.consistencyToken"
+            ),
+        ]
+        for (request, field) in over {
+            try await route.expectInvalidField(Self.body(request), field: field)
+            // A batch item is checked by the same schema and library: that item is refused.
+            let batch = SignBatchTests.batch([SignBatchTests.item("advanced-commerce", Self.body(request))])
+            let results = try SignBatchTests.results(try await SignBatchTests.post(batch))
+            #expect(results.first?["status"] == .integer(422), "\(field)")
+            #expect(results.first?["problem"]?["field"] == .string(field), "\(field)")
+        }
     }
 
     @Test("an unknown bundle ID is a 404 unknown-app problem")

@@ -128,7 +128,7 @@ struct SignLegacyPromotionalOfferTests {
 
     // MARK: Independent verification
 
-    /// The seven fields of SPEC §2, in order, taken from the response (and the request's bundle ID).
+    /// The seven fields of docs/formats.md §2, in order, taken from the response (and the request's bundle ID).
     private func message(_ response: ServiceResponse, bundleId: String) throws -> [String] {
         let names = ["keyId", "productId", "offerIdentifier", "appAccountToken", "nonce"]
         let values = try names.map { name in try #require(response.string(name), "\(name) is missing") }
@@ -139,7 +139,7 @@ struct SignLegacyPromotionalOfferTests {
         return [bundleId] + values + [timestamp]
     }
 
-    /// Checks the response's signature with `openssl dgst -sha256 -verify` over the message of SPEC §2.
+    /// Checks the response's signature with `openssl dgst -sha256 -verify` over the message of docs/formats.md §2.
     private func expectVerified(
         _ response: ServiceResponse, bundleId: String, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {

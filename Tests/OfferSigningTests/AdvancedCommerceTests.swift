@@ -3,7 +3,7 @@ import Testing
 
 @testable import OfferSigning
 
-/// Advanced Commerce in-app requests (SPEC §4): exact JSON, validation paths, decoding errors.
+/// Advanced Commerce in-app requests (docs/formats.md §4): exact JSON, validation paths, decoding errors.
 @Suite("AdvancedCommerce")
 struct AdvancedCommerceTests {
     typealias AC = AdvancedCommerce
@@ -196,6 +196,144 @@ struct AdvancedCommerceTests {
         #expect(AC.displayNameMaximum == 30)
         #expect(AC.skuMaximum == 128)
         #expect(AC.periodCountRange == 1...12)
+    }
+
+    @Test("items, taxCode, transactionId and consistencyToken are bounded: at the bound signed, one over refused")
+    func boundedFields() throws {
+        #expect(AC.itemsMaximum == 100 && AC.taxCodeMaximum == 64)
+        #expect(AC.transactionIdMaximum == 64 && AC.consistencyTokenMaximum == 512)
+        func outcome(_ request: AC.InAppRequest) -> RequestValidationError? {
+            do {
+                try request.validate()
+                return nil
+            } catch {
+                return error
+            }
+        }
+        // Each list with `count` entries, and the field its refusal names.
+        let item = AC.SubscriptionItem(sku: "s", description: "d", displayName: "n", price: 1)
+        let sku = AC.SKUItem(sku: "s")
+        let add = AC.AddItem(sku: "s", description: "d", displayName: "n", price: 1)
+        let change = AC.ChangeItem(
+            sku: "s", currentSKU: "c", description: "d", displayName: "n", price: 1, effective: .immediately,
+            reason: .upgrade)
+        let lists: [(field: String, make: (Int) -> AC.InAppRequest)] = [
+            (
+                "items",
+                { count in
+                    var request = Self.createSubscription()
+                    request.items = Array(repeating: item, count: count)
+                    return .createSubscription(request)
+                }
+            ),
+            (
+                "items",
+                { count in
+                    var request = Self.reactivateSubscription()
+                    request.items = Array(repeating: sku, count: count)
+                    return .reactivateSubscription(request)
+                }
+            ),
+            (
+                "addItems",
+                { count in
+                    var request = Self.modifySubscription()
+                    request.addItems = Array(repeating: add, count: count)
+                    return .modifySubscription(request)
+                }
+            ),
+            (
+                "changeItems",
+                { count in
+                    var request = Self.modifySubscription()
+                    request.changeItems = Array(repeating: change, count: count)
+                    return .modifySubscription(request)
+                }
+            ),
+            (
+                "removeItems",
+                { count in
+                    var request = Self.modifySubscription()
+                    request.removeItems = Array(repeating: sku, count: count)
+                    return .modifySubscription(request)
+                }
+            ),
+        ]
+        for (field, make) in lists {
+            let over = AC.itemsMaximum + 1
+            #expect(outcome(make(AC.itemsMaximum)) == nil, "\(field)")
+            #expect(
+                outcome(make(over))
+                    == .outOfRange(field: field, expected: "at most \(AC.itemsMaximum) items, found \(over)"))
+        }
+        // Each bounded string with `text`, its bound, and the field its refusal names.
+        let strings: [(field: String, maximum: Int, make: (String) -> AC.InAppRequest)] = [
+            (
+                "taxCode", AC.taxCodeMaximum,
+                { text in
+                    var request = Self.oneTimeCharge()
+                    request.taxCode = text
+                    return .oneTimeCharge(request)
+                }
+            ),
+            (
+                "requestInfo.consistencyToken", AC.consistencyTokenMaximum,
+                { text in
+                    var request = Self.oneTimeCharge()
+                    request.requestInfo.consistencyToken = text
+                    return .oneTimeCharge(request)
+                }
+            ),
+            (
+                "taxCode", AC.taxCodeMaximum,
+                { text in
+                    var request = Self.createSubscription()
+                    request.taxCode = text
+                    return .createSubscription(request)
+                }
+            ),
+            (
+                "previousTransactionId", AC.transactionIdMaximum,
+                { text in
+                    var request = Self.createSubscription()
+                    request.previousTransactionId = text
+                    return .createSubscription(request)
+                }
+            ),
+            (
+                "transactionId", AC.transactionIdMaximum,
+                { text in
+                    var request = Self.modifySubscription()
+                    request.transactionId = text
+                    return .modifySubscription(request)
+                }
+            ),
+            (
+                "taxCode", AC.taxCodeMaximum,
+                { text in
+                    var request = Self.modifySubscription()
+                    request.taxCode = text
+                    return .modifySubscription(request)
+                }
+            ),
+            (
+                "transactionId", AC.transactionIdMaximum,
+                { text in
+                    var request = Self.reactivateSubscription()
+                    request.transactionId = text
+                    return .reactivateSubscription(request)
+                }
+            ),
+        ]
+        for (field, maximum, make) in strings {
+            #expect(outcome(make(String(repeating: "9", count: maximum))) == nil, "\(field)")
+            #expect(
+                outcome(make(String(repeating: "9", count: maximum + 1)))
+                    == .tooLong(field: field, maximum: maximum, actual: maximum + 1))
+        }
+        // Signing applies them: the CLI, `offerkit batch` and the service sign through OfferSigner.
+        let signer = try Demo.signer()
+        #expect(throws: RequestValidationError.self) { try signer.sign(lists[0].make(AC.itemsMaximum + 1)) }
     }
 
     // MARK: - Validation: every rule fails with its case and path

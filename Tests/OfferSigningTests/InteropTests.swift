@@ -94,7 +94,7 @@ struct InteropTests {
                 productId: "com.example.offerkit.月額.\(round)", offerIdentifier: "WINBACK\(round)",
                 appAccountToken: round.isMultiple(of: 2) ? "" : UUID().uuidString)
             let signature = try signer.sign(request)
-            // The message is rebuilt here from SPEC §2, not taken from the library.
+            // The message is rebuilt here from docs/formats.md §2, not taken from the library.
             let message = [
                 Demo.bundleId, Demo.keyId, request.productId, request.offerIdentifier,
                 request.appAccountToken.lowercased(), signature.nonceString, String(signature.timestamp),

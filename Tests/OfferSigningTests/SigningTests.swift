@@ -3,7 +3,7 @@ import Testing
 
 @testable import OfferSigning
 
-/// Exact bytes of every StoreKit compact JWS (SPEC §3) and of the legacy signature (SPEC §2).
+/// Exact bytes of every StoreKit compact JWS (docs/formats.md §3) and of the legacy signature (docs/formats.md §2).
 @Suite("Signing")
 struct SigningTests {
     // MARK: - Compact JWS: exact header and payload bytes
@@ -231,7 +231,7 @@ struct SigningTests {
         try Demo.signer(clock: .fixed(TestJWS.fixedDate), nonces: .fixed(Self.legacyNonce))
     }
 
-    /// The message of SPEC §2, built independently of the library.
+    /// The message of docs/formats.md §2, built independently of the library.
     private func legacyMessage(
         productId: String, offerId: String, token: String, nonce: String, timestamp: Int64
     ) -> [UInt8] {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import OfferSigning
 
-/// App Store Server API and App Store Connect API bearer tokens (SPEC §5).
+/// App Store Server API and App Store Connect API bearer tokens (docs/formats.md §5).
 @Suite("Token")
 struct TokenTests {
     private static let iat: Int64 = 1_700_000_000

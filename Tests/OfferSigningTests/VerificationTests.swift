@@ -3,7 +3,7 @@ import Testing
 
 @testable import OfferSigning
 
-/// `JWSVerifier` rejects every deviation from SPEC §3/§5 with the precise error case and field.
+/// `JWSVerifier` rejects every deviation from docs/formats.md §3/§5 with the precise error case and field.
 @Suite("Verification")
 struct VerificationTests {
     private static let iss = Demo.issuerId

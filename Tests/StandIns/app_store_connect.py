@@ -370,7 +370,7 @@ class Routes:
 # ---------------------------------------------------------------------------------------------
 
 class TokenVerifier(standin_support.BearerTokenVerifier):
-    """App Store Connect API bearer tokens (SPEC §5): ES256 with the configured key, checked strictly."""
+    """App Store Connect API bearer tokens (docs/formats.md §5): ES256 with the configured key, checked strictly."""
 
     def __init__(self, key, key_id, issuer_id, individual):
         super().__init__(key, key_id, "configured")

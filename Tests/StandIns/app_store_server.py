@@ -205,7 +205,7 @@ def text(value, path, maximum, too_long_code):
 # ---------------------------------------------------------------------------------------------
 
 class TokenVerifier(standin_support.BearerTokenVerifier):
-    """App Store Server API bearer tokens (SPEC §5): ES256 with the registered key, checked strictly."""
+    """App Store Server API bearer tokens (docs/formats.md §5): ES256 with the registered key, checked strictly."""
 
     def __init__(self, key, key_id, issuer_id, apps):
         super().__init__(key, key_id, "registered")

@@ -54,7 +54,7 @@ class TokenError(Exception):
 
 
 class BearerTokenVerifier:
-    """ES256 bearer tokens of one key (SPEC §5), checked strictly; verified tokens are cached by string.
+    """ES256 bearer tokens of one key (docs/formats.md §5), checked strictly; verified tokens are cached by string.
 
     A subclass defines `_verify_new(token, now)`: `_signed_claims(token)` and then the claims its API documents;
     what it returns is cached and handed to its `verify` by `_cached`.

@@ -722,7 +722,7 @@ class PerformanceTestTests(StandInTestCase):
 
     @staticmethod
     def offer_jws(claims=None, header=None, drop=(), signature=None):
-        """A promotional offer's compact JWS as Apple documents it (SPEC §3), changed as asked."""
+        """A promotional offer's compact JWS as Apple documents it (docs/formats.md §3), changed as asked."""
         payload = {"iss": "57246542-96fe-1a63-e053-0824d011072a", "iat": int(time.time()), "aud": "promotional-offer",
                    "bid": "com.example.offerkit.demo", "nonce": str(uuid.uuid4()), "productId": MONTHLY,
                    "offerIdentifier": "WINBACK50", "transactionId": "2000000900000001"}

@@ -31,7 +31,7 @@ package enum TextTemplate {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         let data: [UInt8]
         do {
-            data = try BoundedInput.read(path: url.path, limit: maximumBytes)
+            data = try BoundedInput.read(path: url.path, limit: maximumBytes, accepting: .regularFile)
         } catch {
             throw ReadError(reason: error.reason)
         }

@@ -1,7 +1,11 @@
 /// The limits the campaign format and Apple set, in one place for the reader and the rules.
 public enum CampaignLimits {
     /// Campaign names: letters, digits, `-`, `_`, `.`.
-    static let maximumNameLength = 64
+    public static let maximumNameLength = 64
+    /// What is wrong with `name` as a campaign name, or `nil` when it is one: 1 to
+    /// ``maximumNameLength`` characters, letters, digits, `-`, `_` and `.` (the service checks a
+    /// campaign name in a path or a body by this rule before it reads a ledger).
+    package static func nameProblem(_ name: String) -> String? { CampaignRules.nameProblem(name) }
     /// App Apple IDs: ASCII digits.
     static let maximumAppAppleIdLength = 20
     /// Offer reference names.

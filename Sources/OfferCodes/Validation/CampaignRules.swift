@@ -81,7 +81,8 @@ struct CampaignRules {
         }
     }
 
-    private static func nameProblem(_ name: String) -> String? {
+    /// What is wrong with `name` as a campaign name (``CampaignLimits/nameProblem(_:)``), or `nil`.
+    static func nameProblem(_ name: String) -> String? {
         if name.isEmpty { return "the campaign name is empty; name the campaign (the ledger keeps its codes under it)" }
         if name.count > CampaignLimits.maximumNameLength {
             return "\(ProblemText.quoted(name)) is \(name.count) characters long; shorten it to "

@@ -1,7 +1,7 @@
 import Foundation
 
 /// When a connection's current wait for the SQLite file's lock began (see
-/// ``SQLiteLedger/busyHandler()``): SQLite counts the looks of each wait from 0, and the handler
+/// ``SQLiteLedgerStore/busyHandler()``): SQLite counts the looks of each wait from 0, and the handler
 /// needs the time of look 0 to know when to give up.
 final class BusyWaitStart: @unchecked Sendable {
     private let lock = NSLock()

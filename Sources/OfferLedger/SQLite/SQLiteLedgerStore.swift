@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import OfferJSON
 
 #if canImport(Glibc)
     import Glibc
@@ -83,42 +84,50 @@ package final class SQLiteLedgerStore: LedgerStore {
     ///   (or, read-only, is missing), ``LedgerError/corrupt(path:reason:)`` when it is not a
     ///   readable SQLite database or looks damaged, ``LedgerError/notALedger(path:)`` for another
     ///   program's database, ``LedgerError/newerSchema(path:unknownMigrations:)`` for a ledger of a
-    ///   newer OfferKit and (read-only) ``LedgerError/outdatedSchema(path:)``.
+    ///   newer OfferKit and (read-only) ``LedgerError/olderSchema(path:applied:current:)``.
     static func open(path: String, access: LedgerAccess) async throws -> SQLiteLedgerStore {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw LedgerError.cannotOpen(path: path, reason: "the folder \(folder) does not exist")
-        }
-        if access == .readWrite {
+        switch access {
+        case .readWrite:
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                throw LedgerError.cannotOpen(path: path, reason: "the folder \(folder) does not exist")
+            }
+            try checkRegularFile(path, mustExist: false)
             try createOwnerOnly(path)
-        } else if !FileManager.default.fileExists(atPath: path) {
-            throw LedgerError.cannotOpen(path: path, reason: "no ledger file is there (a read-only open creates none)")
+        case .readOnly:
+            try checkRegularFile(path, mustExist: true)
         }
         try checkFormatVersions(path)
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
         let quickCheck = (size ?? .max) <= quickCheckLimit
         do {
             if access == .readOnly {
-                let reader = try await connect(path, readOnly: true)
+                // Read-write connections even to read only (the store has no writer, so nothing
+                // writes): SQLite's read-only mode would leave a ledger in WAL mode with `-wal`
+                // and `-shm` files beside it, while the last close of these removes them.
+                let reader = try await connect(path, readOnly: false)
                 let applied = try await hop(reader, label: path, operation: "open the ledger") { db in
                     let applied = try SQLiteLedgerSchema.appliedMigrations(db, path: path)
                     if applied > 0, quickCheck { try integrityCheck(db, thorough: false, path: path) }
                     return applied
                 }
-                guard applied > 0 else {
-                    throw LedgerError.cannotOpen(path: path, reason: "the file holds no ledger yet")
+                let current = SQLiteLedgerSchema.migrations.count
+                guard applied >= current else {
+                    // Closed before the error goes up: the process may end with it, and the file
+                    // must be left without `-wal` and `-shm`, as it was.
+                    try? await offPool { try reader.close() }
+                    throw LedgerError.olderSchema(path: path, applied: applied, current: current)
                 }
-                guard applied >= SQLiteLedgerSchema.readableMigrations else {
-                    throw LedgerError.outdatedSchema(path: path)
-                }
-                let second = try await connect(path, readOnly: true)
+                let second = try await connect(path, readOnly: false)
                 return SQLiteLedgerStore(path: path, writer: nil, readers: [reader, second], quickChecked: quickCheck)
             }
             let writer = try await connect(path, readOnly: false)
             let applied = try await prepare(writer, label: path, quickCheck: quickCheck)
             try await useWriteAheadLog(writer, path: path)
-            let readers = [try await connect(path, readOnly: true), try await connect(path, readOnly: true)]
+            // Read-write connections that only read: whichever closes last folds the log into the file and
+            // removes `-wal` and `-shm` (a read-only connection closing last would leave them).
+            let readers = [try await connect(path, readOnly: false), try await connect(path, readOnly: false)]
             return SQLiteLedgerStore(
                 path: path, writer: writer, readers: readers, quickChecked: applied > 0 && quickCheck)
         } catch {
@@ -373,18 +382,35 @@ package final class SQLiteLedgerStore: LedgerStore {
     /// claims a newer write version read-only, so a flipped bit there would surface only as a
     /// failed write; OfferKit reports it as damage at once.
     private static func checkFormatVersions(_ path: String) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return }  // SQLite reports it.
-        defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 20), header.count == 20,
-            header.prefix(16).elementsEqual("SQLite format 3\u{0}".utf8)
+        // Opened without blocking (and refused unless it is a regular file).
+        guard let source = try? InputSource(path: path, accepting: .regularFile) else { return }  // SQLite reports it.
+        var header: [UInt8] = []
+        while header.count < 20, let read = try? source.append(upTo: 20 - header.count, to: &header), read > 0 {}
+        guard header.count == 20, header.prefix(16).elementsEqual("SQLite format 3\u{0}".utf8)
         else { return }  // Empty (new), or not SQLite: the open that follows decides.
-        let write = header[header.startIndex + 18]
-        let read = header[header.startIndex + 19]
+        let write = header[18]
+        let read = header[19]
         guard (1...2).contains(write), (1...2).contains(read) else {
             throw LedgerError.corrupt(
                 path: path,
                 reason: "its header gives format versions \(write) and \(read), which SQLite does not write "
                     + "(expected 1 or 2)")
+        }
+    }
+
+    /// Refuses a path that names something other than a regular file (looked at, not opened: a
+    /// FIFO would hold the open until a writer came), and with `mustExist` a missing one.
+    private static func checkRegularFile(_ path: String, mustExist: Bool) throws {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let error = errno
+            if error == ENOENT, !mustExist { return }
+            throw LedgerError.cannotOpen(
+                path: path, reason: error == ENOENT ? "no ledger file there" : InputSource.errorText(error))
+        }
+        let type = status.st_mode & S_IFMT
+        guard type == S_IFREG else {
+            throw LedgerError.cannotOpen(path: path, reason: "it is \(InputSource.kind(of: type)), not a regular file")
         }
     }
 
@@ -404,7 +430,7 @@ package final class SQLiteLedgerStore: LedgerStore {
 
     /// Closes the connections (folding the write-ahead log into the file when this is the last
     /// process that has it open).
-    func closeConnections() async throws {
+    package func closeConnections() async throws {
         let connections = readers.all + (writer.map { [$0] } ?? [])
         do {
             try await Self.offPool { for connection in connections { try connection.close() } }

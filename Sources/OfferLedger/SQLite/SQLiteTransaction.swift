@@ -56,7 +56,8 @@ final class SQLiteTransaction: LedgerTransaction {
 
     func campaignApp(_ campaign: String) async throws -> [LedgerValue]? {
         try await rows(
-            "SELECT c.app_id, a.app_apple_id FROM campaigns c LEFT JOIN apps a ON a.id = c.app_id WHERE c.name = ?",
+            "SELECT c.app_id, a.app_apple_id, c.bundle_id FROM campaigns c LEFT JOIN apps a ON a.id = c.app_id "
+                + "WHERE c.name = ?",
             [campaign]
         ).first
     }

@@ -32,6 +32,11 @@ package protocol LedgerStore: Sendable {
     /// Takes the lock of `codes apply` runs on `campaign` without waiting (see ``ConnectRunLock``).
     func lockConnectRun(campaign: String) async throws -> ConnectRunLock
 
+    /// Closes the store's connections once the ledger is no longer used (SQLite: the last
+    /// connection to the file folds the write-ahead log into it and removes `-wal` and `-shm`);
+    /// PostgreSQL's end with the block that opened the ledger.
+    func closeConnections() async throws
+
     /// Runs SQL as it is, holding the write lock: only for the tests that damage a ledger on purpose.
     func executeUnchecked(_ sql: String) async throws
 }
@@ -65,7 +70,7 @@ package protocol LedgerTransaction {
     func batchRows(_ selection: BatchSelection) async throws -> [[LedgerValue]]
     /// `id, recorded_at` of every batch (the time as text, ``LedgerRow/Timestamp``).
     func batchTimes() async throws -> [[LedgerValue]]
-    /// `app_id, app_apple_id` of the campaign's app, or `nil` when the campaign is not recorded.
+    /// `app_id, app_apple_id, bundle_id` of the campaign's app (and its bundle ID), or `nil` when the campaign is not recorded.
     func campaignApp(_ campaign: String) async throws -> [LedgerValue]?
     /// The names of the app's campaigns.
     func appCampaigns(appAppleId: String) async throws -> [[LedgerValue]]

@@ -8,7 +8,6 @@ import OfferRetention
 /// "retention": {
 ///   "path": "/v1/retention/realtime",
 ///   "environments": ["Sandbox", "Production"],
-///   "rootCertificates": ["test-root.pem"],
 ///   "maxRequestAgeSeconds": 300,
 ///   "apps": { "com.example.app": [ { "productId": "…", "promotionalOffer": { … } }, { "message": { … } } ] }
 /// }
@@ -16,13 +15,20 @@ import OfferRetention
 ///
 /// Every app of `apps` with an `appAppleId` is served; `retention.apps` gives the rules of some
 /// of them (an app without rules answers `{}`, Apple's default message).
+///
+/// A request must chain to Apple Root CA – G3. `rootCertificates` adds roots of your own for
+/// testing (a chain made by `offerkit retention test-chain`); they answer test requests only, so a
+/// configuration with them serves only the test environments (``testEnvironments``): with
+/// `Production` among its environments it is refused (``checkTrust(source:)``), and no request
+/// signed under a root of your own is ever answered for production.
 public struct RetentionConfiguration: Sendable {
     /// The path Apple is given to call (`realtimeURL`'s path): `/v1/retention/realtime` by default.
     public var path: String
     /// The environments whose requests are answered.
     public var environments: [AppleEnvironment]
-    /// PEM files of the roots a request's chain must end in (absolute, or resolved against the
-    /// configuration's folder); empty: Apple Root CA – G3.
+    /// PEM files of roots of your own, for testing (absolute, or resolved against the configuration's
+    /// folder): a request may chain to them or to Apple Root CA – G3. Only with
+    /// ``testEnvironments``, never with Production.
     public var rootCertificateFiles: [String]
     /// How old a request may be, in seconds.
     public var maxRequestAgeSeconds: Int
@@ -33,6 +39,10 @@ public struct RetentionConfiguration: Sendable {
     public static let defaultPath = "/v1/retention/realtime"
     /// The default of ``maxRequestAgeSeconds``: 300.
     public static let defaultMaxRequestAgeSeconds = 300
+    /// The environments roots of your own (``rootCertificateFiles``) may answer: every one but
+    /// Production (Apple sends `Sandbox` and `Production`; `Xcode` and `LocalTesting` are StoreKit's
+    /// test environments).
+    public static let testEnvironments: Set<AppleEnvironment> = [.sandbox, .xcode, .localTesting]
 
     public init(
         path: String = defaultPath, environments: [AppleEnvironment], rootCertificateFiles: [String] = [],
@@ -43,5 +53,21 @@ public struct RetentionConfiguration: Sendable {
         self.rootCertificateFiles = rootCertificateFiles
         self.maxRequestAgeSeconds = maxRequestAgeSeconds
         self.rules = rules
+    }
+
+    /// Refuses roots of your own together with an environment they must not answer (Production).
+    /// - Parameter source: the configuration's file, for the message.
+    /// - Throws: ``ConfigurationError/invalidField(source:field:expected:)`` naming
+    ///   `retention.environments[i]`, the first such environment.
+    public func checkTrust(source: String) throws(ConfigurationError) {
+        guard !rootCertificateFiles.isEmpty,
+            let index = environments.firstIndex(where: { !Self.testEnvironments.contains($0) })
+        else { return }
+        throw .invalidField(
+            source: source, field: "retention.environments[\(index)]",
+            expected: "only test environments (Sandbox) while retention.rootCertificates is given: roots of your own "
+                + "answer test requests, and a \(environments[index].rawValue) request is answered only when Apple "
+                + "signed it (Apple Root CA - G3); found \(environments[index].rawValue). Serve production from a "
+                + "configuration without rootCertificates")
     }
 }

@@ -92,6 +92,7 @@ extension ServiceConfiguration {
                 }
             }
         }
+        try configuration.checkTrust(source: source)
         guard apps.values.contains(where: { $0.appAppleId != nil }) else {
             throw .invalidField(
                 source: source, field: "retention",

@@ -63,7 +63,7 @@ public struct ServiceConfiguration: Sendable {
     {
         let data: [UInt8]
         do {
-            data = try BoundedInput.read(path: path, limit: maximumFileBytes)
+            data = try BoundedInput.read(path: path, limit: maximumFileBytes, accepting: .regularFile)
         } catch {
             throw .unreadable(path: path, reason: error.reason)
         }

@@ -1,5 +1,6 @@
 import HTTPTypes
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
 
 /// Guards one HTTP/1.1 connection against clients whose request body never ends: it sits between
@@ -7,7 +8,13 @@ import NIOHTTPTypes
 /// connection).
 ///
 /// - A request head that announces a `Content-Length` over the body limit stops reading the
-///   connection at once: the service answers 413 without reading any of the body.
+///   connection at once: the service answers 413 without reading any of the body. A chunked body
+///   whose chunk sizes announce more than the limit is refused as soon as a size says so (a
+///   ``ChunkSizeWatcher`` in front of NIO's parser reads them): the request's body read fails with
+///   ``ChunkedBodyTooLargeError`` (a 413), and nothing more is read.
+/// - A request head with a `Transfer-Encoding` other than `chunked` alone (``TransferEncoding``)
+///   stops reading the connection, and nothing after the head is passed on: the service answers 400
+///   without reading a body a proxy may frame otherwise.
 /// - A response that starts before its request has arrived in full (a body refused, cut short or
 ///   broken, or an early answer such as 401), or that says `Connection: close`, is sent with
 ///   `Connection: close`; then the connection's output is closed, nothing more is read, and the
@@ -22,18 +29,39 @@ import NIOHTTPTypes
 ///   the client's: a timer that expires then starts again when the service reads on.
 ///
 /// Per request it reads one header field and counts; it allocates nothing.
-final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    package typealias InboundIn = HTTPRequestPart
+    package typealias InboundOut = HTTPRequestPart
+    package typealias OutboundIn = HTTPResponsePart
+    package typealias OutboundOut = HTTPResponsePart
 
     /// How long a closing connection stays open, unread, after its last response.
     static let linger = TimeAmount.milliseconds(500)
 
     private let maxBodyBytes: Int
+    /// How a request head frames its body, as NIO's parser reads it.
+    enum Framing: Equatable {
+        /// No body.
+        case none
+        /// A body of this many bytes (`Content-Length`).
+        case length(Int)
+        /// A chunked body.
+        case chunked
+        /// A `Transfer-Encoding` the service refuses: nothing after the head is read.
+        case refused
+    }
+
+    /// Request heads received.
+    private(set) var headsReceived = 0
+    /// How the last head received frames its body.
+    private(set) var framing = Framing.none
     /// Requests received in full (their end has been read).
-    private var requestsReceived = 0
+    private(set) var requestsReceived = 0
+    /// Whether what NIO's parser passes on is dropped: the request is refused without its body.
+    private var discarding = false
+    /// The connection's context, while the guard is in its pipeline: the ``ChunkSizeWatcher`` reports
+    /// through it.
+    private var context: ChannelHandlerContext?
     /// Final (non-1xx) responses begun.
     private var responsesStarted = 0
     /// Whether the connection is still read from.
@@ -53,15 +81,41 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// behind) starts again when they ask.
     private var readRequested = false
 
-    init(maxBodyBytes: Int, bodyTimeout: TimeAmount? = nil) {
+    package init(maxBodyBytes: Int, bodyTimeout: TimeAmount? = nil) {
         self.maxBodyBytes = max(0, maxBodyBytes)
         self.bodyTimeout = bodyTimeout
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        // The watcher reads the bytes before NIO's parser does.
+        let pipeline = context.pipeline.syncOperations
+        guard let parser = try? pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self) else { return }
+        try? pipeline.addHandler(
+            ChunkSizeWatcher(limit: maxBodyBytes, connectionGuard: self), position: .before(parser))
+    }
+
+    package func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !discarding else { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
-            if ContentLength.exceeds(maxBodyBytes, in: head.headerFields) { reading = false }
+            headsReceived += 1
+            let fields = head.headerFields
+            if !TransferEncoding.isAcceptable(fields) {
+                // The head goes on (ProblemMiddleware answers 400); nothing after it does.
+                framing = .refused
+                reading = false
+                discarding = true
+            } else if TransferEncoding.isChunked(fields) {
+                framing = .chunked
+            } else {
+                framing = ContentLength.value(in: fields).map(Framing.length) ?? .none
+            }
+            if ContentLength.exceeds(maxBodyBytes, in: fields) { reading = false }
             bodyPending = true
         case .body:
             break
@@ -74,13 +128,23 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelRead(data)
     }
 
-    func channelReadComplete(context: ChannelHandlerContext) {
+    /// Refuses the chunked body being read (``ChunkSizeWatcher``): its read fails with `error` (a
+    /// 413), and the connection is not read any more.
+    func refuseChunkedBody(_ error: ChunkedBodyTooLargeError) {
+        reading = false
+        discarding = true
+        bodyTimer?.cancel()
+        bodyTimer = nil
+        context?.fireErrorCaught(error)
+    }
+
+    package func channelReadComplete(context: ChannelHandlerContext) {
         readRequested = false
         scheduleBodyTimer(context: context)
         context.fireChannelReadComplete()
     }
 
-    func read(context: ChannelHandlerContext) {
+    package func read(context: ChannelHandlerContext) {
         if reading {
             readRequested = true
             scheduleBodyTimer(context: context)
@@ -99,7 +163,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+    package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         guard !finished else {
             promise?.fail(ChannelError.outputClosed)
             return
@@ -130,7 +194,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: promise)
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         lingerTimer?.cancel()
         lingerTimer = nil
         bodyTimer?.cancel()

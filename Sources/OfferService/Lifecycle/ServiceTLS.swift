@@ -160,7 +160,9 @@ public struct ServiceTLS: Sendable {
             throw .tlsNotLoaded(field: field, file: path, problem: "the file cannot be read: it is \(kind)")
         }
         do {
-            return String(decoding: try BoundedInput.read(path: path, limit: maximumFileBytes), as: UTF8.self)
+            return String(
+                decoding: try BoundedInput.read(path: path, limit: maximumFileBytes, accepting: .regularFile),
+                as: UTF8.self)
         } catch {
             throw .tlsNotLoaded(field: field, file: path, problem: "the file cannot be read: \(error.reason)")
         }

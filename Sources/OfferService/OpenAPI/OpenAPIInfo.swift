@@ -102,13 +102,19 @@ enum OpenAPIInfo {
             **Authentication.** Every operation except the public service endpoints needs an API key as a bearer \
             token (see the `\(securitySchemeName)` security scheme). Each key has scopes and may be limited to some \
             bundle IDs: a missing or unknown key is `401 unauthorized`, a key without the scope or the bundle ID is \
-            `403 forbidden` (in a batch, for that item only).
+            `403 forbidden` (in a batch, for that item only). Every operation that acts for an app checks the limit \
+            against that app, as the table says; a key limited to other bundle IDs gets the `403` whether or not the \
+            service serves the app, and a key that may use a bundle ID the service does not serve gets \
+            `404 unknown-app`.
+
+            \(BundleLimit.authorizationTable(ServiceOperation.all))
 
             **Limits.** Request bodies are JSON (`Content-Type: application/json`) up to the configured size (a \
             larger `Content-Length` is `413` before any of the body is read); each API key has a rate limit (`429` \
             with `Retry-After`; a batch takes one token per item); each operation runs under a timeout, its body included (`408` while the body is \
-            still arriving). Broken HTTP framing (a body shorter than its `Content-Length`, a bad chunk, a \
-            `Transfer-Encoding` other than `chunked`) is `400 bad-request`. After a `400 bad-request`, `408` or \
+            still arriving). Chunk sizes that add up to more than the limit are `413` as soon as they arrive. Broken \
+            HTTP framing (a body shorter than its `Content-Length`, a bad chunk, a `Transfer-Encoding` other than \
+            `chunked` alone) is `400 bad-request`. After a `400 bad-request`, `408` or \
             `413` the connection is closed (`Connection: close`). Responses that \
             carry signatures or tokens have `Cache-Control: no-store`. Every response has an `X-Request-Id`.
 

@@ -16,10 +16,10 @@ extension AdvancedCommerceSchemas {
             .init(
                 "consistencyToken",
                 .string(
-                    .identifier(),
+                    .identifier(maxLength: AdvancedCommerce.consistencyTokenMaximum),
                     description: """
                         The `advancedCommerceConsistencyToken` from the subscription's latest renewal info, passed \
-                        through unchanged.
+                        through unchanged (at most \(AdvancedCommerce.consistencyTokenMaximum) characters).
                         """), required: false),
         ], description: "Metadata every Advanced Commerce request carries."
     ).named("AdvancedCommerceRequestInfo")

@@ -43,8 +43,11 @@ extension AdvancedCommerceSchemas {
             """, example: "USA")
 
     static let taxCode = JSONSchema.string(
-        .identifier(), description: "The product's tax code from Apple's list of Advanced Commerce tax codes.",
-        example: "C003-00-2")
+        .identifier(maxLength: AdvancedCommerce.taxCodeMaximum),
+        description: """
+            The product's tax code from Apple's list of Advanced Commerce tax codes (at most \
+            \(AdvancedCommerce.taxCodeMaximum) characters).
+            """, example: "C003-00-2")
 
     static let sku = JSONSchema.string(
         .identifier(maxLength: AdvancedCommerce.skuMaximum),

@@ -28,14 +28,16 @@ enum AdvancedCommerceSchemas {
     static let createSubscription = JSONSchema.object(
         header(.createSubscription) + [
             .init("currency", currency), .init("taxCode", taxCode), .init("descriptors", descriptors),
-            .init("items", .array(of: subscriptionItem, minItems: 1, description: "The subscription's items.")),
+            .init("items", items(of: subscriptionItem, "The subscription's items.")),
             .init("period", period),
             .init(
                 "previousTransactionId",
                 .string(
-                    .identifier(),
-                    description:
-                        "The transaction ID of the customer's previous subscription, when they subscribe again.",
+                    .identifier(maxLength: AdvancedCommerce.transactionIdMaximum),
+                    description: """
+                        The transaction ID of the customer's previous subscription, when they subscribe again (at most \
+                        \(AdvancedCommerce.transactionIdMaximum) characters).
+                        """,
                     example: "2000000123456789"), required: false),
             .init("storefront", storefront, required: false),
         ], description: "`CREATE_SUBSCRIPTION`: a customer subscribes."
@@ -47,12 +49,9 @@ enum AdvancedCommerceSchemas {
             .init(
                 "retainBillingCycle",
                 .boolean(description: "Whether the subscription keeps its billing cycle.", example: true)),
-            .init("addItems", .array(of: addItem, minItems: 1, description: "Items to add."), required: false),
-            .init(
-                "changeItems", .array(of: changeItem, minItems: 1, description: "Items to replace."),
-                required: false),
-            .init(
-                "removeItems", .array(of: skuItem, minItems: 1, description: "Items to remove."), required: false),
+            .init("addItems", items(of: addItem, "Items to add."), required: false),
+            .init("changeItems", items(of: changeItem, "Items to replace."), required: false),
+            .init("removeItems", items(of: skuItem, "Items to remove."), required: false),
             .init("periodChange", periodChange, required: false),
             .init("descriptors", modifyDescriptors, required: false),
             .init("currency", currency, required: false),
@@ -69,9 +68,7 @@ enum AdvancedCommerceSchemas {
         header(.reactivateSubscription) + [
             .init("transactionId", subscriptionTransactionId),
             .init(
-                "items",
-                .array(of: skuItem, minItems: 1, description: "The items to reactivate; all of them when left out."),
-                required: false),
+                "items", items(of: skuItem, "The items to reactivate; all of them when left out."), required: false),
             .init("storefront", storefront, required: false),
         ], description: "`REACTIVATE_SUBSCRIPTION`: a customer turns auto-renewal of a subscription back on."
     ).named("AdvancedCommerceSubscriptionReactivateRequest").example(AdvancedCommerceExamples.reactivateSubscription)
@@ -91,5 +88,15 @@ enum AdvancedCommerceSchemas {
     }
 
     private static let subscriptionTransactionId = JSONSchema.string(
-        .identifier(), description: "The subscription's transaction ID.", example: "2000000123456789")
+        .identifier(maxLength: AdvancedCommerce.transactionIdMaximum),
+        description: "The subscription's transaction ID (at most \(AdvancedCommerce.transactionIdMaximum) characters).",
+        example: "2000000123456789")
+
+    /// A list of 1 to ``AdvancedCommerce/itemsMaximum`` items of `schema`.
+    private static func items(of schema: JSONSchema, _ description: String) -> JSONSchema {
+        .array(
+            of: schema, minItems: 1, maxItems: AdvancedCommerce.itemsMaximum,
+            description: "\(description) At most \(AdvancedCommerce.itemsMaximum) (OfferKit's bound: Apple limits the "
+                + "items of a request without publishing the number).")
+    }
 }

@@ -273,6 +273,15 @@ enum CampaignSchemas {
         day ?? CalendarDate(unixSeconds: Int64(request.state.clock.now().timeIntervalSince1970.rounded(.down)))
     }
 
+    /// Checks the API key's bundle-ID limit against the campaign's app (`campaign.app.bundleId`) and
+    /// that the service serves it, before anything else of the campaign is read. A campaign without a
+    /// bundle ID (a string) names no app: its validation reports the member.
+    /// - Throws: a 403 `forbidden` or a 404 `unknown-app` naming `campaign.app.bundleId`.
+    static func authorizeApp(of campaign: JSONValue, _ request: OperationRequest) throws(ServiceProblem) {
+        guard case .string(let bundleId)? = campaign["app"]?["bundleId"] else { return }
+        try request.authorize(bundleId: bundleId, field: "campaign.app.bundleId")
+    }
+
     /// A body's `campaign` member as JSON bytes, for ``CampaignValidator``, after checking the
     /// bounds of the lists the schema cannot type (they may be `null`).
     /// - Throws: an `invalid-field` problem naming a list that is too long.

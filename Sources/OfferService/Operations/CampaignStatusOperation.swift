@@ -14,10 +14,12 @@ extension ServiceOperation {
             batch, the codes recorded, stored (custom codes, or one-time-use codes imported from Apple), handed \
             out and left, and whether the batch expired before today (UTC); and the app's usage of this quarter's \
             limits (codes per quarter, active offers). Needs the `codes` scope, as claiming does. Only a service \
-            configured with a ledger (`"ledger"`) has this operation.
+            configured with a ledger (`"ledger"`) has this operation. The campaign's app, as the ledger recorded \
+            it, must be one the service serves and the API key may use.
             """,
         scope: .codes, pathParameters: [.init("name", CodeSchemas.campaignName)], requestSchema: nil,
-        responseSchema: CodeSchemas.status, problems: [.invalidField, .unknownCampaign, .ledgerUnavailable],
+        responseSchema: CodeSchemas.status,
+        problems: [.invalidField, .unknownCampaign, .unknownApp, .ledgerUnavailable],
         requiresLedger: true
     ) { request in
         let ledger = try request.ledger()
@@ -26,6 +28,7 @@ extension ServiceOperation {
         let status = try await ledger.run(logger: request.logger, campaignField: nil) { ledger in
             try await ledger.status(campaign: campaign, today: today)
         }
+        try request.authorize(bundleId: status.bundleId, field: "name", campaign: campaign)
         return OperationResponse(body: CodeSchemas.statusJSON(status))
-    }
+    }.limitingBundles(to: .campaignInLedger)
 }

@@ -15,10 +15,14 @@ extension ServiceOperation {
             shared (redemption limit above 1), the campaign's shared code while it has redemptions left. Each \
             personal code goes to one recipient only, also when several services share one ledger. The same \
             recipient claiming again gets the same code (`new: false`), so a client may retry after a timeout. \
-            Only a service configured with a ledger (`"ledger"`) has this operation.
+            Only a service configured with a ledger (`"ledger"`) has this operation. The campaign's app, as the \
+            ledger recorded it, must be one the service serves and the API key may use.
             """,
         scope: .codes, body: ClaimCodeBody.self, responseSchema: CodeSchemas.claim,
-        problems: [.unknownCampaign, .unknownOffer, .noCodeLeft, .nothingToAssign, .offerInactive, .ledgerUnavailable],
+        problems: [
+            .unknownCampaign, .unknownOffer, .unknownApp, .noCodeLeft, .nothingToAssign, .offerInactive,
+            .ledgerUnavailable,
+        ],
         requiresLedger: true
     ) { body, request in
         let ledger = try request.ledger()
@@ -26,14 +30,15 @@ extension ServiceOperation {
             campaign: body.campaign, offer: body.offer, environment: body.environment,
             today: CampaignSchemas.today(nil, request))
         let recipient = body.recipient
-        let (assignment, appAppleId) = try await ledger.run(logger: request.logger, campaignField: "campaign") {
-            ledger in
-            // The campaign's app first: an unknown campaign is a 404 before anything is assigned.
-            let appAppleId = try await ledger.appAppleId(campaign: scope.campaign)
-            return (try await ledger.claim(recipient: recipient, scope: scope), appAppleId)
+        let (assignment, app) = try await ledger.run(logger: request.logger, campaignField: "campaign") { ledger in
+            // The campaign's app first: an unknown campaign is a 404, and an app the key may not use a
+            // 403, before anything is assigned.
+            let app = try await ledger.app(campaign: scope.campaign)
+            try request.authorize(bundleId: app.bundleId, field: "campaign", campaign: scope.campaign)
+            return (try await ledger.claim(recipient: recipient, scope: scope), app)
         }
-        return OperationResponse(body: CodeSchemas.claimJSON(assignment, appAppleId: appAppleId))
-    }
+        return OperationResponse(body: CodeSchemas.claimJSON(assignment, appAppleId: app.appAppleId))
+    }.limitingBundles(to: .campaignInLedger)
 }
 
 /// The body of `claimCode`.

@@ -13,14 +13,18 @@ enum CodeSchemas {
     // MARK: Request members
 
     /// The longest campaign name (the campaign rules allow 64 characters).
-    static let maximumCampaignNameLength = 64
+    static let maximumCampaignNameLength = CampaignLimits.maximumNameLength
     /// The longest offer name taken: reference names are at most 64 characters (grapheme clusters,
     /// which JSON Schema does not count), so the bound in Unicode scalars is generous.
     static let maximumOfferNameLength = 256
 
     static let campaignName = JSONSchema.string(
-        .identifier(maxLength: maximumCampaignNameLength),
-        description: "The campaign's `name`, as `offerkit codes generate` or `import` recorded it in the ledger.",
+        StringRules(format: .campaignName, minLength: 1, maxLength: maximumCampaignNameLength),
+        description: """
+            The campaign's `name`, as `offerkit codes generate` or `import` recorded it in the ledger: 1-\
+            \(maximumCampaignNameLength) letters, digits, `-`, `_` and `.`, the campaign file's rule (checked before \
+            the ledger is read).
+            """,
         example: "spring-2027")
     static let offerName = JSONSchema.string(
         StringRules(minLength: 1, maxLength: maximumOfferNameLength),
@@ -335,7 +339,7 @@ enum CodeSchemas {
         let trial = "Spring trial, 1 month free"
         let half = "Spring half price, 3 months"
         return CampaignStatus(
-            campaign: "spring-2027", appAppleId: exampleAppAppleId,
+            campaign: "spring-2027", appAppleId: exampleAppAppleId, bundleId: "com.example.offerkit.demo",
             offers: [
                 .init(
                     name: trial, active: true,

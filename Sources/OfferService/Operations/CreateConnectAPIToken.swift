@@ -15,16 +15,12 @@ extension ServiceOperation {
             the whole team, so an API key limited to some bundle IDs gets 403 `forbidden`.
             """,
         scope: .connectAPIToken, body: ConnectAPITokenBody.self, responseSchema: CommonSchemas.bearerToken,
-        problems: [.notConfigured]
+        problems: [.notConfigured, .forbidden]
     ) { body, request in
         // An App Store Connect API token acts for the whole team, every app: a key limited to some
-        // bundle IDs must not be able to mint one.
-        if let key = request.apiKey, key.bundleIds != nil {
-            throw ServiceProblem(
-                .forbidden,
-                detail: "API key '\(key.name)' is limited to some bundle IDs, and an App Store Connect API token acts "
-                    + "for the whole team: only a key for every app (bundleIds [\"*\"]) may create one")
-        }
+        // bundle IDs must not be able to mint one (here, so that a batch item is refused too).
+        try request.authorizeEveryApp(
+            because: "an App Store Connect API token acts for the whole team", action: "create one")
         guard let signer = request.state.apps.connectAPI else {
             throw ServiceProblem(
                 .notConfigured,
@@ -38,7 +34,7 @@ extension ServiceOperation {
         }
         request.state.metrics.signed(SigningOperation.connectAPIToken)
         return OperationResponse(body: CommonSchemas.bearerToken(token))
-    }.computingOnly()
+    }.computingOnly().limitingBundles(to: .everyApp)
 }
 
 /// The body of `createConnectAPIToken`.

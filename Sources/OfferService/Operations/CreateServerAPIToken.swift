@@ -23,7 +23,7 @@ extension ServiceOperation {
         }
         request.state.metrics.signed(SigningOperation.serverAPIToken)
         return OperationResponse(body: CommonSchemas.bearerToken(token))
-    }.computingOnly()
+    }.computingOnly().limitingBundles(to: .requestBundleId)
 }
 
 /// The body of `createServerAPIToken`.

@@ -47,12 +47,14 @@ extension ServiceOperation {
         id: "metrics", method: .get, path: "/metrics", tag: "Service", summary: "Metrics (Prometheus text format)",
         description: """
             Signatures by type, problems by type, requests by operation and status, and a latency histogram, in the \
-            Prometheus text exposition format 0.0.4. Needs an API key with the `metrics` scope.
+            Prometheus text exposition format 0.0.4. Needs an API key with the `metrics` scope for every app: the \
+            counts cover every app, so a key limited to some bundle IDs gets 403 `forbidden`.
             """,
         scope: .metrics, requestSchema: nil, responseSchema: JSONSchema.string(description: "Prometheus text."),
         responseMediaType: "text/plain; version=0.0.4; charset=utf-8", problems: []
     ) { request in
-        OperationResponse(
+        try request.authorizeEveryApp(because: "the metrics count the requests of every app", action: "read them")
+        return OperationResponse(
             text: request.state.metrics.exposition(), mediaType: "text/plain; version=0.0.4; charset=utf-8")
-    }.answeringFromMemory()
+    }.answeringFromMemory().limitingBundles(to: .everyApp)
 }

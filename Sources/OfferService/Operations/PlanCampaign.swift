@@ -20,11 +20,13 @@ extension ServiceOperation {
             ledger), then send them. They must fit the batch's `generate` (count, prefix, length, alphabet) and \
             be unique in the campaign, ignoring case. An invalid campaign is a 422 `invalid-campaign` problem \
             whose `problems` lists the problems (the first \(CampaignSchemas.maximumListedProblems); \
-            `problemCount` has the total), with JSON paths relative to `campaign`.
+            `problemCount` has the total), with JSON paths relative to `campaign`. The campaign's app \
+            (`app.bundleId`) must be one the service serves and the API key may use.
             """,
         scope: .campaigns, body: PlanCampaignBody.self, responseSchema: CampaignSchemas.plan,
-        problems: [.invalidCampaign], runsLong: true
+        problems: [.invalidCampaign, .unknownApp], runsLong: true
     ) { body, request in
+        try CampaignSchemas.authorizeApp(of: body.campaign, request)
         let today = CampaignSchemas.today(body.today, request)
         let report = try CampaignValidator(today: today).validate(json: CampaignSchemas.campaignBytes(body.campaign))
         guard report.isValid, let campaign = report.campaign else {
@@ -42,7 +44,7 @@ extension ServiceOperation {
                 field: error.isAboutSuppliedCodes ? "customCodes" : "campaign")
         }
         return OperationResponse(body: RequestPlanner.document(campaign: campaign, requests: requests))
-    }
+    }.limitingBundles(to: .campaignInRequest)
 }
 
 /// The body of `planCampaign`.

@@ -25,7 +25,7 @@ extension ServiceOperation {
         let jws = try signer.sign(body.request, nonce: body.nonce)
         request.state.metrics.signed(SigningOperation.advancedCommerce)
         return OperationResponse(body: CommonSchemas.signedJWS(jws, keyId: signer.key.keyId))
-    }.computingOnly()
+    }.computingOnly().limitingBundles(to: .requestBundleId)
 }
 
 /// The body of `signAdvancedCommerceRequest`: its `request` member decoded once, from the JSON the

@@ -27,6 +27,7 @@ extension ServiceOperation {
             try await SignatureBatch.answer(request)
         }
         operation.authorizesPerItem = true
+        operation.bundleLimit = .eachItem
         operation.computesOnly = true
         operation.envelopeSchema = BatchSchemas.envelope
         return operation

@@ -20,7 +20,7 @@ extension ServiceOperation {
         let jws = try signer.sign(body.eligibility, nonce: body.nonce)
         request.state.metrics.signed(SigningOperation.introductoryOfferEligibility)
         return OperationResponse(body: CommonSchemas.signedJWS(jws, keyId: signer.key.keyId))
-    }.computingOnly()
+    }.computingOnly().limitingBundles(to: .requestBundleId)
 }
 
 /// The body of `signIntroductoryOfferEligibility`.

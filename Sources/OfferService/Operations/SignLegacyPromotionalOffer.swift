@@ -24,7 +24,7 @@ extension ServiceOperation {
         let signature = try signer.sign(body.offer, nonce: body.nonce)
         request.state.metrics.signed(SigningOperation.legacyPromotionalOffer)
         return OperationResponse(body: LegacyPromotionalOfferBody.response(signature))
-    }.computingOnly()
+    }.computingOnly().limitingBundles(to: .requestBundleId)
 
     /// `POST /v1/signatures/promotional-offer-v1`: the earlier path of ``signLegacyPromotionalOffer``,
     /// still served (deprecated).

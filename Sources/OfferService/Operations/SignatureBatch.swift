@@ -65,10 +65,15 @@ struct SignatureBatch: Sendable {
     }
 
     /// Every item's result, in order: small batches on this thread, larger ones in one chunk per
-    /// event loop (per core).
+    /// core: on the event loops (one each), or, for a batch whose body is large
+    /// (``WorkerExecutor/carriesRequest``), on the worker threads, so that its seconds of signing
+    /// keep no loop from its other connections.
     func sign(_ items: [JSONValue]) async throws -> [BatchItemResult] {
-        let loops = EventLoopExecutor.all
-        let chunks = min(loops.isEmpty ? System.coreCount : loops.count, items.count / Self.minimumChunk)
+        var executors: [any TaskExecutor] = EventLoopExecutor.all
+        if WorkerExecutor.carriesRequest {
+            executors = Array(repeating: WorkerExecutor.shared, count: System.coreCount)
+        }
+        let chunks = min(executors.isEmpty ? System.coreCount : executors.count, items.count / Self.minimumChunk)
         guard chunks > 1 else { return try await sign(items[...]) }
         return try await withThrowingTaskGroup(of: (Int, [BatchItemResult]).self) { group in
             for chunk in 0..<chunks {
@@ -76,10 +81,10 @@ struct SignatureBatch: Sendable {
                 let work: @Sendable () async throws -> (Int, [BatchItemResult]) = {
                     (chunk, try await sign(items[range]))
                 }
-                if loops.isEmpty {
+                if executors.isEmpty {
                     group.addTask(operation: work)
                 } else {
-                    group.addTask(executorPreference: loops[chunk], operation: work)
+                    group.addTask(executorPreference: executors[chunk], operation: work)
                 }
             }
             var parts = [[BatchItemResult]](repeating: [], count: chunks)

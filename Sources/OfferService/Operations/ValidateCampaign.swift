@@ -14,15 +14,17 @@ extension ServiceOperation {
             what is allowed. An invalid campaign is a 200 answer with `valid: false`; `problems` lists the first \
             \(CampaignSchemas.maximumListedProblems) problems and `problemCount` their total. The service is stateless: \
             it keeps no ledger, so checks against other campaigns of the app (active offers, codes already \
-            issued, codes counted earlier in the quarter) are left to `offerkit codes validate` with the ledger.
+            issued, codes counted earlier in the quarter) are left to `offerkit codes validate` with the ledger. \
+            The campaign's app (`app.bundleId`) must be one the service serves and the API key may use.
             """,
         scope: .campaigns, body: ValidateCampaignBody.self, responseSchema: CampaignSchemas.validation,
-        problems: [], runsLong: true
+        problems: [.unknownApp], runsLong: true
     ) { body, request in
+        try CampaignSchemas.authorizeApp(of: body.campaign, request)
         let validator = CampaignValidator(today: CampaignSchemas.today(body.today, request))
         let report = try validator.validate(json: CampaignSchemas.campaignBytes(body.campaign))
         return OperationResponse(body: CampaignSchemas.validationJSON(report.problems))
-    }
+    }.limitingBundles(to: .campaignInRequest)
 }
 
 /// The body of `validateCampaign`.

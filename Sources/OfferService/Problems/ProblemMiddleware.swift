@@ -21,6 +21,11 @@ struct ProblemMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
+        // Before any route: a body framed by another coding than `chunked` alone is not read at all
+        // (ConnectionGuard passes nothing after such a head on).
+        guard TransferEncoding.isAcceptable(request.headers) else {
+            return respond(.unacceptableTransferEncoding, context: context)
+        }
         do {
             return try await next(request, context)
         } catch let problem as ServiceProblem {
@@ -29,6 +34,8 @@ struct ProblemMiddleware: RouterMiddleware {
             return respond(.badRequest(error), context: context)
         } catch let error as NIOTooManyBytesError {
             return respond(.bodyTooLarge(limit: error.maxBytes), context: context)
+        } catch let error as ChunkedBodyTooLargeError {
+            return respond(.bodyTooLarge(limit: error.limit), context: context)
         } catch let error as HTTPError where error.status == .notFound {
             let path = Self.clipped(request.uri.path)
             if let methods = Self.methods(for: request.uri.path, in: methodsByPath), !methods.contains(request.method) {

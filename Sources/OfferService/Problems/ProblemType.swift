@@ -27,8 +27,8 @@ extension ProblemType {
         slug: "bad-request", status: 400, title: "The request is not well-formed HTTP",
         explanation: """
             The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk \
-            size is invalid, `Transfer-Encoding` is not `chunked`, or the connection failed while the body was being \
-            read. The connection is closed.
+            size is invalid, `Transfer-Encoding` is not `chunked` alone (`gzip, chunked` too), or the connection failed \
+            while the body was being read. The connection is closed.
             """)
     public static let malformedJSON = ProblemType(
         slug: "malformed-json", status: 400, title: "The request body is not valid JSON",
@@ -58,7 +58,10 @@ extension ProblemType {
         explanation: "The API key is valid but its scopes do not include this operation or this bundle ID.")
     public static let unknownApp = ProblemType(
         slug: "unknown-app", status: 404, title: "No app with this bundle ID is configured",
-        explanation: "The request's `bundleId` is not in the service's configuration.")
+        explanation: """
+            The app the request acts for (its `bundleId`, or its campaign's app: `app.bundleId`, or the app the \
+            ledger recorded for the campaign) is not in the service's configuration. `field` names the member.
+            """)
     public static let unknownCampaign = ProblemType(
         slug: "unknown-campaign", status: 404, title: "No campaign of this name is in the ledger",
         explanation: """
@@ -82,7 +85,8 @@ extension ProblemType {
         slug: "body-too-large", status: 413, title: "The request body is too large",
         explanation: """
             The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused \
-            before any of the body is read. The connection is closed.
+            before any of the body is read, and chunk sizes that add up to more as soon as they arrive. The connection \
+            is closed.
             """)
     public static let bodyTimeout = ProblemType(
         slug: "body-timeout", status: 408, title: "The request body did not arrive in time",

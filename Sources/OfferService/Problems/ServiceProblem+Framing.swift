@@ -24,6 +24,13 @@ extension ServiceProblem {
         return ServiceProblem(.badRequest, detail: "\(what); the connection is closed (HTTP parser: \(error))")
     }
 
+    /// A request whose `Transfer-Encoding` is not `chunked` alone (``TransferEncoding``): 400
+    /// `bad-request`, its body not read, the connection closed.
+    static let unacceptableTransferEncoding = ServiceProblem(
+        .badRequest,
+        detail: "Transfer-Encoding must be chunked alone, in one field: the service decodes no other coding, and a "
+            + "proxy may frame such a body otherwise; the body was not read and the connection is closed")
+
     /// A connection that failed while its request body was being read (the client reset it).
     static func brokenConnection(_ error: any Error) -> ServiceProblem {
         let reason: String

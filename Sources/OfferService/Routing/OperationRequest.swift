@@ -47,18 +47,52 @@ public struct OperationRequest: Sendable {
     }
 
     /// The signer for `bundleId`, if the API key may use that app and the app is configured.
-    /// - Throws: a `forbidden` problem when the key's scopes exclude the bundle ID, then an
-    ///   `unknown-app` problem when no app has it.
+    /// - Throws: a `forbidden` problem when the key's bundle-ID limit excludes the bundle ID, then an
+    ///   `unknown-app` problem when no app has it (``authorize(bundleId:field:campaign:)``).
     public func signer(for bundleId: String) throws(ServiceProblem) -> OfferSigner {
-        if let apiKey, !apiKey.allows(bundleId: bundleId) {
-            throw ServiceProblem(
-                .forbidden, detail: "API key '\(apiKey.name)' may not use bundle ID \(bundleId)", field: "bundleId")
-        }
+        try authorize(bundleId: bundleId, field: "bundleId")
         guard let signer = state.apps.signer(for: bundleId) else {
-            throw ServiceProblem(
-                .unknownApp, detail: "bundle ID \(bundleId) is not configured in this service", field: "bundleId")
+            throw ServiceProblem(.internalError, detail: "the app \(bundleId) has no signer; please report it")
         }
         return signer
+    }
+
+    /// Checks that the API key may act for the app `bundleId` and that the service serves it.
+    ///
+    /// - Parameters:
+    ///   - field: the request member that names the app, for the problem (`bundleId`,
+    ///     `campaign.app.bundleId`, or the campaign's name when the ledger names the app).
+    ///   - campaign: the campaign through which the request reaches the app, named in the messages.
+    /// - Throws: a 403 `forbidden` when the key is limited to other bundle IDs, whether or not the
+    ///   service serves this one (the answer says which the key may use, and is the same either way);
+    ///   then a 404 `unknown-app` when no configured app has the bundle ID.
+    public func authorize(bundleId: String, field: String, campaign: String? = nil) throws(ServiceProblem) {
+        if let apiKey, let allowed = apiKey.bundleIds, !allowed.contains(bundleId) {
+            let through = campaign.map { "campaign \($0), whose app is " } ?? ""
+            throw ServiceProblem(
+                .forbidden,
+                detail: "API key '\(apiKey.name)' may not use \(through)bundle ID \(bundleId): it is limited to "
+                    + allowed.sorted().joined(separator: ", "), field: field)
+        }
+        guard state.apps.signer(for: bundleId) != nil else {
+            let owner = campaign.map { "campaign \($0) belongs to " } ?? ""
+            throw ServiceProblem(
+                .unknownApp, detail: "\(owner)bundle ID \(bundleId) is not configured in this service", field: field)
+        }
+    }
+
+    /// Checks that the API key may act for every app: the operation acts for the whole team or
+    /// reports on every app (``BundleLimit/everyApp``).
+    /// - Parameters:
+    ///   - reason: why the operation concerns every app, for the message.
+    ///   - action: what only a key for every app may do, for the message.
+    /// - Throws: a 403 `forbidden` for a key limited to some bundle IDs.
+    func authorizeEveryApp(because reason: String, action: String) throws(ServiceProblem) {
+        guard let apiKey, apiKey.bundleIds != nil else { return }
+        throw ServiceProblem(
+            .forbidden,
+            detail: "API key '\(apiKey.name)' is limited to some bundle IDs, and \(reason): only a key for every app "
+                + "(bundleIds [\"*\"]) may \(action)")
     }
 
     /// This request with `body` as its body: a batch runs each item's operation on it.

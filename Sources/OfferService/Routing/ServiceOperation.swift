@@ -17,6 +17,9 @@ public struct ServiceOperation: Sendable {
     /// The scope an API key needs; `nil` for public endpoints (health, the document itself) and
     /// for operations that authorize per item (``authorizesPerItem``).
     public var scope: OperationScope?
+    /// What the API key's bundle-ID limit is checked against: the app the operation acts for
+    /// (``BundleLimit``). `none` for operations without an API key.
+    public var bundleLimit: BundleLimit = .none
     /// Whether each item of the body needs its own scope (`signBatch`): the request needs a known
     /// API key (401 otherwise) but no scope of its own, and its handler checks each item's scope
     /// and takes the rate limit's tokens, one per item, once the body is read. ``scope`` is `nil`.
@@ -155,6 +158,13 @@ public struct ServiceOperation: Sendable {
     func computingOnly() -> ServiceOperation {
         var operation = self
         operation.computesOnly = true
+        return operation
+    }
+
+    /// This operation, its API key's bundle-ID limit checked against `limit`.
+    func limitingBundles(to limit: BundleLimit) -> ServiceOperation {
+        var operation = self
+        operation.bundleLimit = limit
         return operation
     }
 

@@ -26,6 +26,9 @@ public struct StringRules: Sendable {
         /// 256 UTF-8 bytes, no control characters (U+0000–U+001F, U+007F–U+009F). The pattern
         /// checks the characters; the byte bound is checked natively (JSON Schema counts characters).
         case recipientId
+        /// A campaign name, by the offer-code library's rule (``CampaignLimits/nameProblem(_:)``): 1-64
+        /// letters A-Z a-z, digits, `-`, `_` and `.`.
+        case campaignName
 
         /// The JSON Schema `pattern` for this format.
         public var pattern: String {
@@ -37,6 +40,7 @@ public struct StringRules: Sendable {
             case .bundleId: #"^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$"#
             case .date: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
             case .recipientId: #"^[^\u0000-\u001F\u007F-\u009F]+$"#
+            case .campaignName: "^[A-Za-z0-9._-]{1,\(CampaignLimits.maximumNameLength)}$"
             }
         }
 
@@ -45,7 +49,7 @@ public struct StringRules: Sendable {
             switch self {
             case .uuid, .uuidV4: "uuid"
             case .date: "date"
-            case .plainText, .bundleId, .alpha3, .recipientId: nil
+            case .plainText, .bundleId, .alpha3, .recipientId, .campaignName: nil
             }
         }
 
@@ -61,6 +65,9 @@ public struct StringRules: Sendable {
             case .recipientId:
                 "a recipient id: 1-\(RecipientId.maximumBytes) UTF-8 bytes without control characters (line breaks, "
                     + "tabs, NUL)"
+            case .campaignName:
+                "a campaign name: 1-\(CampaignLimits.maximumNameLength) characters, letters A-Z a-z, digits 0-9, '-', "
+                    + "'_' and '.'"
             }
         }
 
@@ -88,6 +95,9 @@ public struct StringRules: Sendable {
             case .recipientId:
                 // The offer-code library's own rule, as the ledger applies it.
                 return RecipientId.problem(value) == nil
+            case .campaignName:
+                // The offer-code library's own rule, as campaign validation applies it.
+                return CampaignLimits.nameProblem(value) == nil
             }
         }
     }

@@ -26,7 +26,7 @@ extension AdvancedCommerce {
         func validate() throws(RequestValidationError) {
             try Check.nested("requestInfo") { () throws(RequestValidationError) in try requestInfo.validate() }
             try Check.currency(currency)
-            try Check.identifier(taxCode, "taxCode")
+            try Check.text(taxCode, "taxCode", maximum: AdvancedCommerce.taxCodeMaximum)
             try Check.nested("item") { () throws(RequestValidationError) in try item.validate() }
             try Check.storefront(storefront)
         }

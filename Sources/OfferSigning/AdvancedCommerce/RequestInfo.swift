@@ -28,7 +28,8 @@ extension AdvancedCommerce {
         }
 
         func validate() throws(RequestValidationError) {
-            try Check.optionalIdentifier(consistencyToken, "consistencyToken")
+            try Check.optionalText(
+                consistencyToken, "consistencyToken", maximum: AdvancedCommerce.consistencyTokenMaximum)
         }
 
         func write(into writer: inout JSONWriter) {

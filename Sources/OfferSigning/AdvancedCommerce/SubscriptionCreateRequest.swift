@@ -31,10 +31,13 @@ extension AdvancedCommerce {
         func validate() throws(RequestValidationError) {
             try Check.nested("requestInfo") { () throws(RequestValidationError) in try requestInfo.validate() }
             try Check.currency(currency)
-            try Check.identifier(taxCode, "taxCode")
+            try Check.text(taxCode, "taxCode", maximum: AdvancedCommerce.taxCodeMaximum)
             try Check.nested("descriptors") { () throws(RequestValidationError) in try descriptors.validate() }
-            try Check.nonEmptyList(items, "items") { (item) throws(RequestValidationError) in try item.validate() }
-            try Check.optionalIdentifier(previousTransactionId, "previousTransactionId")
+            try Check.nonEmptyList(items, "items", maximum: AdvancedCommerce.itemsMaximum) {
+                (item) throws(RequestValidationError) in try item.validate()
+            }
+            try Check.optionalText(
+                previousTransactionId, "previousTransactionId", maximum: AdvancedCommerce.transactionIdMaximum)
             try Check.storefront(storefront)
         }
 

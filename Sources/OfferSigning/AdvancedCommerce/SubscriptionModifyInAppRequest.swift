@@ -39,20 +39,23 @@ extension AdvancedCommerce {
 
         func validate() throws(RequestValidationError) {
             try Check.nested("requestInfo") { () throws(RequestValidationError) in try requestInfo.validate() }
-            try Check.identifier(transactionId, "transactionId")
-            try Check.optionalList(addItems, "addItems") { (item) throws(RequestValidationError) in try item.validate()
+            try Check.text(transactionId, "transactionId", maximum: AdvancedCommerce.transactionIdMaximum)
+            try Check.optionalList(addItems, "addItems", maximum: AdvancedCommerce.itemsMaximum) {
+                (item) throws(RequestValidationError) in try item.validate()
             }
-            try Check.optionalList(changeItems, "changeItems") { (item) throws(RequestValidationError) in
+            try Check.optionalList(changeItems, "changeItems", maximum: AdvancedCommerce.itemsMaximum) {
+                (item) throws(RequestValidationError) in
                 try item.validate()
             }
-            try Check.optionalList(removeItems, "removeItems") { (item) throws(RequestValidationError) in
+            try Check.optionalList(removeItems, "removeItems", maximum: AdvancedCommerce.itemsMaximum) {
+                (item) throws(RequestValidationError) in
                 try item.validate()
             }
             if let descriptors {
                 try Check.nested("descriptors") { () throws(RequestValidationError) in try descriptors.validate() }
             }
             try Check.currency(currency)
-            try Check.optionalIdentifier(taxCode, "taxCode")
+            try Check.optionalText(taxCode, "taxCode", maximum: AdvancedCommerce.taxCodeMaximum)
             try Check.storefront(storefront)
         }
 

@@ -20,8 +20,10 @@ extension AdvancedCommerce {
 
         func validate() throws(RequestValidationError) {
             try Check.nested("requestInfo") { () throws(RequestValidationError) in try requestInfo.validate() }
-            try Check.identifier(transactionId, "transactionId")
-            try Check.optionalList(items, "items") { (item) throws(RequestValidationError) in try item.validate() }
+            try Check.text(transactionId, "transactionId", maximum: AdvancedCommerce.transactionIdMaximum)
+            try Check.optionalList(items, "items", maximum: AdvancedCommerce.itemsMaximum) {
+                (item) throws(RequestValidationError) in try item.validate()
+            }
             try Check.storefront(storefront)
         }
 

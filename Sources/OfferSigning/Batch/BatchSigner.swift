@@ -96,7 +96,7 @@ public struct BatchSigner: Sendable {
         if let id = document["id"] {
             switch id {
             case .string(let text): writer.member("id", text)
-            case .number(let text) where Int64(text) != nil: writer.member("id", Int64(text)!)
+            case .number(let text): if let number = Int64(text) { writer.member("id", number) }
             default: break
             }
         }

@@ -86,17 +86,16 @@ package struct PEMBlock: Sendable, Equatable {
                 if let current = open { results.append(.failure(.unterminated(label: current.label))) }
                 open = (label, [], [])
             } else if open != nil {
-                // No copy of the open block is held while it grows: appending stays in place, not a
-                // copy of everything read so far per line.
-                if line.starts(with: endPrefix), line.suffix(dashes.count).elementsEqual(dashes) {
-                    let block = open!
+                // No copy of the open block is held while it grows: appending (through optional
+                // chaining) stays in place, not a copy of everything read so far per line.
+                if line.starts(with: endPrefix), line.suffix(dashes.count).elementsEqual(dashes), let block = open {
                     open = nil
                     let matches = line.elementsEqual(endPrefix + Array(block.label.utf8) + dashes)
                     results.append(matches ? read(block) : .failure(.mismatchedEnd(label: block.label)))
-                } else if open!.base64.isEmpty, line.contains(UInt8(ascii: ":")) {
-                    open!.headers.append(String(decoding: line, as: UTF8.self))
+                } else if open?.base64.isEmpty == true, line.contains(UInt8(ascii: ":")) {
+                    open?.headers.append(String(decoding: line, as: UTF8.self))
                 } else {
-                    open!.base64.append(contentsOf: line.lazy.filter { $0 != 0x20 && $0 != 0x09 })
+                    open?.base64.append(contentsOf: line.lazy.filter { $0 != 0x20 && $0 != 0x09 })
                 }
             }
         }

@@ -39,11 +39,12 @@ public struct SigningKey: Sendable {
     public static let maximumKeyBytes = 16_384
 
     /// Loads a key from a file (`.p8` as downloaded, SEC1 PEM, base64 or DER). FIFOs, `/dev/stdin`
-    /// and a shell's `<(…)` work too; at most ``maximumKeyBytes`` are read.
+    /// and a shell's `<(…)` work too (opened without blocking: a FIFO that no program opens for
+    /// writing within 5 seconds is an error); at most ``maximumKeyBytes`` are read.
     public init(contentsOfFile path: String, keyId: String) throws {
         let bytes: [UInt8]
         do {
-            bytes = try BoundedInput.read(path: path, limit: Self.maximumKeyBytes)
+            bytes = try BoundedInput.read(path: path, limit: Self.maximumKeyBytes, accepting: .fileOrStream)
         } catch .tooLarge(let limit) {
             throw KeyLoadingError.tooLarge(limit: limit)
         } catch {
@@ -105,7 +106,7 @@ public struct SigningKey: Sendable {
         case .cannotOpen(let reason): reason
         case .readFailed(let reason): "read failed: \(reason)"
         case .isDirectory: "it is a directory"
-        case .tooLarge: failure.reason
+        case .notRegularFile, .noWriter, .tooLarge: failure.reason
         }
     }
 }

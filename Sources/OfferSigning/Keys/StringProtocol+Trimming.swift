@@ -5,8 +5,9 @@ extension StringProtocol {
     func trimmingCharacters(in set: String) -> String {
         let scalars = Set(set.unicodeScalars)
         let trimmed: (Character) -> Bool = { $0.unicodeScalars.allSatisfy(scalars.contains) }
-        guard let start = firstIndex(where: { !trimmed($0) }) else { return "" }
-        let end = lastIndex(where: { !trimmed($0) })!
+        guard let start = firstIndex(where: { !trimmed($0) }), let end = lastIndex(where: { !trimmed($0) }) else {
+            return ""
+        }
         return String(self[start...end])
     }
 }

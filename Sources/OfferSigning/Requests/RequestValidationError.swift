@@ -109,10 +109,14 @@ package enum Check {
         }
     }
 
+    /// A list of 1 to `maximum` elements, each valid.
     static func nonEmptyList<T>(
-        _ list: [T], _ field: String, each validate: (T) throws(RequestValidationError) -> Void
+        _ list: [T], _ field: String, maximum: Int, each validate: (T) throws(RequestValidationError) -> Void
     ) throws(RequestValidationError) {
         guard !list.isEmpty else { throw .empty(field: field) }
+        guard list.count <= maximum else {
+            throw .outOfRange(field: field, expected: "at most \(maximum) items, found \(list.count)")
+        }
         for (index, element) in list.enumerated() {
             do {
                 try validate(element)
@@ -122,11 +126,11 @@ package enum Check {
         }
     }
 
-    /// Like ``nonEmptyList(_:_:each:)`` for a list that may be absent.
+    /// Like ``nonEmptyList(_:_:maximum:each:)`` for a list that may be absent.
     static func optionalList<T>(
-        _ list: [T]?, _ field: String, each validate: (T) throws(RequestValidationError) -> Void
+        _ list: [T]?, _ field: String, maximum: Int, each validate: (T) throws(RequestValidationError) -> Void
     ) throws(RequestValidationError) {
-        if let list { try nonEmptyList(list, field, each: validate) }
+        if let list { try nonEmptyList(list, field, maximum: maximum, each: validate) }
     }
 
     static func nested(_ field: String, _ validate: () throws(RequestValidationError) -> Void)

@@ -18,6 +18,11 @@ public enum VerificationError: Error, Equatable, Sendable {
     case wrongKind(expected: JWSKind, actual: JWSKind)
     /// The public key could not be read.
     case invalidPublicKey(String)
+    /// The artifact verified, but names other credentials than the verifier expects
+    /// (``ExpectedCredentials``): every one that differs.
+    case credentialMismatch([ExpectedCredentials.Mismatch])
+    /// A credential the verifier expects cannot be compared: this artifact does not carry it.
+    case credentialNotApplicable(ExpectedCredentials.Credential, reason: String)
 
     /// The header member or claim at fault, if any.
     public var field: String? {
@@ -25,6 +30,8 @@ public enum VerificationError: Error, Equatable, Sendable {
         case .invalidHeader(let field, _), .invalidClaim(let field, _): field
         case .missingClaim(let field), .unexpectedClaim(let field): field
         case .wrongKind: "aud"
+        case .credentialMismatch(let mismatches): mismatches.first?.field
+        case .credentialNotApplicable(let credential, _): credential.claim
         case .malformed, .signatureMismatch, .invalidPublicKey: nil
         }
     }
@@ -42,6 +49,10 @@ extension VerificationError: LocalizedError {
         case .wrongKind(let expected, let actual):
             "The JWS is a \(actual.rawValue) JWS, not the expected \(expected.rawValue)."
         case .invalidPublicKey(let reason): "The public key cannot be used: \(reason)."
+        case .credentialMismatch(let mismatches):
+            "It names other credentials than expected: " + mismatches.map(\.description).joined(separator: "; ") + "."
+        case .credentialNotApplicable(let credential, let reason):
+            "The \(credential.name) cannot be compared: \(reason)."
         }
     }
 }

@@ -208,6 +208,7 @@ enum LedgerCopyFixtures {
             try await store.lockConnectRun(campaign: campaign)
         }
         func executeUnchecked(_ sql: String) async throws { try await store.executeUnchecked(sql) }
+        func closeConnections() async throws { try await store.closeConnections() }
     }
 
     /// A transaction that passes every statement on, and throws ``FailingStore/Rejected`` after

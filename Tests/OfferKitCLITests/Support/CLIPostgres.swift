@@ -3,18 +3,39 @@ import Testing
 
 /// The PostgreSQL server for the CLI tests that run on both ledger backends: `OFFERKIT_TEST_POSTGRES_URL`
 /// (`.ci/postgres start`). Without it a PostgreSQL run does nothing (and fails in CI, `CI=true`).
+///
+/// The URLs the tests get carry no password: every run gets it in `PGPASSWORD` (see
+/// ``CLI/environment(adding:)``), as a user should give it, since a password in `--ledger` draws
+/// a warning. The password is still known here, so that the tests check it never shows.
 enum CLIPostgres {
     static let url = ProcessInfo.processInfo.environment["OFFERKIT_TEST_POSTGRES_URL"].flatMap {
         $0.isEmpty ? nil : $0
     }
 
+    /// The test server's password (given to every run in `PGPASSWORD`).
+    static let password = url.flatMap { URLComponents(string: $0)?.password }
+
+    /// The test server's URL without its password.
+    static let urlWithoutPassword: String? = url.map { url in
+        guard var components = URLComponents(string: url) else { return url }
+        components.password = nil
+        return components.string ?? url
+    }
+
+    /// `url` (of the test server) with the server's password, for tools that take it only there (psql).
+    static func withPassword(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password == nil, let password else { return url }
+        components.password = password
+        return components.string ?? url
+    }
+
     /// The ledger a test gets on `backend` (`sqlite`: the folder's file; `postgres`: a new schema
-    /// on the test server), or `nil` for PostgreSQL without a server.
+    /// on the test server, its URL without the password), or `nil` for PostgreSQL without a server.
     static func ledger(_ backend: String, sourceLocation: SourceLocation = #_sourceLocation)
         -> CampaignFiles.LedgerChoice?
     {
         guard backend == "postgres" else { return .folder }
-        guard let url else {
+        guard let url = urlWithoutPassword else {
             if ProcessInfo.processInfo.environment["CI"] == "true" {
                 Issue.record("OFFERKIT_TEST_POSTGRES_URL is unset in CI", sourceLocation: sourceLocation)
             }

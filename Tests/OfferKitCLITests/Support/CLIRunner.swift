@@ -76,9 +76,11 @@ enum CLI {
         return url
     }()
 
-    /// This process's environment without `OFFERKIT_*`, plus `extra`.
+    /// This process's environment without `OFFERKIT_*`, plus the test PostgreSQL server's password
+    /// in `PGPASSWORD` (see ``CLIPostgres``), plus `extra`.
     static func environment(adding extra: [String: String]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("OFFERKIT_") }
+        if let password = CLIPostgres.password { environment["PGPASSWORD"] = password }
         environment.merge(extra) { _, new in new }
         return environment
     }

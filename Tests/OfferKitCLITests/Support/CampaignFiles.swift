@@ -51,10 +51,12 @@ struct CampaignFiles {
         case none
     }
 
-    /// `offerkit codes <subcommand> [campaign] arguments… --today 2027-01-15 [--ledger …]`, run in the folder.
+    /// `offerkit codes <subcommand> [campaign] arguments… --today 2027-01-15 [--ledger …]`, run in the
+    /// folder, with `environment` added to the cleaned one.
     func run(
         _ subcommand: String, _ campaign: String? = nil, _ arguments: [String] = [],
-        ledger: LedgerChoice = .folder, stdin: Data? = nil, peakMemory: Bool = false
+        ledger: LedgerChoice = .folder, stdin: Data? = nil, peakMemory: Bool = false,
+        environment: [String: String] = [:]
     ) throws -> CLIResult {
         var all = ["codes", subcommand]
         if let campaign { all.append(campaign) }
@@ -64,7 +66,7 @@ struct CampaignFiles {
         case .at(let path): all += ["--ledger", path]
         case .none: break
         }
-        return try CLI.run(all, stdin: stdin, cwd: folder.url, peakMemory: peakMemory)
+        return try CLI.run(all, environment: environment, stdin: stdin, cwd: folder.url, peakMemory: peakMemory)
     }
 
     func remove() { folder.remove() }

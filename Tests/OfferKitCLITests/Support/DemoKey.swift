@@ -46,6 +46,22 @@ enum DemoKey {
         ["--key-file", privateCopy, "--key-id", keyId, "--issuer-id", issuerId, "--bundle-id", bundleId]
     }
 
+    /// ``flags`` without `flag` and its value (`--issuer-id` for a legacy signature, which signs
+    /// none; `--bundle-id` for an App Store Connect token, which names no app).
+    static func flags(without flag: String) -> [String] {
+        var flags = self.flags
+        if let index = flags.firstIndex(of: flag) { flags.removeSubrange(index...index + 1) }
+        return flags
+    }
+
+    /// The key alone (a 0600 copy) and its key ID, for commands that take no issuer or bundle ID
+    /// (`key inspect`, an individual App Store Connect API key).
+    static var keyFlags: [String] { ["--key-file", privateCopy, "--key-id", keyId] }
+
+    /// The demo key as a team's App Store Connect API key: the key, its key ID and the issuer ID
+    /// (no bundle ID: `token connect-api` and the `codes` commands that call App Store Connect take none).
+    static var connectFlags: [String] { keyFlags + ["--issuer-id", issuerId] }
+
     /// The same credentials in the environment.
     static var environment: [String: String] {
         [

@@ -106,7 +106,7 @@ enum Independent {
         return list.map { VerifiedByPython(header: $0["header"] ?? .null, claims: $0["claims"] ?? .null) }
     }
 
-    /// The legacy message (SPEC §2): seven fields joined by U+2063.
+    /// The legacy message (docs/formats.md §2): seven fields joined by U+2063.
     static func legacyMessage(
         bundleId: String = DemoKey.bundleId, keyId: String = DemoKey.keyId, productId: String, offerId: String,
         appAccountToken: String, nonce: String, timestamp: Int64

@@ -26,7 +26,7 @@ class AdvancedCommerceOneTimeChargeRequest:
         request_info (AdvancedCommerceRequestInfo): Metadata every Advanced Commerce request carries.
         currency (str): The ISO 4217 currency code of the prices: exactly three upper-case letters A–Z, such as `USD`
             (anything else is refused with `invalid-field`).
-        tax_code (str): The product's tax code from Apple's list of Advanced Commerce tax codes.
+        tax_code (str): The product's tax code from Apple's list of Advanced Commerce tax codes (at most 64 characters).
         item (AdvancedCommerceOneTimeChargeItem): The product of a one-time charge.
         version (AdvancedCommerceOneTimeChargeRequestVersion | Unset): The request format's version; "1", also when left
             out.

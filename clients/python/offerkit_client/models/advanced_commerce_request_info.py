@@ -19,7 +19,7 @@ class AdvancedCommerceRequestInfo:
         request_reference_id (UUID): A UUID you generate for this request.
         app_account_token (UUID | Unset): The customer's app account token, if your app uses one.
         consistency_token (str | Unset): The `advancedCommerceConsistencyToken` from the subscription's latest renewal
-            info, passed through unchanged.
+            info, passed through unchanged (at most 512 characters).
     """
 
     request_reference_id: UUID

@@ -32,14 +32,15 @@ class AdvancedCommerceSubscriptionCreateRequest:
         request_info (AdvancedCommerceRequestInfo): Metadata every Advanced Commerce request carries.
         currency (str): The ISO 4217 currency code of the prices: exactly three upper-case letters A–Z, such as `USD`
             (anything else is refused with `invalid-field`).
-        tax_code (str): The product's tax code from Apple's list of Advanced Commerce tax codes.
+        tax_code (str): The product's tax code from Apple's list of Advanced Commerce tax codes (at most 64 characters).
         descriptors (AdvancedCommerceDescriptors): The name and description of a subscription.
-        items (list[AdvancedCommerceSubscriptionItem]): The subscription's items.
+        items (list[AdvancedCommerceSubscriptionItem]): The subscription's items. At most 100 (OfferKit's bound: Apple
+            limits the items of a request without publishing the number).
         period (AdvancedCommercePeriod): A subscription's billing period, as an ISO 8601 duration.
         version (AdvancedCommerceSubscriptionCreateRequestVersion | Unset): The request format's version; "1", also when
             left out.
         previous_transaction_id (str | Unset): The transaction ID of the customer's previous subscription, when they
-            subscribe again.
+            subscribe again (at most 64 characters).
         storefront (str | Unset): The storefront, as an ISO 3166-1 alpha-3 code: exactly three upper-case letters A–Z,
             such as `USA` (anything else is refused with `invalid-field`).
     """

@@ -33,18 +33,22 @@ class AdvancedCommerceSubscriptionModifyRequest:
         Attributes:
             operation (AdvancedCommerceSubscriptionModifyRequestOperation): The kind of request.
             request_info (AdvancedCommerceRequestInfo): Metadata every Advanced Commerce request carries.
-            transaction_id (str): The subscription's transaction ID.
+            transaction_id (str): The subscription's transaction ID (at most 64 characters).
             retain_billing_cycle (bool): Whether the subscription keeps its billing cycle.
             version (AdvancedCommerceSubscriptionModifyRequestVersion | Unset): The request format's version; "1", also when
                 left out.
-            add_items (list[AdvancedCommerceAddItem] | Unset): Items to add.
-            change_items (list[AdvancedCommerceChangeItem] | Unset): Items to replace.
-            remove_items (list[AdvancedCommerceSKUItem] | Unset): Items to remove.
+            add_items (list[AdvancedCommerceAddItem] | Unset): Items to add. At most 100 (OfferKit's bound: Apple limits the
+                items of a request without publishing the number).
+            change_items (list[AdvancedCommerceChangeItem] | Unset): Items to replace. At most 100 (OfferKit's bound: Apple
+                limits the items of a request without publishing the number).
+            remove_items (list[AdvancedCommerceSKUItem] | Unset): Items to remove. At most 100 (OfferKit's bound: Apple
+                limits the items of a request without publishing the number).
             period_change (AdvancedCommercePeriodChange | Unset): A change of a subscription's billing period.
             descriptors (AdvancedCommerceModifyDescriptors | Unset): A change of a subscription's name or description.
             currency (str | Unset): The ISO 4217 currency code of the prices: exactly three upper-case letters A–Z, such as
                 `USD` (anything else is refused with `invalid-field`).
-            tax_code (str | Unset): The product's tax code from Apple's list of Advanced Commerce tax codes.
+            tax_code (str | Unset): The product's tax code from Apple's list of Advanced Commerce tax codes (at most 64
+                characters).
             storefront (str | Unset): The storefront, as an ISO 3166-1 alpha-3 code: exactly three upper-case letters A–Z,
                 such as `USA` (anything else is refused with `invalid-field`).
     """

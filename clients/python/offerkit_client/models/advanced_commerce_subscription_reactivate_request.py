@@ -28,10 +28,11 @@ class AdvancedCommerceSubscriptionReactivateRequest:
     Attributes:
         operation (AdvancedCommerceSubscriptionReactivateRequestOperation): The kind of request.
         request_info (AdvancedCommerceRequestInfo): Metadata every Advanced Commerce request carries.
-        transaction_id (str): The subscription's transaction ID.
+        transaction_id (str): The subscription's transaction ID (at most 64 characters).
         version (AdvancedCommerceSubscriptionReactivateRequestVersion | Unset): The request format's version; "1", also
             when left out.
-        items (list[AdvancedCommerceSKUItem] | Unset): The items to reactivate; all of them when left out.
+        items (list[AdvancedCommerceSKUItem] | Unset): The items to reactivate; all of them when left out. At most 100
+            (OfferKit's bound: Apple limits the items of a request without publishing the number).
         storefront (str | Unset): The storefront, as an ISO 3166-1 alpha-3 code: exactly three upper-case letters A–Z,
             such as `USA` (anything else is refused with `invalid-field`).
     """

@@ -16,7 +16,8 @@ class ClaimCodeRequest:
     """The offer to hand out a code of, and to whom.
 
     Attributes:
-        campaign (str): The campaign's `name`, as `offerkit codes generate` or `import` recorded it in the ledger.
+        campaign (str): The campaign's `name`, as `offerkit codes generate` or `import` recorded it in the ledger: 1-64
+            letters, digits, `-`, `_` and `.`, the campaign file's rule (checked before the ledger is read).
         offer (str): The offer's `referenceName` in the campaign.
         recipient (str): Who receives the code: an opaque id you choose (a user id, an email hash, a name), compared
             byte for byte; 1-256 UTF-8 bytes without control characters. Claiming again with the same id gives the same

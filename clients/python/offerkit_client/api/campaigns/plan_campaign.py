@@ -71,7 +71,8 @@ def sync_detailed(
     ledger), then send them. They must fit the batch's `generate` (count, prefix, length, alphabet) and
     be unique in the campaign, ignoring case. An invalid campaign is a 422 `invalid-campaign` problem
     whose `problems` lists the problems (the first 1000; `problemCount` has the total), with JSON paths
-    relative to `campaign`.
+    relative to `campaign`. The campaign's app (`app.bundleId`) must be one the service serves and the
+    API key may use.
 
     Args:
         body (PlanCampaignRequest): A campaign to plan, the day to plan it on, and the codes of
@@ -115,7 +116,8 @@ def sync(
     ledger), then send them. They must fit the batch's `generate` (count, prefix, length, alphabet) and
     be unique in the campaign, ignoring case. An invalid campaign is a 422 `invalid-campaign` problem
     whose `problems` lists the problems (the first 1000; `problemCount` has the total), with JSON paths
-    relative to `campaign`.
+    relative to `campaign`. The campaign's app (`app.bundleId`) must be one the service serves and the
+    API key may use.
 
     Args:
         body (PlanCampaignRequest): A campaign to plan, the day to plan it on, and the codes of
@@ -154,7 +156,8 @@ async def asyncio_detailed(
     ledger), then send them. They must fit the batch's `generate` (count, prefix, length, alphabet) and
     be unique in the campaign, ignoring case. An invalid campaign is a 422 `invalid-campaign` problem
     whose `problems` lists the problems (the first 1000; `problemCount` has the total), with JSON paths
-    relative to `campaign`.
+    relative to `campaign`. The campaign's app (`app.bundleId`) must be one the service serves and the
+    API key may use.
 
     Args:
         body (PlanCampaignRequest): A campaign to plan, the day to plan it on, and the codes of
@@ -196,7 +199,8 @@ async def asyncio(
     ledger), then send them. They must fit the batch's `generate` (count, prefix, length, alphabet) and
     be unique in the campaign, ignoring case. An invalid campaign is a 422 `invalid-campaign` problem
     whose `problems` lists the problems (the first 1000; `problemCount` has the total), with JSON paths
-    relative to `campaign`.
+    relative to `campaign`. The campaign's app (`app.bundleId`) must be one the service serves and the
+    API key may use.
 
     Args:
         body (PlanCampaignRequest): A campaign to plan, the day to plan it on, and the codes of

@@ -66,7 +66,8 @@ def sync_detailed(
     and what is allowed. An invalid campaign is a 200 answer with `valid: false`; `problems` lists the
     first 1000 problems and `problemCount` their total. The service is stateless: it keeps no ledger, so
     checks against other campaigns of the app (active offers, codes already issued, codes counted
-    earlier in the quarter) are left to `offerkit codes validate` with the ledger.
+    earlier in the quarter) are left to `offerkit codes validate` with the ledger. The campaign's app
+    (`app.bundleId`) must be one the service serves and the API key may use.
 
     Args:
         body (ValidateCampaignRequest): A campaign to validate, and the day to validate it on.
@@ -104,7 +105,8 @@ def sync(
     and what is allowed. An invalid campaign is a 200 answer with `valid: false`; `problems` lists the
     first 1000 problems and `problemCount` their total. The service is stateless: it keeps no ledger, so
     checks against other campaigns of the app (active offers, codes already issued, codes counted
-    earlier in the quarter) are left to `offerkit codes validate` with the ledger.
+    earlier in the quarter) are left to `offerkit codes validate` with the ledger. The campaign's app
+    (`app.bundleId`) must be one the service serves and the API key may use.
 
     Args:
         body (ValidateCampaignRequest): A campaign to validate, and the day to validate it on.
@@ -137,7 +139,8 @@ async def asyncio_detailed(
     and what is allowed. An invalid campaign is a 200 answer with `valid: false`; `problems` lists the
     first 1000 problems and `problemCount` their total. The service is stateless: it keeps no ledger, so
     checks against other campaigns of the app (active offers, codes already issued, codes counted
-    earlier in the quarter) are left to `offerkit codes validate` with the ledger.
+    earlier in the quarter) are left to `offerkit codes validate` with the ledger. The campaign's app
+    (`app.bundleId`) must be one the service serves and the API key may use.
 
     Args:
         body (ValidateCampaignRequest): A campaign to validate, and the day to validate it on.
@@ -173,7 +176,8 @@ async def asyncio(
     and what is allowed. An invalid campaign is a 200 answer with `valid: false`; `problems` lists the
     first 1000 problems and `problemCount` their total. The service is stateless: it keeps no ledger, so
     checks against other campaigns of the app (active offers, codes already issued, codes counted
-    earlier in the quarter) are left to `offerkit codes validate` with the ledger.
+    earlier in the quarter) are left to `offerkit codes validate` with the ledger. The campaign's app
+    (`app.bundleId`) must be one the service serves and the API key may use.
 
     Args:
         body (ValidateCampaignRequest): A campaign to validate, and the day to validate it on.

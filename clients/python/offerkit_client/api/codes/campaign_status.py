@@ -59,7 +59,8 @@ def sync_detailed(
     and batch, the codes recorded, stored (custom codes, or one-time-use codes imported from Apple),
     handed out and left, and whether the batch expired before today (UTC); and the app's usage of this
     quarter's limits (codes per quarter, active offers). Needs the `codes` scope, as claiming does. Only
-    a service configured with a ledger (`"ledger"`) has this operation.
+    a service configured with a ledger (`"ledger"`) has this operation. The campaign's app, as the
+    ledger recorded it, must be one the service serves and the API key may use.
 
     Args:
         name (str):
@@ -95,7 +96,8 @@ def sync(
     and batch, the codes recorded, stored (custom codes, or one-time-use codes imported from Apple),
     handed out and left, and whether the batch expired before today (UTC); and the app's usage of this
     quarter's limits (codes per quarter, active offers). Needs the `codes` scope, as claiming does. Only
-    a service configured with a ledger (`"ledger"`) has this operation.
+    a service configured with a ledger (`"ledger"`) has this operation. The campaign's app, as the
+    ledger recorded it, must be one the service serves and the API key may use.
 
     Args:
         name (str):
@@ -126,7 +128,8 @@ async def asyncio_detailed(
     and batch, the codes recorded, stored (custom codes, or one-time-use codes imported from Apple),
     handed out and left, and whether the batch expired before today (UTC); and the app's usage of this
     quarter's limits (codes per quarter, active offers). Needs the `codes` scope, as claiming does. Only
-    a service configured with a ledger (`"ledger"`) has this operation.
+    a service configured with a ledger (`"ledger"`) has this operation. The campaign's app, as the
+    ledger recorded it, must be one the service serves and the API key may use.
 
     Args:
         name (str):
@@ -160,7 +163,8 @@ async def asyncio(
     and batch, the codes recorded, stored (custom codes, or one-time-use codes imported from Apple),
     handed out and left, and whether the batch expired before today (UTC); and the app's usage of this
     quarter's limits (codes per quarter, active offers). Needs the `codes` scope, as claiming does. Only
-    a service configured with a ledger (`"ledger"`) has this operation.
+    a service configured with a ledger (`"ledger"`) has this operation. The campaign's app, as the
+    ledger recorded it, must be one the service serves and the API key may use.
 
     Args:
         name (str):

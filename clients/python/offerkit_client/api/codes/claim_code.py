@@ -66,7 +66,8 @@ def sync_detailed(
     all shared (redemption limit above 1), the campaign's shared code while it has redemptions left.
     Each personal code goes to one recipient only, also when several services share one ledger. The same
     recipient claiming again gets the same code (`new: false`), so a client may retry after a timeout.
-    Only a service configured with a ledger (`"ledger"`) has this operation.
+    Only a service configured with a ledger (`"ledger"`) has this operation. The campaign's app, as the
+    ledger recorded it, must be one the service serves and the API key may use.
 
     Args:
         body (ClaimCodeRequest): The offer to hand out a code of, and to whom.
@@ -104,7 +105,8 @@ def sync(
     all shared (redemption limit above 1), the campaign's shared code while it has redemptions left.
     Each personal code goes to one recipient only, also when several services share one ledger. The same
     recipient claiming again gets the same code (`new: false`), so a client may retry after a timeout.
-    Only a service configured with a ledger (`"ledger"`) has this operation.
+    Only a service configured with a ledger (`"ledger"`) has this operation. The campaign's app, as the
+    ledger recorded it, must be one the service serves and the API key may use.
 
     Args:
         body (ClaimCodeRequest): The offer to hand out a code of, and to whom.
@@ -137,7 +139,8 @@ async def asyncio_detailed(
     all shared (redemption limit above 1), the campaign's shared code while it has redemptions left.
     Each personal code goes to one recipient only, also when several services share one ledger. The same
     recipient claiming again gets the same code (`new: false`), so a client may retry after a timeout.
-    Only a service configured with a ledger (`"ledger"`) has this operation.
+    Only a service configured with a ledger (`"ledger"`) has this operation. The campaign's app, as the
+    ledger recorded it, must be one the service serves and the API key may use.
 
     Args:
         body (ClaimCodeRequest): The offer to hand out a code of, and to whom.
@@ -173,7 +176,8 @@ async def asyncio(
     all shared (redemption limit above 1), the campaign's shared code while it has redemptions left.
     Each personal code goes to one recipient only, also when several services share one ledger. The same
     recipient claiming again gets the same code (`new: false`), so a client may retry after a timeout.
-    Only a service configured with a ledger (`"ledger"`) has this operation.
+    Only a service configured with a ledger (`"ledger"`) has this operation. The campaign's app, as the
+    ledger recorded it, must be one the service serves and the API key may use.
 
     Args:
         body (ClaimCodeRequest): The offer to hand out a code of, and to whom.

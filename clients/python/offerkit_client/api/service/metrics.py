@@ -48,7 +48,8 @@ def sync_detailed(
     """Metrics (Prometheus text format)
 
      Signatures by type, problems by type, requests by operation and status, and a latency histogram, in
-    the Prometheus text exposition format 0.0.4. Needs an API key with the `metrics` scope.
+    the Prometheus text exposition format 0.0.4. Needs an API key with the `metrics` scope for every
+    app: the counts cover every app, so a key limited to some bundle IDs gets 403 `forbidden`.
 
     Raises:
         errors.ProblemError: If the service answers a problem (its status, type, detail and field).
@@ -75,7 +76,8 @@ def sync(
     """Metrics (Prometheus text format)
 
      Signatures by type, problems by type, requests by operation and status, and a latency histogram, in
-    the Prometheus text exposition format 0.0.4. Needs an API key with the `metrics` scope.
+    the Prometheus text exposition format 0.0.4. Needs an API key with the `metrics` scope for every
+    app: the counts cover every app, so a key limited to some bundle IDs gets 403 `forbidden`.
 
     Raises:
         errors.ProblemError: If the service answers a problem (its status, type, detail and field).
@@ -98,7 +100,8 @@ async def asyncio_detailed(
     """Metrics (Prometheus text format)
 
      Signatures by type, problems by type, requests by operation and status, and a latency histogram, in
-    the Prometheus text exposition format 0.0.4. Needs an API key with the `metrics` scope.
+    the Prometheus text exposition format 0.0.4. Needs an API key with the `metrics` scope for every
+    app: the counts cover every app, so a key limited to some bundle IDs gets 403 `forbidden`.
 
     Raises:
         errors.ProblemError: If the service answers a problem (its status, type, detail and field).
@@ -123,7 +126,8 @@ async def asyncio(
     """Metrics (Prometheus text format)
 
      Signatures by type, problems by type, requests by operation and status, and a latency histogram, in
-    the Prometheus text exposition format 0.0.4. Needs an API key with the `metrics` scope.
+    the Prometheus text exposition format 0.0.4. Needs an API key with the `metrics` scope for every
+    app: the counts cover every app, so a key limited to some bundle IDs gets 403 `forbidden`.
 
     Raises:
         errors.ProblemError: If the service answers a problem (its status, type, detail and field).

@@ -18,22 +18,42 @@ public import struct Foundation.Date
 import HTTPTypes
 /// Signs App Store In-App Purchase requests over HTTP, so services in any language can ask one place that holds the keys: V2 promotional offers, legacy promotional offer signatures, introductory offer eligibility, Advanced Commerce requests, App Store Server API and App Store Connect API tokens, stateless offer-code campaign validation and planning, and, with a code ledger, offer codes handed out exactly once. One service serves several apps; each request names its app by `bundleId`.
 ///
-/// **Authentication.** Every operation except the public service endpoints needs an API key as a bearer token (see the `apiKey` security scheme). Each key has scopes and may be limited to some bundle IDs: a missing or unknown key is `401 unauthorized`, a key without the scope or the bundle ID is `403 forbidden` (in a batch, for that item only).
+/// **Authentication.** Every operation except the public service endpoints needs an API key as a bearer token (see the `apiKey` security scheme). Each key has scopes and may be limited to some bundle IDs: a missing or unknown key is `401 unauthorized`, a key without the scope or the bundle ID is `403 forbidden` (in a batch, for that item only). Every operation that acts for an app checks the limit against that app, as the table says; a key limited to other bundle IDs gets the `403` whether or not the service serves the app, and a key that may use a bundle ID the service does not serve gets `404 unknown-app`.
 ///
-/// **Limits.** Request bodies are JSON (`Content-Type: application/json`) up to the configured size (a larger `Content-Length` is `413` before any of the body is read); each API key has a rate limit (`429` with `Retry-After`; a batch takes one token per item); each operation runs under a timeout, its body included (`408` while the body is still arriving). Broken HTTP framing (a body shorter than its `Content-Length`, a bad chunk, a `Transfer-Encoding` other than `chunked`) is `400 bad-request`. After a `400 bad-request`, `408` or `413` the connection is closed (`Connection: close`). Responses that carry signatures or tokens have `Cache-Control: no-store`. Every response has an `X-Request-Id`.
+/// | Operation | Path | Scope | The bundle-ID limit covers |
+/// | --- | --- | --- | --- |
+/// | `signPromotionalOffer` | `POST /v1/signatures/promotional-offer` | `promotional-offer` | the request's `bundleId` |
+/// | `signLegacyPromotionalOffer` | `POST /v1/signatures/legacy-promotional-offer` | `legacy-promotional-offer` | the request's `bundleId` |
+/// | `signIntroductoryOfferEligibility` | `POST /v1/signatures/introductory-offer-eligibility` | `introductory-offer-eligibility` | the request's `bundleId` |
+/// | `signAdvancedCommerceRequest` | `POST /v1/signatures/advanced-commerce` | `advanced-commerce` | the request's `bundleId` |
+/// | `signBatch` | `POST /v1/signatures/batch` | each item's `type` | each item's `bundleId`, as on the item's own path (a refused item is that item's 403) |
+/// | `createServerAPIToken` | `POST /v1/tokens/server-api` | `server-api-token` | the request's `bundleId` |
+/// | `createConnectAPIToken` | `POST /v1/tokens/connect-api` | `connect-api-token` | every app: only a key for every app may call it |
+/// | `validateCampaign` | `POST /v1/campaigns/validate` | `campaigns` | the campaign's `app.bundleId` |
+/// | `planCampaign` | `POST /v1/campaigns/plan` | `campaigns` | the campaign's `app.bundleId` |
+/// | `claimCode` | `POST /v1/codes/claim` | `codes` | the app of the campaign, as the code ledger recorded it |
+/// | `campaignStatus` | `GET /v1/campaigns/{name}/status` | `codes` | the app of the campaign, as the code ledger recorded it |
+/// | `getRetentionMessage` | `POST /v1/retention/realtime` | none | — (no API key) |
+/// | `health` | `GET /healthz` | none | — (no API key) |
+/// | `readiness` | `GET /readyz` | none | — (no API key) |
+/// | `metrics` | `GET /metrics` | `metrics` | every app: only a key for every app may call it |
+/// | `openAPIDocument` | `GET /openapi.json` | none | — (no API key) |
+/// | `signLegacyPromotionalOfferDeprecatedPath` | `POST /v1/signatures/promotional-offer-v1` (deprecated) | `legacy-promotional-offer` | the request's `bundleId` |
+///
+/// **Limits.** Request bodies are JSON (`Content-Type: application/json`) up to the configured size (a larger `Content-Length` is `413` before any of the body is read); each API key has a rate limit (`429` with `Retry-After`; a batch takes one token per item); each operation runs under a timeout, its body included (`408` while the body is still arriving). Chunk sizes that add up to more than the limit are `413` as soon as they arrive. Broken HTTP framing (a body shorter than its `Content-Length`, a bad chunk, a `Transfer-Encoding` other than `chunked` alone) is `400 bad-request`. After a `400 bad-request`, `408` or `413` the connection is closed (`Connection: close`). Responses that carry signatures or tokens have `Cache-Control: no-store`. Every response has an `X-Request-Id`.
 ///
 /// **Problems.** Every error is an RFC 9457 problem (`application/problem+json`, the `Problem` schema) whose `type` is one of the stable URIs `urn:offerkit:problem:<slug>` below (also listed in `x-problem-types`). A path the service does not have is `404 not-found`; a known path with another method is `405 method-not-allowed` with an `Allow` header (the `NotFound` and `MethodNotAllowed` responses under `components/responses`). A 5xx never exposes internals; the log has them under the request id.
 ///
 /// | Problem | Status | Title | When |
 /// | --- | --- | --- | --- |
-/// | `bad-request` | 400 | The request is not well-formed HTTP | The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked`, or the connection failed while the body was being read. The connection is closed. |
+/// | `bad-request` | 400 | The request is not well-formed HTTP | The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked` alone (`gzip, chunked` too), or the connection failed while the body was being read. The connection is closed. |
 /// | `malformed-json` | 400 | The request body is not valid JSON | The body could not be parsed as JSON (RFC 8259). `detail` says where parsing stopped. |
 /// | `invalid-field` | 422 | A field is missing or invalid | A field does not match the operation's schema or the signing rules. `field` is its path. |
 /// | `invalid-campaign` | 422 | The campaign has problems | The campaign cannot be planned. `problems` lists the problems (the first 1000) with their JSON paths and rules; `problemCount` is the total. |
 /// | `unauthorized` | 401 | A valid API key is required | The `Authorization: Bearer <API key>` header is missing, malformed or names no known key. |
 /// | `unverified-request` | 401 | Not a verified App Store request | The Get Retention Message endpoint answers only a `signedPayload` the App Store signed (its certificate chain to a trusted root, its signature) for an app and environment the service serves, at most `maxRequestAgeSeconds` old. Why a request was refused is in the service's log and in `offerkit_retention_rejections_total`, never in the answer. |
 /// | `forbidden` | 403 | The API key may not do this | The API key is valid but its scopes do not include this operation or this bundle ID. |
-/// | `unknown-app` | 404 | No app with this bundle ID is configured | The request's `bundleId` is not in the service's configuration. |
+/// | `unknown-app` | 404 | No app with this bundle ID is configured | The app the request acts for (its `bundleId`, or its campaign's app: `app.bundleId`, or the app the ledger recorded for the campaign) is not in the service's configuration. `field` names the member. |
 /// | `unknown-campaign` | 404 | No campaign of this name is in the ledger | The service's code ledger has no campaign of this name: record it first with `offerkit codes generate` or `offerkit codes import` on the same ledger. |
 /// | `unknown-offer` | 404 | The campaign has no offer of this name in the ledger | The campaign is in the ledger, but no offer of it has this `referenceName`. |
 /// | `not-configured` | 404 | This operation is not configured | The operation needs credentials the service was not given (for example an App Store Connect API key). |
@@ -43,7 +63,7 @@ import HTTPTypes
 /// | `no-code-left` | 409 | No code of the offer is left to hand out | Every code of the offer that can be handed out in the environment is handed out; nothing was assigned. `assigned` and `stored` count them (for shared codes: recipients and redemptions). Add codes to the offer (a new batch, then `offerkit codes generate` or `import`); recipients who already hold a code still get it. |
 /// | `nothing-to-assign` | 409 | The offer has no codes to hand out | The offer has no codes in the environment at all: no batch, every batch expired, or its one-time-use codes are not imported from Apple yet. `detail` says which; nothing was assigned. |
 /// | `offer-inactive` | 409 | The offer is inactive | The offer is marked inactive in the ledger (App Store Connect's `active` switch is off), so its codes cannot be redeemed and none is handed out. |
-/// | `body-too-large` | 413 | The request body is too large | The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused before any of the body is read. The connection is closed. |
+/// | `body-too-large` | 413 | The request body is too large | The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused before any of the body is read, and chunk sizes that add up to more as soon as they arrive. The connection is closed. |
 /// | `unsupported-media-type` | 415 | The body must be JSON | Operations with a body take `Content-Type: application/json`. |
 /// | `rate-limited` | 429 | Too many requests for this API key | The API key's rate limit is used up; retry after the seconds in `Retry-After`. |
 /// | `timeout` | 503 | The request took too long | The operation did not finish within the service's request timeout; it was stopped. |
@@ -3127,7 +3147,7 @@ public struct Client: APIProtocol {
     }
     /// Validate an offer-code campaign
     ///
-    /// Checks a campaign against the campaign format, App Store Connect's rules and Apple's limits, as `offerkit codes validate` does, and lists every problem at once, each with its JSON path (relative to the request's `campaign` member, such as `$.offers[1].paymentMode`), a stable rule id, a message and what is allowed. An invalid campaign is a 200 answer with `valid: false`; `problems` lists the first 1000 problems and `problemCount` their total. The service is stateless: it keeps no ledger, so checks against other campaigns of the app (active offers, codes already issued, codes counted earlier in the quarter) are left to `offerkit codes validate` with the ledger.
+    /// Checks a campaign against the campaign format, App Store Connect's rules and Apple's limits, as `offerkit codes validate` does, and lists every problem at once, each with its JSON path (relative to the request's `campaign` member, such as `$.offers[1].paymentMode`), a stable rule id, a message and what is allowed. An invalid campaign is a 200 answer with `valid: false`; `problems` lists the first 1000 problems and `problemCount` their total. The service is stateless: it keeps no ledger, so checks against other campaigns of the app (active offers, codes already issued, codes counted earlier in the quarter) are left to `offerkit codes validate` with the ledger. The campaign's app (`app.bundleId`) must be one the service serves and the API key may use.
     ///
     /// - Remark: HTTP `POST /v1/campaigns/validate`.
     /// - Remark: Generated from `#/paths//v1/campaigns/validate/post(validateCampaign)`.
@@ -3293,6 +3313,36 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .forbidden(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 404:
+                    let headers: Operations.ValidateCampaign.Output.NotFound.Headers = .init(xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-Id",
+                        as: Components.Headers.XRequestId.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.ValidateCampaign.Output.NotFound.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .notFound(.init(
                         headers: headers,
                         body: body
                     ))
@@ -3543,7 +3593,7 @@ public struct Client: APIProtocol {
     ///
     /// Validates the campaign, then answers the App Store Connect API 4.4.1 create requests (method, path, JSON:API body) that make its offers and codes, in dependency order: the same document as `offerkit codes plan`. Nothing is sent to App Store Connect. A body that needs an id App Store Connect returns holds the placeholder `<id of R>`: replace it with `data.id` of the 201 response to request R (listed in `dependsOn`).
     ///
-    /// The service keeps no ledger, so the codes of each custom-code batch with `generate` must come with the request, in `customCodes`: generate and record them with `offerkit codes generate` (with the ledger), then send them. They must fit the batch's `generate` (count, prefix, length, alphabet) and be unique in the campaign, ignoring case. An invalid campaign is a 422 `invalid-campaign` problem whose `problems` lists the problems (the first 1000; `problemCount` has the total), with JSON paths relative to `campaign`.
+    /// The service keeps no ledger, so the codes of each custom-code batch with `generate` must come with the request, in `customCodes`: generate and record them with `offerkit codes generate` (with the ledger), then send them. They must fit the batch's `generate` (count, prefix, length, alphabet) and be unique in the campaign, ignoring case. An invalid campaign is a 422 `invalid-campaign` problem whose `problems` lists the problems (the first 1000; `problemCount` has the total), with JSON paths relative to `campaign`. The campaign's app (`app.bundleId`) must be one the service serves and the API key may use.
     ///
     /// - Remark: HTTP `POST /v1/campaigns/plan`.
     /// - Remark: Generated from `#/paths//v1/campaigns/plan/post(planCampaign)`.
@@ -3709,6 +3759,36 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .forbidden(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 404:
+                    let headers: Operations.PlanCampaign.Output.NotFound.Headers = .init(xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-Id",
+                        as: Components.Headers.XRequestId.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.PlanCampaign.Output.NotFound.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .notFound(.init(
                         headers: headers,
                         body: body
                     ))
@@ -3957,7 +4037,7 @@ public struct Client: APIProtocol {
     }
     /// Claim an offer code for a recipient
     ///
-    /// Hands out one code of a campaign's offer to a recipient and records it in the service's code ledger, as `offerkit codes claim` does: the offer's next unassigned personal code (batch by batch, in the order recorded, skipping batches that expired before today in UTC), or, for an offer whose codes are all shared (redemption limit above 1), the campaign's shared code while it has redemptions left. Each personal code goes to one recipient only, also when several services share one ledger. The same recipient claiming again gets the same code (`new: false`), so a client may retry after a timeout. Only a service configured with a ledger (`"ledger"`) has this operation.
+    /// Hands out one code of a campaign's offer to a recipient and records it in the service's code ledger, as `offerkit codes claim` does: the offer's next unassigned personal code (batch by batch, in the order recorded, skipping batches that expired before today in UTC), or, for an offer whose codes are all shared (redemption limit above 1), the campaign's shared code while it has redemptions left. Each personal code goes to one recipient only, also when several services share one ledger. The same recipient claiming again gets the same code (`new: false`), so a client may retry after a timeout. Only a service configured with a ledger (`"ledger"`) has this operation. The campaign's app, as the ledger recorded it, must be one the service serves and the API key may use.
     ///
     /// - Remark: HTTP `POST /v1/codes/claim`.
     /// - Remark: Generated from `#/paths//v1/codes/claim/post(claimCode)`.
@@ -4438,7 +4518,7 @@ public struct Client: APIProtocol {
     }
     /// A campaign's codes: recorded, imported, assigned and left
     ///
-    /// What the service's code ledger holds for a campaign, as `offerkit codes status` shows it: per offer and batch, the codes recorded, stored (custom codes, or one-time-use codes imported from Apple), handed out and left, and whether the batch expired before today (UTC); and the app's usage of this quarter's limits (codes per quarter, active offers). Needs the `codes` scope, as claiming does. Only a service configured with a ledger (`"ledger"`) has this operation.
+    /// What the service's code ledger holds for a campaign, as `offerkit codes status` shows it: per offer and batch, the codes recorded, stored (custom codes, or one-time-use codes imported from Apple), handed out and left, and whether the batch expired before today (UTC); and the app's usage of this quarter's limits (codes per quarter, active offers). Needs the `codes` scope, as claiming does. Only a service configured with a ledger (`"ledger"`) has this operation. The campaign's app, as the ledger recorded it, must be one the service serves and the API key may use.
     ///
     /// - Remark: HTTP `GET /v1/campaigns/{name}/status`.
     /// - Remark: Generated from `#/paths//v1/campaigns/{name}/status/get(campaignStatus)`.
@@ -5258,7 +5338,7 @@ public struct Client: APIProtocol {
     }
     /// Metrics (Prometheus text format)
     ///
-    /// Signatures by type, problems by type, requests by operation and status, and a latency histogram, in the Prometheus text exposition format 0.0.4. Needs an API key with the `metrics` scope.
+    /// Signatures by type, problems by type, requests by operation and status, and a latency histogram, in the Prometheus text exposition format 0.0.4. Needs an API key with the `metrics` scope for every app: the counts cover every app, so a key limited to some bundle IDs gets 403 `forbidden`.
     ///
     /// - Remark: HTTP `GET /metrics`.
     /// - Remark: Generated from `#/paths//metrics/get(metrics)`.

@@ -638,7 +638,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AdvancedCommerceOneTimeChargeRequest/currency`.
             public var currency: Swift.String
-            /// The product's tax code from Apple's list of Advanced Commerce tax codes.
+            /// The product's tax code from Apple's list of Advanced Commerce tax codes (at most 64 characters).
             ///
             /// - Remark: Generated from `#/components/schemas/AdvancedCommerceOneTimeChargeRequest/taxCode`.
             public var taxCode: Swift.String
@@ -655,7 +655,7 @@ extension Components {
             ///   - version: The request format's version; "1", also when left out.
             ///   - requestInfo:
             ///   - currency: The ISO 4217 currency code of the prices: exactly three upper-case letters A–Z, such as `USD` (anything else is refused with `invalid-field`).
-            ///   - taxCode: The product's tax code from Apple's list of Advanced Commerce tax codes.
+            ///   - taxCode: The product's tax code from Apple's list of Advanced Commerce tax codes (at most 64 characters).
             ///   - item:
             ///   - storefront: The storefront, as an ISO 3166-1 alpha-3 code: exactly three upper-case letters A–Z, such as `USA` (anything else is refused with `invalid-field`).
             public init(
@@ -843,7 +843,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AdvancedCommerceRequestInfo/appAccountToken`.
             public var appAccountToken: Swift.String?
-            /// The `advancedCommerceConsistencyToken` from the subscription's latest renewal info, passed through unchanged.
+            /// The `advancedCommerceConsistencyToken` from the subscription's latest renewal info, passed through unchanged (at most 512 characters).
             ///
             /// - Remark: Generated from `#/components/schemas/AdvancedCommerceRequestInfo/consistencyToken`.
             public var consistencyToken: Swift.String?
@@ -852,7 +852,7 @@ extension Components {
             /// - Parameters:
             ///   - requestReferenceId: A UUID you generate for this request.
             ///   - appAccountToken: The customer's app account token, if your app uses one.
-            ///   - consistencyToken: The `advancedCommerceConsistencyToken` from the subscription's latest renewal info, passed through unchanged.
+            ///   - consistencyToken: The `advancedCommerceConsistencyToken` from the subscription's latest renewal info, passed through unchanged (at most 512 characters).
             public init(
                 requestReferenceId: Swift.String,
                 appAccountToken: Swift.String? = nil,
@@ -947,19 +947,19 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AdvancedCommerceSubscriptionCreateRequest/currency`.
             public var currency: Swift.String
-            /// The product's tax code from Apple's list of Advanced Commerce tax codes.
+            /// The product's tax code from Apple's list of Advanced Commerce tax codes (at most 64 characters).
             ///
             /// - Remark: Generated from `#/components/schemas/AdvancedCommerceSubscriptionCreateRequest/taxCode`.
             public var taxCode: Swift.String
             /// - Remark: Generated from `#/components/schemas/AdvancedCommerceSubscriptionCreateRequest/descriptors`.
             public var descriptors: Components.Schemas.AdvancedCommerceDescriptors
-            /// The subscription's items.
+            /// The subscription's items. At most 100 (OfferKit's bound: Apple limits the items of a request without publishing the number).
             ///
             /// - Remark: Generated from `#/components/schemas/AdvancedCommerceSubscriptionCreateRequest/items`.
             public var items: [Components.Schemas.AdvancedCommerceSubscriptionItem]
             /// - Remark: Generated from `#/components/schemas/AdvancedCommerceSubscriptionCreateRequest/period`.
             public var period: Components.Schemas.AdvancedCommercePeriod
-            /// The transaction ID of the customer's previous subscription, when they subscribe again.
+            /// The transaction ID of the customer's previous subscription, when they subscribe again (at most 64 characters).
             ///
             /// - Remark: Generated from `#/components/schemas/AdvancedCommerceSubscriptionCreateRequest/previousTransactionId`.
             public var previousTransactionId: Swift.String?
@@ -974,11 +974,11 @@ extension Components {
             ///   - version: The request format's version; "1", also when left out.
             ///   - requestInfo:
             ///   - currency: The ISO 4217 currency code of the prices: exactly three upper-case letters A–Z, such as `USD` (anything else is refused with `invalid-field`).
-            ///   - taxCode: The product's tax code from Apple's list of Advanced Commerce tax codes.
+            ///   - taxCode: The product's tax code from Apple's list of Advanced Commerce tax codes (at most 64 characters).
             ///   - descriptors:
-            ///   - items: The subscription's items.
+            ///   - items: The subscription's items. At most 100 (OfferKit's bound: Apple limits the items of a request without publishing the number).
             ///   - period:
-            ///   - previousTransactionId: The transaction ID of the customer's previous subscription, when they subscribe again.
+            ///   - previousTransactionId: The transaction ID of the customer's previous subscription, when they subscribe again (at most 64 characters).
             ///   - storefront: The storefront, as an ISO 3166-1 alpha-3 code: exactly three upper-case letters A–Z, such as `USA` (anything else is refused with `invalid-field`).
             public init(
                 operation: Components.Schemas.AdvancedCommerceSubscriptionCreateRequest.OperationPayload,
@@ -1178,7 +1178,7 @@ extension Components {
             public var version: Components.Schemas.AdvancedCommerceSubscriptionModifyRequest.VersionPayload?
             /// - Remark: Generated from `#/components/schemas/AdvancedCommerceSubscriptionModifyRequest/requestInfo`.
             public var requestInfo: Components.Schemas.AdvancedCommerceRequestInfo
-            /// The subscription's transaction ID.
+            /// The subscription's transaction ID (at most 64 characters).
             ///
             /// - Remark: Generated from `#/components/schemas/AdvancedCommerceSubscriptionModifyRequest/transactionId`.
             public var transactionId: Swift.String
@@ -1186,15 +1186,15 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AdvancedCommerceSubscriptionModifyRequest/retainBillingCycle`.
             public var retainBillingCycle: Swift.Bool
-            /// Items to add.
+            /// Items to add. At most 100 (OfferKit's bound: Apple limits the items of a request without publishing the number).
             ///
             /// - Remark: Generated from `#/components/schemas/AdvancedCommerceSubscriptionModifyRequest/addItems`.
             public var addItems: [Components.Schemas.AdvancedCommerceAddItem]?
-            /// Items to replace.
+            /// Items to replace. At most 100 (OfferKit's bound: Apple limits the items of a request without publishing the number).
             ///
             /// - Remark: Generated from `#/components/schemas/AdvancedCommerceSubscriptionModifyRequest/changeItems`.
             public var changeItems: [Components.Schemas.AdvancedCommerceChangeItem]?
-            /// Items to remove.
+            /// Items to remove. At most 100 (OfferKit's bound: Apple limits the items of a request without publishing the number).
             ///
             /// - Remark: Generated from `#/components/schemas/AdvancedCommerceSubscriptionModifyRequest/removeItems`.
             public var removeItems: [Components.Schemas.AdvancedCommerceSKUItem]?
@@ -1206,7 +1206,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AdvancedCommerceSubscriptionModifyRequest/currency`.
             public var currency: Swift.String?
-            /// The product's tax code from Apple's list of Advanced Commerce tax codes.
+            /// The product's tax code from Apple's list of Advanced Commerce tax codes (at most 64 characters).
             ///
             /// - Remark: Generated from `#/components/schemas/AdvancedCommerceSubscriptionModifyRequest/taxCode`.
             public var taxCode: Swift.String?
@@ -1220,15 +1220,15 @@ extension Components {
             ///   - operation: The kind of request.
             ///   - version: The request format's version; "1", also when left out.
             ///   - requestInfo:
-            ///   - transactionId: The subscription's transaction ID.
+            ///   - transactionId: The subscription's transaction ID (at most 64 characters).
             ///   - retainBillingCycle: Whether the subscription keeps its billing cycle.
-            ///   - addItems: Items to add.
-            ///   - changeItems: Items to replace.
-            ///   - removeItems: Items to remove.
+            ///   - addItems: Items to add. At most 100 (OfferKit's bound: Apple limits the items of a request without publishing the number).
+            ///   - changeItems: Items to replace. At most 100 (OfferKit's bound: Apple limits the items of a request without publishing the number).
+            ///   - removeItems: Items to remove. At most 100 (OfferKit's bound: Apple limits the items of a request without publishing the number).
             ///   - periodChange:
             ///   - descriptors:
             ///   - currency: The ISO 4217 currency code of the prices: exactly three upper-case letters A–Z, such as `USD` (anything else is refused with `invalid-field`).
-            ///   - taxCode: The product's tax code from Apple's list of Advanced Commerce tax codes.
+            ///   - taxCode: The product's tax code from Apple's list of Advanced Commerce tax codes (at most 64 characters).
             ///   - storefront: The storefront, as an ISO 3166-1 alpha-3 code: exactly three upper-case letters A–Z, such as `USA` (anything else is refused with `invalid-field`).
             public init(
                 operation: Components.Schemas.AdvancedCommerceSubscriptionModifyRequest.OperationPayload,
@@ -1371,11 +1371,11 @@ extension Components {
             public var version: Components.Schemas.AdvancedCommerceSubscriptionReactivateRequest.VersionPayload?
             /// - Remark: Generated from `#/components/schemas/AdvancedCommerceSubscriptionReactivateRequest/requestInfo`.
             public var requestInfo: Components.Schemas.AdvancedCommerceRequestInfo
-            /// The subscription's transaction ID.
+            /// The subscription's transaction ID (at most 64 characters).
             ///
             /// - Remark: Generated from `#/components/schemas/AdvancedCommerceSubscriptionReactivateRequest/transactionId`.
             public var transactionId: Swift.String
-            /// The items to reactivate; all of them when left out.
+            /// The items to reactivate; all of them when left out. At most 100 (OfferKit's bound: Apple limits the items of a request without publishing the number).
             ///
             /// - Remark: Generated from `#/components/schemas/AdvancedCommerceSubscriptionReactivateRequest/items`.
             public var items: [Components.Schemas.AdvancedCommerceSKUItem]?
@@ -1389,8 +1389,8 @@ extension Components {
             ///   - operation: The kind of request.
             ///   - version: The request format's version; "1", also when left out.
             ///   - requestInfo:
-            ///   - transactionId: The subscription's transaction ID.
-            ///   - items: The items to reactivate; all of them when left out.
+            ///   - transactionId: The subscription's transaction ID (at most 64 characters).
+            ///   - items: The items to reactivate; all of them when left out. At most 100 (OfferKit's bound: Apple limits the items of a request without publishing the number).
             ///   - storefront: The storefront, as an ISO 3166-1 alpha-3 code: exactly three upper-case letters A–Z, such as `USA` (anything else is refused with `invalid-field`).
             public init(
                 operation: Components.Schemas.AdvancedCommerceSubscriptionReactivateRequest.OperationPayload,
@@ -3313,7 +3313,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/ClaimCodeRequest`.
         public struct ClaimCodeRequest: Codable, Hashable, Sendable {
-            /// The campaign's `name`, as `offerkit codes generate` or `import` recorded it in the ledger.
+            /// The campaign's `name`, as `offerkit codes generate` or `import` recorded it in the ledger: 1-64 letters, digits, `-`, `_` and `.`, the campaign file's rule (checked before the ledger is read).
             ///
             /// - Remark: Generated from `#/components/schemas/ClaimCodeRequest/campaign`.
             public var campaign: Swift.String
@@ -3339,7 +3339,7 @@ extension Components {
             /// Creates a new `ClaimCodeRequest`.
             ///
             /// - Parameters:
-            ///   - campaign: The campaign's `name`, as `offerkit codes generate` or `import` recorded it in the ledger.
+            ///   - campaign: The campaign's `name`, as `offerkit codes generate` or `import` recorded it in the ledger: 1-64 letters, digits, `-`, `_` and `.`, the campaign file's rule (checked before the ledger is read).
             ///   - offer: The offer's `referenceName` in the campaign.
             ///   - recipient: Who receives the code: an opaque id you choose (a user id, an email hash, a name), compared byte for byte; 1-256 UTF-8 bytes without control characters. Claiming again with the same id gives the same code.
             ///   - environment: Which codes: `production` (the default) or `sandbox` (they work only in the sandbox).

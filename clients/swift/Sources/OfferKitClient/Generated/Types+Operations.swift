@@ -192,7 +192,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `bad-request`: The request is not well-formed HTTP. The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked`, or the connection failed while the body was being read. The connection is closed.
+            /// `bad-request`: The request is not well-formed HTTP. The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked` alone (`gzip, chunked` too), or the connection failed while the body was being read. The connection is closed.
             ///
             /// `malformed-json`: The request body is not valid JSON. The body could not be parsed as JSON (RFC 8259). `detail` says where parsing stopped.
             ///
@@ -419,7 +419,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `unknown-app`: No app with this bundle ID is configured. The request's `bundleId` is not in the service's configuration.
+            /// `unknown-app`: No app with this bundle ID is configured. The app the request acts for (its `bundleId`, or its campaign's app: `app.bundleId`, or the app the ledger recorded for the campaign) is not in the service's configuration. `field` names the member.
             ///
             /// - Remark: Generated from `#/paths//v1/signatures/promotional-offer/post(signPromotionalOffer)/responses/404`.
             ///
@@ -589,7 +589,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `body-too-large`: The request body is too large. The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused before any of the body is read. The connection is closed.
+            /// `body-too-large`: The request body is too large. The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused before any of the body is read, and chunk sizes that add up to more as soon as they arrive. The connection is closed.
             ///
             /// - Remark: Generated from `#/paths//v1/signatures/promotional-offer/post(signPromotionalOffer)/responses/413`.
             ///
@@ -1193,7 +1193,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `bad-request`: The request is not well-formed HTTP. The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked`, or the connection failed while the body was being read. The connection is closed.
+            /// `bad-request`: The request is not well-formed HTTP. The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked` alone (`gzip, chunked` too), or the connection failed while the body was being read. The connection is closed.
             ///
             /// `malformed-json`: The request body is not valid JSON. The body could not be parsed as JSON (RFC 8259). `detail` says where parsing stopped.
             ///
@@ -1420,7 +1420,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `unknown-app`: No app with this bundle ID is configured. The request's `bundleId` is not in the service's configuration.
+            /// `unknown-app`: No app with this bundle ID is configured. The app the request acts for (its `bundleId`, or its campaign's app: `app.bundleId`, or the app the ledger recorded for the campaign) is not in the service's configuration. `field` names the member.
             ///
             /// - Remark: Generated from `#/paths//v1/signatures/legacy-promotional-offer/post(signLegacyPromotionalOffer)/responses/404`.
             ///
@@ -1590,7 +1590,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `body-too-large`: The request body is too large. The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused before any of the body is read. The connection is closed.
+            /// `body-too-large`: The request body is too large. The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused before any of the body is read, and chunk sizes that add up to more as soon as they arrive. The connection is closed.
             ///
             /// - Remark: Generated from `#/paths//v1/signatures/legacy-promotional-offer/post(signLegacyPromotionalOffer)/responses/413`.
             ///
@@ -2194,7 +2194,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `bad-request`: The request is not well-formed HTTP. The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked`, or the connection failed while the body was being read. The connection is closed.
+            /// `bad-request`: The request is not well-formed HTTP. The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked` alone (`gzip, chunked` too), or the connection failed while the body was being read. The connection is closed.
             ///
             /// `malformed-json`: The request body is not valid JSON. The body could not be parsed as JSON (RFC 8259). `detail` says where parsing stopped.
             ///
@@ -2421,7 +2421,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `unknown-app`: No app with this bundle ID is configured. The request's `bundleId` is not in the service's configuration.
+            /// `unknown-app`: No app with this bundle ID is configured. The app the request acts for (its `bundleId`, or its campaign's app: `app.bundleId`, or the app the ledger recorded for the campaign) is not in the service's configuration. `field` names the member.
             ///
             /// - Remark: Generated from `#/paths//v1/signatures/introductory-offer-eligibility/post(signIntroductoryOfferEligibility)/responses/404`.
             ///
@@ -2591,7 +2591,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `body-too-large`: The request body is too large. The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused before any of the body is read. The connection is closed.
+            /// `body-too-large`: The request body is too large. The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused before any of the body is read, and chunk sizes that add up to more as soon as they arrive. The connection is closed.
             ///
             /// - Remark: Generated from `#/paths//v1/signatures/introductory-offer-eligibility/post(signIntroductoryOfferEligibility)/responses/413`.
             ///
@@ -3195,7 +3195,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `bad-request`: The request is not well-formed HTTP. The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked`, or the connection failed while the body was being read. The connection is closed.
+            /// `bad-request`: The request is not well-formed HTTP. The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked` alone (`gzip, chunked` too), or the connection failed while the body was being read. The connection is closed.
             ///
             /// `malformed-json`: The request body is not valid JSON. The body could not be parsed as JSON (RFC 8259). `detail` says where parsing stopped.
             ///
@@ -3422,7 +3422,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `unknown-app`: No app with this bundle ID is configured. The request's `bundleId` is not in the service's configuration.
+            /// `unknown-app`: No app with this bundle ID is configured. The app the request acts for (its `bundleId`, or its campaign's app: `app.bundleId`, or the app the ledger recorded for the campaign) is not in the service's configuration. `field` names the member.
             ///
             /// - Remark: Generated from `#/paths//v1/signatures/advanced-commerce/post(signAdvancedCommerceRequest)/responses/404`.
             ///
@@ -3592,7 +3592,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `body-too-large`: The request body is too large. The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused before any of the body is read. The connection is closed.
+            /// `body-too-large`: The request body is too large. The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused before any of the body is read, and chunk sizes that add up to more as soon as they arrive. The connection is closed.
             ///
             /// - Remark: Generated from `#/paths//v1/signatures/advanced-commerce/post(signAdvancedCommerceRequest)/responses/413`.
             ///
@@ -4196,7 +4196,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `bad-request`: The request is not well-formed HTTP. The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked`, or the connection failed while the body was being read. The connection is closed.
+            /// `bad-request`: The request is not well-formed HTTP. The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked` alone (`gzip, chunked` too), or the connection failed while the body was being read. The connection is closed.
             ///
             /// `malformed-json`: The request body is not valid JSON. The body could not be parsed as JSON (RFC 8259). `detail` says where parsing stopped.
             ///
@@ -4449,7 +4449,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `body-too-large`: The request body is too large. The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused before any of the body is read. The connection is closed.
+            /// `body-too-large`: The request body is too large. The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused before any of the body is read, and chunk sizes that add up to more as soon as they arrive. The connection is closed.
             ///
             /// - Remark: Generated from `#/paths//v1/signatures/batch/post(signBatch)/responses/413`.
             ///
@@ -5053,7 +5053,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `bad-request`: The request is not well-formed HTTP. The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked`, or the connection failed while the body was being read. The connection is closed.
+            /// `bad-request`: The request is not well-formed HTTP. The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked` alone (`gzip, chunked` too), or the connection failed while the body was being read. The connection is closed.
             ///
             /// `malformed-json`: The request body is not valid JSON. The body could not be parsed as JSON (RFC 8259). `detail` says where parsing stopped.
             ///
@@ -5280,7 +5280,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `unknown-app`: No app with this bundle ID is configured. The request's `bundleId` is not in the service's configuration.
+            /// `unknown-app`: No app with this bundle ID is configured. The app the request acts for (its `bundleId`, or its campaign's app: `app.bundleId`, or the app the ledger recorded for the campaign) is not in the service's configuration. `field` names the member.
             ///
             /// - Remark: Generated from `#/paths//v1/tokens/server-api/post(createServerAPIToken)/responses/404`.
             ///
@@ -5450,7 +5450,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `body-too-large`: The request body is too large. The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused before any of the body is read. The connection is closed.
+            /// `body-too-large`: The request body is too large. The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused before any of the body is read, and chunk sizes that add up to more as soon as they arrive. The connection is closed.
             ///
             /// - Remark: Generated from `#/paths//v1/tokens/server-api/post(createServerAPIToken)/responses/413`.
             ///
@@ -6054,7 +6054,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `bad-request`: The request is not well-formed HTTP. The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked`, or the connection failed while the body was being read. The connection is closed.
+            /// `bad-request`: The request is not well-formed HTTP. The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked` alone (`gzip, chunked` too), or the connection failed while the body was being read. The connection is closed.
             ///
             /// `malformed-json`: The request body is not valid JSON. The body could not be parsed as JSON (RFC 8259). `detail` says where parsing stopped.
             ///
@@ -6451,7 +6451,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `body-too-large`: The request body is too large. The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused before any of the body is read. The connection is closed.
+            /// `body-too-large`: The request body is too large. The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused before any of the body is read, and chunk sizes that add up to more as soon as they arrive. The connection is closed.
             ///
             /// - Remark: Generated from `#/paths//v1/tokens/connect-api/post(createConnectAPIToken)/responses/413`.
             ///
@@ -6882,7 +6882,7 @@ public enum Operations {
     }
     /// Validate an offer-code campaign
     ///
-    /// Checks a campaign against the campaign format, App Store Connect's rules and Apple's limits, as `offerkit codes validate` does, and lists every problem at once, each with its JSON path (relative to the request's `campaign` member, such as `$.offers[1].paymentMode`), a stable rule id, a message and what is allowed. An invalid campaign is a 200 answer with `valid: false`; `problems` lists the first 1000 problems and `problemCount` their total. The service is stateless: it keeps no ledger, so checks against other campaigns of the app (active offers, codes already issued, codes counted earlier in the quarter) are left to `offerkit codes validate` with the ledger.
+    /// Checks a campaign against the campaign format, App Store Connect's rules and Apple's limits, as `offerkit codes validate` does, and lists every problem at once, each with its JSON path (relative to the request's `campaign` member, such as `$.offers[1].paymentMode`), a stable rule id, a message and what is allowed. An invalid campaign is a 200 answer with `valid: false`; `problems` lists the first 1000 problems and `problemCount` their total. The service is stateless: it keeps no ledger, so checks against other campaigns of the app (active offers, codes already issued, codes counted earlier in the quarter) are left to `offerkit codes validate` with the ledger. The campaign's app (`app.bundleId`) must be one the service serves and the API key may use.
     ///
     /// - Remark: HTTP `POST /v1/campaigns/validate`.
     /// - Remark: Generated from `#/paths//v1/campaigns/validate/post(validateCampaign)`.
@@ -7055,7 +7055,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `bad-request`: The request is not well-formed HTTP. The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked`, or the connection failed while the body was being read. The connection is closed.
+            /// `bad-request`: The request is not well-formed HTTP. The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked` alone (`gzip, chunked` too), or the connection failed while the body was being read. The connection is closed.
             ///
             /// `malformed-json`: The request body is not valid JSON. The body could not be parsed as JSON (RFC 8259). `detail` says where parsing stopped.
             ///
@@ -7233,6 +7233,78 @@ public enum Operations {
                     }
                 }
             }
+            public struct NotFound: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/campaigns/validate/POST/responses/404/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/campaigns/validate/POST/responses/404/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
+                    public init(xRequestId: Components.Headers.XRequestId) {
+                        self.xRequestId = xRequestId
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.ValidateCampaign.Output.NotFound.Headers
+                /// - Remark: Generated from `#/paths/v1/campaigns/validate/POST/responses/404/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/campaigns/validate/POST/responses/404/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ValidateCampaign.Output.NotFound.Body
+                /// Creates a new `NotFound`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.ValidateCampaign.Output.NotFound.Headers,
+                    body: Operations.ValidateCampaign.Output.NotFound.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// `unknown-app`: No app with this bundle ID is configured. The app the request acts for (its `bundleId`, or its campaign's app: `app.bundleId`, or the app the ledger recorded for the campaign) is not in the service's configuration. `field` names the member.
+            ///
+            /// - Remark: Generated from `#/paths//v1/campaigns/validate/post(validateCampaign)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Operations.ValidateCampaign.Output.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Operations.ValidateCampaign.Output.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
             public struct RequestTimeout: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/campaigns/validate/POST/responses/408/headers`.
                 public struct Headers: Sendable, Hashable {
@@ -7380,7 +7452,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `body-too-large`: The request body is too large. The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused before any of the body is read. The connection is closed.
+            /// `body-too-large`: The request body is too large. The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused before any of the body is read, and chunk sizes that add up to more as soon as they arrive. The connection is closed.
             ///
             /// - Remark: Generated from `#/paths//v1/campaigns/validate/post(validateCampaign)/responses/413`.
             ///
@@ -7813,7 +7885,7 @@ public enum Operations {
     ///
     /// Validates the campaign, then answers the App Store Connect API 4.4.1 create requests (method, path, JSON:API body) that make its offers and codes, in dependency order: the same document as `offerkit codes plan`. Nothing is sent to App Store Connect. A body that needs an id App Store Connect returns holds the placeholder `<id of R>`: replace it with `data.id` of the 201 response to request R (listed in `dependsOn`).
     ///
-    /// The service keeps no ledger, so the codes of each custom-code batch with `generate` must come with the request, in `customCodes`: generate and record them with `offerkit codes generate` (with the ledger), then send them. They must fit the batch's `generate` (count, prefix, length, alphabet) and be unique in the campaign, ignoring case. An invalid campaign is a 422 `invalid-campaign` problem whose `problems` lists the problems (the first 1000; `problemCount` has the total), with JSON paths relative to `campaign`.
+    /// The service keeps no ledger, so the codes of each custom-code batch with `generate` must come with the request, in `customCodes`: generate and record them with `offerkit codes generate` (with the ledger), then send them. They must fit the batch's `generate` (count, prefix, length, alphabet) and be unique in the campaign, ignoring case. An invalid campaign is a 422 `invalid-campaign` problem whose `problems` lists the problems (the first 1000; `problemCount` has the total), with JSON paths relative to `campaign`. The campaign's app (`app.bundleId`) must be one the service serves and the API key may use.
     ///
     /// - Remark: HTTP `POST /v1/campaigns/plan`.
     /// - Remark: Generated from `#/paths//v1/campaigns/plan/post(planCampaign)`.
@@ -7986,7 +8058,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `bad-request`: The request is not well-formed HTTP. The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked`, or the connection failed while the body was being read. The connection is closed.
+            /// `bad-request`: The request is not well-formed HTTP. The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked` alone (`gzip, chunked` too), or the connection failed while the body was being read. The connection is closed.
             ///
             /// `malformed-json`: The request body is not valid JSON. The body could not be parsed as JSON (RFC 8259). `detail` says where parsing stopped.
             ///
@@ -8164,6 +8236,78 @@ public enum Operations {
                     }
                 }
             }
+            public struct NotFound: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/campaigns/plan/POST/responses/404/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/campaigns/plan/POST/responses/404/headers/X-Request-Id`.
+                    public var xRequestId: Components.Headers.XRequestId
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestId: The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
+                    public init(xRequestId: Components.Headers.XRequestId) {
+                        self.xRequestId = xRequestId
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.PlanCampaign.Output.NotFound.Headers
+                /// - Remark: Generated from `#/paths/v1/campaigns/plan/POST/responses/404/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/campaigns/plan/POST/responses/404/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.PlanCampaign.Output.NotFound.Body
+                /// Creates a new `NotFound`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.PlanCampaign.Output.NotFound.Headers,
+                    body: Operations.PlanCampaign.Output.NotFound.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// `unknown-app`: No app with this bundle ID is configured. The app the request acts for (its `bundleId`, or its campaign's app: `app.bundleId`, or the app the ledger recorded for the campaign) is not in the service's configuration. `field` names the member.
+            ///
+            /// - Remark: Generated from `#/paths//v1/campaigns/plan/post(planCampaign)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Operations.PlanCampaign.Output.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Operations.PlanCampaign.Output.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
             public struct RequestTimeout: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/campaigns/plan/POST/responses/408/headers`.
                 public struct Headers: Sendable, Hashable {
@@ -8311,7 +8455,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `body-too-large`: The request body is too large. The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused before any of the body is read. The connection is closed.
+            /// `body-too-large`: The request body is too large. The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused before any of the body is read, and chunk sizes that add up to more as soon as they arrive. The connection is closed.
             ///
             /// - Remark: Generated from `#/paths//v1/campaigns/plan/post(planCampaign)/responses/413`.
             ///
@@ -8744,7 +8888,7 @@ public enum Operations {
     }
     /// Claim an offer code for a recipient
     ///
-    /// Hands out one code of a campaign's offer to a recipient and records it in the service's code ledger, as `offerkit codes claim` does: the offer's next unassigned personal code (batch by batch, in the order recorded, skipping batches that expired before today in UTC), or, for an offer whose codes are all shared (redemption limit above 1), the campaign's shared code while it has redemptions left. Each personal code goes to one recipient only, also when several services share one ledger. The same recipient claiming again gets the same code (`new: false`), so a client may retry after a timeout. Only a service configured with a ledger (`"ledger"`) has this operation.
+    /// Hands out one code of a campaign's offer to a recipient and records it in the service's code ledger, as `offerkit codes claim` does: the offer's next unassigned personal code (batch by batch, in the order recorded, skipping batches that expired before today in UTC), or, for an offer whose codes are all shared (redemption limit above 1), the campaign's shared code while it has redemptions left. Each personal code goes to one recipient only, also when several services share one ledger. The same recipient claiming again gets the same code (`new: false`), so a client may retry after a timeout. Only a service configured with a ledger (`"ledger"`) has this operation. The campaign's app, as the ledger recorded it, must be one the service serves and the API key may use.
     ///
     /// - Remark: HTTP `POST /v1/codes/claim`.
     /// - Remark: Generated from `#/paths//v1/codes/claim/post(claimCode)`.
@@ -8917,7 +9061,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `bad-request`: The request is not well-formed HTTP. The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked`, or the connection failed while the body was being read. The connection is closed.
+            /// `bad-request`: The request is not well-formed HTTP. The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked` alone (`gzip, chunked` too), or the connection failed while the body was being read. The connection is closed.
             ///
             /// `malformed-json`: The request body is not valid JSON. The body could not be parsed as JSON (RFC 8259). `detail` says where parsing stopped.
             ///
@@ -9144,6 +9288,8 @@ public enum Operations {
                     self.body = body
                 }
             }
+            /// `unknown-app`: No app with this bundle ID is configured. The app the request acts for (its `bundleId`, or its campaign's app: `app.bundleId`, or the app the ledger recorded for the campaign) is not in the service's configuration. `field` names the member.
+            ///
             /// `unknown-campaign`: No campaign of this name is in the ledger. The service's code ledger has no campaign of this name: record it first with `offerkit codes generate` or `offerkit codes import` on the same ledger.
             ///
             /// `unknown-offer`: The campaign has no offer of this name in the ledger. The campaign is in the ledger, but no offer of it has this `referenceName`.
@@ -9392,7 +9538,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `body-too-large`: The request body is too large. The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused before any of the body is read. The connection is closed.
+            /// `body-too-large`: The request body is too large. The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused before any of the body is read, and chunk sizes that add up to more as soon as they arrive. The connection is closed.
             ///
             /// - Remark: Generated from `#/paths//v1/codes/claim/post(claimCode)/responses/413`.
             ///
@@ -9834,7 +9980,7 @@ public enum Operations {
     }
     /// A campaign's codes: recorded, imported, assigned and left
     ///
-    /// What the service's code ledger holds for a campaign, as `offerkit codes status` shows it: per offer and batch, the codes recorded, stored (custom codes, or one-time-use codes imported from Apple), handed out and left, and whether the batch expired before today (UTC); and the app's usage of this quarter's limits (codes per quarter, active offers). Needs the `codes` scope, as claiming does. Only a service configured with a ledger (`"ledger"`) has this operation.
+    /// What the service's code ledger holds for a campaign, as `offerkit codes status` shows it: per offer and batch, the codes recorded, stored (custom codes, or one-time-use codes imported from Apple), handed out and left, and whether the batch expired before today (UTC); and the app's usage of this quarter's limits (codes per quarter, active offers). Needs the `codes` scope, as claiming does. Only a service configured with a ledger (`"ledger"`) has this operation. The campaign's app, as the ledger recorded it, must be one the service serves and the API key may use.
     ///
     /// - Remark: HTTP `GET /v1/campaigns/{name}/status`.
     /// - Remark: Generated from `#/paths//v1/campaigns/{name}/status/get(campaignStatus)`.
@@ -9843,14 +9989,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/campaigns/{name}/status/GET/path`.
             public struct Path: Sendable, Hashable {
-                /// The campaign's `name`, as `offerkit codes generate` or `import` recorded it in the ledger.
+                /// The campaign's `name`, as `offerkit codes generate` or `import` recorded it in the ledger: 1-64 letters, digits, `-`, `_` and `.`, the campaign file's rule (checked before the ledger is read).
                 ///
                 /// - Remark: Generated from `#/paths/v1/campaigns/{name}/status/GET/path/name`.
                 public var name: Swift.String
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - name: The campaign's `name`, as `offerkit codes generate` or `import` recorded it in the ledger.
+                ///   - name: The campaign's `name`, as `offerkit codes generate` or `import` recorded it in the ledger: 1-64 letters, digits, `-`, `_` and `.`, the campaign file's rule (checked before the ledger is read).
                 public init(name: Swift.String) {
                     self.name = name
                 }
@@ -10156,6 +10302,8 @@ public enum Operations {
                     self.body = body
                 }
             }
+            /// `unknown-app`: No app with this bundle ID is configured. The app the request acts for (its `bundleId`, or its campaign's app: `app.bundleId`, or the app the ledger recorded for the campaign) is not in the service's configuration. `field` names the member.
+            ///
             /// `unknown-campaign`: No campaign of this name is in the ledger. The service's code ledger has no campaign of this name: record it first with `offerkit codes generate` or `offerkit codes import` on the same ledger.
             ///
             /// - Remark: Generated from `#/paths//v1/campaigns/{name}/status/get(campaignStatus)/responses/404`.
@@ -10699,7 +10847,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `bad-request`: The request is not well-formed HTTP. The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked`, or the connection failed while the body was being read. The connection is closed.
+            /// `bad-request`: The request is not well-formed HTTP. The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked` alone (`gzip, chunked` too), or the connection failed while the body was being read. The connection is closed.
             ///
             /// - Remark: Generated from `#/paths//v1/retention/realtime/post(getRetentionMessage)/responses/400`.
             ///
@@ -10941,7 +11089,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `body-too-large`: The request body is too large. The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused before any of the body is read. The connection is closed.
+            /// `body-too-large`: The request body is too large. The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused before any of the body is read, and chunk sizes that add up to more as soon as they arrive. The connection is closed.
             ///
             /// - Remark: Generated from `#/paths//v1/retention/realtime/post(getRetentionMessage)/responses/413`.
             ///
@@ -11650,7 +11798,7 @@ public enum Operations {
     }
     /// Metrics (Prometheus text format)
     ///
-    /// Signatures by type, problems by type, requests by operation and status, and a latency histogram, in the Prometheus text exposition format 0.0.4. Needs an API key with the `metrics` scope.
+    /// Signatures by type, problems by type, requests by operation and status, and a latency histogram, in the Prometheus text exposition format 0.0.4. Needs an API key with the `metrics` scope for every app: the counts cover every app, so a key limited to some bundle IDs gets 403 `forbidden`.
     ///
     /// - Remark: HTTP `GET /metrics`.
     /// - Remark: Generated from `#/paths//metrics/get(metrics)`.
@@ -12479,7 +12627,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `bad-request`: The request is not well-formed HTTP. The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked`, or the connection failed while the body was being read. The connection is closed.
+            /// `bad-request`: The request is not well-formed HTTP. The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked` alone (`gzip, chunked` too), or the connection failed while the body was being read. The connection is closed.
             ///
             /// `malformed-json`: The request body is not valid JSON. The body could not be parsed as JSON (RFC 8259). `detail` says where parsing stopped.
             ///
@@ -12706,7 +12854,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `unknown-app`: No app with this bundle ID is configured. The request's `bundleId` is not in the service's configuration.
+            /// `unknown-app`: No app with this bundle ID is configured. The app the request acts for (its `bundleId`, or its campaign's app: `app.bundleId`, or the app the ledger recorded for the campaign) is not in the service's configuration. `field` names the member.
             ///
             /// - Remark: Generated from `#/paths//v1/signatures/promotional-offer-v1/post(signLegacyPromotionalOfferDeprecatedPath)/responses/404`.
             ///
@@ -12876,7 +13024,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `body-too-large`: The request body is too large. The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused before any of the body is read. The connection is closed.
+            /// `body-too-large`: The request body is too large. The body is larger than the service's limit (`limits.maxBodyBytes`); a `Content-Length` over it is refused before any of the body is read, and chunk sizes that add up to more as soon as they arrive. The connection is closed.
             ///
             /// - Remark: Generated from `#/paths//v1/signatures/promotional-offer-v1/post(signLegacyPromotionalOfferDeprecatedPath)/responses/413`.
             ///

@@ -68,7 +68,7 @@ public protocol APIProtocol: Sendable {
     func createConnectAPIToken(_ input: Operations.CreateConnectAPIToken.Input) async throws -> Operations.CreateConnectAPIToken.Output
     /// Validate an offer-code campaign
     ///
-    /// Checks a campaign against the campaign format, App Store Connect's rules and Apple's limits, as `offerkit codes validate` does, and lists every problem at once, each with its JSON path (relative to the request's `campaign` member, such as `$.offers[1].paymentMode`), a stable rule id, a message and what is allowed. An invalid campaign is a 200 answer with `valid: false`; `problems` lists the first 1000 problems and `problemCount` their total. The service is stateless: it keeps no ledger, so checks against other campaigns of the app (active offers, codes already issued, codes counted earlier in the quarter) are left to `offerkit codes validate` with the ledger.
+    /// Checks a campaign against the campaign format, App Store Connect's rules and Apple's limits, as `offerkit codes validate` does, and lists every problem at once, each with its JSON path (relative to the request's `campaign` member, such as `$.offers[1].paymentMode`), a stable rule id, a message and what is allowed. An invalid campaign is a 200 answer with `valid: false`; `problems` lists the first 1000 problems and `problemCount` their total. The service is stateless: it keeps no ledger, so checks against other campaigns of the app (active offers, codes already issued, codes counted earlier in the quarter) are left to `offerkit codes validate` with the ledger. The campaign's app (`app.bundleId`) must be one the service serves and the API key may use.
     ///
     /// - Remark: HTTP `POST /v1/campaigns/validate`.
     /// - Remark: Generated from `#/paths//v1/campaigns/validate/post(validateCampaign)`.
@@ -77,21 +77,21 @@ public protocol APIProtocol: Sendable {
     ///
     /// Validates the campaign, then answers the App Store Connect API 4.4.1 create requests (method, path, JSON:API body) that make its offers and codes, in dependency order: the same document as `offerkit codes plan`. Nothing is sent to App Store Connect. A body that needs an id App Store Connect returns holds the placeholder `<id of R>`: replace it with `data.id` of the 201 response to request R (listed in `dependsOn`).
     ///
-    /// The service keeps no ledger, so the codes of each custom-code batch with `generate` must come with the request, in `customCodes`: generate and record them with `offerkit codes generate` (with the ledger), then send them. They must fit the batch's `generate` (count, prefix, length, alphabet) and be unique in the campaign, ignoring case. An invalid campaign is a 422 `invalid-campaign` problem whose `problems` lists the problems (the first 1000; `problemCount` has the total), with JSON paths relative to `campaign`.
+    /// The service keeps no ledger, so the codes of each custom-code batch with `generate` must come with the request, in `customCodes`: generate and record them with `offerkit codes generate` (with the ledger), then send them. They must fit the batch's `generate` (count, prefix, length, alphabet) and be unique in the campaign, ignoring case. An invalid campaign is a 422 `invalid-campaign` problem whose `problems` lists the problems (the first 1000; `problemCount` has the total), with JSON paths relative to `campaign`. The campaign's app (`app.bundleId`) must be one the service serves and the API key may use.
     ///
     /// - Remark: HTTP `POST /v1/campaigns/plan`.
     /// - Remark: Generated from `#/paths//v1/campaigns/plan/post(planCampaign)`.
     func planCampaign(_ input: Operations.PlanCampaign.Input) async throws -> Operations.PlanCampaign.Output
     /// Claim an offer code for a recipient
     ///
-    /// Hands out one code of a campaign's offer to a recipient and records it in the service's code ledger, as `offerkit codes claim` does: the offer's next unassigned personal code (batch by batch, in the order recorded, skipping batches that expired before today in UTC), or, for an offer whose codes are all shared (redemption limit above 1), the campaign's shared code while it has redemptions left. Each personal code goes to one recipient only, also when several services share one ledger. The same recipient claiming again gets the same code (`new: false`), so a client may retry after a timeout. Only a service configured with a ledger (`"ledger"`) has this operation.
+    /// Hands out one code of a campaign's offer to a recipient and records it in the service's code ledger, as `offerkit codes claim` does: the offer's next unassigned personal code (batch by batch, in the order recorded, skipping batches that expired before today in UTC), or, for an offer whose codes are all shared (redemption limit above 1), the campaign's shared code while it has redemptions left. Each personal code goes to one recipient only, also when several services share one ledger. The same recipient claiming again gets the same code (`new: false`), so a client may retry after a timeout. Only a service configured with a ledger (`"ledger"`) has this operation. The campaign's app, as the ledger recorded it, must be one the service serves and the API key may use.
     ///
     /// - Remark: HTTP `POST /v1/codes/claim`.
     /// - Remark: Generated from `#/paths//v1/codes/claim/post(claimCode)`.
     func claimCode(_ input: Operations.ClaimCode.Input) async throws -> Operations.ClaimCode.Output
     /// A campaign's codes: recorded, imported, assigned and left
     ///
-    /// What the service's code ledger holds for a campaign, as `offerkit codes status` shows it: per offer and batch, the codes recorded, stored (custom codes, or one-time-use codes imported from Apple), handed out and left, and whether the batch expired before today (UTC); and the app's usage of this quarter's limits (codes per quarter, active offers). Needs the `codes` scope, as claiming does. Only a service configured with a ledger (`"ledger"`) has this operation.
+    /// What the service's code ledger holds for a campaign, as `offerkit codes status` shows it: per offer and batch, the codes recorded, stored (custom codes, or one-time-use codes imported from Apple), handed out and left, and whether the batch expired before today (UTC); and the app's usage of this quarter's limits (codes per quarter, active offers). Needs the `codes` scope, as claiming does. Only a service configured with a ledger (`"ledger"`) has this operation. The campaign's app, as the ledger recorded it, must be one the service serves and the API key may use.
     ///
     /// - Remark: HTTP `GET /v1/campaigns/{name}/status`.
     /// - Remark: Generated from `#/paths//v1/campaigns/{name}/status/get(campaignStatus)`.
@@ -119,7 +119,7 @@ public protocol APIProtocol: Sendable {
     func readiness(_ input: Operations.Readiness.Input) async throws -> Operations.Readiness.Output
     /// Metrics (Prometheus text format)
     ///
-    /// Signatures by type, problems by type, requests by operation and status, and a latency histogram, in the Prometheus text exposition format 0.0.4. Needs an API key with the `metrics` scope.
+    /// Signatures by type, problems by type, requests by operation and status, and a latency histogram, in the Prometheus text exposition format 0.0.4. Needs an API key with the `metrics` scope for every app: the counts cover every app, so a key limited to some bundle IDs gets 403 `forbidden`.
     ///
     /// - Remark: HTTP `GET /metrics`.
     /// - Remark: Generated from `#/paths//metrics/get(metrics)`.
@@ -250,7 +250,7 @@ extension APIProtocol {
     }
     /// Validate an offer-code campaign
     ///
-    /// Checks a campaign against the campaign format, App Store Connect's rules and Apple's limits, as `offerkit codes validate` does, and lists every problem at once, each with its JSON path (relative to the request's `campaign` member, such as `$.offers[1].paymentMode`), a stable rule id, a message and what is allowed. An invalid campaign is a 200 answer with `valid: false`; `problems` lists the first 1000 problems and `problemCount` their total. The service is stateless: it keeps no ledger, so checks against other campaigns of the app (active offers, codes already issued, codes counted earlier in the quarter) are left to `offerkit codes validate` with the ledger.
+    /// Checks a campaign against the campaign format, App Store Connect's rules and Apple's limits, as `offerkit codes validate` does, and lists every problem at once, each with its JSON path (relative to the request's `campaign` member, such as `$.offers[1].paymentMode`), a stable rule id, a message and what is allowed. An invalid campaign is a 200 answer with `valid: false`; `problems` lists the first 1000 problems and `problemCount` their total. The service is stateless: it keeps no ledger, so checks against other campaigns of the app (active offers, codes already issued, codes counted earlier in the quarter) are left to `offerkit codes validate` with the ledger. The campaign's app (`app.bundleId`) must be one the service serves and the API key may use.
     ///
     /// - Remark: HTTP `POST /v1/campaigns/validate`.
     /// - Remark: Generated from `#/paths//v1/campaigns/validate/post(validateCampaign)`.
@@ -267,7 +267,7 @@ extension APIProtocol {
     ///
     /// Validates the campaign, then answers the App Store Connect API 4.4.1 create requests (method, path, JSON:API body) that make its offers and codes, in dependency order: the same document as `offerkit codes plan`. Nothing is sent to App Store Connect. A body that needs an id App Store Connect returns holds the placeholder `<id of R>`: replace it with `data.id` of the 201 response to request R (listed in `dependsOn`).
     ///
-    /// The service keeps no ledger, so the codes of each custom-code batch with `generate` must come with the request, in `customCodes`: generate and record them with `offerkit codes generate` (with the ledger), then send them. They must fit the batch's `generate` (count, prefix, length, alphabet) and be unique in the campaign, ignoring case. An invalid campaign is a 422 `invalid-campaign` problem whose `problems` lists the problems (the first 1000; `problemCount` has the total), with JSON paths relative to `campaign`.
+    /// The service keeps no ledger, so the codes of each custom-code batch with `generate` must come with the request, in `customCodes`: generate and record them with `offerkit codes generate` (with the ledger), then send them. They must fit the batch's `generate` (count, prefix, length, alphabet) and be unique in the campaign, ignoring case. An invalid campaign is a 422 `invalid-campaign` problem whose `problems` lists the problems (the first 1000; `problemCount` has the total), with JSON paths relative to `campaign`. The campaign's app (`app.bundleId`) must be one the service serves and the API key may use.
     ///
     /// - Remark: HTTP `POST /v1/campaigns/plan`.
     /// - Remark: Generated from `#/paths//v1/campaigns/plan/post(planCampaign)`.
@@ -282,7 +282,7 @@ extension APIProtocol {
     }
     /// Claim an offer code for a recipient
     ///
-    /// Hands out one code of a campaign's offer to a recipient and records it in the service's code ledger, as `offerkit codes claim` does: the offer's next unassigned personal code (batch by batch, in the order recorded, skipping batches that expired before today in UTC), or, for an offer whose codes are all shared (redemption limit above 1), the campaign's shared code while it has redemptions left. Each personal code goes to one recipient only, also when several services share one ledger. The same recipient claiming again gets the same code (`new: false`), so a client may retry after a timeout. Only a service configured with a ledger (`"ledger"`) has this operation.
+    /// Hands out one code of a campaign's offer to a recipient and records it in the service's code ledger, as `offerkit codes claim` does: the offer's next unassigned personal code (batch by batch, in the order recorded, skipping batches that expired before today in UTC), or, for an offer whose codes are all shared (redemption limit above 1), the campaign's shared code while it has redemptions left. Each personal code goes to one recipient only, also when several services share one ledger. The same recipient claiming again gets the same code (`new: false`), so a client may retry after a timeout. Only a service configured with a ledger (`"ledger"`) has this operation. The campaign's app, as the ledger recorded it, must be one the service serves and the API key may use.
     ///
     /// - Remark: HTTP `POST /v1/codes/claim`.
     /// - Remark: Generated from `#/paths//v1/codes/claim/post(claimCode)`.
@@ -297,7 +297,7 @@ extension APIProtocol {
     }
     /// A campaign's codes: recorded, imported, assigned and left
     ///
-    /// What the service's code ledger holds for a campaign, as `offerkit codes status` shows it: per offer and batch, the codes recorded, stored (custom codes, or one-time-use codes imported from Apple), handed out and left, and whether the batch expired before today (UTC); and the app's usage of this quarter's limits (codes per quarter, active offers). Needs the `codes` scope, as claiming does. Only a service configured with a ledger (`"ledger"`) has this operation.
+    /// What the service's code ledger holds for a campaign, as `offerkit codes status` shows it: per offer and batch, the codes recorded, stored (custom codes, or one-time-use codes imported from Apple), handed out and left, and whether the batch expired before today (UTC); and the app's usage of this quarter's limits (codes per quarter, active offers). Needs the `codes` scope, as claiming does. Only a service configured with a ledger (`"ledger"`) has this operation. The campaign's app, as the ledger recorded it, must be one the service serves and the API key may use.
     ///
     /// - Remark: HTTP `GET /v1/campaigns/{name}/status`.
     /// - Remark: Generated from `#/paths//v1/campaigns/{name}/status/get(campaignStatus)`.
@@ -345,7 +345,7 @@ extension APIProtocol {
     }
     /// Metrics (Prometheus text format)
     ///
-    /// Signatures by type, problems by type, requests by operation and status, and a latency histogram, in the Prometheus text exposition format 0.0.4. Needs an API key with the `metrics` scope.
+    /// Signatures by type, problems by type, requests by operation and status, and a latency histogram, in the Prometheus text exposition format 0.0.4. Needs an API key with the `metrics` scope for every app: the counts cover every app, so a key limited to some bundle IDs gets 403 `forbidden`.
     ///
     /// - Remark: HTTP `GET /metrics`.
     /// - Remark: Generated from `#/paths//metrics/get(metrics)`.
