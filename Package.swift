@@ -21,7 +21,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // No default traits: ConfigurationSupport builds swift-configuration, which OfferKit never uses.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
@@ -122,7 +123,6 @@ let package = Package(
             dependencies: [
                 "OfferJSON", "OfferSigning", "OfferCodes", "OfferLedger", "OfferConnectAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -179,13 +179,11 @@ let package = Package(
                 "OfferRetentionClient", "OfferRetentionTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
@@ -214,6 +212,13 @@ let package = Package(
         .executableTarget(name: "offerkit-fuzz", dependencies: ["FuzzTargets"], path: "Fuzz/Driver"),
         // Runs the independent tools (Python, openssl) for the test targets; used by tests only.
         .target(name: "InteropSupport", path: "Tests/InteropSupport"),
+        // `offerkit` for the end-to-end tests: the test binary itself, started through a link named
+        // `offerkit`, runs OfferKitCLI's entry point (a C initializer, before the test runner's main).
+        .target(name: "CLIUnderTestShim", path: "Tests/CLIUnderTest/Shim"),
+        .target(
+            name: "CLIUnderTest", dependencies: ["CLIUnderTestShim", "OfferKitCLI"], path: "Tests/CLIUnderTest/Swift"),
+        // Makes every job of Swift's global executor run late (a busy machine), in a test's child process.
+        .target(name: "LateGlobalExecutor", path: "Tests/LateGlobalExecutor"),
         // The test chain of OfferRetentionTesting with the broken variants a verifier must refuse, and the
         // example rules, for the tests of the Get Retention Message endpoint; used by tests only.
         .target(
@@ -242,7 +247,8 @@ let package = Package(
         .testTarget(
             name: "OfferAppleVerificationTests",
             dependencies: [
-                "OfferAppleVerification", "OfferJSON", "InteropSupport", "AppleTestChain",
+                "OfferAppleVerification", "InteropSupport", "AppleTestChain",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
@@ -250,25 +256,27 @@ let package = Package(
             name: "OfferRetentionTests",
             dependencies: [
                 "OfferRetention", "OfferAppleVerification", "OfferSigning", "OfferJSON", "InteropSupport",
-                "AppleTestChain",
-                .product(name: "X509", package: "swift-certificates"),
+                "AppleTestChain", "LateGlobalExecutor",
             ]
         ),
         .testTarget(
             name: "OfferRetentionAPITests",
-            dependencies: ["OfferRetentionAPI", "OfferSigning", "OfferJSON", "InteropSupport"]),
+            dependencies: ["OfferRetentionAPI", "OfferSigning", "InteropSupport"]),
         .testTarget(
             name: "OfferConnectTests",
             dependencies: ["OfferConnectAPI", "OfferConnect", "OfferCodes", "OfferLedger", "OfferJSON", "OfferSigning"]),
         .testTarget(
             name: "OfferSigningTests",
-            dependencies: ["OfferJSON", "OfferSigning", "InteropSupport"],
+            dependencies: [
+                "OfferJSON", "OfferSigning", "InteropSupport", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "OfferCodesTests",
             dependencies: [
-                "OfferCodes", "OfferLedger", "OfferJSON", "InteropSupport", "FuzzTargets", "OfferLedgerPostgres",
+                "OfferCodes", "OfferLedger", "OfferJSON", "OfferSigning", "InteropSupport", "FuzzTargets",
+                "OfferLedgerPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -279,6 +287,7 @@ let package = Package(
                 "OfferService", "OfferJSON", "OfferSigning", "OfferCodes", "OfferLedger", "OfferLedgerPostgres",
                 "InteropSupport",
                 "OfferRetention", "OfferAppleVerification", "AppleTestChain", "TLSTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -295,7 +304,7 @@ let package = Package(
         .testTarget(
             name: "OfferKitCLITests",
             dependencies: [
-                "OfferJSON", "OfferSigning", "InteropSupport", "AppleTestChain", "TLSTestSupport",
+                "CLIUnderTest", "OfferJSON", "OfferSigning", "InteropSupport", "AppleTestChain", "TLSTestSupport",
                 "OfferRetentionTesting", "OfferAppleVerification",
                 // The command tree, read in-process by the test of every command's --help.
                 "OfferKitCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),

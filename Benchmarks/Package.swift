@@ -10,7 +10,8 @@ let package = Package(
         .package(name: "OfferKit", path: ".."),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // As the main package has it (no default traits), so the shared scratch folder builds Hummingbird once.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
     ],
     targets: [
         // The signer and requests every measurement uses, shared with the profiling driver.

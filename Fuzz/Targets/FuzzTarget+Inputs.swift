@@ -5,7 +5,8 @@ import OfferLedger
 import OfferSigning
 
 extension FuzzTarget {
-    /// Reads a configuration's apps; every entry read has a bundle ID that the one rule accepts.
+    /// Reads a configuration's apps; every entry read has a bundle ID that the one rule accepts, and
+    /// the reader that goes on past problems (the service's) agrees with the one that stops.
     static func fuzzCredentials(_ input: [UInt8]) {
         do {
             for entry in try AppCredentialsEntry.parse(input) {
@@ -14,6 +15,14 @@ extension FuzzTarget {
         } catch {
             _ = error.localizedDescription
         }
+        guard let json = try? JSONValue.parse(input) else { return }
+        let (entries, problems) = AppCredentialsEntry.read(json)
+        let first = Result { () throws(AppCredentialsError) in try AppCredentialsEntry.parse(json) }
+        switch first {
+        case .success(let parsed): check(problems.isEmpty && parsed == entries, "the readers disagree on valid apps")
+        case .failure(let error): check(problems.first == error, "the readers disagree on the first problem")
+        }
+        for entry in entries { check(BundleIdText.isBundleId(entry.bundleId), "a read entry has a bad bundle ID") }
     }
 
     /// Reads a recipients CSV; every recipient read has a valid recipient id (listed once) and a

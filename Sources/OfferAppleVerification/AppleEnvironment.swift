@@ -1,5 +1,7 @@
+import OfferJSON
+
 /// The App Store environment a signed payload names in its `environment` field, with Apple's spelling.
-public enum AppleEnvironment: String, Sendable, CaseIterable, Codable {
+public enum AppleEnvironment: String, Sendable, CaseIterable, Codable, EnumeratedValue {
     /// The sandbox: TestFlight and sandbox accounts.
     case sandbox = "Sandbox"
     /// The production App Store.

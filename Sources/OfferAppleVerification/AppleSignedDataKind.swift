@@ -1,5 +1,7 @@
+import OfferJSON
+
 /// What an Apple-signed compact JWS holds, which decides the payload type and the checks made on it.
-public enum AppleSignedDataKind: String, Sendable, CaseIterable {
+public enum AppleSignedDataKind: String, Sendable, CaseIterable, EnumeratedValue {
     /// A transaction (`signedTransactionInfo`, `JWSTransactionDecodedPayload`).
     case transaction
     /// Subscription renewal information (`signedRenewalInfo`, `JWSRenewalInfoDecodedPayload`).

@@ -16,10 +16,6 @@ struct CodesClaim: AsyncParsableCommand {
             no code is left, the exit code is 4 and nothing is recorded.
             """)
 
-    enum Environment: String, ExpressibleByArgument, CaseIterable {
-        case production, sandbox
-    }
-
     @OptionGroup var options: CampaignOptions
 
     @Option(help: "The offer's reference name.")
@@ -32,10 +28,10 @@ struct CodesClaim: AsyncParsableCommand {
             valueName: "id"))
     var recipient: String
 
-    @Option(help: "Which codes: production (default) or sandbox (they do not work in the App Store).")
-    var environment: Environment = .production
+    @Option(help: "Which codes: PRODUCTION (default) or SANDBOX (they do not work in the App Store), in any case.")
+    var environment: CodeEnvironment = .production
 
-    @Option(help: "text (the code, its link and a sentence) or json (every field).")
+    @Option(help: "text (the code, its link and a sentence) or json (every field, as POST /v1/codes/claim answers).")
     var format: OutputFormat = .text
 
     func validate() throws {
@@ -48,16 +44,16 @@ struct CodesClaim: AsyncParsableCommand {
         let campaign = try options.loadRecorded()
         _ = try CampaignOptions.offerIndex(named: offer, in: campaign)
         let scope = AssignmentScope(
-            campaign: campaign.name, offer: offer, environment: environment == .sandbox ? .sandbox : .production,
+            campaign: campaign.name, offer: offer, environment: environment,
             today: try options.day())
         let assignment = try await options.ledger.withExisting { ledger in
             guard let ledger else { throw LedgerError.unknownCampaign(campaign: campaign.name) }
             return try await ledger.claim(recipient: recipient, scope: scope)
         }
-        let url = RedemptionLink.url(appAppleId: campaign.app.appAppleId, code: assignment.code.code)
+        let report = CodeClaimReport(assignment, appAppleId: campaign.app.appAppleId)
         switch format {
-        case .json: try Output.json(ClaimedCode(assignment, url: url))
-        case .text: Output.line(Self.text(assignment, url: url))
+        case .json: Output.line(report.jsonText())
+        case .text: Output.line(Self.text(assignment, url: report.url))
         }
     }
 
@@ -67,7 +63,7 @@ struct CodesClaim: AsyncParsableCommand {
         var facts = [code.environment == .production ? "production" : "sandbox"]
         facts.append(code.expirationDate.map { "expires \($0)" } ?? "does not expire")
         let offer = "offer \"\(code.offer)\" (\(facts.joined(separator: ", ")))"
-        let since = "\(ClaimedCode.timestamp(assignment.assignedAt)), by \(assignment.channel.rawValue)"
+        let since = "\(LedgerTimestamp.text(assignment.assignedAt)), by \(assignment.channel.rawValue)"
         let first =
             if assignment.isShared {
                 "The campaign's code for \(offer), shared by everyone who gets it (up to \(code.redemptionLimit) "

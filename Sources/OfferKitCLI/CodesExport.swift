@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OfferCodes
+import OfferJSON
 import OfferLedger
 
 /// `offerkit codes export`: what marketing hands out, rendered from templates.
@@ -25,7 +26,7 @@ struct CodesExport: AsyncParsableCommand {
             handing out more.
             """)
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
+    enum Format: String, ExpressibleByArgument, CaseIterable, EnumeratedValue {
         case csv, json, messages
     }
 
@@ -59,14 +60,20 @@ struct CodesExport: AsyncParsableCommand {
             """)
     var reprint = false
 
-    enum Environment: String, ExpressibleByArgument, CaseIterable {
-        case production, sandbox, all
+    /// App Store Connect's two environments, or `all` of them; read in any case.
+    enum Environment: String, ExpressibleByArgument, CaseIterable, EnumeratedValue {
+        case production = "PRODUCTION"
+        case sandbox = "SANDBOX"
+        case all
+
+        /// The one environment chosen; `nil` for `all`.
+        var codeEnvironment: CodeEnvironment? { CodeEnvironment(rawValue: rawValue) }
     }
 
     @Option(
         help: """
-            Which codes: production (default), sandbox or all (not with --recipients). Sandbox codes do not work \
-            in the App Store.
+            Which codes: PRODUCTION (default), SANDBOX or all (not with --recipients), in any case. Sandbox codes do \
+            not work in the App Store.
             """)
     var environment: Environment = .production
 
@@ -125,7 +132,7 @@ struct CodesExport: AsyncParsableCommand {
             noteOffer = offerName
             let scope = AssignmentScope(
                 campaign: campaign.name, offer: offerName,
-                environment: environment == .sandbox ? .sandbox : .production, today: try options.day())
+                environment: environment.codeEnvironment ?? .production, today: try options.day())
             guard let ledger else { throw LedgerError.unknownCampaign(campaign: campaign.name) }
             if reprint {
                 try await reprint(list, scope: scope, ledger: ledger, exporter: exporter)
@@ -165,7 +172,7 @@ struct CodesExport: AsyncParsableCommand {
 
     /// Whether codes of `environment` are exported.
     func includes(_ environment: CodeEnvironment) -> Bool {
-        self.environment == .all || environment.rawValue.lowercased() == self.environment.rawValue
+        self.environment.codeEnvironment.map { $0 == environment } ?? true
     }
 
     /// " in production (--environment)", or nothing for all environments.

@@ -20,7 +20,7 @@ struct CodesPlan: AsyncParsableCommand {
             streamed (for very large campaigns and for scripts).
             """)
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
+    enum Format: String, ExpressibleByArgument, CaseIterable, EnumeratedValue {
         case document
         case jsonLines = "json-lines"
     }

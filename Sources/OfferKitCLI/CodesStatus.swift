@@ -21,7 +21,7 @@ struct CodesStatus: AsyncParsableCommand {
 
     @OptionGroup var options: CampaignOptions
 
-    @Option(help: "text (a table) or json (see the README for its shape).")
+    @Option(help: "text (a table) or json (the members of GET /v1/campaigns/{name}/status; see the README).")
     var format: OutputFormat = .text
 
     func run() async throws {
@@ -39,7 +39,9 @@ struct CodesStatus: AsyncParsableCommand {
             unrecordedOffers: campaign.offers.map(\.referenceName).filter { !recorded.contains($0) },
             resources: resources)
         switch format {
-        case .json: try Output.json(report)
+        case .json:
+            for note in report.notes { Output.note(note) }
+            Output.line(report.report.jsonText())
         case .text: Output.line(report.text)
         }
     }

@@ -30,11 +30,8 @@ struct CodesValidate: AsyncParsableCommand {
         }
         switch output.format {
         case .json:
-            let document = JSONValue.object([
-                ("valid", .bool(report.isValid)),
-                ("problems", .array(report.problems.map { $0.jsonValue() })),
-            ])
-            Output.line(document.text(pretty: true))
+            // The members POST /v1/campaigns/validate answers with, from the same encoder.
+            Output.line(report.jsonText(pretty: true))
             if !report.isValid { throw ExitCode(ExitStatus.invalidInput.rawValue) }
         case .text:
             if !report.isValid { throw CampaignProblems(report.problems) }

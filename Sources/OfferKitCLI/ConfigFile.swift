@@ -1,5 +1,6 @@
 import Foundation
 import OfferJSON
+import OfferService
 import OfferSigning
 
 /// A JSON file mapping bundle IDs to key file, key ID and issuer ID:
@@ -8,10 +9,11 @@ import OfferSigning
 /// { "com.example.app": { "keyFile": "SubscriptionKey_2X9R4HXF34.p8", "keyId": "2X9R4HXF34",
 ///                        "issuerId": "57246542-96fe-1a63-e053-0824d011072a" } }
 /// ```
-/// Read by the signing library's ``AppCredentialsEntry`` parser, as the service reads its `apps`:
-/// duplicate names are refused, and each error names its field. Every member may be left out
-/// (flags and the environment fill the rest). A relative `keyFile` is resolved against the config
-/// file's folder.
+/// or a service configuration (`offerkit serve --config`), whose `apps` are the same entries: one
+/// credentials format serves both. Read by the signing library's ``AppCredentialsEntry`` parser, as
+/// the service reads its `apps`: duplicate names are refused, and each error names its field. Every
+/// member may be left out (flags and the environment fill the rest). A relative `keyFile` is
+/// resolved against the config file's folder.
 struct ConfigFile {
     typealias App = AppCredentialsEntry
 
@@ -26,12 +28,39 @@ struct ConfigFile {
         } catch {
             throw CLIError.credentials("cannot read config file \(path): \(error.reason)")
         }
+        let json: JSONValue
         do {
-            apps = try AppCredentialsEntry.parse(bytes)
+            json = try JSONValue.parse(bytes)
         } catch {
-            throw CLIError.credentials("config file \(path): \(error.errorDescription ?? error.field)")
+            throw CLIError.credentials("config file \(path): not JSON: \(error.message)")
+        }
+        let (entries, within) = try Self.entries(of: json, path: path)
+        do {
+            apps = try AppCredentialsEntry.parse(entries)
+        } catch {
+            throw CLIError.credentials("config file \(path)\(within): \(error.errorDescription ?? error.field)")
         }
         self.path = path
+    }
+
+    /// The object that maps bundle IDs to entries: the document, or the `apps` of a service
+    /// configuration (`within` then says so in messages).
+    /// - Throws: for a service configuration with a member that a service configuration does not
+    ///   have, which neither format explains.
+    static func entries(of json: JSONValue, path: String) throws -> (entries: JSONValue, within: String) {
+        guard case .object(let members) = json, case .object(let apps)? = json["apps"],
+            apps.allSatisfy({ if case .object = $0.value { true } else { false } })
+        else { return (json, "") }
+        // A service configuration: its apps are the entries; the other members are the service's.
+        let known = ServiceConfiguration.members
+        if let unknown = members.first(where: { !known.contains($0.key) }) {
+            throw CLIError.credentials(
+                "config file \(path) has \"apps\", as a service configuration (offerkit serve --config) does, but "
+                    + "also \(EnumeratedSpelling.shown(unknown.key)), which a service configuration does not have "
+                    + "(its members: \(known.joined(separator: ", "))); give a file that maps bundle IDs to keys "
+                    + "(keys-example/config.json) or a service configuration (keys-example/service.json)")
+        }
+        return (json["apps"] ?? json, " (its \"apps\", as in a service configuration)")
     }
 
     /// The entry for `bundleId`, or the only entry when no bundle ID is given.

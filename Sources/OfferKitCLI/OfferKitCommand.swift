@@ -30,8 +30,20 @@ struct OfferKitCommand: AsyncParsableCommand {
 
 /// The `offerkit` executable's entry point: `Sources/offerkit/main.swift` calls ``main()``.
 public enum EntryPoint {
-    /// Parses `CommandLine.arguments`, runs the command and exits with its documented status.
+    /// Parses `CommandLine.arguments`, runs the command and exits with its documented status:
+    /// ``start()``, then `dispatchMain()`.
     public static func main() -> Never {
+        start()
+        dispatchMain()
+    }
+
+    /// Starts the command of `CommandLine.arguments` in a task of its own and returns at once; the task
+    /// exits the process with the command's documented status when it ends.
+    ///
+    /// ``main()`` gives the main thread to Dispatch after this (`dispatchMain()` ends that thread with
+    /// `pthread_exit`). A host whose main thread must not end that way (code that runs before `main`,
+    /// whose callers cannot be unwound) calls this and keeps its thread waiting instead.
+    public static func start() {
         if CommandLine.arguments.dropFirst().first == "serve" {
             NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         }
@@ -39,7 +51,6 @@ public enum EntryPoint {
             await run()
             exit(0)
         }
-        dispatchMain()
     }
 
     static func run() async {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OfferJSON
 import OfferService
 
 /// `offerkit openapi`: the signing service's OpenAPI 3.1.0 description, as the service serves it.
@@ -13,7 +14,7 @@ struct OpenAPICommand: ParsableCommand {
             `offerkit openapi --out openapi.json --force` regenerates it.
             """)
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
+    enum Format: String, ExpressibleByArgument, CaseIterable, EnumeratedValue {
         case json
         case yaml
     }

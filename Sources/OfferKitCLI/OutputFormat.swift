@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
+import OfferJSON
 
 /// `--format text` (the bare value, for `$(...)`) or `--format json` (one object with every field).
-enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable, EnumeratedValue {
     case text
     case json
 }

@@ -31,10 +31,11 @@ struct RetentionImageUpload: AsyncParsableCommand {
         let id = try RetentionIdentifier.uuid(imageIdentifier, field: "--image-identifier")
         var size: ImageSize?
         if let imageSize {
-            guard let value = ImageSize(rawValue: imageSize.uppercased()) else {
-                throw CLIError.usage("--image-size must be FULL_SIZE or BULLET_POINT, not \(imageSize)")
+            do {
+                size = try ImageSize.read(imageSize, field: "--image-size")
+            } catch {
+                throw CLIError.usage(error.localizedDescription)
             }
-            size = value
         }
         let bytes = try InputFile.read(file, limit: PNGImage.maximumBytes, what: "an image")
         let environment = try retention.resolvedEnvironment()

@@ -84,10 +84,11 @@ struct RetentionMessageUpload: AsyncParsableCommand {
         }
         var position: HeaderPosition?
         if let headerPosition {
-            guard let value = HeaderPosition(rawValue: headerPosition.uppercased()) else {
-                throw CLIError.usage("--header-position must be ABOVE_BODY or ABOVE_IMAGE, not \(headerPosition)")
+            do {
+                position = try HeaderPosition.read(headerPosition, field: "--header-position")
+            } catch {
+                throw CLIError.usage(error.localizedDescription)
             }
-            position = value
         }
         let message = UploadMessageRequestBody(
             header: header, body: body,

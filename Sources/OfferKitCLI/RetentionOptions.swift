@@ -14,9 +14,10 @@ struct RetentionOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "sandbox or production: Apple's base URL, and which environment's messages, images and URL.",
+            "Sandbox or Production (Apple's names, in any case): Apple's base URL, and which environment's "
+                + "messages, images and URL.",
             valueName: "environment"))
-    var environment = "sandbox"
+    var environment = RetentionEnvironment.sandbox.rawValue
 
     @Option(
         name: .customLong("api-base-url"),
@@ -50,10 +51,11 @@ struct RetentionOptions: ParsableArguments {
 
     /// `text` (any case) as an environment; otherwise a usage error naming `--environment`.
     static func environment(_ text: String) throws -> RetentionEnvironment {
-        guard let value = RetentionEnvironment(rawValue: text.lowercased()) else {
-            throw CLIError.usage("--environment must be sandbox or production, not \(text)")
+        do {
+            return try RetentionEnvironment.read(text, field: "--environment")
+        } catch {
+            throw CLIError.usage(error.localizedDescription)
         }
-        return value
     }
 
     /// The address: `--api-base-url`, else `OFFERKIT_SERVER_API_URL`, else `nil` (Apple's).

@@ -56,8 +56,9 @@ struct RetentionTryEndpoint: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "sandbox or production: the request's environment (Sandbox or Production).", valueName: "environment"))
-    var environment = "sandbox"
+            "Sandbox or Production (Apple's names, in any case): the request's environment.",
+            valueName: "environment"))
+    var environment = RetentionEnvironment.sandbox.rawValue
 
     @Option(parsing: .unconditional, help: "Seconds each request may take (1 to 600).")
     var timeout = 10

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOPosix
 import OfferCodes
+import OfferJSON
 import OfferLedger
 import OfferService
 
@@ -121,7 +122,7 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel: LogLevel = .info
 
     /// swift-log's levels, as an option value.
-    enum LogLevel: String, ExpressibleByArgument, CaseIterable {
+    enum LogLevel: String, ExpressibleByArgument, CaseIterable, EnumeratedValue {
         case trace, debug, info, notice, warning, error, critical
 
         var level: Logger.Level { Logger.Level(rawValue: rawValue) ?? .info }

@@ -35,30 +35,17 @@ struct VerifyAppleCommand: AsyncParsableCommand {
     @Option(name: .customLong("bundle-id"), help: "The app's bundle ID (needed for transactions and notifications).")
     var bundleId: String?
 
-    @Option(help: "The environment the payload must name: sandbox, production, xcode or local-testing.")
-    var environment: EnvironmentArgument = .production
+    @Option(
+        help: """
+            The environment the payload must name, as Apple names it: Production, Sandbox, Xcode or LocalTesting \
+            (in any case).
+            """)
+    var environment: AppleEnvironment = .production
 
     @Option(name: .customLong("app-apple-id"), help: "The app's App Apple ID (needed in production).")
     var appAppleId: Int64?
 
     @OptionGroup var output: OutputOptions
-
-    /// `--environment`'s spellings, in the CLI's lower-case style.
-    enum EnvironmentArgument: String, ExpressibleByArgument, CaseIterable {
-        case sandbox
-        case production
-        case xcode
-        case localTesting = "local-testing"
-
-        var environment: AppleEnvironment {
-            switch self {
-            case .sandbox: .sandbox
-            case .production: .production
-            case .xcode: .xcode
-            case .localTesting: .localTesting
-            }
-        }
-    }
 
     func run() async throws {
         if jwsFile == "-", rootCertificates.contains("-") {
@@ -68,10 +55,10 @@ struct VerifyAppleCommand: AsyncParsableCommand {
         let verifier: AppleSignedDataVerifier
         do throws(AppleVerificationError) {
             verifier = try AppleSignedDataVerifier(
-                rootCertificates: roots, bundleId: bundleId, environment: environment.environment,
+                rootCertificates: roots, bundleId: bundleId, environment: environment,
                 appAppleId: appAppleId)
         } catch .appAppleIdRequired {
-            throw CLIError.usage("--environment production needs --app-apple-id (the app's App Apple ID)")
+            throw CLIError.usage("--environment Production needs --app-apple-id (the app's App Apple ID)")
         } catch {
             throw CLIError.usage(error.localizedDescription)
         }
@@ -182,6 +169,16 @@ struct VerifyAppleCommand: AsyncParsableCommand {
     }
 }
 
-extension AppleSignedDataKind: ExpressibleByArgument {
-    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+extension AppleSignedDataKind: ExpressibleByArgument {}
+
+/// Apple's names in any case; `local-testing`, the spelling before Apple's was used, with a note.
+extension AppleEnvironment: ExpressibleByArgument {
+    public init?(argument: String) {
+        if EnumeratedSpelling.equalIgnoringCase(argument, "local-testing") {
+            Deprecation.note("note: 'local-testing' is deprecated; the name is now 'LocalTesting', Apple's")
+            self = .localTesting
+            return
+        }
+        self.init(anyCase: argument)
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OfferJSON
 
 /// A PostgreSQL database that holds a ledger, parsed from
 /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?schema=NAME&sslmode=MODE]`.
@@ -16,8 +17,8 @@ import Foundation
 /// empty user, host or database, or a port outside 1 to 65535), and the PostgreSQL ledger refuses
 /// a location whose members were changed to such values afterwards (see ``check()``).
 public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
-    /// How the connection uses TLS.
-    public enum TLSMode: String, Sendable, Equatable {
+    /// How the connection uses TLS (`sslmode`, read in any case).
+    public enum TLSMode: String, Sendable, Equatable, CaseIterable, EnumeratedValue {
         case disable, prefer, require
     }
 
@@ -88,7 +89,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
                 // Checked with the other members, by the initializer.
                 schema = item.value ?? ""
             case "sslmode":
-                guard let mode = TLSMode(rawValue: item.value ?? "") else {
+                guard let mode = TLSMode(anyCase: item.value ?? "") else {
                     throw LedgerLocationError.invalidURL(
                         locator: shown,
                         problem:

@@ -11,21 +11,17 @@ import OfferAppleVerification
 /// starts with the work: time the decider's task spends waiting for a thread (a busy machine)
 /// does not count against the decider. So the budget does not bound how long the caller waits on
 /// a starved machine; the service's request timeout does (a stopped request is ``RetentionHookFailure/stopped``).
-/// The decider's task and its timer run on `executor` when there is one (an unstructured task
-/// does not inherit the caller's executor preference), so that a server that runs its requests'
-/// work on executors of its own runs its decider there too.
 enum DeciderCall {
     static func decide(
-        _ decider: any RetentionDecider, request: DecodedRealtimeRequestBody, bundleId: String, budget: Duration,
-        executor: (any TaskExecutor)?
+        _ decider: any RetentionDecider, request: DecodedRealtimeRequestBody, bundleId: String, budget: Duration
     ) async -> Result<RetentionDecision, RetentionHookFailure> {
         let race = Race()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 // Already stopped (the caller was cancelled before the call): the decider is not asked.
                 guard race.begin(continuation) else { return }
-                let work = Task(executorPreference: executor) {
-                    let timer = Task(executorPreference: executor) {
+                let work = Task {
+                    let timer = Task {
                         try? await Task.sleep(for: budget)
                         if !Task.isCancelled { race.finish(.failure(.overran(budget: budget))) }
                     }

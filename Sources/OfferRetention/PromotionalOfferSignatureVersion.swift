@@ -1,6 +1,8 @@
+import OfferJSON
+
 /// How a promotional offer in an answer is signed: `promotionalOfferSignatureV2` (a compact JWS) or
 /// `promotionalOfferSignatureV1` (the legacy signature object).
-public enum PromotionalOfferSignatureVersion: String, Sendable, Hashable, CaseIterable {
+public enum PromotionalOfferSignatureVersion: String, Sendable, Hashable, CaseIterable, EnumeratedValue {
     /// The legacy signature (docs/formats.md §2): `encodedSignature`, `productId`, `nonce`, `timestamp`,
     /// `keyId`, `offerIdentifier`.
     case v1

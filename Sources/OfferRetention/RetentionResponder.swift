@@ -103,12 +103,8 @@ public struct RetentionResponder: Sendable {
 
     /// Answers the body of a POST from the App Store.
     ///
-    /// - Parameters:
-    ///   - body: The request's body as it came.
-    ///   - deciderExecutor: Where a decider of your own runs (its own task, under its time
-    ///     budget); `nil` runs it on Swift's global concurrent executor. A server that runs its
-    ///     requests' work on a `TaskExecutor` of its own passes it here.
-    public func respond(to body: [UInt8], deciderExecutor: (any TaskExecutor)? = nil) async -> RetentionOutcome {
+    /// - Parameter body: The request's body as it came.
+    public func respond(to body: [UInt8]) async -> RetentionOutcome {
         guard body.count <= RealtimeRequestBody.maximumBytes else { return .unauthorized(.bodyTooLarge) }
         guard let jws = RealtimeRequestBody.signedPayload(in: body) else { return .unauthorized(.malformedBody) }
         let signed: AppleCompactJWS
@@ -136,14 +132,11 @@ public struct RetentionResponder: Sendable {
         } catch {
             return .unauthorized(Self.rejection(for: error))
         }
-        return .answered(
-            await answer(
-                request, payload: signed.payloadBytes, app: route.app, now: now, deciderExecutor: deciderExecutor))
+        return .answered(await answer(request, payload: signed.payloadBytes, app: route.app, now: now))
     }
 
     private func answer(
-        _ request: DecodedRealtimeRequestBody, payload: [UInt8], app: RetentionApp, now: Date,
-        deciderExecutor: (any TaskExecutor)?
+        _ request: DecodedRealtimeRequestBody, payload: [UInt8], app: RetentionApp, now: Date
     ) async -> RetentionAnswer {
         let digest = SHA256.hash(data: payload)
         var replay = RetentionReplay.fresh
@@ -159,8 +152,7 @@ public struct RetentionResponder: Sendable {
             decided = .success(rules.decision(for: request, bundleId: app.bundleId))
         } else {
             decided = await DeciderCall.decide(
-                decider, request: request, bundleId: app.bundleId, budget: settings.deciderTimeBudget,
-                executor: deciderExecutor)
+                decider, request: request, bundleId: app.bundleId, budget: settings.deciderTimeBudget)
         }
         let encoded = decided.flatMap { decision in
             Result { () throws(RetentionHookFailure) in

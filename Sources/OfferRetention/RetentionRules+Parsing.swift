@@ -163,14 +163,20 @@ extension RetentionRules {
             found: describe(json))
     }
 
-    private static func oneOf<Value: RawRepresentable<String> & CaseIterable>(_ json: JSONValue, path: String)
+    /// The value `json` spells in any case (``EnumeratedValue``, the reader of every input).
+    private static func oneOf<Value: EnumeratedValue>(_ json: JSONValue, path: String)
         throws(RetentionRulesError) -> Value
     {
-        if case .string(let text) = json, let value = Value(rawValue: text) { return value }
-        let names = Value.allCases.map { "\"\($0.rawValue)\"" }
-        let expected =
-            names.count == 2 ? "\(names[0]) or \(names[1])" : "one of \(names.joined(separator: ", "))"
-        throw .invalid(path: path, expected: expected, found: describe(json))
+        guard case .string(let text) = json else {
+            throw .invalid(
+                path: path, expected: EnumeratedSpelling.list(Value.spellings) + " (in any case)", found: describe(json)
+            )
+        }
+        do {
+            return try Value.read(text, field: path)
+        } catch {
+            throw .invalid(path: path, expected: error.expected, found: error.given)
+        }
     }
 
     /// A value for a message: a string quoted (clipped, control characters shown as `?`), a

@@ -1,6 +1,8 @@
+import OfferJSON
+
 /// The size of an uploaded image (`imageSize`, Retention Messaging API 1.4), sent as the query
 /// parameter of Upload Image and listed by Get Image List.
-public enum ImageSize: String, Sendable, CaseIterable {
+public enum ImageSize: String, Sendable, CaseIterable, EnumeratedValue {
     /// A message's image, above its body: 3840 pixels wide, 160 to 2160 high (Apple's default).
     case fullSize = "FULL_SIZE"
     /// A bullet point's icon: 1024 × 1024 pixels.

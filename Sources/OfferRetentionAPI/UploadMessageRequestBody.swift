@@ -153,10 +153,10 @@ public struct UploadMessageRequestBody: Sendable, Equatable {
             guard case .string(let text) = position else {
                 throw .wrongType(path: "headerPosition", expected: "a string, found \(position.typeName)")
             }
-            guard let value = HeaderPosition(rawValue: text) else {
+            guard let value = HeaderPosition(anyCase: text) else {
                 throw .invalidValue(
                     path: "headerPosition",
-                    reason: "\(RetentionIdentifier.shown(text)) is not ABOVE_BODY or ABOVE_IMAGE")
+                    reason: "\(EnumeratedSpelling.shown(text)) is not ABOVE_BODY or ABOVE_IMAGE (in any case)")
             }
             result.headerPosition = value
         }

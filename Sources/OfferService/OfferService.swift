@@ -90,11 +90,9 @@ public struct OfferService: Sendable {
     /// The router for `operations` (tests route operations of their own through the same
     /// middlewares and responder). `connectionTimesBodies`: the connection enforces the request
     /// timeout on bodies (``ConnectionGuard``, as ``ServiceRunner`` sets it up), so operations that
-    /// only compute (``ServiceOperation/computesOnly``) run in the request's own task. `taskExecutor`,
-    /// when given, runs each request's work (tests
-    /// that serve in-process give it threads the rest of the test process cannot starve).
+    /// only compute (``ServiceOperation/computesOnly``) run in the request's own task.
     func makeRouter(
-        operations: [ServiceOperation], taskExecutor: (any TaskExecutor)? = nil, connectionTimesBodies: Bool = false
+        operations: [ServiceOperation], connectionTimesBodies: Bool = false
     ) -> Router<ServiceRequestContext> {
         // HEAD answers every GET endpoint, as RFC 9110 §9.1 asks (load balancers probe with it).
         let router = Router(context: ServiceRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -107,7 +105,7 @@ public struct OfferService: Sendable {
         router.add(middleware: ProblemMiddleware(methodsByPath: methodsByPath, metrics: state.metrics))
         for operation in operations {
             let responder = OperationResponder(
-                operation: operation, state: state, taskExecutor: taskExecutor,
+                operation: operation, state: state,
                 runsInline: operation.answersFromMemory || (connectionTimesBodies && operation.computesOnly))
             router.on(RouterPath(operation.path), method: operation.method) { request, context in
                 try await responder.respond(to: request, context: context)

@@ -1,6 +1,7 @@
 import Foundation
 import Mustache
 import OfferCodes
+import OfferJSON
 import OfferService
 import OfferSigning
 
@@ -52,8 +53,9 @@ public enum SnippetTemplates: Sendable, Equatable {
 
     /// Renders the `operation` snippet in `language` with `inputs` filled in.
     ///
-    /// `operation` is a ``SnippetOperation`` name (`promotional-offer`, …, `batch`); deprecated
-    /// spellings are the caller's to resolve (``SigningOperation/named(_:)``).
+    /// `operation` is a ``SnippetOperation`` name (`promotional-offer`, …, `batch`) and `language` a
+    /// language's id, both in any case; deprecated spellings are the caller's to resolve
+    /// (``SigningOperation/named(_:)``).
     ///
     /// Each rendering gets a fresh Advanced Commerce `requestReferenceId` (a version 4 UUID).
     /// - Throws: ``SnippetError``: an unknown language or operation (naming the ones there are),
@@ -61,10 +63,14 @@ public enum SnippetTemplates: Sendable, Equatable {
     public func render(language: String, operation: String, inputs: SnippetInputs) throws -> String {
         let files = try files()
         let catalog = Self.catalog(of: files)
-        guard let entry = catalog.first(where: { $0.language.id == language }) else {
+        // Names are read in any case (EnumeratedSpelling): `Python` is `python`.
+        guard
+            let entry = catalog.first(where: { EnumeratedSpelling.equalIgnoringCase($0.language.id, language) })
+        else {
             throw SnippetError.unknownLanguage(language, known: catalog.map(\.language.id))
         }
-        guard let chosen = SnippetOperation(rawValue: operation), entry.operations.contains(chosen) else {
+        let language = entry.language.id
+        guard let chosen = SnippetOperation(anyCase: operation), entry.operations.contains(chosen) else {
             throw SnippetError.unknownOperation(
                 operation, language: language, known: entry.operations.map(\.rawValue))
         }

@@ -12,11 +12,11 @@ import Foundation
 /// `Tests/StandIns/README.md`.
 ///
 /// ```swift
-/// let standIn = try AppStoreConnectStandIn.start(products: .init(subscriptions: ["6450000001"]))
+/// let standIn = try await AppStoreConnectStandIn.start(products: .init(subscriptions: ["6450000001"]))
 /// defer { standIn.stop() }
-/// try standIn.setFaults(#"{"script": [{"method": "POST", "fault": "drop-after"}]}"#)
+/// try await standIn.setFaults(#"{"script": [{"method": "POST", "fault": "drop-after"}]}"#)
 /// // … run the client against standIn.baseURL with a token of the demo key …
-/// let state = try standIn.state()
+/// let state = try await standIn.state()
 /// ```
 public final class AppStoreConnectStandIn: @unchecked Sendable {
     /// The App Store Connect ids of the app's products; relationships to other ids are refused.
@@ -88,8 +88,12 @@ public final class AppStoreConnectStandIn: @unchecked Sendable {
     ).path
 
     /// Why the stand-in cannot run here (`nil` when `InteropEnvironment.python` imports its packages).
-    public static let unavailableReason: String? = StandInIO.unavailableReason(
-        python: InteropEnvironment.python, imports: "jsonschema, referencing, jwt, cryptography")
+    public static var unavailableReason: String? {
+        get async {
+            await StandInIO.unavailableReason(
+                python: InteropEnvironment.python, imports: "jsonschema, referencing, jwt, cryptography")
+        }
+    }
 
     /// `http://127.0.0.1:PORT`, without a trailing slash.
     public var baseURL: String { running.baseURL }
@@ -108,11 +112,11 @@ public final class AppStoreConnectStandIn: @unchecked Sendable {
     /// - Throws: ``Failure`` when Python or its packages are missing or the process does not start.
     public static func start(
         products: Products, individual: Bool = false, today: String? = nil, extraArguments: [String] = []
-    ) throws -> AppStoreConnectStandIn {
+    ) async throws -> AppStoreConnectStandIn {
         let json = try JSONSerialization.data(
             withJSONObject: ["subscriptions": products.subscriptions, "inAppPurchases": products.inAppPurchases],
             options: [.sortedKeys])
-        return try launch(
+        return try await launch(
             ["--products", String(decoding: json, as: UTF8.self)], individual: individual, today: today,
             extraArguments: extraArguments)
     }
@@ -121,16 +125,16 @@ public final class AppStoreConnectStandIn: @unchecked Sendable {
     public static func start(
         productsFromCampaign campaign: String, individual: Bool = false, today: String? = nil,
         extraArguments: [String] = []
-    ) throws -> AppStoreConnectStandIn {
-        try launch(
+    ) async throws -> AppStoreConnectStandIn {
+        try await launch(
             ["--products-from-campaign", campaign], individual: individual, today: today,
             extraArguments: extraArguments)
     }
 
     private static func launch(
         _ productArguments: [String], individual: Bool, today: String?, extraArguments: [String]
-    ) throws -> AppStoreConnectStandIn {
-        if let reason = unavailableReason {
+    ) async throws -> AppStoreConnectStandIn {
+        if let reason = await unavailableReason {
             throw Failure.pythonUnavailable(python: InteropEnvironment.python, detail: reason)
         }
         var arguments = [
@@ -141,7 +145,7 @@ public final class AppStoreConnectStandIn: @unchecked Sendable {
         if let today { arguments += ["--today", today] }
         arguments += extraArguments
 
-        switch try StandInIO.launch(arguments, folderPrefix: "offerkit-asc-standin", in: packageRoot) {
+        switch try await StandInIO.launch(arguments, folderPrefix: "offerkit-asc-standin", in: packageRoot) {
         case .success(let running):
             return AppStoreConnectStandIn(running: running)
         case .failure(let problem):
@@ -155,29 +159,34 @@ public final class AppStoreConnectStandIn: @unchecked Sendable {
     /// Whether the process still runs.
     public var isRunning: Bool { running.isRunning }
 
-    /// Stops the process (SIGTERM, then SIGKILL after 5 s) and removes its temporary files; safe to call twice.
+    /// Stops the process (SIGTERM, then SIGKILL after 5 s) and removes its temporary files; returns at once
+    /// (for `defer`); safe to call twice.
     public func stop() { running.stop() }
 
-    /// One blocking HTTP request to the stand-in (a path such as `/v1/subscriptionOfferCodes`).
+    /// ``stop()``, then waits for the process to end (nothing listens at ``baseURL`` any more).
+    @discardableResult
+    public func stopped() async -> ChildProcess.Ending { await running.stopped() }
+
+    /// One HTTP request to the stand-in (a path such as `/v1/subscriptionOfferCodes`).
     /// - Parameter bearer: sent as `Authorization: Bearer …` when given.
     public func request(
         _ method: String, _ path: String, body: Data? = nil, bearer: String? = nil,
         headers: [String: String] = [:], timeout: Double = 30
-    ) throws -> Answer {
-        try running.request(
+    ) async throws -> Answer {
+        try await running.request(
             method, path, body: body, contentType: "application/json", bearer: bearer, headers: headers,
             timeout: timeout
         ).mapError { Failure.request(path: path, detail: $0.detail) }.get()
     }
 
     /// `GET /_standin/state`: every resource, the counters and the log of POSTs (see the README).
-    public func stateData() throws -> Data {
-        try control("GET", "/_standin/state", body: nil).body
+    public func stateData() async throws -> Data {
+        try await control("GET", "/_standin/state", body: nil).body
     }
 
     /// `GET /_standin/state` as a JSON object.
-    public func state() throws -> [String: Any] {
-        let data = try stateData()
+    public func state() async throws -> [String: Any] {
+        let data = try await stateData()
         guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw Failure.request(path: "/_standin/state", detail: "the state is not a JSON object")
         }
@@ -185,21 +194,22 @@ public final class AppStoreConnectStandIn: @unchecked Sendable {
     }
 
     /// `POST /_standin/config` with a JSON object, e.g. `{"valuesNotReady": 2, "slowSeconds": 3}`.
-    public func configure(_ json: String) throws {
-        _ = try control("POST", "/_standin/config", body: Data(json.utf8))
+    public func configure(_ json: String) async throws {
+        _ = try await control("POST", "/_standin/config", body: Data(json.utf8))
     }
 
     /// `POST /_standin/faults`: replaces the fault setup (`{"script": [...], "random": {...}}`).
-    public func setFaults(_ json: String) throws {
-        _ = try control("POST", "/_standin/faults", body: Data(json.utf8))
+    public func setFaults(_ json: String) async throws {
+        _ = try await control("POST", "/_standin/faults", body: Data(json.utf8))
     }
 
     /// `POST /_standin/reset`: no resources, counters, log or faults; the start-up configuration.
-    public func reset() throws {
-        _ = try control("POST", "/_standin/reset", body: Data("{}".utf8))
+    public func reset() async throws {
+        _ = try await control("POST", "/_standin/reset", body: Data("{}".utf8))
     }
 
-    private func control(_ method: String, _ path: String, body: Data?) throws -> Answer {
-        try running.control(method, path, body: body).mapError { Failure.request(path: path, detail: $0.detail) }.get()
+    private func control(_ method: String, _ path: String, body: Data?) async throws -> Answer {
+        try await running.control(method, path, body: body).mapError { Failure.request(path: path, detail: $0.detail) }
+            .get()
     }
 }

@@ -9,11 +9,11 @@ import Foundation
 /// state, review and fault injection through `/_standin/`; see `Tests/StandIns/README.md`.
 ///
 /// ```swift
-/// let standIn = try AppStoreServerStandIn.start()
+/// let standIn = try await AppStoreServerStandIn.start()
 /// defer { standIn.stop() }
-/// try standIn.review(kind: "message", identifier: id)          // Apple's approval
-/// try standIn.configure(#"{"deliverTo": "http://127.0.0.1:8080"}"#)
-/// let state = try standIn.state()
+/// try await standIn.review(kind: "message", identifier: id)          // Apple's approval
+/// try await standIn.configure(#"{"deliverTo": "http://127.0.0.1:8080"}"#)
+/// let state = try await standIn.state()
 /// ```
 public final class AppStoreServerStandIn: @unchecked Sendable {
     /// Why the stand-in could not be started or asked.
@@ -59,12 +59,14 @@ public final class AppStoreServerStandIn: @unchecked Sendable {
         + "appstoreserverlibrary.models.RealtimeResponseBody, appstoreserverlibrary.models.LibraryUtility"
 
     /// Why the stand-in cannot run with `python` (`nil` when it imports ``requiredModules``).
-    public static func missingModules(python: String) -> String? {
-        StandInIO.unavailableReason(python: python, imports: requiredModules)
+    public static func missingModules(python: String) async -> String? {
+        await StandInIO.unavailableReason(python: python, imports: requiredModules)
     }
 
     /// Why the stand-in cannot run here (`nil` when `InteropEnvironment.python` imports its packages).
-    public static let unavailableReason: String? = missingModules(python: InteropEnvironment.python)
+    public static var unavailableReason: String? {
+        get async { await missingModules(python: InteropEnvironment.python) }
+    }
 
     /// `http://127.0.0.1:PORT`, without a trailing slash.
     public var baseURL: String { running.baseURL }
@@ -89,8 +91,8 @@ public final class AppStoreServerStandIn: @unchecked Sendable {
     public static func start(
         environment: String = "Sandbox", apps: [String: Int] = [bundleId: appAppleId],
         products: [String] = productIds, extraArguments: [String] = []
-    ) throws -> AppStoreServerStandIn {
-        if let reason = unavailableReason {
+    ) async throws -> AppStoreServerStandIn {
+        if let reason = await unavailableReason {
             throw Failure.pythonUnavailable(python: InteropEnvironment.python, detail: reason)
         }
         let rootFile = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -102,7 +104,7 @@ public final class AppStoreServerStandIn: @unchecked Sendable {
         ]
         for (bundle, id) in apps.sorted(by: { $0.key < $1.key }) { arguments += ["--app", "\(bundle)=\(id)"] }
         arguments += extraArguments
-        switch try StandInIO.launch(
+        switch try await StandInIO.launch(
             arguments, folderPrefix: "offerkit-ass-standin", in: AppStoreConnectStandIn.packageRoot)
         {
         case .success(let running):
@@ -121,54 +123,64 @@ public final class AppStoreServerStandIn: @unchecked Sendable {
     /// Whether the process still runs.
     public var isRunning: Bool { running.isRunning }
 
-    /// Stops the process (SIGTERM, then SIGKILL after 5 s) and removes its temporary files; safe to call twice.
+    /// Stops the process (SIGTERM, then SIGKILL after 5 s) and removes its temporary files; returns at once
+    /// (for `defer`); safe to call twice.
     public func stop() { running.stop() }
 
-    /// One blocking HTTP request to the stand-in (a path such as `/inApps/v1/messaging/message/list`).
+    /// ``stop()``, then waits for the process to end (nothing listens at ``baseURL`` any more).
+    @discardableResult
+    public func stopped() async -> ChildProcess.Ending { await running.stopped() }
+
+    /// One HTTP request to the stand-in (a path such as `/inApps/v1/messaging/message/list`).
     public func request(
         _ method: String, _ path: String, body: Data? = nil, contentType: String = "application/json",
         bearer: String? = nil, headers: [String: String] = [:], timeout: Double = 30
-    ) throws -> AppStoreConnectStandIn.Answer {
-        try running.request(
+    ) async throws -> AppStoreConnectStandIn.Answer {
+        try await running.request(
             method, path, body: body, contentType: contentType, bearer: bearer, headers: headers, timeout: timeout
         ).mapError { Failure.request(path: path, detail: $0.detail) }.get()
     }
 
     /// `GET /_standin/state` (see the README): the apps' data, the tokens seen, the counters, the log.
-    public func stateData() throws -> Data { try control("GET", "/_standin/state", body: nil).body }
+    public func stateData() async throws -> Data { try await control("GET", "/_standin/state", body: nil).body }
 
     /// `GET /_standin/state` as a JSON object.
-    public func state() throws -> [String: Any] {
-        guard let object = try JSONSerialization.jsonObject(with: try stateData()) as? [String: Any] else {
+    public func state() async throws -> [String: Any] {
+        guard let object = try JSONSerialization.jsonObject(with: try await stateData()) as? [String: Any] else {
             throw Failure.request(path: "/_standin/state", detail: "the state is not a JSON object")
         }
         return object
     }
 
     /// The demo app's (or `bundleId`'s) part of the state.
-    public func app(_ bundleId: String = AppStoreServerStandIn.bundleId) throws -> [String: Any] {
-        guard let apps = try state()["apps"] as? [String: Any], let app = apps[bundleId] as? [String: Any] else {
+    public func app(_ bundleId: String = AppStoreServerStandIn.bundleId) async throws -> [String: Any] {
+        guard let apps = try await state()["apps"] as? [String: Any], let app = apps[bundleId] as? [String: Any] else {
             throw Failure.request(path: "/_standin/state", detail: "no app \(bundleId)")
         }
         return app
     }
 
     /// `POST /_standin/config` with a JSON object, e.g. `{"autoApprove": true}`.
-    public func configure(_ json: String) throws { _ = try control("POST", "/_standin/config", body: Data(json.utf8)) }
+    public func configure(_ json: String) async throws {
+        _ = try await control("POST", "/_standin/config", body: Data(json.utf8))
+    }
 
     /// `POST /_standin/review`: Apple's review of a message or image (`APPROVED`, `REJECTED`, `PENDING`).
-    public func review(kind: String, identifier: String, state: String = "APPROVED") throws {
+    public func review(kind: String, identifier: String, state: String = "APPROVED") async throws {
         let body = try JSONSerialization.data(withJSONObject: ["kind": kind, "identifier": identifier, "state": state])
-        _ = try control("POST", "/_standin/review", body: body)
+        _ = try await control("POST", "/_standin/review", body: body)
     }
 
     /// `POST /_standin/faults`: replaces the fault setup (`{"script": [...], "random": {...}}`).
-    public func setFaults(_ json: String) throws { _ = try control("POST", "/_standin/faults", body: Data(json.utf8)) }
+    public func setFaults(_ json: String) async throws {
+        _ = try await control("POST", "/_standin/faults", body: Data(json.utf8))
+    }
 
     /// `POST /_standin/reset`: the start-up state.
-    public func reset() throws { _ = try control("POST", "/_standin/reset", body: Data("{}".utf8)) }
+    public func reset() async throws { _ = try await control("POST", "/_standin/reset", body: Data("{}".utf8)) }
 
-    private func control(_ method: String, _ path: String, body: Data?) throws -> AppStoreConnectStandIn.Answer {
-        try running.control(method, path, body: body).mapError { Failure.request(path: path, detail: $0.detail) }.get()
+    private func control(_ method: String, _ path: String, body: Data?) async throws -> AppStoreConnectStandIn.Answer {
+        try await running.control(method, path, body: body).mapError { Failure.request(path: path, detail: $0.detail) }
+            .get()
     }
 }

@@ -3,37 +3,52 @@ import Foundation
 /// Runs a body on several threads that start at the same moment, for races between ledgers (shared by
 /// the test targets).
 public enum Concurrently {
-    /// Calls `body(0)` … `body(count - 1)`, each on a thread of its own, released together once
-    /// all threads exist; returns the results in that order.
-    public static func run<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
-        let results = Results<T>(count: count)
-        let ready = DispatchGroup()
-        let done = DispatchGroup()
-        let gate = DispatchSemaphore(value: 0)
-        for index in 0..<count {
-            ready.enter()
-            done.enter()
-            Thread {
-                ready.leave()
-                gate.wait()
-                results.set(index, body(index))
-                done.leave()
-            }.start()
+    /// Calls `body(0)` … `body(count - 1)`, each on a thread of its own (``OwnedThread``), released
+    /// together once all threads exist; returns the results in that order. The caller waits without
+    /// holding a thread.
+    public static func run<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) async -> [T] {
+        let race = Race<T>(count: count)
+        return await withCheckedContinuation { continuation in
+            race.onFinish = { continuation.resume(returning: $0) }
+            for index in 0..<count {
+                OwnedThread.start {
+                    race.arriveAndWaitForAll()
+                    race.finish(index, body(index))
+                }
+            }
         }
-        ready.wait()
-        for _ in 0..<count { gate.signal() }
-        done.wait()
-        return results.values
     }
 
-    private final class Results<T: Sendable>: @unchecked Sendable {
-        private let lock = NSLock()
+    private final class Race<T: Sendable>: @unchecked Sendable {
+        private let condition = NSCondition()
+        private let count: Int
+        private var arrived = 0
         private var slots: [T?]
+        private var finished = 0
+        var onFinish: (([T]) -> Void)?
 
-        init(count: Int) { slots = Array(repeating: nil, count: count) }
+        init(count: Int) {
+            self.count = count
+            slots = Array(repeating: nil, count: count)
+        }
 
-        func set(_ index: Int, _ value: T) { lock.withLock { slots[index] = value } }
+        /// Blocks the calling (owned) thread until every thread has arrived.
+        func arriveAndWaitForAll() {
+            condition.withLock {
+                arrived += 1
+                if arrived == count { condition.broadcast() }
+                while arrived < count { condition.wait() }
+            }
+        }
 
-        var values: [T] { lock.withLock { slots.compactMap { $0 } } }
+        func finish(_ index: Int, _ value: T) {
+            let done: ([T], ([T]) -> Void)? = condition.withLock {
+                slots[index] = value
+                finished += 1
+                guard finished == count, let onFinish else { return nil }
+                return (slots.compactMap { $0 }, onFinish)
+            }
+            if let (values, resume) = done { resume(values) }
+        }
     }
 }

@@ -17,39 +17,43 @@ public enum ExternalProcess {
     }
 
     /// Runs `executable`, found on `PATH` through `/usr/bin/env`, with `arguments` and `stdin` as
-    /// its standard input (none when `nil`), and waits for it to end. Output goes through files,
-    /// so that nothing can block however much the tool writes.
+    /// its standard input (none when `nil`), and waits for it to end without holding a thread
+    /// (``ChildProcess``). Output goes through files, so that nothing can block however much the
+    /// tool writes. `status` is the exit status (the signal's number when a signal ended it).
+    ///
+    /// The test interpreter running a script of `Tests/Interop/` or `-c CODE` runs in a long-lived
+    /// interpreter instead (``PythonRunner``): the same script, arguments, input, output and status.
     @discardableResult
-    public static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> Result {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "offerkit-process-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let outURL = folder.appendingPathComponent("out")
-        let errURL = folder.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = out
-        process.standardError = err
-        if let stdin {
-            let inURL = folder.appendingPathComponent("in")
-            try stdin.write(to: inURL)
-            process.standardInput = try FileHandle(forReadingFrom: inURL)
-        } else {
-            process.standardInput = FileHandle.nullDevice
+    public static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) async throws -> Result {
+        if PythonRunner.runs(executable, arguments) { return await PythonRunner.shared.run(arguments, stdin: stdin) }
+        let child = try ChildProcess(command: executable, arguments, stdin: stdin.map { .data($0) } ?? .none)
+        let ending = await child.ending()
+        return Result(status: ending.rawStatus, stdout: child.stdout, stderr: child.stderr)
+    }
+
+    /// Whether `executable` runs with `arguments` and exits 0 (a probe for a tool or a Python module),
+    /// asked once per process and remembered.
+    public static func succeeds(_ executable: String, _ arguments: [String]) async -> Bool {
+        await runOnce(executable, arguments)?.status == 0
+    }
+
+    /// ``run(_:_:stdin:)`` once per process for these arguments, the result remembered (`nil`: it could not
+    /// be started); for probes, such as whether Python can import a stand-in's packages.
+    public static func runOnce(_ executable: String, _ arguments: [String]) async -> Result? {
+        await probes.answer(for: [executable] + arguments) { try? await run(executable, arguments) }
+    }
+
+    private static let probes = Probes()
+
+    /// The answers of ``runOnce(_:_:)``, each asked once (concurrent askers share the run).
+    private actor Probes {
+        private var answers: [[String]: Task<Result?, Never>] = [:]
+
+        func answer(for key: [String], _ ask: @escaping @Sendable () async -> Result?) async -> Result? {
+            if let task = answers[key] { return await task.value }
+            let task = Task { await ask() }
+            answers[key] = task
+            return await task.value
         }
-        try process.run()
-        process.waitUntilExit()
-        try? out.close()
-        try? err.close()
-        return Result(
-            status: process.terminationStatus,
-            stdout: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
-            stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 
 /// What the stand-in launchers (`AppStoreConnectStandIn`, `AppStoreServerStandIn`) share: whether Python can
 /// import a stand-in's packages, starting the Python process and reading its `listening on` line, and the
-/// running process (its stderr, stopping it, one blocking HTTP request, a control request).
+/// running process (its stderr, stopping it, one HTTP request, a control request).
 enum StandInIO {
     /// What went wrong, for the launcher's own error.
     struct Problem: Error {
@@ -18,46 +18,42 @@ enum StandInIO {
     final class Running: @unchecked Sendable {
         /// `http://127.0.0.1:PORT`, without a trailing slash.
         let baseURL: String
-        /// The temporary folder with the process's `stderr` (and what the launcher puts there).
+        /// A temporary folder of the stand-in's own (what the launcher puts there), removed by ``stop()``.
         let folder: URL
-        private let process: Process
-        private let stdout: Pipe
-        private let lock = NSLock()
+        private let child: ChildProcess
 
-        init(process: Process, stdout: Pipe, folder: URL, baseURL: String) {
-            self.process = process
-            self.stdout = stdout
+        init(child: ChildProcess, folder: URL, baseURL: String) {
+            self.child = child
             self.folder = folder
             self.baseURL = baseURL
         }
 
+        deinit { stop() }
+
         /// What the process wrote to stderr so far.
-        var stderr: String {
-            String(decoding: (try? Data(contentsOf: folder.appendingPathComponent("stderr"))) ?? Data(), as: UTF8.self)
-        }
+        var stderr: String { child.stderr }
 
         /// Whether the process still runs.
-        var isRunning: Bool { lock.withLock { process.isRunning } }
+        var isRunning: Bool { child.isRunning }
 
-        /// Stops the process (SIGTERM, then SIGKILL after 5 s) and removes its folder; safe to call twice.
+        /// Sends SIGTERM (SIGKILL after 5 s if it still runs) and removes the folder; returns at once
+        /// (for `defer`, which cannot wait); safe to call twice.
         func stop() {
-            lock.withLock {
-                if process.isRunning {
-                    process.terminate()
-                    let deadline = Date().addingTimeInterval(5)
-                    while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-                    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-                    process.waitUntilExit()
-                }
-                try? FileManager.default.removeItem(at: folder)
-            }
+            child.stop(grace: 5)
+            try? FileManager.default.removeItem(at: folder)
         }
 
-        /// One blocking HTTP request to the stand-in; `.failure` holds what went wrong (no answer, not a path).
+        /// ``stop()``, then waits for the process to end.
+        func stopped() async -> ChildProcess.Ending {
+            stop()
+            return await child.ending()
+        }
+
+        /// One HTTP request to the stand-in; `.failure` holds what went wrong (no answer, not a path).
         func request(
             _ method: String, _ path: String, body: Data?, contentType: String, bearer: String?,
             headers: [String: String], timeout: Double
-        ) -> Result<AppStoreConnectStandIn.Answer, Problem> {
+        ) async -> Result<AppStoreConnectStandIn.Answer, Problem> {
             guard let url = URL(string: baseURL + path) else { return .failure(Problem("not a path: \(path)")) }
             var request = URLRequest(url: url, timeoutInterval: timeout)
             request.httpMethod = method
@@ -66,34 +62,33 @@ enum StandInIO {
             if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
             for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
 
-            final class Outcome: @unchecked Sendable { var result: Result<AppStoreConnectStandIn.Answer, Problem>? }
-            let outcome = Outcome()
-            let done = DispatchSemaphore(value: 0)
             let session = URLSession(configuration: .ephemeral)
             defer { session.finishTasksAndInvalidate() }
-            session.dataTask(with: request) { data, response, error in
-                if let error {
-                    outcome.result = .failure(Problem(error.localizedDescription))
-                } else if let response = response as? HTTPURLResponse {
-                    var fields: [String: String] = [:]
-                    for (name, value) in response.allHeaderFields {
-                        fields[String(describing: name)] = String(describing: value)
+            return await withCheckedContinuation { continuation in
+                session.dataTask(with: request) { data, response, error in
+                    if let error {
+                        continuation.resume(returning: .failure(Problem(error.localizedDescription)))
+                    } else if let response = response as? HTTPURLResponse {
+                        var fields: [String: String] = [:]
+                        for (name, value) in response.allHeaderFields {
+                            fields[String(describing: name)] = String(describing: value)
+                        }
+                        continuation.resume(
+                            returning: .success(
+                                AppStoreConnectStandIn.Answer(
+                                    status: response.statusCode, headers: fields, body: data ?? Data())))
+                    } else {
+                        continuation.resume(returning: .failure(Problem("no HTTP response")))
                     }
-                    outcome.result = .success(
-                        AppStoreConnectStandIn.Answer(
-                            status: response.statusCode, headers: fields, body: data ?? Data()))
-                } else {
-                    outcome.result = .failure(Problem("no HTTP response"))
-                }
-                done.signal()
-            }.resume()
-            done.wait()
-            return outcome.result ?? .failure(Problem("no HTTP response"))
+                }.resume()
+            }
         }
 
         /// A control request (`/_standin/…`, JSON body, no token) that must answer 200.
-        func control(_ method: String, _ path: String, body: Data?) -> Result<AppStoreConnectStandIn.Answer, Problem> {
-            request(
+        func control(_ method: String, _ path: String, body: Data?) async -> Result<
+            AppStoreConnectStandIn.Answer, Problem
+        > {
+            await request(
                 method, path, body: body, contentType: "application/json", bearer: nil, headers: [:], timeout: 30
             ).flatMap { answer in
                 answer.status == 200 ? .success(answer) : .failure(Problem("HTTP \(answer.status): \(answer.text)"))
@@ -102,61 +97,32 @@ enum StandInIO {
     }
 
     /// Why `python` cannot run a stand-in here (`nil` when it imports `modules`, e.g. `"jsonschema, jwt"`).
-    static func unavailableReason(python: String, imports modules: String) -> String? {
-        let probe = try? ExternalProcess.run(python, ["-c", "import \(modules)"])
-        guard let probe else { return "\(python) could not be run" }
+    static func unavailableReason(python: String, imports modules: String) async -> String? {
+        guard let probe = await ExternalProcess.runOnce(python, ["-c", "import \(modules)"]) else {
+            return "\(python) could not be run"
+        }
         return probe.status == 0 ? nil : probe.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Starts `arguments` (run through `/usr/bin/env` in the package root) and waits up to 60 s for its
     /// first line, `listening on http://127.0.0.1:PORT`.
     /// - Returns: the process, or the reason it did not start (its first line and stderr).
-    static func launch(_ arguments: [String], folderPrefix: String, in root: URL) throws -> Result<Running, Problem> {
+    static func launch(_ arguments: [String], folderPrefix: String, in root: URL) async throws -> Result<
+        Running, Problem
+    > {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "\(folderPrefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let errURL = folder.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.currentDirectoryURL = root
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-
-        let line = firstLine(of: stdout.fileHandleForReading, seconds: 60)
+        let child = try ChildProcess(URL(fileURLWithPath: "/usr/bin/env"), arguments, currentDirectory: root)
+        _ = await child.poll(upTo: 60, every: 0.02) { child.stdout.contains("\n") }
+        let line = child.stdout.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init)
         let prefix = "listening on "
-        guard let line, line.hasPrefix(prefix + "http://127.0.0.1:") else {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-            let stderr = String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
+        guard let line, child.stdout.contains("\n"), line.hasPrefix(prefix + "http://127.0.0.1:") else {
+            await child.kill()
             try? FileManager.default.removeItem(at: folder)
             let first = line.map { "\"\($0)\"" } ?? "missing"
-            return .failure(Problem("first line \(first); stderr: \(stderr)"))
+            return .failure(Problem("first line \(first); stderr: \(child.stderr)"))
         }
-        return .success(
-            Running(process: process, stdout: stdout, folder: folder, baseURL: String(line.dropFirst(prefix.count))))
-    }
-
-    /// Reads up to the first newline (or the end) within `seconds`; `nil` on a timeout.
-    static func firstLine(of handle: FileHandle, seconds: Double) -> String? {
-        final class Box: @unchecked Sendable { var bytes = Data() }
-        let box = Box()
-        let done = DispatchSemaphore(value: 0)
-        Thread {
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                box.bytes.append(chunk)
-                if chunk.contains(UInt8(ascii: "\n")) { break }
-            }
-            done.signal()
-        }.start()
-        guard done.wait(timeout: .now() + seconds) == .success else { return nil }
-        let text = String(decoding: box.bytes, as: UTF8.self)
-        return text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init)
+        return .success(Running(child: child, folder: folder, baseURL: String(line.dropFirst(prefix.count))))
     }
 }

@@ -7,8 +7,9 @@ import Testing
 /// accept and refuse the same inputs, except where a case documents why not.
 @Suite("Apple signed data: Apple's own Python library agrees")
 struct AppleLibraryCrossCheckTests {
-    static let available: Bool =
-        (try? ExternalProcess.run(InteropEnvironment.python, ["-c", "import appstoreserverlibrary"]).status) == 0
+    static var available: Bool {
+        get async { await ExternalProcess.succeeds(InteropEnvironment.python, ["-c", "import appstoreserverlibrary"]) }
+    }
 
     static let reason = Comment(
         rawValue: "SKIPPED LOUDLY: \(InteropEnvironment.python) cannot import appstoreserverlibrary, so Apple's own "
@@ -23,10 +24,10 @@ struct AppleLibraryCrossCheckTests {
 
     @Test(
         "OfferKit and Apple's SignedDataVerifier accept and refuse the same cases",
-        .enabled(if: available || InteropEnvironment.isCI, reason))
+        .enabled(reason) { await available || InteropEnvironment.isCI })
     func sameAnswers() async throws {
         let script = AppleSignedCases.packageRoot.appendingPathComponent("Tests/Interop/verify_apple_signed.py").path
-        let result = try ExternalProcess.run(InteropEnvironment.python, [script, AppleSignedCases.path.path])
+        let result = try await ExternalProcess.run(InteropEnvironment.python, [script, AppleSignedCases.path.path])
         try #require(result.status == 0, "Apple's library did not run:\n\(result.stderr)")
         let answers = try result.stdout.split(separator: "\n").map {
             try JSONDecoder().decode(AppleAnswer.self, from: Data($0.utf8))

@@ -258,7 +258,8 @@ struct CampaignReaderTests {
                 "AUTO_RENEWABLE_SUBSCRIPTION"
             ),
             (
-                "$.offers[0].paymentMode", "free_trial", "FREE_TRIAL, PAY_AS_YOU_GO, PAY_UP_FRONT, ONE_TIME",
+                // Any case is read (free_trial is FREE_TRIAL); another separator is no spelling, with a hint.
+                "$.offers[0].paymentMode", "free-trial", "FREE_TRIAL, PAY_AS_YOU_GO, PAY_UP_FRONT, ONE_TIME",
                 "FREE_TRIAL"
             ),
             (
@@ -274,7 +275,7 @@ struct CampaignReaderTests {
                 "STACK_WITH_INTRO_OFFERS"
             ),
             ("$.offers[0].targetSubscriptionPlanType", "YEARLY", "MONTHLY, UPFRONT", nil),
-            ("$.offers[0].oneTimeUseCodes[0].environment", "production", "PRODUCTION, SANDBOX", "PRODUCTION"),
+            ("$.offers[0].oneTimeUseCodes[0].environment", "producton", "PRODUCTION, SANDBOX", "PRODUCTION"),
         ] as [(String, String, String, String?)])
     func reportsInvalidValuesOfEveryList(path: String, value: String, allowed: String, suggestion: String?) throws {
         var offer = Fixtures.offerJSON(type: .autoRenewableSubscription, mode: .payAsYouGo)

@@ -81,7 +81,7 @@ struct LedgerClaimProofTests {
                     // one (most likely), and start another worker on the rest of its share.
                     var pending = Self.victims
                     var killed: [ProofChildren.Child] = []
-                    let allKilled = try ProofChildren.poll(upTo: Self.hangGuard) {
+                    let allKilled = try await ProofChildren.poll(upTo: Self.hangGuard) {
                         for (share, after) in pending where ClaimLog.lineCount(path: logs[share]) >= after {
                             children.kill(first[share])
                             killed.append(first[share])
@@ -93,11 +93,11 @@ struct LedgerClaimProofTests {
                         return pending.isEmpty || pending.keys.contains { !first[$0].process.isRunning }
                     }
                     let others = children.all.filter { child in !killed.contains { $0.name == child.name } }
-                    let allEnded = ProofChildren.poll(upTo: Self.hangGuard) {
+                    let allEnded = await ProofChildren.poll(upTo: Self.hangGuard) {
                         others.allSatisfy { !$0.process.isRunning }
                     }
                     let claimSeconds = Date().timeIntervalSince(claimsStarted)
-                    children.stopAll()
+                    await children.stopAllAndWait()
                     guard allKilled && pending.isEmpty, allEnded else {
                         Issue.record(
                             Comment(
@@ -189,7 +189,7 @@ struct LedgerClaimProofTests {
                             "worker-\(share)", test: "proofClaimWorkerChild", environment: worker.environment())
                     }
                     // The suppliers start once the claims are under way.
-                    let underWay = ProofChildren.poll(upTo: Self.hangGuard) {
+                    let underWay = await ProofChildren.poll(upTo: Self.hangGuard) {
                         logs.map { ClaimLog.lineCount(path: $0) }.reduce(0, +) >= 300
                             || workers.contains { !$0.process.isRunning }
                     }
@@ -198,15 +198,15 @@ struct LedgerClaimProofTests {
                             "supplier-\($0)", test: "proofSupplierChild",
                             environment: [Self.supplierVariable: $0 + "\t" + locator])
                     }
-                    let suppliersEnded = ProofChildren.poll(upTo: Self.hangGuard) {
+                    let suppliersEnded = await ProofChildren.poll(upTo: Self.hangGuard) {
                         suppliers.allSatisfy { !$0.process.isRunning }
                     }
                     _ = FileManager.default.createFile(atPath: supplied, contents: nil)
-                    let workersEnded = ProofChildren.poll(upTo: Self.hangGuard) {
+                    let workersEnded = await ProofChildren.poll(upTo: Self.hangGuard) {
                         workers.allSatisfy { !$0.process.isRunning }
                     }
                     let claimSeconds = Date().timeIntervalSince(claimsStarted)
-                    children.stopAll()
+                    await children.stopAllAndWait()
                     guard underWay, suppliersEnded, workersEnded else {
                         Issue.record(Comment(rawValue: "The processes did not finish:\n" + Self.outputs(children.all)))
                         return

@@ -1,4 +1,5 @@
 import Foundation
+import InteropSupport
 import OfferCodes
 import OfferLedger
 import OfferLedgerPostgres
@@ -26,30 +27,14 @@ struct PostgresLedgerCrashTests {
                     codes: kept)
 
                 let marker = folder.appendingPathComponent("marker").path
-                let log = folder.appendingPathComponent("child.log")
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-                process.arguments = [
-                    "--testing-library", "swift-testing", "--filter", "pgCrashChildRecordsUntilKilled",
-                ]
-                process.environment = ProcessInfo.processInfo.environment.merging([
-                    Self.childVariable: childURL, Self.markerVariable: marker,
-                ]) { $1 }
-                _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-                let output = try FileHandle(forWritingTo: log)
-                process.standardOutput = output
-                process.standardError = output
-                try process.run()
-                let deadline = Date().addingTimeInterval(120)
-                while !FileManager.default.fileExists(atPath: marker), process.isRunning, Date() < deadline {
-                    try await Task.sleep(for: .milliseconds(10))
-                }
+                let process = try ChildProcess.testBinary(
+                    running: "pgCrashChildRecordsUntilKilled",
+                    environment: [Self.childVariable: childURL, Self.markerVariable: marker])
+                _ = await process.poll(upTo: 120, every: 0.01) { FileManager.default.fileExists(atPath: marker) }
                 let started = FileManager.default.fileExists(atPath: marker)
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-                process.waitUntilExit()
+                await process.kill()
                 guard started else {
-                    let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-                    Issue.record("The child process did not start recording. Its output:\n\(text)")
+                    Issue.record("The child process did not start recording. Its output:\n\(process.stdout)")
                     return
                 }
                 #expect(process.terminationReason == .uncaughtSignal)

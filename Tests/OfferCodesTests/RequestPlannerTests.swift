@@ -401,8 +401,8 @@ struct RequestPlannerTests {
 
     @Test(
         "Every body of every product type and payment mode is valid against Apple's schemas",
-        .enabled(if: PythonTool.available || PythonTool.isCI, PythonTool.reason))
-    func everyBodyIsValidAgainstApplesSchemas() throws {
+        .enabled(PythonTool.reason) { await PythonTool.available || PythonTool.isCI })
+    func everyBodyIsValidAgainstApplesSchemas() async throws {
         let directory = try PythonTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let everyKind = try plan(PlannerFixtures.everyKind)
@@ -413,7 +413,7 @@ struct RequestPlannerTests {
         let arrayURL = directory.appendingPathComponent("spring.json")
         try Data(JSONValue.array(spring.map { $0.jsonValue() }).serialized(pretty: true)).write(to: arrayURL)
 
-        let result = try PythonTool.validate(planFiles: [documentURL, arrayURL])
+        let result = try await PythonTool.validate(planFiles: [documentURL, arrayURL])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let count = everyKind.count + spring.count
         #expect(result.stdout.contains("\(count) requests valid against App Store Connect API 4.4.1 schemas"))
@@ -422,8 +422,8 @@ struct RequestPlannerTests {
 
     @Test(
         "The schema check rejects broken bodies, misspelled optional members included",
-        .enabled(if: PythonTool.available || PythonTool.isCI, PythonTool.reason))
-    func schemaCheckRejectsBrokenBodies() throws {
+        .enabled(PythonTool.reason) { await PythonTool.available || PythonTool.isCI })
+    func schemaCheckRejectsBrokenBodies() async throws {
         let requests = try plan(PlannerFixtures.spring)
         let offer = try #require(requests.first { $0.id == "offer-1" })
         let oneTimeUse = try #require(requests.first { $0.id == "offer-1-one-time-use-1" })
@@ -476,7 +476,7 @@ struct RequestPlannerTests {
         let url = directory.appendingPathComponent("broken.json")
         try Data(JSONValue.array(([offer] + cases.map(\.request)).map { $0.jsonValue() }).serialized()).write(to: url)
 
-        let result = try PythonTool.validate(planFiles: [url])
+        let result = try await PythonTool.validate(planFiles: [url])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         let failures = result.stdout.split(separator: "\n").filter { $0.hasPrefix("FAIL ") }
         for (request, expected) in cases {

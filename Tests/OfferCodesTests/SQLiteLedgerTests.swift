@@ -486,16 +486,12 @@ struct SQLiteLedgerTests {
             }
             let committed = try Data(contentsOf: URL(fileURLWithPath: path))
 
-            let child = try F.startCrashChild(ledgerPath: path, log: folder.appendingPathComponent("child.log"))
-            let deadline = Date().addingTimeInterval(120)
-            while !FileManager.default.fileExists(atPath: F.crashMarker(path)), child.process.isRunning,
-                Date() < deadline
-            {
-                try await Task.sleep(for: .milliseconds(10))
+            let child = try F.startCrashChild(ledgerPath: path)
+            _ = await child.process.poll(upTo: 120, every: 0.01) {
+                FileManager.default.fileExists(atPath: F.crashMarker(path))
             }
             let started = FileManager.default.fileExists(atPath: F.crashMarker(path))
-            if child.process.isRunning { kill(child.process.processIdentifier, SIGKILL) }
-            child.process.waitUntilExit()
+            await child.process.kill()
             guard started else {
                 Issue.record("The child process did not start recording. Its output:\n\(child.output())")
                 return

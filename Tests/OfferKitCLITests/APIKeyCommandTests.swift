@@ -5,8 +5,8 @@ import Testing
 @Suite("offerkit api-key")
 struct APIKeyCommandTests {
     /// SHA-256 of `text` in lower-case hex, by the openssl CLI (not the library).
-    static func opensslSHA256(_ text: String) throws -> String {
-        let result = try Independent.run("openssl", ["dgst", "-sha256", "-r"], stdin: Data(text.utf8))
+    static func opensslSHA256(_ text: String) async throws -> String {
+        let result = try await Independent.run("openssl", ["dgst", "-sha256", "-r"], stdin: Data(text.utf8))
         #expect(result.status == 0, "openssl dgst failed: \(result.stderr)")
         return String(result.stdout.prefix { $0 != " " })
     }
@@ -18,9 +18,9 @@ struct APIKeyCommandTests {
             && Base64URL.decode(body)?.count == 32
     }
 
-    @Test(.enabled(if: Independent.opensslAvailable || Independent.isCI, Independent.opensslReason))
-    func textPrintsTheSecretThenItsEntryWhoseSHA256IsTheSecretsDigest() throws {
-        let result = try CLI.run(["api-key", "create", "--name", "billing-backend"])
+    @Test(.enabled(Independent.opensslReason) { await Independent.opensslAvailable || Independent.isCI })
+    func textPrintsTheSecretThenItsEntryWhoseSHA256IsTheSecretsDigest() async throws {
+        let result = try await CLI.run(["api-key", "create", "--name", "billing-backend"])
         Expect.success(result)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 2, "the secret, then the entry\n\(result)")
@@ -33,14 +33,14 @@ struct APIKeyCommandTests {
         #expect(entry["bundleIds"] == .array([.string("*")]))
         let digest = try #require(entry["sha256"]?.string)
         #expect(digest.count == 64 && digest.allSatisfy { "0123456789abcdef".contains($0) }, "\(digest)")
-        #expect(digest == (try Self.opensslSHA256(secret)), "sha256 must be SHA-256 of the secret's UTF-8 bytes")
+        await #expect(digest == (try Self.opensslSHA256(secret)), "sha256 must be SHA-256 of the secret's UTF-8 bytes")
         #expect(!result.stderr.contains(secret), "the secret goes to stdout only, once")
         #expect(result.stderr.contains("apiKeys"), "says where the entry goes\n\(result)")
     }
 
-    @Test(.enabled(if: Independent.opensslAvailable || Independent.isCI, Independent.opensslReason))
-    func jsonCarriesTheChosenScopesAndBundleIds() throws {
-        let result = try CLI.run([
+    @Test(.enabled(Independent.opensslReason) { await Independent.opensslAvailable || Independent.isCI })
+    func jsonCarriesTheChosenScopesAndBundleIds() async throws {
+        let result = try await CLI.run([
             "api-key", "create", "--name", "promo", "--scope", "metrics", "--scope", "promotional-offer",
             "--scope", "metrics", "--bundle-id", "com.example.offerkit.other", "--bundle-id",
             "com.example.offerkit.demo", "--format", "json",
@@ -56,51 +56,51 @@ struct APIKeyCommandTests {
         #expect(entry["scopes"] == .array([.string("promotional-offer"), .string("metrics")]))
         #expect(
             entry["bundleIds"] == .array([.string("com.example.offerkit.demo"), .string("com.example.offerkit.other")]))
-        #expect(entry["sha256"]?.string == (try Self.opensslSHA256(secret)))
+        await #expect(entry["sha256"]?.string == (try Self.opensslSHA256(secret)))
     }
 
-    @Test func everyRunMakesANewSecret() throws {
-        let first = try CLI.run(["api-key", "create", "--name", "a"])
-        let second = try CLI.run(["api-key", "create", "--name", "a"])
+    @Test func everyRunMakesANewSecret() async throws {
+        let first = try await CLI.run(["api-key", "create", "--name", "a"])
+        let second = try await CLI.run(["api-key", "create", "--name", "a"])
         Expect.success(first)
         Expect.success(second)
         let firstSecret = first.stdout.split(separator: "\n").first
         #expect(firstSecret != nil && firstSecret != second.stdout.split(separator: "\n").first)
     }
 
-    @Test func aDeprecatedScopeSpellingIsAcceptedWithANote() throws {
-        let result = try CLI.run(
+    @Test func aDeprecatedScopeSpellingIsAcceptedWithANote() async throws {
+        let result = try await CLI.run(
             ["api-key", "create", "--name", "x", "--scope", "promotional-offer-v1", "--format", "json"])
         Expect.success(result)
         #expect(result.stderr.contains("legacy-promotional-offer"), "\(result)")
         #expect(result.stdout.contains("legacy-promotional-offer") && !result.stdout.contains("promotional-offer-v1"))
     }
 
-    @Test func anUnknownScopeIsRefusedWithTheListOfScopes() throws {
-        let result = try CLI.run(["api-key", "create", "--name", "x", "--scope", "sign-everything"])
+    @Test func anUnknownScopeIsRefusedWithTheListOfScopes() async throws {
+        let result = try await CLI.run(["api-key", "create", "--name", "x", "--scope", "sign-everything"])
         Expect.failure(result, status: 2, mentioning: ["sign-everything", "promotional-offer", "metrics", "campaigns"])
     }
 
-    @Test func starMixedWithScopesIsRefused() throws {
-        let result = try CLI.run(["api-key", "create", "--name", "x", "--scope", "*", "--scope", "metrics"])
+    @Test func starMixedWithScopesIsRefused() async throws {
+        let result = try await CLI.run(["api-key", "create", "--name", "x", "--scope", "*", "--scope", "metrics"])
         Expect.failure(result, status: 2, mentioning: ["--scope", "alone"])
     }
 
-    @Test func aConnectAPITokenScopeForSomeBundleIDsIsRefused() throws {
-        let result = try CLI.run([
+    @Test func aConnectAPITokenScopeForSomeBundleIDsIsRefused() async throws {
+        let result = try await CLI.run([
             "api-key", "create", "--name", "x", "--scope", "connect-api-token", "--bundle-id", "com.example.app",
         ])
         Expect.failure(result, status: 2, mentioning: ["connect-api-token", "--bundle-id", "whole team"])
     }
 
-    @Test func aBadBundleIdIsRefused() throws {
-        let result = try CLI.run(["api-key", "create", "--name", "x", "--bundle-id", "com..example"])
+    @Test func aBadBundleIdIsRefused() async throws {
+        let result = try await CLI.run(["api-key", "create", "--name", "x", "--bundle-id", "com..example"])
         Expect.failure(result, status: 2, mentioning: ["--bundle-id", "com..example", "bundle ID"])
     }
 
-    @Test func aNameTheConfigurationWouldRefuseIsRefused() throws {
+    @Test func aNameTheConfigurationWouldRefuseIsRefused() async throws {
         for name in ["", String(repeating: "n", count: 65), "tab\there"] {
-            let result = try CLI.run(["api-key", "create", "--name", name])
+            let result = try await CLI.run(["api-key", "create", "--name", name])
             Expect.failure(result, status: 2, mentioning: ["--name", "1-64 characters"])
         }
     }

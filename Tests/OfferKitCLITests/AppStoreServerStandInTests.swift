@@ -10,7 +10,9 @@ import Testing
 /// with a loud reason; with `CI` set they run anyway and fail, so CI can never pass without them.
 @Suite("App Store Server API stand-in", .serialized)
 struct AppStoreServerStandInTests {
-    static let enabled = RetentionFixture.available || Independent.isCI
+    static var enabled: Bool {
+        get async { await RetentionFixture.available || Independent.isCI }
+    }
 
     static let suite = AppStoreConnectStandIn.packageRoot.appendingPathComponent(
         "Tests/StandIns/test_app_store_server.py"
@@ -18,17 +20,17 @@ struct AppStoreServerStandInTests {
 
     @Test(
         "The stand-in's own suite passes (tokens, rules, PNG, performance test, faults, Apple's own client)",
-        .enabled(if: enabled, RetentionFixture.reason))
-    func pythonSuitePasses() throws {
-        let result = try Independent.run(Independent.python, [Self.suite])
+        .enabled(RetentionFixture.reason) { await enabled })
+    func pythonSuitePasses() async throws {
+        let result = try await Independent.run(Independent.python, [Self.suite])
         #expect(result.status == 0, "\(result.stderr.suffix(6000))")
         #expect(result.stderr.contains("\nOK"), "\(result.stderr.suffix(2000))")
     }
 
     @Test(
         "The availability probe asks for what the stand-in imports: a Python without jsonschema runs it",
-        .enabled(if: enabled, RetentionFixture.reason))
-    func probeAsksForWhatTheStandInImports() throws {
+        .enabled(RetentionFixture.reason) { await enabled })
+    func probeAsksForWhatTheStandInImports() async throws {
         // A Python that cannot import the given modules: stubs that raise ImportError, first on its path.
         func python(without modules: [String]) throws -> String {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -46,51 +48,54 @@ struct AppStoreServerStandInTests {
         }
         let noSchemas = try python(without: ["jsonschema", "referencing"])
         defer { try? FileManager.default.removeItem(atPath: (noSchemas as NSString).deletingLastPathComponent) }
-        #expect(try Independent.run(noSchemas, ["-c", "import jsonschema"]).status != 0, "the stub hides it")
-        #expect(AppStoreServerStandIn.missingModules(python: noSchemas) == nil)
+        await #expect(
+            try await Independent.run(noSchemas, ["-c", "import jsonschema"]).status != 0, "the stub hides it")
+        await #expect(AppStoreServerStandIn.missingModules(python: noSchemas) == nil)
         // The probe's verdict holds: the stand-in imports everything it needs (then --help exits 0).
-        let help = try Independent.run(noSchemas, [AppStoreServerStandIn.script, "--help"])
+        let help = try await Independent.run(noSchemas, [AppStoreServerStandIn.script, "--help"])
         #expect(help.status == 0, "\(help.stderr)")
         let noJWT = try python(without: ["jwt"])
         defer { try? FileManager.default.removeItem(atPath: (noJWT as NSString).deletingLastPathComponent) }
-        #expect(AppStoreServerStandIn.missingModules(python: noJWT)?.contains("jwt is hidden") == true)
-        #expect(try Independent.run(noJWT, [AppStoreServerStandIn.script, "--help"]).status != 0)
+        await #expect(AppStoreServerStandIn.missingModules(python: noJWT)?.contains("jwt is hidden") == true)
+        await #expect(try await Independent.run(noJWT, [AppStoreServerStandIn.script, "--help"]).status != 0)
     }
 
     @Test(
         "The launcher starts the stand-in, which accepts OfferKit's own App Store Server API tokens",
-        .enabled(if: enabled, RetentionFixture.reason))
-    func launcherAndControlAPI() throws {
-        let standIn = try AppStoreServerStandIn.start()
+        .enabled(RetentionFixture.reason) { await enabled })
+    func launcherAndControlAPI() async throws {
+        let standIn = try await AppStoreServerStandIn.start()
         defer { standIn.stop() }
         #expect(standIn.baseURL.hasPrefix("http://127.0.0.1:"))
         let root = try String(contentsOfFile: standIn.testRootPath, encoding: .utf8)
         #expect(root.hasPrefix("-----BEGIN CERTIFICATE-----"))
-        #expect(try standIn.request("GET", "/_standin/test-root.pem").text == root)
-        #expect(try standIn.app()["appAppleId"] as? Int == AppStoreServerStandIn.appAppleId)
+        await #expect(try standIn.request("GET", "/_standin/test-root.pem").text == root)
+        await #expect(try standIn.app()["appAppleId"] as? Int == AppStoreServerStandIn.appAppleId)
 
         let list = "/inApps/v1/messaging/message/list"
-        let anonymous = try standIn.request("GET", list)
+        let anonymous = try await standIn.request("GET", list)
         #expect(anonymous.status == 401 && anonymous.body.isEmpty)
         let signer = try OfferSigner(key: DemoKey.key, issuerId: DemoKey.issuerId, bundleId: DemoKey.bundleId)
         let token = try signer.serverAPIToken(lifetime: 600).token
-        let listed = try standIn.request("GET", list, bearer: token)
+        let listed = try await standIn.request("GET", list, bearer: token)
         #expect(listed.status == 200 && listed.text == #"{"messageIdentifiers":[]}"#, "\(listed.text)")
         let expired = try signer.serverAPIToken(lifetime: 60, issuedAt: Date().addingTimeInterval(-120)).token
-        #expect(try standIn.request("GET", list, bearer: expired).status == 401)
+        await #expect(try standIn.request("GET", list, bearer: expired).status == 401)
 
-        try standIn.setFaults(#"{"script": [{"pathPrefix": "/inApps", "fault": "server-error"}]}"#)
-        #expect(try standIn.request("GET", list, bearer: token).status == 500)
-        try standIn.configure(#"{"autoApprove": true}"#)
-        let state = try standIn.state()
+        try await standIn.setFaults(#"{"script": [{"pathPrefix": "/inApps", "fault": "server-error"}]}"#)
+        await #expect(try standIn.request("GET", list, bearer: token).status == 500)
+        try await standIn.configure(#"{"autoApprove": true}"#)
+        let state = try await standIn.state()
         #expect(state["faultsInjected"] as? [String: Int] == ["server-error": 1])
         #expect(state["tokenFailures"] as? Int == 2)
         #expect((state["config"] as? [String: Any])?["autoApprove"] as? Bool == true)
-        #expect(throws: AppStoreServerStandIn.Failure.self) { try standIn.review(kind: "message", identifier: "x") }
-        try standIn.reset()
-        #expect(try standIn.state()["tokenFailures"] as? Int == 0)
-        standIn.stop()
+        await #expect(throws: AppStoreServerStandIn.Failure.self) {
+            try await standIn.review(kind: "message", identifier: "x")
+        }
+        try await standIn.reset()
+        await #expect(try standIn.state()["tokenFailures"] as? Int == 0)
+        await standIn.stopped()
         #expect(!standIn.isRunning)
-        #expect(throws: (any Error).self) { try standIn.state() }
+        await #expect(throws: (any Error).self) { try await standIn.state() }
     }
 }

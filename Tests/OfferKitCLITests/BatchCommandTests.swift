@@ -37,10 +37,10 @@ struct BatchCommandTests {
         index % 7 == 0 ? .int(Int64(index)) : .string("req-\(index)")
     }
 
-    @Test func thousandMixedLinesKeepInputOrderAndAllVerify() throws {
+    @Test func thousandMixedLinesKeepInputOrderAndAllVerify() async throws {
         let count = 1000
         let input = (1...count).map { Self.mixedLine($0).line }.joined(separator: "\n") + "\n"
-        let result = try CLI.run(["batch"] + DemoKey.flags, stdin: Data(input.utf8))
+        let result = try await CLI.run(["batch"] + DemoKey.flags, stdin: Data(input.utf8))
         #expect(result.status == 0, "every line succeeded\n\(result.stderr)")
         let lines = result.jsonLines
         try #require(lines.count == count, "one output line per input line, got \(lines.count)")
@@ -119,7 +119,7 @@ struct BatchCommandTests {
         #expect(failures == 0)
     }
 
-    @Test func badLinesGetErrorsAndTheBatchGoesOn() throws {
+    @Test func badLinesGetErrorsAndTheBatchGoesOn() async throws {
         let input = [
             #"{"type":"promotional-offer","productId":"p","offerIdentifier":"o","id":"first"}"#,
             #"{not json"#,
@@ -132,7 +132,7 @@ struct BatchCommandTests {
             "   ",
             #"{"type":"promotional-offer-v1","productId":"p","offerIdentifier":"o","id":9}"#,
         ].joined(separator: "\n")
-        let result = try CLI.run(["batch"] + DemoKey.flags, stdin: Data(input.utf8))
+        let result = try await CLI.run(["batch"] + DemoKey.flags, stdin: Data(input.utf8))
         #expect(result.status == 4, "a failed line makes the exit status 4\n\(result)")
         let lines = result.jsonLines.compactMap { $0 }
         try #require(lines.count == 8, "blank lines are skipped, every other line answered\n\(result.stdout)")
@@ -167,13 +167,13 @@ struct BatchCommandTests {
         for line in lines { #expect(line["error"] == nil || line["error"]?["message"]?.string != nil) }
     }
 
-    @Test func inputAndOutputFiles() throws {
+    @Test func inputAndOutputFiles() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let input = (1...20).map { Self.mixedLine($0).line }.joined(separator: "\n")
         let inputPath = try folder.write(input, to: "in.jsonl")
         let outputPath = folder.file("out.jsonl")
-        let result = try CLI.run(["batch", "--input", inputPath, "--output", outputPath] + DemoKey.flags)
+        let result = try await CLI.run(["batch", "--input", inputPath, "--output", outputPath] + DemoKey.flags)
         #expect(result.status == 0, "\(result)")
         #expect(!result.stdout.contains("\"line\""), "results go to --output, not stdout\n\(result)")
         let written = try String(contentsOfFile: outputPath, encoding: .utf8)
@@ -181,20 +181,20 @@ struct BatchCommandTests {
         let lines = written.split(separator: "\n").map { JSON.parse($0) }
         #expect(lines.map { $0?["line"]?.int } == (1...20).map { Int64($0) })
 
-        let missing = try CLI.run(["batch", "--input", folder.file("no-such.jsonl")] + DemoKey.flags)
+        let missing = try await CLI.run(["batch", "--input", folder.file("no-such.jsonl")] + DemoKey.flags)
         Expect.failure(missing, status: 5)
 
-        let unwritable = try CLI.run(
+        let unwritable = try await CLI.run(
             ["batch", "--input", inputPath, "--output", "\(inputPath)/out.jsonl"] + DemoKey.flags)
         Expect.failure(unwritable, status: 5)
     }
 
     @Test(
         "batch JWS verify with PyJWT and cryptography",
-        .enabled(if: Independent.pythonAvailable || Independent.isCI, Independent.pythonReason))
-    func batchVerifiesWithPython() throws {
+        .enabled(Independent.pythonReason) { await Independent.pythonAvailable || Independent.isCI })
+    func batchVerifiesWithPython() async throws {
         let input = (1...10).map { Self.mixedLine($0).line }.joined(separator: "\n")
-        let result = try CLI.run(["batch"] + DemoKey.flags, stdin: Data(input.utf8))
+        let result = try await CLI.run(["batch"] + DemoKey.flags, stdin: Data(input.utf8))
         #expect(result.status == 0, "\(result)")
         var tokens: [(token: String, audience: String)] = []
         for item in result.jsonLines.compactMap({ $0 }) {
@@ -208,12 +208,12 @@ struct BatchCommandTests {
             }
         }
         #expect(tokens.count == 8)
-        let verified = try Independent.verifyWithPython(tokens)
+        let verified = try await Independent.verifyWithPython(tokens)
         #expect(verified.count == tokens.count)
     }
 
     @Test("connect-api-token lines: a team token with the batch's issuer ID, an individual one, scope and lifetime")
-    func connectAPITokenLines() throws {
+    func connectAPITokenLines() async throws {
         let lines = [
             #"{"type":"connect-api-token","id":"team","lifetime":600,"scope":["GET /v1/apps"]}"#,
             #"{"type":"connect-api-token","id":"individual","individual":true}"#,
@@ -221,7 +221,7 @@ struct BatchCommandTests {
             #"{"type":"connect-api-token","scope":"GET /v1/apps"}"#,
             #"{"type":"connect-api-token","bid":"com.example"}"#,
         ]
-        let result = try CLI.run(["batch"] + DemoKey.flags, stdin: Data(lines.joined(separator: "\n").utf8))
+        let result = try await CLI.run(["batch"] + DemoKey.flags, stdin: Data(lines.joined(separator: "\n").utf8))
         #expect(result.status == 4, "\(result)")
         let out = result.jsonLines
         try #require(out.count == lines.count, "\(result)")

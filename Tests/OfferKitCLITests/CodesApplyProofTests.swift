@@ -18,7 +18,9 @@ import Testing
 /// set they run anyway and fail. No assertion depends on time.
 @Suite("offerkit codes apply: exactly once, resumable (issue 17)", .serialized)
 struct CodesApplyProofTests {
-    static let available = AppStoreConnectStandIn.unavailableReason == nil
+    static var available: Bool {
+        get async { await AppStoreConnectStandIn.unavailableReason == nil }
+    }
 
     static let reason = Comment(
         rawValue: "SKIPPED LOUDLY: codes apply is not tested against the App Store Connect stand-in here because "
@@ -35,31 +37,31 @@ struct CodesApplyProofTests {
 
     @Test(
         "A clean run creates every resource of the example campaign once, the ledger holds Apple's ids, a second run sends nothing (SQLite)",
-        .enabled(if: available || Independent.isCI, reason))
-    func cleanRunOnSQLite() throws {
-        try cleanRun(ledger: .folder)
+        .enabled(reason) { await available || Independent.isCI })
+    func cleanRunOnSQLite() async throws {
+        try await cleanRun(ledger: .folder)
     }
 
     @Test(
         "The same clean run on a PostgreSQL ledger",
-        .enabled(if: available || Independent.isCI, reason))
-    func cleanRunOnPostgreSQL() throws {
+        .enabled(reason) { await available || Independent.isCI })
+    func cleanRunOnPostgreSQL() async throws {
         guard let ledger = CLIPostgres.ledger("postgres") else { return }
-        try cleanRun(ledger: ledger)
+        try await cleanRun(ledger: ledger)
     }
 
     /// `examples/campaign.json` has every product type (auto-renewable, consumable, non-consumable,
     /// non-renewing) and payment mode (free trial, pay as you go, pay up front, one time).
-    private func cleanRun(ledger: CampaignFiles.LedgerChoice) throws {
-        let proof = try ApplyProof(ledger: ledger)
+    private func cleanRun(ledger: CampaignFiles.LedgerChoice) async throws {
+        let proof = try await ApplyProof(ledger: ledger)
         defer { proof.stop() }
-        let validated = try proof.codes("validate")
+        let validated = try await proof.codes("validate")
         #expect(validated.status == 0, "\(validated)")
-        let generated = try proof.codes("generate")
+        let generated = try await proof.codes("generate")
         try #require(generated.status == 0, "\(generated)")
-        let plan = try proof.plan()
+        let plan = try await proof.plan()
 
-        let first = try proof.apply()
+        let first = try await proof.apply()
         try #require(first.status == 0, "\(first)")
         let summary = try #require(first.json, "\(first)")
         #expect(summary["planned"]?.int == Int64(plan.count))
@@ -70,20 +72,20 @@ struct CodesApplyProofTests {
         #expect(summary["codesPending"]?.array?.isEmpty == true)
         #expect(summary["importProblems"]?.array?.isEmpty == true)
         #expect(summary["imported"]?.array?.count == 5, "\(first)")
-        try proof.checkEndState(plan: plan)
+        try await proof.checkEndState(plan: plan)
 
-        let before = try proof.state()
-        let second = try proof.apply()
+        let before = try await proof.state()
+        let second = try await proof.apply()
         #expect(second.status == 0, "\(second)")
         let again = try #require(second.json, "\(second)")
         #expect(again["created"]?.int == 0)
         #expect(again["alreadyThere"]?.int == Int64(plan.count))
         #expect(again["imported"]?.array?.isEmpty == true)
-        let after = try proof.state()
+        let after = try await proof.state()
         #expect(
             after.posts.count == before.posts.count, "the second run sent \(after.posts.dropFirst(before.posts.count))")
         #expect(Self.posts(after) == Self.posts(before))
-        let totals = try proof.dryRunTotals()
+        let totals = try await proof.dryRunTotals()
         #expect(totals == (plan.count, 0, 0, 0), "\(totals)")
     }
 
@@ -96,42 +98,43 @@ struct CodesApplyProofTests {
 
     @Test(
         "Under random faults of every kind, repeated runs end in the clean run's state, nothing created twice",
-        .enabled(if: available || Independent.isCI, reason))
-    func underFaults() throws {
+        .enabled(reason) { await available || Independent.isCI })
+    func underFaults() async throws {
         // The example campaign with a tenth of its generated custom codes (144 resources instead of 1,314),
         // to keep the run short in CI; every product type, payment mode and kind of resource stays.
-        let proof = try ApplyProof(campaignText: Self.exampleCampaign(name: "spring-2027-faults", shrinkingBy: 10))
+        let proof = try await ApplyProof(
+            campaignText: Self.exampleCampaign(name: "spring-2027-faults", shrinkingBy: 10))
         defer { proof.stop() }
-        try #require(try proof.codes("generate").status == 0)
-        let plan = try proof.plan()
-        let reference = try Self.referenceState(of: proof, plan: plan)
+        try await #require(try proof.codes("generate").status == 0)
+        let plan = try await proof.plan()
+        let reference = try await Self.referenceState(of: proof, plan: plan)
 
         // Seed 9 draws every kind within the stand-in's first 63 requests (Python's random.Random(9),
         // one draw per request), so each is injected whatever the order of the run's ~150 requests.
         // slow and slow-before answer after 1.25 s, past the client's 1 s timeout; slow-before creates the
         // resource at 1.25 s, before the lookup that follows the timeout by 1 s.
-        try proof.standIn.configure(#"{"slowSeconds": 1.25}"#)
+        try await proof.standIn.configure(#"{"slowSeconds": 1.25}"#)
         let kinds = Self.faultKinds.map { "\"\($0)\"" }.joined(separator: ", ")
-        try proof.standIn.setFaults(
+        try await proof.standIn.setFaults(
             #"{"random": {"seed": 9, "probability": 0.09, "kinds": [\#(kinds)], "retryAfter": 1}}"#)
         var runs: [CLIResult] = []
         while runs.last?.status != 0, runs.count < 10 {
-            let run = try proof.apply(["--timeout", "1"])
+            let run = try await proof.apply(["--timeout", "1"])
             runs.append(run)
             // 5: App Store Connect could not be reached after the retries (resumable); anything else is wrong.
             try #require([0, 5].contains(run.status), "\(run)")
         }
         try #require(runs.last?.status == 0, "no run finished: \(runs.last.map(\.description) ?? "")")
-        try proof.standIn.setFaults("{}")
+        try await proof.standIn.setFaults("{}")
 
-        let state = try proof.state()
+        let state = try await proof.state()
         let injected = state.raw["faultsInjected"]?.object ?? [:]
         for kind in Self.faultKinds {
             #expect((injected[kind]?.int ?? 0) >= 1, "no \(kind) fault was injected: \(injected)")
         }
-        let normalized = try proof.checkEndState(plan: plan)
+        let normalized = try await proof.checkEndState(plan: plan)
         #expect(normalized == reference, "the state after faults differs from a clean run's")
-        let totals = try proof.dryRunTotals()
+        let totals = try await proof.dryRunTotals()
         #expect(totals == (plan.count, 0, 0, 0), "\(totals)")
     }
 
@@ -139,13 +142,13 @@ struct CodesApplyProofTests {
 
     @Test(
         "Killed with SIGKILL at 20 random points and run again, apply ends in the clean run's state, never creating anything twice",
-        .enabled(if: available || Independent.isCI, reason))
-    func killedAtRandomPoints() throws {
-        let proof = try ApplyProof()
+        .enabled(reason) { await available || Independent.isCI })
+    func killedAtRandomPoints() async throws {
+        let proof = try await ApplyProof()
         defer { proof.stop() }
-        try #require(try proof.codes("generate").status == 0)
-        let plan = try proof.plan()
-        let reference = try Self.referenceState(of: proof, plan: plan)
+        try await #require(try proof.codes("generate").status == 0)
+        let plan = try await proof.plan()
+        let reference = try await Self.referenceState(of: proof, plan: plan)
 
         // 16 kills spread over the creates: at seeded points of progress (resources the stand-in holds),
         // plus up to 20 ms. Then 4 in the one-time-use codes phase: at the first or second `GET …/values`
@@ -155,19 +158,19 @@ struct CodesApplyProofTests {
         let targets = (0..<16).map { _ in Int.random(in: 0..<plan.count, using: &random) }.sorted()
         var kills = 0
         var killedCreating = 0
-        var existing = try proof.state().connectResources.count
+        var existing = try await proof.state().connectResources.count
         for round in 0..<20 {
             let run = try BackgroundRun(proof.applyCommand(["--verbose"]), in: proof.files)
             if round < 16 {
                 let target = targets[round]
-                _ = run.wait(seconds: 100) { existing + Self.created(in: run.stderr) >= target }
-                usleep(UInt32.random(in: 0...20_000, using: &random))
+                _ = await run.poll(upTo: 100) { existing + Self.created(in: run.stderr) >= target }
+                try await Task.sleep(for: .microseconds(Int.random(in: 0...20_000, using: &random)))
             } else {
                 let values = Int.random(in: 1...2, using: &random)
-                _ = run.wait(seconds: 100) { Self.valuesRequests(in: run.stderr) >= values }
-                usleep(UInt32.random(in: 0...50_000, using: &random))
+                _ = await run.poll(upTo: 100) { Self.valuesRequests(in: run.stderr) >= values }
+                try await Task.sleep(for: .microseconds(Int.random(in: 0...50_000, using: &random)))
             }
-            let killed = run.kill()
+            let killed = await run.kill()
             #expect(
                 killed, "round \(round): apply finished before it was killed\n\(run.stdout)\n\(run.stderr.suffix(2000))"
             )
@@ -175,12 +178,12 @@ struct CodesApplyProofTests {
             kills += 1
 
             // Right after the kill: everything the stand-in holds is recorded created or marked sent.
-            let state = try proof.state()
+            let state = try await proof.state()
             existing = state.connectResources.count
             if existing < plan.count { killedCreating += 1 }
-            let status = try proof.status()
+            let status = try await proof.status()
             let (created, sent) = try proof.checkLedger(plan: plan, state: state, status: status)
-            let totals = try proof.dryRunTotals()
+            let totals = try await proof.dryRunTotals()
             #expect(totals.exist == created && totals.lookUp == sent && totals.retry == 0, "\(totals)")
             if created < plan.count {
                 #expect(totals.exist + totals.create + totals.lookUp == plan.count, "\(totals)")
@@ -190,11 +193,11 @@ struct CodesApplyProofTests {
         #expect(kills == 20)
         #expect(killedCreating >= 10, "only \(killedCreating) kills came while resources were being created")
 
-        let last = try proof.apply()
+        let last = try await proof.apply()
         #expect(last.status == 0, "\(last)")
-        let normalized = try proof.checkEndState(plan: plan)
+        let normalized = try await proof.checkEndState(plan: plan)
         #expect(normalized == reference, "the state after the kills differs from a clean run's")
-        let totals = try proof.dryRunTotals()
+        let totals = try await proof.dryRunTotals()
         #expect(totals == (plan.count, 0, 0, 0), "\(totals)")
     }
 
@@ -212,16 +215,16 @@ struct CodesApplyProofTests {
 
     /// The normalised state a clean run of the proof's campaign leaves: applied with a copy of its
     /// ledger (same custom codes) on the same stand-in, which is then reset.
-    static func referenceState(of proof: ApplyProof, plan: [JSON]) throws -> [String] {
+    static func referenceState(of proof: ApplyProof, plan: [JSON]) async throws -> [String] {
         let copy = proof.files.file("reference.sqlite")
         try FileManager.default.copyItem(atPath: proof.ledgerPath, toPath: copy)
-        try proof.standIn.configure(#"{"valuesNotReady": 0}"#)
-        let run = try proof.apply(ledger: .at(copy))
+        try await proof.standIn.configure(#"{"valuesNotReady": 0}"#)
+        let run = try await proof.apply(ledger: .at(copy))
         try #require(run.status == 0, "\(run)")
-        let state = try proof.state()
+        let state = try await proof.state()
         try #require(state.raw["repeatedCreates"]?.int == 0)
         try #require(state.connectResources.count == plan.count)
-        try proof.standIn.reset()
+        try await proof.standIn.reset()
         return state.normalized()
     }
 

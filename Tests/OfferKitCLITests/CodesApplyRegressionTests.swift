@@ -13,19 +13,19 @@ struct CodesApplyRegressionTests {
     /// sent until x+2.1 s: App Store Connect refused it (401) and the run stopped with exit 3.
     @Test(
         "--token-lifetime 2 on a run of a few seconds: each token is renewed before it expires, none is refused",
-        .enabled(if: Fixture.enabled, Fixture.reason))
-    func shortLivedTokensAreRenewedInTime() throws {
-        let fixture = try Fixture(Fixture.customCodes(30))
+        .enabled(Fixture.reason) { await Fixture.enabled })
+    func shortLivedTokensAreRenewedInTime() async throws {
+        let fixture = try await Fixture(Fixture.customCodes(30))
         defer { fixture.close() }
         // 36,000 an hour, all used: the run goes at one request per 0.1 s, about 3 s for 31 requests.
-        try fixture.standIn.configure(#"{"rateLimit": {"limit": 36000, "used": 36000}}"#)
-        try fixture.waitForRateLimit(remaining: 2)
-        let apply = try fixture.connect("apply", ["--token-lifetime", "2"])
+        try await fixture.standIn.configure(#"{"rateLimit": {"limit": 36000, "used": 36000}}"#)
+        try await fixture.waitForRateLimit(remaining: 2)
+        let apply = try await fixture.connect("apply", ["--token-lifetime", "2"])
         #expect(apply.status == 0, "\(apply)")
         #expect(
             Fixture.line(apply, startingWith: "  created")
                 == Fixture.counts(created: 31, alreadyThere: 0, refused: 0, skipped: 0, unfinished: 0), "\(apply)")
-        let state = try fixture.state()
+        let state = try await fixture.state()
         #expect(state["tokenFailures"] == .int(0), "\(String(describing: state["tokenFailureReasons"]))")
         #expect((state["tokensAccepted"]?.int ?? 0) >= 2, "the run renewed its token")
     }
@@ -36,27 +36,27 @@ struct CodesApplyRegressionTests {
     /// of an offer that was on in App Store Connect.
     @Test(
         "--activate --apply of an active offer when App Store Connect fails: the ledger still says active",
-        .enabled(if: Fixture.enabled, Fixture.reason))
-    func failedActivationOfAnActiveOfferKeepsTheLedger() throws {
-        let fixture = try Fixture()
+        .enabled(Fixture.reason) { await Fixture.enabled })
+    func failedActivationOfAnActiveOfferKeepsTheLedger() async throws {
+        let fixture = try await Fixture()
         defer { fixture.close() }
-        #expect(try fixture.connect("apply").status == 0)
-        try fixture.standIn.setFaults(
+        await #expect(try fixture.connect("apply").status == 0)
+        try await fixture.standIn.setFaults(
             #"{"script": [{"method": "PATCH", "fault": "rate-limit", "retryAfter": 1000, "times": 10}]}"#)
-        let activate = try fixture.connect("deactivate", ["--offer", "Press", "--activate", "--apply"])
+        let activate = try await fixture.connect("deactivate", ["--offer", "Press", "--activate", "--apply"])
         #expect(activate.status == 5, "\(activate)")
         #expect(activate.stderr.contains("App Store Connect could not be reached"), "\(activate)")
-        #expect(try fixture.ledgerActive("Press") == true, "the ledger is not changed")
-        #expect(
+        await #expect(try fixture.ledgerActive("Press") == true, "the ledger is not changed")
+        await #expect(
             try fixture.resources("inAppPurchaseOfferCodes").allSatisfy { $0["attributes"]?["active"]?.bool == true })
 
         // An inactive offer whose activation fails stays inactive.
-        try fixture.standIn.setFaults("{}")
-        #expect(try fixture.connect("deactivate", ["--offer", "Press", "--apply"]).status == 0)
-        try fixture.standIn.setFaults(
+        try await fixture.standIn.setFaults("{}")
+        await #expect(try fixture.connect("deactivate", ["--offer", "Press", "--apply"]).status == 0)
+        try await fixture.standIn.setFaults(
             #"{"script": [{"method": "PATCH", "fault": "rate-limit", "retryAfter": 1000, "times": 10}]}"#)
-        #expect(try fixture.connect("deactivate", ["--offer", "Press", "--activate", "--apply"]).status == 5)
-        #expect(try fixture.ledgerActive("Press") == false)
+        await #expect(try fixture.connect("deactivate", ["--offer", "Press", "--activate", "--apply"]).status == 5)
+        await #expect(try fixture.ledgerActive("Press") == false)
     }
 
     /// Error lines on stderr go through the key-material redaction, which took App Store Connect paths
@@ -64,14 +64,14 @@ struct CodesApplyRegressionTests {
     /// `App Store Connect refused PATCH <redacted: 38 characters>`.
     @Test(
         "An error names App Store Connect's path, not <redacted>; key material pasted into an option still is",
-        .enabled(if: Fixture.enabled, Fixture.reason))
-    func errorsNameTheirPath() throws {
-        let fixture = try Fixture()
+        .enabled(Fixture.reason) { await Fixture.enabled })
+    func errorsNameTheirPath() async throws {
+        let fixture = try await Fixture()
         defer { fixture.close() }
-        #expect(try fixture.connect("apply").status == 0)
-        let id = try fixture.ledgerResources()["offer-1"]?["id"]?.string ?? "?"
-        #expect(try fixture.connect("deactivate", ["--offer", "Launch", "--apply"]).status == 0)
-        let refused = try fixture.connect("deactivate", ["--offer", "Launch", "--activate", "--apply"])
+        await #expect(try fixture.connect("apply").status == 0)
+        let id = try await fixture.ledgerResources()["offer-1"]?["id"]?.string ?? "?"
+        await #expect(try fixture.connect("deactivate", ["--offer", "Launch", "--apply"]).status == 0)
+        let refused = try await fixture.connect("deactivate", ["--offer", "Launch", "--activate", "--apply"])
         #expect(refused.status == 4, "\(refused)")
         #expect(
             refused.stderr.hasPrefix(
@@ -80,7 +80,7 @@ struct CodesApplyRegressionTests {
         #expect(!refused.stderr.contains("redacted"), "\(refused)")
 
         let keyLine = String(DemoKey.base64Body.dropFirst(48).prefix(64))
-        let pasted = try fixture.connect("apply", ["--parallel", keyLine])
+        let pasted = try await fixture.connect("apply", ["--parallel", keyLine])
         #expect(pasted.status == 2, "\(pasted)")
         #expect(pasted.stderr.contains("<redacted: 64 characters>"), "\(pasted)")
     }
@@ -89,20 +89,20 @@ struct CodesApplyRegressionTests {
     /// summary: "7 planned … unfinished 5", two resources unaccounted for.
     @Test(
         "A stopped run counts every resource it did not finish: created + already there + refused + skipped + unfinished = planned",
-        .enabled(if: Fixture.enabled, Fixture.reason))
-    func stoppedRunCountsEveryResource() throws {
-        let fixture = try Fixture()
+        .enabled(Fixture.reason) { await Fixture.enabled })
+    func stoppedRunCountsEveryResource() async throws {
+        let fixture = try await Fixture()
         defer { fixture.close() }
         let wrongIssuer = [
             "--key-file", DemoKey.privateCopy, "--key-id", DemoKey.keyId, "--issuer-id",
             "11111111-2222-3333-4444-555555555555",
         ]
-        let text = try fixture.connect("apply", credentials: wrongIssuer)
+        let text = try await fixture.connect("apply", credentials: wrongIssuer)
         #expect(text.status == 3, "\(text)")
         #expect(
             Fixture.line(text, startingWith: "  created")
                 == Fixture.counts(created: 0, alreadyThere: 0, refused: 0, skipped: 0, unfinished: 7), "\(text)")
-        let json = try fixture.connect("apply", ["--format", "json"], credentials: wrongIssuer)
+        let json = try await fixture.connect("apply", ["--format", "json"], credentials: wrongIssuer)
         #expect(json.status == 3, "\(json)")
         #expect(json.json?["planned"] == .int(7) && json.json?["unfinished"] == .int(7), "\(json)")
     }
@@ -110,12 +110,12 @@ struct CodesApplyRegressionTests {
     /// Without a ledger file (no `codes generate` yet), `apply` and `fetch` said "give --ledger", also when
     /// --ledger was given.
     @Test("apply and fetch with a ledger file that does not exist: exit 2, run codes generate (and apply) first")
-    func missingLedgerSaysWhatToRunFirst() throws {
+    func missingLedgerSaysWhatToRunFirst() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let campaign = try files.write(Fixture.twoOffers, to: "campaign.json")
         for arguments in [Fixture.teamKey, ["--dry-run"]] {
-            let apply = try files.run("apply", campaign, arguments)
+            let apply = try await files.run("apply", campaign, arguments)
             Expect.failure(
                 apply, status: 2,
                 mentioning: [
@@ -123,7 +123,7 @@ struct CodesApplyRegressionTests {
                 ])
             #expect(!apply.stderr.contains("give --ledger"), "\(apply)")
         }
-        let fetch = try files.run("fetch", campaign, Fixture.teamKey)
+        let fetch = try await files.run("fetch", campaign, Fixture.teamKey)
         Expect.failure(
             fetch, status: 2,
             mentioning: [

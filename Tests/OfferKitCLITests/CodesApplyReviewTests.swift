@@ -15,8 +15,12 @@ import Testing
 /// cannot hang the suite.
 @Suite("codes apply after the hostile review: regressions against the App Store Connect stand-in", .serialized)
 struct CodesApplyReviewTests {
-    static let available = AppStoreConnectStandIn.unavailableReason == nil
-    static var enabled: Bool { available || Independent.isCI }
+    static var available: Bool {
+        get async { await AppStoreConnectStandIn.unavailableReason == nil }
+    }
+    static var enabled: Bool {
+        get async { await available || Independent.isCI }
+    }
     static let reason = Comment(
         rawValue: "SKIPPED LOUDLY: these regressions of `offerkit codes apply` are not tested against the App Store "
             + "Connect stand-in because \(InteropEnvironment.python) cannot import jsonschema, referencing, jwt and "
@@ -24,8 +28,12 @@ struct CodesApplyReviewTests {
             + "never skips this")
 
     /// The stalling server needs Python's standard library only.
-    static let pythonRuns = (try? Independent.run(Independent.python, ["-c", "import http.server"]).status) == 0
-    static var pythonEnabled: Bool { pythonRuns || Independent.isCI }
+    static var pythonRuns: Bool {
+        get async { await ExternalProcess.succeeds(Independent.python, ["-c", "import http.server"]) }
+    }
+    static var pythonEnabled: Bool {
+        get async { await pythonRuns || Independent.isCI }
+    }
     static let pythonReason = Comment(
         rawValue: "SKIPPED LOUDLY: \(InteropEnvironment.python) does not run, so the test of an answer that stalls "
             + "mid-body has no server (install python3 or set OFFERKIT_PYTHON); CI never skips this")
@@ -36,30 +44,30 @@ struct CodesApplyReviewTests {
 
     @Test(
         "A second apply (and a fetch) while the first works on the campaign is refused with exit 5; the first finishes and nothing is created twice",
-        .enabled(if: enabled, reason), arguments: ["sqlite", "postgres"])
-    func aSecondRunIsRefusedWhileTheFirstWorks(backend: String) throws {
+        .enabled(reason) { await enabled }, arguments: ["sqlite", "postgres"])
+    func aSecondRunIsRefusedWhileTheFirstWorks(backend: String) async throws {
         guard let ledger = CLIPostgres.ledger(backend) else { return }
-        let bench = try Bench(ledger: ledger)
+        let bench = try await Bench(ledger: ledger)
         defer { bench.close() }
-        let campaign = try bench.campaign(
+        let campaign = try await bench.campaign(
             CampaignFiles.campaign(
                 name: "busy",
                 offers: [CampaignFiles.offer("Busy", custom: [CampaignFiles.given(["BUSYONE27", "BUSYTWO27"])])]),
             file: "busy.json")
         // The first run's offer POST is held by the stand-in for a while...
-        try bench.standIn.configure(#"{"slowSeconds": 2}"#)
-        try bench.standIn.setFaults(
+        try await bench.standIn.configure(#"{"slowSeconds": 2}"#)
+        try await bench.standIn.setFaults(
             #"{"script": [{"method": "POST", "pathPrefix": "/v1/inAppPurchaseOfferCodes", "fault": "slow-before"}]}"#)
         let first = try Launched.offerkit(bench.arguments("apply", campaign), cwd: bench.files.folder.url)
         defer { first.kill() }
-        try bench.waitFor("the first run's offer POST") {
-            try bench.count("POST /v1/inAppPurchaseOfferCodes") >= 1
+        try await bench.waitFor("the first run's offer POST") {
+            try await bench.count("POST /v1/inAppPurchaseOfferCodes") >= 1
         }
         // ...and the first process is stopped while it holds the lock, so the second surely meets it.
         first.signal(SIGSTOP)
-        let second = try bench.connect("apply", campaign)
-        let fetch = try bench.connect("fetch", campaign, ["--values-wait", "0"])
-        let untouched = try bench.totalRequests()
+        let second = try await bench.connect("apply", campaign)
+        let fetch = try await bench.connect("fetch", campaign, ["--values-wait", "0"])
+        let untouched = try await bench.totalRequests()
         first.signal(SIGCONT)
         for refused in [second, fetch] {
             #expect(refused.status == 5, "\(refused)")
@@ -70,18 +78,18 @@ struct CodesApplyReviewTests {
         }
         #expect(untouched == 1, "the refused runs sent nothing")
 
-        let (finished, exited) = first.finish(killAfter: 120)
+        let (finished, exited) = await first.finish(killAfter: 120)
         #expect(exited && finished.status == 0, "\(finished)")
-        let state = try bench.state()
+        let state = try await bench.state()
         #expect(state["repeatedCreates"]?.int == 0, "\(state["repeatedCreateLog"] ?? .null)")
-        #expect(try bench.resources("inAppPurchaseOfferCodes").count == 1)
-        #expect(try bench.resources("inAppPurchaseOfferCodeCustomCodes").count == 2)
-        let resources = try bench.ledgerResources(campaign)
+        await #expect(try bench.resources("inAppPurchaseOfferCodes").count == 1)
+        await #expect(try bench.resources("inAppPurchaseOfferCodeCustomCodes").count == 2)
+        let resources = try await bench.ledgerResources(campaign)
         #expect(
             resources.count == 3 && resources.values.allSatisfy { $0["state"]?.string == "created" }, "\(resources)")
 
         // The lock went with the first run: the next one runs, and finds everything there.
-        let again = try bench.connect("apply", campaign)
+        let again = try await bench.connect("apply", campaign)
         #expect(again.status == 0, "\(again)")
         #expect(again.stdout.contains("created 0, already there 3,"), "\(again)")
     }
@@ -90,11 +98,11 @@ struct CodesApplyReviewTests {
 
     @Test(
         "Behind a base URL that is not the host of links.next, a lookup still reads page 2 and finds the dropped custom code",
-        .enabled(if: enabled, reason))
-    func aLookupPagesBehindAnotherBaseURL() throws {
-        let bench = try Bench()
+        .enabled(reason) { await enabled })
+    func aLookupPagesBehindAnotherBaseURL() async throws {
+        let bench = try await Bench()
         defer { bench.close() }
-        let campaign = try bench.campaign(
+        let campaign = try await bench.campaign(
             CampaignFiles.campaign(
                 name: "paging",
                 offers: [
@@ -105,20 +113,20 @@ struct CodesApplyReviewTests {
         #expect(bench.standIn.baseURL.hasPrefix("http://127.0.0.1:"))
         let address = bench.standIn.baseURL.replacingOccurrences(of: "127.0.0.1", with: "localhost")
         // The 201st custom code is created but its answer is lost: the lookup must read the second page of 200.
-        try bench.standIn.setFaults(
+        try await bench.standIn.setFaults(
             #"{"script": [{"method": "POST", "pathPrefix": "/v1/inAppPurchaseOfferCodeCustomCodes", "skip": 200, "fault": "drop-after"}]}"#
         )
-        let run = try bench.connect("apply", campaign, ["--parallel", "1", "--timeout", "2"], address: address)
+        let run = try await bench.connect("apply", campaign, ["--parallel", "1", "--timeout", "2"], address: address)
         #expect(run.status == 0, "\(run)")
-        let state = try bench.state()
+        let state = try await bench.state()
         #expect(state["faultsInjected"]?["drop-after"]?.int == 1)
         #expect(state["requests"]?["GET /v1/inAppPurchaseOfferCodes/{id}/customCodes"]?.int == 2, "both pages read")
         #expect(state["repeatedCreates"]?.int == 0, "\(state["repeatedCreateLog"] ?? .null)")
         let refusals = (state["posts"]?.array ?? []).filter { $0["status"]?.int == 409 }
         #expect(refusals.isEmpty, "\(refusals)")
-        let made = try bench.resources("inAppPurchaseOfferCodeCustomCodes")
+        let made = try await bench.resources("inAppPurchaseOfferCodeCustomCodes")
         #expect(made.count == 205)
-        let resources = try bench.ledgerResources(campaign)
+        let resources = try await bench.ledgerResources(campaign)
         #expect(resources.count == 206 && resources.values.allSatisfy { $0["state"]?.string == "created" })
         #expect(
             Set(resources.values.filter { $0["kind"]?.string == "customCode" }.compactMap { $0["id"]?.string })
@@ -140,41 +148,41 @@ struct CodesApplyReviewTests {
 
     @Test(
         "After a lost offer POST, the lookup does not adopt another campaign's offer of the same name: the campaign gets its own",
-        .enabled(if: enabled, reason), arguments: OtherOffer.allCases)
-    func anotherCampaignsOfferIsNotAdopted(other: OtherOffer) throws {
-        let bench = try Bench()
+        .enabled(reason) { await enabled }, arguments: OtherOffer.allCases)
+    func anotherCampaignsOfferIsNotAdopted(other: OtherOffer) async throws {
+        let bench = try await Bench()
         defer { bench.close() }
-        let x1 = try bench.campaign(
+        let x1 = try await bench.campaign(
             CampaignFiles.campaign(
                 name: "x1", offers: [CampaignFiles.offer("Shared", custom: [CampaignFiles.given(["XONE27"])])]),
             file: "x1.json")
-        let applied = try bench.connect("apply", x1)
+        let applied = try await bench.connect("apply", x1)
         #expect(applied.status == 0, "\(applied)")
         // The ledger refuses a second active offer of the same name: x1's is switched off first.
         let off =
-            other == .markedOffInTheLedgerOnly
+            await other == .markedOffInTheLedgerOnly
             ? try bench.run("deactivate", x1, ["--offer", "Shared"])
             : try bench.connect("deactivate", x1, ["--offer", "Shared", "--apply"])
         #expect(off.status == 0, "\(off)")
         let x2Ledger: CampaignFiles.LedgerChoice =
             other == .switchedOffOtherLedger ? .at(bench.files.file("x2-ledger.sqlite")) : .folder
-        let x2 = try bench.campaign(
+        let x2 = try await bench.campaign(
             CampaignFiles.campaign(
                 name: "x2", offers: [CampaignFiles.offer("Shared", custom: [CampaignFiles.given(["XTWO27"])])]),
             file: "x2.json", ledger: x2Ledger)
         // x2's offer POST is lost before App Store Connect reads it: the lookup finds only x1's offer.
-        try bench.standIn.setFaults(
+        try await bench.standIn.setFaults(
             #"{"script": [{"method": "POST", "pathPrefix": "/v1/inAppPurchaseOfferCodes", "fault": "drop-before"}]}"#)
-        let run = try bench.connect("apply", x2, ["--timeout", "2"], ledger: x2Ledger)
+        let run = try await bench.connect("apply", x2, ["--timeout", "2"], ledger: x2Ledger)
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.contains("created 2, already there 0,"), "\(run)")
 
-        let x1Id = try bench.ledgerResources(x1)["offer-1"]?["id"]?.string
-        let x2Id = try bench.ledgerResources(x2, ledger: x2Ledger)["offer-1"]?["id"]?.string
+        let x1Id = try await bench.ledgerResources(x1)["offer-1"]?["id"]?.string
+        let x2Id = try await bench.ledgerResources(x2, ledger: x2Ledger)["offer-1"]?["id"]?.string
         #expect(x1Id != nil && x2Id != nil && x1Id != x2Id, "x1 \(x1Id ?? "-"), x2 \(x2Id ?? "-")")
-        let offers = try bench.resources("inAppPurchaseOfferCodes")
+        let offers = try await bench.resources("inAppPurchaseOfferCodes")
         #expect(Set(offers.compactMap { $0["id"]?.string }) == Set([x1Id, x2Id].compactMap { $0 }), "\(offers)")
-        let code = try bench.resources("inAppPurchaseOfferCodeCustomCodes").first {
+        let code = try await bench.resources("inAppPurchaseOfferCodeCustomCodes").first {
             $0["attributes"]?["customCode"]?.string == "XTWO27"
         }
         #expect(code?["parent"]?["id"]?.string == x2Id, "x2's code belongs to x2's offer: \(code ?? .null)")
@@ -185,35 +193,35 @@ struct CodesApplyReviewTests {
 
     @Test(
         "A custom code App Store Connect creates after the lookup: the resend's 409 is checked against the list and the code is created, not failed",
-        .enabled(if: enabled, reason))
-    func aLateCreateIsFoundAfterTheDuplicateRefusal() throws {
-        let bench = try Bench()
+        .enabled(reason) { await enabled })
+    func aLateCreateIsFoundAfterTheDuplicateRefusal() async throws {
+        let bench = try await Bench()
         defer { bench.close() }
-        let campaign = try bench.campaign(
+        let campaign = try await bench.campaign(
             CampaignFiles.campaign(
                 name: "late", offers: [CampaignFiles.offer("Late", custom: [CampaignFiles.given(["LATE27"])])]),
             file: "late.json")
         // The code's POST is processed 4 s after it arrives: after the 1 s timeout, the settle pause (1 s) and the
         // lookup that does not find it. The resend is refused unprocessed (429, Retry-After 4) so that it arrives
         // after the first POST was processed, with seconds to spare either way: it gets 409 (the code is taken).
-        try bench.standIn.configure(#"{"slowSeconds": 4}"#)
-        try bench.standIn.setFaults(
+        try await bench.standIn.configure(#"{"slowSeconds": 4}"#)
+        try await bench.standIn.setFaults(
             #"{"script": [{"method": "POST", "pathPrefix": "/v1/inAppPurchaseOfferCodeCustomCodes", "fault": "slow-before"}, "#
                 + #"{"method": "POST", "pathPrefix": "/v1/inAppPurchaseOfferCodeCustomCodes", "skip": 1, "fault": "rate-limit", "retryAfter": 4}]}"#
         )
-        let run = try bench.connect("apply", campaign, ["--parallel", "1", "--timeout", "1"])
+        let run = try await bench.connect("apply", campaign, ["--parallel", "1", "--timeout", "1"])
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.contains("refused 0,"), "\(run)")
-        let made = try bench.resources("inAppPurchaseOfferCodeCustomCodes")
+        let made = try await bench.resources("inAppPurchaseOfferCodeCustomCodes")
         #expect(made.count == 1, "created once: \(made)")
-        let duplicate = (try bench.state()["posts"]?.array ?? []).filter {
+        let duplicate = await (try bench.state()["posts"]?.array ?? []).filter {
             $0["path"]?.string == "/v1/inAppPurchaseOfferCodeCustomCodes" && $0["status"]?.int == 409
         }
         #expect(duplicate.count == 1, "the resend was refused as a duplicate: \(duplicate)")
-        let code = try bench.ledgerResources(campaign)["offer-1-custom-code-1"]
+        let code = try await bench.ledgerResources(campaign)["offer-1-custom-code-1"]
         #expect(code?["state"]?.string == "created", "\(code ?? .null)")
         #expect(code?["id"]?.string == made.first?["id"]?.string)
-        #expect(code?["error"] == nil)
+        #expect(code?["error"] == .null)
     }
 
     // MARK: 5. Fix and run again; a changed created offer
@@ -240,14 +248,14 @@ struct CodesApplyReviewTests {
 
     @Test(
         "A refused offer, fixed in the campaign: the next run creates it, and the run after finds everything there (no plan change)",
-        .enabled(if: enabled, reason))
-    func aFixedCampaignIsAppliedAndThenComplete() throws {
-        let bench = try Bench()
+        .enabled(reason) { await enabled })
+    func aFixedCampaignIsAppliedAndThenComplete() async throws {
+        let bench = try await Bench()
         defer { bench.close() }
         // The price point names GBR while its price entry is USA: App Store Connect refuses the offer.
-        let campaign = try bench.campaign(
+        let campaign = try await bench.campaign(
             Self.fixme(pricePoint: Self.gemsPricePoint(territory: "GBR")), file: "fixme.json")
-        let refused = try bench.connect("apply", campaign)
+        let refused = try await bench.connect("apply", campaign)
         #expect(refused.status == 4, "\(refused)")
         #expect(
             refused.stdout.contains(
@@ -257,39 +265,39 @@ struct CodesApplyReviewTests {
             refused.stdout.contains("created 2, already there 0, refused 1, skipped (their offer was not created) 1,"))
 
         try bench.files.write(Self.fixme(pricePoint: Self.gemsPricePoint(territory: "USA")), to: "fixme.json")
-        let fixed = try bench.connect("apply", campaign)
+        let fixed = try await bench.connect("apply", campaign)
         #expect(fixed.status == 0, "\(fixed)")
         #expect(fixed.stdout.contains("created 2, already there 2, refused 0,"), "\(fixed)")
 
-        let before = try bench.totalRequests()
-        let complete = try bench.connect("apply", campaign)
+        let before = try await bench.totalRequests()
+        let complete = try await bench.connect("apply", campaign)
         #expect(complete.status == 0, "\(complete)")
         #expect(complete.stdout.contains("created 0, already there 4, refused 0,"), "\(complete)")
         #expect(!complete.stderr.contains("from other values"), "\(complete)")
-        #expect(try bench.totalRequests() == before, "nothing sent")
-        let dryRun = try bench.connect("apply", campaign, ["--dry-run"])
+        await #expect(try bench.totalRequests() == before, "nothing sent")
+        let dryRun = try await bench.connect("apply", campaign, ["--dry-run"])
         #expect(dryRun.stdout.contains("total: 4 exist, 0 would be created"), "\(dryRun)")
-        #expect(try bench.state()["repeatedCreates"]?.int == 0)
+        await #expect(try bench.state()["repeatedCreates"]?.int == 0)
     }
 
     @Test(
         "--dry-run shows a created offer whose attributes changed as one apply refuses; apply then exits 4 and sends nothing",
-        .enabled(if: enabled, reason))
-    func aChangedCreatedOfferIsShownAndRefused() throws {
-        let bench = try Bench()
+        .enabled(reason) { await enabled })
+    func aChangedCreatedOfferIsShownAndRefused() async throws {
+        let bench = try await Bench()
         defer { bench.close() }
         let text = CampaignFiles.campaign(
             name: "edit", offers: [CampaignFiles.offer("Pro", custom: [CampaignFiles.given(["EDIT27"])])])
-        let campaign = try bench.campaign(text, file: "edit.json")
-        let applied = try bench.connect("apply", campaign)
+        let campaign = try await bench.campaign(text, file: "edit.json")
+        let applied = try await bench.connect("apply", campaign)
         #expect(applied.status == 0, "\(applied)")
 
         let changed = text.replacingOccurrences(
             of: #"["NON_SPENDER", "CHURNED_SPENDER"]"#, with: #"["NON_SPENDER", "CHURNED_SPENDER", "ACTIVE_SPENDER"]"#)
         #expect(changed != text)
         try bench.files.write(changed, to: "edit.json")
-        let sent = try bench.totalRequests()
-        let dryRun = try bench.connect("apply", campaign, ["--dry-run"])
+        let sent = try await bench.totalRequests()
+        let dryRun = try await bench.connect("apply", campaign, ["--dry-run"])
         #expect(dryRun.status == 0, "\(dryRun)")
         #expect(
             dryRun.stdout.contains(
@@ -299,18 +307,18 @@ struct CodesApplyReviewTests {
             dryRun.stdout.contains(
                 "total: 1 exist, 0 would be created, 0 looked up first, 0 sent again after a refusal, 1 changed: apply "
                     + "refuses to run"), "\(dryRun)")
-        let json = try bench.connect("apply", campaign, ["--dry-run", "--format", "json"])
+        let json = try await bench.connect("apply", campaign, ["--dry-run", "--format", "json"])
         let offer = json.json?["resources"]?.array?.first { $0["request"]?.string == "offer-1" }
         #expect(offer?["action"]?.string == "refuse", "\(json)")
 
-        let apply = try bench.connect("apply", campaign)
+        let apply = try await bench.connect("apply", campaign)
         #expect(apply.status == 4, "\(apply)")
         #expect(
             apply.stderr.contains(
                 "1 resource(s) were created in App Store Connect from other values than the campaign now has (offer-1 "
                     + "(offer \"Pro\"))"), "\(apply)")
         #expect(apply.stderr.contains("Nothing was sent."), "\(apply)")
-        #expect(try bench.totalRequests() == sent, "nothing sent")
+        await #expect(try bench.totalRequests() == sent, "nothing sent")
     }
 
     // MARK: 6. The request timeout covers the answer's body
@@ -349,22 +357,22 @@ struct CodesApplyReviewTests {
 
     @Test(
         "An answer whose body stalls after its head ends within --timeout: the run ends (non-zero) and the resource stays sent",
-        .enabled(if: pythonEnabled, pythonReason))
-    func aStalledAnswerBodyEndsWithinTheTimeout() throws {
+        .enabled(pythonReason) { await pythonEnabled })
+    func aStalledAnswerBodyEndsWithinTheTimeout() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let campaign = try files.write(
             CampaignFiles.campaign(
                 name: "stall", offers: [CampaignFiles.offer("Stall", custom: [CampaignFiles.given(["STALL27"])])]),
             to: "stall.json")
-        let generated = try files.run("generate", campaign)
+        let generated = try await files.run("generate", campaign)
         #expect(generated.status == 0, "\(generated)")
         let script = try files.write(Self.stallingServer, to: "stall_server.py")
         let log = files.file("server.log")
         let server = try Launched.start(
             "/usr/bin/env", [Independent.python, script, log], cwd: files.folder.url, recordOutput: false)
         defer { server.kill() }
-        let line = try #require(server.firstLine(seconds: 60), "the stalling server did not start")
+        let line = try #require(await server.firstLine(seconds: 60), "the stalling server did not start")
         let port = try #require(line.hasPrefix("listening on ") ? Int(line.dropFirst(13)) : nil, "\(line)")
 
         let run = try Launched.offerkit(
@@ -374,7 +382,7 @@ struct CodesApplyReviewTests {
             ] + Bench.key,
             cwd: files.folder.url)
         defer { run.kill() }
-        let (result, exited) = run.finish(killAfter: 90)
+        let (result, exited) = await run.finish(killAfter: 90)
         #expect(exited, "offerkit did not end by itself within 90 s (the body read has no deadline)\n\(result)")
         #expect(result.status != 0, "\(result)")
         #expect(result.status == 5, "a lookup that cannot tell, or attempts spent: I/O\n\(result)")
@@ -382,7 +390,7 @@ struct CodesApplyReviewTests {
         #expect(requests.hasPrefix("POST /v1/inAppPurchaseOfferCodes\n"), "\(requests)")
         #expect(requests.components(separatedBy: "POST ").count == 2, "one POST: \(requests)")
 
-        let status = try files.run("status", campaign, ["--format", "json"])
+        let status = try await files.run("status", campaign, ["--format", "json"])
         let offer = status.json?["appStoreConnect"]?.array?.first { $0["request"]?.string == "offer-1" }
         #expect(offer?["state"]?.string == "sent", "outcome unknown: \(status)")
     }
@@ -391,11 +399,11 @@ struct CodesApplyReviewTests {
 
     @Test(
         "When the hourly limit is spent, apply stops at once (exit 5, few 429s); with a fresh limit the next run finishes, nothing twice",
-        .enabled(if: enabled, reason))
-    func aSpentHourlyLimitStopsTheRunAtOnce() throws {
-        let bench = try Bench()
+        .enabled(reason) { await enabled })
+    func aSpentHourlyLimitStopsTheRunAtOnce() async throws {
+        let bench = try await Bench()
         defer { bench.close() }
-        let campaign = try bench.campaign(
+        let campaign = try await bench.campaign(
             CampaignFiles.campaign(
                 name: "hourly",
                 offers: [
@@ -405,36 +413,36 @@ struct CodesApplyReviewTests {
             file: "hourly.json")
         // The 20th and 21st custom codes are held by the stand-in (both of the run's 2 slots wait); meanwhile the
         // key's hour is spent, as by another client of the same key (OfferKit's own pacing never spends it).
-        try bench.standIn.configure(#"{"slowSeconds": 3}"#)
-        try bench.standIn.setFaults(
+        try await bench.standIn.configure(#"{"slowSeconds": 3}"#)
+        try await bench.standIn.setFaults(
             #"{"script": [{"method": "POST", "pathPrefix": "/v1/inAppPurchaseOfferCodeCustomCodes", "skip": 19, "times": 2, "fault": "slow-before"}]}"#
         )
         let first = try Launched.offerkit(
             bench.arguments("apply", campaign, ["--parallel", "2"]), cwd: bench.files.folder.url)
         defer { first.kill() }
-        try bench.waitFor("the 21st custom-code POST") { try bench.count(Self.requestsOfCustomCodes) >= 21 }
-        try bench.standIn.configure(#"{"rateLimit": {"limit": 40, "used": 40}}"#)
-        let (stopped, exited) = first.finish(killAfter: 120)
+        try await bench.waitFor("the 21st custom-code POST") { try await bench.count(Self.requestsOfCustomCodes) >= 21 }
+        try await bench.standIn.configure(#"{"rateLimit": {"limit": 40, "used": 40}}"#)
+        let (stopped, exited) = await first.finish(killAfter: 120)
         #expect(exited && stopped.status == 5, "\(stopped)")
         #expect(
             stopped.stderr.contains(
                 "The API key's hourly limit of 40 App Store Connect requests is spent (X-Rate-Limit: none left)."),
             "\(stopped)")
         #expect(stopped.stdout.contains("  stopped: The API key's hourly limit of 40"), "\(stopped)")
-        let rateLimited = try bench.state()["rateLimited"]?.int ?? -1
+        let rateLimited = try await bench.state()["rateLimited"]?.int ?? -1
         #expect((1...3).contains(rateLimited), "429s answered: \(rateLimited), at most --parallel + 1")
-        let afterStop = try bench.ledgerResources(campaign)
+        let afterStop = try await bench.ledgerResources(campaign)
         #expect(!afterStop.values.contains { $0["state"]?.string == "failed" }, "\(afterStop)")
 
-        try bench.standIn.configure(#"{"rateLimit": {"limit": 3500, "used": 0}}"#)
-        try bench.standIn.setFaults("{}")
-        let resumed = try bench.connect("apply", campaign)
+        try await bench.standIn.configure(#"{"rateLimit": {"limit": 3500, "used": 0}}"#)
+        try await bench.standIn.setFaults("{}")
+        let resumed = try await bench.connect("apply", campaign)
         #expect(resumed.status == 0, "\(resumed)")
-        let state = try bench.state()
+        let state = try await bench.state()
         #expect(state["repeatedCreates"]?.int == 0, "\(state["repeatedCreateLog"] ?? .null)")
-        #expect(try bench.resources("inAppPurchaseOfferCodes").count == 1)
-        #expect(try bench.resources("inAppPurchaseOfferCodeCustomCodes").count == 60)
-        let resources = try bench.ledgerResources(campaign)
+        await #expect(try bench.resources("inAppPurchaseOfferCodes").count == 1)
+        await #expect(try bench.resources("inAppPurchaseOfferCodeCustomCodes").count == 60)
+        let resources = try await bench.ledgerResources(campaign)
         #expect(resources.count == 61 && resources.values.allSatisfy { $0["state"]?.string == "created" })
     }
 
@@ -442,20 +450,20 @@ struct CodesApplyReviewTests {
 
     @Test(
         "deactivate --activate --apply when the ledger already holds 10 active offers of the app: exit 4, no crash, nothing sent",
-        .enabled(if: enabled, reason))
-    func activatingOverTheLimitIsRefusedWithoutACrash() throws {
-        let bench = try Bench()
+        .enabled(reason) { await enabled })
+    func activatingOverTheLimitIsRefusedWithoutACrash() async throws {
+        let bench = try await Bench()
         defer { bench.close() }
-        let solo = try bench.campaign(
+        let solo = try await bench.campaign(
             CampaignFiles.campaign(
                 name: "solo", offers: [CampaignFiles.offer("Solo", custom: [CampaignFiles.given(["SOLO27"])])]),
             file: "solo.json")
-        let applied = try bench.connect("apply", solo)
+        let applied = try await bench.connect("apply", solo)
         #expect(applied.status == 0, "\(applied)")
-        let off = try bench.connect("deactivate", solo, ["--offer", "Solo", "--apply"])
+        let off = try await bench.connect("deactivate", solo, ["--offer", "Solo", "--apply"])
         #expect(off.status == 0, "\(off)")
         // Ten active offers of the same app in other campaigns of the ledger.
-        try bench.campaign(
+        try await bench.campaign(
             CampaignFiles.campaign(
                 name: "ten",
                 offers: (0..<10).map {
@@ -467,15 +475,15 @@ struct CodesApplyReviewTests {
             bench.arguments("deactivate", solo, ["--offer", "Solo", "--activate", "--apply"]),
             cwd: bench.files.folder.url)
         defer { on.kill() }
-        let (result, exited) = on.finish(killAfter: 120)
+        let (result, exited) = await on.finish(killAfter: 120)
         #expect(exited && result.status == 4, "exit 4, not a crash\n\(result)")
         #expect(!result.stderr.contains("Fatal error"), "\(result)")
         #expect(
             result.stderr.contains(
                 "11 offers of app \(CampaignFiles.appAppleId) would be active in the ledger, over Apple's limit of 10 "
                     + "active offers per app"), "\(result)")
-        #expect(try bench.count("PATCH /v1/inAppPurchaseOfferCodes/{id}") == 1, "only the deactivation was sent")
-        let status = try bench.run("status", solo, ["--format", "json"])
+        await #expect(try bench.count("PATCH /v1/inAppPurchaseOfferCodes/{id}") == 1, "only the deactivation was sent")
+        let status = try await bench.run("status", solo, ["--format", "json"])
         let offer = status.json?["offers"]?.array?.first { $0["offer"]?.string == "Solo" }
         #expect(offer?["active"]?.bool == false, "\(status)")
     }
@@ -484,11 +492,11 @@ struct CodesApplyReviewTests {
 
     @Test(
         "An error naming an App Store Connect path shows the path, not <redacted: …>",
-        .enabled(if: enabled, reason))
-    func anAPIPathInAnErrorIsShown() throws {
-        let bench = try Bench()
+        .enabled(reason) { await enabled })
+    func anAPIPathInAnErrorIsShown() async throws {
+        let bench = try await Bench()
         defer { bench.close() }
-        let campaign = try bench.campaign(
+        let campaign = try await bench.campaign(
             """
             {"name": "subs", "app": {"bundleId": "com.example.offerkit.demo", "appAppleId": "\(CampaignFiles.appAppleId)"},
              "offers": [{"referenceName": "Trial", "product": {"id": "6450000001", "productId": "com.example.offerkit.monthly",
@@ -496,12 +504,12 @@ struct CodesApplyReviewTests {
                "customerEligibilities": ["NEW"], "offerEligibility": "REPLACE_INTRO_OFFERS",
                "prices": [{"territory": "USA", "free": true}], "customCodes": [{"codes": ["TRIAL27"], "redemptionLimit": 5}]}]}
             """, file: "subs.json")
-        let applied = try bench.connect("apply", campaign)
+        let applied = try await bench.connect("apply", campaign)
         #expect(applied.status == 0, "\(applied)")
-        let id = try #require(try bench.ledgerResources(campaign)["offer-1"]?["id"]?.string)
+        let id = try await #require(try bench.ledgerResources(campaign)["offer-1"]?["id"]?.string)
         // App Store Connect no longer knows the offer: the PATCH is refused with 404, naming its path.
-        try bench.standIn.reset()
-        let off = try bench.connect("deactivate", campaign, ["--offer", "Trial", "--apply"])
+        try await bench.standIn.reset()
+        let off = try await bench.connect("deactivate", campaign, ["--offer", "Trial", "--apply"])
         #expect(off.status == 4, "\(off)")
         #expect(
             off.stderr.contains("App Store Connect refused PATCH /v1/subscriptionOfferCodes/\(id): 404 NOT_FOUND"),
@@ -510,14 +518,14 @@ struct CodesApplyReviewTests {
     }
 
     @Test("A PEM body line in an option value is still redacted, also after /v1/")
-    func keyMaterialInAnOptionIsRedacted() throws {
+    func keyMaterialInAnOptionIsRedacted() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let campaign = try files.write(
             CampaignFiles.campaign(
                 name: "keys", offers: [CampaignFiles.offer("Keys", custom: [CampaignFiles.given(["KEYS27"])])]),
             to: "keys.json")
-        let generated = try files.run("generate", campaign)
+        let generated = try await files.run("generate", campaign)
         #expect(generated.status == 0, "\(generated)")
         let line = try #require(
             DemoKey.privatePEM.split(separator: "\n").map(String.init).first { $0.count == 64 && !$0.hasPrefix("-") })
@@ -529,7 +537,7 @@ struct CodesApplyReviewTests {
             ["--api-base-url", "/v2/subscriptionOfferCodes/" + line],
         ]
         for arguments in cases {
-            let run = try files.run("apply", campaign, arguments + Bench.key)
+            let run = try await files.run("apply", campaign, arguments + Bench.key)
             #expect(run.status == 2, "\(run)")
             #expect(run.stderr.contains("<redacted: "), "\(run)")
             #expect(!run.stderr.contains(String(line.dropFirst(8).prefix(24))), "\(run)")
@@ -553,12 +561,12 @@ extension CodesApplyReviewTests {
         let standIn: AppStoreConnectStandIn
         let ledger: CampaignFiles.LedgerChoice
 
-        init(ledger: CampaignFiles.LedgerChoice = .folder) throws {
+        init(ledger: CampaignFiles.LedgerChoice = .folder) async throws {
             files = try CampaignFiles.make()
             self.ledger = ledger
             do {
-                standIn = try AppStoreConnectStandIn.start(products: Self.products, today: CampaignFiles.today)
-                try standIn.configure(#"{"valuesNotReady": 0}"#)
+                standIn = try await AppStoreConnectStandIn.start(products: Self.products, today: CampaignFiles.today)
+                try await standIn.configure(#"{"valuesNotReady": 0}"#)
             } catch {
                 files.remove()
                 throw error
@@ -578,9 +586,9 @@ extension CodesApplyReviewTests {
         func campaign(
             _ text: String, file: String, ledger: CampaignFiles.LedgerChoice? = nil,
             sourceLocation: SourceLocation = #_sourceLocation
-        ) throws -> String {
+        ) async throws -> String {
             let path = try files.write(text, to: file)
-            let generated = try run("generate", path, ledger: ledger)
+            let generated = try await run("generate", path, ledger: ledger)
             #expect(generated.status == 0, "\(generated)", sourceLocation: sourceLocation)
             return path
         }
@@ -610,8 +618,8 @@ extension CodesApplyReviewTests {
         func connect(
             _ subcommand: String, _ campaign: String, _ arguments: [String] = [], address: String? = nil,
             ledger: CampaignFiles.LedgerChoice? = nil
-        ) throws -> CLIResult {
-            try CLI.run(
+        ) async throws -> CLIResult {
+            try await CLI.run(
                 self.arguments(subcommand, campaign, arguments, address: address, ledger: ledger), cwd: files.folder.url
             )
         }
@@ -620,152 +628,118 @@ extension CodesApplyReviewTests {
         func run(
             _ subcommand: String, _ campaign: String, _ arguments: [String] = [],
             ledger: CampaignFiles.LedgerChoice? = nil
-        ) throws -> CLIResult {
-            try CLI.run(plain(subcommand, campaign, arguments, ledger: ledger), cwd: files.folder.url)
+        ) async throws -> CLIResult {
+            try await CLI.run(plain(subcommand, campaign, arguments, ledger: ledger), cwd: files.folder.url)
         }
 
         /// The stand-in's state (`GET /_standin/state`).
-        func state() throws -> JSON {
-            guard let state = JSON.parse(String(decoding: try standIn.stateData(), as: UTF8.self)) else {
+        func state() async throws -> JSON {
+            guard let state = await JSON.parse(String(decoding: try standIn.stateData(), as: UTF8.self)) else {
                 throw CLIRunnerError(description: "the stand-in's state is not JSON")
             }
             return state
         }
 
         /// The stand-in's count of `METHOD /template` requests (`POST /v1/inAppPurchaseOfferCodes`).
-        func count(_ request: String) throws -> Int64 { try state()["requests"]?[request]?.int ?? 0 }
+        func count(_ request: String) async throws -> Int64 { try await state()["requests"]?[request]?.int ?? 0 }
 
         /// Every `/v1` and `/v2` request the stand-in saw.
-        func totalRequests() throws -> Int64 {
-            (try state()["requests"]?.object ?? [:]).values.reduce(0) { $0 + ($1.int ?? 0) }
+        func totalRequests() async throws -> Int64 {
+            await (try state()["requests"]?.object ?? [:]).values.reduce(0) { $0 + ($1.int ?? 0) }
         }
 
         /// The stand-in's resources of `type`, in creation order.
-        func resources(_ type: String) throws -> [JSON] {
-            (try state()["resources"]?.array ?? []).filter { $0["type"]?.string == type }
+        func resources(_ type: String) async throws -> [JSON] {
+            await (try state()["resources"]?.array ?? []).filter { $0["type"]?.string == type }
         }
 
         /// The ledger's App Store Connect resources of a campaign by request id (`codes status --format json`).
         func ledgerResources(
             _ campaign: String, ledger: CampaignFiles.LedgerChoice? = nil,
             sourceLocation: SourceLocation = #_sourceLocation
-        ) throws -> [String: JSON] {
-            let status = try run("status", campaign, ["--format", "json"], ledger: ledger)
+        ) async throws -> [String: JSON] {
+            let status = try await run("status", campaign, ["--format", "json"], ledger: ledger)
             #expect(status.status == 0, "\(status)", sourceLocation: sourceLocation)
             let list = status.json?["appStoreConnect"]?.array ?? []
             return Dictionary(list.map { ($0["request"]?.string ?? "?", $0) }, uniquingKeysWith: { first, _ in first })
         }
 
-        /// Asks `condition` every 10 ms until it holds; fails the test after `seconds` (a guard against a hang,
-        /// not a measure of time).
+        /// Asks `condition` every 10 ms (sleeping with `Task.sleep`) until it holds; fails the test after
+        /// `seconds` (a guard against a hang, not a measure of time).
         func waitFor(
             _ what: String, seconds: Double = 60, sourceLocation: SourceLocation = #_sourceLocation,
-            _ condition: () throws -> Bool
-        ) throws {
-            let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline {
-                if try condition() { return }
-                Thread.sleep(forTimeInterval: 0.01)
+            _ condition: () async throws -> Bool
+        ) async throws {
+            let deadline = ContinuousClock.now + .seconds(seconds)
+            while ContinuousClock.now < deadline {
+                if try await condition() { return }
+                try await Task.sleep(for: .milliseconds(10))
             }
-            let held = try condition()
+            let held = try await condition()
             try #require(held, "waited \(Int(seconds)) s for \(what)", sourceLocation: sourceLocation)
         }
     }
 
     /// A process started in the background, its output in files: `offerkit` (recorded in ``OutputLog`` like
-    /// every CLI run) or a helper server.
-    final class Launched {
-        let process: Process
+    /// every CLI run) or a helper server; awaited without holding a thread (``ChildProcess``).
+    final class Launched: @unchecked Sendable {
+        let process: ChildProcess
         let arguments: [String]
-        let folder: TempDir
         let recordOutput: Bool
-        private var out: URL { folder.url.appendingPathComponent("out") }
-        private var err: URL { folder.url.appendingPathComponent("err") }
 
-        private init(process: Process, arguments: [String], folder: TempDir, recordOutput: Bool) {
+        private init(process: ChildProcess, arguments: [String], recordOutput: Bool) {
             self.process = process
             self.arguments = arguments
-            self.folder = folder
             self.recordOutput = recordOutput
         }
 
-        /// Starts the built `offerkit` with `arguments` in `cwd`, with the CLI tests' environment.
+        /// Starts `offerkit` (``CLI/binary``) with `arguments` in `cwd`, with the CLI tests' environment.
         static func offerkit(_ arguments: [String], cwd: URL) throws -> Launched {
-            guard let binary = CLI.binary else {
-                throw CLIRunnerError(description: "the offerkit executable was not found; build it first")
-            }
-            return try start(binary.path, arguments, cwd: cwd, recordOutput: true)
+            try start(CLI.binary.path, arguments, cwd: cwd, recordOutput: true)
         }
 
         /// Starts `executable` with `arguments` in `cwd`.
         static func start(_ executable: String, _ arguments: [String], cwd: URL, recordOutput: Bool) throws -> Launched
         {
-            let folder = try TempDir.make()
-            let launched = Launched(
-                process: Process(), arguments: arguments, folder: folder, recordOutput: recordOutput)
-            for url in [launched.out, launched.err] {
-                _ = FileManager.default.createFile(atPath: url.path, contents: nil)
-            }
-            let process = launched.process
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-            process.currentDirectoryURL = cwd
-            process.environment = CLI.environment(adding: [:])
-            process.standardOutput = try FileHandle(forWritingTo: launched.out)
-            process.standardError = try FileHandle(forWritingTo: launched.err)
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            return launched
+            let process = try ChildProcess(
+                URL(fileURLWithPath: executable), arguments, environment: CLI.environment(adding: [:]),
+                currentDirectory: cwd)
+            return Launched(process: process, arguments: arguments, recordOutput: recordOutput)
         }
 
         /// Sends `signal` to the process (SIGSTOP, SIGCONT) while it runs.
         func signal(_ signal: Int32) {
-            if process.isRunning { Foundation.kill(process.processIdentifier, signal) }
+            process.send(signal)
         }
 
-        /// Kills the process (SIGCONT, then SIGKILL) if it still runs, and removes its files' folder.
+        /// Kills the process (SIGCONT, then SIGKILL) if it still runs, without waiting (for `defer`).
         func kill() {
-            if process.isRunning {
-                Foundation.kill(process.processIdentifier, SIGCONT)
-                Foundation.kill(process.processIdentifier, SIGKILL)
-            }
-            process.waitUntilExit()
-            folder.remove()
+            process.send(SIGCONT)
+            process.send(SIGKILL)
         }
 
-        /// The first line of its stdout, waiting up to `seconds` for it.
-        func firstLine(seconds: Double) -> String? {
-            let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline {
-                let text = String(decoding: (try? Data(contentsOf: out)) ?? Data(), as: UTF8.self)
-                if let end = text.firstIndex(of: "\n") { return String(text[..<end]) }
-                if !process.isRunning { return nil }
-                Thread.sleep(forTimeInterval: 0.01)
-            }
-            return nil
+        /// The first line of its stdout, waiting up to `seconds` for it (polling with `Task.sleep`).
+        func firstLine(seconds: Double) async -> String? {
+            _ = await process.poll(upTo: seconds, every: 0.01) { process.stdout.contains("\n") }
+            let text = process.stdout
+            return text.firstIndex(of: "\n").map { String(text[..<$0]) }
         }
 
         /// Waits for the process to end, killing it (SIGKILL) after `seconds`; returns its output and whether
         /// it ended by itself with an exit status (not a signal, not the kill).
-        func finish(killAfter seconds: Double) -> (result: CLIResult, exited: Bool) {
-            let deadline = Date().addingTimeInterval(seconds)
-            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        func finish(killAfter seconds: Double) async -> (result: CLIResult, exited: Bool) {
+            _ = await process.poll(upTo: seconds, every: 0.02) { false }
             let killed = process.isRunning
-            if killed {
-                Foundation.kill(process.processIdentifier, SIGCONT)
-                Foundation.kill(process.processIdentifier, SIGKILL)
-            }
-            process.waitUntilExit()
-            var stderr = String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self)
+            if killed { kill() }
+            let ending = await process.ending()
+            var stderr = process.stderr
             if killed { stderr += "\n[test: killed after \(Int(seconds)) s]" }
-            if process.terminationReason == .uncaughtSignal {
-                stderr += "\n[test: ended by signal \(process.terminationStatus)]"
-            }
+            if case .signalled(let signal) = ending { stderr += "\n[test: ended by signal \(signal)]" }
             let result = CLIResult(
-                arguments: arguments, status: process.terminationStatus,
-                stdout: String(decoding: (try? Data(contentsOf: out)) ?? Data(), as: UTF8.self), stderr: stderr)
+                arguments: arguments, status: ending.rawStatus, stdout: process.stdout, stderr: stderr)
             if recordOutput { OutputLog.shared.record(result) }
-            return (result, !killed && process.terminationReason == .exit)
+            if case .exited = ending { return (result, !killed) }
+            return (result, false)
         }
     }
 }

@@ -15,11 +15,11 @@ struct CodesApplyTests {
 
     @Test(
         "--dry-run before anything: every resource would be created and nothing is sent; after a run each exists with its id",
-        .enabled(if: Fixture.enabled, Fixture.reason))
-    func dryRunBeforeAndAfterApply() throws {
-        let fixture = try Fixture()
+        .enabled(Fixture.reason) { await Fixture.enabled })
+    func dryRunBeforeAndAfterApply() async throws {
+        let fixture = try await Fixture()
         defer { fixture.close() }
-        let before = try fixture.connect("apply", ["--dry-run"])
+        let before = try await fixture.connect("apply", ["--dry-run"])
         #expect(before.status == 0, "\(before)")
         #expect(
             before.output == """
@@ -32,7 +32,7 @@ struct CodesApplyTests {
                   1 custom code of offer "Press": 1 would be created
                   total: 0 exist, 7 would be created, 0 looked up first, 0 sent again after a refusal
                 """, "\(before)")
-        let beforeJSON = try fixture.connect("apply", ["--dry-run", "--format", "json"])
+        let beforeJSON = try await fixture.connect("apply", ["--dry-run", "--format", "json"])
         #expect(beforeJSON.status == 0, "\(beforeJSON)")
         #expect(beforeJSON.json?["campaign"]?.string == "apply-test")
         let planned = beforeJSON.json?["resources"]?.array ?? []
@@ -45,13 +45,13 @@ struct CodesApplyTests {
             #expect(item["action"]?.string == "create" && item["state"]?.string == "planned", "\(item)")
             #expect(item["id"] == nil, "\(item)")
         }
-        let untouched = try fixture.state()
+        let untouched = try await fixture.state()
         #expect(untouched["requests"] == .object([:]), "a dry run sends nothing")
         #expect(untouched["posts"] == .array([]))
         #expect(untouched["tokenFailures"] == .int(0))
-        #expect(try fixture.ledgerResources().isEmpty, "a dry run records nothing")
+        await #expect(try fixture.ledgerResources().isEmpty, "a dry run records nothing")
 
-        let apply = try fixture.connect("apply")
+        let apply = try await fixture.connect("apply")
         #expect(apply.status == 0, "\(apply)")
         let lines = apply.output.split(separator: "\n").map(String.init)
         #expect(
@@ -67,16 +67,16 @@ struct CodesApplyTests {
             last.hasPrefix("  9 requests in ")
                 && last.hasSuffix(" s; rate limit: 3,491 of 3,500 requests left this hour"), "\(apply)")
 
-        let ledger = try fixture.ledgerResources()
+        let ledger = try await fixture.ledgerResources()
         let ids = ledger.mapValues { $0["id"]?.string ?? "?" }
         #expect(ledger.values.allSatisfy { $0["state"]?.string == "created" }, "\(ledger)")
         let made =
-            try fixture.resources("inAppPurchaseOfferCodes")
+            try await fixture.resources("inAppPurchaseOfferCodes")
             + fixture.resources(
                 "inAppPurchaseOfferCodeOneTimeUseCodes") + fixture.resources("inAppPurchaseOfferCodeCustomCodes")
         #expect(Set(made.compactMap { $0["id"]?.string }) == Set(ids.values), "the ledger holds Apple's ids")
 
-        let after = try fixture.connect("apply", ["--dry-run"])
+        let after = try await fixture.connect("apply", ["--dry-run"])
         #expect(after.status == 0, "\(after)")
         #expect(
             after.output == """
@@ -89,30 +89,30 @@ struct CodesApplyTests {
                   1 custom code of offer "Press": 1 exists
                   total: 7 exist, 0 would be created, 0 looked up first, 0 sent again after a refusal
                 """, "\(after)")
-        let afterJSON = try fixture.connect("apply", ["--dry-run", "--format", "json"])
+        let afterJSON = try await fixture.connect("apply", ["--dry-run", "--format", "json"])
         for item in afterJSON.json?["resources"]?.array ?? [] {
             let request = item["request"]?.string ?? "?"
             #expect(item["action"]?.string == "none" && item["state"]?.string == "created", "\(item)")
             #expect(item["id"]?.string == ids[request], "\(item)")
         }
-        #expect(try fixture.requestCount() == 9, "the dry runs after the run sent nothing either")
+        await #expect(try fixture.requestCount() == 9, "the dry runs after the run sent nothing either")
     }
 
     @Test(
         "A resource whose outcome stayed unknown is shown `sent`, looked up first by --dry-run's account, and found by the next run",
-        .enabled(if: Fixture.enabled, Fixture.reason))
-    func resourceLeftSentIsLookedUpFirst() throws {
-        let fixture = try Fixture(
+        .enabled(Fixture.reason) { await Fixture.enabled })
+    func resourceLeftSentIsLookedUpFirst() async throws {
+        let fixture = try await Fixture(
             CampaignFiles.campaign(
                 name: "solo", offers: [CampaignFiles.offer("Solo", custom: [CampaignFiles.given(["SOLO27"])])]))
         defer { fixture.close() }
         // The custom code is created but its answer is lost; the lookup that follows is asked to wait longer than
         // OfferKit waits, so the run stops with the outcome unknown.
-        try fixture.standIn.setFaults(
+        try await fixture.standIn.setFaults(
             #"{"script": [{"method": "POST", "pathPrefix": "/v1/inAppPurchaseOfferCodeCustomCodes", "fault": "drop-after"}, "#
                 + #"{"method": "GET", "pathPrefix": "/v1/inAppPurchaseOfferCodes/", "fault": "rate-limit", "retryAfter": 1000}]}"#
         )
-        let stopped = try fixture.connect("apply", ["--timeout", "2"])
+        let stopped = try await fixture.connect("apply", ["--timeout", "2"])
         #expect(stopped.status == 5, "\(stopped)")
         #expect(
             Fixture.line(stopped, startingWith: "  created")
@@ -123,18 +123,18 @@ struct CodesApplyTests {
                     + "(Retry-After), longer than OfferKit waits; run again later."), "\(stopped)")
         #expect(stopped.stderr.contains("run the same command again to continue where it stopped"), "\(stopped)")
 
-        let ledger = try fixture.ledgerResources()
+        let ledger = try await fixture.ledgerResources()
         #expect(ledger["offer-1"]?["state"]?.string == "created")
         #expect(ledger["offer-1-custom-code-1"]?["state"]?.string == "sent", "\(ledger)")
-        #expect(ledger["offer-1-custom-code-1"]?["id"] == nil)
-        let status = try fixture.run("status")
+        #expect(ledger["offer-1-custom-code-1"]?["id"] == .null)
+        let status = try await fixture.run("status")
         #expect(
             status.stdout.contains(
                 "    custom codes: 1 sent\n      offer-1-custom-code-1 (SOLO27): sent: outcome unknown, looked up before "
                     + "it is sent again"), "\(status)")
 
         let offerId = ledger["offer-1"]?["id"]?.string ?? "?"
-        let dryRun = try fixture.connect("apply", ["--dry-run"])
+        let dryRun = try await fixture.connect("apply", ["--dry-run"])
         #expect(
             dryRun.output == """
                 campaign solo: nothing is sent (--dry-run)
@@ -143,35 +143,35 @@ struct CodesApplyTests {
                     offer-1-custom-code-1: outcome unknown: looked up in App Store Connect first, created only if missing
                   total: 1 exist, 0 would be created, 1 looked up first, 0 sent again after a refusal
                 """, "\(dryRun)")
-        let dryRunJSON = try fixture.connect("apply", ["--dry-run", "--format", "json"])
+        let dryRunJSON = try await fixture.connect("apply", ["--dry-run", "--format", "json"])
         let code = dryRunJSON.json?["resources"]?.array?.first { $0["request"]?.string == "offer-1-custom-code-1" }
         #expect(code?["action"]?.string == "look-up" && code?["state"]?.string == "sent", "\(dryRunJSON)")
 
-        try fixture.standIn.setFaults("{}")
-        let rerun = try fixture.connect("apply")
+        try await fixture.standIn.setFaults("{}")
+        let rerun = try await fixture.connect("apply")
         #expect(rerun.status == 0, "\(rerun)")
         #expect(
             Fixture.line(rerun, startingWith: "  created")
                 == Fixture.counts(created: 0, alreadyThere: 2, refused: 0, skipped: 0, unfinished: 0), "\(rerun)")
-        let state = try fixture.state()
+        let state = try await fixture.state()
         #expect(state["creates"]?["inAppPurchaseOfferCodeCustomCodes"] == .int(1), "found, not sent again")
         #expect(state["repeatedCreates"] == .int(0))
         #expect(state["ruleFailures"] == .object([:]), "a second POST of the code would have been refused")
         #expect(state["posts"]?.array?.count == 2, "the rerun sent no POST")
-        let codeId = try fixture.resources("inAppPurchaseOfferCodeCustomCodes").first?["id"]?.string
-        #expect(try fixture.ledgerResources()["offer-1-custom-code-1"]?["id"]?.string == codeId)
+        let codeId = try await fixture.resources("inAppPurchaseOfferCodeCustomCodes").first?["id"]?.string
+        await #expect(try fixture.ledgerResources()["offer-1-custom-code-1"]?["id"]?.string == codeId)
     }
 
     // MARK: Apple refuses something
 
     @Test(
         "A batch App Store Connect refuses is named with its campaign path and Apple's code, recorded failed, and created by the next run",
-        .enabled(if: Fixture.enabled, Fixture.reason))
-    func refusedBatchIsRecordedAndCreatedLater() throws {
+        .enabled(Fixture.reason) { await Fixture.enabled })
+    func refusedBatchIsRecordedAndCreatedLater() async throws {
         // The stand-in's day is 5 days before the campaign's: the 6-month batch expires 5 days too late for it.
-        let fixture = try Fixture(standInToday: "2027-01-10")
+        let fixture = try await Fixture(standInToday: "2027-01-10")
         defer { fixture.close() }
-        let apply = try fixture.connect("apply")
+        let apply = try await fixture.connect("apply")
         #expect(apply.status == 4, "\(apply)")
         let refusal =
             "\(Fixture.label("offer-1-one-time-use-2")): 409 ENTITY_ERROR.ATTRIBUTE.INVALID at "
@@ -195,30 +195,30 @@ struct CodesApplyTests {
                     + "name (the campaign paths say where), then run the same command again: it sends only what is not "
                     + "created yet.\n"), "\(apply)")
 
-        let state = try fixture.state()
+        let state = try await fixture.state()
         #expect(
             state["creates"]
                 == .object([
                     "inAppPurchaseOfferCodes": .int(2), "inAppPurchaseOfferPrices": .int(4),
                     "inAppPurchaseOfferCodeOneTimeUseCodes": .int(1), "inAppPurchaseOfferCodeCustomCodes": .int(3),
                 ]), "everything else is created")
-        let ledger = try fixture.ledgerResources()
+        let ledger = try await fixture.ledgerResources()
         for request in Fixture.twoOffersRequests where request != "offer-1-one-time-use-2" {
             #expect(ledger[request]?["state"]?.string == "created", "\(request): \(ledger)")
         }
         let failed = ledger["offer-1-one-time-use-2"]
         #expect(failed?["state"]?.string == "failed")
-        #expect(failed?["id"] == nil)
+        #expect(failed?["id"] == .null)
         #expect(
             failed?["error"]?.string?.hasPrefix(
                 "409 ENTITY_ERROR.ATTRIBUTE.INVALID at $.offers[0].oneTimeUseCodes[1].expirationDate: ") == true,
             "\(String(describing: failed))")
-        let status = try fixture.run("status")
+        let status = try await fixture.run("status")
         #expect(
             status.stdout.contains(
                 "    one-time-use 2 (offer-1-one-time-use-2): failed: 409 ENTITY_ERROR.ATTRIBUTE.INVALID at "
                     + "$.offers[0].oneTimeUseCodes[1].expirationDate: "), "\(status)")
-        let dryRun = try fixture.connect("apply", ["--dry-run"])
+        let dryRun = try await fixture.connect("apply", ["--dry-run"])
         #expect(
             dryRun.stdout.contains(
                 "  offer-1-one-time-use-2 (one-time-use batch): refused before: sent again (409 ENTITY_ERROR"),
@@ -229,9 +229,9 @@ struct CodesApplyTests {
             "\(dryRun)")
 
         // The rule passes once the stand-in's day is the campaign's: only the refused batch is sent.
-        try fixture.standIn.configure(#"{"today": "2027-01-15"}"#)
-        let posts = try fixture.state()["posts"]?.array?.count ?? 0
-        let rerun = try fixture.connect("apply")
+        try await fixture.standIn.configure(#"{"today": "2027-01-15"}"#)
+        let posts = try await fixture.state()["posts"]?.array?.count ?? 0
+        let rerun = try await fixture.connect("apply")
         #expect(rerun.status == 0, "\(rerun)")
         let rerunLines = rerun.output.split(separator: "\n").map(String.init)
         #expect(
@@ -240,22 +240,22 @@ struct CodesApplyTests {
                 Fixture.counts(created: 1, alreadyThere: 6, refused: 0, skipped: 0, unfinished: 0),
                 "  one-time-use codes imported: \(Fixture.label("offer-1-one-time-use-2")): 3 codes",
             ], "\(rerun)")
-        let after = try fixture.state()
+        let after = try await fixture.state()
         let newPosts = (after["posts"]?.array ?? []).dropFirst(posts)
         #expect(newPosts.map { $0["path"]?.string ?? "?" } == ["/v1/inAppPurchaseOfferCodeOneTimeUseCodes"])
         #expect(newPosts.first?["outcome"]?.string == "created")
         #expect(after["creates"]?["inAppPurchaseOfferCodeOneTimeUseCodes"] == .int(2))
-        #expect(try fixture.ledgerResources().values.allSatisfy { $0["state"]?.string == "created" })
+        await #expect(try fixture.ledgerResources().values.allSatisfy { $0["state"]?.string == "created" })
     }
 
     @Test(
         "A refused offer: its codes are skipped and counted, the other offers are created; deactivate --apply refuses it",
-        .enabled(if: Fixture.enabled, Fixture.reason))
-    func refusedOfferSkipsItsCodes() throws {
+        .enabled(Fixture.reason) { await Fixture.enabled })
+    func refusedOfferSkipsItsCodes() async throws {
         // "Press" is of a product the app (as the stand-in knows it) does not have.
-        let fixture = try Fixture(products: .init(inAppPurchases: ["6450000010"]))
+        let fixture = try await Fixture(products: .init(inAppPurchases: ["6450000010"]))
         defer { fixture.close() }
-        let apply = try fixture.connect("apply")
+        let apply = try await fixture.connect("apply")
         #expect(apply.status == 4, "\(apply)")
         #expect(
             Fixture.line(apply, startingWith: "  created")
@@ -266,41 +266,41 @@ struct CodesApplyTests {
             Fixture.line(apply, startingWith: "  refused: ")?.hasPrefix("  refused: " + refusal) == true, "\(apply)")
         #expect(apply.stderr.contains("offerkit: App Store Connect refused " + refusal), "\(apply)")
 
-        let state = try fixture.state()
+        let state = try await fixture.state()
         #expect(state["creates"]?["inAppPurchaseOfferCodeCustomCodes"] == .int(2), "GAMMA27 is never sent")
         #expect(state["creates"]?["inAppPurchaseOfferCodes"] == .int(1))
         #expect(
             (state["posts"]?.array ?? []).filter { $0["path"]?.string == "/v1/inAppPurchaseOfferCodeCustomCodes" }.count
                 == 2)
-        let ledger = try fixture.ledgerResources()
+        let ledger = try await fixture.ledgerResources()
         #expect(ledger["offer-2"]?["state"]?.string == "failed")
         #expect(ledger["offer-2-custom-code-1"]?["state"]?.string == "planned", "skipped: not sent")
         #expect(ledger["offer-1-custom-code-2"]?["state"]?.string == "created")
-        let status = try fixture.run("status")
+        let status = try await fixture.run("status")
         #expect(
             status.stdout.contains(
                 "    offer (offer-2): failed: 409 ENTITY_ERROR.RELATIONSHIP.INVALID at $.offers[1].product.id: "),
             "\(status)")
         #expect(status.stdout.contains("    custom codes: 1 planned\n"), "\(status)")
 
-        let requests = try fixture.requestCount()
-        let deactivate = try fixture.connect("deactivate", ["--offer", "Press", "--apply"])
+        let requests = try await fixture.requestCount()
+        let deactivate = try await fixture.connect("deactivate", ["--offer", "Press", "--apply"])
         Expect.failure(
             deactivate, status: 4,
             mentioning: ["Offer \"Press\" of campaign \"apply-test\" was not created in App Store Connect"])
-        #expect(try fixture.requestCount() == requests)
-        #expect(try fixture.ledgerActive("Press") == true)
+        await #expect(try fixture.requestCount() == requests)
+        await #expect(try fixture.ledgerActive("Press") == true)
     }
 
     // MARK: Credentials
 
     @Test(
         "A wrong issuer ID: exit 3, App Store Connect refused the API key, nothing is created or sent after",
-        .enabled(if: Fixture.enabled, Fixture.reason))
-    func wrongIssuerIdIsRefused() throws {
-        let fixture = try Fixture()
+        .enabled(Fixture.reason) { await Fixture.enabled })
+    func wrongIssuerIdIsRefused() async throws {
+        let fixture = try await Fixture()
         defer { fixture.close() }
-        let apply = try fixture.connect(
+        let apply = try await fixture.connect(
             "apply",
             credentials: [
                 "--key-file", DemoKey.privateCopy, "--key-id", DemoKey.keyId, "--issuer-id",
@@ -315,29 +315,29 @@ struct CodesApplyTests {
             ),
             "\(apply)")
         #expect(apply.stdout.contains("  stopped: App Store Connect refused the API key (401): "), "\(apply)")
-        let state = try fixture.state()
+        let state = try await fixture.state()
         #expect(state["creates"] == .object([:]))
         #expect(state["tokenFailureReasons"] == .object(["iss": .int(1)]))
         #expect(state["posts"]?.array?.count == 1, "nothing more was sent after the first 401")
-        let ledger = try fixture.ledgerResources()
+        let ledger = try await fixture.ledgerResources()
         #expect(ledger.count == 7 && ledger.values.allSatisfy { $0["state"]?.string == "planned" }, "\(ledger)")
     }
 
     @Test(
         "An individual key (--individual) works against App Store Connect that expects one; a team token does not",
-        .enabled(if: Fixture.enabled, Fixture.reason))
-    func individualKey() throws {
-        let fixture = try Fixture(individual: true)
+        .enabled(Fixture.reason) { await Fixture.enabled })
+    func individualKey() async throws {
+        let fixture = try await Fixture(individual: true)
         defer { fixture.close() }
-        let team = try fixture.connect("apply")
+        let team = try await fixture.connect("apply")
         #expect(team.status == 3, "\(team)")
         #expect(team.stderr.contains("expected 'user' (individual key)"), "the stand-in's reason is shown: \(team)")
-        let individual = try fixture.connect("apply", credentials: Fixture.individualKey)
+        let individual = try await fixture.connect("apply", credentials: Fixture.individualKey)
         #expect(individual.status == 0, "\(individual)")
         #expect(
             Fixture.line(individual, startingWith: "  created")
                 == Fixture.counts(created: 7, alreadyThere: 0, refused: 0, skipped: 0, unfinished: 0), "\(individual)")
-        let state = try fixture.state()
+        let state = try await fixture.state()
         #expect(state["tokenFailures"] == .int(1), "only the team key's request")
         #expect(state["creates"]?["inAppPurchaseOfferCodeCustomCodes"] == .int(3))
     }
@@ -346,12 +346,12 @@ struct CodesApplyTests {
 
     @Test(
         "--verbose prints one line per request (method, path, status, time) and never a token or key material",
-        .enabled(if: Fixture.enabled, Fixture.reason))
-    func verboseLinesCarryNoSecrets() throws {
-        let fixture = try Fixture()
+        .enabled(Fixture.reason) { await Fixture.enabled })
+    func verboseLinesCarryNoSecrets() async throws {
+        let fixture = try await Fixture()
         defer { fixture.close() }
-        try fixture.standIn.configure(#"{"valuesNotReady": 1}"#)
-        let apply = try fixture.connect("apply", ["--verbose"])
+        try await fixture.standIn.configure(#"{"valuesNotReady": 1}"#)
+        let apply = try await fixture.connect("apply", ["--verbose"])
         #expect(apply.status == 0, "\(apply)")
         let pattern = /offerkit: (GET|POST) (\/v1\/[A-Za-z]+(\/[0-9]+\/values)?) (\d{3}) (\d+) ms/
         var requestLines: [(method: String, path: String, status: String)] = []
@@ -366,8 +366,9 @@ struct CodesApplyTests {
                     "an unexpected stderr line: \(line)")
             }
         }
-        let state = try fixture.state()
-        #expect(Int64(requestLines.count) == (try fixture.requestCount()), "one line per request:\n\(apply.stderr)")
+        let state = try await fixture.state()
+        await #expect(
+            Int64(requestLines.count) == (try fixture.requestCount()), "one line per request:\n\(apply.stderr)")
         #expect(requestLines.filter { $0.method == "POST" }.count == 7)
         #expect(
             requestLines.filter { $0.method == "GET" && $0.status == "404" }.count == 2, "values not ready once each")
@@ -375,7 +376,7 @@ struct CodesApplyTests {
         #expect(state["valuesNotReadyAnswers"] == .int(2))
 
         // Error messages carry no secret either (ApplyFixture checks every run): a key App Store Connect refuses.
-        let deactivate = try fixture.connect(
+        let deactivate = try await fixture.connect(
             "deactivate", ["--offer", "Press", "--apply", "--verbose"],
             credentials: [
                 "--key-file", DemoKey.privateCopy, "--key-id", "OTHERKEY12", "--issuer-id", DemoKey.issuerId,
@@ -388,14 +389,14 @@ struct CodesApplyTests {
     // MARK: Addresses
 
     @Test("--api-base-url: plain http only on loopback (exit 2); https is accepted; a trailing / is fine")
-    func addresses() throws {
+    func addresses() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let campaign = try files.write(Fixture.twoOffers, to: "campaign.json")
-        #expect(try files.run("generate", campaign).status == 0)
+        await #expect(try files.run("generate", campaign).status == 0)
         for command in [["apply"], ["fetch"]] {
             for address in ["http://example.com", "http://192.168.1.10:8080"] {
-                let result = try files.run(
+                let result = try await files.run(
                     command[0], campaign, ["--api-base-url", address] + Fixture.teamKey)
                 Expect.failure(
                     result, status: 2,
@@ -405,25 +406,25 @@ struct CodesApplyTests {
                     ])
             }
         }
-        Expect.failure(
+        await Expect.failure(
             try files.run("apply", campaign, ["--api-base-url", "ftp://127.0.0.1"] + Fixture.teamKey), status: 2,
             mentioning: ["the scheme is ftp; expected https (or http on loopback)"])
         // https passes the address check: without a key the run stops at the credentials (exit 3), not at the address.
-        let https = try files.run("apply", campaign, ["--api-base-url", "https://api.example.test"])
+        let https = try await files.run("apply", campaign, ["--api-base-url", "https://api.example.test"])
         Expect.failure(https, status: 3, mentioning: ["no key given"])
-        let plain = try files.run("apply", campaign, ["--api-base-url", "http://example.com"])
+        let plain = try await files.run("apply", campaign, ["--api-base-url", "http://example.com"])
         Expect.failure(plain, status: 2, mentioning: ["plain http is refused"])
     }
 
     @Test(
         "http://127.0.0.1:PORT/ (with a trailing slash) reaches App Store Connect's paths",
-        .enabled(if: Fixture.enabled, Fixture.reason))
-    func loopbackAddressWithTrailingSlash() throws {
-        let fixture = try Fixture()
+        .enabled(Fixture.reason) { await Fixture.enabled })
+    func loopbackAddressWithTrailingSlash() async throws {
+        let fixture = try await Fixture()
         defer { fixture.close() }
-        let apply = try fixture.connect("apply", address: fixture.standIn.baseURL + "/")
+        let apply = try await fixture.connect("apply", address: fixture.standIn.baseURL + "/")
         #expect(apply.status == 0, "\(apply)")
-        let requests = try fixture.state()["requests"]?.object ?? [:]
+        let requests = try await fixture.state()["requests"]?.object ?? [:]
         #expect(requests.keys.allSatisfy { $0.hasPrefix("POST /v1/") || $0.hasPrefix("GET /v1/") }, "\(requests)")
     }
 
@@ -431,14 +432,14 @@ struct CodesApplyTests {
 
     @Test(
         "A rate limit used up to the last request: the run goes at the rate the hour gives back, with no 429, and says what is left",
-        .enabled(if: Fixture.enabled, Fixture.reason))
-    func rateLimitNearlyUsedUp() throws {
-        let fixture = try Fixture(Fixture.customCodes(19))
+        .enabled(Fixture.reason) { await Fixture.enabled })
+    func rateLimitNearlyUsedUp() async throws {
+        let fixture = try await Fixture(Fixture.customCodes(19))
         defer { fixture.close() }
         // 36,000 an hour, all used: the window gives one back every 0.1 s.
-        try fixture.standIn.configure(#"{"rateLimit": {"limit": 36000, "used": 36000}}"#)
-        try fixture.waitForRateLimit(remaining: 2)
-        let apply = try fixture.connect("apply")
+        try await fixture.standIn.configure(#"{"rateLimit": {"limit": 36000, "used": 36000}}"#)
+        try await fixture.waitForRateLimit(remaining: 2)
+        let apply = try await fixture.connect("apply")
         #expect(apply.status == 0, "\(apply)")
         #expect(
             Fixture.line(apply, startingWith: "  created")
@@ -448,19 +449,20 @@ struct CodesApplyTests {
             of: /\ \ 20 requests in \d+\.\d s; rate limit: (\d+) of 36,000 requests left this hour/)
         #expect(headroom != nil, "\(apply)")
         #expect((headroom.flatMap { Int($0.1) } ?? 99) <= 10, "\(apply)")
-        let state = try fixture.state()
+        let state = try await fixture.state()
         #expect(state["rateLimited"] == .int(0), "\(apply)")
         #expect(state["creates"]?["inAppPurchaseOfferCodeCustomCodes"] == .int(19))
     }
 
     @Test(
         "A 429 with Retry-After on the first POST: the run waits, goes on and creates nothing twice",
-        .enabled(if: Fixture.enabled, Fixture.reason))
-    func retryAfterOnTheFirstPost() throws {
-        let fixture = try Fixture()
+        .enabled(Fixture.reason) { await Fixture.enabled })
+    func retryAfterOnTheFirstPost() async throws {
+        let fixture = try await Fixture()
         defer { fixture.close() }
-        try fixture.standIn.setFaults(#"{"script": [{"method": "POST", "fault": "rate-limit", "retryAfter": 1}]}"#)
-        let apply = try fixture.connect("apply", ["--verbose"])
+        try await fixture.standIn.setFaults(
+            #"{"script": [{"method": "POST", "fault": "rate-limit", "retryAfter": 1}]}"#)
+        let apply = try await fixture.connect("apply", ["--verbose"])
         #expect(apply.status == 0, "\(apply)")
         #expect(
             Fixture.line(apply, startingWith: "  created")
@@ -469,7 +471,7 @@ struct CodesApplyTests {
         let requestLines = apply.stderr.split(separator: "\n").filter { $0.hasPrefix("offerkit: POST") }
         #expect(requestLines.first?.hasPrefix("offerkit: POST /v1/inAppPurchaseOfferCodes 429 ") == true, "\(apply)")
         #expect(requestLines.dropFirst().first?.hasPrefix("offerkit: POST /v1/inAppPurchaseOfferCodes 201 ") == true)
-        let state = try fixture.state()
+        let state = try await fixture.state()
         #expect(state["faultsInjected"] == .object(["rate-limit": .int(1)]))
         #expect(state["posts"]?[0]?["outcome"]?.string == "fault rate-limit: not processed")
         #expect(
@@ -485,12 +487,12 @@ struct CodesApplyTests {
 
     @Test(
         "Codes Apple has not produced: apply lists them with the fetch command; codes fetch imports them later, once",
-        .enabled(if: Fixture.enabled, Fixture.reason))
-    func fetchImportsCodesAppleProducesLater() throws {
-        let fixture = try Fixture()
+        .enabled(Fixture.reason) { await Fixture.enabled })
+    func fetchImportsCodesAppleProducesLater() async throws {
+        let fixture = try await Fixture()
         defer { fixture.close() }
-        try fixture.standIn.configure(#"{"valuesNotReady": 1000}"#)
-        let apply = try fixture.connect("apply", ["--values-wait", "0"])
+        try await fixture.standIn.configure(#"{"valuesNotReady": 1000}"#)
+        let apply = try await fixture.connect("apply", ["--values-wait", "0"])
         #expect(apply.status == 0, "\(apply)")
         #expect(
             Fixture.line(apply, startingWith: "  one-time-use codes not produced")
@@ -500,15 +502,15 @@ struct CodesApplyTests {
             "\(apply)")
         #expect(!apply.stdout.contains("imported"), "\(apply)")
         let pending =
-            try fixture.status()["offers"]?.array?.first { $0["offer"]?.string == "Launch" }?["batches"]?
+            try await fixture.status()["offers"]?.array?.first { $0["offer"]?.string == "Launch" }?["batches"]?
             .array?.filter { $0["kind"]?.string == "oneTimeUse" } ?? []
         #expect(pending.count == 2)
         #expect(pending.allSatisfy { $0["awaitingImport"]?.bool == true && $0["storedCodes"]?.int == 0 }, "\(pending)")
-        let textStatus = try fixture.run("status")
+        let textStatus = try await fixture.run("status")
         #expect(textStatus.stdout.contains("not imported yet"), "\(textStatus)")
 
-        try fixture.standIn.configure(#"{"valuesNotReady": 0}"#)
-        let fetch = try fixture.connect("fetch")
+        try await fixture.standIn.configure(#"{"valuesNotReady": 0}"#)
+        let fetch = try await fixture.connect("fetch")
         #expect(fetch.status == 0, "\(fetch)")
         let fetchLines = fetch.output.split(separator: "\n").map(String.init)
         #expect(
@@ -522,113 +524,114 @@ struct CodesApplyTests {
         let token = try ConnectAPITokenSigner(key: DemoKey.key, issuer: .team(issuerId: DemoKey.issuerId))
             .token(lifetime: 600).token
         var appleCodes: [String] = []
-        for batch in try fixture.resources("inAppPurchaseOfferCodeOneTimeUseCodes") {
-            let answer = try fixture.standIn.request(
+        for batch in try await fixture.resources("inAppPurchaseOfferCodeOneTimeUseCodes") {
+            let answer = try await fixture.standIn.request(
                 "GET", "/v1/inAppPurchaseOfferCodeOneTimeUseCodes/\(batch["id"]?.string ?? "?")/values", bearer: token)
             #expect(answer.status == 200)
             appleCodes += answer.text.split(separator: "\n").map(String.init)
         }
         #expect(appleCodes.count == 8)
-        let export = try fixture.run("export", ["--offer", "Launch"])
+        let export = try await fixture.run("export", ["--offer", "Launch"])
         #expect(export.status == 0, "\(export)")
         #expect(
             Set(CampaignFiles.codes(ofCSV: export.stdout)) == Set(appleCodes + ["ALPHA27", "BETA27"]), "\(export)")
         let imported =
-            try fixture.status()["offers"]?.array?.first { $0["offer"]?.string == "Launch" }?["batches"]?
+            try await fixture.status()["offers"]?.array?.first { $0["offer"]?.string == "Launch" }?["batches"]?
             .array?.filter { $0["kind"]?.string == "oneTimeUse" } ?? []
         #expect(imported.map { $0["storedCodes"]?.int } == [5, 3])
 
-        let requests = try fixture.requestCount()
-        let again = try fixture.connect("fetch")
+        let requests = try await fixture.requestCount()
+        let again = try await fixture.connect("fetch")
         #expect(again.status == 0, "\(again)")
         #expect(!again.stdout.contains("one-time-use codes"), "nothing left to fetch: \(again)")
         #expect(again.output.split(separator: "\n").last?.hasPrefix("  0 requests in ") == true, "\(again)")
-        #expect(try fixture.requestCount() == requests)
+        await #expect(try fixture.requestCount() == requests)
     }
 
     // MARK: codes deactivate --apply
 
     @Test(
         "deactivate --apply switches the offer off in App Store Connect and in the ledger; Apple refuses to switch it on again",
-        .enabled(if: Fixture.enabled, Fixture.reason))
-    func deactivateAndActivateWithApply() throws {
-        let fixture = try Fixture()
+        .enabled(Fixture.reason) { await Fixture.enabled })
+    func deactivateAndActivateWithApply() async throws {
+        let fixture = try await Fixture()
         defer { fixture.close() }
-        #expect(try fixture.connect("apply").status == 0)
-        let launchId = try fixture.ledgerResources()["offer-1"]?["id"]?.string ?? "?"
-        func appleActive(_ id: String) throws -> Bool? {
-            try fixture.resources("inAppPurchaseOfferCodes").first { $0["id"]?.string == id }?["attributes"]?["active"]?
+        await #expect(try fixture.connect("apply").status == 0)
+        let launchId = try await fixture.ledgerResources()["offer-1"]?["id"]?.string ?? "?"
+        func appleActive(_ id: String) async throws -> Bool? {
+            try await fixture.resources("inAppPurchaseOfferCodes").first { $0["id"]?.string == id }?["attributes"]?[
+                "active"]?
                 .bool
         }
 
-        let off = try fixture.connect("deactivate", ["--offer", "Launch", "--apply"])
+        let off = try await fixture.connect("deactivate", ["--offer", "Launch", "--apply"])
         #expect(off.status == 0, "\(off)")
         #expect(off.output == "Launch: inactive (App Store Connect id \(launchId) and the ledger)")
-        #expect(try appleActive(launchId) == false)
-        #expect(try fixture.ledgerActive("Launch") == false)
-        #expect(try fixture.run("status").stdout.contains("Offer \"Launch\": inactive"))
+        await #expect(try appleActive(launchId) == false)
+        await #expect(try fixture.ledgerActive("Launch") == false)
+        await #expect(try fixture.run("status").stdout.contains("Offer \"Launch\": inactive"))
 
         // The stand-in reads "deactivation may not be reversible" strictly: 409 STATE_ERROR, nothing changes.
-        let on = try fixture.connect("deactivate", ["--offer", "Launch", "--activate", "--apply"])
+        let on = try await fixture.connect("deactivate", ["--offer", "Launch", "--activate", "--apply"])
         #expect(on.status == 4, "\(on)")
         #expect(on.stdout.isEmpty)
         #expect(on.stderr.contains("409 STATE_ERROR at /data/attributes/active"), "\(on)")
         #expect(on.stderr.hasSuffix("Nothing was changed.\n"), "\(on)")
-        #expect(try appleActive(launchId) == false)
-        #expect(try fixture.ledgerActive("Launch") == false, "the ledger follows App Store Connect")
+        await #expect(try appleActive(launchId) == false)
+        await #expect(try fixture.ledgerActive("Launch") == false, "the ledger follows App Store Connect")
 
         // Switching on an offer that is on: App Store Connect accepts it and both stay on.
-        let pressId = try fixture.ledgerResources()["offer-2"]?["id"]?.string ?? "?"
-        let pressOn = try fixture.connect("deactivate", ["--offer", "Press", "--activate", "--apply"])
+        let pressId = try await fixture.ledgerResources()["offer-2"]?["id"]?.string ?? "?"
+        let pressOn = try await fixture.connect("deactivate", ["--offer", "Press", "--activate", "--apply"])
         #expect(pressOn.status == 0, "\(pressOn)")
         #expect(pressOn.output == "Press: active (App Store Connect id \(pressId) and the ledger)")
-        #expect(try appleActive(pressId) == true)
-        #expect(try fixture.ledgerActive("Press") == true)
-        let patches = (try fixture.state()["posts"]?.array ?? []).filter { $0["method"]?.string == "PATCH" }
+        await #expect(try appleActive(pressId) == true)
+        await #expect(try fixture.ledgerActive("Press") == true)
+        let patches = await (try fixture.state()["posts"]?.array ?? []).filter { $0["method"]?.string == "PATCH" }
         #expect(patches.map { $0["status"]?.int } == [200, 409, 200])
     }
 
     @Test(
         "deactivate --apply of an offer apply never created: exit 4, nothing is sent",
-        .enabled(if: Fixture.enabled, Fixture.reason))
-    func deactivateOfAnOfferNeverCreated() throws {
-        let fixture = try Fixture()
+        .enabled(Fixture.reason) { await Fixture.enabled })
+    func deactivateOfAnOfferNeverCreated() async throws {
+        let fixture = try await Fixture()
         defer { fixture.close() }
-        let result = try fixture.connect("deactivate", ["--offer", "Launch", "--apply"])
+        let result = try await fixture.connect("deactivate", ["--offer", "Launch", "--apply"])
         Expect.failure(
             result, status: 4,
             mentioning: [
                 "Offer \"Launch\" of campaign \"apply-test\" was not created in App Store Connect by `offerkit codes "
                     + "apply` (the ledger has no id for it)"
             ])
-        #expect(try fixture.requestCount() == 0)
-        #expect(try fixture.ledgerActive("Launch") == true)
+        await #expect(try fixture.requestCount() == 0)
+        await #expect(try fixture.ledgerActive("Launch") == true)
     }
 
     @Test(
         "deactivate --apply when App Store Connect fails: the ledger is not changed; after 5xx that pass, both are",
-        .enabled(if: Fixture.enabled, Fixture.reason))
-    func failedPatchLeavesTheLedgerAlone() throws {
-        let fixture = try Fixture()
+        .enabled(Fixture.reason) { await Fixture.enabled })
+    func failedPatchLeavesTheLedgerAlone() async throws {
+        let fixture = try await Fixture()
         defer { fixture.close() }
-        #expect(try fixture.connect("apply").status == 0)
+        await #expect(try fixture.connect("apply").status == 0)
         // A wait longer than OfferKit's: the PATCH is given up (exit 5) without being processed.
-        try fixture.standIn.setFaults(
+        try await fixture.standIn.setFaults(
             #"{"script": [{"method": "PATCH", "fault": "rate-limit", "retryAfter": 1000, "times": 10}]}"#)
-        let refused = try fixture.connect("deactivate", ["--offer", "Launch", "--apply"])
+        let refused = try await fixture.connect("deactivate", ["--offer", "Launch", "--apply"])
         #expect(refused.status == 5, "\(refused)")
         #expect(refused.stdout.isEmpty)
         #expect(refused.stderr.contains("offerkit: App Store Connect could not be reached: "), "\(refused)")
-        #expect(try fixture.ledgerActive("Launch") == true, "the ledger is not changed")
-        #expect(
+        await #expect(try fixture.ledgerActive("Launch") == true, "the ledger is not changed")
+        await #expect(
             try fixture.resources("inAppPurchaseOfferCodes").allSatisfy { $0["attributes"]?["active"]?.bool == true })
 
         // Two 500s, then the PATCH passes: retried, then recorded.
-        try fixture.standIn.setFaults(#"{"script": [{"method": "PATCH", "fault": "server-error", "times": 2}]}"#)
-        let retried = try fixture.connect("deactivate", ["--offer", "Launch", "--apply"])
+        try await fixture.standIn.setFaults(#"{"script": [{"method": "PATCH", "fault": "server-error", "times": 2}]}"#)
+        let retried = try await fixture.connect("deactivate", ["--offer", "Launch", "--apply"])
         #expect(retried.status == 0, "\(retried)")
-        #expect(try fixture.ledgerActive("Launch") == false)
-        let patches = (try fixture.state()["posts"]?.array ?? []).filter { $0["method"]?.string == "PATCH" }
+        await #expect(try fixture.ledgerActive("Launch") == false)
+        let patches = await (try fixture.state()["posts"]?.array ?? []).filter { $0["method"]?.string == "PATCH" }
         #expect(
             patches.map { $0["outcome"]?.string ?? "?" } == [
                 "fault rate-limit: not processed", "fault server-error: not processed",
@@ -640,26 +643,26 @@ struct CodesApplyTests {
 
     @Test(
         "App Store Connect unreachable (the stand-in stopped): exit 5, the ledger keeps what succeeded, the next run finishes",
-        .enabled(if: Fixture.enabled, Fixture.reason))
-    func unreachableThenRerun() throws {
-        let fixture = try Fixture()
+        .enabled(Fixture.reason) { await Fixture.enabled })
+    func unreachableThenRerun() async throws {
+        let fixture = try await Fixture()
         defer { fixture.close() }
         // A first run that stops part-way: the second offer's POST is asked to wait longer than OfferKit waits.
-        try fixture.standIn.setFaults(
+        try await fixture.standIn.setFaults(
             #"{"script": [{"method": "POST", "pathPrefix": "/v1/inAppPurchaseOfferCodes", "skip": 1, "fault": "rate-limit", "retryAfter": 1000}]}"#
         )
-        let partial = try fixture.connect("apply")
+        let partial = try await fixture.connect("apply")
         #expect(partial.status == 5, "\(partial)")
-        try fixture.standIn.setFaults("{}")
-        let before = try fixture.ledgerStates()
+        try await fixture.standIn.setFaults("{}")
+        let before = try await fixture.ledgerStates()
         #expect(before["offer-1"]?.hasPrefix("created ") == true, "\(before)")
         #expect(before["offer-2"] == "planned -", "\(before)")
 
         // Another stand-in, stopped: nothing listens at its address any more.
-        let stopped = try AppStoreConnectStandIn.start(products: .init(inAppPurchases: ["6450000010"]))
+        let stopped = try await AppStoreConnectStandIn.start(products: .init(inAppPurchases: ["6450000010"]))
         let deadAddress = stopped.baseURL
-        stopped.stop()
-        let unreachable = try fixture.connect("apply", ["--timeout", "1"], address: deadAddress)
+        await stopped.stopped()
+        let unreachable = try await fixture.connect("apply", ["--timeout", "1"], address: deadAddress)
         #expect(unreachable.status == 5, "\(unreachable)")
         // 6 attempts to create the next resource, or (when the request's deadline comes before the refused
         // connection is reported, --timeout 1) 6 attempts of the lookup that an unknown outcome calls for.
@@ -672,7 +675,7 @@ struct CodesApplyTests {
                     + "stopped.\n"), "\(unreachable)")
         #expect(unreachable.stdout.contains("  stopped: App Store Connect could not be reached: "), "\(unreachable)")
         // The ledger keeps everything that succeeded, and no more: the rest is planned, or sent (outcome unknown).
-        let after = try fixture.ledgerStates()
+        let after = try await fixture.ledgerStates()
         #expect(after.keys.sorted() == before.keys.sorted())
         for (request, state) in before {
             if state.hasPrefix("created ") {
@@ -682,14 +685,14 @@ struct CodesApplyTests {
             }
         }
 
-        let rerun = try fixture.connect("apply")
+        let rerun = try await fixture.connect("apply")
         #expect(rerun.status == 0, "\(rerun)")
         let created = before.values.filter { $0.hasPrefix("created ") }.count
         #expect(
             Fixture.line(rerun, startingWith: "  created")
                 == Fixture.counts(
                     created: 7 - created, alreadyThere: created, refused: 0, skipped: 0, unfinished: 0), "\(rerun)")
-        let state = try fixture.state()
+        let state = try await fixture.state()
         #expect(
             state["creates"]
                 == .object([
@@ -698,13 +701,13 @@ struct CodesApplyTests {
                 ]), "each resource once")
         #expect(state["repeatedCreates"] == .int(0))
         #expect(state["ruleFailures"] == .object([:]))
-        #expect(try fixture.ledgerResources().values.allSatisfy { $0["state"]?.string == "created" })
+        await #expect(try fixture.ledgerResources().values.allSatisfy { $0["state"]?.string == "created" })
     }
 
     // MARK: Before codes generate
 
     @Test("codes apply and fetch before codes generate: exit 2, run codes generate first")
-    func applyBeforeGenerate() throws {
+    func applyBeforeGenerate() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let campaign = try files.write(Fixture.twoOffers, to: "campaign.json")
@@ -712,15 +715,15 @@ struct CodesApplyTests {
             CampaignFiles.campaign(
                 name: "other", offers: [CampaignFiles.offer("Other", custom: [CampaignFiles.given(["OTHER27"])])]),
             to: "other.json")
-        #expect(try files.run("generate", other).status == 0)
-        let apply = try files.run("apply", campaign, Fixture.teamKey)
+        await #expect(try files.run("generate", other).status == 0)
+        let apply = try await files.run("apply", campaign, Fixture.teamKey)
         Expect.failure(
             apply, status: 2,
             mentioning: [
                 "campaign apply-test is not recorded in the ledger (0 of 4 batches): run `offerkit codes generate` with "
                     + "the same ledger first"
             ])
-        let dryRun = try files.run("apply", campaign, ["--dry-run"])
+        let dryRun = try await files.run("apply", campaign, ["--dry-run"])
         Expect.failure(dryRun, status: 2, mentioning: ["run `offerkit codes generate`"])
     }
 }

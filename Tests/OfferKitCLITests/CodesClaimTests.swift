@@ -6,49 +6,51 @@ import Testing
 @Suite("offerkit codes claim")
 struct CodesClaimTests {
     @Test(arguments: HandOut.backends)
-    func aClaimIsIdempotentAndExits4WithCountsWhenNoneIsLeft(backend: String) throws {
-        guard let handOut = try HandOut.make(backend) else { return }
+    func aClaimIsIdempotentAndExits4WithCountsWhenNoneIsLeft(backend: String) async throws {
+        guard let handOut = try await HandOut.make(backend) else { return }
         defer { handOut.remove() }
-        let first = try handOut.claim(HandOut.personal, "alice")
+        let first = try await handOut.claim(HandOut.personal, "alice")
         #expect(first.status == 0 && first.stderr.isEmpty, "\(first)")
         #expect(
             first.stdout.split(separator: "\n").map(String.init) == [
                 "Code for alice, offer \"Personal\" (production, does not expire): PERS1",
                 "Redeem: " + CampaignFiles.link("PERS1"), "Handed out to alice now.",
             ], "\(first)")
-        let again = try handOut.claim(HandOut.personal, "alice")
+        let again = try await handOut.claim(HandOut.personal, "alice")
         #expect(again.status == 0, "\(again)")
         #expect(again.stdout.hasPrefix("Code for alice, offer \"Personal\" (production, does not expire): PERS1\n"))
         #expect(again.stdout.contains("Already handed out to alice ("), "\(again)")
         #expect(again.stdout.contains(", by claim): the same code as before"), "\(again)")
-        let bob = try handOut.claim(HandOut.personal, "bob")
+        let bob = try await handOut.claim(HandOut.personal, "bob")
         #expect(bob.stdout.contains(": PERS2\n"), "\(bob)")
 
-        let carol = try handOut.claim(HandOut.personal, "carol")
+        let carol = try await handOut.claim(HandOut.personal, "carol")
         Expect.failure(carol, status: 4, mentioning: ["No unassigned production code", "\"Personal\"", "2 of 2"])
-        #expect(try handOut.claim(HandOut.personal, "bob").stdout.contains(": PERS2\n"), "bob keeps his code")
+        await #expect(try handOut.claim(HandOut.personal, "bob").stdout.contains(": PERS2\n"), "bob keeps his code")
 
-        Expect.failure(
+        await Expect.failure(
             try handOut.claim(HandOut.personal, "alice", ["--environment", "sandbox"]), status: 4,
             mentioning: ["no sandbox codes", "no sandbox batch"])
-        Expect.failure(try handOut.claim(HandOut.later, "alice"), status: 4, mentioning: ["not imported yet"])
-        Expect.failure(try handOut.claim("Nope", "alice"), status: 2, mentioning: ["--offer", "\"Nope\"", "Gems"])
-        Expect.failure(try handOut.claim(HandOut.personal, ""), status: 2, mentioning: ["--recipient", "empty"])
-        Expect.failure(
+        await Expect.failure(try handOut.claim(HandOut.later, "alice"), status: 4, mentioning: ["not imported yet"])
+        await Expect.failure(
+            try handOut.claim("Nope", "alice"), status: 2, mentioning: ["--offer", "\"Nope\"", "Gems"])
+        await Expect.failure(try handOut.claim(HandOut.personal, ""), status: 2, mentioning: ["--recipient", "empty"])
+        await Expect.failure(
             try handOut.claim(HandOut.personal, String(repeating: "x", count: 257)), status: 2,
             mentioning: ["--recipient", "257 bytes"])
 
-        let deactivated = try handOut.run("deactivate", ["--offer", HandOut.personal])
+        let deactivated = try await handOut.run("deactivate", ["--offer", HandOut.personal])
         #expect(deactivated.status == 0, "\(deactivated)")
-        Expect.failure(try handOut.claim(HandOut.personal, "dave"), status: 4, mentioning: ["inactive", "Personal"])
+        await Expect.failure(
+            try handOut.claim(HandOut.personal, "dave"), status: 4, mentioning: ["inactive", "Personal"])
     }
 
     @Test(arguments: HandOut.backends)
-    func jsonHasEveryField(backend: String) throws {
-        guard let handOut = try HandOut.make(backend) else { return }
+    func jsonHasEveryField(backend: String) async throws {
+        guard let handOut = try await HandOut.make(backend) else { return }
         defer { handOut.remove() }
         let before = Date()
-        let result = try handOut.claim(HandOut.gems, "user-1", ["--format", "json"])
+        let result = try await handOut.claim(HandOut.gems, "user-1", ["--format", "json"])
         #expect(result.status == 0, "\(result)")
         let claim = try #require(JSON.parse(result.stdout), "\(result)")
         #expect(
@@ -67,29 +69,31 @@ struct CodesClaimTests {
         #expect(assignedAt > before.addingTimeInterval(-1) && assignedAt < Date().addingTimeInterval(1))
         #expect(claim["assignedAt"]?.string?.hasSuffix("Z") == true)
 
-        let again = try #require(JSON.parse(try handOut.claim(HandOut.gems, "user-1", ["--format", "json"]).stdout))
+        let again = try await #require(
+            JSON.parse(try handOut.claim(HandOut.gems, "user-1", ["--format", "json"]).stdout))
         #expect(again["new"] == .bool(false) && again["code"] == claim["code"])
         let againAt = try #require(HandOut.date(again["assignedAt"]?.string))
         #expect(abs(againAt.timeIntervalSince(assignedAt)) < 0.002)
 
         // Whoever got a code in an export gets it again from a claim.
-        let export = try handOut.export(HandOut.gems, "user-2\n")
+        let export = try await handOut.export(HandOut.gems, "user-2\n")
         #expect(export.status == 0, "\(export)")
-        let exported = try #require(JSON.parse(try handOut.claim(HandOut.gems, "user-2", ["--format", "json"]).stdout))
+        let exported = try await #require(
+            JSON.parse(try handOut.claim(HandOut.gems, "user-2", ["--format", "json"]).stdout))
         #expect(exported["code"] == .string("GEMB2222") && exported["channel"] == .string("export"))
         #expect(exported["new"] == .bool(false))
 
-        let custom = try #require(
+        let custom = try await #require(
             JSON.parse(try handOut.claim(HandOut.personal, "user-1", ["--format", "json"]).stdout))
         #expect(custom["kind"] == .string("custom") && custom["expirationDate"] == .null, "\(custom)")
     }
 
     @Test(arguments: HandOut.backends)
-    func aSharedCodeIsTheCampaignsCodeUpToItsRedemptionLimit(backend: String) throws {
-        guard let handOut = try HandOut.make(backend) else { return }
+    func aSharedCodeIsTheCampaignsCodeUpToItsRedemptionLimit(backend: String) async throws {
+        guard let handOut = try await HandOut.make(backend) else { return }
         defer { handOut.remove() }
         for recipient in ["a", "b"] {
-            let result = try handOut.claim(HandOut.shared, recipient)
+            let result = try await handOut.claim(HandOut.shared, recipient)
             #expect(result.status == 0, "\(result)")
             #expect(
                 result.stdout.hasPrefix(
@@ -97,11 +101,11 @@ struct CodesClaimTests {
                         + "everyone who gets it (up to 3 redemptions): SHARE27\n"), "\(result)")
             #expect(!result.stdout.contains("Code for") && !result.stdout.lowercased().contains("your code"))
         }
-        let json = try #require(JSON.parse(try handOut.claim(HandOut.shared, "a", ["--format", "json"]).stdout))
+        let json = try await #require(JSON.parse(try handOut.claim(HandOut.shared, "a", ["--format", "json"]).stdout))
         #expect(json["shared"] == .bool(true) && json["new"] == .bool(false) && json["redemptionLimit"] == .int(3))
-        let export = try handOut.export(HandOut.shared, "c\na\n")
+        let export = try await handOut.export(HandOut.shared, "c\na\n")
         #expect(HandOut.rows(export).map { [$0[0], $0[4]] } == [["SHARE27", "c"], ["SHARE27", "a"]], "\(export)")
-        Expect.failure(
+        await Expect.failure(
             try handOut.claim(HandOut.shared, "d"), status: 4, mentioning: ["No unassigned production code", "3 of 3"])
     }
 }

@@ -5,7 +5,7 @@ import Testing
 /// partially, and a batch being recorded leaves nothing in the ledger.
 @Suite("offerkit codes generate, killed mid-run")
 struct CodesCrashTests {
-    @Test func plainOutFileNeverAppearsPartially() throws {
+    @Test func plainOutFileNeverAppearsPartially() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let out = files.file("codes.txt")
@@ -13,12 +13,12 @@ struct CodesCrashTests {
             ["codes", "generate", "--count", "5000000", "--length", "12", "--out", out], in: files)
         // Kill once the temporary file holds something (the first 64 KiB flush); the time limit
         // is only a safety net (all 5,000,000 codes take seconds).
-        let writing = run.wait(seconds: 30) {
+        let writing = await run.poll(upTo: 30) {
             files.listing().contains { name in
                 name.hasPrefix(".codes.txt.") && (Self.size(of: files.file(name)) ?? 0) > 0
             }
         }
-        let killed = run.kill()
+        let killed = await run.kill()
         #expect(writing, "the temporary output file never appeared: \(files.listing())\n\(run.stderr)")
         try #require(killed, "offerkit finished before it was killed, so nothing was tested\n\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out), "a partial \(out) exists after SIGKILL")
@@ -35,7 +35,7 @@ struct CodesCrashTests {
             ])
     }
 
-    @Test func killedBatchLeavesNothingAndEarlierBatchesStay() throws {
+    @Test func killedBatchLeavesNothingAndEarlierBatchesStay() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         // A campaign recorded before, by another run.
@@ -43,8 +43,8 @@ struct CodesCrashTests {
             CampaignFiles.campaign(
                 name: "small", offers: [CampaignFiles.offer("Small", custom: [CampaignFiles.generated(count: 100)])]),
             to: "small.json")
-        #expect(try files.run("generate", small).status == 0)
-        let smallBefore = try files.run("export", small)
+        await #expect(try files.run("generate", small).status == 0)
+        let smallBefore = try await files.run("export", small)
         #expect(smallBefore.status == 0, "\(smallBefore)")
 
         // 999,000 + 1 + 100 production codes: within the 1,000,000 per quarter.
@@ -53,32 +53,32 @@ struct CodesCrashTests {
             ["codes", "generate", big, "--ledger", files.ledger, "--today", CampaignFiles.today], in: files)
         // "Early" is committed once its line is out; the journal that appears after it is Bulk's
         // (the ledger uses a rollback journal; -wal is accepted should it move to WAL).
-        let recording = run.wait(seconds: 60) {
+        let recording = await run.poll(upTo: 60) {
             run.stdout.contains("Early: custom-code batch 1: 1 code, recorded\n")
                 && ["-journal", "-wal"].contains { FileManager.default.fileExists(atPath: files.ledger + $0) }
         }
-        let killed = run.kill()
+        let killed = await run.kill()
         #expect(recording, "the Bulk batch never started recording\n\(run.stdout)\(run.stderr)")
         // Stop here if it was not killed mid-batch: the checks below would export a million codes.
         try #require(killed, "offerkit finished before it was killed, so nothing was tested\n\(run.stdout)")
         try #require(!run.stdout.contains("Bulk:"), "the Bulk batch was recorded before the kill\n\(run.stdout)")
 
-        let bulk = try files.run("export", big, ["--offer", "Bulk"])
+        let bulk = try await files.run("export", big, ["--offer", "Bulk"])
         Expect.failure(bulk, status: 4, mentioning: ["no codes"])
-        let early = try files.run("export", big, ["--offer", "Early"])
+        let early = try await files.run("export", big, ["--offer", "Early"])
         #expect(early.status == 0, "\(early)")
         #expect(CampaignFiles.codes(ofCSV: early.stdout) == ["EARLYBIRD"])
-        let smallAfter = try files.run("export", small)
+        let smallAfter = try await files.run("export", small)
         #expect(smallAfter.stdout == smallBefore.stdout, "the earlier campaign's codes changed")
 
         // The ledger knows no Bulk batch: the same campaign with a small Bulk batch records it now,
         // while Early stays as it was.
         let retry = try files.write(Self.bigCampaign(bulkCount: 5), to: "big-retry.json")
-        let again = try files.run("generate", retry)
+        let again = try await files.run("generate", retry)
         #expect(again.status == 0, "\(again)")
         #expect(again.stdout.contains("Early: custom-code batch 1: 1 code, already recorded, unchanged\n"), "\(again)")
         #expect(again.stdout.contains("Bulk: custom-code batch 1: 5 codes, recorded\n"), "\(again)")
-        let all = try files.run("export", retry)
+        let all = try await files.run("export", retry)
         #expect(CampaignFiles.codes(ofCSV: all.stdout).count == 6, "\(all)")
     }
 

@@ -19,10 +19,10 @@ struct CodesGenerateTests {
         "Season pass, 30% off: custom-code batch 1: 1,000 codes",
     ]
 
-    @Test func recordsBatchesOnceAndRunningAgainChangesNothing() throws {
+    @Test func recordsBatchesOnceAndRunningAgainChangesNothing() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
-        let first = try files.run("generate", CampaignFiles.example)
+        let first = try await files.run("generate", CampaignFiles.example)
         #expect(first.status == 0, "\(first)")
         #expect(first.stderr.isEmpty, "no warning and no progress when stderr is a file\n\(first)")
         let ledgerLine = "ledger: \(files.ledger); next: offerkit codes plan, offerkit codes export"
@@ -30,22 +30,22 @@ struct CodesGenerateTests {
             first.output.split(separator: "\n").map(String.init) == Self.exampleBatches.map { $0 + ", recorded" } + [
                 ledgerLine
             ])
-        let before = try files.run("export", CampaignFiles.example)
+        let before = try await files.run("export", CampaignFiles.example)
         #expect(before.status == 0, "\(before)")
         // 1 + 200 + 2 + 100 + 1,000 custom codes; Apple's one-time-use codes are not imported yet.
         #expect(CampaignFiles.codes(ofCSV: before.stdout).count == 1303)
 
-        let again = try files.run("generate", CampaignFiles.example)
+        let again = try await files.run("generate", CampaignFiles.example)
         #expect(again.status == 0, "\(again)")
         #expect(
             again.output.split(separator: "\n").map(String.init)
                 == Self.exampleBatches.map { $0 + ", already recorded, unchanged" } + [ledgerLine])
-        let after = try files.run("export", CampaignFiles.example)
+        let after = try await files.run("export", CampaignFiles.example)
         #expect(after.status == 0, "\(after)")
         #expect(after.stdout == before.stdout, "running generate again changed the ledger's codes")
 
         // The campaign's own codes do not count against it.
-        let validate = try files.run("validate", CampaignFiles.example)
+        let validate = try await files.run("validate", CampaignFiles.example)
         #expect(validate.status == 0, "\(validate)")
     }
 
@@ -57,47 +57,47 @@ struct CodesGenerateTests {
             CampaignFiles.offer("Second", custom: [CampaignFiles.generated(count: 50, prefix: "S", length: 6)]),
         ])
 
-    @Test func seedIsOnlyForPlainCodesAndCampaignCodesAlwaysDiffer() throws {
+    @Test func seedIsOnlyForPlainCodesAndCampaignCodesAlwaysDiffer() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let campaign = try files.write(Self.twoGeneratedBatches, to: "seeded.json")
         // Codes recorded in a ledger are handed out: a guessable seed is refused before anything is recorded.
-        let seeded = try files.run("generate", campaign, ["--seed", "42"], ledger: .at(files.file("a.sqlite")))
+        let seeded = try await files.run("generate", campaign, ["--seed", "42"], ledger: .at(files.file("a.sqlite")))
         Expect.failure(seeded, status: 2, mentioning: ["--seed", "--count"])
         #expect(seeded.stdout.isEmpty, "\(seeded)")
-        Expect.failure(
+        await Expect.failure(
             try files.run("export", campaign, ledger: .at(files.file("a.sqlite"))), status: 4, mentioning: ["no codes"])
 
-        func codes(ledger: String) throws -> [String] {
-            let generate = try files.run("generate", campaign, ledger: .at(files.file(ledger)))
+        func codes(ledger: String) async throws -> [String] {
+            let generate = try await files.run("generate", campaign, ledger: .at(files.file(ledger)))
             #expect(generate.status == 0 && generate.stderr.isEmpty, "\(generate)")
-            let export = try files.run("export", campaign, ledger: .at(files.file(ledger)))
+            let export = try await files.run("export", campaign, ledger: .at(files.file(ledger)))
             #expect(export.status == 0, "\(export)")
             return CampaignFiles.codes(ofCSV: export.stdout)
         }
-        let randomA = try codes(ledger: "d.sqlite")
-        let randomB = try codes(ledger: "e.sqlite")
+        let randomA = try await codes(ledger: "d.sqlite")
+        let randomB = try await codes(ledger: "e.sqlite")
         #expect(randomA.count == 100 && randomB.count == 100)
         #expect(Set(randomA.prefix(50)).isDisjoint(with: randomA.suffix(50)))
         #expect(Set(randomA).isDisjoint(with: randomB), "without a seed two fresh ledgers get different codes")
 
         // Plain mode: the same seed gives the same codes, with a warning; another seed or none gives others.
         let plain = ["--count", "20", "--seed", "7"]
-        let plainA = try files.run("generate", nil, plain, ledger: .none)
-        let plainB = try files.run("generate", nil, plain, ledger: .none)
+        let plainA = try await files.run("generate", nil, plain, ledger: .none)
+        let plainB = try await files.run("generate", nil, plain, ledger: .none)
         #expect(plainA.status == 0 && plainA.stdout.split(separator: "\n").count == 20, "\(plainA)")
         #expect(plainA.stdout == plainB.stdout)
         #expect(
             plainA.stderr.hasPrefix("offerkit: warning: --seed 7: ") && plainA.stderr.contains("UNSAFE for production"),
             "\(plainA)")
-        let otherSeed = try files.run("generate", nil, ["--count", "20", "--seed", "8"], ledger: .none)
+        let otherSeed = try await files.run("generate", nil, ["--count", "20", "--seed", "8"], ledger: .none)
         #expect(Set(otherSeed.stdout.split(separator: "\n")).isDisjoint(with: plainA.stdout.split(separator: "\n")))
-        let unseeded = try files.run("generate", nil, ["--count", "20"], ledger: .none)
+        let unseeded = try await files.run("generate", nil, ["--count", "20"], ledger: .none)
         #expect(unseeded.status == 0 && unseeded.stderr.isEmpty, "\(unseeded)")
         #expect(unseeded.stdout != plainA.stdout)
     }
 
-    @Test func generatedCodesFollowPrefixLengthAndAlphabet() throws {
+    @Test func generatedCodesFollowPrefixLengthAndAlphabet() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let specs: [(offer: String, count: Int, prefix: String, length: Int, alphabet: String, batch: String)] = [
@@ -115,9 +115,9 @@ struct CodesGenerateTests {
             CampaignFiles.campaign(
                 name: "shapes", offers: specs.map { CampaignFiles.offer($0.offer, custom: [$0.batch]) }),
             to: "shapes.json")
-        let generate = try files.run("generate", campaign)
+        let generate = try await files.run("generate", campaign)
         #expect(generate.status == 0, "\(generate)")
-        let export = try files.run("export", campaign, ["--format", "json"])
+        let export = try await files.run("export", campaign, ["--format", "json"])
         #expect(export.status == 0, "\(export)")
         let rows = try #require(JSON.parse(export.stdout)?.array, "\(export)")
         #expect(rows.count == 600)
@@ -136,18 +136,18 @@ struct CodesGenerateTests {
         }
     }
 
-    @Test func customCodeIssuedByAnotherCampaignIsRefused() throws {
+    @Test func customCodeIssuedByAnotherCampaignIsRefused() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
-        #expect(try files.run("generate", CampaignFiles.example).status == 0)
-        let exported = try files.run("export", CampaignFiles.example)
+        await #expect(try files.run("generate", CampaignFiles.example).status == 0)
+        let exported = try await files.run("export", CampaignFiles.example)
         for code in ["SPRING27", "spring27"] {
             let summer = try files.write(
                 CampaignFiles.campaign(
                     name: "summer-2027",
                     offers: [CampaignFiles.offer("Summer unlock", custom: [CampaignFiles.given(["SUMMER27", code])])]),
                 to: "summer.json")
-            let validate = try files.run("validate", summer, ["--format", "json"])
+            let validate = try await files.run("validate", summer, ["--format", "json"])
             #expect(validate.status == 4, "\(validate)")
             let problems = validate.json?["problems"]?.array ?? []
             #expect(
@@ -157,20 +157,20 @@ struct CodesGenerateTests {
                 },
                 "\(code): \(validate)")
 
-            let generate = try files.run("generate", summer)
+            let generate = try await files.run("generate", summer)
             Expect.failure(generate, status: 4, mentioning: ["$.offers[0].customCodes[0].codes[1]", "already issued"])
-            let summerExport = try files.run("export", summer)
+            let summerExport = try await files.run("export", summer)
             Expect.failure(summerExport, status: 4, mentioning: ["no codes"])
         }
-        let after = try files.run("export", CampaignFiles.example)
+        let after = try await files.run("export", CampaignFiles.example)
         #expect(after.stdout == exported.stdout)
     }
 
-    @Test func plainModeWritesUniqueLinesToOut() throws {
+    @Test func plainModeWritesUniqueLinesToOut() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let out = files.file("codes.txt")
-        let result = try files.run(
+        let result = try await files.run(
             "generate", nil, ["--count", "1000", "--length", "8", "--prefix", "T", "--out", out], ledger: .none)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.isEmpty, "\(result)")
@@ -194,13 +194,13 @@ struct CodesGenerateTests {
         .enabled(
             if: scriptAvailable,
             "SKIPPED: /usr/bin/script (util-linux) is missing, so progress on a terminal is not checked"))
-    func progressIsDrawnOnlyOnATerminal() throws {
+    func progressIsDrawnOnlyOnATerminal() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let binary = try #require(CLI.binary)
         let out = files.file("codes.txt")
         let command = "'\(binary.path)' codes generate --count 3000 --out '\(out)'"
-        let terminal = try Independent.run("script", ["-qec", command, "/dev/null"])
+        let terminal = try await Independent.run("script", ["-qec", command, "/dev/null"])
         #expect(terminal.status == 0, "\(terminal.stdout)\(terminal.stderr)")
         #expect(
             terminal.stdout.contains("\r\u{1B}[2Kofferkit: generating codes 1,024/3,000 (34%)"), "\(terminal.stdout)")
@@ -208,21 +208,21 @@ struct CodesGenerateTests {
         #expect(terminal.stdout.hasSuffix("\r\u{1B}[2K"), "the line is cleared at the end")
         #expect(files.text(of: out)?.split(separator: "\n").count == 3000)
 
-        let file = try files.run("generate", nil, ["--count", "3000", "--out", out, "--force"], ledger: .none)
+        let file = try await files.run("generate", nil, ["--count", "3000", "--out", out, "--force"], ledger: .none)
         #expect(file.status == 0, "\(file)")
         #expect(file.stderr.isEmpty, "progress on a stderr that is a file: \(file.stderr.debugDescription)")
     }
 
-    @Test func existingOutNeedsForce() throws {
+    @Test func existingOutNeedsForce() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let out = try files.write("keep me\n", to: "codes.txt")
-        let refused = try files.run("generate", nil, ["--count", "10", "--out", out], ledger: .none)
+        let refused = try await files.run("generate", nil, ["--count", "10", "--out", out], ledger: .none)
         Expect.failure(refused, status: 5, mentioning: [out, "--force"])
         #expect(files.text(of: out) == "keep me\n")
         #expect(files.listing() == ["codes.txt"])
 
-        let forced = try files.run("generate", nil, ["--count", "10", "--out", out, "--force"], ledger: .none)
+        let forced = try await files.run("generate", nil, ["--count", "10", "--out", out, "--force"], ledger: .none)
         #expect(forced.status == 0, "\(forced)")
         #expect(files.text(of: out)?.split(separator: "\n").count == 10)
         #expect(files.listing() == ["codes.txt"])
@@ -230,12 +230,12 @@ struct CodesGenerateTests {
 
     /// `--count` above 100,000,000 used to reach a `Set.reserveCapacity` of every code (a 35 TB
     /// allocation for 10^12, and an abort); now the bound is checked before anything is allocated.
-    @Test func plainCountAboveTheMaximumFailsFast() throws {
+    @Test func plainCountAboveTheMaximumFailsFast() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let out = files.file("codes.txt")
         for count in ["1000000000000", "100000001", String(Int.max)] {
-            let result = try files.run(
+            let result = try await files.run(
                 "generate", nil, ["--count", count, "--length", "20", "--seed", "1", "--out", out], ledger: .none,
                 peakMemory: CLI.peakMemoryMeasurable)
             Expect.failure(result, status: 2, mentioning: ["--count \(count) is too large", "at most 100,000,000"])
@@ -249,7 +249,7 @@ struct CodesGenerateTests {
         let binary = try #require(CLI.binary)
         let peakFile = files.file("peak.txt")
         let measure = CLI.peakMemoryMeasurable ? "/usr/bin/time -f %M -o '\(peakFile)' " : ""
-        let head = try Independent.run(
+        let head = try await Independent.run(
             "/bin/sh", ["-c", "\(measure)'\(binary.path)' codes generate --count 100000000 --length 12 | head -n 3"])
         let lines = head.stdout.split(separator: "\n")
         #expect(lines.count == 3 && lines.allSatisfy { $0.count == 12 }, "\(head.stdout)\(head.stderr)")
@@ -261,7 +261,7 @@ struct CodesGenerateTests {
 
     /// A batch over Apple's quarterly limit is a validation problem of its field (exit 4), found
     /// before anything is generated or recorded.
-    @Test func campaignCountsAboveApplesLimitAreRefused() throws {
+    @Test func campaignCountsAboveApplesLimitAreRefused() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let campaign = try files.write(
@@ -274,7 +274,7 @@ struct CodesGenerateTests {
                 ]),
             to: "huge.json")
         for command in ["validate", "generate"] {
-            let result = try files.run(command, campaign, peakMemory: CLI.peakMemoryMeasurable)
+            let result = try await files.run(command, campaign, peakMemory: CLI.peakMemoryMeasurable)
             // Checked before anything sized by the counts is allocated or drawn.
             if CLI.peakMemoryMeasurable { #expect((result.peakKilobytes ?? .max) < 150_000, "\(result)") }
             Expect.failure(
@@ -294,13 +294,13 @@ struct CodesGenerateTests {
     @Test(
         .enabled(
             if: timeAvailable, "SKIPPED: GNU time (/usr/bin/time) is missing, so peak memory is not measured"))
-    func plainCodesStreamInConstantMemory() throws {
+    func plainCodesStreamInConstantMemory() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let binary = try #require(CLI.binary)
-        func peakKilobytes(count: Int) throws -> Int {
+        func peakKilobytes(count: Int) async throws -> Int {
             let out = files.file("codes-\(count).txt")
-            let run = try Independent.run(
+            let run = try await Independent.run(
                 "/usr/bin/time",
                 ["-f", "%M", binary.path, "codes", "generate", "--count", "\(count)", "--length", "12", "--out", out])
             #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
@@ -309,20 +309,20 @@ struct CodesGenerateTests {
             return Int(run.stderr.split(separator: "\n").last ?? "") ?? .max
         }
         // The set took about 35 MB more for 1,000,000 codes than for 1,000.
-        let small = try peakKilobytes(count: 1000)
-        let large = try peakKilobytes(count: 1_000_000)
+        let small = try await peakKilobytes(count: 1000)
+        let large = try await peakKilobytes(count: 1_000_000)
         #expect(large < 100_000, "1,000,000 codes: peak \(large) KB")
         #expect(large - small < 15_000, "peak \(small) KB for 1,000 codes, \(large) KB for 1,000,000")
     }
 
-    @Test func plainModeUsageErrorsExit2() throws {
+    @Test func plainModeUsageErrorsExit2() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
-        Expect.failure(
+        await Expect.failure(
             try files.run("generate", nil, ["--length", "8"], ledger: .none), status: 2, mentioning: ["--count"])
-        Expect.failure(
+        await Expect.failure(
             try files.run("generate", nil, ["--count", "0"], ledger: .none), status: 2, mentioning: ["--count"])
-        Expect.failure(
+        await Expect.failure(
             try files.run("generate", CampaignFiles.example, ["--count", "5"]), status: 2, mentioning: ["--count"])
         #expect(files.listing().isEmpty, "\(files.listing())")
     }

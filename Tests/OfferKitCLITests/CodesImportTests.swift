@@ -42,35 +42,35 @@ struct CodesImportTests {
     static func importCSV(
         _ csv: String, offer: String, batch: Int? = nil, files: CampaignFiles, campaign: String,
         name: String = "codes.csv"
-    ) throws -> CLIResult {
+    ) async throws -> CLIResult {
         let path = try files.write(csv, to: name)
-        return try files.run(
+        return try await files.run(
             "import", campaign, ["--offer", offer, "--csv", path] + (batch.map { ["--batch", String($0)] } ?? []))
     }
 
-    @Test func appleCSVImportsAndAppearsInExport() throws {
+    @Test func appleCSVImportsAndAppearsInExport() async throws {
         let (files, campaign) = try Self.setUp()
         defer { files.remove() }
-        let result = try Self.importCSV(Self.appleCSV, offer: Self.gemPack, files: files, campaign: campaign)
+        let result = try await Self.importCSV(Self.appleCSV, offer: Self.gemPack, files: files, campaign: campaign)
         #expect(result.status == 0, "\(result)")
         #expect(result.output == "\(Self.gemPack): one-time-use batch 1: imported 3 codes")
         #expect(result.stderr.isEmpty, "\(result)")
-        let export = try files.run("export", campaign, ["--offer", Self.gemPack])
+        let export = try await files.run("export", campaign, ["--offer", Self.gemPack])
         #expect(export.status == 0, "\(export)")
         let records = CampaignFiles.csvRecords(export.stdout)
         #expect(records.dropFirst().map { $0[0] } == Self.appleCodes)
         #expect(records.dropFirst().allSatisfy { $0[2] == Self.gemPack && $0[3] == "2027-02-14" }, "\(records)")
 
         // From stdin, into the second batch of another offer.
-        let stdin = try files.run(
+        let stdin = try await files.run(
             "import", campaign, ["--offer", Self.seasonPass, "--batch", "2", "--csv", "-"],
             stdin: Data("SEASON01\nSEASON02\n".utf8))
         #expect(stdin.status == 0, "\(stdin)")
         #expect(stdin.output == "\(Self.seasonPass): one-time-use batch 2: imported 2 codes")
         // Sandbox codes are left out unless asked for: they do not work in the App Store.
-        let production = try files.run("export", campaign, ["--offer", Self.seasonPass, "--format", "json"])
+        let production = try await files.run("export", campaign, ["--offer", Self.seasonPass, "--format", "json"])
         Expect.failure(production, status: 4, mentioning: ["no codes", "PRODUCTION", "--environment"])
-        let season = try files.run(
+        let season = try await files.run(
             "export", campaign, ["--offer", Self.seasonPass, "--format", "json", "--environment", "sandbox"])
         let rows = JSON.parse(season.stdout)?.array ?? []
         #expect(rows.compactMap { $0["code"]?.string } == ["SEASON01", "SEASON02"], "\(season)")
@@ -79,10 +79,10 @@ struct CodesImportTests {
         )
     }
 
-    @Test func duplicateAndMalformedLinesImportNothing() throws {
+    @Test func duplicateAndMalformedLinesImportNothing() async throws {
         let (files, campaign) = try Self.setUp()
         defer { files.remove() }
-        let result = try Self.importCSV(
+        let result = try await Self.importCSV(
             "DDDD1111\nEEEE2222\nDDDD1111\nbad code!\nFFFF3333\n", offer: Self.gemPack, files: files,
             campaign: campaign)
         Expect.failure(
@@ -90,37 +90,38 @@ struct CodesImportTests {
             mentioning: [
                 "2 problem(s)", "codes.csv: line 3 repeats line 1", "codes.csv: line 4", "nothing was imported",
             ])
-        let export = try files.run("export", campaign)
+        let export = try await files.run("export", campaign)
         Expect.failure(export, status: 4, mentioning: ["no codes"])
     }
 
-    @Test func codeAlreadyInTheLedgerImportsNothing() throws {
+    @Test func codeAlreadyInTheLedgerImportsNothing() async throws {
         let (files, campaign) = try Self.setUp()
         defer { files.remove() }
-        #expect(try Self.importCSV(Self.appleCSV, offer: Self.gemPack, files: files, campaign: campaign).status == 0)
-        let gemBefore = try files.run("export", campaign, ["--offer", Self.gemPack])
+        await #expect(
+            try Self.importCSV(Self.appleCSV, offer: Self.gemPack, files: files, campaign: campaign).status == 0)
+        let gemBefore = try await files.run("export", campaign, ["--offer", Self.gemPack])
 
         // Already imported for another offer of the app.
-        let taken = try Self.importCSV(
+        let taken = try await Self.importCSV(
             "FFFF1111\nBBBB2222\n", offer: Self.seasonPass, files: files, campaign: campaign, name: "taken.csv")
         Expect.failure(taken, status: 4, mentioning: ["BBBB2222", CampaignFiles.appAppleId, "nothing was imported"])
-        Expect.failure(
+        await Expect.failure(
             try files.run("export", campaign, ["--offer", Self.seasonPass]), status: 4, mentioning: ["no codes"])
 
         // Issued as a custom code by another campaign of the same app.
-        #expect(try files.run("generate", CampaignFiles.example).status == 0)
-        let custom = try Self.importCSV(
+        await #expect(try files.run("generate", CampaignFiles.example).status == 0)
+        let custom = try await Self.importCSV(
             "GGGG1111\nSPRING27\n", offer: Self.seasonPass, files: files, campaign: campaign, name: "custom.csv")
         Expect.failure(custom, status: 4, mentioning: ["SPRING27", "nothing was imported"])
-        Expect.failure(
+        await Expect.failure(
             try files.run("export", campaign, ["--offer", Self.seasonPass]), status: 4, mentioning: ["no codes"])
-        #expect(try files.run("export", campaign, ["--offer", Self.gemPack]).stdout == gemBefore.stdout)
+        await #expect(try files.run("export", campaign, ["--offer", Self.gemPack]).stdout == gemBefore.stdout)
     }
 
-    @Test func wrongOfferExits2ListingTheOffers() throws {
+    @Test func wrongOfferExits2ListingTheOffers() async throws {
         let (files, campaign) = try Self.setUp()
         defer { files.remove() }
-        let result = try Self.importCSV(Self.appleCSV, offer: "Gem pack", files: files, campaign: campaign)
+        let result = try await Self.importCSV(Self.appleCSV, offer: "Gem pack", files: files, campaign: campaign)
         Expect.failure(
             result, status: 2,
             mentioning: [
@@ -128,24 +129,26 @@ struct CodesImportTests {
             ])
     }
 
-    @Test func batchOutOfRangeExits2() throws {
+    @Test func batchOutOfRangeExits2() async throws {
         let (files, campaign) = try Self.setUp()
         defer { files.remove() }
         for (offer, batch) in [(Self.seasonPass, 3), (Self.seasonPass, 0), (Self.gemPack, 2), (Self.press, 1)] {
-            let result = try Self.importCSV(Self.appleCSV, offer: offer, batch: batch, files: files, campaign: campaign)
+            let result = try await Self.importCSV(
+                Self.appleCSV, offer: offer, batch: batch, files: files, campaign: campaign)
             Expect.failure(result, status: 2, mentioning: ["--batch", offer])
         }
-        Expect.failure(try files.run("export", campaign), status: 4, mentioning: ["no codes"])
+        await Expect.failure(try files.run("export", campaign), status: 4, mentioning: ["no codes"])
     }
 
-    @Test func importingTheSameBatchTwiceFails() throws {
+    @Test func importingTheSameBatchTwiceFails() async throws {
         let (files, campaign) = try Self.setUp()
         defer { files.remove() }
-        #expect(try Self.importCSV(Self.appleCSV, offer: Self.gemPack, files: files, campaign: campaign).status == 0)
-        let before = try files.run("export", campaign)
-        let again = try Self.importCSV(
+        await #expect(
+            try Self.importCSV(Self.appleCSV, offer: Self.gemPack, files: files, campaign: campaign).status == 0)
+        let before = try await files.run("export", campaign)
+        let again = try await Self.importCSV(
             "HHHH1111\nHHHH2222\nHHHH3333\n", offer: Self.gemPack, files: files, campaign: campaign, name: "again.csv")
         Expect.failure(again, status: 4, mentioning: [Self.gemPack, "already has its 3 codes"])
-        #expect(try files.run("export", campaign).stdout == before.stdout)
+        await #expect(try files.run("export", campaign).stdout == before.stdout)
     }
 }

@@ -13,25 +13,25 @@ import Testing
 @Suite("offerkit codes ledger copy")
 struct CodesLedgerCopyTests {
     /// `offerkit codes ledger copy --from … --to …`, run in the folder.
-    static func copy(_ from: String, _ to: String, in files: CampaignFiles) throws -> CLIResult {
-        try CLI.run(["codes", "ledger", "copy", "--from", from, "--to", to], cwd: files.folder.url)
+    static func copy(_ from: String, _ to: String, in files: CampaignFiles) async throws -> CLIResult {
+        try await CLI.run(["codes", "ledger", "copy", "--from", from, "--to", to], cwd: files.folder.url)
     }
 
     /// A ledger of the example campaign (custom codes) and a campaign with Apple's one-time-use
     /// codes imported, plus three assignments and three App Store Connect resources.
-    static func makeSource(_ files: CampaignFiles) throws {
-        #expect(try files.run("generate", CampaignFiles.example).status == 0)
+    static func makeSource(_ files: CampaignFiles) async throws {
+        await #expect(try files.run("generate", CampaignFiles.example).status == 0)
         let imports = try files.write(
             CampaignFiles.campaign(
                 name: "imports", appAppleId: "5550001112",
                 offers: [CampaignFiles.offer("Gems", oneTimeUse: [CampaignFiles.oneTimeUse(count: 3)])]),
             to: "imports.json")
-        #expect(try files.run("generate", imports).status == 0)
+        await #expect(try files.run("generate", imports).status == 0)
         let csv = try files.write("Code\r\nAAAA1111\r\nBBBB2222\r\nCCCC3333\r\n", to: "apple.csv")
-        let imported = try files.run("import", imports, ["--offer", "Gems", "--csv", csv])
+        let imported = try await files.run("import", imports, ["--offer", "Gems", "--csv", csv])
         #expect(imported.status == 0, "\(imported)")
         // Assignments as the ledger records them (`export --recipients` and `claim` write these rows).
-        try python(
+        try await python(
             """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
@@ -61,8 +61,8 @@ struct CodesLedgerCopyTests {
     }
 
     /// Every row of every table of an SQLite ledger, in order (`rowid` included), as text.
-    static func dump(_ path: String) throws -> String {
-        try python(
+    static func dump(_ path: String) async throws -> String {
+        try await python(
             """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
@@ -75,16 +75,16 @@ struct CodesLedgerCopyTests {
     }
 
     @discardableResult
-    static func python(_ script: String, _ arguments: String...) throws -> String {
-        let result = try ExternalProcess.run(InteropEnvironment.python, ["-c", script] + arguments)
+    static func python(_ script: String, _ arguments: String...) async throws -> String {
+        let result = try await ExternalProcess.run(InteropEnvironment.python, ["-c", script] + arguments)
         #expect(result.status == 0, "\(result.stderr)")
         return result.stdout
     }
 
     /// `psql` against the test server, or `nil` when it is not installed (an issue in CI).
-    static func psql(_ url: String, _ sql: String) throws -> String? {
+    static func psql(_ url: String, _ sql: String) async throws -> String? {
         let base = String(CLIPostgres.withPassword(url).prefix { $0 != "?" }) + "?sslmode=disable"
-        let result = try ExternalProcess.run("psql", [base, "-Atc", sql])
+        let result = try await ExternalProcess.run("psql", [base, "-Atc", sql])
         guard result.status == 0 else {
             if InteropEnvironment.isCI { Issue.record("psql failed: \(result.stderr)") }
             return nil
@@ -101,15 +101,15 @@ struct CodesLedgerCopyTests {
         URLComponents(string: url)?.password ?? CLIPostgres.password ?? "no-password"
     }
 
-    @Test func sqliteToPostgresAndBackIsExact() throws {
+    @Test func sqliteToPostgresAndBackIsExact() async throws {
         guard case .at(let url)? = CLIPostgres.ledger("postgres") else { return }
         let files = try CampaignFiles.make()
         defer { files.remove() }
-        try Self.makeSource(files)
-        let exported = try files.run("export", CampaignFiles.example)
+        try await Self.makeSource(files)
+        let exported = try await files.run("export", CampaignFiles.example)
         #expect(exported.status == 0, "\(exported)")
 
-        let there = try Self.copy(files.ledger, url, in: files)
+        let there = try await Self.copy(files.ledger, url, in: files)
         #expect(there.status == 0, "\(there)")
         #expect(there.stdout.contains("copied \(files.ledger) to postgres://"), "\(there)")
         #expect(there.stdout.contains("campaigns: 2\n") && there.stdout.contains("codes: 1,306\n"), "\(there)")
@@ -119,18 +119,18 @@ struct CodesLedgerCopyTests {
             there.stdout.contains("  oneTimeUseCodes[0] of offer \"Gems\" in campaign \"imports\": 3 codes\n"),
             "\(there)")
         #expect(there.stdout.contains("verified:"), "\(there)")
-        let resources = try Self.psql(
+        let resources = try await Self.psql(
             url,
             "SELECT string_agg(concat_ws(' ', id, kind, state, asc_id), ', ' ORDER BY id) FROM "
                 + "\(Self.schema(of: url)).connect_resources")
         #expect(resources == nil || resources == "1 offer created 6744210001, 2 offer sent, 3 customCode failed")
-        let onPostgres = try files.run("export", CampaignFiles.example, ledger: .at(url))
+        let onPostgres = try await files.run("export", CampaignFiles.example, ledger: .at(url))
         #expect(onPostgres.stdout == exported.stdout && onPostgres.status == 0, "\(onPostgres)")
 
         let back = files.file("back.sqlite")
-        let returned = try Self.copy(url, back, in: files)
+        let returned = try await Self.copy(url, back, in: files)
         #expect(returned.status == 0, "\(returned)")
-        let (copied, source) = (try Self.dump(back), try Self.dump(files.ledger))
+        let (copied, source) = (try await Self.dump(back), try await Self.dump(files.ledger))
         #expect(
             copied == source,
             "differs: \(Set(copied.split(separator: "\n")).symmetricDifference(source.split(separator: "\n")).sorted())"
@@ -144,9 +144,9 @@ struct CodesLedgerCopyTests {
                 name: "more", offers: [CampaignFiles.offer("More", custom: [CampaignFiles.generated(count: 5)])]),
             to: "more.json")
         for ledger in [CampaignFiles.LedgerChoice.at(url), .at(back)] {
-            let generated = try files.run("generate", more, ledger: ledger)
+            let generated = try await files.run("generate", more, ledger: ledger)
             #expect(generated.status == 0, "\(generated)")
-            let export = try files.run("export", more, ledger: ledger)
+            let export = try await files.run("export", more, ledger: ledger)
             #expect(CampaignFiles.codes(ofCSV: export.stdout).count == 5, "\(export)")
         }
         for result in [there, returned] {
@@ -154,57 +154,57 @@ struct CodesLedgerCopyTests {
         }
     }
 
-    @Test func aNonEmptyTargetIsRefusedAndUnchanged() throws {
+    @Test func aNonEmptyTargetIsRefusedAndUnchanged() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
-        try Self.makeSource(files)
+        try await Self.makeSource(files)
         let target = files.file("target.sqlite")
         let small = try files.write(
             CampaignFiles.campaign(
                 name: "small", offers: [CampaignFiles.offer("Small", custom: [CampaignFiles.given(["SMALL1"])])]),
             to: "small.json")
-        #expect(try files.run("generate", small, ledger: .at(target)).status == 0)
-        let before = try Self.dump(target)
-        let refused = try Self.copy(files.ledger, target, in: files)
+        await #expect(try files.run("generate", small, ledger: .at(target)).status == 0)
+        let before = try await Self.dump(target)
+        let refused = try await Self.copy(files.ledger, target, in: files)
         Expect.failure(
             refused, status: 4, mentioning: ["is not empty", "campaigns: 1", "codes: 1,", "Nothing was written"])
-        #expect(try Self.dump(target) == before)
+        await #expect(try Self.dump(target) == before)
 
         guard case .at(let url)? = CLIPostgres.ledger("postgres") else { return }
-        #expect(try Self.copy(files.ledger, url, in: files).status == 0)
-        let again = try Self.copy(target, url, in: files)
+        await #expect(try Self.copy(files.ledger, url, in: files).status == 0)
+        let again = try await Self.copy(target, url, in: files)
         Expect.failure(again, status: 4, mentioning: ["is not empty", "campaigns: 2", ":***@"])
         #expect(!again.stderr.contains(Self.password(of: url)))
     }
 
-    @Test func aTargetThatRejectsARowIsLeftEmpty() throws {
+    @Test func aTargetThatRejectsARowIsLeftEmpty() async throws {
         guard case .at(let url)? = CLIPostgres.ledger("postgres") else { return }
         let files = try CampaignFiles.make()
         defer { files.remove() }
-        try Self.makeSource(files)
+        try await Self.makeSource(files)
         // An empty ledger whose codes table refuses one of Apple's codes (imported last).
-        #expect(try files.run("validate", CampaignFiles.example, ledger: .at(url)).status == 0)
+        await #expect(try files.run("validate", CampaignFiles.example, ledger: .at(url)).status == 0)
         let schema = Self.schema(of: url)
         guard
-            try Self.psql(url, "ALTER TABLE \(schema).codes ADD CONSTRAINT refuse CHECK (code_key <> 'BBBB2222')")
+            try await Self.psql(url, "ALTER TABLE \(schema).codes ADD CONSTRAINT refuse CHECK (code_key <> 'BBBB2222')")
                 != nil
         else { return }
-        let failed = try Self.copy(files.ledger, url, in: files)
+        let failed = try await Self.copy(files.ledger, url, in: files)
         Expect.failure(failed, status: 5, mentioning: ["write the copied codes", "refuse", "was left as it was"])
         #expect(!failed.stderr.contains("BBBB2222") && !failed.stderr.contains(Self.password(of: url)))
-        let left = try Self.psql(
+        let left = try await Self.psql(
             url,
             "SELECT (SELECT count(*) FROM \(schema).campaigns) + (SELECT count(*) FROM \(schema).batches) "
                 + "+ (SELECT count(*) FROM \(schema).codes) + (SELECT count(*) FROM \(schema).apps)")
         #expect(left == "0")
     }
 
-    @Test func aDamagedSourceIsRefusedAndNothingIsCreated() throws {
+    @Test func aDamagedSourceIsRefusedAndNothingIsCreated() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
-        try Self.makeSource(files)
+        try await Self.makeSource(files)
         // A code changed behind the ledger's back: its row's digest no longer matches.
-        try Self.python(
+        try await Self.python(
             """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
@@ -212,22 +212,22 @@ struct CodesLedgerCopyTests {
             db.commit()
             """, files.ledger)
         let copy = files.file("copy.sqlite")
-        let refused = try Self.copy(files.ledger, copy, in: files)
+        let refused = try await Self.copy(files.ledger, copy, in: files)
         Expect.failure(refused, status: 5, mentioning: ["looks damaged", "does not match its digest"])
         #expect(!FileManager.default.fileExists(atPath: copy))
         #expect(files.listing().allSatisfy { !$0.hasPrefix(".") }, "\(files.listing())")
     }
 
-    @Test func locatorsAreCheckedAndNeverShowPasswords() throws {
+    @Test func locatorsAreCheckedAndNeverShowPasswords() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
-        try Self.makeSource(files)
-        let same = try Self.copy(files.ledger, "./ledger.sqlite", in: files)
+        try await Self.makeSource(files)
+        let same = try await Self.copy(files.ledger, "./ledger.sqlite", in: files)
         Expect.failure(same, status: 2, mentioning: ["--from and --to name the same ledger"])
-        let missing = try Self.copy(files.file("missing.sqlite"), files.file("copy.sqlite"), in: files)
+        let missing = try await Self.copy(files.file("missing.sqlite"), files.file("copy.sqlite"), in: files)
         Expect.failure(missing, status: 5, mentioning: ["no ledger file there"])
         #expect(!FileManager.default.fileExists(atPath: files.file("missing.sqlite")))
-        let bad = try Self.copy(files.ledger, "postgres://u:Secret99@h:70000/db", in: files)
+        let bad = try await Self.copy(files.ledger, "postgres://u:Secret99@h:70000/db", in: files)
         Expect.failure(bad, status: 2, mentioning: ["--to", "port 70000", "postgres://u:***@h:70000/db"])
         #expect(!bad.stderr.contains("Secret99"))
 
@@ -235,29 +235,29 @@ struct CodesLedgerCopyTests {
         var components = try #require(URLComponents(string: url))
         components.password = "Wrong-\(UUID().uuidString)"
         let wrong = try #require(components.string)
-        let refused = try Self.copy(files.ledger, wrong, in: files)
+        let refused = try await Self.copy(files.ledger, wrong, in: files)
         Expect.failure(refused, status: 5, mentioning: ["password authentication failed", ":***@"])
         #expect(!refused.stderr.contains(components.password!))
-        let nothing = try Self.copy(url, files.file("copy.sqlite"), in: files)
+        let nothing = try await Self.copy(url, files.file("copy.sqlite"), in: files)
         Expect.failure(nothing, status: 4, mentioning: ["holds nothing recorded"])
         #expect(!nothing.stderr.contains(Self.password(of: url)))
         #expect(!FileManager.default.fileExists(atPath: files.file("copy.sqlite")))
     }
 
-    @Test func aKilledCopyLeavesNoTarget() throws {
+    @Test func aKilledCopyLeavesNoTarget() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let big = try files.write(
             CampaignFiles.campaign(
                 name: "big", offers: [CampaignFiles.offer("Bulk", custom: [CampaignFiles.generated(count: 400_000)])]),
             to: "big.json")
-        let generated = try files.run("generate", big)
+        let generated = try await files.run("generate", big)
         #expect(generated.status == 0, "\(generated)")
         let target = files.file("copy.sqlite")
         // Killed 300 ms after its staging folder appeared: the tables take milliseconds, the
         // 400,000 codes seconds, so the copy is under way.
         var appeared: Date?
-        let killed = try KilledCopy(from: files.ledger, to: target, in: files) {
+        let killed = try await KilledCopy(from: files.ledger, to: target, in: files) {
             if appeared == nil, files.listing().contains(where: { $0.hasPrefix(".copy.sqlite.offerkit-") }) {
                 appeared = Date()
             }
@@ -271,7 +271,7 @@ struct CodesLedgerCopyTests {
                 && leftovers.allSatisfy { $0.hasPrefix(".copy.sqlite.offerkit-") && $0.hasSuffix(".tmp") },
             "\(files.listing())")
         // A new copy goes through, and removes what the killed one left, saying so.
-        let again = try Self.copy(files.ledger, target, in: files)
+        let again = try await Self.copy(files.ledger, target, in: files)
         #expect(again.status == 0 && again.stdout.contains("codes: 400,000\n"), "\(again)")
         #expect(again.stderr.contains("removed \(files.file(leftovers.first ?? "?"))"), "\(again)")
         #expect(again.stderr.contains("the unfinished output of an earlier run that was interrupted"), "\(again)")
@@ -279,43 +279,35 @@ struct CodesLedgerCopyTests {
 
         guard case .at(let url)? = CLIPostgres.ledger("postgres") else { return }
         let schema = Self.schema(of: url)
-        let killedPostgres = try KilledCopy(from: files.ledger, to: url, in: files) {
-            (try? Self.psql(url, "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'INSERT INTO codes%'"))
+        let killedPostgres = try await KilledCopy(from: files.ledger, to: url, in: files) {
+            (try? await Self.psql(url, "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'INSERT INTO codes%'"))
                 .flatMap { $0 }.map { $0 != "0" } ?? false
         }
         try #require(killedPostgres.wasRunning, "the copy finished before it was killed, so nothing was tested")
-        let left = try Self.psql(
+        let left = try await Self.psql(
             url, "SELECT (SELECT count(*) FROM \(schema).codes) + (SELECT count(*) FROM \(schema).batches)")
         #expect(left == nil || left == "0", "\(left ?? "")")
-        let retry = try Self.copy(files.ledger, url, in: files)
+        let retry = try await Self.copy(files.ledger, url, in: files)
         #expect(retry.status == 0 && retry.stdout.contains("codes: 400,000\n"), "\(retry)")
     }
 }
 
 /// `offerkit codes ledger copy` started in the background and killed with SIGKILL once
-/// `condition` holds (polled every 2 ms, for at most 60 s).
+/// `condition` holds (polled every 2 ms with `Task.sleep`, for at most 60 s).
 private struct KilledCopy {
     /// Whether the process was still running when it was killed.
     let wasRunning: Bool
 
-    init(from: String, to: String, in files: CampaignFiles, when condition: () -> Bool) throws {
-        guard let binary = CLI.binary else {
-            throw CLIRunnerError(description: "the offerkit executable was not found")
+    init(from: String, to: String, in files: CampaignFiles, when condition: () async -> Bool) async throws {
+        let process = try ChildProcess(
+            CLI.binary, ["codes", "ledger", "copy", "--from", from, "--to", to],
+            environment: CLI.environment(adding: [:]), currentDirectory: files.folder.url)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while process.isRunning, ContinuousClock.now < deadline, !(await condition()) {
+            try await Task.sleep(for: .milliseconds(2))
         }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["codes", "ledger", "copy", "--from", from, "--to", to]
-        process.currentDirectoryURL = files.folder.url
-        process.environment = CLI.environment(adding: [:])
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning, Date() < deadline, !condition() { usleep(2000) }
         let running = process.isRunning
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        wasRunning = running && process.terminationReason == .uncaughtSignal
+        let ending = await process.kill()
+        wasRunning = running && ending == .signalled(SIGKILL)
     }
 }

@@ -29,15 +29,15 @@ struct CodesLedgerDamageTests {
         var expected = ""
     }
 
-    @Test func everyCommandWorksOrExits5() throws {
+    @Test func everyCommandWorksOrExits5() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let campaign = try files.write(Self.campaign, to: "damage.json")
         let more = try files.write(Self.more, to: "more.json")
         let apple = try files.write(Self.appleCodes.joined(separator: "\n") + "\n", to: "apple.csv")
         let later = try files.write(Self.laterCodes.joined(separator: "\n") + "\n", to: "later.csv")
-        try #require(try files.run("generate", campaign).status == 0)
-        try #require(try files.run("import", campaign, ["--offer", "Gems", "--csv", apple]).status == 0)
+        try await #require(try files.run("generate", campaign).status == 0)
+        try await #require(try files.run("import", campaign, ["--offer", "Gems", "--csv", apple]).status == 0)
         let pristine = files.file("pristine.sqlite")
         try FileManager.default.copyItem(atPath: files.ledger, toPath: pristine)
 
@@ -52,7 +52,7 @@ struct CodesLedgerDamageTests {
         for index in commands.indices {
             let copy = files.file("undamaged-\(commands[index].name).sqlite")
             try FileManager.default.copyItem(atPath: pristine, toPath: copy)
-            let result = try Self.run(commands[index], ledger: copy, in: files)
+            let result = try await Self.run(commands[index], ledger: copy, in: files)
             try #require(result.status == 0, "\(result)")
             commands[index].expected = result.stdout.replacingOccurrences(of: copy, with: "LEDGER")
         }
@@ -79,7 +79,7 @@ struct CodesLedgerDamageTests {
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: copy + suffix) }
                 try FileManager.default.copyItem(atPath: pristine, toPath: copy)
                 try Self.flip(copy, at: offset)
-                let result = try Self.run(command, ledger: copy, in: files)
+                let result = try await Self.run(command, ledger: copy, in: files)
                 let context = "a flip in \(place), byte \(offset), then \(command.name)\n\(result)"
                 if result.status == 0 {
                     #expect(
@@ -99,8 +99,8 @@ struct CodesLedgerDamageTests {
         }
     }
 
-    static func run(_ command: Command, ledger: String, in files: CampaignFiles) throws -> CLIResult {
-        try files.run(command.name, nil, command.arguments, ledger: .at(ledger))
+    static func run(_ command: Command, ledger: String, in files: CampaignFiles) async throws -> CLIResult {
+        try await files.run(command.name, nil, command.arguments, ledger: .at(ledger))
     }
 
     /// Where `text` first (or last) occurs in the file.

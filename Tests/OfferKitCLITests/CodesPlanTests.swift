@@ -1,4 +1,5 @@
 import Foundation
+import InteropSupport
 import Testing
 
 /// `offerkit codes plan`, run as the built binary; request bodies are checked against Apple's
@@ -16,34 +17,34 @@ struct CodesPlanTests {
         ])
 
     /// The example campaign generated into the folder's ledger.
-    static func generatedExample() throws -> CampaignFiles {
+    static func generatedExample() async throws -> CampaignFiles {
         let files = try CampaignFiles.make()
-        let generate = try files.run("generate", CampaignFiles.example)
+        let generate = try await files.run("generate", CampaignFiles.example)
         #expect(generate.status == 0, "\(generate)")
         return files
     }
 
     @Test(
         "Plans of the example (document and JSON Lines) and of a ledger-less campaign are valid against Apple's schemas",
-        .enabled(if: Schemas.available || Independent.isCI, Schemas.reason))
-    func plansValidateAgainstApplesSchemas() throws {
-        let files = try Self.generatedExample()
+        .enabled(Schemas.reason) { await Schemas.available || Independent.isCI })
+    func plansValidateAgainstApplesSchemas() async throws {
+        let files = try await Self.generatedExample()
         defer { files.remove() }
         let document = files.file("plan.json")
-        let plan = try files.run("plan", CampaignFiles.example, ["--out", document])
+        let plan = try await files.run("plan", CampaignFiles.example, ["--out", document])
         #expect(plan.status == 0 && plan.stdout.isEmpty, "\(plan)")
-        let lines = try files.run(
+        let lines = try await files.run(
             "plan", CampaignFiles.example, ["--format", "json-lines", "--out", files.file("plan.jsonl")])
         #expect(lines.status == 0, "\(lines)")
         let linesText = files.text(of: files.file("plan.jsonl")) ?? ""
         let array = try files.write(
             "[\n" + linesText.split(separator: "\n").joined(separator: ",\n") + "\n]\n", to: "plan-lines.json")
         let givenOnly = try files.write(Self.givenOnly, to: "given-only.json")
-        let ledgerless = try files.run("plan", givenOnly, ["--no-ledger"], ledger: .none)
+        let ledgerless = try await files.run("plan", givenOnly, ["--no-ledger"], ledger: .none)
         #expect(ledgerless.status == 0, "\(ledgerless)")
         let ledgerlessPlan = try files.write(ledgerless.stdout, to: "plan-given-only.json")
 
-        let result = try Schemas.validate(planFiles: [document, array, ledgerlessPlan])
+        let result = try await Schemas.validate(planFiles: [document, array, ledgerlessPlan])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         // 6 offers, 5 one-time-use batches, 1,303 custom codes, twice; then 2 + 1 + 3.
         #expect(
@@ -51,11 +52,11 @@ struct CodesPlanTests {
             "\(result.stdout)")
     }
 
-    @Test func jsonLinesHoldTheDocumentsRequests() throws {
-        let files = try Self.generatedExample()
+    @Test func jsonLinesHoldTheDocumentsRequests() async throws {
+        let files = try await Self.generatedExample()
         defer { files.remove() }
         // Large outputs go to files (--out), which also spares the key-leak scan of every run's stdout.
-        let plan = try files.run("plan", CampaignFiles.example, ["--out", files.file("plan.json")])
+        let plan = try await files.run("plan", CampaignFiles.example, ["--out", files.file("plan.json")])
         #expect(plan.status == 0 && plan.stdout.isEmpty, "\(plan)")
         let document = try #require(JSON.parse(files.text(of: files.file("plan.json")) ?? ""))
         #expect(document["campaign"] == .string("spring-2027"))
@@ -64,7 +65,7 @@ struct CodesPlanTests {
         #expect(requests.count == 1314)
         #expect(Set(requests.compactMap { $0["id"]?.string }).count == requests.count, "request ids repeat")
 
-        let lines = try files.run(
+        let lines = try await files.run(
             "plan", CampaignFiles.example, ["--format", "json-lines", "--out", files.file("plan.jsonl")])
         #expect(lines.status == 0, "\(lines)")
         let linesText = files.text(of: files.file("plan.jsonl")) ?? ""
@@ -75,18 +76,18 @@ struct CodesPlanTests {
         #expect(parsed.compactMap { $0 } == requests, "the lines hold the document's requests, in order")
 
         // Every custom code of the ledger is created once, and nothing else.
-        let export = try files.run("export", CampaignFiles.example)
+        let export = try await files.run("export", CampaignFiles.example)
         let customCodes = requests.compactMap { $0["body"]?["data"]?["attributes"]?["customCode"]?.string }
         #expect(customCodes.count == 1303)
         #expect(Set(customCodes) == Set(CampaignFiles.codes(ofCSV: export.stdout)))
         #expect(Set(customCodes).count == customCodes.count)
     }
 
-    @Test func planOnALaterDayKeepsTheRecordedExpiry() throws {
-        let files = try Self.generatedExample()
+    @Test func planOnALaterDayKeepsTheRecordedExpiry() async throws {
+        let files = try await Self.generatedExample()
         defer { files.remove() }
         let out = files.file("plan.jsonl")
-        let plan = try CLI.run(
+        let plan = try await CLI.run(
             [
                 "codes", "plan", CampaignFiles.example, "--ledger", files.ledger, "--today", "2027-02-01",
                 "--format", "json-lines", "--out", out,
@@ -109,22 +110,23 @@ struct CodesPlanTests {
         #expect(expiry["offer-5-custom-code-1"] == "2027-03-16")
     }
 
-    @Test func planBeforeGenerateExits2AndWritesNothing() throws {
+    @Test func planBeforeGenerateExits2AndWritesNothing() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let words = ["Spring half price, 3 months", "custom-code batch 2", "offerkit codes generate"]
-        Expect.failure(try files.run("plan", CampaignFiles.example), status: 2, mentioning: words)
+        await Expect.failure(try files.run("plan", CampaignFiles.example), status: 2, mentioning: words)
         let out = files.file("plan.json")
-        Expect.failure(try files.run("plan", CampaignFiles.example, ["--out", out]), status: 2, mentioning: words)
+        await Expect.failure(
+            try files.run("plan", CampaignFiles.example, ["--out", out]), status: 2, mentioning: words)
         #expect(!FileManager.default.fileExists(atPath: out))
-        Expect.failure(
+        await Expect.failure(
             try files.run("plan", CampaignFiles.example, ["--no-ledger"], ledger: .none), status: 2,
             mentioning: words)
     }
 
     /// A generated batch after many given codes: the missing codes must stop the plan before any
     /// request is streamed, not after hundreds of kilobytes of a partial plan.
-    @Test func jsonLinesBeforeGenerateWritesNoPartialPlan() throws {
+    @Test func jsonLinesBeforeGenerateWritesNoPartialPlan() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let given = (1...1000).map { "GIVEN\($0)" }
@@ -136,7 +138,7 @@ struct CodesPlanTests {
                     CampaignFiles.offer("Generated", custom: [CampaignFiles.generated(count: 10)]),
                 ]),
             to: "late.json")
-        let result = try files.run("plan", campaign, ["--format", "json-lines"])
+        let result = try await files.run("plan", campaign, ["--format", "json-lines"])
         // Not Expect.failure: it would print the whole partial plan.
         #expect(result.status == 2, "\(result.stderr)")
         #expect(
@@ -149,11 +151,11 @@ struct CodesPlanTests {
             "a partial plan reached stdout before the error: \(partialBytes) bytes, \(partialRequests) requests")
     }
 
-    @Test func noLedgerPlansGivenCodes() throws {
+    @Test func noLedgerPlansGivenCodes() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let campaign = try files.write(Self.givenOnly, to: "given-only.json")
-        let plan = try files.run("plan", campaign, ["--no-ledger"], ledger: .none)
+        let plan = try await files.run("plan", campaign, ["--no-ledger"], ledger: .none)
         #expect(plan.status == 0, "\(plan)")
         let requests = try #require(plan.json?["requests"]?.array, "\(plan)")
         #expect(
@@ -194,22 +196,24 @@ extension CodesPlanTests {
             return candidates.compactMap { $0 }.first { FileManager.default.fileExists(atPath: $0) }
         }()
 
-        static let jsonschemaAvailable: Bool =
-            (try? Independent.run(Independent.python, ["-c", "import jsonschema, referencing"]).status) == 0
+        static var jsonschemaAvailable: Bool {
+            get async { await ExternalProcess.succeeds(Independent.python, ["-c", "import jsonschema, referencing"]) }
+        }
 
-        static var available: Bool { jsonschemaAvailable && schemas != nil }
+        static var available: Bool {
+            get async { await jsonschemaAvailable && schemas != nil }
+        }
 
         static let reason = Comment(
             rawValue: "SKIPPED LOUDLY: the CLI's request plans are not checked against Apple's schemas here because "
-                + (jsonschemaAvailable
-                    ? "offer_code_schemas_4.4.1.json was not found (set OFFERKIT_ASC_SCHEMAS)"
-                    : "\(Independent.python) cannot import jsonschema and referencing (run .ci/run, or pip install "
-                        + "jsonschema and set OFFERKIT_PYTHON)") + "; CI never skips this")
+                + "\(Independent.python) cannot import jsonschema and referencing (run .ci/run, or pip install "
+                + "jsonschema and set OFFERKIT_PYTHON) or offer_code_schemas_4.4.1.json was not found (set "
+                + "OFFERKIT_ASC_SCHEMAS); CI never skips this")
 
         /// Runs the validator on plan files (documents or arrays of requests) in one Python run.
-        static func validate(planFiles: [String]) throws -> Independent.Result {
+        static func validate(planFiles: [String]) async throws -> Independent.Result {
             let schemas = try #require(schemas, "Apple's offer-code schemas were not found (set OFFERKIT_ASC_SCHEMAS)")
-            return try Independent.run(Independent.python, [script, schemas] + planFiles)
+            return try await Independent.run(Independent.python, [script, schemas] + planFiles)
         }
     }
 }

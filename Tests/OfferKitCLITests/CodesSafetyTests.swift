@@ -14,14 +14,14 @@ struct CodesSafetyTests {
             ])
     }
 
-    @Test func aRecordedBatchThatChangedInTheFileIsRefusedByGenerateAndPlan() throws {
+    @Test func aRecordedBatchThatChangedInTheFileIsRefusedByGenerateAndPlan() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let path = try files.write(Self.campaign(given: "SPRING27", redemptionLimit: 1), to: "safety.json")
-        #expect(try files.run("generate", path).status == 0)
+        await #expect(try files.run("generate", path).status == 0)
         _ = try files.write(Self.campaign(given: "SPRING28", redemptionLimit: 5, oneTimeUseCount: 4), to: "safety.json")
         for command in ["generate", "plan"] {
-            let result = try files.run(command, path)
+            let result = try await files.run(command, path)
             Expect.failure(
                 result, status: 4,
                 mentioning: [
@@ -30,43 +30,44 @@ struct CodesSafetyTests {
                 ])
             #expect(result.stdout.isEmpty, "\(result)")
         }
-        let export = try files.run("export", path)
+        let export = try await files.run("export", path)
         #expect(CampaignFiles.codes(ofCSV: export.stdout) == ["SPRING27"], "the ledger keeps what was recorded")
     }
 
-    @Test func importRefusesAFileWithAnotherCountUnlessAllowed() throws {
+    @Test func importRefusesAFileWithAnotherCountUnlessAllowed() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let path = try files.write(Self.campaign(given: "SPRING27", redemptionLimit: 1), to: "safety.json")
         let csv = try files.write("AAAA1111\nBBBB2222\n", to: "values.csv")
-        let refused = try files.run("import", path, ["--offer", "Launch", "--csv", csv])
+        let refused = try await files.run("import", path, ["--offer", "Launch", "--csv", csv])
         Expect.failure(refused, status: 4, mentioning: ["2 codes", "asked Apple for 3", "--allow-count-mismatch"])
-        let none = try files.run("export", path)
+        let none = try await files.run("export", path)
         #expect(!CampaignFiles.codes(ofCSV: none.stdout).contains("AAAA1111"), "nothing was imported")
-        let allowed = try files.run("import", path, ["--offer", "Launch", "--csv", csv, "--allow-count-mismatch"])
+        let allowed = try await files.run(
+            "import", path, ["--offer", "Launch", "--csv", csv, "--allow-count-mismatch"])
         #expect(allowed.status == 0 && allowed.stderr.contains("asked Apple for 3"), "\(allowed)")
     }
 
-    @Test func outputFilesAreOwnerOnly() throws {
+    @Test func outputFilesAreOwnerOnly() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let out = files.file("codes.txt")
-        #expect(try files.run("generate", nil, ["--count", "10", "--out", out], ledger: .none).status == 0)
+        await #expect(try files.run("generate", nil, ["--count", "10", "--out", out], ledger: .none).status == 0)
         let mode = try FileManager.default.attributesOfItem(atPath: out)[.posixPermissions] as? Int
         #expect(mode == 0o600)
     }
 
-    @Test func theLedgerIsOwnerOnlyAndAnExposedOneIsWarnedAbout() throws {
+    @Test func theLedgerIsOwnerOnlyAndAnExposedOneIsWarnedAbout() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let path = try files.write(Self.campaign(given: "SPRING27", redemptionLimit: 1), to: "safety.json")
-        let created = try files.run("generate", path)
+        let created = try await files.run("generate", path)
         #expect(created.status == 0 && !created.stderr.contains("chmod"), "\(created)")
         #expect(FileMode.of(files.ledger).map { $0 & 0o777 } == 0o600)
 
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: files.ledger)
         for command in ["export", "validate", "plan", "generate"] {
-            let result = try files.run(command, path)
+            let result = try await files.run(command, path)
             #expect(result.status == 0, "\(result)")
             #expect(
                 result.stderr.contains("warning: ledger \(files.ledger) is readable by group or others (mode 644)")

@@ -21,11 +21,11 @@ struct CodesValidateEveryProblemTests {
         """
     }
 
-    @Test func shapeProblemsHideNoRuleProblem() throws {
+    @Test func shapeProblemsHideNoRuleProblem() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let broken = try files.write(Self.campaign(fixed: false), to: "broken.json")
-        let result = try files.run("validate", broken, ["--format", "json"])
+        let result = try await files.run("validate", broken, ["--format", "json"])
         #expect(result.status == 4, "\(result)")
         let problems = try #require(result.json?["problems"]?.array, "\(result)")
         #expect(
@@ -38,7 +38,7 @@ struct CodesValidateEveryProblemTests {
             ], "\(result)")
 
         let fixed = try files.write(Self.campaign(fixed: true), to: "fixed.json")
-        let second = try files.run("validate", fixed)
+        let second = try await files.run("validate", fixed)
         #expect(second.status == 0, "the first run should have shown everything: \(second)")
     }
 }

@@ -51,29 +51,33 @@ struct CodesValidateTests {
         "valid: spring-2027 (app 1234567890): 6 offers, 5 one-time-use batches (1820 codes), "
         + "5 custom-code batches (1303 codes)"
 
-    @Test func exampleCampaignIsValid() throws {
+    @Test func exampleCampaignIsValid() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
-        let text = try files.run("validate", CampaignFiles.example)
+        let text = try await files.run("validate", CampaignFiles.example)
         #expect(text.status == 0, "\(text)")
         #expect(text.output == Self.exampleSummary, "\(text)")
         #expect(text.stderr.isEmpty, "\(text)")
 
-        let json = try files.run("validate", CampaignFiles.example, ["--format", "json"])
+        let json = try await files.run("validate", CampaignFiles.example, ["--format", "json"])
         #expect(json.status == 0, "\(json)")
-        #expect(json.json == .object(["valid": .bool(true), "problems": .array([])]), "\(json)")
+        #expect(
+            json.json
+                == .object([
+                    "valid": .bool(true), "problems": .array([]), "problemCount": .int(0), "truncated": .bool(false),
+                ]), "\(json)")
 
         let exampleBytes = try Data(contentsOf: URL(fileURLWithPath: CampaignFiles.example))
-        let stdin = try files.run("validate", "-", ["--no-ledger"], ledger: .none, stdin: exampleBytes)
+        let stdin = try await files.run("validate", "-", ["--no-ledger"], ledger: .none, stdin: exampleBytes)
         #expect(stdin.status == 0, "\(stdin)")
         #expect(stdin.output == Self.exampleSummary, "\(stdin)")
     }
 
-    @Test func everyProblemIsListedWithPathMessageAndAllowed() throws {
+    @Test func everyProblemIsListedWithPathMessageAndAllowed() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let path = try files.write(Self.brokenCampaign, to: "broken.json")
-        let result = try files.run("validate", path)
+        let result = try await files.run("validate", path)
         Expect.failure(result, status: 4)
         let lines = result.stderr.split(separator: "\n").map(String.init)
         #expect(lines.first == "offerkit: the campaign has 7 problems:", "\(result)")
@@ -95,15 +99,19 @@ struct CodesValidateTests {
         #expect(result.stderr.contains(#"write "SPRING""#), "\(result)")
     }
 
-    @Test func jsonFormatListsTheSameProblemsOnStdout() throws {
+    @Test func jsonFormatListsTheSameProblemsOnStdout() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let path = try files.write(Self.brokenCampaign, to: "broken.json")
-        let result = try files.run("validate", path, ["--format", "json"])
+        let result = try await files.run("validate", path, ["--format", "json"])
         #expect(result.status == 4, "\(result)")
         let document = try #require(result.json, "stdout is one JSON object\n\(result)")
-        #expect(document.keys == ["valid", "problems"])
+        // The members POST /v1/campaigns/validate answers with (one encoder): the total and whether the list is cut.
+        #expect(document.keys == ["valid", "problems", "problemCount", "truncated"])
         #expect(document["valid"] == .bool(false))
+        #expect(
+            document["problemCount"]?.int == Int64(Self.expectedProblems.count) && document["truncated"] == .bool(false)
+        )
         let problems = try #require(document["problems"]?.array)
         #expect(problems.map { $0["path"]?.string ?? "" } == Self.expectedProblems.map(\.path))
         #expect(problems.map { $0["rule"]?.string ?? "" } == Self.expectedProblems.map(\.rule))
@@ -114,7 +122,7 @@ struct CodesValidateTests {
         }
 
         // The text lines say exactly what the JSON says.
-        let text = try files.run("validate", path)
+        let text = try await files.run("validate", path)
         for problem in problems {
             let path = problem["path"]?.string ?? ""
             let message = problem["message"]?.string ?? ""
@@ -123,31 +131,31 @@ struct CodesValidateTests {
         }
     }
 
-    @Test func unreadableCampaignExits5() throws {
+    @Test func unreadableCampaignExits5() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let missing = files.file("missing.json")
-        Expect.failure(try files.run("validate", missing), status: 5, mentioning: [missing, "no such file"])
+        await Expect.failure(try files.run("validate", missing), status: 5, mentioning: [missing, "no such file"])
         let folder = files.file("a-folder.json")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-        Expect.failure(try files.run("validate", folder), status: 5, mentioning: [folder])
+        await Expect.failure(try files.run("validate", folder), status: 5, mentioning: [folder])
     }
 
-    @Test func badTodayExits2() throws {
+    @Test func badTodayExits2() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         for day in ["2027-13-45", "15/01/2027", "tomorrow"] {
-            let result = try CLI.run(
+            let result = try await CLI.run(
                 ["codes", "validate", CampaignFiles.example, "--today", day, "--ledger", files.ledger],
                 cwd: files.folder.url)
             Expect.failure(result, status: 2, mentioning: ["--today", "YYYY-MM-DD"])
         }
     }
 
-    @Test func ledgerAndNoLedgerTogetherExit2() throws {
+    @Test func ledgerAndNoLedgerTogetherExit2() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
-        let result = try files.run("validate", CampaignFiles.example, ["--no-ledger"])
+        let result = try await files.run("validate", CampaignFiles.example, ["--no-ledger"])
         Expect.failure(result, status: 2, mentioning: ["--ledger", "--no-ledger"])
         #expect(!FileManager.default.fileExists(atPath: files.ledger), "\(files.listing())")
     }
@@ -170,14 +178,14 @@ struct CodesValidateTests {
             ])
     }
 
-    @Test func quarterlyLimitsCountOtherCampaignsOfTheAppInTheLedger() throws {
+    @Test func quarterlyLimitsCountOtherCampaignsOfTheAppInTheLedger() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let first = try files.write(
             Self.quarterCampaign(name: "first", production: 600_000, sandbox: 6000), to: "a.json")
-        #expect(try files.run("generate", first).status == 0)
-        func rules(_ campaign: String, today: String = CampaignFiles.today) throws -> [String] {
-            let result = try CLI.run(
+        await #expect(try files.run("generate", first).status == 0)
+        func rules(_ campaign: String, today: String = CampaignFiles.today) async throws -> [String] {
+            let result = try await CLI.run(
                 ["codes", "validate", campaign, "--format", "json", "--ledger", files.ledger, "--today", today],
                 cwd: files.folder.url)
             #expect(result.status == (result.json?["valid"] == .bool(true) ? 0 : 4), "\(result)")
@@ -185,24 +193,25 @@ struct CodesValidateTests {
         }
         let atLimit = try files.write(
             Self.quarterCampaign(name: "at", production: 400_000, sandbox: 4000), to: "b.json")
-        #expect(try rules(atLimit) == [])
+        await #expect(try rules(atLimit) == [])
         let over = try files.write(Self.quarterCampaign(name: "over", production: 400_001, sandbox: 4001), to: "c.json")
-        #expect(try rules(over) == ["production-codes-per-quarter", "sandbox-codes-per-quarter"])
-        #expect(try rules(over, today: "2027-03-31") == ["production-codes-per-quarter", "sandbox-codes-per-quarter"])
-        #expect(try rules(over, today: "2027-04-01") == [], "a new quarter")
+        await #expect(try rules(over) == ["production-codes-per-quarter", "sandbox-codes-per-quarter"])
+        await #expect(
+            try rules(over, today: "2027-03-31") == ["production-codes-per-quarter", "sandbox-codes-per-quarter"])
+        await #expect(try rules(over, today: "2027-04-01") == [], "a new quarter")
         let otherApp = try files.write(
             Self.quarterCampaign(name: "other", appAppleId: "987654321", production: 400_001, sandbox: 4001),
             to: "d.json")
-        #expect(try rules(otherApp) == [], "limits are per app")
+        await #expect(try rules(otherApp) == [], "limits are per app")
     }
 
     /// `codes validate --help`: "Nothing is written, not even to the ledger."
-    @Test func validateCreatesNoLedgerFile() throws {
+    @Test func validateCreatesNoLedgerFile() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
-        let explicit = try files.run("validate", CampaignFiles.example)
+        let explicit = try await files.run("validate", CampaignFiles.example)
         #expect(explicit.status == 0, "\(explicit)")
-        let implicit = try files.run("validate", CampaignFiles.example, ledger: .none)
+        let implicit = try await files.run("validate", CampaignFiles.example, ledger: .none)
         #expect(implicit.status == 0, "\(implicit)")
         #expect(
             files.listing().isEmpty,

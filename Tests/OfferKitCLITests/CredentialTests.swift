@@ -14,8 +14,8 @@ struct CredentialTests {
     static func sign(
         _ extra: [String], environment: [String: String] = [:], stdin: Data? = nil, cwd: URL? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> (result: CLIResult, jws: DecodedJWS) {
-        let result = try CLI.run(signArguments + extra, environment: environment, stdin: stdin, cwd: cwd)
+    ) async throws -> (result: CLIResult, jws: DecodedJWS) {
+        let result = try await CLI.run(signArguments + extra, environment: environment, stdin: stdin, cwd: cwd)
         Expect.success(result, sourceLocation: sourceLocation)
         let jws = try #require(DecodedJWS(result.output), "not a JWS\n\(result)", sourceLocation: sourceLocation)
         #expect(
@@ -46,73 +46,74 @@ struct CredentialTests {
 
     // MARK: demo key
 
-    @Test func withoutCredentialsTheDemoKeyIsUsedWithAWarning() throws {
-        let (result, jws) = try Self.sign([])
+    @Test func withoutCredentialsTheDemoKeyIsUsedWithAWarning() async throws {
+        let (result, jws) = try await Self.sign([])
         Self.expectIdentity(jws)
         #expect(result.stderr.lowercased().contains("demo key"), "warning about the demo key\n\(result)")
 
-        let token = try CLI.run(["token", "server-api", "--format", "json"])
+        let token = try await CLI.run(["token", "server-api", "--format", "json"])
         Expect.success(token)
         #expect(token.stderr.lowercased().contains("demo key"), "\(token)")
-        let inspect = try CLI.run(["key", "inspect"])
+        let inspect = try await CLI.run(["key", "inspect"])
         Expect.success(inspect)
         #expect(inspect.stderr.lowercased().contains("demo key"), "\(inspect)")
     }
 
-    @Test func noDemoWarningWhenCredentialsAreGiven() throws {
-        Expect.noDemoWarning(try Self.sign(DemoKey.flags).result)
-        Expect.noDemoWarning(try Self.sign([], environment: DemoKey.environment).result)
+    @Test func noDemoWarningWhenCredentialsAreGiven() async throws {
+        await Expect.noDemoWarning(try Self.sign(DemoKey.flags).result)
+        await Expect.noDemoWarning(try Self.sign([], environment: DemoKey.environment).result)
         let (folder, config) = try Self.makeConfig()
         defer { folder.remove() }
-        Expect.noDemoWarning(try Self.sign(["--config", config, "--bundle-id", "com.example.config"]).result)
+        await Expect.noDemoWarning(try Self.sign(["--config", config, "--bundle-id", "com.example.config"]).result)
     }
 
     // MARK: sources
 
-    @Test func fromFlags() throws {
-        let (result, jws) = try Self.sign(DemoKey.flags)
+    @Test func fromFlags() async throws {
+        let (result, jws) = try await Self.sign(DemoKey.flags)
         Self.expectIdentity(jws)
         #expect(result.stderr.isEmpty, "no warnings for a 0600 key given by flags\n\(result)")
     }
 
-    @Test func fromEnvironment() throws {
-        let (_, jws) = try Self.sign([], environment: DemoKey.environment)
+    @Test func fromEnvironment() async throws {
+        let (_, jws) = try await Self.sign([], environment: DemoKey.environment)
         Self.expectIdentity(jws)
     }
 
-    @Test func fromConfigFileRelativeToItsFolder() throws {
+    @Test func fromConfigFileRelativeToItsFolder() async throws {
         let (folder, config) = try Self.makeConfig()
         defer { folder.remove() }
         let elsewhere = try TempDir.make()
         defer { elsewhere.remove() }
         // The key file is found next to the config, not in the working directory.
-        let (_, jws) = try Self.sign(["--config", config, "--bundle-id", "com.example.config"], cwd: elsewhere.url)
+        let (_, jws) = try await Self.sign(
+            ["--config", config, "--bundle-id", "com.example.config"], cwd: elsewhere.url)
         Self.expectIdentity(
             jws, kid: "CFGKEY0001", iss: "11111111-2222-4333-8444-555555555555", bid: "com.example.config")
 
-        let (_, fromEnv) = try Self.sign(
+        let (_, fromEnv) = try await Self.sign(
             [], environment: ["OFFERKIT_CONFIG": config, "OFFERKIT_BUNDLE_ID": "com.example.config"],
             cwd: elsewhere.url)
         Self.expectIdentity(
             fromEnv, kid: "CFGKEY0001", iss: "11111111-2222-4333-8444-555555555555", bid: "com.example.config")
     }
 
-    @Test func theDemoConfigInKeysExample() throws {
-        let (_, jws) = try Self.sign(["--config", DemoKey.configPath, "--bundle-id", DemoKey.bundleId])
+    @Test func theDemoConfigInKeysExample() async throws {
+        let (_, jws) = try await Self.sign(["--config", DemoKey.configPath, "--bundle-id", DemoKey.bundleId])
         Self.expectIdentity(jws)
     }
 
-    @Test func keyOnStdin() throws {
+    @Test func keyOnStdin() async throws {
         let identity = ["--key-id", DemoKey.keyId, "--issuer-id", DemoKey.issuerId, "--bundle-id", DemoKey.bundleId]
-        let (result, jws) = try Self.sign(["--key-file", "-"] + identity, stdin: Data(DemoKey.privatePEM.utf8))
+        let (result, jws) = try await Self.sign(["--key-file", "-"] + identity, stdin: Data(DemoKey.privatePEM.utf8))
         Self.expectIdentity(jws)
         Expect.noDemoWarning(result)
-        let (_, bodyOnly) = try Self.sign(["--key-file", "-"] + identity, stdin: Data(DemoKey.base64Body.utf8))
+        let (_, bodyOnly) = try await Self.sign(["--key-file", "-"] + identity, stdin: Data(DemoKey.base64Body.utf8))
         Self.expectIdentity(bodyOnly)
     }
 
     @Test(arguments: ["pem", "pem-escaped-newlines", "base64-body"])
-    func keyInOFFERKIT_KEY(form: String) throws {
+    func keyInOFFERKIT_KEY(form: String) async throws {
         let value =
             switch form {
             case "pem": DemoKey.privatePEM
@@ -123,19 +124,19 @@ struct CredentialTests {
             "OFFERKIT_KEY": value, "OFFERKIT_KEY_ID": DemoKey.keyId, "OFFERKIT_ISSUER_ID": DemoKey.issuerId,
             "OFFERKIT_BUNDLE_ID": DemoKey.bundleId,
         ]
-        let (result, jws) = try Self.sign([], environment: environment)
+        let (result, jws) = try await Self.sign([], environment: environment)
         Self.expectIdentity(jws)
         Expect.noDemoWarning(result)
     }
 
-    @Test func keyInANamedVariable() throws {
-        let (_, jws) = try Self.sign(
+    @Test func keyInANamedVariable() async throws {
+        let (_, jws) = try await Self.sign(
             [
                 "--key-env", "MY_APP_KEY", "--key-id", DemoKey.keyId, "--issuer-id", DemoKey.issuerId, "--bundle-id",
                 DemoKey.bundleId,
             ], environment: ["MY_APP_KEY": DemoKey.privatePEM])
         Self.expectIdentity(jws)
-        let (_, body) = try Self.sign(
+        let (_, body) = try await Self.sign(
             [
                 "--key-env", "MY_APP_KEY", "--key-id", DemoKey.keyId, "--issuer-id", DemoKey.issuerId, "--bundle-id",
                 DemoKey.bundleId,
@@ -145,11 +146,11 @@ struct CredentialTests {
 
     // MARK: precedence
 
-    @Test func flagsBeatTheEnvironment() throws {
+    @Test func flagsBeatTheEnvironment() async throws {
         // A malformed key ID in the environment does not matter when the flag is right.
         var environment = DemoKey.environment
         environment["OFFERKIT_KEY_ID"] = "not-a-key-id"
-        let (_, malformed) = try Self.sign(["--key-id", DemoKey.keyId], environment: environment)
+        let (_, malformed) = try await Self.sign(["--key-id", DemoKey.keyId], environment: environment)
         Self.expectIdentity(malformed)
 
         // Every field: the flag's value ends up in the JWS.
@@ -158,7 +159,7 @@ struct CredentialTests {
             "OFFERKIT_ISSUER_ID": "aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee", "OFFERKIT_BUNDLE_ID": "com.example.env",
             "OFFERKIT_KEY": "garbage, not a key",
         ]
-        let (_, jws) = try Self.sign(
+        let (_, jws) = try await Self.sign(
             [
                 "--key-file", DemoKey.privateCopy, "--key-id", "FLAGKEY001", "--issuer-id", DemoKey.issuerId,
                 "--bundle-id", "com.example.flag",
@@ -166,7 +167,7 @@ struct CredentialTests {
         Self.expectIdentity(jws, kid: "FLAGKEY001", bid: "com.example.flag")
     }
 
-    @Test func environmentBeatsTheConfigFile() throws {
+    @Test func environmentBeatsTheConfigFile() async throws {
         let (folder, config) = try Self.makeConfig(
             bundleId: "com.example.config", keyId: "CFGKEY0001", keyFile: "missing/SubscriptionKey_CFGKEY0001.p8")
         defer { folder.remove() }
@@ -175,14 +176,14 @@ struct CredentialTests {
             "OFFERKIT_KEY_FILE": DemoKey.privateCopy, "OFFERKIT_KEY_ID": "ENVKEY0001",
             "OFFERKIT_ISSUER_ID": DemoKey.issuerId,
         ]
-        let (_, jws) = try Self.sign([], environment: environment)
+        let (_, jws) = try await Self.sign([], environment: environment)
         Self.expectIdentity(jws, kid: "ENVKEY0001", bid: "com.example.config")
     }
 
-    @Test func flagsBeatTheConfigFile() throws {
+    @Test func flagsBeatTheConfigFile() async throws {
         let (folder, config) = try Self.makeConfig(bundleId: "com.example.config", keyId: "CFGKEY0001")
         defer { folder.remove() }
-        let (_, jws) = try Self.sign(
+        let (_, jws) = try await Self.sign(
             [
                 "--config", config, "--bundle-id", "com.example.config", "--key-id", "FLAGKEY001", "--issuer-id",
                 DemoKey.issuerId,
@@ -195,27 +196,27 @@ struct CredentialTests {
     @Test(arguments: [
         ("SubscriptionKey_ABCDE12345.p8", "ABCDE12345"), ("AuthKey_XYZ9876543.p8", "XYZ9876543"),
     ])
-    func keyIdIsInferredFromAppleFileNames(name: String, keyId: String) throws {
+    func keyIdIsInferredFromAppleFileNames(name: String, keyId: String) async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let path = try folder.copyOfDemoKey(named: name, mode: 0o600)
         let identity = ["--issuer-id", DemoKey.issuerId, "--bundle-id", DemoKey.bundleId]
-        let (_, jws) = try Self.sign(["--key-file", path] + identity)
+        let (_, jws) = try await Self.sign(["--key-file", path] + identity)
         #expect(jws.header["kid"]?.string == keyId)
-        let (_, fromEnv) = try Self.sign(identity, environment: ["OFFERKIT_KEY_FILE": path])
+        let (_, fromEnv) = try await Self.sign(identity, environment: ["OFFERKIT_KEY_FILE": path])
         #expect(fromEnv.header["kid"]?.string == keyId)
-        let (_, explicit) = try Self.sign(["--key-file", path, "--key-id", DemoKey.keyId] + identity)
+        let (_, explicit) = try await Self.sign(["--key-file", path, "--key-id", DemoKey.keyId] + identity)
         #expect(explicit.header["kid"]?.string == DemoKey.keyId, "a given key ID beats the file name")
     }
 
-    @Test func noKeyIdInferableExitsThree() throws {
+    @Test func noKeyIdInferableExitsThree() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let path = try folder.copyOfDemoKey(named: "my-key.p8", mode: 0o600)
-        let result = try CLI.run(
+        let result = try await CLI.run(
             Self.signArguments + ["--key-file", path, "--issuer-id", DemoKey.issuerId, "--bundle-id", DemoKey.bundleId])
         Expect.failure(result, status: 3, mentioning: ["key id"])
-        let fromStdin = try CLI.run(
+        let fromStdin = try await CLI.run(
             Self.signArguments + ["--key-file", "-", "--issuer-id", DemoKey.issuerId, "--bundle-id", DemoKey.bundleId],
             stdin: Data(DemoKey.privatePEM.utf8))
         Expect.failure(fromStdin, status: 3, mentioning: ["key id"])
@@ -224,18 +225,18 @@ struct CredentialTests {
     // MARK: permissions
 
     @Test(arguments: [0o644, 0o640, 0o604])
-    func keyFileReadableByOthersDrawsAWarning(mode: Int) throws {
+    func keyFileReadableByOthersDrawsAWarning(mode: Int) async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let path = try folder.copyOfDemoKey(named: "SubscriptionKey_DEMOKEY123.p8", mode: mode)
         #expect(FileMode.of(path) == mode)
-        let (result, _) = try Self.sign(
+        let (result, _) = try await Self.sign(
             ["--key-file", path, "--issuer-id", DemoKey.issuerId, "--bundle-id", DemoKey.bundleId])
         #expect(result.stderr.contains("readable by"), "mode \(String(mode, radix: 8)) warns\n\(result)")
         #expect(!result.stderr.lowercased().contains("demo key"))
 
         // The same key file named by the environment or by a config file.
-        let (fromEnv, _) = try Self.sign(
+        let (fromEnv, _) = try await Self.sign(
             [],
             environment: [
                 "OFFERKIT_KEY_FILE": path, "OFFERKIT_ISSUER_ID": DemoKey.issuerId,
@@ -245,15 +246,15 @@ struct CredentialTests {
         let config = try folder.write(
             #"{"\#(DemoKey.bundleId)":{"keyFile":"SubscriptionKey_DEMOKEY123.p8","keyId":"DEMOKEY123","issuerId":"\#(DemoKey.issuerId)"}}"#,
             to: "config.json")
-        let (fromConfig, _) = try Self.sign(["--config", config, "--bundle-id", DemoKey.bundleId])
+        let (fromConfig, _) = try await Self.sign(["--config", config, "--bundle-id", DemoKey.bundleId])
         #expect(fromConfig.stderr.contains("readable by"), "\(fromConfig)")
     }
 
-    @Test func keyFileWithMode0600DrawsNoWarning() throws {
+    @Test func keyFileWithMode0600DrawsNoWarning() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let path = try folder.copyOfDemoKey(named: "SubscriptionKey_DEMOKEY123.p8", mode: 0o600)
-        let (result, _) = try Self.sign(
+        let (result, _) = try await Self.sign(
             ["--key-file", path, "--issuer-id", DemoKey.issuerId, "--bundle-id", DemoKey.bundleId])
         #expect(!result.stderr.contains("readable by"), "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")

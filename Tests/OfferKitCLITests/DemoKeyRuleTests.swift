@@ -15,15 +15,15 @@ struct DemoKeyRuleTests {
     }
 
     @Test("elsewhere, with no credentials: exit 3, naming the rule and how to give a key")
-    func elsewhereNoKey() throws {
+    func elsewhereNoKey() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
-        let result = try CLI.run(Self.sign, cwd: folder.url)
+        let result = try await CLI.run(Self.sign, cwd: folder.url)
         Expect.failure(result, status: 3, mentioning: ["no key given", "--key-file", "--config", Self.rule])
     }
 
     @Test("from a folder holding keys-example/config.json, with no credentials: the demo key, with a warning")
-    func folderWithKeysExample() throws {
+    func folderWithKeysExample() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         try FileManager.default.createDirectory(
@@ -33,11 +33,11 @@ struct DemoKeyRuleTests {
                 at: DemoKey.folder.appendingPathComponent(name),
                 to: folder.url.appendingPathComponent("keys-example/\(name)"))
         }
-        let result = try CLI.run(Self.sign, cwd: folder.url)
+        let result = try await CLI.run(Self.sign, cwd: folder.url)
         Expect.success(result)
         #expect(result.stderr.contains("using the demo key"), "\(result)")
         // Any credential at all turns the fallback off.
-        let partial = try CLI.run(Self.sign + ["--bundle-id", DemoKey.bundleId], cwd: folder.url)
+        let partial = try await CLI.run(Self.sign + ["--bundle-id", DemoKey.bundleId], cwd: folder.url)
         Expect.failure(partial, status: 3, mentioning: ["no key given"])
     }
 

@@ -8,8 +8,8 @@ struct ExitCodeTests {
     static let sign = ["sign", "promotional-offer", "--product-id", Fixed.productId, "--offer-id", Fixed.offerId]
     static let identity = ["--issuer-id", DemoKey.issuerId, "--bundle-id", DemoKey.bundleId]
 
-    @Test func rootHelpListsTheExitCodes() throws {
-        let result = try CLI.run(["--help"])
+    @Test func rootHelpListsTheExitCodes() async throws {
+        let result = try await CLI.run(["--help"])
         #expect(result.status == 0, "\(result)")
         let text = result.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         let range = try #require(text.range(of: "exit code", options: .caseInsensitive), "\(result)")
@@ -22,18 +22,18 @@ struct ExitCodeTests {
         }
     }
 
-    @Test func zeroOnSuccess() throws {
-        let result = try CLI.run(Self.sign + DemoKey.flags)
+    @Test func zeroOnSuccess() async throws {
+        let result = try await CLI.run(Self.sign + DemoKey.flags)
         #expect(result.status == 0, "\(result)")
     }
 
-    @Test func oneWhenVerificationFails() throws {
+    @Test func oneWhenVerificationFails() async throws {
         let jws = try DemoKey.signer().sign(
             PromotionalOfferRequest(productId: Fixed.productId, offerIdentifier: Fixed.offerId)
         ).serialization
         var tampered = Array(jws)
         tampered[tampered.count - 5] = tampered[tampered.count - 5] == "A" ? "B" : "A"
-        let result = try CLI.run(["verify", "--jws", String(tampered)] + DemoKey.flags)
+        let result = try await CLI.run(["verify", "--jws", String(tampered)] + DemoKey.flags)
         Expect.failure(result, status: 1)
     }
 
@@ -55,59 +55,64 @@ struct ExitCodeTests {
         ["key", "generate"],  // --out missing
         ["batch", "--nonsense"],
     ])
-    func twoForUsageErrors(arguments: [String]) throws {
-        let result = try CLI.run(arguments + DemoKey.flags)
+    func twoForUsageErrors(arguments: [String]) async throws {
+        let result = try await CLI.run(arguments + DemoKey.flags)
         Expect.failure(result, status: 2)
     }
 
     // MARK: 3 key or credential problem
 
     @Test(arguments: ["rsa.pkcs8.pem", "p384.pkcs8.pem", "p256.pub.pem", "empty.p8", "p256.encrypted.pem", "cert.pem"])
-    func threeForAKeyThatIsNotAP256PrivateKey(fixture: String) throws {
+    func threeForAKeyThatIsNotAP256PrivateKey(fixture: String) async throws {
         let path = DemoKey.fixtureKeys.appendingPathComponent(fixture).path
-        let result = try CLI.run(Self.sign + ["--key-file", path, "--key-id", DemoKey.keyId] + Self.identity)
+        let result = try await CLI.run(Self.sign + ["--key-file", path, "--key-id", DemoKey.keyId] + Self.identity)
         Expect.failure(result, status: 3)
     }
 
-    @Test func threeForAMissingKeyFile() throws {
-        let result = try CLI.run(
+    @Test func threeForAMissingKeyFile() async throws {
+        let result = try await CLI.run(
             Self.sign + ["--key-file", "/nonexistent/SubscriptionKey_ABCDEFGHIJ.p8"] + Self.identity)
         Expect.failure(result, status: 3, mentioning: ["/nonexistent/SubscriptionKey_ABCDEFGHIJ.p8"])
     }
 
-    @Test func threeForBadIdentifiers() throws {
+    @Test func threeForBadIdentifiers() async throws {
         func flags(keyId: String = DemoKey.keyId, issuer: String = DemoKey.issuerId, bundle: String = DemoKey.bundleId)
             -> [String]
         {
             ["--key-file", DemoKey.privateCopy, "--key-id", keyId, "--issuer-id", issuer, "--bundle-id", bundle]
         }
-        Expect.failure(try CLI.run(Self.sign + flags(keyId: "demokey123")), status: 3, mentioning: ["key id"])
-        Expect.failure(try CLI.run(Self.sign + flags(keyId: "DEMOKEY12")), status: 3, mentioning: ["key id"])
-        Expect.failure(try CLI.run(Self.sign + flags(issuer: "not-a-uuid")), status: 3, mentioning: ["issuer"])
-        Expect.failure(try CLI.run(Self.sign + flags(bundle: "com.example app")), status: 3, mentioning: ["bundle"])
-        Expect.failure(try CLI.run(Self.sign + flags(bundle: "com..example")), status: 3, mentioning: ["bundle"])
-        Expect.failure(
-            try CLI.run(["token", "server-api"] + flags(issuer: "98802e6e")), status: 3, mentioning: ["issuer"])
+        await Expect.failure(
+            try await CLI.run(Self.sign + flags(keyId: "demokey123")), status: 3, mentioning: ["key id"])
+        await Expect.failure(
+            try await CLI.run(Self.sign + flags(keyId: "DEMOKEY12")), status: 3, mentioning: ["key id"])
+        await Expect.failure(
+            try await CLI.run(Self.sign + flags(issuer: "not-a-uuid")), status: 3, mentioning: ["issuer"])
+        await Expect.failure(
+            try await CLI.run(Self.sign + flags(bundle: "com.example app")), status: 3, mentioning: ["bundle"])
+        await Expect.failure(
+            try await CLI.run(Self.sign + flags(bundle: "com..example")), status: 3, mentioning: ["bundle"])
+        await Expect.failure(
+            try await CLI.run(["token", "server-api"] + flags(issuer: "98802e6e")), status: 3, mentioning: ["issuer"])
     }
 
-    @Test func threeForKeysInTheEnvironmentThatAreNotKeys() throws {
-        let unset = try CLI.run(
+    @Test func threeForKeysInTheEnvironmentThatAreNotKeys() async throws {
+        let unset = try await CLI.run(
             Self.sign + ["--key-env", "OFFERKIT_TEST_UNSET_VARIABLE", "--key-id", DemoKey.keyId] + Self.identity)
         Expect.failure(unset, status: 3, mentioning: ["OFFERKIT_TEST_UNSET_VARIABLE"])
-        let garbage = try CLI.run(
+        let garbage = try await CLI.run(
             Self.sign + ["--key-id", DemoKey.keyId] + Self.identity, environment: ["OFFERKIT_KEY": "not a key at all"])
         Expect.failure(garbage, status: 3)
-        let emptyStdin = try CLI.run(
+        let emptyStdin = try await CLI.run(
             Self.sign + ["--key-file", "-", "--key-id", DemoKey.keyId] + Self.identity, stdin: Data())
         Expect.failure(emptyStdin, status: 3)
     }
 
-    @Test func threeForABrokenConfig() throws {
+    @Test func threeForABrokenConfig() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let config = try folder.write(
             #"{"com.example.app":{"keyFile":"missing.p8","keyId":"ABCDEFGHIJ","#, to: "c.json")
-        let result = try CLI.run(Self.sign + ["--config", config, "--bundle-id", "com.example.app"])
+        let result = try await CLI.run(Self.sign + ["--config", config, "--bundle-id", "com.example.app"])
         Expect.failure(result, status: 3)
     }
 
@@ -122,32 +127,34 @@ struct ExitCodeTests {
         ["token", "server-api", "--lifetime", "3601"],
         ["token", "connect-api", "--lifetime", "1201"],
     ])
-    func fourForInvalidInput(arguments: [String]) throws {
-        let result = try CLI.run(arguments + DemoKey.flags)
+    func fourForInvalidInput(arguments: [String]) async throws {
+        let result = try await CLI.run(arguments + DemoKey.flags)
         Expect.failure(result, status: 4)
     }
 
-    @Test func fourNamesTheField() throws {
-        let empty = try CLI.run(["sign", "promotional-offer", "--product-id", "", "--offer-id", "o"] + DemoKey.flags)
+    @Test func fourNamesTheField() async throws {
+        let empty = try await CLI.run(
+            ["sign", "promotional-offer", "--product-id", "", "--offer-id", "o"] + DemoKey.flags)
         Expect.failure(empty, status: 4, mentioning: ["product"])
-        let lifetime = try CLI.run(["token", "server-api", "--lifetime", "3601"] + DemoKey.flags)
+        let lifetime = try await CLI.run(["token", "server-api", "--lifetime", "3601"] + DemoKey.flags)
         Expect.failure(lifetime, status: 4, mentioning: ["lifetime", "3600"])
     }
 
     // MARK: 5 I/O
 
-    @Test func fiveForFilesThatCannotBeReadOrWritten() throws {
+    @Test func fiveForFilesThatCannotBeReadOrWritten() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
-        let request = try CLI.run(
+        let request = try await CLI.run(
             ["sign", "advanced-commerce", "--request", folder.file("no-such-request.json")] + DemoKey.flags)
         Expect.failure(request, status: 5, mentioning: ["no-such-request.json"])
-        let jwsFile = try CLI.run(["verify", "--jws-file", folder.file("no-such.jws")] + DemoKey.flags)
+        let jwsFile = try await CLI.run(["verify", "--jws-file", folder.file("no-such.jws")] + DemoKey.flags)
         Expect.failure(jwsFile, status: 5, mentioning: ["no-such.jws"])
-        let directoryAsRequest = try CLI.run(["sign", "advanced-commerce", "--request", folder.path] + DemoKey.flags)
+        let directoryAsRequest = try await CLI.run(
+            ["sign", "advanced-commerce", "--request", folder.path] + DemoKey.flags)
         Expect.failure(directoryAsRequest, status: 5)
         let plain = try folder.write("x", to: "plain")
-        let out = try CLI.run(["key", "generate", "--out", "\(plain)/sub", "--key-id", "IOKEY00001"])
+        let out = try await CLI.run(["key", "generate", "--out", "\(plain)/sub", "--key-id", "IOKEY00001"])
         Expect.failure(out, status: 5)
     }
 }

@@ -114,7 +114,7 @@ struct HelpTests {
     }
 
     @Test("key inspect takes the key alone: no issuer ID, the key ID optional")
-    func keyInspectTakesTheKeyAlone() throws {
+    func keyInspectTakesTheKeyAlone() async throws {
         let inspect = try #require(Self.commands.first { $0.name == "key inspect" })
         #expect(!inspect.options.contains { $0.names.contains("--issuer-id") }, "\(inspect.help)")
         #expect(inspect.usage.contains("[--key-id <key-id>]"), "\(inspect.usage)")
@@ -165,19 +165,19 @@ struct HelpTests {
 @Suite("offerkit options that cannot apply are refused")
 struct InapplicableOptionTests {
     @Test("--issuer-id with --individual is refused: an individual key's tokens carry no issuer")
-    func issuerWithIndividualKey() throws {
-        let result = try CLI.run(["token", "connect-api", "--individual"] + DemoKey.connectFlags)
+    func issuerWithIndividualKey() async throws {
+        let result = try await CLI.run(["token", "connect-api", "--individual"] + DemoKey.connectFlags)
         Expect.failure(result, status: 2, mentioning: ["--issuer-id does not go with --individual"])
     }
 
     @Test("--no-ledger is an unknown option where a ledger is needed")
-    func noLedgerWhereALedgerIsNeeded() throws {
+    func noLedgerWhereALedgerIsNeeded() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let required = ["claim": ["--offer", "o", "--recipient", "r"], "import": ["--offer", "o", "--csv", "c.csv"]]
         for command in ["claim", "status", "export", "generate", "import", "apply", "fetch", "deactivate"] {
             let arguments = (required[command] ?? (command == "deactivate" ? ["--offer", "o"] : [])) + ["--no-ledger"]
-            let result = try files.run(command, CampaignFiles.example, arguments, ledger: .none)
+            let result = try await files.run(command, CampaignFiles.example, arguments, ledger: .none)
             Expect.failure(result, status: 2, mentioning: ["--no-ledger"])
         }
         #expect(files.listing().isEmpty, "\(files.listing())")

@@ -1,4 +1,5 @@
 import Foundation
+import InteropSupport
 import Testing
 
 @testable import OfferSigning
@@ -12,31 +13,16 @@ struct HostileInputTests {
 
     /// Runs `executable arguments…` (stdin from /dev/null) and returns its status, stdout and
     /// stderr; the outputs go through files, so no pipe can fill up.
-    static func spawn(_ executable: String, _ arguments: [String]) throws -> (Int32, String, String) {
-        let folder = try TempDir.make()
-        defer { folder.remove() }
-        let out = folder.file("stdout")
-        let err = folder.file("stderr")
-        _ = FileManager.default.createFile(atPath: out, contents: nil)
-        _ = FileManager.default.createFile(atPath: err, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
-        try process.run()
-        process.waitUntilExit()
-        let text = { (path: String) in
-            String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
-        }
-        return (process.terminationStatus, text(out), text(err))
+    static func spawn(_ executable: String, _ arguments: [String]) async throws -> (Int32, String, String) {
+        let process = try ChildProcess(URL(fileURLWithPath: executable), arguments)
+        let ending = await process.ending()
+        return (ending.rawStatus, process.stdout, process.stderr)
     }
 
     /// Runs a shell script whose `$0` is the offerkit executable (for redirections, FIFOs, `<(…)`
     /// and argument bytes that Swift strings cannot hold).
-    static func shell(_ script: String, shell: String = "/bin/sh") throws -> (Int32, String, String) {
-        try spawn(shell, ["-c", script, try #require(CLI.binary).path])
+    static func shell(_ script: String, shell: String = "/bin/sh") async throws -> (Int32, String, String) {
+        try await spawn(shell, ["-c", script, CLI.binary.path])
     }
 
     @Test(
@@ -45,33 +31,33 @@ struct HostileInputTests {
             "9223372036854775807", "9223372036854775296", "-1", "-9223372036854775808", "9007199254740993", "0",
             "946684799",
         ])
-    func extremeIssuedAt(value: String) throws {
-        let result = try CLI.run(Self.sign + ["--iat", value])
+    func extremeIssuedAt(value: String) async throws {
+        let result = try await CLI.run(Self.sign + ["--iat", value])
         Expect.failure(result, status: 4, mentioning: ["iat", "found \(value)", "2000-01-01"])
     }
 
     @Test("--iat at the range's ends signs exactly that value")
-    func issuedAtRangeEnds() throws {
+    func issuedAtRangeEnds() async throws {
         for value in [ClaimTime.earliestSeconds, ClaimTime.latestSeconds] {
-            let result = try CLI.run(Self.sign + ["--iat", String(value), "--format", "json"])
+            let result = try await CLI.run(Self.sign + ["--iat", String(value), "--format", "json"])
             #expect(result.status == 0, "\(result)")
             #expect(result.json?["issuedAt"]?.int == value, "\(result)")
         }
     }
 
     @Test("a legacy --timestamp in seconds is refused, naming milliseconds")
-    func legacyTimestampInSeconds() throws {
-        let result = try CLI.run(
+    func legacyTimestampInSeconds() async throws {
+        let result = try await CLI.run(
             ["sign", "promotional-offer-v1", "--product-id", "p", "--offer-id", "o", "--timestamp", "1700000000"]
                 + DemoKey.flags)
         Expect.failure(result, status: 4, mentioning: ["timestamp", "milliseconds", "looks like seconds"])
     }
 
     @Test("negative numbers reach their own checks instead of 'Missing value'")
-    func negativeNumbersAreValues() throws {
-        let lifetime = try CLI.run(["token", "server-api", "--lifetime", "-5"] + DemoKey.flags)
+    func negativeNumbersAreValues() async throws {
+        let lifetime = try await CLI.run(["token", "server-api", "--lifetime", "-5"] + DemoKey.flags)
         Expect.failure(lifetime, status: 4, mentioning: ["lifetime", "found -5"])
-        let timestamp = try CLI.run(
+        let timestamp = try await CLI.run(
             [
                 "verify", "--legacy-signature", "MEUCIQ==", "--product-id", "p", "--offer-id", "o", "--nonce",
                 Fixed.nonce,
@@ -79,12 +65,12 @@ struct HostileInputTests {
                 DemoKey.bundleId,
             ])
         Expect.failure(timestamp, status: 1, mentioning: ["timestamp", "found -1"])
-        let count = try CLI.run(["codes", "generate", "--count", "-3"])
+        let count = try await CLI.run(["codes", "generate", "--count", "-3"])
         #expect(count.status == 2 && !count.stderr.contains("Missing value"), "\(count)")
     }
 
     @Test("batch: a line with an extreme number gets its own error line; the lines around it are signed")
-    func batchKeepsItsGoodLines() throws {
+    func batchKeepsItsGoodLines() async throws {
         let lines = [
             #"{"id":1,"type":"promotional-offer","productId":"p","offerIdentifier":"o"}"#,
             #"{"id":2,"type":"promotional-offer","productId":"p","offerIdentifier":"o","iat":9223372036854775807}"#,
@@ -93,7 +79,7 @@ struct HostileInputTests {
             #"{"id":5,"type":"server-api-token","lifetime":9223372036854775807}"#,
             #"{"id":6,"type":"promotional-offer","productId":"p","offerIdentifier":"o"}"#,
         ]
-        let result = try CLI.run(["batch"] + DemoKey.flags, stdin: Data(lines.joined(separator: "\n").utf8))
+        let result = try await CLI.run(["batch"] + DemoKey.flags, stdin: Data(lines.joined(separator: "\n").utf8))
         #expect(result.status == 4, "\(result)")
         let objects = result.jsonLines
         #expect(objects.count == 6, "\(result)")
@@ -105,7 +91,7 @@ struct HostileInputTests {
     }
 
     @Test("batch: an endless line is one line-too-long error, read in bounded memory")
-    func batchEndlessLine() throws {
+    func batchEndlessLine() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         var input = Data(#"{"type":"promotional-offer","productId":"p","offerIdentifier":"o"}"#.utf8)
@@ -115,7 +101,7 @@ struct HostileInputTests {
         input.append(Data(#"{"type":"promotional-offer","productId":"p","offerIdentifier":"o"}"#.utf8))
         let path = folder.file("lines.jsonl")
         try input.write(to: URL(fileURLWithPath: path))
-        let result = try CLI.run(["batch", "--input", path] + DemoKey.flags)
+        let result = try await CLI.run(["batch", "--input", path] + DemoKey.flags)
         #expect(result.status == 4, "\(result.stderr)")
         let objects = result.jsonLines
         #expect(objects.count == 3)
@@ -124,7 +110,7 @@ struct HostileInputTests {
     }
 
     @Test("batch: many lines just under 4 MiB are processed in bounded memory")
-    func batchManyLongLines() throws {
+    func batchManyLongLines() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let path = folder.file("long-lines.jsonl")
@@ -135,7 +121,7 @@ struct HostileInputTests {
         for _ in 0..<120 { try handle.write(contentsOf: line) }  // 480 MiB in all
         try handle.close()
         let binary = try #require(CLI.binary).path
-        let (status, _, stderr) = try Self.spawn(
+        let (status, _, stderr) = try await Self.spawn(
             "/usr/bin/time", ["-f", "peak-kib %M", binary, "batch", "--input", path, "--jobs", "1"] + DemoKey.flags)
         #expect(status == 4, "\(stderr)")
         let peak = stderr.split(separator: "\n").last { $0.hasPrefix("peak-kib ") }.flatMap { Int($0.dropFirst(9)) }
@@ -144,8 +130,8 @@ struct HostileInputTests {
     }
 
     @Test("--key-file -: an endless stdin is refused after 16 KiB, as a key problem")
-    func keyFromEndlessStandardInput() throws {
-        let (status, _, stderr) = try Self.shell(
+    func keyFromEndlessStandardInput() async throws {
+        let (status, _, stderr) = try await Self.shell(
             #"exec "$0" sign promotional-offer --product-id p --offer-id o --key-file - --key-id DEMOKEY123 --issuer-id 98802e6e-bab8-4f06-8c88-a2582cda3c9c --bundle-id com.example.offerkit.demo < /dev/zero"#
         )
         #expect(status == 3, "\(stderr)")
@@ -153,7 +139,7 @@ struct HostileInputTests {
     }
 
     @Test("a 20 MB key file is refused without reading it")
-    func hugeKeyFile() throws {
+    func hugeKeyFile() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let path = folder.file("SubscriptionKey_DEMOKEY123.p8")
@@ -161,7 +147,7 @@ struct HostileInputTests {
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.truncate(atOffset: 20_000_000)
         try handle.close()
-        let result = try CLI.run(
+        let result = try await CLI.run(
             [
                 "sign", "promotional-offer", "--product-id", "p", "--offer-id", "o", "--key-file", path, "--issuer-id",
                 DemoKey.issuerId, "--bundle-id", DemoKey.bundleId,
@@ -170,7 +156,7 @@ struct HostileInputTests {
     }
 
     @Test("keys from a FIFO, /dev/stdin and a shell's <(…) are read")
-    func keysFromPipes() throws {
+    func keysFromPipes() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let fifo = folder.file("key.fifo")
@@ -181,39 +167,39 @@ struct HostileInputTests {
             "exec \"$0\" sign promotional-offer --product-id p --offer-id o --key-file /dev/stdin \(identity) < '\(DemoKey.keyPath)'",
         ]
         for script in scripts {
-            let (status, stdout, stderr) = try Self.shell(script)
+            let (status, stdout, stderr) = try await Self.shell(script)
             #expect(status == 0, "\(script)\n\(stderr)")
             #expect(stdout.split(separator: ".").count == 3, "\(script)\n\(stdout)")
         }
         let substitution =
             "exec \"$0\" sign promotional-offer --product-id p --offer-id o --key-file <(cat '\(DemoKey.keyPath)') \(identity)"
-        let (status, _, stderr) = try Self.shell(substitution, shell: "/bin/bash")
+        let (status, _, stderr) = try await Self.shell(substitution, shell: "/bin/bash")
         #expect(status == 0, "--key-file <(cat key.p8)\n\(stderr)")
     }
 
     @Test("an Advanced Commerce request file over 1 MiB is refused, naming the limit")
-    func hugeRequestFile() throws {
+    func hugeRequestFile() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let path = try folder.write(String(repeating: " ", count: (1 << 20) + 1), to: "request.json")
-        let result = try CLI.run(["sign", "advanced-commerce", "--request", path] + DemoKey.flags)
+        let result = try await CLI.run(["sign", "advanced-commerce", "--request", path] + DemoKey.flags)
         Expect.failure(result, status: 4, mentioning: [path, "larger than 1 MiB", "Advanced Commerce request"])
     }
 
     @Test("an Advanced Commerce price of 1e-400 is refused, naming the field and the value")
-    func fractionalPriceSpelledAsExponent() throws {
+    func fractionalPriceSpelledAsExponent() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let request =
             #"{"operation":"CREATE_ONE_TIME_CHARGE","version":"1","requestInfo":{"requestReferenceId":"7b3c6a1e-2f4d-4e8a-9c1b-5d6e7f8a9b0c"},"currency":"USD","storefront":"USA","taxCode":"C003-00-2","item":{"SKU":"sku","description":"d","displayName":"n","price":1e-400}}"#
         let path = try folder.write(request, to: "request.json")
-        let result = try CLI.run(["sign", "advanced-commerce", "--request", path] + DemoKey.flags)
+        let result = try await CLI.run(["sign", "advanced-commerce", "--request", path] + DemoKey.flags)
         Expect.failure(result, status: 4, mentioning: ["item.price", "1e-400"])
     }
 
     @Test("an argument that is not UTF-8 is refused, naming its flag, and is not echoed")
-    func argumentNotUTF8() throws {
-        let (status, stdout, stderr) = try Self.shell(
+    func argumentNotUTF8() async throws {
+        let (status, stdout, stderr) = try await Self.shell(
             #"exec "$0" sign promotional-offer --product-id p --offer-id "$(printf 'A\377B')""#)
         #expect(status == 2, "\(stderr)")
         #expect(stdout.isEmpty)
@@ -222,29 +208,29 @@ struct HostileInputTests {
     }
 
     @Test("--config naming a directory says it is a directory")
-    func configIsADirectory() throws {
+    func configIsADirectory() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
-        let result = try CLI.run(
+        let result = try await CLI.run(
             ["sign", "promotional-offer", "--product-id", "p", "--offer-id", "o", "--config", folder.url.path])
         Expect.failure(result, status: 3, mentioning: ["config file", "is a directory"])
     }
 
     @Test("verify: a correctly signed token with iat −2^63 and exp 2^63−1 fails verification (exit 1)")
-    func verifyExtremeClaims() throws {
+    func verifyExtremeClaims() async throws {
         let payloads = [
             #"{"iss":"\#(DemoKey.issuerId)","iat":-9223372036854775808,"exp":9223372036854775807,"aud":"appstoreconnect-v1","bid":"\#(DemoKey.bundleId)"}"#,
             #"{"iss":"\#(DemoKey.issuerId)","iat":-9223372036854775808,"aud":"promotional-offer","bid":"\#(DemoKey.bundleId)","nonce":"\#(Fixed.nonce)","productId":"p","offerIdentifier":"o"}"#,
         ]
         for payload in payloads {
             let jws = try JWSEncoder(key: DemoKey.key).sign(payload: Array(payload.utf8))
-            let result = try CLI.run(["verify", "--jws", jws] + DemoKey.flags)
+            let result = try await CLI.run(["verify", "--jws", jws] + DemoKey.flags)
             Expect.failure(result, status: 1, mentioning: ["iat", "-9223372036854775808"])
         }
     }
 
     @Test("codes validate: a generated length of Int.max with a prefix is a campaign problem, not a crash")
-    func validateHugeLength() throws {
+    func validateHugeLength() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let campaign = """
@@ -255,21 +241,21 @@ struct HostileInputTests {
                "customCodes":[{"redemptionLimit":1,"generate":{"count":10,"prefix":"A","length":9223372036854775807}}]}]}
             """
         let path = try folder.write(campaign, to: "campaign.json")
-        let result = try CLI.run(["codes", "validate", path, "--no-ledger"])
+        let result = try await CLI.run(["codes", "validate", path, "--no-ledger"])
         Expect.failure(result, status: 4, mentioning: ["generate.length", "at most 63"])
     }
 
     @Test("codes validate -: an endless stdin is refused at 16 MiB")
-    func validateEndlessStandardInput() throws {
-        let (status, stdout, stderr) = try Self.shell(#"exec "$0" codes validate - --no-ledger < /dev/zero"#)
+    func validateEndlessStandardInput() async throws {
+        let (status, stdout, stderr) = try await Self.shell(#"exec "$0" codes validate - --no-ledger < /dev/zero"#)
         #expect(status == 4, "\(stderr)")
         #expect(stdout.isEmpty)
         #expect(stderr.contains("stdin is larger than 16 MiB"), "\(stderr)")
     }
 
     @Test("codes generate: --length Int.max with a prefix is a usage-level refusal, not a crash")
-    func generateHugeLength() throws {
-        let result = try CLI.run([
+    func generateHugeLength() async throws {
+        let result = try await CLI.run([
             "codes", "generate", "--count", "10", "--prefix", "A", "--length", "9223372036854775807",
         ])
         Expect.failure(result, status: 4, mentioning: ["length", "at most 63"])

@@ -7,8 +7,8 @@ import Testing
 struct KeyCommandTests {
     static func trimmed(_ text: String) -> String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
 
-    @Test func inspectTextShowsCurvePublicKeyAndThumbprint() throws {
-        let result = try CLI.run(["key", "inspect"] + DemoKey.keyFlags)
+    @Test func inspectTextShowsCurvePublicKeyAndThumbprint() async throws {
+        let result = try await CLI.run(["key", "inspect"] + DemoKey.keyFlags)
         Expect.success(result)
         #expect(result.stdout.contains("P-256"))
         #expect(result.stdout.contains(DemoKey.key.jwkThumbprint), "RFC 7638 thumbprint\n\(result)")
@@ -17,8 +17,8 @@ struct KeyCommandTests {
         #expect(!result.stdout.contains("PRIVATE KEY"))
     }
 
-    @Test func inspectJSON() throws {
-        let result = try CLI.run(["key", "inspect", "--format", "json"] + DemoKey.keyFlags)
+    @Test func inspectJSON() async throws {
+        let result = try await CLI.run(["key", "inspect", "--format", "json"] + DemoKey.keyFlags)
         Expect.success(result)
         let json = try #require(result.json, "not one JSON object: \(result)")
         #expect(json["keyId"]?.string == DemoKey.keyId)
@@ -38,19 +38,19 @@ struct KeyCommandTests {
     }
 
     @Test("key inspect --format json prints the JWK as an object, not a string holding JSON")
-    func inspectJSONHasJWKObject() throws {
-        let result = try CLI.run(["key", "inspect", "--format", "json"] + DemoKey.keyFlags)
+    func inspectJSONHasJWKObject() async throws {
+        let result = try await CLI.run(["key", "inspect", "--format", "json"] + DemoKey.keyFlags)
         Expect.success(result)
         let jwk = try #require(result.json?["jwk"]?.object, "jwk is not an object\n\(result)")
         #expect(Set(jwk.keys) == ["crv", "kty", "x", "y"])
         #expect(JSON.object(jwk) == JSON.parse(DemoKey.key.publicJWK))
     }
 
-    @Test func generateWritesAPrivateKeyWithMode0600AndItsPublicKey() throws {
+    @Test func generateWritesAPrivateKeyWithMode0600AndItsPublicKey() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let out = folder.file("keys")  // created if missing
-        let result = try CLI.run(["key", "generate", "--out", out, "--key-id", "GENKEY0001"])
+        let result = try await CLI.run(["key", "generate", "--out", out, "--key-id", "GENKEY0001"])
         Expect.success(result)
         let privatePath = "\(out)/SubscriptionKey_GENKEY0001.p8"
         let publicPath = "\(out)/SubscriptionKey_GENKEY0001.pub.pem"
@@ -69,26 +69,26 @@ struct KeyCommandTests {
             result.stdout.contains(privatePath) && result.stdout.contains(publicPath), "prints the paths\n\(result)")
 
         // The new key signs, and the key ID is inferred from its file name.
-        let signed = try CLI.run(
+        let signed = try await CLI.run(
             [
                 "token", "server-api", "--key-file", privatePath, "--issuer-id", DemoKey.issuerId, "--bundle-id",
                 DemoKey.bundleId,
             ])
         Expect.success(signed)
         #expect(DecodedJWS(signed.output)?.header["kid"]?.string == "GENKEY0001")
-        let verified = try CLI.run(["verify", "--jws", signed.output, "--public-key", publicPath])
+        let verified = try await CLI.run(["verify", "--jws", signed.output, "--public-key", publicPath])
         #expect(verified.status == 0, "\(verified)")
-        let inspected = try CLI.run(["key", "inspect", "--key-file", privatePath, "--format", "json"])
+        let inspected = try await CLI.run(["key", "inspect", "--key-file", privatePath, "--format", "json"])
         Expect.success(inspected)
         #expect(inspected.json?["thumbprint"]?.string == key.jwkThumbprint)
 
         // A second run refuses to overwrite and leaves the files alone.
-        let again = try CLI.run(["key", "generate", "--out", out, "--key-id", "GENKEY0001"])
+        let again = try await CLI.run(["key", "generate", "--out", out, "--key-id", "GENKEY0001"])
         Expect.failure(again, status: 5, mentioning: ["--force"])
         #expect(try String(contentsOfFile: privatePath, encoding: .utf8) == pem)
 
         // --force replaces them with a new key, still 0600.
-        let forced = try CLI.run(["key", "generate", "--out", out, "--key-id", "GENKEY0001", "--force"])
+        let forced = try await CLI.run(["key", "generate", "--out", out, "--key-id", "GENKEY0001", "--force"])
         Expect.success(forced)
         let replaced = try String(contentsOfFile: privatePath, encoding: .utf8)
         let replacedKey = try SigningKey(pem: replaced, keyId: "GENKEY0001")
@@ -102,10 +102,10 @@ struct KeyCommandTests {
                 == Self.trimmed(replacedKey.publicKeyPEM))
     }
 
-    @Test func generateWithoutKeyIdPicksAValidOne() throws {
+    @Test func generateWithoutKeyIdPicksAValidOne() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
-        let result = try CLI.run(["key", "generate", "--out", folder.path])
+        let result = try await CLI.run(["key", "generate", "--out", folder.path])
         Expect.success(result)
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         let privateName = try #require(names.first { $0.hasSuffix(".p8") }, "files: \(names)")
@@ -123,15 +123,15 @@ struct KeyCommandTests {
         #expect(FileMode.of(folder.file(privateName)) == 0o600)
     }
 
-    @Test func generateRejectsABadKeyIdAndAnUnwritableFolder() throws {
+    @Test func generateRejectsABadKeyIdAndAnUnwritableFolder() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
-        let badId = try CLI.run(["key", "generate", "--out", folder.path, "--key-id", "lower"])
+        let badId = try await CLI.run(["key", "generate", "--out", folder.path, "--key-id", "lower"])
         Expect.failure(badId, status: 3, mentioning: ["key id"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
 
         let file = try folder.write("not a folder", to: "plain-file")
-        let unwritable = try CLI.run(["key", "generate", "--out", "\(file)/keys", "--key-id", "GENKEY0002"])
+        let unwritable = try await CLI.run(["key", "generate", "--out", "\(file)/keys", "--key-id", "GENKEY0002"])
         Expect.failure(unwritable, status: 5)
     }
 }

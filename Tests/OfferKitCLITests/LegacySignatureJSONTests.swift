@@ -17,8 +17,8 @@ struct LegacySignatureJSONTests {
         return String(decoding: data ?? Data(), as: UTF8.self)
     }
 
-    static func signJSON(_ folder: TempDir) throws -> (path: String, text: String) {
-        let signed = try CLI.run(
+    static func signJSON(_ folder: TempDir) async throws -> (path: String, text: String) {
+        let signed = try await CLI.run(
             [
                 "sign", "legacy-promotional-offer", "--product-id", Fixed.productId, "--offer-identifier",
                 Fixed.offerId, "--app-account-token", Fixed.appAccountTokenUpper, "--format", "json",
@@ -28,20 +28,20 @@ struct LegacySignatureJSONTests {
     }
 
     @Test("the signed object carries bundleId: --public-key alone verifies it, from a folder without the demo key")
-    func publicKeyAloneFromAnyFolder() throws {
+    func publicKeyAloneFromAnyFolder() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
-        let (path, text) = try Self.signJSON(folder)
+        let (path, text) = try await Self.signJSON(folder)
         #expect(JSON.parse(text)?.object?["bundleId"]?.string == DemoKey.bundleId, "\(text)")
-        let verified = try CLI.run(
+        let verified = try await CLI.run(
             ["verify", "--legacy-signature-file", path, "--public-key", DemoKey.publicKeyPath], cwd: folder.url)
         #expect(verified.status == 0, "\(verified)")
         // The object's keyId names a given private key too.
-        let withKeyFile = try CLI.run(
+        let withKeyFile = try await CLI.run(
             ["verify", "--legacy-signature-file", path, "--key-file", DemoKey.privateCopy], cwd: folder.url)
         #expect(withKeyFile.status == 0, "\(withKeyFile)")
         // Key ID and bundle ID both missing: one message names both.
-        let missing = try CLI.run(
+        let missing = try await CLI.run(
             [
                 "verify", "--legacy-signature", "AAAA", "--product-id", "p", "--offer-identifier", "o", "--nonce",
                 Fixed.nonce, "--timestamp", "1700000000000", "--public-key", DemoKey.publicKeyPath,
@@ -51,18 +51,18 @@ struct LegacySignatureJSONTests {
 
     @Test(
         "sign --format json → verify --legacy-signature-file, from a file and from stdin, with the key or --public-key")
-    func roundTrip() throws {
+    func roundTrip() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
-        let (path, text) = try Self.signJSON(folder)
+        let (path, text) = try await Self.signJSON(folder)
 
-        let withKey = try CLI.run(
+        let withKey = try await CLI.run(
             ["verify", "--legacy-signature-file", path] + DemoKey.flags(without: "--issuer-id"))
         #expect(withKey.status == 0, "\(withKey)")
         #expect(withKey.output == "verified: legacy promotional offer signature", "\(withKey)")
 
         // --public-key and the bundle ID: no --key-id, no private key.
-        let publicOnly = try CLI.run(
+        let publicOnly = try await CLI.run(
             [
                 "verify", "--legacy-signature-file", "-", "--public-key", DemoKey.publicKeyPath, "--bundle-id",
                 DemoKey.bundleId, "--format", "json",
@@ -75,10 +75,10 @@ struct LegacySignatureJSONTests {
         var object = try #require(JSON.parse(text)?.object)
         object["bundleId"] = .string(DemoKey.bundleId)
         let withBundle = try folder.write(Self.text(object), to: "with-bundle.json")
-        let fromObject = try CLI.run(
+        let fromObject = try await CLI.run(
             ["verify", "--legacy-signature-file", withBundle, "--public-key", DemoKey.publicKeyPath])
         #expect(fromObject.status == 0, "\(fromObject)")
-        let conflicting = try CLI.run(
+        let conflicting = try await CLI.run(
             [
                 "verify", "--legacy-signature-file", withBundle, "--public-key", DemoKey.publicKeyPath, "--bundle-id",
                 "com.example.other",
@@ -90,10 +90,10 @@ struct LegacySignatureJSONTests {
     }
 
     @Test("a changed value in the object does not verify (exit 1); a bad object exits 4 naming the member")
-    func tamperedAndMalformedObjects() throws {
+    func tamperedAndMalformedObjects() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
-        let (_, text) = try Self.signJSON(folder)
+        let (_, text) = try await Self.signJSON(folder)
         let object = try #require(JSON.parse(text)?.object)
         let publicKey = ["--public-key", DemoKey.publicKeyPath, "--bundle-id", DemoKey.bundleId]
 
@@ -103,36 +103,37 @@ struct LegacySignatureJSONTests {
         ] {
             var changed = object
             changed[member] = value
-            let result = try CLI.run(
+            let result = try await CLI.run(
                 ["verify", "--legacy-signature-file", "-"] + publicKey, stdin: Data(Self.text(changed).utf8))
             Expect.failure(result, status: 1)
         }
 
         var unknown = object
         unknown["offerIdentifer"] = .string("typo")
-        let misspelt = try CLI.run(
+        let misspelt = try await CLI.run(
             ["verify", "--legacy-signature-file", "-"] + publicKey, stdin: Data(Self.text(unknown).utf8))
         Expect.failure(misspelt, status: 4, mentioning: ["offerIdentifer"])
 
         var missing = object
         missing["nonce"] = nil
-        let noNonce = try CLI.run(
+        let noNonce = try await CLI.run(
             ["verify", "--legacy-signature-file", "-"] + publicKey, stdin: Data(Self.text(missing).utf8))
         Expect.failure(noNonce, status: 4, mentioning: ["nonce"])
 
-        let notJSON = try CLI.run(["verify", "--legacy-signature-file", "-"] + publicKey, stdin: Data("MEUCIQ==".utf8))
+        let notJSON = try await CLI.run(
+            ["verify", "--legacy-signature-file", "-"] + publicKey, stdin: Data("MEUCIQ==".utf8))
         Expect.failure(notJSON, status: 4, mentioning: ["JSON object"])
 
         // The old member name offerId is accepted with a note.
         var old = object
         old["offerId"] = old["offerIdentifier"]
         old["offerIdentifier"] = nil
-        let oldName = try CLI.run(
+        let oldName = try await CLI.run(
             ["verify", "--legacy-signature-file", "-"] + publicKey, stdin: Data(Self.text(old).utf8))
         #expect(oldName.status == 0, "\(oldName)")
         #expect(oldName.stderr.contains("note: the field 'offerId' is deprecated"), "\(oldName)")
 
-        let mixed = try CLI.run(
+        let mixed = try await CLI.run(
             ["verify", "--legacy-signature-file", "-", "--product-id", "p"] + publicKey, stdin: Data(text.utf8))
         Expect.failure(mixed, status: 2, mentioning: ["--legacy-signature-file"])
     }
@@ -140,7 +141,7 @@ struct LegacySignatureJSONTests {
     @Test(
         "--legacy-signature with --public-key: the key ID comes from --key-id or the config; without either the message says how"
     )
-    func flagsWithPublicKey() throws {
+    func flagsWithPublicKey() async throws {
         let signature = try DemoKey.signer().sign(
             LegacyPromotionalOfferRequest(productId: Fixed.productId, offerIdentifier: Fixed.offerId),
             nonce: Fixed.nonceUUID, timestamp: Fixed.timestamp)
@@ -149,12 +150,12 @@ struct LegacySignatureJSONTests {
             "--offer-identifier", Fixed.offerId, "--nonce", Fixed.nonce, "--timestamp", String(Fixed.timestamp),
             "--public-key", DemoKey.publicKeyPath,
         ]
-        let withKeyId = try CLI.run(arguments + ["--key-id", DemoKey.keyId, "--bundle-id", DemoKey.bundleId])
+        let withKeyId = try await CLI.run(arguments + ["--key-id", DemoKey.keyId, "--bundle-id", DemoKey.bundleId])
         #expect(withKeyId.status == 0, "\(withKeyId)")
         // keys-example/config.json names the key ID and the one bundle ID.
-        let withConfig = try CLI.run(arguments + ["--config", DemoKey.configPath])
+        let withConfig = try await CLI.run(arguments + ["--config", DemoKey.configPath])
         #expect(withConfig.status == 0, "\(withConfig)")
-        let none = try CLI.run(arguments + ["--bundle-id", DemoKey.bundleId])
+        let none = try await CLI.run(arguments + ["--bundle-id", DemoKey.bundleId])
         Expect.failure(none, status: 3, mentioning: ["key ID", "--key-id", "--legacy-signature-file"])
     }
 }

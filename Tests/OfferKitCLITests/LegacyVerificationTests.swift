@@ -6,7 +6,7 @@ import Testing
 @Suite("offerkit verify, legacy signatures")
 struct LegacyVerificationTests {
     @Test("legacy verification with --public-key needs only the key ID and bundle ID")
-    func legacyVerifyWithPublicKeyOnly() throws {
+    func legacyVerifyWithPublicKeyOnly() async throws {
         let signature = try DemoKey.signer().sign(
             LegacyPromotionalOfferRequest(productId: Fixed.productId, offerIdentifier: Fixed.offerId),
             nonce: Fixed.nonceUUID, timestamp: Fixed.timestamp)
@@ -15,10 +15,10 @@ struct LegacyVerificationTests {
             Fixed.offerId, "--nonce", Fixed.nonce, "--timestamp", String(Fixed.timestamp), "--public-key",
             DemoKey.publicKeyPath, "--key-id", DemoKey.keyId,
         ]
-        let good = try CLI.run(base + ["--bundle-id", DemoKey.bundleId])
+        let good = try await CLI.run(base + ["--bundle-id", DemoKey.bundleId])
         Expect.success(good)
         Expect.noDemoWarning(good)
-        let wrongBundle = try CLI.run(base + ["--bundle-id", "com.example.other"])
+        let wrongBundle = try await CLI.run(base + ["--bundle-id", "com.example.other"])
         Expect.failure(wrongBundle, status: 1, mentioning: ["verification failed"])
     }
 }

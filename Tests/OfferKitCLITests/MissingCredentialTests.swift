@@ -18,66 +18,67 @@ struct MissingCredentialTests {
     }
 
     @Test("--key-file alone: issuer ID and bundle ID are both named in one message")
-    func keyFileAlone() throws {
-        let result = try CLI.run(CredentialTests.signArguments + ["--key-file", DemoKey.privateCopy])
+    func keyFileAlone() async throws {
+        let result = try await CLI.run(CredentialTests.signArguments + ["--key-file", DemoKey.privateCopy])
         Expect.failure(result, status: 3, mentioning: ["missing:"] + Self.issuerPlaces + Self.bundlePlaces)
         #expect(Self.errorLines(result).count == 1, "\(result)")
         #expect(!result.stderr.contains("key ID ("), "the key ID is inferred from the file name\n\(result)")
     }
 
     @Test("--issuer-id alone: the key, its key ID and the bundle ID are named in one message")
-    func issuerAlone() throws {
-        let result = try CLI.run(CredentialTests.signArguments + ["--issuer-id", DemoKey.issuerId])
+    func issuerAlone() async throws {
+        let result = try await CLI.run(CredentialTests.signArguments + ["--issuer-id", DemoKey.issuerId])
         Expect.failure(result, status: 3, mentioning: Self.keyPlaces + Self.keyIdPlaces + Self.bundlePlaces)
         #expect(!result.stderr.contains("issuer ID ("), "\(result)")
         #expect(Self.errorLines(result).count == 1, "\(result)")
     }
 
     @Test("token connect-api with --bundle-id alone: the key, its key ID and the issuer ID in one message")
-    func connectAPITokenNamesEverything() throws {
-        let result = try CLI.run(["token", "connect-api", "--bundle-id", DemoKey.bundleId])
+    func connectAPITokenNamesEverything() async throws {
+        let result = try await CLI.run(["token", "connect-api", "--bundle-id", DemoKey.bundleId])
         Expect.failure(result, status: 3, mentioning: Self.keyPlaces + Self.keyIdPlaces + Self.issuerPlaces)
         #expect(Self.errorLines(result).count == 1, "\(result)")
         // An individual key has no issuer: only the key and its key ID are missing then.
-        let individual = try CLI.run(["token", "connect-api", "--individual", "--bundle-id", DemoKey.bundleId])
+        let individual = try await CLI.run(["token", "connect-api", "--individual", "--bundle-id", DemoKey.bundleId])
         Expect.failure(individual, status: 3, mentioning: Self.keyPlaces + Self.keyIdPlaces)
         #expect(!individual.stderr.contains("issuer ID ("), "\(individual)")
     }
 
     @Test("from the environment: the same list")
-    func fromEnvironment() throws {
-        let result = try CLI.run(CredentialTests.signArguments, environment: ["OFFERKIT_KEY_FILE": DemoKey.privateCopy])
+    func fromEnvironment() async throws {
+        let result = try await CLI.run(
+            CredentialTests.signArguments, environment: ["OFFERKIT_KEY_FILE": DemoKey.privateCopy])
         Expect.failure(result, status: 3, mentioning: Self.issuerPlaces + Self.bundlePlaces)
     }
 
     /// `key inspect` shows a key whose file name carries no key ID without one, rather than demanding
     /// an ID it does not need (it used to stop with "missing: key ID").
     @Test("a command that needs only the key asks for no issuer ID, no bundle ID and no key ID")
-    func keyInspectNeedsOnlyTheKey() throws {
+    func keyInspectNeedsOnlyTheKey() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let path = try folder.copyOfDemoKey(named: "my-key.p8", mode: 0o600)
-        let result = try CLI.run(["key", "inspect", "--key-file", path])
+        let result = try await CLI.run(["key", "inspect", "--key-file", path])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("key ID:     none given (--key-id), and the file name has none"), "\(result)")
         #expect(!result.stderr.contains("issuer ID") && !result.stderr.contains("bundle ID ("), "\(result)")
-        let json = try CLI.run(["key", "inspect", "--key-file", path, "--format", "json"])
+        let json = try await CLI.run(["key", "inspect", "--key-file", path, "--format", "json"])
         #expect(json.json?["keyId"] == .null, "\(json)")
         #expect(json.json?["thumbprint"]?.string == DemoKey.key.jwkThumbprint, "\(json)")
         // From the file name, as Apple names keys.
         let named = try folder.copyOfDemoKey(named: "AuthKey_DEMOKEY123.p8", mode: 0o600)
-        let inferred = try CLI.run(["key", "inspect", "--key-file", named, "--format", "json"])
+        let inferred = try await CLI.run(["key", "inspect", "--key-file", named, "--format", "json"])
         #expect(inferred.json?["keyId"]?.string == "DEMOKEY123", "\(inferred)")
     }
 
     @Test("a config entry without issuerId: what neither it nor flags give is listed")
-    func configWithoutIssuer() throws {
+    func configWithoutIssuer() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         _ = try folder.copyOfDemoKey(named: "SubscriptionKey_DEMOKEY123.p8", mode: 0o600)
         let config = try folder.write(
             #"{"com.example.app": {"keyFile": "SubscriptionKey_DEMOKEY123.p8"}}"#, to: "config.json")
-        let result = try CLI.run(CredentialTests.signArguments + ["--config", config])
+        let result = try await CLI.run(CredentialTests.signArguments + ["--config", config])
         Expect.failure(result, status: 3, mentioning: Self.issuerPlaces)
         #expect(!result.stderr.contains("bundle ID ("), "the config's only app gives the bundle ID\n\(result)")
     }
@@ -93,11 +94,11 @@ struct MissingCredentialTests {
             (#"{"com.example.app": {"issuerId": 7}}"#, ["com.example.app.issuerId", "expected a string"]),
             ("{\"\(String(repeating: "a", count: 256))\": {}}", ["not a bundle ID", "255 bytes"]),
         ])
-    func strictConfig(text: String, mentioning: [String]) throws {
+    func strictConfig(text: String, mentioning: [String]) async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let config = try folder.write(text, to: "config.json")
-        let result = try CLI.run(CredentialTests.signArguments + ["--config", config])
+        let result = try await CLI.run(CredentialTests.signArguments + ["--config", config])
         Expect.failure(result, status: 3, mentioning: ["config file"] + mentioning)
     }
 }

@@ -29,8 +29,8 @@ struct NamesTests {
     }
 
     @Test("sign legacy-promotional-offer prints offerIdentifier; the old name and flag still work, with notes")
-    func legacyPromotionalOfferNames() throws {
-        let current = try CLI.run(["sign", "legacy-promotional-offer"] + Self.legacy + DemoKey.flags)
+    func legacyPromotionalOfferNames() async throws {
+        let current = try await CLI.run(["sign", "legacy-promotional-offer"] + Self.legacy + DemoKey.flags)
         Expect.success(current)
         let json = try #require(current.json, "\(current)")
         #expect(json["offerIdentifier"]?.string == Fixed.offerId, "\(current)")
@@ -39,7 +39,7 @@ struct NamesTests {
 
         var oldArguments = ["sign", "promotional-offer-v1"] + Self.legacy + DemoKey.flags
         oldArguments[oldArguments.firstIndex(of: "--offer-identifier")!] = "--offer-id"
-        let old = try CLI.run(oldArguments)
+        let old = try await CLI.run(oldArguments)
         Expect.success(old)
         #expect(Self.signed(old) == Self.signed(current), "the same signed values under either name\n\(old)")
         let notes = Self.notes(old)
@@ -49,43 +49,43 @@ struct NamesTests {
     }
 
     @Test("V2 --format json says issuedAt; --iat is still accepted with a note; both at once is a usage error")
-    func issuedAtNames() throws {
+    func issuedAtNames() async throws {
         let base = [
             "sign", "promotional-offer", "--product-id", "p", "--offer-identifier", "o", "--nonce", Fixed.nonce,
             "--format", "json",
         ]
-        let current = try CLI.run(base + ["--issued-at", String(Fixed.iat)] + DemoKey.flags)
+        let current = try await CLI.run(base + ["--issued-at", String(Fixed.iat)] + DemoKey.flags)
         Expect.success(current)
         #expect(current.json?["issuedAt"]?.int == Fixed.iat, "\(current)")
         #expect(current.json?["iat"] == nil, "\(current)")
         #expect(Self.notes(current).isEmpty, "\(current)")
 
-        let old = try CLI.run(base + ["--iat", String(Fixed.iat)] + DemoKey.flags)
+        let old = try await CLI.run(base + ["--iat", String(Fixed.iat)] + DemoKey.flags)
         #expect(Self.signed(old) == Self.signed(current), "\(old)")
         #expect(
             Self.notes(old).map(String.init) == ["offerkit: note: --iat is deprecated; the flag is now --issued-at"])
 
-        let both = try CLI.run(base + ["--issued-at", "1700000000", "--iat", "1700000000"] + DemoKey.flags)
+        let both = try await CLI.run(base + ["--issued-at", "1700000000", "--iat", "1700000000"] + DemoKey.flags)
         Expect.failure(both, status: 2, mentioning: ["--issued-at", "--iat"])
-        let bothOffers = try CLI.run(base + ["--offer-id", "o"] + DemoKey.flags)
+        let bothOffers = try await CLI.run(base + ["--offer-id", "o"] + DemoKey.flags)
         Expect.failure(bothOffers, status: 2, mentioning: ["--offer-identifier", "--offer-id"])
-        let noOffer = try CLI.run(["sign", "promotional-offer", "--product-id", "p"] + DemoKey.flags)
+        let noOffer = try await CLI.run(["sign", "promotional-offer", "--product-id", "p"] + DemoKey.flags)
         Expect.failure(noOffer, status: 2, mentioning: ["--offer-identifier"])
 
-        let outOfRange = try CLI.run(base + ["--issued-at", "12"] + DemoKey.flags)
+        let outOfRange = try await CLI.run(base + ["--issued-at", "12"] + DemoKey.flags)
         Expect.failure(outOfRange, status: 4, mentioning: ["--issued-at", "found 12"])
     }
 
     @Test("sign introductory-offer-eligibility, and the old name intro-eligibility with a note")
-    func introductoryOfferEligibilityNames() throws {
+    func introductoryOfferEligibilityNames() async throws {
         let arguments = [
             "--product-id", "p", "--allow-intro", "true", "--transaction-id", "1", "--nonce", Fixed.nonce,
             "--issued-at", String(Fixed.iat),
         ]
-        let current = try CLI.run(["sign", "introductory-offer-eligibility"] + arguments + DemoKey.flags)
+        let current = try await CLI.run(["sign", "introductory-offer-eligibility"] + arguments + DemoKey.flags)
         Expect.success(current)
         #expect(Self.notes(current).isEmpty, "\(current)")
-        let old = try CLI.run(["sign", "intro-eligibility"] + arguments + DemoKey.flags)
+        let old = try await CLI.run(["sign", "intro-eligibility"] + arguments + DemoKey.flags)
         #expect(Self.signed(old) == Self.signed(current), "\(old)")
         #expect(
             Self.notes(old).map(String.init) == [
@@ -94,7 +94,7 @@ struct NamesTests {
     }
 
     @Test("batch types are the operation names; old types and fields work, with one note each per run")
-    func batchNames() throws {
+    func batchNames() async throws {
         let lines = [
             #"{"type":"intro-eligibility","productId":"p","allowIntroductoryOffer":true,"transactionId":"1","iat":1700000000}"#,
             #"{"type":"intro-eligibility","productId":"p","allowIntroductoryOffer":true,"transactionId":"1","iat":1700000001}"#,
@@ -104,7 +104,8 @@ struct NamesTests {
             #"{"type":"promotional-offer","productId":"p","offerIdentifier":"o","issuedAt":1700000003,"iat":1700000003}"#,
             #"{"type":"legacy-promotional-offer","productId":"p","offerIdentifier":"o","timestamp":1700000000}"#,
         ]
-        let result = try CLI.run(["batch"] + DemoKey.flags, stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
+        let result = try await CLI.run(
+            ["batch"] + DemoKey.flags, stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
         #expect(result.status == 4, "two lines fail\n\(result)")
         let out = result.jsonLines
         try #require(out.count == lines.count, "\(result)")
@@ -133,37 +134,37 @@ struct NamesTests {
                 "offerkit: note: the field 'offerId' is deprecated; the name is now 'offerIdentifier'",
             ], "one note per deprecated spelling per run\n\(result)")
         // The help lists the current names only.
-        let help = try CLI.run(["batch", "--help"])
+        let help = try await CLI.run(["batch", "--help"])
         for name in SigningOperation.allCases.map(\.rawValue) {
             #expect(help.stdout.filter { !$0.isWhitespace }.contains(name), "\(name)\n\(help)")
         }
     }
 
     @Test("verify --kind takes advanced-commerce (and advanced-commerce-api with a note) and prints advanced-commerce")
-    func verifyKindNames() throws {
+    func verifyKindNames() async throws {
         let jws = try DemoKey.signer().sign(
             AdvancedCommerce.InAppRequest.decode(json: Array(Fixed.oneTimeChargeJSON.utf8))
         ).serialization
-        let current = try CLI.run(
+        let current = try await CLI.run(
             ["verify", "--jws", jws, "--kind", "advanced-commerce", "--format", "json"] + DemoKey.flags)
         Expect.success(current)
         #expect(current.json?["kind"]?.string == "advanced-commerce", "\(current)")
         #expect(
             current.json?["claims"]?["aud"]?.string == "advanced-commerce-api", "the aud claim is Apple's\n\(current)")
         #expect(Self.notes(current).isEmpty, "\(current)")
-        let old = try CLI.run(
+        let old = try await CLI.run(
             ["verify", "--jws", jws, "--kind", "advanced-commerce-api", "--format", "json"] + DemoKey.flags)
         #expect(Self.signed(old) == Self.signed(current), "\(old)")
         #expect(Self.notes(old).count == 1, "\(old)")
-        let text = try CLI.run(["verify", "--jws", jws] + DemoKey.flags)
+        let text = try await CLI.run(["verify", "--jws", jws] + DemoKey.flags)
         #expect(text.stdout.hasPrefix("verified: advanced-commerce JWS"), "\(text)")
-        let wrong = try CLI.run(["verify", "--jws", jws, "--kind", "legacy-promotional-offer"] + DemoKey.flags)
+        let wrong = try await CLI.run(["verify", "--jws", jws, "--kind", "legacy-promotional-offer"] + DemoKey.flags)
         Expect.failure(wrong, status: 2, mentioning: ["--kind"])
     }
 
     @Test("offerkit --version prints the library's version")
-    func version() throws {
-        let result = try CLI.run(["--version"])
+    func version() async throws {
+        let result = try await CLI.run(["--version"])
         #expect(result.status == 0, "\(result)")
         #expect(result.output == OfferKitVersion.current, "\(result)")
     }

@@ -16,8 +16,8 @@ struct PrivateKeyLeakTests {
     static func runClean(
         _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> CLIResult {
-        let result = try CLI.run(arguments, environment: environment, stdin: stdin)
+    ) async throws -> CLIResult {
+        let result = try await CLI.run(arguments, environment: environment, stdin: stdin)
         for secret in OutputLog.shared.allSecrets {
             #expect(
                 OutputLog.leak(of: secret, in: result.stdout + "\n" + result.stderr) == nil,
@@ -45,7 +45,7 @@ struct PrivateKeyLeakTests {
         #expect(body.hasPrefix("MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg"))
     }
 
-    @Test func keyMaterialInTheWrongPlaceIsNotEchoed() throws {
+    @Test func keyMaterialInTheWrongPlaceIsNotEchoed() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let body = DemoKey.base64Body
@@ -54,68 +54,69 @@ struct PrivateKeyLeakTests {
         // A damaged key: one character dropped, or a wrong PEM label.
         var damaged = body
         damaged.remove(at: damaged.index(damaged.startIndex, offsetBy: 70))
-        let damagedResult = try Self.runClean(
+        let damagedResult = try await Self.runClean(
             ["sign", "promotional-offer", "--product-id", "p", "--offer-id", "o", "--key-id", DemoKey.keyId]
                 + Self.identity, environment: ["OFFERKIT_KEY": damaged])
         #expect(damagedResult.status == 3, "\(damagedResult)")
         let relabeled = DemoKey.privatePEM.replacingOccurrences(of: "PRIVATE KEY", with: "PUBLIC KEY")
-        let relabeledResult = try Self.runClean(
+        let relabeledResult = try await Self.runClean(
             ["key", "inspect", "--key-file", "-", "--key-id", DemoKey.keyId], stdin: Data(relabeled.utf8))
         #expect(relabeledResult.status == 3, "\(relabeledResult)")
         let truncated = String(DemoKey.privatePEM.prefix(120))
-        try Self.runClean(
+        try await Self.runClean(
             ["key", "inspect", "--key-env", "SOME_KEY", "--key-id", DemoKey.keyId], environment: ["SOME_KEY": truncated]
         )
 
         // A good key with a bad key ID, issuer or bundle.
-        try Self.runClean(
+        try await Self.runClean(
             ["token", "server-api", "--key-id", "bad"] + Self.identity, environment: ["OFFERKIT_KEY": body])
-        try Self.runClean(
+        try await Self.runClean(
             ["token", "server-api", "--key-id", DemoKey.keyId, "--issuer-id", "x", "--bundle-id", DemoKey.bundleId],
             environment: ["OFFERKIT_KEY": DemoKey.privatePEM])
 
         // The private key where a JWS, a request, a public key, a signature or JSON Lines belong.
-        let asJWS = try Self.runClean(["verify", "--jws-file", keyCopy] + DemoKey.flags)
+        let asJWS = try await Self.runClean(["verify", "--jws-file", keyCopy] + DemoKey.flags)
         #expect(asJWS.status != 0)
-        try Self.runClean(["verify", "--jws", body] + DemoKey.flags)
-        try Self.runClean(["verify", "--jws", body + "." + body + "." + body] + DemoKey.flags)
-        let asRequest = try Self.runClean(["sign", "advanced-commerce", "--request", keyCopy] + DemoKey.flags)
+        try await Self.runClean(["verify", "--jws", body] + DemoKey.flags)
+        try await Self.runClean(["verify", "--jws", body + "." + body + "." + body] + DemoKey.flags)
+        let asRequest = try await Self.runClean(["sign", "advanced-commerce", "--request", keyCopy] + DemoKey.flags)
         #expect(asRequest.status == 4, "\(asRequest)")
-        try Self.runClean(["sign", "advanced-commerce", "--request", "-"] + DemoKey.flags, stdin: Data(body.utf8))
-        let asPublicKey = try Self.runClean(
+        try await Self.runClean(
+            ["sign", "advanced-commerce", "--request", "-"] + DemoKey.flags, stdin: Data(body.utf8))
+        let asPublicKey = try await Self.runClean(
             ["verify", "--jws", "a.b.c", "--public-key", DemoKey.keyPath, "--format", "json"])
         #expect(asPublicKey.status != 0)
-        try Self.runClean(
+        try await Self.runClean(
             [
                 "verify", "--legacy-signature", body, "--product-id", "p", "--offer-id", "o", "--nonce", Fixed.nonce,
                 "--timestamp", "1",
             ] + DemoKey.flags)
-        let asBatch = try Self.runClean(["batch", "--input", keyCopy] + DemoKey.flags)
+        let asBatch = try await Self.runClean(["batch", "--input", keyCopy] + DemoKey.flags)
         #expect(asBatch.status == 4, "\(asBatch)")
-        try Self.runClean(
+        try await Self.runClean(
             ["batch"] + DemoKey.flags,
             stdin: Data(
                 #"{"type":"promotional-offer","productId":"\#(body)","offerIdentifier":""}"#.utf8))
-        try Self.runClean(["sign", "promotional-offer", "--product-id", "p", "--offer-id", "o", "--nonce", body])
+        try await Self.runClean(["sign", "promotional-offer", "--product-id", "p", "--offer-id", "o", "--nonce", body])
         // A typed option's bad value (the argument parser's own message).
-        try Self.runClean(["sign", "promotional-offer", "--product-id", "p", "--offer-id", "o", "--iat", body])
+        try await Self.runClean(["sign", "promotional-offer", "--product-id", "p", "--offer-id", "o", "--iat", body])
 
         // The key in every accepted form, with output in both formats.
         for format in ["text", "json"] {
-            try Self.runClean(
+            try await Self.runClean(
                 ["key", "inspect", "--format", format, "--key-file", "-", "--key-id", DemoKey.keyId],
                 stdin: Data(DemoKey.privatePEM.utf8))
-            try Self.runClean(
+            try await Self.runClean(
                 ["key", "inspect", "--format", format, "--key-id", DemoKey.keyId],
                 environment: ["OFFERKIT_KEY": body])
-            try Self.runClean(["token", "server-api", "--format", format] + DemoKey.flags)
+            try await Self.runClean(["token", "server-api", "--format", format] + DemoKey.flags)
         }
     }
 
-    @Test func generatedKeysDoNotLeakThroughTheCommandsThatUseThem() throws {
+    @Test func generatedKeysDoNotLeakThroughTheCommandsThatUseThem() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
-        let generated = try Self.runClean(["key", "generate", "--out", folder.path, "--key-id", "LEAKTEST01"])
+        let generated = try await Self.runClean(["key", "generate", "--out", folder.path, "--key-id", "LEAKTEST01"])
         #expect(generated.status == 0, "\(generated)")
         let path = folder.file("SubscriptionKey_LEAKTEST01.p8")
         let pem = try String(contentsOfFile: path, encoding: .utf8)
@@ -123,13 +124,13 @@ struct PrivateKeyLeakTests {
         OutputLog.shared.registerSecret(
             pem: pem, name: "the generated key LEAKTEST01",
             publicMaterial: [OutputLog.base64Body(ofPEM: key.publicKeyPEM), key.publicJWK])
-        try Self.runClean(["key", "inspect", "--key-file", path, "--format", "json"])
-        try Self.runClean(["key", "inspect", "--key-file", path])
-        try Self.runClean(["key", "generate", "--out", folder.path, "--key-id", "LEAKTEST01"])  // refused
-        try Self.runClean(
+        try await Self.runClean(["key", "inspect", "--key-file", path, "--format", "json"])
+        try await Self.runClean(["key", "inspect", "--key-file", path])
+        try await Self.runClean(["key", "generate", "--out", folder.path, "--key-id", "LEAKTEST01"])  // refused
+        try await Self.runClean(
             ["sign", "promotional-offer-v1", "--product-id", "p", "--offer-id", "o", "--key-file", path]
                 + Self.identity)
-        try Self.runClean(["verify", "--jws-file", path, "--key-file", path] + Self.identity)
+        try await Self.runClean(["verify", "--jws-file", path, "--key-file", path] + Self.identity)
     }
 
     /// Scans everything the suite has recorded so far against every key, once more.

@@ -27,15 +27,15 @@ struct ReadOnlyLedgerTests {
     ]
 
     @Test("validate, plan, status, export and apply --dry-run leave the ledger byte for byte as it was")
-    func readersLeaveTheLedgerAsItWas() throws {
+    func readersLeaveTheLedgerAsItWas() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
-        let generate = try files.run("generate", CampaignFiles.example)
+        let generate = try await files.run("generate", CampaignFiles.example)
         #expect(generate.status == 0, "\(generate)")
         let before = Snapshot(files, files.ledger)
         #expect(before.listing == ["ledger.sqlite"], "\(before.listing)")
         for (command, arguments) in Self.readers {
-            let result = try files.run(command, CampaignFiles.example, arguments)
+            let result = try await files.run(command, CampaignFiles.example, arguments)
             #expect([0, 4].contains(result.status), "\(result)")
             #expect(Snapshot(files, files.ledger) == before, "codes \(command) \(arguments) changed the ledger")
         }
@@ -45,50 +45,51 @@ struct ReadOnlyLedgerTests {
     func olderLedgerIsReportedNotMigrated() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
-        #expect(try files.run("generate", CampaignFiles.example).status == 0)
+        await #expect(try files.run("generate", CampaignFiles.example).status == 0)
         try await Self.downgradeToVersion3(files.ledger)
         let before = Snapshot(files, files.ledger)
         for (command, arguments) in Self.readers {
-            let result = try files.run(command, CampaignFiles.example, arguments)
+            let result = try await files.run(command, CampaignFiles.example, arguments)
             Expect.failure(
                 result, status: 5,
                 mentioning: ["schema version 3 of 5", "changed nothing", "offerkit codes ledger migrate --ledger"])
             #expect(Snapshot(files, files.ledger) == before, "codes \(command) \(arguments) changed the ledger")
         }
-        let migrate = try CLI.run(["codes", "ledger", "migrate", "--ledger", files.ledger], cwd: files.folder.url)
+        let migrate = try await CLI.run(
+            ["codes", "ledger", "migrate", "--ledger", files.ledger], cwd: files.folder.url)
         #expect(migrate.status == 0, "\(migrate)")
         #expect(migrate.stdout.contains("brought up to date: schema version 3 to 5"), "\(migrate)")
-        let again = try CLI.run(["codes", "ledger", "migrate", "--ledger", files.ledger], cwd: files.folder.url)
+        let again = try await CLI.run(["codes", "ledger", "migrate", "--ledger", files.ledger], cwd: files.folder.url)
         #expect(again.status == 0 && again.stdout.contains("is up to date; nothing was changed"), "\(again)")
-        let status = try files.run("status", CampaignFiles.example)
+        let status = try await files.run("status", CampaignFiles.example)
         #expect(status.status == 0, "\(status)")
     }
 
     @Test("a missing ledger: validate and plan take it as empty and create nothing; status names it (exit 5)")
-    func missingLedger() throws {
+    func missingLedger() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let campaign = CampaignFiles.example
-        #expect(try files.run("validate", campaign).status == 0)
-        let status = try files.run("status", campaign)
+        await #expect(try files.run("validate", campaign).status == 0)
+        let status = try await files.run("status", campaign)
         Expect.failure(status, status: 5, mentioning: [files.ledger, "no ledger file there", "--ledger"])
         // The default ledger, in the working folder: not created either.
-        #expect(try files.run("validate", campaign, ledger: .none).status == 0)
+        await #expect(try files.run("validate", campaign, ledger: .none).status == 0)
         Expect.failure(
-            try files.run("status", campaign, ledger: .none), status: 5, mentioning: ["offerkit-ledger.sqlite"])
+            try await files.run("status", campaign, ledger: .none), status: 5, mentioning: ["offerkit-ledger.sqlite"])
         #expect(files.listing().isEmpty, "\(files.listing())")
     }
 
     @Test("an empty file is not made a ledger by a reader")
-    func emptyFileStaysEmpty() throws {
+    func emptyFileStaysEmpty() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         try Data().write(to: URL(fileURLWithPath: files.ledger))
-        #expect(try files.run("validate", CampaignFiles.example).status == 0)
-        let plan = try files.run("plan", CampaignFiles.example)
+        await #expect(try files.run("validate", CampaignFiles.example).status == 0)
+        let plan = try await files.run("plan", CampaignFiles.example)
         Expect.failure(plan, status: 2, mentioning: ["offerkit codes generate"])
         Expect.failure(
-            try files.run("status", CampaignFiles.example), status: 5,
+            try await files.run("status", CampaignFiles.example), status: 5,
             mentioning: ["holds no ledger tables yet", "offerkit codes ledger migrate"])
         #expect(FileManager.default.contents(atPath: files.ledger) == Data())
         #expect(files.listing() == ["ledger.sqlite"], "\(files.listing())")
@@ -123,7 +124,7 @@ struct ReadOnlyLedgerTests {
     @Test(
         "a ledger that is not a regular file is refused unopened, without the chmod warning",
         arguments: ["fifo", "/dev/null", "folder"])
-    func ledgerMustBeARegularFile(kind: String) throws {
+    func ledgerMustBeARegularFile(kind: String) async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let path: String
@@ -145,7 +146,7 @@ struct ReadOnlyLedgerTests {
             ("generate", []), ("status", []), ("validate", []),
             ("claim", ["--offer", "Spring half price, 3 months", "--recipient", "r"]),
         ] {
-            let result = try files.run(command, CampaignFiles.example, arguments, ledger: .at(path))
+            let result = try await files.run(command, CampaignFiles.example, arguments, ledger: .at(path))
             Expect.failure(result, status: 5, mentioning: [path] + words)
             #expect(!result.stderr.contains("chmod 600"), "\(result)")
         }

@@ -26,9 +26,9 @@ struct ReadmeWalkthroughTests {
     }
 
     @Test(arguments: ReadmeWalkthroughs.current.walkthroughs.map(\.name))
-    func walkthroughRunsAsWritten(_ name: String) throws {
+    func walkthroughRunsAsWritten(_ name: String) async throws {
         let walkthrough = try #require(Self.readme.walkthroughs.first { $0.name == name })
-        let binary = try #require(CLI.binary, "the offerkit executable was not found; build it first")
+        let binary = CLI.binary
         let folder = try TempDir.make()
         defer { try? FileManager.default.removeItem(at: folder.url) }
         for copied in ["keys-example", "templates", "examples"] {
@@ -49,29 +49,26 @@ struct ReadmeWalkthroughTests {
         var serverStandIn: AppStoreServerStandIn?
         defer { serverStandIn?.stop() }
         if walkthrough.standIns.contains("app-store-server") {
-            if let reason = AppStoreServerStandIn.unavailableReason, !InteropEnvironment.isCI {
+            if let reason = await AppStoreServerStandIn.unavailableReason, !InteropEnvironment.isCI {
                 print("SKIPPED LOUDLY: walk-through \(name) needs the App Store Server API stand-in: \(reason)")
                 return
             }
-            let started = try AppStoreServerStandIn.start()
+            let started = try await AppStoreServerStandIn.start()
             serverStandIn = started
             // As Apple's sandbox does: messages and images are APPROVED at once.
-            try started.configure(#"{"autoApprove": true}"#)
+            try await started.configure(#"{"autoApprove": true}"#)
             environment["OFFERKIT_SERVER_API_URL"] = started.baseURL
         }
         var serve: ServerProcess?
-        defer {
-            serve?.terminate()
-            serve?.waitForExit()
-        }
+        defer { serve?.terminate() }  // when the test ends early; it ends below otherwise
         if let configuration = walkthrough.serve, let standIn = serverStandIn {
-            let (server, port) = try Self.startServe(configuration, in: folder.url, trusting: standIn)
+            let (server, port) = try await Self.startServe(configuration, in: folder.url, trusting: standIn)
             serve = server
             // Apple requires https; the service is plain http on loopback: the stand-in calls its origin
             // with the path of the URL the walk-through registers.
-            try standIn.configure(#"{"deliverTo": "http://127.0.0.1:\#(port)"}"#)
+            try await standIn.configure(#"{"deliverTo": "http://127.0.0.1:\#(port)"}"#)
         } else if let configuration = walkthrough.serve {
-            let (server, port, key) = try Self.startServe(configuration, in: folder.url)
+            let (server, port, key) = try await Self.startServe(configuration, in: folder.url)
             serve = server
             environment["OFFERKIT_URL"] = "http://127.0.0.1:\(port)"
             environment["OFFERKIT_API_KEY"] = key
@@ -99,17 +96,17 @@ struct ReadmeWalkthroughTests {
             environment["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
         }
         if walkthrough.standIns.contains("app-store-connect") {
-            if let reason = AppStoreConnectStandIn.unavailableReason, !InteropEnvironment.isCI {
+            if let reason = await AppStoreConnectStandIn.unavailableReason, !InteropEnvironment.isCI {
                 print("SKIPPED LOUDLY: walk-through \(name) needs the App Store Connect stand-in: \(reason)")
                 return
             }
-            let started = try AppStoreConnectStandIn.start(
+            let started = try await AppStoreConnectStandIn.start(
                 productsFromCampaign: CLI.packageRoot.appendingPathComponent("examples/campaign.json").path)
             standIn = started
             environment["OFFERKIT_CONNECT_API_URL"] = started.baseURL
         }
         for block in walkthrough.blocks {
-            let result = try Self.runShell(
+            let result = try await Self.runShell(
                 block.script, in: folder.url, environment: CLI.environment(adding: environment))
             #expect(
                 result.status == 0,
@@ -127,11 +124,15 @@ struct ReadmeWalkthroughTests {
                 serve.stderr.contains("retention.decision="),
                 "walk-through \(name) started offerkit serve, but no Get Retention Message request reached it")
         }
+        if let serve {
+            serve.terminate()
+            await serve.waitForExit()  // its output is checked for key material too
+        }
     }
 
     /// Starts `offerkit serve --config FILE` for a walk-through: `file` of `folder` with `standIn`'s test
     /// root as `retention.rootCertificates`, written beside it (its relative paths still hold).
-    static func startServe(_ file: String, in folder: URL, trusting standIn: AppStoreServerStandIn) throws
+    static func startServe(_ file: String, in folder: URL, trusting standIn: AppStoreServerStandIn) async throws
         -> (ServerProcess, Int)
     {
         let source = folder.appendingPathComponent(file)
@@ -144,7 +145,7 @@ struct ReadmeWalkthroughTests {
         try JSONSerialization.data(withJSONObject: configuration, options: [.sortedKeys]).write(to: written)
         let server = try ServerProcess(["serve", "--config", written.path, "--port", "0", "--no-auth"])
         let prefix = "offerkit: listening on http://127.0.0.1:"
-        let line = try server.waitForStderrLine(containing: prefix)
+        let line = try await server.waitForStderrLine(containing: prefix)
         guard let port = Int(line.dropFirst(prefix.count)) else {
             throw CLIRunnerError(description: "no port in \(line)")
         }
@@ -153,8 +154,8 @@ struct ReadmeWalkthroughTests {
 
     /// Starts `offerkit serve --config FILE` (a file of `folder`) with one new API key that may do everything,
     /// as the README's "Run it" does; returns the server, its port and the key's secret.
-    static func startServe(_ file: String, in folder: URL) throws -> (ServerProcess, Int, String) {
-        let created = try CLI.run(["api-key", "create", "--name", "walkthrough"])
+    static func startServe(_ file: String, in folder: URL) async throws -> (ServerProcess, Int, String) {
+        let created = try await CLI.run(["api-key", "create", "--name", "walkthrough"])
         let lines = created.stdout.split(separator: "\n").map(String.init)
         guard created.status == 0, lines.count >= 2 else {
             throw CLIRunnerError(description: "offerkit api-key create failed: \(created.stderr)")
@@ -163,65 +164,27 @@ struct ReadmeWalkthroughTests {
             ["serve", "--config", folder.appendingPathComponent(file).path, "--port", "0"],
             environment: ["OFFERKIT_API_KEYS": "[\(lines[1])]"])
         let prefix = "offerkit: listening on http://127.0.0.1:"
-        let line = try server.waitForStderrLine(containing: prefix)
+        let line = try await server.waitForStderrLine(containing: prefix)
         guard let port = Int(line.dropFirst(prefix.count)) else {
             throw CLIRunnerError(description: "no port in \(line)")
         }
         return (server, port, lines[0])
     }
 
-    /// Runs `script` with `sh -e` in `folder`; stops it after 300 s.
-    static func runShell(_ script: String, in folder: URL, environment: [String: String]) throws -> CLIResult {
+    /// Runs `script` with `sh -e` in `folder`; kills it after 300 s.
+    static func runShell(_ script: String, in folder: URL, environment: [String: String]) async throws -> CLIResult {
         let scriptURL = folder.appendingPathComponent(".walkthrough-\(UUID().uuidString).sh")
-        let outURL = folder.appendingPathComponent(".walkthrough-out-\(UUID().uuidString)")
-        let errURL = folder.appendingPathComponent(".walkthrough-err-\(UUID().uuidString)")
         try Data((script + "\n").utf8).write(to: scriptURL)
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        defer { for url in [scriptURL, outURL, errURL] { try? FileManager.default.removeItem(at: url) } }
-        let outHandle = try FileHandle(forWritingTo: outURL)
-        let errHandle = try FileHandle(forWritingTo: errURL)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-e", scriptURL.path]
-        process.currentDirectoryURL = folder
-        process.environment = environment
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let timer = ShellTimer(process)
-        timer.arm(seconds: 300)
-        process.waitUntilExit()
-        try? outHandle.close()
-        try? errHandle.close()
-        var stderr = String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
-        if timer.fired { stderr += "\n[test: the block did not finish within 300 s and was stopped]" }
+        defer { try? FileManager.default.removeItem(at: scriptURL) }
+        let process = try ChildProcess(
+            URL(fileURLWithPath: "/bin/sh"), ["-e", scriptURL.path], environment: environment, currentDirectory: folder,
+            watchdog: 300)
+        let ending = await process.ending()
+        var stderr = process.stderr
+        if process.watchdogFired { stderr += "\n[test: the block did not finish within 300 s and was killed]" }
         let result = CLIResult(
-            arguments: ["sh", "-e", "<README block>"], status: process.terminationStatus,
-            stdout: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self), stderr: stderr)
+            arguments: ["sh", "-e", "<README block>"], status: ending.rawStatus, stdout: process.stdout, stderr: stderr)
         OutputLog.shared.record(result)  // checked for key material like every other run
         return result
-    }
-}
-
-/// Stops a shell that runs too long.
-private final class ShellTimer: @unchecked Sendable {
-    private let process: Process
-    private let lock = NSLock()
-    private var didFire = false
-
-    init(_ process: Process) { self.process = process }
-
-    var fired: Bool { lock.withLock { didFire } }
-
-    func arm(seconds: Double) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
-            lock.withLock {
-                guard process.isRunning else { return }
-                didFire = true
-                process.terminate()
-            }
-        }
     }
 }

@@ -8,85 +8,90 @@ import Testing
 @Suite("offerkit retention against the App Store Server API stand-in", .serialized)
 struct RetentionCommandTests {
     typealias Fixture = RetentionFixture
-    static let enabled = Fixture.available || Independent.isCI
+    static var enabled: Bool {
+        get async { await Fixture.available || Independent.isCI }
+    }
 
     @Test(
         "url set, get, delete; Apple's refusals; a production URL needs a passed test",
-        .enabled(if: enabled, Fixture.reason))
-    func realtimeURL() throws {
-        let fixture = try Fixture()
+        .enabled(Fixture.reason) { await enabled })
+    func realtimeURL() async throws {
+        let fixture = try await Fixture()
         defer { fixture.stop() }
-        let missing = try fixture.run(["url", "get"])
+        let missing = try await fixture.run(["url", "get"])
         #expect(missing.status == 4, "\(missing)")
         #expect(
             missing.stderr.contains("4040021 RealtimeUrlNotFoundError (the URL for the endpoint is not configured)"))
         let url = "https://retention.example.test/v1/retention/realtime"
-        let set = try fixture.run(["url", "set", url])
+        let set = try await fixture.run(["url", "set", url])
         #expect(set.status == 0, "\(set)")
-        #expect(set.output == "realtime URL set in sandbox: \(url)")
-        let got = try fixture.run(["url", "get"])
+        #expect(set.output == "realtime URL set in Sandbox: \(url)")
+        let got = try await fixture.run(["url", "get"])
         #expect(got.output == url, "\(got)")
-        let json = try fixture.run(["url", "get", "--format", "json"]).json
-        #expect(json == JSON.parse(#"{"environment": "sandbox", "realtimeURL": "\#(url)"}"#))
-        let setJSON = try fixture.run(["url", "set", url, "--format", "json"]).json
+        let json = try await fixture.run(["url", "get", "--format", "json"]).json
+        #expect(json == JSON.parse(#"{"environment": "Sandbox", "realtimeURL": "\#(url)"}"#))
+        let setJSON = try await fixture.run(["url", "set", url, "--format", "json"]).json
         #expect(setJSON?["realtimeURL"]?.string == url)
 
         for bad in ["http://retention.example.test/x", "https://e.test/" + String(repeating: "a", count: 243)] {
-            let refused = try fixture.run(["url", "set", bad])
+            let refused = try await fixture.run(["url", "set", bad])
             #expect(refused.status == 4, "\(refused)")
             #expect(refused.stderr.contains("URL"), "\(refused)")
         }
-        #expect(try fixture.requests("PUT /inApps/v1/messaging/realtime/url") == 2, "the refused URLs were never sent")
+        await #expect(
+            try fixture.requests("PUT /inApps/v1/messaging/realtime/url") == 2, "the refused URLs were never sent")
 
-        let deleted = try fixture.run(["url", "delete", "--format", "json"])
-        #expect(deleted.json == JSON.parse(#"{"environment": "sandbox", "deleted": true}"#), "\(deleted)")
-        let again = try fixture.run(["url", "delete"])
+        let deleted = try await fixture.run(["url", "delete", "--format", "json"])
+        #expect(deleted.json == JSON.parse(#"{"environment": "Sandbox", "deleted": true}"#), "\(deleted)")
+        let again = try await fixture.run(["url", "delete"])
         #expect(again.status == 4 && again.stderr.contains("RealtimeUrlNotFoundError"), "\(again)")
 
-        let production = try Fixture(environment: "Production")
+        let production = try await Fixture(environment: "Production")
         defer { production.stop() }
-        let forbidden = try production.run(["url", "set", url, "--environment", "production"])
+        let forbidden = try await production.run(["url", "set", url, "--environment", "production"])
         #expect(forbidden.status == 4, "\(forbidden)")
         #expect(forbidden.stderr.contains("4030026 ForbiddenNoPassingTestError"), "\(forbidden)")
-        try production.standIn.configure(#"{"performanceTestPassed": true}"#)
-        let allowed = try production.run(["url", "set", url, "--environment", "production", "--format", "json"])
-        #expect(allowed.json?["environment"]?.string == "production", "\(allowed)")
+        try await production.standIn.configure(#"{"performanceTestPassed": true}"#)
+        let allowed = try await production.run(["url", "set", url, "--environment", "production", "--format", "json"])
+        #expect(allowed.json?["environment"]?.string == "Production", "\(allowed)")
     }
 
     @Test(
         "message upload (flags and Apple's JSON), list, delete; limits checked before sending",
-        .enabled(if: enabled, Fixture.reason))
-    func messages() throws {
-        let fixture = try Fixture()
+        .enabled(Fixture.reason) { await enabled })
+    func messages() async throws {
+        let fixture = try await Fixture()
         defer { fixture.stop() }
         let id = Fixture.message
-        let uploaded = try fixture.run([
+        let uploaded = try await fixture.run([
             "message", "upload", "--message-identifier", id.uppercased(), "--header", "Before you go",
             "--body", "Half price for three months.", "--format", "json",
         ])
         #expect(
-            uploaded.json == JSON.parse(#"{"environment":"sandbox","messageIdentifier":"\#(id)","uploaded":true}"#),
+            uploaded.json == JSON.parse(#"{"environment":"Sandbox","messageIdentifier":"\#(id)","uploaded":true}"#),
             "\(uploaded)")
-        let listed = try fixture.run(["message", "list", "--format", "json"])
+        let listed = try await fixture.run(["message", "list", "--format", "json"])
         #expect(
             listed.json
                 == JSON.parse(
-                    #"{"environment":"sandbox","messageIdentifiers":[{"messageIdentifier":"\#(id)","messageState":"PENDING"}]}"#
+                    #"{"environment":"Sandbox","messageIdentifiers":[{"messageIdentifier":"\#(id)","messageState":"PENDING"}]}"#
                 ),
             "\(listed)")
-        try fixture.standIn.review(kind: "message", identifier: id)
-        #expect(try fixture.run(["message", "list"]).output == "\(id) APPROVED")
+        try await fixture.standIn.review(kind: "message", identifier: id)
+        await #expect(try fixture.run(["message", "list"]).output == "\(id) APPROVED")
 
         // An identifier Apple already has: refused from the message list, before sending (Apple would
         // answer 409 MessageAlreadyExistsError).
-        let putsBefore = try fixture.requests("PUT /inApps/v1/messaging/message/{id}")
-        let twice = try fixture.run(["message", "upload", "--message-identifier", id, "--header", "h", "--body", "b"])
+        let putsBefore = try await fixture.requests("PUT /inApps/v1/messaging/message/{id}")
+        let twice = try await fixture.run([
+            "message", "upload", "--message-identifier", id, "--header", "h", "--body", "b",
+        ])
         #expect(twice.status == 4, "\(twice)")
         #expect(twice.stderr.contains("\(id) is already in Apple's message list, so nothing was sent"), "\(twice)")
-        #expect(try fixture.requests("PUT /inApps/v1/messaging/message/{id}") == putsBefore)
+        await #expect(try fixture.requests("PUT /inApps/v1/messaging/message/{id}") == putsBefore)
 
         // Apple's limits, checked before anything is sent: each names its flag.
-        let sentBefore = try fixture.requests("PUT /inApps/v1/messaging/message/{id}")
+        let sentBefore = try await fixture.requests("PUT /inApps/v1/messaging/message/{id}")
         let long = String(repeating: "x", count: 67)
         let refusals: [([String], Int32, String)] = [
             (["--header", long, "--body", "b"], 4, "--header is 67 characters long: at most 66"),
@@ -105,38 +110,43 @@ struct RetentionCommandTests {
             (["--header", "h", "--body", "b", "--image-identifier", id], 2, "both --image-identifier and --alt-text"),
             (["--header", "h", "--body", "b", "--bullet-point", "t"], 2, "--bullet-image and --bullet-alt-text"),
             (["--header", "h"], 2, "give --header and --body"),
-            (["--header", "h", "--body", "b", "--header-position", "LEFT"], 2, "ABOVE_BODY or ABOVE_IMAGE"),
+            (
+                ["--header", "h", "--body", "b", "--header-position", "LEFT"], 2,
+                #""LEFT" is not "ABOVE_BODY" or "ABOVE_IMAGE" (in any case)"#
+            ),
         ]
         for (flags, status, text) in refusals {
-            let result = try fixture.run(["message", "upload", "--message-identifier", UUID().uuidString] + flags)
+            let result = try await fixture.run(
+                ["message", "upload", "--message-identifier", UUID().uuidString] + flags)
             #expect(result.status == status, "\(result)")
             #expect(result.stderr.contains(text), "\(result)")
         }
         let bullets = (0..<6).flatMap { _ in ["--bullet-point", "t", "--bullet-image", id, "--bullet-alt-text", "a"] }
-        let six = try fixture.run(
+        let six = try await fixture.run(
             ["message", "upload", "--message-identifier", UUID().uuidString, "--header", "h", "--body", "b"] + bullets)
         #expect(six.status == 4 && six.stderr.contains("at most 5 bullet points"), "\(six)")
-        let badId = try fixture.run([
+        let badId = try await fixture.run([
             "message", "upload", "--message-identifier", "msg-1", "--header", "h", "--body", "b",
         ])
         #expect(
             badId.status == 4 && badId.stderr.contains("--message-identifier is invalid: expected a UUID"), "\(badId)")
-        #expect(try fixture.requests("PUT /inApps/v1/messaging/message/{id}") == sentBefore, "nothing refused was sent")
+        await #expect(
+            try fixture.requests("PUT /inApps/v1/messaging/message/{id}") == sentBefore, "nothing refused was sent")
 
         // An image and bullet points: the stand-in stores exactly what Apple's JSON says.
         let image = UUID().uuidString.lowercased()
         let icon = UUID().uuidString.lowercased()
-        #expect(
+        await #expect(
             try fixture.run([
                 "image", "upload", try fixture.png("full.png", width: 3840, height: 160), "--image-identifier", image,
             ]).status == 0)
-        #expect(
+        await #expect(
             try fixture.run([
                 "image", "upload", try fixture.png("icon.png", width: 1024, height: 1024), "--image-identifier", icon,
                 "--image-size", "BULLET_POINT",
             ]).status == 0)
         let rich = UUID().uuidString.lowercased()
-        let withImage = try fixture.run([
+        let withImage = try await fixture.run([
             "message", "upload", "--message-identifier", rich, "--header", "Stay", "--body", "Everything stays.",
             "--image-identifier", image, "--alt-text", "A cat", "--bullet-point", "All episodes", "--bullet-image",
             icon,
@@ -145,7 +155,7 @@ struct RetentionCommandTests {
             "--header-position", "ABOVE_IMAGE",
         ])
         #expect(withImage.status == 0, "\(withImage)")
-        let stored = try #require((try fixture.standIn.app()["messages"] as? [[String: Any]])?.last?["body"])
+        let stored = try await #require((try fixture.standIn.app()["messages"] as? [[String: Any]])?.last?["body"])
         let expected: [String: Any] = [
             "header": "Stay", "body": "Everything stays.", "image": ["imageIdentifier": image, "altText": "A cat"],
             "bulletPoints": [
@@ -159,19 +169,19 @@ struct RetentionCommandTests {
         // Apple's JSON from a file: strict, then the same checks.
         let file = try fixture.folder.write(
             #"{"header": "From a file", "body": "Read strictly.", "headerPosition": "ABOVE_BODY"}"#, to: "message.json")
-        let fromFile = try fixture.run([
+        let fromFile = try await fixture.run([
             "message", "upload", "--message-identifier", UUID().uuidString, "--from-file", file,
         ])
         #expect(fromFile.status == 0, "\(fromFile)")
         let unknown = try fixture.folder.write(#"{"header": "h", "body": "b", "footer": "x"}"#, to: "unknown.json")
-        let strict = try fixture.run([
+        let strict = try await fixture.run([
             "message", "upload", "--message-identifier", UUID().uuidString, "--from-file", unknown,
         ])
         #expect(strict.status == 4 && strict.stderr.contains("footer is not a field"), "\(strict)")
         let tooLong = try fixture.folder.write(
             #"{"header": "h", "body": "b", "bulletPoints": [{"text": "\#(long)", "imageIdentifier": "\#(icon)", "altText": "a"}]}"#,
             to: "long.json")
-        let longFile = try fixture.run([
+        let longFile = try await fixture.run([
             "message", "upload", "--message-identifier", UUID().uuidString, "--from-file", tooLong,
         ])
         #expect(
@@ -179,17 +189,17 @@ struct RetentionCommandTests {
             "\(longFile)")
 
         // Apple refuses what only it can know: an image that is not a bullet icon.
-        let wrongIcon = try fixture.run([
+        let wrongIcon = try await fixture.run([
             "message", "upload", "--message-identifier", UUID().uuidString, "--header", "h", "--body", "b",
             "--bullet-point", "t", "--bullet-image", image, "--bullet-alt-text", "a",
         ])
         #expect(wrongIcon.status == 4 && wrongIcon.stderr.contains("4000216 BadRequestImageSizeError"), "\(wrongIcon)")
 
-        let deleted = try fixture.run(["message", "delete", id, "--format", "json"])
+        let deleted = try await fixture.run(["message", "delete", id, "--format", "json"])
         #expect(
-            deleted.json == JSON.parse(#"{"environment":"sandbox","messageIdentifier":"\#(id)","deleted":true}"#),
+            deleted.json == JSON.parse(#"{"environment":"Sandbox","messageIdentifier":"\#(id)","deleted":true}"#),
             "\(deleted)")
-        let gone = try fixture.run(["message", "delete", id])
+        let gone = try await fixture.run(["message", "delete", id])
         #expect(gone.status == 4, "\(gone)")
         #expect(
             gone.stderr.contains(
@@ -198,12 +208,12 @@ struct RetentionCommandTests {
             "Apple's code, name and meaning; the path is shown, not redacted: \(gone)")
     }
 
-    @Test("image upload (PNG checked before sending), list, delete", .enabled(if: enabled, Fixture.reason))
-    func images() throws {
-        let fixture = try Fixture()
+    @Test("image upload (PNG checked before sending), list, delete", .enabled(Fixture.reason) { await enabled })
+    func images() async throws {
+        let fixture = try await Fixture()
         defer { fixture.stop() }
         let full = UUID().uuidString.lowercased()
-        let uploaded = try fixture.run([
+        let uploaded = try await fixture.run([
             "image", "upload", try fixture.png("full.png", width: 3840, height: 2160, colorType: 0),
             "--image-identifier",
             full,
@@ -212,22 +222,23 @@ struct RetentionCommandTests {
         #expect(uploaded.status == 0, "\(uploaded)")
         #expect(uploaded.json?["imageSize"]?.string == "FULL_SIZE")
         #expect(uploaded.json?["width"]?.int == 3840 && uploaded.json?["height"]?.int == 2160)
-        #expect(uploaded.json?["uploaded"]?.bool == true && uploaded.json?["environment"]?.string == "sandbox")
+        #expect(uploaded.json?["uploaded"]?.bool == true && uploaded.json?["environment"]?.string == "Sandbox")
         let icon = UUID().uuidString.lowercased()
-        let iconUpload = try fixture.run([
+        let iconUpload = try await fixture.run([
             "image", "upload", try fixture.png("icon.png", width: 1024, height: 1024), "--image-identifier", icon,
             "--image-size", "bullet_point",
         ])
         #expect(iconUpload.status == 0 && iconUpload.output.contains("BULLET_POINT, 1024 × 1024"), "\(iconUpload)")
-        let listed = try fixture.run(["image", "list", "--format", "json"])
+        let listed = try await fixture.run(["image", "list", "--format", "json"])
         #expect(
             listed.json
                 == JSON.parse(
-                    #"{"environment":"sandbox","imageIdentifiers":[{"imageIdentifier":"\#(full)","imageState":"PENDING","imageSize":"FULL_SIZE"},{"imageIdentifier":"\#(icon)","imageState":"PENDING","imageSize":"BULLET_POINT"}]}"#
+                    #"{"environment":"Sandbox","imageIdentifiers":[{"imageIdentifier":"\#(full)","imageState":"PENDING","imageSize":"FULL_SIZE"},{"imageIdentifier":"\#(icon)","imageState":"PENDING","imageSize":"BULLET_POINT"}]}"#
                 ), "\(listed)")
-        #expect(try fixture.run(["image", "list"]).output == "\(full) PENDING FULL_SIZE\n\(icon) PENDING BULLET_POINT")
+        await #expect(
+            try fixture.run(["image", "list"]).output == "\(full) PENDING FULL_SIZE\n\(icon) PENDING BULLET_POINT")
 
-        let sent = try fixture.requests("PUT /inApps/v1/messaging/image/{id}")
+        let sent = try await fixture.requests("PUT /inApps/v1/messaging/image/{id}")
         let notPNG = try fixture.folder.write("GIF89a", to: "cat.gif")
         let refusals: [(String, [String], String)] = [
             (try fixture.png("narrow.png", width: 3839, height: 160), [], "FULL_SIZE image of 3840 × 160…2160 pixels"),
@@ -247,88 +258,99 @@ struct RetentionCommandTests {
             (notPNG, [], "expected a PNG image"),
         ]
         for (file, flags, text) in refusals {
-            let result = try fixture.run(["image", "upload", file, "--image-identifier", UUID().uuidString] + flags)
+            let result = try await fixture.run(
+                ["image", "upload", file, "--image-identifier", UUID().uuidString] + flags)
             #expect(result.status == 4, "\(result)")
             #expect(result.stderr.contains(text), "\(result)")
         }
-        let missing = try fixture.run(["image", "upload", fixture.folder.file("none.png"), "--image-identifier", full])
+        let missing = try await fixture.run([
+            "image", "upload", fixture.folder.file("none.png"), "--image-identifier", full,
+        ])
         #expect(missing.status == 5, "\(missing)")
-        let size = try fixture.run(["image", "upload", notPNG, "--image-identifier", full, "--image-size", "HUGE"])
+        let size = try await fixture.run([
+            "image", "upload", notPNG, "--image-identifier", full, "--image-size", "HUGE",
+        ])
         #expect(size.status == 2, "\(size)")
-        #expect(try fixture.requests("PUT /inApps/v1/messaging/image/{id}") == sent, "nothing refused was sent")
-        let twice = try fixture.run([
+        await #expect(try fixture.requests("PUT /inApps/v1/messaging/image/{id}") == sent, "nothing refused was sent")
+        let twice = try await fixture.run([
             "image", "upload", try fixture.png("again.png", width: 3840, height: 160), "--image-identifier", full,
         ])
         #expect(
             twice.status == 4 && twice.stderr.contains("\(full) is already in Apple's image list, so nothing was sent"),
             "\(twice)")
 
-        #expect(
+        await #expect(
             try fixture.run([
                 "message", "upload", "--message-identifier", Fixture.message, "--header", "h", "--body", "b",
                 "--image-identifier", full, "--alt-text", "a",
             ]).status == 0)
-        let inUse = try fixture.run(["image", "delete", full])
+        let inUse = try await fixture.run(["image", "delete", full])
         #expect(inUse.status == 4 && inUse.stderr.contains("4030019 ImageInUseError"), "\(inUse)")
-        #expect(try fixture.run(["message", "delete", Fixture.message]).status == 0)
-        let deleted = try fixture.run(["image", "delete", full.uppercased(), "--format", "json"])
+        await #expect(try fixture.run(["message", "delete", Fixture.message]).status == 0)
+        let deleted = try await fixture.run(["image", "delete", full.uppercased(), "--format", "json"])
         #expect(
-            deleted.json == JSON.parse(#"{"environment":"sandbox","imageIdentifier":"\#(full)","deleted":true}"#),
+            deleted.json == JSON.parse(#"{"environment":"Sandbox","imageIdentifier":"\#(full)","deleted":true}"#),
             "\(deleted)")
-        let gone = try fixture.run(["image", "delete", full])
+        let gone = try await fixture.run(["image", "delete", full])
         #expect(gone.status == 4 && gone.stderr.contains("4040014 ImageNotFoundError"), "\(gone)")
     }
 
-    @Test("default set, get, delete; Apple's approval, product and locale rules", .enabled(if: enabled, Fixture.reason))
-    func defaultMessages() throws {
-        let fixture = try Fixture()
+    @Test(
+        "default set, get, delete; Apple's approval, product and locale rules",
+        .enabled(Fixture.reason) { await enabled })
+    func defaultMessages() async throws {
+        let fixture = try await Fixture()
         defer { fixture.stop() }
         let id = Fixture.message
         let product = Fixture.monthly
-        #expect(
+        await #expect(
             try fixture.run(["message", "upload", "--message-identifier", id, "--header", "h", "--body", "b"]).status
                 == 0)
-        let pending = try fixture.run(["default", "set", product, "en-US", "--message-identifier", id])
+        let pending = try await fixture.run(["default", "set", product, "en-US", "--message-identifier", id])
         #expect(pending.status == 4 && pending.stderr.contains("4030017 MessageNotApprovedError"), "\(pending)")
-        try fixture.standIn.review(kind: "message", identifier: id)
-        let set = try fixture.run(["default", "set", product, "en-US", "--message-identifier", id, "--format", "json"])
+        try await fixture.standIn.review(kind: "message", identifier: id)
+        let set = try await fixture.run([
+            "default", "set", product, "en-US", "--message-identifier", id, "--format", "json",
+        ])
         #expect(
             set.json
                 == JSON.parse(
-                    #"{"environment":"sandbox","productId":"\#(product)","locale":"en-US","messageIdentifier":"\#(id)"}"#
+                    #"{"environment":"Sandbox","productId":"\#(product)","locale":"en-US","messageIdentifier":"\#(id)"}"#
                 ),
             "\(set)")
-        #expect(try fixture.run(["default", "get", product, "en-US"]).output == id)
-        let json = try fixture.run(["default", "get", product, "en-US", "--format", "json"]).json
+        await #expect(try fixture.run(["default", "get", product, "en-US"]).output == id)
+        let json = try await fixture.run(["default", "get", product, "en-US", "--format", "json"]).json
         #expect(json?["messageIdentifier"]?.string == id && json?["locale"]?.string == "en-US")
 
-        let locale = try fixture.run(["default", "get", product, "en-us"])
+        let locale = try await fixture.run(["default", "get", product, "en-us"])
         #expect(locale.status == 4 && locale.stderr.contains("4000164 InvalidLocaleError"), "\(locale)")
-        let unknown = try fixture.run(["default", "set", "com.example.unknown", "en-US", "--message-identifier", id])
+        let unknown = try await fixture.run([
+            "default", "set", "com.example.unknown", "en-US", "--message-identifier", id,
+        ])
         #expect(unknown.status == 4 && unknown.stderr.contains("4000023 InvalidProductIdError"), "\(unknown)")
         for (arguments, text) in [
             (["default", "get", "com example", "en-US"], "PRODUCT_ID is invalid"),
             (["default", "get", product, "en_US/x"], "LOCALE is invalid"),
             (["default", "set", product, "en-US", "--message-identifier", "m-1"], "--message-identifier is invalid"),
         ] {
-            let refused = try fixture.run(arguments)
+            let refused = try await fixture.run(arguments)
             #expect(refused.status == 4 && refused.stderr.contains(text), "\(refused)")
         }
-        let deleted = try fixture.run(["default", "delete", product, "en-US", "--format", "json"])
+        let deleted = try await fixture.run(["default", "delete", product, "en-US", "--format", "json"])
         #expect(deleted.json?["deleted"]?.bool == true, "\(deleted)")
-        let none = try fixture.run(["default", "get", product, "en-US"])
+        let none = try await fixture.run(["default", "get", product, "en-US"])
         #expect(none.status == 4 && none.stderr.contains("4040020 DefaultMessageNotFoundError"), "\(none)")
-        let noneDeleted = try fixture.run(["default", "delete", product, "en-US"])
+        let noneDeleted = try await fixture.run(["default", "delete", product, "en-US"])
         #expect(noneDeleted.status == 4, "\(noneDeleted)")
     }
 
-    @Test("the tokens as the stand-in saw them; a refused key is exit 3", .enabled(if: enabled, Fixture.reason))
-    func tokens() throws {
-        let fixture = try Fixture()
+    @Test("the tokens as the stand-in saw them; a refused key is exit 3", .enabled(Fixture.reason) { await enabled })
+    func tokens() async throws {
+        let fixture = try await Fixture()
         defer { fixture.stop() }
-        let listed = try fixture.run(["message", "list", "--token-lifetime", "900"])
+        let listed = try await fixture.run(["message", "list", "--token-lifetime", "900"])
         #expect(listed.status == 0, "\(listed)")
-        let tokens = try #require(try fixture.standIn.state()["tokens"] as? [[String: [String: Any]]])
+        let tokens = try await #require(try fixture.standIn.state()["tokens"] as? [[String: [String: Any]]])
         let seen = try #require(tokens.first)
         #expect(
             try Fixture.canonical(seen["header"] ?? [:])
@@ -343,34 +365,37 @@ struct RetentionCommandTests {
         #expect(Set(claims.keys) == ["iss", "iat", "exp", "aud", "bid"])
 
         let credentials = ["--key-file", DemoKey.keyPath, "--key-id", DemoKey.keyId]
-        let otherIssuer = try fixture.run(
+        let otherIssuer = try await fixture.run(
             ["message", "list", "--issuer-id", UUID().uuidString.lowercased(), "--bundle-id", DemoKey.bundleId]
                 + credentials,
             credentials: false)
         #expect(otherIssuer.status == 3, "\(otherIssuer)")
         #expect(otherIssuer.stderr.contains("Apple refused the App Store Server API token for Get Message List (401)"))
-        let otherApp = try fixture.run(
+        let otherApp = try await fixture.run(
             ["url", "get", "--issuer-id", DemoKey.issuerId, "--bundle-id", "com.example.unknown"] + credentials,
             credentials: false)
         #expect(otherApp.status == 3, "\(otherApp)")
-        let reasons = try #require(try fixture.standIn.state()["tokenFailureReasons"] as? [String: Int])
+        let reasons = try await #require(try fixture.standIn.state()["tokenFailureReasons"] as? [String: Int])
         #expect(reasons == ["iss": 1, "bid": 1], "one attempt each: a 401 is not retried")
-        let noBundle = try fixture.run(
+        let noBundle = try await fixture.run(
             ["message", "list", "--issuer-id", DemoKey.issuerId] + credentials, credentials: false)
         #expect(noBundle.status == 3 && noBundle.stderr.contains("bundle ID"), "\(noBundle)")
     }
 
-    @Test("usage: --environment, --api-base-url, --timeout", .enabled(if: enabled, Fixture.reason))
-    func usage() throws {
-        let fixture = try Fixture()
+    @Test("usage: --environment, --api-base-url, --timeout", .enabled(Fixture.reason) { await enabled })
+    func usage() async throws {
+        let fixture = try await Fixture()
         defer { fixture.stop() }
         for (arguments, text) in [
-            (["url", "get", "--environment", "staging"], "--environment must be sandbox or production"),
+            (
+                ["url", "get", "--environment", "staging"],
+                #"--environment: "staging" is not "Sandbox" or "Production""#
+            ),
             (["url", "get", "--api-base-url", "http://example.com"], "plain http is refused except on the loopback"),
             (["url", "get", "--timeout", "0"], "--timeout must be 1 to 600"),
             (["url", "get", "--token-lifetime", "3601"], "--token-lifetime must be 1 to 3600"),
         ] {
-            let result = try fixture.run(arguments)
+            let result = try await fixture.run(arguments)
             #expect(result.status == 2, "\(result)")
             #expect(result.stderr.contains(text), "\(result)")
         }
@@ -378,12 +403,13 @@ struct RetentionCommandTests {
         let line = try #require(
             DemoKey.privatePEM.split(separator: "\n").map(String.init).first { $0.count == 64 && !$0.hasPrefix("-") })
         for value in ["/inApps/v1/" + line, "/inApps/v1/messaging/" + line, line] {
-            let result = try fixture.run(["url", "get", "--api-base-url", value])
+            let result = try await fixture.run(["url", "get", "--api-base-url", value])
             #expect(result.status == 2, "\(result)")
             #expect(result.stderr.contains("<redacted: "), "\(result)")
             #expect(!result.stderr.contains(String(line.dropFirst(8).prefix(24))), "\(result)")
         }
-        let variable = try fixture.run(["url", "get"], environment: ["OFFERKIT_SERVER_API_URL": "ftp://127.0.0.1"])
+        let variable = try await fixture.run(
+            ["url", "get"], environment: ["OFFERKIT_SERVER_API_URL": "ftp://127.0.0.1"])
         #expect(
             variable.status == 2 && variable.stderr.contains("OFFERKIT_SERVER_API_URL=ftp://127.0.0.1"), "\(variable)")
     }

@@ -12,7 +12,9 @@ import Testing
 @Suite("Retention Messaging end to end: offerkit serve, offerkit retention and the stand-in", .serialized)
 struct RetentionEndToEndTests {
     typealias Fixture = RetentionFixture
-    static let enabled = Fixture.available || Independent.isCI
+    static var enabled: Bool {
+        get async { await Fixture.available || Independent.isCI }
+    }
     static let transaction = "2000000900000001"
     /// The URL a team registers: its host's https URL with the service's `retention.path`.
     static let realtimeURL = "https://retention.example.test" + RetentionServe.path
@@ -20,28 +22,28 @@ struct RetentionEndToEndTests {
     /// The stand-in delivers to `serve` (Apple requires https; the service here is plain http on
     /// loopback, so the stand-in sends to its origin with the registered URL's path) with `requests`
     /// requests, `concurrency` at once, Apple's thresholds left as they are (700 ms, 90 %).
-    static func deliver(_ fixture: Fixture, to serve: RetentionServe, requests: Int, concurrency: Int) throws {
-        try fixture.standIn.configure(
+    static func deliver(_ fixture: Fixture, to serve: RetentionServe, requests: Int, concurrency: Int) async throws {
+        try await fixture.standIn.configure(
             #"{"deliverTo": "\#(serve.origin)", "performanceTest": {"maxConcurrentRequests": \#(concurrency), "totalRequests": \#(requests), "totalDuration": 1000}}"#
         )
     }
 
     @Test(
         "url set/get, performance-test start --wait: PASS from the real service; every answer a V2 offer, counted",
-        .enabled(if: enabled, Fixture.reason))
-    func passesAgainstTheRealService() throws {
-        let fixture = try Fixture()
+        .enabled(Fixture.reason) { await enabled })
+    func passesAgainstTheRealService() async throws {
+        let fixture = try await Fixture()
         defer { fixture.stop() }
-        let serve = try RetentionServe.trusting(fixture.standIn)
+        let serve = try await RetentionServe.trusting(fixture.standIn)
         let requests = 100
-        try Self.deliver(fixture, to: serve, requests: requests, concurrency: 10)
+        try await Self.deliver(fixture, to: serve, requests: requests, concurrency: 10)
 
-        let set = try fixture.run(["url", "set", Self.realtimeURL])
+        let set = try await fixture.run(["url", "set", Self.realtimeURL])
         #expect(set.status == 0, "\(set)")
-        let get = try fixture.run(["url", "get"])
+        let get = try await fixture.run(["url", "get"])
         #expect(get.status == 0 && get.output == Self.realtimeURL, "\(get)")
 
-        let started = try fixture.run([
+        let started = try await fixture.run([
             "performance-test", "start", "--original-transaction-id", Self.transaction, "--wait", "--poll-interval",
             "1",
         ])
@@ -54,7 +56,7 @@ struct RetentionEndToEndTests {
         #expect(lines.contains("  successRate 100 % (at least 90 % to pass)"), "\(started)")
         #expect(lines.contains("  failures none"), "\(started)")
 
-        let result = try fixture.run(["performance-test", "result", requestId, "--format", "json"])
+        let result = try await fixture.run(["performance-test", "result", requestId, "--format", "json"])
         #expect(result.status == 0, "\(result)")
         let json = try #require(result.json, "\(result)")
         #expect(json["result"]?.string == "PASS" && json["successRate"]?.int == 100, "\(result)")
@@ -63,7 +65,7 @@ struct RetentionEndToEndTests {
         #expect(json["config"]?["totalRequests"]?.int == Int64(requests))
 
         // What the stand-in saw: every answer a valid RealtimeResponseBody with a V2 promotional offer.
-        let app = try fixture.standIn.app()
+        let app = try await fixture.standIn.app()
         #expect(app["performanceTestPassed"] as? Bool == true)
         let test = try #require((app["performanceTests"] as? [[String: Any]])?.first)
         #expect(
@@ -79,7 +81,7 @@ struct RetentionEndToEndTests {
         let tokens = offers.compactMap { $0["promotionalOfferSignatureV2"] as? String }
         #expect(tokens.count == offers.count)
         // Each sampled V2 JWS verified by PyJWT and cryptography with the demo public key, for this customer.
-        let verified = try Independent.verifyWithPython(tokens.map { ($0, "promotional-offer") })
+        let verified = try await Independent.verifyWithPython(tokens.map { ($0, "promotional-offer") })
         #expect(verified.count == tokens.count)
         for token in verified {
             #expect(token.header["kid"]?.string == DemoKey.keyId)
@@ -91,12 +93,12 @@ struct RetentionEndToEndTests {
         #expect(Set(tokens).count == tokens.count, "a fresh signature for each request")
 
         // What the service counted: one promotionalOffer decision per request, nothing refused.
-        let metrics = try serve.metrics()
+        let metrics = try await serve.metrics()
         let decisions = RetentionServe.sample(
             #"offerkit_retention_decisions_total{kind="promotionalOffer"}"#, in: metrics)
         #expect(decisions == Double(requests), "\(metrics)")
         #expect(!metrics.contains("offerkit_retention_rejections_total{"), "\(metrics)")
-        let run = serve.stop()
+        let run = await serve.stop()
         #expect(run.status == 0, "\(run)")
         let logged = run.stderr.split(separator: "\n").filter { $0.contains("retention.decision=promotionalOffer") }
         #expect(logged.count == requests, "one log line per request")
@@ -105,17 +107,17 @@ struct RetentionEndToEndTests {
 
     @Test(
         "a service that refuses the requests (another root): FAIL, exit 1, the failures named",
-        .enabled(if: enabled, Fixture.reason))
-    func failsWhenTheServiceRefuses() throws {
-        let fixture = try Fixture()
+        .enabled(Fixture.reason) { await enabled })
+    func failsWhenTheServiceRefuses() async throws {
+        let fixture = try await Fixture()
         defer { fixture.stop() }
         // The service trusts the Swift-made test chain's root, not the stand-in's: every request is a 401.
-        let serve = try RetentionServe(rootPEM: AppleTestChain.shared.rootPEM)
+        let serve = try await RetentionServe(rootPEM: AppleTestChain.shared.rootPEM)
         let requests = 40
-        try Self.deliver(fixture, to: serve, requests: requests, concurrency: 4)
-        #expect(try fixture.run(["url", "set", Self.realtimeURL]).status == 0)
+        try await Self.deliver(fixture, to: serve, requests: requests, concurrency: 4)
+        await #expect(try fixture.run(["url", "set", Self.realtimeURL]).status == 0)
 
-        let started = try fixture.run([
+        let started = try await fixture.run([
             "performance-test", "start", "--original-transaction-id", Self.transaction, "--wait", "--poll-interval",
             "1",
         ])
@@ -129,12 +131,12 @@ struct RetentionEndToEndTests {
                 "the performance test failed: success rate 0 %, at least 90 % needed; "
                     + "failures UNSUCCESSFUL_HTTP_RESPONSE_CODE \(requests)"), "\(started)")
 
-        let result = try fixture.run(["performance-test", "result", requestId, "--format", "json"])
+        let result = try await fixture.run(["performance-test", "result", requestId, "--format", "json"])
         #expect(result.status == 1, "\(result)")
         #expect(result.json?["result"]?.string == "FAIL" && result.json?["successRate"]?.int == 0, "\(result)")
         #expect(result.json?["failures"] == JSON.parse(#"{"UNSUCCESSFUL_HTTP_RESPONSE_CODE": \#(requests)}"#))
 
-        let app = try fixture.standIn.app()
+        let app = try await fixture.standIn.app()
         #expect(app["performanceTestPassed"] as? Bool == false)
         let test = try #require((app["performanceTests"] as? [[String: Any]])?.first)
         #expect(test["answerKinds"] as? [String: Int] == [:], "\(test)")
@@ -142,12 +144,12 @@ struct RetentionEndToEndTests {
         #expect(!notes.isEmpty && notes.allSatisfy { $0 == "HTTP 401" }, "\(notes)")
 
         // The service counted each refusal by its reason, and decided nothing.
-        let metrics = try serve.metrics()
+        let metrics = try await serve.metrics()
         let refused = RetentionServe.sample(
             #"offerkit_retention_rejections_total{reason="untrustedChain"}"#, in: metrics)
         #expect(refused == Double(requests), "\(metrics)")
         #expect(!metrics.contains("offerkit_retention_decisions_total{"), "\(metrics)")
-        let run = serve.stop()
+        let run = await serve.stop()
         #expect(run.status == 0, "\(run)")
         let logged = run.stderr.split(separator: "\n").filter { $0.contains("retention.rejection=untrustedChain") }
         #expect(logged.count == requests, "one log line per refused request")

@@ -10,28 +10,31 @@ import Testing
 @Suite("offerkit retention performance-test (against offerkit serve)", .serialized)
 struct RetentionPerformanceTestTests {
     typealias Fixture = RetentionFixture
-    static let enabled = Fixture.available || Independent.isCI
+    static var enabled: Bool {
+        get async { await Fixture.available || Independent.isCI }
+    }
     static let transaction = ["--original-transaction-id", "2000000900000001"]
 
     /// A stand-in whose real-time URL reaches `serve` (`deliverTo`: Apple requires https, the
     /// service is plain http on loopback), with a short test.
-    static func prepare(_ fixture: Fixture, _ serve: RetentionServe, duration: Int = 300) throws {
-        try fixture.standIn.configure(
+    static func prepare(_ fixture: Fixture, _ serve: RetentionServe, duration: Int = 300) async throws {
+        try await fixture.standIn.configure(
             #"{"deliverTo": "\#(serve.origin)", "performanceTest": {"maxConcurrentRequests": 3, "totalRequests": 12, "totalDuration": \#(duration)}}"#
         )
-        #expect(try fixture.run(["url", "set", "https://retention.example.test/v1/retention/realtime"]).status == 0)
+        await #expect(
+            try fixture.run(["url", "set", "https://retention.example.test/v1/retention/realtime"]).status == 0)
     }
 
     @Test(
         "start --wait: Apple's config and requestId, then PASS and exit 0; result prints it again",
-        .enabled(if: enabled, Fixture.reason))
-    func passing() throws {
-        let fixture = try Fixture()
+        .enabled(Fixture.reason) { await enabled })
+    func passing() async throws {
+        let fixture = try await Fixture()
         defer { fixture.stop() }
-        let serve = try RetentionServe.trusting(fixture.standIn)
-        defer { serve.stop() }
-        try Self.prepare(fixture, serve)
-        let run = try fixture.run(
+        let serve = try await RetentionServe.trusting(fixture.standIn)
+        defer { serve.terminate() }
+        try await Self.prepare(fixture, serve)
+        let run = try await fixture.run(
             ["performance-test", "start", "--wait", "--poll-interval", "1", "--format", "json"] + Self.transaction)
         #expect(run.status == 0, "\(run)")
         let json = try #require(run.json)
@@ -50,34 +53,34 @@ struct RetentionPerformanceTestTests {
         #expect(results["target"]?.string == "https://retention.example.test/v1/retention/realtime")
         #expect(results["responseTimes"]?.keys == ["average", "p50", "p90", "p95", "p99"])
 
-        let result = try fixture.run(["performance-test", "result", requestId])
+        let result = try await fixture.run(["performance-test", "result", requestId])
         #expect(result.status == 0, "\(result)")
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines.first == "PASS")
         #expect(lines.contains("successRate 100 % (at least 90 % to pass)"), "\(result)")
         #expect(lines.contains("numPending 0") && lines.contains("failures none"), "\(result)")
         #expect(lines.contains { $0.hasPrefix("responseTimes average ") && $0.hasSuffix("(threshold 700 ms)") })
-        let resultJSON = try #require(
+        let resultJSON = try await #require(
             try fixture.run(["performance-test", "result", requestId, "--format", "json"]).json)
         #expect(
             resultJSON.keys == [
                 "environment", "requestId", "config", "target", "result", "successRate", "numPending", "responseTimes",
                 "failures",
             ])
-        #expect(try fixture.standIn.app()["performanceTestPassed"] as? Bool == true)
+        await #expect(try fixture.standIn.app()["performanceTestPassed"] as? Bool == true)
     }
 
     @Test(
         "start without --wait prints the requestId first; result while running is exit 75; FAIL is exit 1",
-        .enabled(if: enabled, Fixture.reason))
-    func pendingAndFailing() throws {
-        let fixture = try Fixture()
+        .enabled(Fixture.reason) { await enabled })
+    func pendingAndFailing() async throws {
+        let fixture = try await Fixture()
         defer { fixture.stop() }
         // Trusting another root than the stand-in's: every request is refused (401).
-        let serve = try RetentionServe(rootPEM: AppleTestChain.shared.rootPEM)
-        defer { serve.stop() }
-        try Self.prepare(fixture, serve, duration: 3000)
-        let started = try fixture.run(["performance-test", "start"] + Self.transaction)
+        let serve = try await RetentionServe(rootPEM: AppleTestChain.shared.rootPEM)
+        defer { serve.terminate() }
+        try await Self.prepare(fixture, serve, duration: 3000)
+        let started = try await fixture.run(["performance-test", "start"] + Self.transaction)
         #expect(started.status == 0, "\(started)")
         let lines = started.output.split(separator: "\n").map(String.init)
         let requestId = try #require(lines.first)
@@ -87,14 +90,14 @@ struct RetentionPerformanceTestTests {
                 "maxConcurrentRequests 3", "totalRequests 12", "totalDuration 3000 ms", "responseTimeThreshold 700 ms",
                 "successRateThreshold 90 %",
             ])
-        let pending = try fixture.run(["performance-test", "result", requestId])
+        let pending = try await fixture.run(["performance-test", "result", requestId])
         #expect(pending.status == 75, "\(pending)")
         #expect(pending.output.hasPrefix("PENDING"), "\(pending)")
         #expect(pending.stderr.contains("is still running"), "\(pending)")
-        let running = try fixture.run(["performance-test", "start"] + Self.transaction)
+        let running = try await fixture.run(["performance-test", "start"] + Self.transaction)
         #expect(running.status == 4 && running.stderr.contains("4000213 ExistingPerformanceTestRunError"), "\(running)")
 
-        let failed = try fixture.run([
+        let failed = try await fixture.run([
             "performance-test", "result", requestId, "--wait", "--poll-interval", "1", "--format", "json",
         ])
         #expect(failed.status == 1, "\(failed)")
@@ -104,13 +107,13 @@ struct RetentionPerformanceTestTests {
             failed.stderr.contains("the performance test failed: success rate 0 %, at least 90 % needed"), "\(failed)")
     }
 
-    @Test("what OfferKit and Apple refuse", .enabled(if: enabled, Fixture.reason))
-    func refusals() throws {
-        let fixture = try Fixture()
+    @Test("what OfferKit and Apple refuse", .enabled(Fixture.reason) { await enabled })
+    func refusals() async throws {
+        let fixture = try await Fixture()
         defer { fixture.stop() }
-        let noURL = try fixture.run(["performance-test", "start"] + Self.transaction)
+        let noURL = try await fixture.run(["performance-test", "start"] + Self.transaction)
         #expect(noURL.status == 4 && noURL.stderr.contains("RealtimeUrlNotFoundError"), "\(noURL)")
-        let unknown = try fixture.run(["performance-test", "result", UUID().uuidString])
+        let unknown = try await fixture.run(["performance-test", "result", UUID().uuidString])
         #expect(unknown.status == 4 && unknown.stderr.contains("4040018 PerformanceTestRunNotFoundError"), "\(unknown)")
         for (arguments, status, text) in [
             (
@@ -125,10 +128,10 @@ struct RetentionPerformanceTestTests {
             (["performance-test", "start", "--original-transaction-id", "2000-0009"], 4, "decimal digits"),
             (["performance-test", "result", "not-a-uuid"], 4, "REQUEST_ID is invalid"),
         ] {
-            let result = try fixture.run(arguments)
+            let result = try await fixture.run(arguments)
             #expect(result.status == status, "\(result)")
             #expect(result.stderr.contains(text), "\(result)")
         }
-        #expect(try fixture.requests("POST /inApps/v1/messaging/performanceTest") == 1, "only the first was sent")
+        await #expect(try fixture.requests("POST /inApps/v1/messaging/performanceTest") == 1, "only the first was sent")
     }
 }

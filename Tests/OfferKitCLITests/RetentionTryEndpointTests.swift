@@ -11,8 +11,8 @@ struct RetentionTryEndpointTests {
     static func url(_ serve: RetentionServe) -> String { serve.origin + RetentionServe.path }
 
     /// `try-endpoint` for the demo app with `arguments` added.
-    static func tryEndpoint(_ serve: RetentionServe, chain: String, _ arguments: [String]) throws -> CLIResult {
-        try CLI.run(
+    static func tryEndpoint(_ serve: RetentionServe, chain: String, _ arguments: [String]) async throws -> CLIResult {
+        try await CLI.run(
             [
                 "retention", "try-endpoint", "--url", url(serve), "--chain", chain, "--app-apple-id",
                 String(RetentionExample.appAppleId),
@@ -23,12 +23,13 @@ struct RetentionTryEndpointTests {
 
     /// A folder with a chain made by `offerkit retention test-chain` (its path: `chain`), and a real
     /// `offerkit serve` that trusts the chain's root.
-    static func chainAndService() throws -> (folder: TempDir, chain: String, serve: RetentionServe) {
+    static func chainAndService() async throws -> (folder: TempDir, chain: String, serve: RetentionServe) {
         let folder = try TempDir.make()
         let chain = folder.file("chain")
         do {
-            #expect(try CLI.run(["retention", "test-chain", "--out", chain]).status == 0)
-            let serve = try RetentionServe(rootPEM: try String(contentsOfFile: chain + "/root.pem", encoding: .utf8))
+            await #expect(try await CLI.run(["retention", "test-chain", "--out", chain]).status == 0)
+            let serve = try await RetentionServe(
+                rootPEM: try String(contentsOfFile: chain + "/root.pem", encoding: .utf8))
             return (folder, chain, serve)
         } catch {
             folder.remove()
@@ -37,11 +38,11 @@ struct RetentionTryEndpointTests {
     }
 
     @Test("test-chain writes the four files (the key 0600), refuses to overwrite without --force")
-    func testChainWritesItsFolder() throws {
+    func testChainWritesItsFolder() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let chain = folder.file("chain")
-        let made = try CLI.run(["retention", "test-chain", "--out", chain])
+        let made = try await CLI.run(["retention", "test-chain", "--out", chain])
         #expect(made.status == 0, "\(made)")
         let lines = made.output.split(separator: "\n").map(String.init)
         #expect(lines.first == chain + "/root.pem", "\(made)")
@@ -53,10 +54,10 @@ struct RetentionTryEndpointTests {
         #expect(mode == 0o600)
         let root = try String(contentsOfFile: chain + "/root.pem", encoding: .utf8)
 
-        let again = try CLI.run(["retention", "test-chain", "--out", chain])
+        let again = try await CLI.run(["retention", "test-chain", "--out", chain])
         #expect(again.status == 5 && again.stderr.contains("root.pem: already exists; give --force"), "\(again)")
         #expect(try String(contentsOfFile: chain + "/root.pem", encoding: .utf8) == root, "overwritten without --force")
-        let forced = try CLI.run(["retention", "test-chain", "--out", chain, "--force", "--format", "json"])
+        let forced = try await CLI.run(["retention", "test-chain", "--out", chain, "--force", "--format", "json"])
         #expect(forced.status == 0, "\(forced)")
         #expect(forced.json?["rootCertificate"]?.string == chain + "/root.pem", "\(forced)")
         #expect(try String(contentsOfFile: chain + "/root.pem", encoding: .utf8) != root, "not replaced with --force")
@@ -65,16 +66,16 @@ struct RetentionTryEndpointTests {
     }
 
     @Test("try-endpoint: every decision of the example rules, verified with the app's key; V2 by PyJWT too")
-    func everyDecisionVerified() throws {
-        let (folder, chain, serve) = try Self.chainAndService()
+    func everyDecisionVerified() async throws {
+        let (folder, chain, serve) = try await Self.chainAndService()
         defer {
-            serve.stop()
+            serve.terminate()
             folder.remove()
         }
 
         var v2: String?
         for request in RetentionExample.requests {
-            let result = try Self.tryEndpoint(
+            let result = try await Self.tryEndpoint(
                 serve, chain: chain,
                 ["--product-id", request.productId, "--user-locale", request.userLocale, "--format", "json"]
                     + Self.credentials)
@@ -90,7 +91,7 @@ struct RetentionTryEndpointTests {
         }
 
         // Text: the status, the answer, what the customer sees.
-        let text = try Self.tryEndpoint(
+        let text = try await Self.tryEndpoint(
             serve, chain: chain,
             ["--product-id", "com.example.offerkit.monthly", "--user-locale", "fr-FR"] + Self.credentials)
         #expect(text.status == 0, "\(text)")
@@ -101,7 +102,7 @@ struct RetentionTryEndpointTests {
         #expect(lines.contains("verified with the app's key"), "\(text)")
 
         // Another bundle ID's key check: the V2 JWS names the demo app, so it does not verify as another's.
-        let wrongApp = try Self.tryEndpoint(
+        let wrongApp = try await Self.tryEndpoint(
             serve, chain: chain,
             [
                 "--product-id", "com.example.offerkit.monthly", "--key-file", DemoKey.keyPath, "--key-id",
@@ -113,9 +114,9 @@ struct RetentionTryEndpointTests {
             wrongApp.stderr.contains("a valid RealtimeResponseBody, but promotionalOffer"),
             "a body that is valid but does not verify is said to be so: \(wrongApp)")
 
-        if Independent.pythonAvailable || Independent.isCI {
+        if await Independent.pythonAvailable || Independent.isCI {
             let token = try #require(v2, "no V2 offer was answered")
-            let verified = try Independent.verifyWithPython([(token, "promotional-offer")])
+            let verified = try await Independent.verifyWithPython([(token, "promotional-offer")])
             #expect(verified.first?.claims["transactionId"]?.string == "2000000900000001")
         } else {
             print(Independent.pythonReason.rawValue)
@@ -123,25 +124,26 @@ struct RetentionTryEndpointTests {
     }
 
     @Test("an untrusted chain: exit 1 with the hint; unreachable: exit 5; bad flags: exit 2 naming the flag")
-    func failures() throws {
-        let (folder, trusted, serve) = try Self.chainAndService()
+    func failures() async throws {
+        let (folder, trusted, serve) = try await Self.chainAndService()
         defer { folder.remove() }
-        defer { serve.stop() }
+        defer { serve.terminate() }
         // A chain of its own: its root is not the one the service trusts.
         let other = folder.file("other")
-        #expect(try CLI.run(["retention", "test-chain", "--out", other]).status == 0)
+        await #expect(try await CLI.run(["retention", "test-chain", "--out", other]).status == 0)
 
-        let untrusted = try Self.tryEndpoint(serve, chain: other, ["--product-id", "com.example.offerkit.monthly"])
+        let untrusted = try await Self.tryEndpoint(
+            serve, chain: other, ["--product-id", "com.example.offerkit.monthly"])
         #expect(untrusted.status == 1, "\(untrusted)")
         #expect(untrusted.output.hasPrefix("status 401"), "\(untrusted)")
         #expect(untrusted.stderr.contains("\(other)/root.pem in retention.rootCertificates"), "\(untrusted)")
         #expect(untrusted.stderr.contains("appAppleId 1234567890"), "\(untrusted)")
-        let production = try Self.tryEndpoint(
+        let production = try await Self.tryEndpoint(
             serve, chain: trusted, ["--product-id", "com.example.offerkit.monthly", "--environment", "production"])
         #expect(production.status == 1 && production.stderr.contains("Production in retention.environments"))
 
         let closedPort = try ListeningSocket().port  // closed again at once: nothing listens there
-        let unreachable = try CLI.run([
+        let unreachable = try await CLI.run([
             "retention", "try-endpoint", "--url", "http://127.0.0.1:\(closedPort)/v1/retention/realtime", "--chain",
             trusted, "--app-apple-id", "1234567890", "--product-id", "com.example.offerkit.monthly", "--timeout", "1",
         ])
@@ -151,13 +153,13 @@ struct RetentionTryEndpointTests {
         // in all (the head's deadline alone would let it run for 30 s).
         let trickling = try TricklingEndpoint()
         defer { trickling.stop() }
-        let slow = try CLI.run([
+        let slow = try await CLI.run([
             "retention", "try-endpoint", "--url", "http://127.0.0.1:\(trickling.port)/v1/retention/realtime", "--chain",
             trusted, "--app-apple-id", "1234567890", "--product-id", "com.example.offerkit.monthly", "--timeout", "1",
         ])
         #expect(slow.status == 5 && slow.stderr.contains("no whole answer within 1 s (--timeout)"), "\(slow)")
 
-        let missingChain = try Self.tryEndpoint(
+        let missingChain = try await Self.tryEndpoint(
             serve, chain: folder.file("none"), ["--product-id", "com.example.offerkit.monthly"])
         #expect(missingChain.status == 5 && missingChain.stderr.contains("root.pem"), "\(missingChain)")
 
@@ -168,10 +170,10 @@ struct RetentionTryEndpointTests {
             (["--concurrency", "0"], "--concurrency"), (["--environment", "beta"], "--environment"),
             (["--original-transaction-id", "12ab"], "--original-transaction-id"), (["--timeout", "0"], "--timeout"),
         ] {
-            let result = try Self.tryEndpoint(serve, chain: trusted, base + flags)
+            let result = try await Self.tryEndpoint(serve, chain: trusted, base + flags)
             #expect(result.status == 2 && result.stderr.contains(named), "\(flags): \(result)")
         }
-        let badURL = try CLI.run([
+        let badURL = try await CLI.run([
             "retention", "try-endpoint", "--url", "ftp://127.0.0.1/x", "--chain", trusted, "--app-apple-id", "1",
             "--product-id", "p",
         ])
@@ -179,7 +181,7 @@ struct RetentionTryEndpointTests {
     }
 
     @Test("bad --product-id, --user-locale, --environment: exit 2 naming the flag and what was expected")
-    func identifierFlags() throws {
+    func identifierFlags() async throws {
         let base = [
             "retention", "try-endpoint", "--url", "http://127.0.0.1:1/v1/retention/realtime", "--chain", "/nonexistent",
             "--app-apple-id", "1234567890",
@@ -193,19 +195,22 @@ struct RetentionTryEndpointTests {
             ),
             (["--product-id", "p", "--user-locale", String(repeating: "a", count: 33)], "--user-locale is invalid"),
             (["--product-id", "p", "--user-locale", ""], "--user-locale is empty"),
-            (["--product-id", "p", "--environment", "beta"], "--environment must be sandbox or production, not beta"),
+            (
+                ["--product-id", "p", "--environment", "beta"],
+                #"--environment: "beta" is not "Sandbox" or "Production""#
+            ),
         ] {
-            let result = try CLI.run(base + flags)
+            let result = try await CLI.run(base + flags)
             #expect(result.status == 2 && result.stderr.contains(expected), "\(flags): \(result)")
         }
     }
 
     @Test("no answer at all within --timeout, and a refused connection: said plainly, never a client error's dump")
-    func timeoutAndRefusalAreReadable() throws {
+    func timeoutAndRefusalAreReadable() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let chain = folder.file("chain")
-        #expect(try CLI.run(["retention", "test-chain", "--out", chain]).status == 0)
+        await #expect(try await CLI.run(["retention", "test-chain", "--out", chain]).status == 0)
         let silent = try TricklingEndpoint(silent: true)
         defer { silent.stop() }
         let arguments = [
@@ -214,13 +219,13 @@ struct RetentionTryEndpointTests {
         ]
         // The client's read timeout and its deadline were as long as --timeout and raced it.
         for _ in 0..<3 {
-            let result = try CLI.run(
+            let result = try await CLI.run(
                 ["retention", "try-endpoint", "--url", "http://127.0.0.1:\(silent.port)/v1/retention/realtime"]
                     + arguments)
             #expect(result.status == 5 && result.stderr.contains("no whole answer within 1 s (--timeout)"), "\(result)")
         }
         let closedPort = try ListeningSocket().port  // closed again at once: nothing listens there
-        let refused = try CLI.run(
+        let refused = try await CLI.run(
             ["retention", "try-endpoint", "--url", "http://127.0.0.1:\(closedPort)/v1/retention/realtime"] + arguments)
         #expect(refused.status == 5 && refused.stderr.contains("could not be reached: "), "\(refused)")
         #expect(refused.stderr.contains("Connection refused"), "the reason, not only 'could not connect': \(refused)")
@@ -228,14 +233,14 @@ struct RetentionTryEndpointTests {
     }
 
     @Test("--count: the failures named by kind in the exit message; the concurrency reported is at most --count")
-    func loadFailures() throws {
-        let (folder, trusted, serve) = try Self.chainAndService()
+    func loadFailures() async throws {
+        let (folder, trusted, serve) = try await Self.chainAndService()
         defer { folder.remove() }
-        defer { serve.stop() }
+        defer { serve.terminate() }
         // A chain of its own: its root is not the one the service trusts.
         let other = folder.file("other")
-        #expect(try CLI.run(["retention", "test-chain", "--out", other]).status == 0)
-        let untrusted = try Self.tryEndpoint(
+        await #expect(try await CLI.run(["retention", "test-chain", "--out", other]).status == 0)
+        let untrusted = try await Self.tryEndpoint(
             serve, chain: other,
             ["--product-id", "com.example.offerkit.monthly", "--count", "3", "--concurrency", "8", "--format", "json"])
         #expect(untrusted.status == 1, "\(untrusted)")
@@ -245,7 +250,7 @@ struct RetentionTryEndpointTests {
 
         let silent = try TricklingEndpoint(silent: true)
         defer { silent.stop() }
-        let timedOut = try CLI.run([
+        let timedOut = try await CLI.run([
             "retention", "try-endpoint", "--url", "http://127.0.0.1:\(silent.port)/v1/retention/realtime", "--chain",
             trusted, "--app-apple-id", "1234567890", "--product-id", "com.example.offerkit.monthly", "--timeout", "1",
             "--count", "2", "--concurrency", "2",
@@ -257,16 +262,16 @@ struct RetentionTryEndpointTests {
     }
 
     @Test("--count 200 --concurrency 8: 100 % success, and the service counts 200 decisions")
-    func load() throws {
-        let (folder, chain, serve) = try Self.chainAndService()
+    func load() async throws {
+        let (folder, chain, serve) = try await Self.chainAndService()
         defer {
-            serve.stop()
+            serve.terminate()
             folder.remove()
         }
         let sample = #"offerkit_retention_decisions_total{kind="promotionalOffer"}"#
-        let before = RetentionServe.sample(sample, in: try serve.metrics()) ?? 0
+        let before = await RetentionServe.sample(sample, in: try serve.metrics()) ?? 0
 
-        let result = try Self.tryEndpoint(
+        let result = try await Self.tryEndpoint(
             serve, chain: chain,
             [
                 "--product-id", "com.example.offerkit.monthly", "--count", "200", "--concurrency", "8", "--format",
@@ -284,7 +289,7 @@ struct RetentionTryEndpointTests {
         for mark in ["average", "p50", "p90", "p95", "p99", "slowest"] {
             #expect(json["responseTimes"]?[mark] != nil, "\(mark) missing: \(result)")
         }
-        let after = RetentionServe.sample(sample, in: try serve.metrics()) ?? 0
+        let after = await RetentionServe.sample(sample, in: try serve.metrics()) ?? 0
         #expect(after - before == 200, "the service counted \(after - before) decisions")
     }
 }

@@ -15,8 +15,8 @@ struct ServeCommandTests {
         let entryText: String
     }
 
-    static func createKey(name: String, _ options: [String] = []) throws -> CreatedKey {
-        let result = try CLI.run(["api-key", "create", "--name", name, "--format", "json"] + options)
+    static func createKey(name: String, _ options: [String] = []) async throws -> CreatedKey {
+        let result = try await CLI.run(["api-key", "create", "--name", name, "--format", "json"] + options)
         try #require(result.status == 0, "\(result)")
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
@@ -28,7 +28,9 @@ struct ServeCommandTests {
 
     /// Starts `offerkit serve --config keys-example/service.json --port 0 options…` with `keys` in
     /// OFFERKIT_API_KEYS, and waits for its listening line.
-    static func start(_ options: [String] = [], keys: [CreatedKey] = []) throws -> (server: ServerProcess, port: Int) {
+    static func start(_ options: [String] = [], keys: [CreatedKey] = []) async throws -> (
+        server: ServerProcess, port: Int
+    ) {
         var environment: [String: String] = [:]
         if !keys.isEmpty {
             environment["OFFERKIT_API_KEYS"] = "[" + keys.map(\.entryText).joined(separator: ",") + "]"
@@ -36,7 +38,7 @@ struct ServeCommandTests {
         let server = try ServerProcess(
             ["serve", "--config", servicePath, "--port", "0"] + options, environment: environment)
         let prefix = "offerkit: listening on http://127.0.0.1:"
-        let line = try server.waitForStderrLine(containing: prefix)
+        let line = try await server.waitForStderrLine(containing: prefix)
         let port = try #require(Int(line.dropFirst(prefix.count)), "no port in \(line)")
         return (server, port)
     }
@@ -69,30 +71,30 @@ struct ServeCommandTests {
         #expect(json["keyId"]?.string == DemoKey.keyId, sourceLocation: sourceLocation)
     }
 
-    @Test func servesSignsAuthenticatesAndExitsZeroOnSIGTERM() throws {
-        let signer = try Self.createKey(name: "e2e-signer")
-        let metricsOnly = try Self.createKey(name: "e2e-metrics", ["--scope", "metrics"])
-        let (server, port) = try Self.start(keys: [signer, metricsOnly])
+    @Test func servesSignsAuthenticatesAndExitsZeroOnSIGTERM() async throws {
+        let signer = try await Self.createKey(name: "e2e-signer")
+        let metricsOnly = try await Self.createKey(name: "e2e-metrics", ["--scope", "metrics"])
+        let (server, port) = try await Self.start(keys: [signer, metricsOnly])
 
-        let health = try HTTPConnection.request("GET", "/healthz", port: port)
+        let health = try await HTTPConnection.request("GET", "/healthz", port: port)
         #expect(health.status == 200 && health.json?["status"]?.string == "ok", "\(health)")
-        let ready = try HTTPConnection.request("GET", "/readyz", port: port)
+        let ready = try await HTTPConnection.request("GET", "/readyz", port: port)
         #expect(ready.status == 200 && ready.json?["status"]?.string == "ready", "\(ready)")
         #expect(ready.json?["apps"]?.int == 2, "two apps in keys-example/service.json\n\(ready)")
 
         // Either app, one shared team key.
-        let signed = try HTTPConnection.request(
+        let signed = try await HTTPConnection.request(
             "POST", Self.signPath, port: port, headers: Self.signHeaders(signer, requestId: "e2e-sign-1"),
             body: Self.offerBody(bundleId: Self.otherBundleId))
         try Self.expectSignedOffer(signed, bundleId: Self.otherBundleId)
         #expect(signed.header("X-Request-Id") == "e2e-sign-1", "the caller's request id comes back\n\(signed)")
         #expect(signed.header("Content-Type")?.hasPrefix("application/json") == true)
-        let demo = try HTTPConnection.request(
+        let demo = try await HTTPConnection.request(
             "POST", Self.signPath, port: port, headers: Self.signHeaders(signer, requestId: "e2e-sign-2"),
             body: Self.offerBody(bundleId: DemoKey.bundleId))
         try Self.expectSignedOffer(demo, bundleId: DemoKey.bundleId)
 
-        let anonymous = try HTTPConnection.request(
+        let anonymous = try await HTTPConnection.request(
             "POST", Self.signPath, port: port, headers: Self.signHeaders(nil, requestId: "e2e-anonymous"),
             body: Self.offerBody(bundleId: DemoKey.bundleId))
         #expect(anonymous.status == 401, "\(anonymous)")
@@ -103,13 +105,13 @@ struct ServeCommandTests {
         #expect(anonymous.header("X-Request-Id") == "e2e-anonymous")
         #expect(anonymous.json?["jws"] == nil)
 
-        let outOfScope = try HTTPConnection.request(
+        let outOfScope = try await HTTPConnection.request(
             "POST", Self.signPath, port: port, headers: Self.signHeaders(metricsOnly, requestId: "e2e-scope"),
             body: Self.offerBody(bundleId: DemoKey.bundleId))
         #expect(outOfScope.status == 403, "a metrics-only key may not sign\n\(outOfScope)")
 
         server.terminate()
-        let run = server.waitForExit()
+        let run = await server.waitForExit()
         #expect(run.status == 0, "SIGTERM is a graceful stop: exit 0\n\(run)")
         #expect(run.stdout.isEmpty, "logs go to stderr\n\(run)")
         let lines = run.stderr.split(separator: "\n")
@@ -134,12 +136,12 @@ struct ServeCommandTests {
             Comment(
                 rawValue: "SKIPPED LOUDLY: /proc/net/tcp cannot be read (not Linux), so the test cannot tell when the "
                     + "server has read a request; CI never skips this")))
-    func aRequestInFlightAtSIGTERMIsAnsweredBeforeExit() throws {
-        let key = try Self.createKey(name: "in-flight")
+    func aRequestInFlightAtSIGTERMIsAnsweredBeforeExit() async throws {
+        let key = try await Self.createKey(name: "in-flight")
         // The request waits for the shutdown to begin, which on a loaded machine (other suites run
         // in parallel) can take longer than the demo configuration's 10 s request timeout; this test
         // is about the shutdown, so the timeout is out of its way.
-        let (server, port) = try Self.start(["--timeout", "120"], keys: [key])
+        let (server, port) = try await Self.start(["--timeout", "120"], keys: [key])
         let body = Array(Self.offerBody(bundleId: Self.otherBundleId).utf8)
         let connection = try HTTPConnection(port: port)
         try connection.send(
@@ -147,12 +149,12 @@ struct ServeCommandTests {
                 "POST", Self.signPath, headers: Self.signHeaders(key, requestId: "e2e-in-flight"),
                 contentLength: body.count))
         try connection.send(Array(body[..<(body.count / 2)]))
-        _ = try server.waitUntil("the server reading the request's head and first half") {
+        _ = try await server.waitUntil("the server reading the request's head and first half") {
             connection.unreadByServer() == 0 ? true : nil
         }
 
         server.terminate()
-        _ = try server.waitUntil("the port refusing new connections") {
+        _ = try await server.waitUntil("the port refusing new connections") {
             HTTPConnection.accepts(port: port) ? nil : true
         }
         // Readiness flipped before the listener closed (the group stops its services in reverse order).
@@ -160,18 +162,18 @@ struct ServeCommandTests {
         #expect(server.isRunning, "the server waits for the request in flight")
 
         try connection.send(Array(body[(body.count / 2)...]))
-        let reply = try connection.readReply()
+        let reply = try await connection.readReply()
         try Self.expectSignedOffer(reply, bundleId: Self.otherBundleId)
         #expect(reply.header("X-Request-Id") == "e2e-in-flight")
 
-        let run = server.waitForExit()
+        let run = await server.waitForExit()
         #expect(run.status == 0, "\(run)")
         #expect(run.stderr.contains("request.id=e2e-in-flight"), "\(run)")
     }
 
-    @Test func aBodyThatNeverArrivesIsCutOffByTheRequestTimeout() throws {
-        let key = try Self.createKey(name: "slow-body")
-        let (server, port) = try Self.start(["--timeout", "1"], keys: [key])
+    @Test func aBodyThatNeverArrivesIsCutOffByTheRequestTimeout() async throws {
+        let key = try await Self.createKey(name: "slow-body")
+        let (server, port) = try await Self.start(["--timeout", "1"], keys: [key])
         let body = Array(Self.offerBody(bundleId: Self.otherBundleId).utf8)
         do {
             let connection = try HTTPConnection(port: port)
@@ -182,45 +184,42 @@ struct ServeCommandTests {
             try connection.send(Array(body[..<(body.count / 2)]))
             // The rest of the body is never sent: the answer must come anyway, from the request timeout.
             // The client is at fault: a 408 (never a 5xx), and the connection is closed.
-            let reply = try connection.readReply()
+            let reply = try await connection.readReply()
             #expect(reply.status == 408, "\(reply)")
             #expect(reply.json?["type"]?.string == "urn:offerkit:problem:body-timeout", "\(reply)")
             #expect(reply.header("Connection") == "close", "\(reply)")
-            #expect(connection.readUntilClosed(seconds: 20).closed, "the server closes the connection")
+            await #expect(connection.readUntilClosed(seconds: 20).closed, "the server closes the connection")
         }
         server.terminate()
-        let run = server.waitForExit()
+        let run = await server.waitForExit()
         #expect(run.status == 0, "\(run)")
     }
 
-    @Test(.enabled(if: Independent.pythonAvailable || Independent.isCI, Independent.pythonReason))
-    func theServicesSignaturesVerifyWithPyJWTAndCryptography() throws {
-        let key = try Self.createKey(name: "independent")
-        let (server, port) = try Self.start(keys: [key])
+    @Test(.enabled(Independent.pythonReason) { await Independent.pythonAvailable || Independent.isCI })
+    func theServicesSignaturesVerifyWithPyJWTAndCryptography() async throws {
+        let key = try await Self.createKey(name: "independent")
+        let (server, port) = try await Self.start(keys: [key])
         var tokens: [(token: String, audience: String)] = []
         for (index, bundleId) in [DemoKey.bundleId, Self.otherBundleId].enumerated() {
-            let reply = try HTTPConnection.request(
+            let reply = try await HTTPConnection.request(
                 "POST", Self.signPath, port: port, headers: Self.signHeaders(key, requestId: "independent-\(index)"),
                 body: Self.offerBody(bundleId: bundleId))
             #expect(reply.status == 200, "\(reply)")
             tokens.append((try #require(reply.json?["jws"]?.string), "promotional-offer"))
         }
-        let verified = try Independent.verifyWithPython(tokens)
+        let verified = try await Independent.verifyWithPython(tokens)
         #expect(verified.map { $0.claims["bid"]?.string } == [DemoKey.bundleId, Self.otherBundleId])
         server.terminate()
-        #expect(server.waitForExit().status == 0)
+        await #expect(server.waitForExit().status == 0)
     }
 
     @Test(
-        .enabled(if: Independent.pythonAvailable || Independent.isCI, Independent.pythonReason),
-        .enabled(if: Independent.opensslAvailable || Independent.isCI, Independent.opensslReason))
-    func aBatchOf100IsSignedInOrderAndVerifiesWithPyJWTAndOpenSSL() throws {
-        let key = try Self.createKey(name: "batch")
-        let (server, port) = try Self.start(["--burst", "200"], keys: [key])
-        defer {
-            server.terminate()
-            server.waitForExit()
-        }
+        .enabled(Independent.pythonReason) { await Independent.pythonAvailable || Independent.isCI },
+        .enabled(Independent.opensslReason) { await Independent.opensslAvailable || Independent.isCI })
+    func aBatchOf100IsSignedInOrderAndVerifiesWithPyJWTAndOpenSSL() async throws {
+        let key = try await Self.createKey(name: "batch")
+        let (server, port) = try await Self.start(["--burst", "200"], keys: [key])
+        defer { server.terminate() }
         // 100 items over both apps, three types; every tenth item names an app the service lacks.
         let bundleIds = [DemoKey.bundleId, Self.otherBundleId]
         let items = (0..<100).map { index -> String in
@@ -235,7 +234,7 @@ struct ServeCommandTests {
                     + #""productId":"com.example.offerkit.monthly","allowIntroductoryOffer":true,"transactionId":"1"}"#
             }
         }
-        let reply = try HTTPConnection.request(
+        let reply = try await HTTPConnection.request(
             "POST", "/v1/signatures/batch", port: port, headers: Self.signHeaders(key, requestId: "batch-100"),
             body: #"{"requests":["# + items.joined(separator: ",") + "]}")
         #expect(reply.status == 200, "\(reply)")
@@ -261,66 +260,68 @@ struct ServeCommandTests {
                     bundleId: bundleId, productId: "com.example.offerkit.monthly", offerId: "WINBACK50",
                     appAccountToken: "", nonce: try #require(result["nonce"]?.string),
                     timestamp: Int64(try #require(result["timestamp"]?.int)))
-                let checked = try Independent.opensslVerify(
+                let checked = try await Independent.opensslVerify(
                     signatureBase64: try #require(result["signature"]?.string), message: message)
                 #expect(checked.status == 0, "\(index): openssl refused the signature: \(checked.stderr)")
             case 0: tokens.append((try #require(result["jws"]?.string), "promotional-offer"))
             default: tokens.append((try #require(result["jws"]?.string), "introductory-offer-eligibility"))
             }
         }
-        let verified = try Independent.verifyWithPython(tokens)
+        let verified = try await Independent.verifyWithPython(tokens)
         #expect(verified.count == tokens.count)
         // The request counts once, each signature by its type.
-        let metrics = try HTTPConnection.request(
+        let metrics = try await HTTPConnection.request(
             "GET", "/metrics", port: port, headers: [("Authorization", "Bearer \(key.secret)")], body: nil)
         #expect(metrics.body.contains(#"offerkit_http_requests_total{operation="signBatch",status="200"} 1"#))
         #expect(metrics.body.contains(#"offerkit_signatures_total{type="legacy-promotional-offer"} 30"#))
         #expect(metrics.body.contains(#"offerkit_problems_total{type="unknown-app"} 10"#))
     }
 
-    @Test func noAuthOnLoopbackWarnsLoudlyAndTakesRequestsWithoutAKey() throws {
-        let (server, port) = try Self.start(["--no-auth"])
+    @Test func noAuthOnLoopbackWarnsLoudlyAndTakesRequestsWithoutAKey() async throws {
+        let (server, port) = try await Self.start(["--no-auth"])
         #expect(server.stderr.contains("AUTHENTICATION IS OFF"), "\(server.result())")
-        let reply = try HTTPConnection.request(
+        let reply = try await HTTPConnection.request(
             "POST", Self.signPath, port: port, headers: Self.signHeaders(nil, requestId: "no-auth"),
             body: Self.offerBody(bundleId: DemoKey.bundleId))
         try Self.expectSignedOffer(reply, bundleId: DemoKey.bundleId)
         server.terminate()
-        #expect(server.waitForExit().status == 0)
+        await #expect(server.waitForExit().status == 0)
     }
 
     @Test(arguments: ["0.0.0.0", "::", "192.0.2.10"])
-    func noAuthIsRefusedOffLoopback(host: String) throws {
-        let result = try CLI.run(["serve", "--config", Self.servicePath, "--no-auth", "--host", host])
+    func noAuthIsRefusedOffLoopback(host: String) async throws {
+        let result = try await CLI.run(["serve", "--config", Self.servicePath, "--no-auth", "--host", host])
         Expect.failure(result, status: 2, mentioning: ["--no-auth", host, "loopback"])
     }
 
-    @Test func withoutAPIKeysItRefusesToStart() throws {
-        let result = try CLI.run(["serve", "--config", Self.servicePath, "--port", "0"])
+    @Test func withoutAPIKeysItRefusesToStart() async throws {
+        let result = try await CLI.run(["serve", "--config", Self.servicePath, "--port", "0"])
         Expect.failure(result, status: 3, mentioning: ["no API keys", "offerkit api-key create", "OFFERKIT_API_KEYS"])
     }
 
-    @Test func aMissingConfigurationIsNamed() throws {
-        let result = try CLI.run(["serve", "--config", "/nonexistent/service.json", "--no-auth"])
+    @Test func aMissingConfigurationIsNamed() async throws {
+        let result = try await CLI.run(["serve", "--config", "/nonexistent/service.json", "--no-auth"])
         Expect.failure(result, status: 3, mentioning: ["/nonexistent/service.json", "cannot read"])
     }
 
-    @Test func aConfigurationOfTheWrongShapeIsNamed() throws {
+    @Test func aConfigurationOfTheWrongShapeIsNamed() async throws {
         // keys-example/config.json is the signing commands' format, not the service's.
-        let result = try CLI.run(["serve", "--config", DemoKey.configPath, "--no-auth"])
+        let result = try await CLI.run(["serve", "--config", DemoKey.configPath, "--no-auth"])
         Expect.failure(result, status: 3, mentioning: ["config.json"])
     }
 
-    @Test func aBadAPIKeyEntryInTheEnvironmentIsNamed() throws {
-        let result = try CLI.run(
+    @Test func aBadAPIKeyEntryInTheEnvironmentIsNamed() async throws {
+        let result = try await CLI.run(
             ["serve", "--config", Self.servicePath, "--port", "0"],
             environment: ["OFFERKIT_API_KEYS": #"[{"name":"x","sha256":"abc","scopes":["*"],"bundleIds":["*"]}]"#])
         Expect.failure(result, status: 3, mentioning: ["OFFERKIT_API_KEYS", "sha256"])
     }
 
-    @Test func aPortInUseIsAnIOError() throws {
+    @Test func aPortInUseIsAnIOError() async throws {
         let holder = try ListeningSocket()
-        let result = try CLI.run(["serve", "--config", Self.servicePath, "--no-auth", "--port", String(holder.port)])
+        let result = try await CLI.run([
+            "serve", "--config", Self.servicePath, "--no-auth", "--port", String(holder.port),
+        ])
         Expect.failure(result, status: 5, mentioning: ["127.0.0.1:\(holder.port)", "already in use"])
     }
 
@@ -329,8 +330,8 @@ struct ServeCommandTests {
         ["--burst", "0"], ["--log-level", "loud"], ["--max-connections", "0"], ["--max-connections", "1000001"],
         ["--backlog", "0"], ["--backlog", "70000"],
     ])
-    func outOfRangeFlagsAreUsageErrors(flags: [String]) throws {
-        let result = try CLI.run(["serve", "--config", Self.servicePath, "--no-auth"] + flags)
+    func outOfRangeFlagsAreUsageErrors(flags: [String]) async throws {
+        let result = try await CLI.run(["serve", "--config", Self.servicePath, "--no-auth"] + flags)
         Expect.failure(result, status: 2, mentioning: [flags[0]])
     }
 }

@@ -60,10 +60,10 @@ struct ServeHostileClientTests {
             + "Content-Type: application/json\r\nX-Request-Id: \(requestId)\r\n\(fields)\r\n\r\n"
     }
 
-    @Test func hostileRequestsGetA4xxTheServiceStaysUpAndLogsNo5xx() throws {
-        let key = try ServeCommandTests.createKey(name: "hostile")
+    @Test func hostileRequestsGetA4xxTheServiceStaysUpAndLogsNo5xx() async throws {
+        let key = try await ServeCommandTests.createKey(name: "hostile")
         // A short request timeout, for the bodies that stop arriving.
-        let (server, port) = try ServeCommandTests.start(["--timeout", "2"], keys: [key])
+        let (server, port) = try await ServeCommandTests.start(["--timeout", "2"], keys: [key])
         let signPath = ServeCommandTests.signPath
         var expectedStatus: [String: Int] = [:]
 
@@ -73,7 +73,7 @@ struct ServeHostileClientTests {
             let connection = try HTTPConnection(port: port)
             try connection.send(Self.head(signPath, key: key, requestId: requestId, hostile.fields) + hostile.body)
             if hostile.halfClose { connection.finishSending() }
-            let (bytes, closed) = connection.readUntilClosed(seconds: 20)
+            let (bytes, closed) = await connection.readUntilClosed(seconds: 20)
             let reply = try #require(
                 HTTPReply.parse(bytes), "\(hostile.name): \(String(decoding: bytes, as: UTF8.self))")
             #expect(reply.status == hostile.status, "\(hostile.name)\n\(reply)")
@@ -85,7 +85,9 @@ struct ServeHostileClientTests {
         do {
             let connection = try HTTPConnection(port: port)
             try connection.send(Self.head(signPath, key: key, requestId: "hostile-reset", "Content-Length: 500") + "{")
-            _ = try server.waitUntil("the server reading the head") { connection.unreadByServer() == 0 ? true : nil }
+            _ = try await server.waitUntil("the server reading the head") {
+                connection.unreadByServer() == 0 ? true : nil
+            }
             connection.reset()
             expectedStatus["hostile-reset"] = 400
         }
@@ -98,7 +100,7 @@ struct ServeHostileClientTests {
                 Self.head(
                     "/v1/campaigns/validate", key: key, requestId: "hostile-endless",
                     "Content-Length: 9223372036854775807"))
-            let flood = connection.flood(seconds: 15)
+            let flood = await connection.flood(seconds: 15)
             let reply = try #require(HTTPReply.parse(flood.received), "\(flood)")
             #expect(reply.status == 413, "\(reply)")
             #expect(reply.json?["type"]?.string == "urn:offerkit:problem:body-too-large", "\(reply)")
@@ -119,7 +121,7 @@ struct ServeHostileClientTests {
                 CampaignFiles.offer(
                     "Huge length", custom: [CampaignFiles.generated(count: 10, prefix: "A", length: Int.max)])
             ])
-        let validated = try HTTPConnection.request(
+        let validated = try await HTTPConnection.request(
             "POST", "/v1/campaigns/validate", port: port,
             headers: ServeCommandTests.signHeaders(key, requestId: "hostile-int-max-length"),
             body: #"{"campaign": \#(campaign), "today": "\#(CampaignFiles.today)"}"#)
@@ -138,16 +140,17 @@ struct ServeHostileClientTests {
                 HTTPConnection.head(
                     "GET", "/healthz", headers: [("X-Request-Id", "burst-\(index)"), ("Connection", "close")]))
         }
-        let answered = try connections.map { try $0.readReply().status }
+        var answered: [Int] = []
+        for connection in connections { answered.append(try await connection.readReply().status) }
         #expect(
             answered.filter { $0 == 200 }.count == burst, "\(Dictionary(grouping: answered) { $0 }.mapValues(\.count))")
         connections.removeAll()
 
-        let health = try HTTPConnection.request("GET", "/healthz", port: port)
+        let health = try await HTTPConnection.request("GET", "/healthz", port: port)
         #expect(health.status == 200, "the service still answers\n\(health)")
 
         server.terminate()
-        let run = server.waitForExit()
+        let run = await server.waitForExit()
         #expect(run.status == 0, "\(run)")
         let lines = run.stderr.split(separator: "\n")
         let serverErrors = lines.filter { $0.range(of: #"http\.status=5[0-9]{2}"#, options: .regularExpression) != nil }
@@ -163,27 +166,29 @@ struct ServeHostileClientTests {
         #expect(lines.filter { $0.contains("request.id=burst-") && $0.contains("http.status=200 ") }.count == burst)
     }
 
-    @Test func connectionsBeyondMaxConnectionsWaitUntilOneCloses() throws {
-        let (server, port) = try ServeCommandTests.start(["--no-auth", "--max-connections", "3", "--backlog", "16"])
+    @Test func connectionsBeyondMaxConnectionsWaitUntilOneCloses() async throws {
+        let (server, port) = try await ServeCommandTests.start([
+            "--no-auth", "--max-connections", "3", "--backlog", "16",
+        ])
         #expect(server.stderr.contains("limits.backlog=16") && server.stderr.contains("limits.maxConnections=3"))
         var held: [HTTPConnection] = []
         for index in 0..<3 {
             let connection = try HTTPConnection(port: port)
             try connection.send(HTTPConnection.head("GET", "/healthz", headers: [("X-Request-Id", "held-\(index)")]))
-            #expect(try connection.readReply().status == 200)
+            await #expect(try connection.readReply().status == 200)
             held.append(connection)
         }
         // The kernel completes the fourth connection (it waits in the backlog), but the service does
         // not take it while three are open.
         let waiting = try HTTPConnection(port: port)
         try waiting.send(HTTPConnection.head("GET", "/healthz", headers: [("X-Request-Id", "waiting")]))
-        let early = waiting.readUntilClosed(seconds: 0.5)
+        let early = await waiting.readUntilClosed(seconds: 0.5)
         #expect(early.bytes.isEmpty && !early.closed, "no answer while three connections are open")
         held.removeFirst()  // closes it
-        let reply = try waiting.readReply()
+        let reply = try await waiting.readReply()
         #expect(reply.status == 200, "answered once a connection closed\n\(reply)")
         held.removeAll()
         server.terminate()
-        #expect(server.waitForExit().status == 0)
+        await #expect(server.waitForExit().status == 0)
     }
 }

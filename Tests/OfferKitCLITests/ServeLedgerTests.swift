@@ -38,8 +38,8 @@ struct ServeLedgerTests {
         return components.password.flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    static func claim(_ recipient: String, port: Int, key: ServeCommandTests.CreatedKey) throws -> HTTPReply {
-        try HTTPConnection.request(
+    static func claim(_ recipient: String, port: Int, key: ServeCommandTests.CreatedKey) async throws -> HTTPReply {
+        try await HTTPConnection.request(
             "POST", "/v1/codes/claim", port: port,
             headers: [("Content-Type", "application/json"), ("Authorization", "Bearer \(key.secret)")],
             body: #"{"campaign":"\#(campaign)","offer":"\#(offer)","recipient":"\#(recipient)"}"#)
@@ -47,7 +47,7 @@ struct ServeLedgerTests {
 
     @Test(
         "codes recorded by the CLI are claimed exactly once over HTTP; status counts them", arguments: Backend.allCases)
-    func claimsFromTheConfiguredLedger(backend: Backend) throws {
+    func claimsFromTheConfiguredLedger(backend: Backend) async throws {
         guard let locator = Self.locator(backend) else { return }
         let files = try CampaignFiles.make()
         defer { files.remove() }
@@ -57,11 +57,11 @@ struct ServeLedgerTests {
                 name: Self.campaign,
                 offers: [CampaignFiles.offer(Self.offer, custom: [CampaignFiles.given(["PRESSA", "PRESSB"])])]),
             to: "campaign.json")
-        let generated = try files.run("generate", campaignPath, ledger: .at(ledgerArgument))
+        let generated = try await files.run("generate", campaignPath, ledger: .at(ledgerArgument))
         try #require(generated.status == 0, "\(generated)")
 
-        let key = try ServeCommandTests.createKey(name: "e2e-codes", ["--scope", "codes"])
-        let signer = try ServeCommandTests.createKey(name: "e2e-signer-only", ["--scope", "promotional-offer"])
+        let key = try await ServeCommandTests.createKey(name: "e2e-codes", ["--scope", "codes"])
+        let signer = try await ServeCommandTests.createKey(name: "e2e-signer-only", ["--scope", "promotional-offer"])
         let config = try files.write(
             """
             {"apps": {"\(DemoKey.bundleId)": {"keyFile": "\(DemoKey.keyPath)", "keyId": "\(DemoKey.keyId)",
@@ -72,33 +72,34 @@ struct ServeLedgerTests {
             ["serve", "--config", config, "--port", "0"],
             environment: ["OFFERKIT_API_KEYS": "[\(key.entryText),\(signer.entryText)]"])
         let prefix = "offerkit: listening on http://127.0.0.1:"
-        let line = try server.waitForStderrLine(containing: prefix)
+        let line = try await server.waitForStderrLine(containing: prefix)
         let port = try #require(Int(line.dropFirst(prefix.count)), "no port in \(line)")
 
-        let first = try Self.claim("reader-1", port: port, key: key)
+        let first = try await Self.claim("reader-1", port: port, key: key)
         #expect(first.status == 200, "\(first)")
         #expect(first.json?["code"]?.string == "PRESSA" && first.json?["new"]?.bool == true, "\(first)")
         #expect(first.json?["url"]?.string == CampaignFiles.link("PRESSA"))
         #expect(first.header("Cache-Control") == "no-store")
-        let again = try Self.claim("reader-1", port: port, key: key)
+        let again = try await Self.claim("reader-1", port: port, key: key)
         #expect(again.json?["code"]?.string == "PRESSA" && again.json?["new"]?.bool == false, "\(again)")
-        #expect(try Self.claim("reader-2", port: port, key: key).json?["code"]?.string == "PRESSB")
-        let none = try Self.claim("reader-3", port: port, key: key)
+        await #expect(try Self.claim("reader-2", port: port, key: key).json?["code"]?.string == "PRESSB")
+        let none = try await Self.claim("reader-3", port: port, key: key)
         #expect(none.status == 409 && none.json?["type"]?.string == "urn:offerkit:problem:no-code-left", "\(none)")
-        let forbidden = try Self.claim("reader-4", port: port, key: signer)
+        let forbidden = try await Self.claim("reader-4", port: port, key: signer)
         #expect(forbidden.status == 403, "\(forbidden)")
 
-        let status = try HTTPConnection.request(
+        let status = try await HTTPConnection.request(
             "GET", "/v1/campaigns/\(Self.campaign)/status", port: port,
             headers: [("Authorization", "Bearer \(key.secret)")])
         #expect(status.status == 200, "\(status)")
         let batch = status.json?["offers"]?[0]?["batches"]?[0]
-        #expect(batch?["assigned"]?.int == 2 && batch?["left"]?.int == 0 && batch?["stored"]?.int == 2, "\(status)")
-        let document = try HTTPConnection.request("GET", "/openapi.json", port: port)
+        #expect(
+            batch?["assigned"]?.int == 2 && batch?["left"]?.int == 0 && batch?["storedCodes"]?.int == 2, "\(status)")
+        let document = try await HTTPConnection.request("GET", "/openapi.json", port: port)
         #expect(document.json?["paths"]?["/v1/codes/claim"] != nil, "the served document lists the ledger operations")
 
         server.terminate()
-        let run = server.waitForExit()
+        let run = await server.waitForExit()
         #expect(run.status == 0, "\(run)")
         let shown = backend == .sqlite ? files.file(locator) : "postgres://"
         #expect(
@@ -111,24 +112,24 @@ struct ServeLedgerTests {
     }
 
     @Test("without a ledger the routes are 404; a --ledger that cannot be parsed is exit 2 without its password")
-    func noLedgerAndBadLocator() throws {
-        let key = try ServeCommandTests.createKey(name: "e2e-no-ledger", ["--scope", "codes"])
-        let (server, port) = try ServeCommandTests.start(keys: [key])
-        let claim = try Self.claim("reader", port: port, key: key)
+    func noLedgerAndBadLocator() async throws {
+        let key = try await ServeCommandTests.createKey(name: "e2e-no-ledger", ["--scope", "codes"])
+        let (server, port) = try await ServeCommandTests.start(keys: [key])
+        let claim = try await Self.claim("reader", port: port, key: key)
         #expect(claim.status == 404 && claim.json?["type"]?.string == "urn:offerkit:problem:not-found", "\(claim)")
-        let document = try HTTPConnection.request("GET", "/openapi.json", port: port)
+        let document = try await HTTPConnection.request("GET", "/openapi.json", port: port)
         #expect(document.status == 200 && document.json?["paths"]?["/v1/codes/claim"] == nil)
         server.terminate()
-        #expect(server.waitForExit().status == 0)
+        await #expect(server.waitForExit().status == 0)
 
         let secret = "n0t-Sh0wn-pa55"
-        let bad = try CLI.run([
+        let bad = try await CLI.run([
             "serve", "--config", ServeCommandTests.servicePath, "--port", "0", "--ledger",
             "mysql://offerkit:\(secret)@db.internal/offers",
         ])
         #expect(bad.status == 2, "\(bad)")
         #expect(bad.stderr.contains("--ledger") && !bad.stderr.contains(secret), "\(bad)")
-        let unreachable = try CLI.run([
+        let unreachable = try await CLI.run([
             "serve", "--config", ServeCommandTests.servicePath, "--port", "0", "--ledger",
             "postgres://offerkit:\(secret)@127.0.0.1:1/offers?sslmode=disable",
         ])

@@ -42,8 +42,10 @@ struct ServeTLSTests {
     }
 
     /// `curl` over HTTPS trusting only `ca.pem`: the body, then a last line with the status.
-    static func curl(_ folder: TempDir, _ url: String, _ extra: [String] = []) throws -> (status: Int, body: String) {
-        let result = try Independent.run(
+    static func curl(_ folder: TempDir, _ url: String, _ extra: [String] = []) async throws -> (
+        status: Int, body: String
+    ) {
+        let result = try await Independent.run(
             "curl",
             [
                 "--silent", "--show-error", "--max-time", "60", "--cacert", folder.file("ca.pem"), "--write-out",
@@ -55,8 +57,8 @@ struct ServeTLSTests {
     }
 
     /// `openssl s_client` with only `version` (such as `-tls1_2`) allowed, trusting `ca.pem`.
-    static func handshake(_ folder: TempDir, port: Int, _ options: [String]) throws -> Independent.Result {
-        try Independent.run(
+    static func handshake(_ folder: TempDir, port: Int, _ options: [String]) async throws -> Independent.Result {
+        try await Independent.run(
             "openssl",
             [
                 "s_client", "-connect", "127.0.0.1:\(port)", "-CAfile", folder.file("ca.pem"), "-verify_return_error",
@@ -65,9 +67,9 @@ struct ServeTLSTests {
     }
 
     @Test(
-        .enabled(if: Independent.pythonAvailable || Independent.isCI, Independent.pythonReason),
-        .enabled(if: Independent.opensslAvailable || Independent.isCI, Independent.opensslReason))
-    func servesHTTPSOnlyWithTLS12OrLater() throws {
+        .enabled(Independent.pythonReason) { await Independent.pythonAvailable || Independent.isCI },
+        .enabled(Independent.opensslReason) { await Independent.opensslAvailable || Independent.isCI })
+    func servesHTTPSOnlyWithTLS12OrLater() async throws {
         let folder = try Self.folder()
         defer { folder.remove() }
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: folder.file("privkey.pem"))
@@ -75,17 +77,17 @@ struct ServeTLSTests {
             "serve", "--config", folder.file("service.json"), "--port", "0", "--no-auth", "--idle-timeout", "1",
         ])
         let prefix = "offerkit: listening on https://127.0.0.1:"
-        let line = try server.waitForStderrLine(containing: prefix)
+        let line = try await server.waitForStderrLine(containing: prefix)
         let port = try #require(Int(line.dropFirst(prefix.count)), "no port in \(line)")
         let origin = "https://127.0.0.1:\(port)"
 
         // curl, trusting the CA alone, by address and by name.
-        let health = try Self.curl(folder, origin + "/healthz")
+        let health = try await Self.curl(folder, origin + "/healthz")
         #expect(health.status == 200, "\(health)")
-        #expect(try Self.curl(folder, "https://localhost:\(port)/healthz").status == 200)
+        await #expect(try Self.curl(folder, "https://localhost:\(port)/healthz").status == 200)
 
         // A V2 promotional-offer signature over HTTPS, verified by PyJWT and cryptography.
-        let signed = try Self.curl(
+        let signed = try await Self.curl(
             folder, origin + ServeCommandTests.signPath,
             [
                 "--header", "Content-Type: application/json", "--data",
@@ -93,12 +95,12 @@ struct ServeTLSTests {
             ])
         #expect(signed.status == 200, "\(signed)")
         let jws = try #require(JSON.parse(signed.body)?["jws"]?.string, "\(signed)")
-        let verified = try Independent.verifyWithPython([(jws, "promotional-offer")])
+        let verified = try await Independent.verifyWithPython([(jws, "promotional-offer")])
         #expect(verified.first?.claims["bid"]?.string == DemoKey.bundleId)
 
         // A signed Get Retention Message request, as Apple posts it: answered with a verified offer.
         _ = try folder.write(try RetentionServeTests.body(), to: "realtime.json")
-        let answer = try Self.curl(
+        let answer = try await Self.curl(
             folder, origin + RetentionServeTests.path,
             ["--header", "Content-Type: application/json", "--data-binary", "@" + folder.file("realtime.json")])
         #expect(answer.status == 200, "\(answer)")
@@ -116,41 +118,41 @@ struct ServeTLSTests {
             "--app-apple-id", String(RetentionExample.appAppleId), "--product-id", "com.example.offerkit.monthly",
             "--config", DemoKey.configPath, "--bundle-id", DemoKey.bundleId, "--timeout", "5",
         ]
-        let trusted = try CLI.run(probe + ["--ca-certificate", folder.file("ca.pem"), "--format", "json"])
+        let trusted = try await CLI.run(probe + ["--ca-certificate", folder.file("ca.pem"), "--format", "json"])
         #expect(trusted.status == 0, "\(trusted)")
         #expect(trusted.json?["decision"]?.string == "promotionalOffer", "\(trusted)")
         #expect(trusted.json?["verified"]?.bool == true, "\(trusted)")
-        let untrusted = try CLI.run(probe)
+        let untrusted = try await CLI.run(probe)
         #expect(untrusted.status == 5 && untrusted.stderr.contains("could not be reached"), "\(untrusted)")
-        let notPEM = try CLI.run(probe + ["--ca-certificate", folder.file("service.json")])
+        let notPEM = try await CLI.run(probe + ["--ca-certificate", folder.file("service.json")])
         #expect(notPEM.status == 4 && notPEM.stderr.contains("--ca-certificate"), "\(notPEM)")
 
         // TLS 1.2 and 1.3 connect; TLS 1.1, offered by a client that allows it, is refused by the server.
-        let tls12 = try Self.handshake(folder, port: port, ["-tls1_2"])
+        let tls12 = try await Self.handshake(folder, port: port, ["-tls1_2"])
         #expect(tls12.status == 0 && tls12.stderr.contains("TLSv1.2"), "\(tls12.stderr)")
-        let tls13 = try Self.handshake(folder, port: port, ["-tls1_3"])
+        let tls13 = try await Self.handshake(folder, port: port, ["-tls1_3"])
         #expect(tls13.status == 0 && tls13.stderr.contains("TLSv1.3"), "\(tls13.stderr)")
-        let tls11 = try Self.handshake(folder, port: port, ["-tls1_1", "-cipher", "DEFAULT:@SECLEVEL=0"])
+        let tls11 = try await Self.handshake(folder, port: port, ["-tls1_1", "-cipher", "DEFAULT:@SECLEVEL=0"])
         #expect(tls11.status != 0, "\(tls11.stderr)")
         #expect(tls11.stderr.contains("protocol version"), "the server's alert: \(tls11.stderr)")
 
         // Plain HTTP on the TLS port is not served: the connection is closed without an HTTP answer.
         let plain = try HTTPConnection(port: port)
         try plain.send(HTTPConnection.head("GET", "/healthz"))
-        let refused = plain.readUntilClosed(seconds: 60)
+        let refused = await plain.readUntilClosed(seconds: 60)
         #expect(refused.closed)
         #expect(!String(decoding: refused.bytes, as: UTF8.self).contains("HTTP/1.1"), "\(refused.bytes)")
 
         // A client that connects and never starts (or finishes) its handshake is closed after the idle timeout.
         let silent = try HTTPConnection(port: port)
-        let stalled = silent.readUntilClosed(seconds: 60)
+        let stalled = await silent.readUntilClosed(seconds: 60)
         #expect(stalled.closed && stalled.bytes.isEmpty, "\(stalled.bytes)")
         let half = try HTTPConnection(port: port)
         try half.send([0x16, 0x03, 0x01, 0x02, 0x00, 0x01])  // a ClientHello's first bytes, then nothing
-        #expect(half.readUntilClosed(seconds: 60).closed)
+        await #expect(half.readUntilClosed(seconds: 60).closed)
 
         server.terminate()
-        let run = server.waitForExit()
+        let run = await server.waitForExit()
         #expect(run.status == 0, "\(run)")
         #expect(run.stderr.contains(#"CN=localhost, valid until "#), "the start line names it: \(run.stderr)")
         #expect(run.stderr.contains("offerkit: warning: the TLS certificate"), "a day is left: \(run.stderr)")
@@ -160,7 +162,7 @@ struct ServeTLSTests {
             "a TLS key others can read is warned of, as a signing key is: \(run.stderr)")
     }
 
-    @Test func theFlagsOverrideTheConfiguration() throws {
+    @Test func theFlagsOverrideTheConfiguration() async throws {
         // The configuration names files that do not exist; the flags' files are served.
         let folder = try Self.folder(tls: #""tls": {"certificateChain": "absent.pem", "privateKey": "absent.pem"},"#)
         defer { folder.remove() }
@@ -168,9 +170,9 @@ struct ServeTLSTests {
             "serve", "--config", folder.file("service.json"), "--port", "0", "--no-auth",
             "--tls-certificate-chain", folder.file("fullchain.pem"), "--tls-private-key", folder.file("privkey.pem"),
         ])
-        _ = try server.waitForStderrLine(containing: "offerkit: listening on https://127.0.0.1:")
+        _ = try await server.waitForStderrLine(containing: "offerkit: listening on https://127.0.0.1:")
         server.terminate()
-        #expect(server.waitForExit().status == 0)
+        await #expect(server.waitForExit().status == 0)
     }
 
     /// A mistake in the TLS flags or files: `arguments` after `serve --config … --port 0 --no-auth`,
@@ -181,7 +183,7 @@ struct ServeTLSTests {
         let status: Int32
         let mentioning: [String]
         var tls = ""
-        var prepare: @Sendable (TempDir, TestTLSCertificates) throws -> Void = { _, _ in }
+        var prepare: @Sendable (TempDir, TestTLSCertificates) async throws -> Void = { _, _ in }
         var testDescription: String { name }
     }
 
@@ -292,7 +294,7 @@ struct ServeTLSTests {
             ], status: 3,
             mentioning: ["(--tls-private-key)", "found an encrypted key"],
             prepare: { folder, _ in
-                let encrypted = try Independent.run(
+                let encrypted = try await Independent.run(
                     "openssl",
                     [
                         "pkey", "-in", folder.file("privkey.pem"), "-aes256", "-passout", "pass:offerkit", "-out",
@@ -303,15 +305,15 @@ struct ServeTLSTests {
     ]
 
     @Test(
-        .enabled(if: Independent.opensslAvailable || Independent.isCI, Independent.opensslReason),
+        .enabled(Independent.opensslReason) { await Independent.opensslAvailable || Independent.isCI },
         arguments: mistakes)
-    func aMistakeStopsTheStartNamingItsFieldOrFlag(_ mistake: Mistake) throws {
+    func aMistakeStopsTheStartNamingItsFieldOrFlag(_ mistake: Mistake) async throws {
         let folder = try mistake.tls.isEmpty ? Self.folder(tls: "") : Self.folder(tls: mistake.tls)
         defer { folder.remove() }
-        try mistake.prepare(folder, try Self.certificates.get())
+        try await mistake.prepare(folder, try Self.certificates.get())
         // "F:name" is the file `name` in the folder.
         let arguments = mistake.arguments.map { $0.hasPrefix("F:") ? folder.file(String($0.dropFirst(2))) : $0 }
-        let result = try CLI.run(
+        let result = try await CLI.run(
             ["serve", "--config", folder.file("service.json"), "--port", "0", "--no-auth"] + arguments)
         Expect.failure(result, status: mistake.status, mentioning: mistake.mentioning)
         // No key material: neither a PEM key block nor a line of the key's base64.

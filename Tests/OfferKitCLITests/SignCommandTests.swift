@@ -18,8 +18,8 @@ struct SignCommandTests {
 
     // MARK: promotional-offer
 
-    @Test func promotionalOfferTextIsTheJWSAndMatchesTheLibraryByteForByte() throws {
-        let result = try CLI.run(
+    @Test func promotionalOfferTextIsTheJWSAndMatchesTheLibraryByteForByte() async throws {
+        let result = try await CLI.run(
             [
                 "sign", "promotional-offer", "--product-id", Fixed.productId, "--offer-id", Fixed.offerId,
                 "--transaction-id", Fixed.transactionId, "--nonce", Fixed.nonceUpper, "--iat", String(Fixed.iat),
@@ -42,8 +42,8 @@ struct SignCommandTests {
         Expect.noDemoWarning(result)
     }
 
-    @Test func promotionalOfferJSONCarriesEveryField() throws {
-        let result = try CLI.run(
+    @Test func promotionalOfferJSONCarriesEveryField() async throws {
+        let result = try await CLI.run(
             [
                 "sign", "promotional-offer", "--product-id", Fixed.productId, "--offer-id", Fixed.offerId,
                 "--transaction-id", Fixed.transactionId, "--nonce", Fixed.nonceUpper, "--iat", String(Fixed.iat),
@@ -64,8 +64,8 @@ struct SignCommandTests {
         #expect(throws: Never.self) { try JWSVerifier(key: DemoKey.key).verify(compact, as: .promotionalOffer) }
     }
 
-    @Test func promotionalOfferWithoutTransactionIdOmitsIt() throws {
-        let result = try CLI.run(
+    @Test func promotionalOfferWithoutTransactionIdOmitsIt() async throws {
+        let result = try await CLI.run(
             [
                 "sign", "promotional-offer", "--product-id", Fixed.productId, "--offer-id", Fixed.offerId, "--format",
                 "json",
@@ -87,8 +87,8 @@ struct SignCommandTests {
 
     // MARK: promotional-offer-v1
 
-    @Test func legacyTextIsTheBase64DERSignatureOverTheSpecMessage() throws {
-        let result = try CLI.run(
+    @Test func legacyTextIsTheBase64DERSignatureOverTheSpecMessage() async throws {
+        let result = try await CLI.run(
             [
                 "sign", "promotional-offer-v1", "--product-id", Fixed.productId, "--offer-id", Fixed.offerId,
                 "--app-account-token", Fixed.appAccountTokenUpper, "--nonce", Fixed.nonceUpper, "--timestamp",
@@ -105,8 +105,8 @@ struct SignCommandTests {
         #expect(throws: Never.self) { try JWSVerifier(key: DemoKey.key).verify(legacy, bundleId: DemoKey.bundleId) }
     }
 
-    @Test func legacyJSONCarriesEveryField() throws {
-        let result = try CLI.run(
+    @Test func legacyJSONCarriesEveryField() async throws {
+        let result = try await CLI.run(
             [
                 "sign", "promotional-offer-v1", "--product-id", Fixed.productId, "--offer-id", Fixed.offerId,
                 "--app-account-token", Fixed.appAccountTokenUpper, "--nonce", Fixed.nonceUpper, "--timestamp",
@@ -128,8 +128,8 @@ struct SignCommandTests {
         #expect(throws: Never.self) { try JWSVerifier(key: DemoKey.key).verify(legacy, bundleId: DemoKey.bundleId) }
     }
 
-    @Test func legacyDefaultsAreAFreshNonceAndTheCurrentTimeInMilliseconds() throws {
-        let result = try CLI.run(
+    @Test func legacyDefaultsAreAFreshNonceAndTheCurrentTimeInMilliseconds() async throws {
+        let result = try await CLI.run(
             [
                 "sign", "promotional-offer-v1", "--product-id", Fixed.productId, "--offer-id", Fixed.offerId,
                 "--format", "json",
@@ -145,20 +145,20 @@ struct SignCommandTests {
 
     @Test(
         "legacy signatures verify with openssl dgst",
-        .enabled(if: Independent.opensslAvailable || Independent.isCI, Independent.opensslReason))
-    func legacyVerifiesWithOpenSSL() throws {
+        .enabled(Independent.opensslReason) { await Independent.opensslAvailable || Independent.isCI })
+    func legacyVerifiesWithOpenSSL() async throws {
         for token in [Fixed.appAccountTokenUpper, ""] {
             var arguments = [
                 "sign", "promotional-offer-v1", "--product-id", Fixed.productId, "--offer-id", Fixed.offerId,
                 "--nonce", Fixed.nonceUpper, "--timestamp", String(Fixed.timestamp),
             ]
             if !token.isEmpty { arguments += ["--app-account-token", token] }
-            let result = try CLI.run(arguments + DemoKey.flags)
+            let result = try await CLI.run(arguments + DemoKey.flags)
             Expect.success(result)
             let message = Independent.legacyMessage(
                 productId: Fixed.productId, offerId: Fixed.offerId, appAccountToken: token, nonce: Fixed.nonce,
                 timestamp: Fixed.timestamp)
-            let verified = try Independent.opensslVerify(signatureBase64: result.output, message: message)
+            let verified = try await Independent.opensslVerify(signatureBase64: result.output, message: message)
             #expect(verified.status == 0, "openssl: \(verified.stdout) \(verified.stderr)\n\(result)")
             #expect(verified.stdout.contains("Verified OK"))
         }
@@ -167,12 +167,12 @@ struct SignCommandTests {
     // MARK: intro-eligibility
 
     @Test(arguments: [true, false])
-    func introEligibilityTextAndJSON(allow: Bool) throws {
+    func introEligibilityTextAndJSON(allow: Bool) async throws {
         let arguments = [
             "sign", "intro-eligibility", "--product-id", Fixed.productId, "--allow-intro", String(allow),
             "--transaction-id", Fixed.transactionId, "--nonce", Fixed.nonceUpper, "--iat", String(Fixed.iat),
         ]
-        let text = try CLI.run(arguments + DemoKey.flags)
+        let text = try await CLI.run(arguments + DemoKey.flags)
         Expect.success(text)
         let expected = try DemoKey.signer().sign(
             IntroductoryOfferEligibilityRequest(
@@ -186,7 +186,7 @@ struct SignCommandTests {
             try JWSVerifier(key: DemoKey.key).verify(text.output, as: .introductoryOfferEligibility)
         }
 
-        let json = try CLI.run(arguments + ["--format", "json"] + DemoKey.flags)
+        let json = try await CLI.run(arguments + ["--format", "json"] + DemoKey.flags)
         Expect.success(json)
         let object = try #require(json.json, "\(json)")
         #expect(object["allowIntroductoryOffer"]?.bool == allow)
@@ -201,7 +201,7 @@ struct SignCommandTests {
 
     // MARK: advanced-commerce
 
-    @Test func advancedCommerceFromAFileAndFromStdin() throws {
+    @Test func advancedCommerceFromAFileAndFromStdin() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let requestPath = try folder.write(Fixed.oneTimeChargeJSON, to: "request.json")
@@ -210,7 +210,7 @@ struct SignCommandTests {
         let expected = try DemoKey.signer().sign(
             request, nonce: Fixed.nonceUUID, issuedAt: Date(timeIntervalSince1970: TimeInterval(Fixed.iat)))
 
-        let fromFile = try CLI.run(["sign", "advanced-commerce", "--request", requestPath] + arguments)
+        let fromFile = try await CLI.run(["sign", "advanced-commerce", "--request", requestPath] + arguments)
         Expect.success(fromFile)
         #expect(Self.signingInput(fromFile.output) == Self.librarySigningInput(expected))
         let jws = try #require(DecodedJWS(fromFile.output), "\(fromFile)")
@@ -220,12 +220,13 @@ struct SignCommandTests {
         let verified = try JWSVerifier(key: DemoKey.key).verify(fromFile.output, as: .advancedCommerce)
         #expect(verified.advancedCommerceRequest == request)
 
-        let fromStdin = try CLI.run(
+        let fromStdin = try await CLI.run(
             ["sign", "advanced-commerce", "--request", "-"] + arguments, stdin: Data(Fixed.oneTimeChargeJSON.utf8))
         Expect.success(fromStdin)
         #expect(Self.signingInput(fromStdin.output) == Self.librarySigningInput(expected))
 
-        let json = try CLI.run(["sign", "advanced-commerce", "--request", requestPath, "--format", "json"] + arguments)
+        let json = try await CLI.run(
+            ["sign", "advanced-commerce", "--request", requestPath, "--format", "json"] + arguments)
         Expect.success(json)
         let object = try #require(json.json, "\(json)")
         let compact = try #require(object["jws"]?.string)
@@ -234,19 +235,19 @@ struct SignCommandTests {
         #expect(object["issuedAt"]?.int == Fixed.iat)
     }
 
-    @Test func advancedCommerceBadRequestNamesTheJSONPath() throws {
+    @Test func advancedCommerceBadRequestNamesTheJSONPath() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let path = try folder.write(Fixed.tooLongSKUJSON, to: "bad.json")
-        let result = try CLI.run(["sign", "advanced-commerce", "--request", path] + DemoKey.flags)
+        let result = try await CLI.run(["sign", "advanced-commerce", "--request", path] + DemoKey.flags)
         Expect.failure(result, status: 4, mentioning: ["items[0].SKU"])
 
         let lowerCase = Fixed.oneTimeChargeJSON.replacingOccurrences(of: #""SKU""#, with: #""sku""#)
-        let hinted = try CLI.run(
+        let hinted = try await CLI.run(
             ["sign", "advanced-commerce", "--request", "-"] + DemoKey.flags, stdin: Data(lowerCase.utf8))
         Expect.failure(hinted, status: 4, mentioning: ["sku"])
 
-        let notJSON = try CLI.run(
+        let notJSON = try await CLI.run(
             ["sign", "advanced-commerce", "--request", "-"] + DemoKey.flags, stdin: Data("{not json".utf8))
         Expect.failure(notJSON, status: 4)
     }
@@ -255,8 +256,8 @@ struct SignCommandTests {
 
     @Test(
         "every JWS the CLI signs verifies with PyJWT and cryptography",
-        .enabled(if: Independent.pythonAvailable || Independent.isCI, Independent.pythonReason))
-    func jwsVerifyWithPython() throws {
+        .enabled(Independent.pythonReason) { await Independent.pythonAvailable || Independent.isCI })
+    func jwsVerifyWithPython() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let requestPath = try folder.write(Fixed.oneTimeChargeJSON, to: "request.json")
@@ -288,11 +289,11 @@ struct SignCommandTests {
         for run in runs {
             // An individual key has no issuer: --issuer-id with --individual is refused.
             let credentials = run.arguments.contains("--individual") ? DemoKey.keyFlags : DemoKey.flags
-            let result = try CLI.run(run.arguments + credentials)
+            let result = try await CLI.run(run.arguments + credentials)
             Expect.success(result)
             tokens.append((result.output, run.audience))
         }
-        let verified = try Independent.verifyWithPython(tokens)
+        let verified = try await Independent.verifyWithPython(tokens)
         try #require(verified.count == runs.count)
         for item in verified {
             #expect(

@@ -7,54 +7,51 @@ import Testing
 /// In ``SnippetCommandTests``, so that these also run one at a time.
 extension SnippetCommandTests {
     @Test(
-        .enabled(if: SnippetToolchain.curl.isAvailable || Independent.isCI, SnippetToolchain.curl.skipReason))
-    func curlSnippetsAsClients() throws { try Self.clientBehaviour(.curl) }
+        .enabled(SnippetToolchain.curl.skipReason) { await SnippetToolchain.curl.isAvailable || Independent.isCI })
+    func curlSnippetsAsClients() async throws { try await Self.clientBehaviour(.curl) }
 
     @Test(
-        .enabled(if: SnippetToolchain.python.isAvailable || Independent.isCI, SnippetToolchain.python.skipReason))
-    func pythonSnippetsAsClients() throws { try Self.clientBehaviour(.python) }
+        .enabled(SnippetToolchain.python.skipReason) { await SnippetToolchain.python.isAvailable || Independent.isCI })
+    func pythonSnippetsAsClients() async throws { try await Self.clientBehaviour(.python) }
 
     @Test(
-        .enabled(if: SnippetToolchain.node.isAvailable || Independent.isCI, SnippetToolchain.node.skipReason))
-    func nodeSnippetsAsClients() throws { try Self.clientBehaviour(.node) }
+        .enabled(SnippetToolchain.node.skipReason) { await SnippetToolchain.node.isAvailable || Independent.isCI })
+    func nodeSnippetsAsClients() async throws { try await Self.clientBehaviour(.node) }
 
     @Test(
-        .enabled(if: SnippetToolchain.java.isAvailable || Independent.isCI, SnippetToolchain.java.skipReason))
-    func javaSnippetsAsClients() throws { try Self.clientBehaviour(.java) }
+        .enabled(SnippetToolchain.java.skipReason) { await SnippetToolchain.java.isAvailable || Independent.isCI })
+    func javaSnippetsAsClients() async throws { try await Self.clientBehaviour(.java) }
 
     @Test(
-        .enabled(if: SnippetToolchain.swift.isAvailable || Independent.isCI, SnippetToolchain.swift.skipReason))
-    func swiftSnippetsAsClients() throws { try Self.clientBehaviour(.swift) }
+        .enabled(SnippetToolchain.swift.skipReason) { await SnippetToolchain.swift.isAvailable || Independent.isCI })
+    func swiftSnippetsAsClients() async throws { try await Self.clientBehaviour(.swift) }
 
     /// A bundle ID that `keys-example/service.json` does not configure: the service answers 404
     /// `unknown-app` with `field: bundleId`.
     static let unconfiguredBundleId = "com.example.offerkit.nowhere"
     static let customerTransactionId = "2000000987654321"
 
-    static func clientBehaviour(_ toolchain: SnippetToolchain) throws {
+    static func clientBehaviour(_ toolchain: SnippetToolchain) async throws {
         let language = toolchain.language
-        let key = try ServeCommandTests.createKey(name: "clients-\(language)")
-        let (server, port) = try ServeCommandTests.start(keys: [key])
-        defer {
-            server.terminate()
-            server.waitForExit()
-        }
+        let key = try await ServeCommandTests.createKey(name: "clients-\(language)")
+        let (server, port) = try await ServeCommandTests.start(keys: [key])
+        defer { server.terminate() }
         let folder = try TempDir.make()
         defer { folder.remove() }
 
         // Without --transaction-id: a promotional offer is signed without one…
-        let offer = try Self.renderPlain(language, "promotional-offer", port: port)
-        let signed = try toolchain.run(offer, in: folder, apiKey: key.secret)
+        let offer = try await Self.renderPlain(language, "promotional-offer", port: port)
+        let signed = try await toolchain.run(offer, in: folder, apiKey: key.secret)
         #expect(signed.status == 0, "\(language): \(signed.stderr)\n\(offer)")
         let offerClaims = Self.claims(ofJWSIn: signed.stdout)
         #expect(offerClaims?["productId"]?.string == "com.example.offerkit.monthly", "\(language): \(signed.stdout)")
         #expect(offerClaims?["transactionId"] == nil, "\(language): \(signed.stdout)")
         // …and eligibility takes the customer's from the environment, or stops naming the variable.
-        let eligibility = try Self.renderPlain(language, "introductory-offer-eligibility", port: port)
-        let missing = try toolchain.run(eligibility, in: folder, apiKey: key.secret)
+        let eligibility = try await Self.renderPlain(language, "introductory-offer-eligibility", port: port)
+        let missing = try await toolchain.run(eligibility, in: folder, apiKey: key.secret)
         #expect(missing.status != 0, "\(language): \(missing.stdout)")
         #expect(missing.stderr.contains("CUSTOMER_TRANSACTION_ID"), "\(language): \(missing.stderr)")
-        let given = try toolchain.run(
+        let given = try await toolchain.run(
             eligibility, in: folder, apiKey: key.secret,
             environment: ["CUSTOMER_TRANSACTION_ID": Self.customerTransactionId])
         #expect(given.status == 0, "\(language): \(given.stderr)")
@@ -62,18 +59,18 @@ extension SnippetCommandTests {
             Self.claims(ofJWSIn: given.stdout)?["transactionId"]?.string == Self.customerTransactionId,
             "\(language): \(given.stdout)")
 
-        try Self.expectProblemFields(toolchain, port: port, key: key, in: folder)
+        try await Self.expectProblemFields(toolchain, port: port, key: key, in: folder)
         if language == "node" || language == "python" {
-            try Self.expectImportMakesNoRequest(toolchain, port: port, key: key, in: folder)
+            try await Self.expectImportMakesNoRequest(toolchain, port: port, key: key, in: folder)
         }
-        try Self.expectRateLimitRetried(toolchain, in: folder)
+        try await Self.expectRateLimitRetried(toolchain, in: folder)
     }
 
     /// `offerkit snippet` with only the language, the operation and the base URL.
-    static func renderPlain(_ language: String, _ operation: String, port: Int, _ extra: [String] = []) throws
+    static func renderPlain(_ language: String, _ operation: String, port: Int, _ extra: [String] = []) async throws
         -> String
     {
-        let result = try CLI.run(
+        let result = try await CLI.run(
             ["snippet", "--language", language, "--operation", operation, "--base-url", "http://127.0.0.1:\(port)"]
                 + extra)
         try #require(result.status == 0, "\(result)")
@@ -96,14 +93,14 @@ extension SnippetCommandTests {
     /// in the language; curl prints the problem and exits 22; Swift's error describes its fields).
     static func expectProblemFields(
         _ toolchain: SnippetToolchain, port: Int, key: ServeCommandTests.CreatedKey, in folder: TempDir
-    ) throws {
+    ) async throws {
         let language = toolchain.language
-        let source = try Self.renderPlain(
+        let source = try await Self.renderPlain(
             language, "promotional-offer", port: port, ["--bundle-id", Self.unconfiguredBundleId])
         let fields: JSON?
         switch language {
         case "curl":
-            let run = try toolchain.run(source, in: folder, apiKey: key.secret)
+            let run = try await toolchain.run(source, in: folder, apiKey: key.secret)
             #expect(run.status == 22, "\(run)")
             fields = JSON.parse(run.stdout)
         case "python":
@@ -118,7 +115,7 @@ extension SnippetCommandTests {
                     print(json.dumps({"status": error.status, "type": error.type, "detail": error.detail,
                                       "field": error.field, "requestId": error.request_id}))
                 """
-            fields = JSON.parse(try Self.runChecked(["python3", "-c", caller], key: key).stdout)
+            fields = await JSON.parse(try Self.runChecked(["python3", "-c", caller], key: key).stdout)
         case "node":
             _ = try folder.write(source, to: "s.mjs")
             let caller = """
@@ -132,7 +129,7 @@ extension SnippetCommandTests {
                 }
                 """
             let path = try folder.write(caller, to: "caller.mjs")
-            fields = JSON.parse(try Self.runChecked(["node", path], key: key).stdout)
+            fields = await JSON.parse(try Self.runChecked(["node", path], key: key).stdout)
         case "java":
             let name = try #require(source.firstMatch(of: /public class (\w+)/).map { String($0.1) })
             let snippet = try folder.write(source, to: "\(name).java")
@@ -151,12 +148,12 @@ extension SnippetCommandTests {
                 """
             let callerPath = try folder.write(caller, to: "Caller.java")
             let classes = folder.file("classes")
-            let compiled = try Independent.run("javac", ["-d", classes, snippet, callerPath])
+            let compiled = try await Independent.run("javac", ["-d", classes, snippet, callerPath])
             try #require(compiled.status == 0, "\(compiled.stderr)")
-            fields = JSON.parse(try Self.runChecked(["java", "-cp", classes, "Caller"], key: key).stdout)
+            fields = await JSON.parse(try Self.runChecked(["java", "-cp", classes, "Caller"], key: key).stdout)
         case "swift":
             // A top-level error ends the script with the error's description, made of its fields.
-            let run = try toolchain.run(source, in: folder, apiKey: key.secret)
+            let run = try await toolchain.run(source, in: folder, apiKey: key.secret)
             #expect(run.status != 0, "\(run)")
             #expect(
                 run.stderr.contains("OfferKit answered 404 urn:offerkit:problem:unknown-app (field bundleId): ")
@@ -176,16 +173,17 @@ extension SnippetCommandTests {
     /// the caller's own line is all that is printed, and the service counts no signing request.
     static func expectImportMakesNoRequest(
         _ toolchain: SnippetToolchain, port: Int, key: ServeCommandTests.CreatedKey, in folder: TempDir
-    ) throws {
-        let source = try Self.renderPlain(toolchain.language, "promotional-offer", port: port)
-        let before = Self.requestCount(operation: "signPromotionalOffer", in: try Self.metrics(port: port, key: key))
+    ) async throws {
+        let source = try await Self.renderPlain(toolchain.language, "promotional-offer", port: port)
+        let before = await Self.requestCount(
+            operation: "signPromotionalOffer", in: try Self.metrics(port: port, key: key))
         let imported: Independent.Result
         if toolchain.language == "node" {
             _ = try folder.write(source, to: "s.mjs")
             let caller = try folder.write(
                 #"import * as snippet from "./s.mjs"; console.log(Object.keys(snippet).sort().join(" "));"#,
                 to: "importer.mjs")
-            imported = try Self.runChecked(["node", caller], key: key)
+            imported = try await Self.runChecked(["node", caller], key: key)
             #expect(imported.stdout == "OfferKitError signPromotionalOffer\n", "\(imported)")
         } else {
             _ = try folder.write(source, to: "offerkit_import.py")
@@ -195,45 +193,43 @@ extension SnippetCommandTests {
                 import offerkit_import
                 print(offerkit_import.sign_promotional_offer.__name__)
                 """
-            imported = try Self.runChecked(["python3", "-c", caller], key: key)
+            imported = try await Self.runChecked(["python3", "-c", caller], key: key)
             #expect(imported.stdout == "sign_promotional_offer\n", "\(imported)")
         }
-        let after = Self.requestCount(operation: "signPromotionalOffer", in: try Self.metrics(port: port, key: key))
+        let after = await Self.requestCount(
+            operation: "signPromotionalOffer", in: try Self.metrics(port: port, key: key))
         #expect(after == before, "\(toolchain.language): importing the snippet made \(after - before) requests")
     }
 
     /// A service that allows each API key one request per 5 seconds: a request with the snippet's
     /// key uses it up, so the snippet's first call gets a 429 with `Retry-After: 5`, which it waits
     /// out and then succeeds. The service's metrics show the 429 and both signatures.
-    static func expectRateLimitRetried(_ toolchain: SnippetToolchain, in folder: TempDir) throws {
+    static func expectRateLimitRetried(_ toolchain: SnippetToolchain, in folder: TempDir) async throws {
         let language = toolchain.language
-        let key = try ServeCommandTests.createKey(name: "limited-\(language)")
-        let metricsKey = try ServeCommandTests.createKey(name: "metrics-\(language)", ["--scope", "metrics"])
-        let (server, port) = try ServeCommandTests.start(
+        let key = try await ServeCommandTests.createKey(name: "limited-\(language)")
+        let metricsKey = try await ServeCommandTests.createKey(name: "metrics-\(language)", ["--scope", "metrics"])
+        let (server, port) = try await ServeCommandTests.start(
             ["--rate-limit", "0.2", "--burst", "1"], keys: [key, metricsKey])
-        defer {
-            server.terminate()
-            server.waitForExit()
-        }
-        let source = try Self.renderPlain(language, "server-api-token", port: port)
+        defer { server.terminate() }
+        let source = try await Self.renderPlain(language, "server-api-token", port: port)
         // Compile first (Swift), so that the snippet calls within the 5 seconds.
         let command: [String]
-        switch try toolchain.prepare(source, in: folder) {
+        switch try await toolchain.prepare(source, in: folder) {
         case .success(let prepared): command = prepared
         case .failure(let failure): throw CLIRunnerError(description: "\(failure.result)")
         }
-        let used = try HTTPConnection.request(
+        let used = try await HTTPConnection.request(
             "POST", "/v1/tokens/server-api", port: port,
             headers: [("Authorization", "Bearer \(key.secret)"), ("Content-Type", "application/json")],
             body: #"{"bundleId":"\#(DemoKey.bundleId)","lifetime":300}"#)
         try #require(used.status == 200, "\(used)")
         let started = Date()
-        let run = try SnippetToolchain.run(command, apiKey: key.secret)
+        let run = try await SnippetToolchain.run(command, apiKey: key.secret)
         let seconds = Date().timeIntervalSince(started)
         #expect(run.status == 0, "\(language): \(run.stderr)\n\(source)")
         #expect(JSON.parse(run.stdout)?["token"]?.string != nil, "\(language): \(run.stdout)")
         // One read: the metrics key, too, may make one request per 5 seconds.
-        let metrics = try Self.metrics(port: port, key: metricsKey)
+        let metrics = try await Self.metrics(port: port, key: metricsKey)
         let limited = Self.requestCount(operation: "createServerAPIToken", status: 429, in: metrics)
         let succeeded = Self.requestCount(operation: "createServerAPIToken", status: 200, in: metrics)
         #expect(limited >= 1, "\(language): the snippet got no 429 (it ran \(seconds) s after the token was used)")
@@ -242,8 +238,8 @@ extension SnippetCommandTests {
     }
 
     /// The service's metrics (Prometheus text), read with `key`.
-    static func metrics(port: Int, key: ServeCommandTests.CreatedKey) throws -> String {
-        let reply = try HTTPConnection.request(
+    static func metrics(port: Int, key: ServeCommandTests.CreatedKey) async throws -> String {
+        let reply = try await HTTPConnection.request(
             "GET", "/metrics", port: port, headers: [("Authorization", "Bearer \(key.secret)")])
         try #require(reply.status == 200, "\(reply)")
         return reply.body
@@ -261,8 +257,8 @@ extension SnippetCommandTests {
     }
 
     /// Runs `command` with the API key, and requires it to succeed.
-    static func runChecked(_ command: [String], key: ServeCommandTests.CreatedKey) throws -> Independent.Result {
-        let result = try SnippetToolchain.run(command, apiKey: key.secret)
+    static func runChecked(_ command: [String], key: ServeCommandTests.CreatedKey) async throws -> Independent.Result {
+        let result = try await SnippetToolchain.run(command, apiKey: key.secret)
         try #require(result.status == 0, "\(command[0]): \(result)")
         return result
     }

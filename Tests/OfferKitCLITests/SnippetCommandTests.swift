@@ -1,4 +1,5 @@
 import Foundation
+import InteropSupport
 import Testing
 
 /// `offerkit snippet`: every server snippet is rendered, run with its own toolchain against a
@@ -24,8 +25,8 @@ struct SnippetCommandTests {
     static let appAccountToken = "7E3FB20B-4CDB-47CC-936D-99D65F608138"
     static let objcHeaders = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/objc-headers").path
 
-    static func render(_ language: String, _ operation: String, port: Int) throws -> String {
-        let result = try CLI.run([
+    static func render(_ language: String, _ operation: String, port: Int) async throws -> String {
+        let result = try await CLI.run([
             "snippet", "--language", language, "--operation", operation, "--base-url", "http://127.0.0.1:\(port)/",
             "--product-id", productId, "--offer-identifier", offerId, "--app-account-token", appAccountToken,
             "--transaction-id", "2000000123456789",
@@ -35,59 +36,62 @@ struct SnippetCommandTests {
         return result.stdout
     }
 
-    static let verifiersAvailable = Independent.pythonAvailable && Independent.opensslAvailable
+    static var verifiersAvailable: Bool {
+        get async {
+            let python = await Independent.pythonAvailable
+            let openssl = await Independent.opensslAvailable
+            return python && openssl
+        }
+    }
 
     // One test per server language, each skipped loudly when its toolchain is missing (never in CI).
     @Test(
-        .enabled(if: SnippetToolchain.curl.isAvailable || Independent.isCI, SnippetToolchain.curl.skipReason),
-        .enabled(if: verifiersAvailable || Independent.isCI, Independent.pythonReason))
-    func curlSnippetsRunAndVerify() throws { try Self.runAndVerify(.curl) }
+        .enabled(SnippetToolchain.curl.skipReason) { await SnippetToolchain.curl.isAvailable || Independent.isCI },
+        .enabled(Independent.pythonReason) { await verifiersAvailable || Independent.isCI })
+    func curlSnippetsRunAndVerify() async throws { try await Self.runAndVerify(.curl) }
 
     @Test(
-        .enabled(if: SnippetToolchain.python.isAvailable || Independent.isCI, SnippetToolchain.python.skipReason),
-        .enabled(if: verifiersAvailable || Independent.isCI, Independent.pythonReason))
-    func pythonSnippetsRunAndVerify() throws { try Self.runAndVerify(.python) }
+        .enabled(SnippetToolchain.python.skipReason) { await SnippetToolchain.python.isAvailable || Independent.isCI },
+        .enabled(Independent.pythonReason) { await verifiersAvailable || Independent.isCI })
+    func pythonSnippetsRunAndVerify() async throws { try await Self.runAndVerify(.python) }
 
     @Test(
-        .enabled(if: SnippetToolchain.node.isAvailable || Independent.isCI, SnippetToolchain.node.skipReason),
-        .enabled(if: verifiersAvailable || Independent.isCI, Independent.pythonReason))
-    func nodeSnippetsRunAndVerify() throws { try Self.runAndVerify(.node) }
+        .enabled(SnippetToolchain.node.skipReason) { await SnippetToolchain.node.isAvailable || Independent.isCI },
+        .enabled(Independent.pythonReason) { await verifiersAvailable || Independent.isCI })
+    func nodeSnippetsRunAndVerify() async throws { try await Self.runAndVerify(.node) }
 
     @Test(
-        .enabled(if: SnippetToolchain.java.isAvailable || Independent.isCI, SnippetToolchain.java.skipReason),
-        .enabled(if: verifiersAvailable || Independent.isCI, Independent.pythonReason))
-    func javaSnippetsRunAndVerify() throws { try Self.runAndVerify(.java) }
+        .enabled(SnippetToolchain.java.skipReason) { await SnippetToolchain.java.isAvailable || Independent.isCI },
+        .enabled(Independent.pythonReason) { await verifiersAvailable || Independent.isCI })
+    func javaSnippetsRunAndVerify() async throws { try await Self.runAndVerify(.java) }
 
     @Test(
-        .enabled(if: SnippetToolchain.swift.isAvailable || Independent.isCI, SnippetToolchain.swift.skipReason),
-        .enabled(if: verifiersAvailable || Independent.isCI, Independent.pythonReason))
-    func swiftSnippetsRunAndVerify() throws { try Self.runAndVerify(.swift) }
+        .enabled(SnippetToolchain.swift.skipReason) { await SnippetToolchain.swift.isAvailable || Independent.isCI },
+        .enabled(Independent.pythonReason) { await verifiersAvailable || Independent.isCI })
+    func swiftSnippetsRunAndVerify() async throws { try await Self.runAndVerify(.swift) }
 
     /// Renders every operation in `toolchain`'s language, runs each against a real `offerkit serve`
     /// with a fresh API key, and verifies what they print.
-    static func runAndVerify(_ toolchain: SnippetToolchain) throws {
-        let key = try ServeCommandTests.createKey(name: "snippets-\(toolchain.language)")
-        let (server, port) = try ServeCommandTests.start(keys: [key])
-        defer {
-            server.terminate()
-            server.waitForExit()
-        }
+    static func runAndVerify(_ toolchain: SnippetToolchain) async throws {
+        let key = try await ServeCommandTests.createKey(name: "snippets-\(toolchain.language)")
+        let (server, port) = try await ServeCommandTests.start(keys: [key])
+        defer { server.terminate() }
         let folder = try TempDir.make()
         defer { folder.remove() }
         var answers: [String: JSON] = [:]
         for operation in Self.operations {
-            let source = try Self.render(toolchain.language, operation, port: port)
-            let run = try toolchain.run(source, in: folder, apiKey: key.secret)
+            let source = try await Self.render(toolchain.language, operation, port: port)
+            let run = try await toolchain.run(source, in: folder, apiKey: key.secret)
             #expect(run.status == 0, "\(toolchain.language) \(operation) failed:\n\(run.stderr)\n\(source)")
             let answer = JSON.parse(run.stdout)
             #expect(answer?.object != nil, "\(toolchain.language) \(operation) printed no JSON object:\n\(run.stdout)")
             answers[operation] = answer
         }
-        try Self.verify(answers, language: toolchain.language)
+        try await Self.verify(answers, language: toolchain.language)
     }
 
     /// Checks every answer with the independent verifiers and against the rendered inputs.
-    static func verify(_ answers: [String: JSON], language: String) throws {
+    static func verify(_ answers: [String: JSON], language: String) async throws {
         let audiences = [
             "promotional-offer": "promotional-offer",
             "introductory-offer-eligibility": "introductory-offer-eligibility",
@@ -101,7 +105,7 @@ struct SnippetCommandTests {
             let token = try #require(answers[operation]?[field]?.string, "\(language) \(operation): no \(field)")
             tokens.append((token, audiences[operation]!))
         }
-        let verified = try Independent.verifyWithPython(tokens)
+        let verified = try await Independent.verifyWithPython(tokens)
         try #require(verified.count == order.count, "\(language): PyJWT did not verify every token")
         let claims = Dictionary(uniqueKeysWithValues: zip(order, verified.map(\.claims)))
         #expect(claims["promotional-offer"]?["productId"]?.string == productId, "\(language)")
@@ -120,28 +124,28 @@ struct SnippetCommandTests {
         let reference = requestJSON["requestInfo"]?["requestReferenceId"]?.string ?? ""
         #expect(UUID(uuidString: reference) != nil && reference == reference.lowercased(), "\(language): \(reference)")
 
-        try Self.verifyBatch(try #require(answers["batch"], "\(language): no batch answer"), language: language)
+        try await Self.verifyBatch(try #require(answers["batch"], "\(language): no batch answer"), language: language)
 
         let legacy = try #require(answers["legacy-promotional-offer"], "\(language)")
         #expect(legacy["appAccountToken"]?.string == appAccountToken.lowercased(), "\(language)")
         let message = Independent.legacyMessage(
             productId: productId, offerId: offerId, appAccountToken: appAccountToken,
             nonce: try #require(legacy["nonce"]?.string), timestamp: try #require(legacy["timestamp"]?.int))
-        let checked = try Independent.opensslVerify(
+        let checked = try await Independent.opensslVerify(
             signatureBase64: try #require(legacy["signature"]?.string), message: message)
         #expect(checked.status == 0, "\(language): openssl rejected the legacy signature: \(checked.stderr)")
     }
 
     /// The batch snippet's answer: its promotional offer as a JWS and as a legacy signature, both
     /// verified independently, in order, with their ids.
-    static func verifyBatch(_ answer: JSON, language: String) throws {
+    static func verifyBatch(_ answer: JSON, language: String) async throws {
         let results = try #require(answer["results"]?.array, "\(language): \(answer)")
         try #require(results.count == 2, "\(language): \(answer)")
         #expect(answer["succeeded"] == .int(2), "\(language)")
         #expect(results.map { $0["id"]?.string } == ["jws", "legacy"], "\(language)")
         #expect(results.map { $0["status"] } == [.int(200), .int(200)], "\(language): \(answer)")
         let jws = try #require(results[0]["jws"]?.string, "\(language): no jws in the batch answer")
-        let verified = try Independent.verifyWithPython([(jws, "promotional-offer")])
+        let verified = try await Independent.verifyWithPython([(jws, "promotional-offer")])
         let claims = try #require(verified.first?.claims, "\(language): PyJWT did not verify the batch's JWS")
         #expect(claims["productId"]?.string == productId, "\(language)")
         #expect(claims["offerIdentifier"]?.string == offerId, "\(language)")
@@ -151,7 +155,7 @@ struct SnippetCommandTests {
         let message = Independent.legacyMessage(
             productId: productId, offerId: offerId, appAccountToken: appAccountToken,
             nonce: try #require(legacy["nonce"]?.string), timestamp: try #require(legacy["timestamp"]?.int))
-        let checked = try Independent.opensslVerify(
+        let checked = try await Independent.opensslVerify(
             signatureBase64: try #require(legacy["signature"]?.string), message: message)
         #expect(checked.status == 0, "\(language): openssl rejected the batch's legacy signature: \(checked.stderr)")
     }
@@ -163,11 +167,11 @@ struct SnippetCommandTests {
     @Test(
         "the app's Swift snippets parse (swiftc -parse) and type-check against StoreKit 2's documented interface"
     )
-    func appSwiftSnippetsParse() throws {
+    func appSwiftSnippetsParse() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         // StoreKit does not exist on Linux: a module of its declarations, as Apple documents them.
-        let module = try Independent.run(
+        let module = try await Independent.run(
             "swiftc",
             [
                 "-emit-module", "-parse-as-library", "-module-name", "StoreKit", "-emit-module-path",
@@ -175,55 +179,57 @@ struct SnippetCommandTests {
             ])
         try #require(module.status == 0, "\(module.stderr)")
         for operation in Self.appSnippets[0].operations {
-            let source = try Self.render("swift-storekit", operation, port: 8080)
+            let source = try await Self.render("swift-storekit", operation, port: 8080)
             #expect(source.contains("import StoreKit"))
             let path = try folder.write(source, to: "\(operation).swift")
-            let parsed = try Independent.run("swiftc", ["-parse", path])
+            let parsed = try await Independent.run("swiftc", ["-parse", path])
             #expect(parsed.status == 0, "\(operation):\n\(parsed.stderr)\n\(source)")
-            let checked = try Independent.run(
+            let checked = try await Independent.run(
                 "swiftc", ["-typecheck", "-parse-as-library", "-I", folder.path, path])
             #expect(checked.status == 0, "\(operation):\n\(checked.stderr)\n\(source)")
         }
         // The type check has teeth: promotionalOffer(_:compactJWS:) gives a list, not one option.
-        let offer = try Self.render("swift-storekit", "promotional-offer", port: 8080)
+        let offer = try await Self.render("swift-storekit", "promotional-offer", port: 8080)
         let wrong = offer.replacingOccurrences(
             of: "var options = Set(", with: "var options: Set<Product.PurchaseOption> = (")
-        let failed = try Independent.run(
+        let failed = try await Independent.run(
             "swiftc",
             ["-typecheck", "-parse-as-library", "-I", folder.path, try folder.write(wrong, to: "wrong.swift")])
         #expect(failed.status != 0 && failed.stderr.contains("[Product.PurchaseOption]"), "\(failed.stderr)")
-        let legacy = try Self.render("swift-storekit", "legacy-promotional-offer", port: 8080)
+        let legacy = try await Self.render("swift-storekit", "legacy-promotional-offer", port: 8080)
         #expect(legacy.contains("Data(base64Encoded: signed.signature)"), "the signature must be decoded to Data")
         #expect(offer.contains(#""WIN\"BACK\\50 $HOME `id` 'ü' 😀""#), "\(offer)")
     }
 
-    static let clangAvailable: Bool = (try? Independent.run("clang", ["--version"]).status) == 0
+    static var clangAvailable: Bool {
+        get async { await ExternalProcess.succeeds("clang", ["--version"]) }
+    }
     static let clangReason = Comment(
         rawValue: "SKIPPED LOUDLY: clang is not on PATH, so the Objective-C snippet is not checked here "
             + "(it ships with the Swift toolchain; CI never skips this)")
 
     @Test(
         "the app's Objective-C snippet compiles against StoreKit's documented interface (clang -fsyntax-only)",
-        .enabled(if: clangAvailable || Independent.isCI, clangReason))
-    func appObjectiveCSnippetChecks() throws {
+        .enabled(clangReason) { await clangAvailable || Independent.isCI })
+    func appObjectiveCSnippetChecks() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
-        let source = try Self.render("objc-storekit", "legacy-promotional-offer", port: 8080)
+        let source = try await Self.render("objc-storekit", "legacy-promotional-offer", port: 8080)
         let arguments = [
             "-fsyntax-only", "-x", "objective-c", "-fobjc-arc", "-fobjc-runtime=gnustep-2.0", "-Wall", "-Werror",
             "-Wno-unused-function", "-I", Self.objcHeaders,
         ]
-        let checked = try Independent.run("clang", arguments + [try folder.write(source, to: "offer.m")])
+        let checked = try await Independent.run("clang", arguments + [try folder.write(source, to: "offer.m")])
         #expect(checked.status == 0, "\(checked.stderr)\n\(source)")
         // The check has teeth: a misspelt selector fails it.
         let misspelt = source.replacingOccurrences(of: "initWithIdentifier:", with: "initWithIdentifer:")
-        let failed = try Independent.run("clang", arguments + [try folder.write(misspelt, to: "bad.m")])
+        let failed = try await Independent.run("clang", arguments + [try folder.write(misspelt, to: "bad.m")])
         #expect(failed.status != 0 && failed.stderr.contains("initWithIdentifer"), "\(failed.stderr)")
     }
 
     @Test("--list shows every language, where it runs, and its operations")
-    func list() throws {
-        let result = try CLI.run(["snippet", "--list"])
+    func list() async throws {
+        let result = try await CLI.run(["snippet", "--list"])
         #expect(result.status == 0, "\(result)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         for toolchain in SnippetToolchain.all {
@@ -239,18 +245,18 @@ struct SnippetCommandTests {
     }
 
     @Test("--out writes the snippet whole (0644) and refuses to replace it without --force")
-    func out() throws {
+    func out() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let path = folder.file("sign.py")
         let arguments = ["snippet", "--language", "python", "--operation", "server-api-token", "--out", path]
-        let written = try CLI.run(arguments)
+        let written = try await CLI.run(arguments)
         #expect(written.status == 0 && written.stdout.isEmpty, "\(written)")
         #expect(try String(contentsOfFile: path, encoding: .utf8).contains("def create_server_api_token"))
         #expect(FileMode.of(path) == 0o644)
-        let refused = try CLI.run(arguments)
+        let refused = try await CLI.run(arguments)
         #expect(refused.status == 5 && refused.stderr.contains("already exists"), "\(refused)")
-        #expect(try CLI.run(arguments + ["--force"]).status == 0)
+        await #expect(try await CLI.run(arguments + ["--force"]).status == 0)
     }
 
     @Test(
@@ -281,20 +287,20 @@ struct SnippetCommandTests {
             (["--language", "curl", "--operation", "promotional-offer", "--app-account-token", "nope"], "UUID"),
             (["--language", "curl", "--operation", "promotional-offer", "--api-key-env", "1X"], "apiKeyVariable"),
         ])
-    func usageErrors(arguments: [String], expected: String) throws {
-        let result = try CLI.run(["snippet"] + arguments)
+    func usageErrors(arguments: [String], expected: String) async throws {
+        let result = try await CLI.run(["snippet"] + arguments)
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.contains(expected), "\(result)")
         #expect(result.stdout.isEmpty, "\(result)")
     }
 
     @Test("deprecated spellings (--offer-id, promotional-offer-v1, intro-eligibility) work, with a note on stderr")
-    func deprecatedSpellings() throws {
-        let current = try CLI.run([
+    func deprecatedSpellings() async throws {
+        let current = try await CLI.run([
             "snippet", "--language", "python", "--operation", "legacy-promotional-offer", "--offer-identifier", "X1",
         ])
         #expect(current.status == 0 && current.stderr.isEmpty, "\(current)")
-        let old = try CLI.run([
+        let old = try await CLI.run([
             "snippet", "--language", "python", "--operation", "promotional-offer-v1", "--offer-id", "X1",
         ])
         #expect(old.status == 0, "\(old)")
@@ -307,13 +313,13 @@ struct SnippetCommandTests {
         #expect(
             old.stderr.contains("'promotional-offer-v1' is deprecated")
                 && old.stderr.contains("'legacy-promotional-offer'"), "\(old)")
-        let eligibility = try CLI.run(["snippet", "--language", "curl", "--operation", "intro-eligibility"])
+        let eligibility = try await CLI.run(["snippet", "--language", "curl", "--operation", "intro-eligibility"])
         #expect(
             eligibility.status == 0 && eligibility.stdout.contains("introductory-offer-eligibility"), "\(eligibility)")
         #expect(eligibility.stderr.contains("'intro-eligibility' is deprecated"), "\(eligibility)")
         // Never printed: the listing and the snippets use the current names only (apart from the
         // service's own path, which the snippet takes from the service's operation for its scope).
-        let list = try CLI.run(["snippet", "--list"])
+        let list = try await CLI.run(["snippet", "--list"])
         let oldText = old.stdout.replacingOccurrences(of: "/v1/signatures/promotional-offer-v1", with: "")
         for spelling in ["promotional-offer-v1", "intro-eligibility", "advanced-commerce-api"] {
             #expect(!list.stdout.contains(spelling), "\(spelling) in --list")
@@ -322,7 +328,7 @@ struct SnippetCommandTests {
     }
 
     @Test("a template folder of your own: its files first, built-ins for the rest, new languages listed")
-    func ownTemplates() throws {
+    func ownTemplates() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         try FileManager.default.createDirectory(
@@ -334,45 +340,45 @@ struct SnippetCommandTests {
         try folder.write(
             "uri = URI({{{json.url}}}) # {{operationId}} {{scope}}\n", to: "ruby/server-api-token.mustache")
 
-        let mine = try CLI.run([
+        let mine = try await CLI.run([
             "snippet", "--templates", folder.path, "--language", "python", "--operation", "promotional-offer",
             "--api-key-env", "MY_KEY",
         ])
         #expect(mine.stdout == "# mine \"com.example.offerkit.monthly\" CLIENT MY_KEY\n", "\(mine)")
         // Files the folder lacks come from the built-ins, and use the folder's partials.
-        let fallback = try CLI.run([
+        let fallback = try await CLI.run([
             "snippet", "--templates", folder.path, "--language", "python", "--operation", "server-api-token",
         ])
         #expect(fallback.status == 0 && fallback.stdout.contains("CLIENT OFFERKIT_API_KEY"), "\(fallback)")
-        let ruby = try CLI.run([
+        let ruby = try await CLI.run([
             "snippet", "--templates", folder.path, "--language", "ruby", "--operation", "server-api-token",
             "--base-url", "https://offers.example.com/base",
         ])
         #expect(
             ruby.stdout == "uri = URI(\"https://offers.example.com/base/v1/tokens/server-api\") # "
                 + "createServerAPIToken server-api-token\n", "\(ruby)")
-        let list = try CLI.run(["snippet", "--templates", folder.path, "--list"])
+        let list = try await CLI.run(["snippet", "--templates", folder.path, "--list"])
         #expect(list.stdout.contains("ruby "), "\(list)")
         #expect(list.stdout.contains("swift-storekit "), "\(list)")
     }
 
     @Test("a missing template folder is an I/O error (5), a malformed template names file and line (4)")
-    func templateErrors() throws {
-        let missing = try CLI.run(["snippet", "--templates", "/nonexistent/snippets", "--list"])
+    func templateErrors() async throws {
+        let missing = try await CLI.run(["snippet", "--templates", "/nonexistent/snippets", "--list"])
         #expect(missing.status == 5 && missing.stderr.contains("/nonexistent/snippets"), "\(missing)")
         let folder = try TempDir.make()
         defer { folder.remove() }
         try FileManager.default.createDirectory(
             at: folder.url.appendingPathComponent("curl"), withIntermediateDirectories: true)
         try folder.write("line one\n{{#open}} never closed\n", to: "curl/server-api-token.mustache")
-        let malformed = try CLI.run([
+        let malformed = try await CLI.run([
             "snippet", "--templates", folder.path, "--language", "curl", "--operation", "server-api-token",
         ])
         #expect(malformed.status == 4, "\(malformed)")
         #expect(malformed.stderr.contains("curl/server-api-token.mustache"), "\(malformed)")
         #expect(malformed.stderr.contains("never closed") || malformed.stderr.contains("line"), "\(malformed)")
         try folder.write("{{> _nowhere}}\n", to: "curl/server-api-token.mustache")
-        let missingPartial = try CLI.run([
+        let missingPartial = try await CLI.run([
             "snippet", "--templates", folder.path, "--language", "curl", "--operation", "server-api-token",
         ])
         #expect(missingPartial.status == 4, "\(missingPartial)")
@@ -381,7 +387,7 @@ struct SnippetCommandTests {
     }
 
     @Test("the README's rendered snippets are what offerkit snippet renders today")
-    func readmeSnippetsAreCurrent() throws {
+    func readmeSnippetsAreCurrent() async throws {
         let readme = try String(contentsOf: CLI.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let blocks = readme.matches(of: /<!-- snippet: (\S+) (\S+) -->\n```\S*\n((?s:.*?))```\n<!-- end snippet -->/)
         #expect(blocks.count == 7, "one block per language")
@@ -389,7 +395,7 @@ struct SnippetCommandTests {
             Set(blocks.map { String($0.1) })
                 == Set(SnippetToolchain.all.map(\.language) + Self.appSnippets.map(\.language)))
         for block in blocks {
-            let rendered = try CLI.run(["snippet", "--language", String(block.1), "--operation", String(block.2)])
+            let rendered = try await CLI.run(["snippet", "--language", String(block.1), "--operation", String(block.2)])
             #expect(
                 rendered.stdout == String(block.3),
                 "README.md's \(block.1) \(block.2) snippet is stale: run templates/readme-snippets")

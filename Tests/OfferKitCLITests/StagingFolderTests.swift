@@ -8,7 +8,7 @@ import Testing
 struct StagingFolderTests {
     /// Leaves what a run killed while writing `name` in `files` leaves: its staging folder, with
     /// half a file in it, locked by nobody.
-    static func abandon(_ name: String, in files: CampaignFiles) throws -> String {
+    static func abandon(_ name: String, in files: CampaignFiles) async throws -> String {
         let folder = files.file(".\(name).offerkit-0badc0de.tmp")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         try Data("CODE1,https://".utf8).write(to: URL(fileURLWithPath: folder + "/" + name))
@@ -16,13 +16,13 @@ struct StagingFolderTests {
     }
 
     @Test("codes export --out removes what an interrupted export left, and says so")
-    func exportRemovesAbandonedOutput() throws {
+    func exportRemovesAbandonedOutput() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
-        #expect(try files.run("generate", CampaignFiles.example).status == 0)
-        let abandoned = try Self.abandon("codes.csv", in: files)
+        await #expect(try files.run("generate", CampaignFiles.example).status == 0)
+        let abandoned = try await Self.abandon("codes.csv", in: files)
         let out = files.file("codes.csv")
-        let export = try files.run("export", CampaignFiles.example, ["--out", out])
+        let export = try await files.run("export", CampaignFiles.example, ["--out", out])
         #expect(export.status == 0, "\(export)")
         #expect(
             export.stderr.contains(
@@ -32,11 +32,11 @@ struct StagingFolderTests {
     }
 
     @Test("a file written whole (openapi --out) removes what an interrupted run left too")
-    func atomicFileRemovesAbandonedOutput() throws {
+    func atomicFileRemovesAbandonedOutput() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
-        let abandoned = try Self.abandon("openapi.json", in: files)
-        let result = try CLI.run(["openapi", "--out", files.file("openapi.json")], cwd: files.folder.url)
+        let abandoned = try await Self.abandon("openapi.json", in: files)
+        let result = try await CLI.run(["openapi", "--out", files.file("openapi.json")], cwd: files.folder.url)
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.contains("removed \(abandoned)"), "\(result)")
         #expect(files.listing() == ["openapi.json"], "\(files.listing())")

@@ -7,8 +7,8 @@ import Testing
 struct TokenCommandTests {
     static func now() -> Int64 { Int64(Date().timeIntervalSince1970) }
 
-    @Test func serverAPITokenTextDefaultsToFiveMinutes() throws {
-        let result = try CLI.run(["token", "server-api"] + DemoKey.flags)
+    @Test func serverAPITokenTextDefaultsToFiveMinutes() async throws {
+        let result = try await CLI.run(["token", "server-api"] + DemoKey.flags)
         Expect.success(result)
         let jws = try #require(DecodedJWS(result.output), "not a compact JWS: \(result)")
         #expect(jws.headerText == #"{"alg":"ES256","kid":"DEMOKEY123","typ":"JWT"}"#)
@@ -24,8 +24,8 @@ struct TokenCommandTests {
     }
 
     @Test(arguments: [1, 3600])
-    func serverAPITokenJSON(lifetime: Int) throws {
-        let result = try CLI.run(
+    func serverAPITokenJSON(lifetime: Int) async throws {
+        let result = try await CLI.run(
             ["token", "server-api", "--lifetime", String(lifetime), "--format", "json"] + DemoKey.flags)
         Expect.success(result)
         let json = try #require(result.json, "not one JSON object: \(result)")
@@ -40,13 +40,13 @@ struct TokenCommandTests {
     }
 
     @Test(arguments: ["3601", "0", "-5"])
-    func serverAPITokenLifetimeOutOfRange(lifetime: String) throws {
-        let result = try CLI.run(["token", "server-api", "--lifetime=\(lifetime)"] + DemoKey.flags)
+    func serverAPITokenLifetimeOutOfRange(lifetime: String) async throws {
+        let result = try await CLI.run(["token", "server-api", "--lifetime=\(lifetime)"] + DemoKey.flags)
         Expect.failure(result, status: 4, mentioning: ["lifetime"])
     }
 
-    @Test func connectAPITokenTextDefaultsToFifteenMinutesWithoutBid() throws {
-        let result = try CLI.run(["token", "connect-api"] + DemoKey.flags)
+    @Test func connectAPITokenTextDefaultsToFifteenMinutesWithoutBid() async throws {
+        let result = try await CLI.run(["token", "connect-api"] + DemoKey.flags)
         Expect.success(result)
         let jws = try #require(DecodedJWS(result.output), "\(result)")
         #expect(jws.claims["iss"]?.string == DemoKey.issuerId)
@@ -59,8 +59,8 @@ struct TokenCommandTests {
         #expect(throws: Never.self) { try JWSVerifier(key: DemoKey.key).verify(result.output, as: .connectAPIToken) }
     }
 
-    @Test func connectAPITokenJSONWithScopes() throws {
-        let result = try CLI.run(
+    @Test func connectAPITokenJSONWithScopes() async throws {
+        let result = try await CLI.run(
             [
                 "token", "connect-api", "--lifetime", "1200", "--scope", "GET /v1/apps", "--scope",
                 "GET /v1/users?filter[roles]=ADMIN", "--format", "json",
@@ -75,8 +75,8 @@ struct TokenCommandTests {
         #expect(jws.claims["iat"]?.int == issuedAt)
     }
 
-    @Test func connectAPIIndividualKeyUsesSubUser() throws {
-        let result = try CLI.run(["token", "connect-api", "--individual", "--format", "json"] + DemoKey.keyFlags)
+    @Test func connectAPIIndividualKeyUsesSubUser() async throws {
+        let result = try await CLI.run(["token", "connect-api", "--individual", "--format", "json"] + DemoKey.keyFlags)
         Expect.success(result)
         let jws = try #require(DecodedJWS(result.json?["token"]?.string ?? ""), "\(result)")
         #expect(jws.claims["sub"]?.string == "user")
@@ -85,8 +85,8 @@ struct TokenCommandTests {
     }
 
     @Test(arguments: ["1201", "0"])
-    func connectAPITokenLifetimeOutOfRange(lifetime: String) throws {
-        let result = try CLI.run(["token", "connect-api", "--lifetime", lifetime] + DemoKey.flags)
+    func connectAPITokenLifetimeOutOfRange(lifetime: String) async throws {
+        let result = try await CLI.run(["token", "connect-api", "--lifetime", lifetime] + DemoKey.flags)
         Expect.failure(result, status: 4, mentioning: ["lifetime"])
     }
 }

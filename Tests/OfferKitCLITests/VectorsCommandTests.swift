@@ -1,4 +1,5 @@
 import Foundation
+import InteropSupport
 import Testing
 
 /// `offerkit vectors --out DIR`, run as the built binary: the files, their independence from us
@@ -9,17 +10,19 @@ struct VectorsCommandTests {
     static let verifyScript = CLI.packageRoot.appendingPathComponent("Tests/Interop/verify_vectors.py").path
     static let fileNames = ["README.md", "offerkit-vectors.json", "public-key.pem"]
 
-    static let jqAvailable: Bool = (try? Independent.run("jq", ["--version"]).status) == 0
+    static var jqAvailable: Bool {
+        get async { await ExternalProcess.succeeds("jq", ["--version"]) }
+    }
     static let jqReason = Comment(
         rawValue: "SKIPPED LOUDLY: jq is not on PATH, so the vectors README's shell commands are not run here "
             + "(apt-get install jq; CI never skips this)")
 
     @Test("with the demo key it writes what Tests/Vectors holds, with a warning")
-    func demoKeyMatchesCommittedFolder() throws {
+    func demoKeyMatchesCommittedFolder() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let out = folder.file("vectors/nested")
-        let result = try CLI.run(["vectors", "--out", out])
+        let result = try await CLI.run(["vectors", "--out", out])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.isEmpty, "\(result)")
         #expect(result.stderr.contains("demo key"), "\(result)")
@@ -43,21 +46,21 @@ struct VectorsCommandTests {
 
     @Test(
         "the vectors for another key, issuer and app pass the independent verifier",
-        .enabled(if: Independent.pythonAvailable || Independent.isCI, Independent.pythonReason))
-    func anotherKeyVerifiesIndependently() throws {
+        .enabled(Independent.pythonReason) { await Independent.pythonAvailable || Independent.isCI })
+    func anotherKeyVerifiesIndependently() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let key = try folder.write(
             try String(contentsOf: DemoKey.fixtureKeys.appendingPathComponent("p256.pkcs8.pem"), encoding: .utf8),
             to: "key.p8", mode: 0o600)
         let out = folder.file("out")
-        let result = try CLI.run([
+        let result = try await CLI.run([
             "vectors", "--out", out, "--key-file", key, "--key-id", "ABCDEF1234",
             "--issuer-id", "57246542-96fe-1a63-e053-0824d011072a", "--bundle-id", "com.example.other-app",
         ])
         #expect(result.status == 0, "\(result)")
         #expect(!result.stderr.contains("demo key"), "\(result)")
-        let check = try Independent.run(Independent.python, [Self.verifyScript, out + "/offerkit-vectors.json"])
+        let check = try await Independent.run(Independent.python, [Self.verifyScript, out + "/offerkit-vectors.json"])
         #expect(check.status == 0, "\(check.stdout)\n\(check.stderr)")
         #expect(check.stdout.contains("interop: 18 passed, 0 failed"), "\(check.stdout)")
         let vectors = try String(contentsOfFile: out + "/offerkit-vectors.json", encoding: .utf8)
@@ -75,11 +78,13 @@ struct VectorsCommandTests {
 
     @Test(
         "the README's commands run as written: openssl verifies the legacy case, PyJWT the JWS",
-        .enabled(
-            if: (Independent.pythonAvailable && Independent.opensslAvailable) || Independent.isCI,
-            Independent.pythonReason),
-        .enabled(if: jqAvailable || Independent.isCI, jqReason))
-    func readmeCommandsRun() throws {
+        .enabled(Independent.pythonReason) {
+            let python = await Independent.pythonAvailable
+            let openssl = await Independent.opensslAvailable
+            return (python && openssl) || Independent.isCI
+        },
+        .enabled(jqReason) { await jqAvailable || Independent.isCI })
+    func readmeCommandsRun() async throws {
         let readme = try String(
             contentsOf: Self.committed.appendingPathComponent("README.md"), encoding: .utf8)
         let block = try #require(
@@ -94,37 +99,37 @@ struct VectorsCommandTests {
         // `python3` in the README is the one with PyJWT: put OFFERKIT_PYTHON's folder first on PATH.
         let pythonFolder = URL(fileURLWithPath: Independent.python).deletingLastPathComponent().path
         let script = "set -e\ncd '\(folder.path)'\nexport PATH='\(pythonFolder)':\"$PATH\"\n" + block
-        let run = try Independent.run("bash", ["-c", script])
+        let run = try await Independent.run("bash", ["-c", script])
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
         #expect(run.stdout.contains("Verified OK"), "\(run.stdout)")
         #expect(run.stdout.contains("'aud': 'promotional-offer'"), "\(run.stdout)")
     }
 
     @Test("existing files are kept without --force (exit 5) and replaced with it")
-    func refusesToReplaceWithoutForce() throws {
+    func refusesToReplaceWithoutForce() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let kept = try folder.write("mine\n", to: "public-key.pem")
-        let refused = try CLI.run(["vectors", "--out", folder.path])
+        let refused = try await CLI.run(["vectors", "--out", folder.path])
         #expect(refused.status == 5, "\(refused)")
         #expect(refused.stderr.contains("public-key.pem") && refused.stderr.contains("--force"), "\(refused)")
         #expect(try String(contentsOfFile: kept, encoding: .utf8) == "mine\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["public-key.pem"])
 
-        let replaced = try CLI.run(["vectors", "--out", folder.path, "--force"])
+        let replaced = try await CLI.run(["vectors", "--out", folder.path, "--force"])
         #expect(replaced.status == 0, "\(replaced)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == Self.fileNames)
     }
 
     @Test("--out is required, and a key that does not load is a credentials error (exit 3)")
-    func errors() throws {
-        let missing = try CLI.run(["vectors"])
+    func errors() async throws {
+        let missing = try await CLI.run(["vectors"])
         #expect(missing.status == 2, "\(missing)")
         #expect(missing.stderr.contains("--out"), "\(missing)")
         let folder = try TempDir.make()
         defer { folder.remove() }
         let badKey = try folder.write("not a key\n", to: "AuthKey_ABCDEF1234.p8", mode: 0o600)
-        let refused = try CLI.run([
+        let refused = try await CLI.run([
             "vectors", "--out", folder.file("out"), "--key-file", badKey, "--issuer-id",
             "57246542-96fe-1a63-e053-0824d011072a", "--bundle-id", "com.example.app",
         ])
@@ -133,13 +138,13 @@ struct VectorsCommandTests {
     }
 
     @Test("a target that is a folder fails before anything is written, even with --force")
-    func noMixedSet() throws {
+    func noMixedSet() async throws {
         let folder = try TempDir.make()
         defer { folder.remove() }
         let oldKey = try folder.write("old key\n", to: "public-key.pem")
         try FileManager.default.createDirectory(
             at: folder.url.appendingPathComponent("README.md"), withIntermediateDirectories: false)
-        let result = try CLI.run(["vectors", "--out", folder.path, "--force"])
+        let result = try await CLI.run(["vectors", "--out", folder.path, "--force"])
         #expect(result.status == 5, "\(result)")
         #expect(result.stderr.contains("README.md") && result.stderr.contains("folder"), "\(result)")
         #expect(try String(contentsOfFile: oldKey, encoding: .utf8) == "old key\n")

@@ -46,13 +46,13 @@ struct VerifyAppleCommandTests {
             + (testCase.appAppleId.map { ["--app-apple-id", String($0)] } ?? [])
     }
 
-    @Test func everyCaseExitsAsTheLibraryAnswers() throws {
+    @Test func everyCaseExitsAsTheLibraryAnswers() async throws {
         let directory = try TempDir.make()
         defer { directory.remove() }
         let root = try directory.write(Self.cases.roots["test"] ?? "", to: "root.pem")
         for testCase in Self.cases.cases {
             let file = try directory.write(testCase.jws + "\n", to: "\(testCase.name).jws")
-            let result = try CLI.run(["verify-apple", "--jws-file", file] + Self.flags(testCase, root: root))
+            let result = try await CLI.run(["verify-apple", "--jws-file", file] + Self.flags(testCase, root: root))
             if testCase.expect == "accept" {
                 #expect(result.status == 0, "\(testCase.name)\n\(result)")
                 #expect(result.stdout.hasPrefix("verified: \(testCase.kind)"), "\(testCase.name)\n\(result)")
@@ -64,7 +64,7 @@ struct VerifyAppleCommandTests {
     }
 
     @Test("a crit or b64 header, a padded or non-canonical part and broken key usage exit 1 by name; high-S is 0")
-    func strictReading() throws {
+    func strictReading() async throws {
         let chain = AppleTestChain.shared
         let directory = try TempDir.make()
         defer { directory.remove() }
@@ -82,24 +82,24 @@ struct VerifyAppleCommandTests {
         for (variant, words) in refused {
             let file = try directory.write(try chain.sign(payload, variant: variant), to: "\(variant.rawValue).jws")
             for kind in [["--kind", "realtime-request"], []] {
-                let result = try CLI.run(["verify-apple", "--jws-file", file] + kind + flags)
+                let result = try await CLI.run(["verify-apple", "--jws-file", file] + kind + flags)
                 Expect.failure(result, status: 1, mentioning: ["verification failed"] + words)
             }
         }
         // The App Store signs with high S about half the time: accepted, as Apple's verifier accepts it.
         let highS = try directory.write(AppleTestChain.highS(try chain.sign(payload)), to: "high-s.jws")
-        let accepted = try CLI.run(["verify-apple", "--jws-file", highS] + flags)
+        let accepted = try await CLI.run(["verify-apple", "--jws-file", highS] + flags)
         Expect.success(accepted)
         #expect(accepted.stdout.hasPrefix("verified: realtime-request"), "\(accepted)")
     }
 
-    @Test func jsonIsThePayloadWithApplesNames() throws {
+    @Test func jsonIsThePayloadWithApplesNames() async throws {
         let directory = try TempDir.make()
         defer { directory.remove() }
         let root = try directory.write(Self.cases.roots["test"] ?? "", to: "root.pem")
         let notification = try Self.testCase("notification")
         let file = try directory.write(notification.jws, to: "n.jws")
-        let result = try CLI.run(
+        let result = try await CLI.run(
             ["verify-apple", "--jws-file", file, "--format", "json"] + Self.flags(notification, root: root))
         Expect.success(result)
         let json = try #require(result.json, "\(result)")
@@ -114,7 +114,7 @@ struct VerifyAppleCommandTests {
 
         // A refusal in JSON: valid false and the reason, exit 1.
         let wrong = try Self.testCase("wrong-root")
-        let refused = try CLI.run(
+        let refused = try await CLI.run(
             ["verify-apple", "--jws-file", try directory.write(wrong.jws, to: "w.jws"), "--format", "json"]
                 + Self.flags(wrong, root: root))
         #expect(refused.status == 1, "\(refused)")
@@ -122,7 +122,7 @@ struct VerifyAppleCommandTests {
         #expect(refused.json?["reason"]?.string?.contains("trusted root") == true, "\(refused)")
     }
 
-    @Test func kindIsReadFromThePayloadAndStdinWorks() throws {
+    @Test func kindIsReadFromThePayloadAndStdinWorks() async throws {
         let directory = try TempDir.make()
         defer { directory.remove() }
         let root = try directory.write(Self.cases.roots["test"] ?? "", to: "root.pem")
@@ -130,53 +130,55 @@ struct VerifyAppleCommandTests {
             let testCase = try Self.testCase(name)
             var flags = Self.flags(testCase, root: root)
             flags.removeFirst(2)  // no --kind
-            let result = try CLI.run(["verify-apple", "--jws-file", "-"] + flags, stdin: Data(testCase.jws.utf8))
+            let result = try await CLI.run(["verify-apple", "--jws-file", "-"] + flags, stdin: Data(testCase.jws.utf8))
             Expect.success(result)
             #expect(result.stdout.hasPrefix("verified: \(name) ("), "\(result)")
         }
     }
 
-    @Test func appleRootCAG3IsTheDefault() throws {
+    @Test func appleRootCAG3IsTheDefault() async throws {
         let directory = try TempDir.make()
         defer { directory.remove() }
         let file = try directory.write(try Self.testCase("transaction").jws, to: "t.jws")
-        let result = try CLI.run([
+        let result = try await CLI.run([
             "verify-apple", "--jws-file", file, "--bundle-id", "com.example.offerkit", "--environment", "sandbox",
         ])
         Expect.failure(result, status: 1, mentioning: ["Apple Root CA - G3"])
     }
 
-    @Test func usageAndInputErrors() throws {
+    @Test func usageAndInputErrors() async throws {
         let directory = try TempDir.make()
         defer { directory.remove() }
         let root = try directory.write(Self.cases.roots["test"] ?? "", to: "root.pem")
         let transaction = try directory.write(try Self.testCase("transaction").jws, to: "t.jws")
         // Production needs the App Apple ID; a transaction needs the bundle ID.
-        Expect.failure(
-            try CLI.run(["verify-apple", "--jws-file", transaction, "--root-certificate", root]), status: 2,
+        await Expect.failure(
+            try await CLI.run(["verify-apple", "--jws-file", transaction, "--root-certificate", root]), status: 2,
             mentioning: ["--app-apple-id"])
-        Expect.failure(
-            try CLI.run([
+        await Expect.failure(
+            try await CLI.run([
                 "verify-apple", "--jws-file", transaction, "--root-certificate", root, "--environment", "sandbox",
             ]), status: 2, mentioning: ["--bundle-id"])
-        Expect.failure(
-            try CLI.run(["verify-apple", "--jws-file", transaction, "--environment", "staging"]), status: 2)
+        await Expect.failure(
+            try await CLI.run(["verify-apple", "--jws-file", transaction, "--environment", "staging"]), status: 2)
         // A root that is not a certificate, a JWS over 64 KiB, a JWS that is not UTF-8: exit 4.
-        Expect.failure(
-            try CLI.run([
+        await Expect.failure(
+            try await CLI.run([
                 "verify-apple", "--jws-file", transaction, "--root-certificate", transaction, "--environment",
                 "sandbox", "--bundle-id", "com.example.offerkit",
             ]), status: 4, mentioning: ["--root-certificate", "not a DER certificate"])
-        Expect.failure(
-            try CLI.run(
+        await Expect.failure(
+            try await CLI.run(
                 ["verify-apple", "--jws-file", "-", "--environment", "sandbox"],
                 stdin: Data(repeating: UInt8(ascii: "a"), count: 70_000)), status: 4, mentioning: ["64 KiB"])
-        Expect.failure(
-            try CLI.run(["verify-apple", "--jws-file", "-", "--environment", "sandbox"], stdin: Data([0xFF, 0xFE])),
+        await Expect.failure(
+            try await CLI.run(
+                ["verify-apple", "--jws-file", "-", "--environment", "sandbox"], stdin: Data([0xFF, 0xFE])),
             status: 4, mentioning: ["UTF-8"])
         // A missing file is I/O (exit 5); a payload of no known kind asks for --kind.
-        Expect.failure(
-            try CLI.run(["verify-apple", "--jws-file", directory.file("missing.jws"), "--environment", "sandbox"]),
+        await Expect.failure(
+            try await CLI.run(["verify-apple", "--jws-file", directory.file("missing.jws"), "--environment", "sandbox"]
+            ),
             status: 5)
     }
 }

@@ -16,9 +16,9 @@ struct VerifyCommandTests {
     /// The output with all whitespace removed, so pretty-printed JSON can be searched.
     static func squeezed(_ text: String) -> String { text.filter { !$0.isWhitespace } }
 
-    @Test func textShowsKindHeaderAndClaims() throws {
+    @Test func textShowsKindHeaderAndClaims() async throws {
         let jws = try Self.signedOffer()
-        let result = try CLI.run(["verify", "--jws", jws] + DemoKey.flags)
+        let result = try await CLI.run(["verify", "--jws", jws] + DemoKey.flags)
         Expect.success(result)
         let text = Self.squeezed(result.stdout)
         #expect(text.contains("promotional-offer"))
@@ -28,9 +28,9 @@ struct VerifyCommandTests {
         #expect(text.contains(#""bid":"com.example.offerkit.demo""#))
     }
 
-    @Test func jsonIsValidKindHeaderClaims() throws {
+    @Test func jsonIsValidKindHeaderClaims() async throws {
         let jws = try Self.signedOffer()
-        let result = try CLI.run(["verify", "--jws", jws, "--format", "json"] + DemoKey.flags)
+        let result = try await CLI.run(["verify", "--jws", jws, "--format", "json"] + DemoKey.flags)
         Expect.success(result)
         let json = try #require(result.json, "not one JSON object: \(result)")
         #expect(json["valid"]?.bool == true)
@@ -42,7 +42,7 @@ struct VerifyCommandTests {
         #expect(json["claims"]?["iss"]?.string == DemoKey.issuerId)
     }
 
-    @Test func kindsOfTokensAndRequestsAreNamed() throws {
+    @Test func kindsOfTokensAndRequestsAreNamed() async throws {
         let cases: [(arguments: [String], kind: JWSKind)] = [
             (
                 ["sign", "intro-eligibility", "--product-id", "p", "--allow-intro", "true", "--transaction-id", "1"],
@@ -52,32 +52,33 @@ struct VerifyCommandTests {
             (["token", "connect-api"], .connectAPIToken),
         ]
         for item in cases {
-            let signed = try CLI.run(item.arguments + DemoKey.flags)
+            let signed = try await CLI.run(item.arguments + DemoKey.flags)
             Expect.success(signed)
             // An App Store Connect token names no app: --bundle-id cannot apply to it (exit 2).
             let flags = item.kind == .connectAPIToken ? DemoKey.flags(without: "--bundle-id") : DemoKey.flags
-            let result = try CLI.run(["verify", "--jws", signed.output, "--format", "json"] + flags)
+            let result = try await CLI.run(["verify", "--jws", signed.output, "--format", "json"] + flags)
             Expect.success(result)
             #expect(result.json?["kind"]?.string == item.kind.rawValue, "\(result)")
-            let text = try CLI.run(["verify", "--jws", signed.output] + flags)
+            let text = try await CLI.run(["verify", "--jws", signed.output] + flags)
             Expect.success(text)
             #expect(text.stdout.contains(item.kind.rawValue), "text names the kind\n\(text)")
         }
     }
 
-    @Test func fromAFileFromStdinAndWithAPublicKeyFile() throws {
+    @Test func fromAFileFromStdinAndWithAPublicKeyFile() async throws {
         let jws = try Self.signedOffer()
         let folder = try TempDir.make()
         defer { folder.remove() }
         let path = try folder.write(jws + "\n", to: "offer.jws")
 
-        let fromFile = try CLI.run(["verify", "--jws-file", path] + DemoKey.flags)
+        let fromFile = try await CLI.run(["verify", "--jws-file", path] + DemoKey.flags)
         Expect.success(fromFile)
-        let fromStdin = try CLI.run(["verify", "--jws-file", "-"] + DemoKey.flags, stdin: Data((jws + "\n").utf8))
+        let fromStdin = try await CLI.run(
+            ["verify", "--jws-file", "-"] + DemoKey.flags, stdin: Data((jws + "\n").utf8))
         Expect.success(fromStdin)
 
         // --public-key alone: no private key needed.
-        let withPublicKey = try CLI.run(
+        let withPublicKey = try await CLI.run(
             [
                 "verify", "--jws", jws, "--public-key", DemoKey.publicKeyPath, "--kind", "promotional-offer",
                 "--format",
@@ -87,13 +88,13 @@ struct VerifyCommandTests {
         #expect(withPublicKey.json?["valid"]?.bool == true, "\(withPublicKey)")
     }
 
-    @Test func tamperedPayloadExitsOne() throws {
+    @Test func tamperedPayloadExitsOne() async throws {
         let jws = try #require(DecodedJWS(try Self.signedOffer()))
         let tampered = jws.withPayload(jws.payloadText.replacingOccurrences(of: "WINBACK50", with: "WINBACK99"))
-        let result = try CLI.run(["verify", "--jws", tampered] + DemoKey.flags)
+        let result = try await CLI.run(["verify", "--jws", tampered] + DemoKey.flags)
         Expect.failure(result, status: 1)
 
-        let json = try CLI.run(["verify", "--jws", tampered, "--format", "json"] + DemoKey.flags)
+        let json = try await CLI.run(["verify", "--jws", tampered, "--format", "json"] + DemoKey.flags)
         #expect(json.status == 1, "\(json)")
         let object = try #require(json.json, "json mode prints {valid:false, reason}\n\(json)")
         #expect(object["valid"]?.bool == false)
@@ -101,21 +102,21 @@ struct VerifyCommandTests {
         #expect(reason.isEmpty == false, "a reason is given")
     }
 
-    @Test func wrongPublicKeyExitsOne() throws {
+    @Test func wrongPublicKeyExitsOne() async throws {
         let jws = try Self.signedOffer()
         let other = DemoKey.fixtureKeys.appendingPathComponent("p256.pub.pem").path
-        let result = try CLI.run(["verify", "--jws", jws, "--public-key", other])
+        let result = try await CLI.run(["verify", "--jws", jws, "--public-key", other])
         Expect.failure(result, status: 1)
-        let json = try CLI.run(["verify", "--jws", jws, "--public-key", other, "--format", "json"])
+        let json = try await CLI.run(["verify", "--jws", jws, "--public-key", other, "--format", "json"])
         #expect(json.status == 1, "\(json)")
         #expect(json.json?["valid"]?.bool == false, "\(json)")
     }
 
-    @Test func wrongKindAndGarbageExitOne() throws {
+    @Test func wrongKindAndGarbageExitOne() async throws {
         let jws = try Self.signedOffer()
-        let wrongKind = try CLI.run(["verify", "--jws", jws, "--kind", "server-api-token"] + DemoKey.flags)
+        let wrongKind = try await CLI.run(["verify", "--jws", jws, "--kind", "server-api-token"] + DemoKey.flags)
         Expect.failure(wrongKind, status: 1)
-        let garbage = try CLI.run(["verify", "--jws", "not.a.jws"] + DemoKey.flags)
+        let garbage = try await CLI.run(["verify", "--jws", "not.a.jws"] + DemoKey.flags)
         Expect.failure(garbage, status: 1)
     }
 
@@ -129,8 +130,8 @@ struct VerifyCommandTests {
         ]
     }
 
-    @Test func legacySignatureVerifies() throws {
-        let signed = try CLI.run(
+    @Test func legacySignatureVerifies() async throws {
+        let signed = try await CLI.run(
             [
                 "sign", "promotional-offer-v1", "--product-id", Fixed.productId, "--offer-id", Fixed.offerId,
                 "--app-account-token", Fixed.appAccountTokenUpper, "--nonce", Fixed.nonceUpper, "--timestamp",
@@ -139,13 +140,13 @@ struct VerifyCommandTests {
         Expect.success(signed)
         // A legacy signature signs no issuer ID: --issuer-id cannot apply to it (exit 2).
         let flags = DemoKey.flags(without: "--issuer-id")
-        let ok = try CLI.run(Self.legacyArguments(signature: signed.output) + flags)
+        let ok = try await CLI.run(Self.legacyArguments(signature: signed.output) + flags)
         #expect(ok.status == 0, "\(ok)")
-        let json = try CLI.run(Self.legacyArguments(signature: signed.output) + ["--format", "json"] + flags)
+        let json = try await CLI.run(Self.legacyArguments(signature: signed.output) + ["--format", "json"] + flags)
         #expect(json.status == 0, "\(json)")
         #expect(json.json?["valid"]?.bool == true, "\(json)")
 
-        let shifted = try CLI.run(
+        let shifted = try await CLI.run(
             Self.legacyArguments(signature: signed.output, timestamp: Fixed.timestamp + 1) + flags)
         Expect.failure(shifted, status: 1)
 
@@ -154,13 +155,13 @@ struct VerifyCommandTests {
             LegacyPromotionalOfferRequest(
                 productId: Fixed.productId, offerIdentifier: Fixed.offerId, appAccountToken: Fixed.appAccountTokenUpper),
             nonce: Fixed.nonceUUID, timestamp: Fixed.timestamp)
-        let fromLibrary = try CLI.run(Self.legacyArguments(signature: library.signature) + flags)
+        let fromLibrary = try await CLI.run(Self.legacyArguments(signature: library.signature) + flags)
         #expect(fromLibrary.status == 0, "\(fromLibrary)")
 
         // Another bundle ID in the credentials: not what was signed.
         var otherBundle = flags
         otherBundle[otherBundle.firstIndex(of: DemoKey.bundleId)!] = "com.example.other"
-        let wrongBundle = try CLI.run(Self.legacyArguments(signature: signed.output) + otherBundle)
+        let wrongBundle = try await CLI.run(Self.legacyArguments(signature: signed.output) + otherBundle)
         Expect.failure(wrongBundle, status: 1)
     }
 }

@@ -1,5 +1,7 @@
 import AppleTestChain
 import Foundation
+import InteropSupport
+import LateGlobalExecutor
 import OfferAppleVerification
 import OfferJSON
 import OfferRetention
@@ -119,35 +121,38 @@ struct RetentionDeciderTests {
         }
     }
 
-    /// Runs every job only after a delay: a machine so busy that each task waits that long for a thread.
-    final class LateExecutor: TaskExecutor, @unchecked Sendable {
-        let delay: Double
-        init(delay: Double) { self.delay = delay }
-        func enqueue(_ job: consuming ExecutorJob) {
-            let job = UnownedJob(job)
-            DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
-                job.runSynchronously(on: self.asUnownedTaskExecutor())
-            }
-        }
-    }
+    /// Set in the child process of ``budgetStartsWithTheDecider()``: the seconds each job waits.
+    static let lateMachineVariable = "OFFERKIT_TESTS_LATE_GLOBAL_EXECUTOR"
 
     @Test("the budget starts with the decider: time its task waits for a thread does not count")
     func budgetStartsWithTheDecider() async throws {
-        // Each task waits 300 ms for a thread; the budget is 100 ms. A timer started beside the
-        // decider's task (the earlier design, failed in CI) fired before the decider began; started
-        // in it, it cannot start before the decider has run to its first suspension.
-        let decision = RetentionDecision.message(messageIdentifier: RetentionExample.plainMessage)
-        let responder = try RetentionFixtures.responder(
-            decider: FixedDecider(decision: decision), settings: RetentionFixtures.settings(budget: .milliseconds(100)))
-        let late = LateExecutor(delay: 0.3)
-        for _ in 0..<3 {
-            let outcome = await responder.respond(to: try RetentionFixtures.body(), deciderExecutor: late)
-            guard case .answered(let answer) = outcome else {
-                Issue.record("refused")
-                return
+        // A machine where each task waits 300 ms for a thread; the budget is 100 ms. A timer started
+        // beside the decider's task (an earlier design, failed in CI) fired before the decider began;
+        // started in it, it cannot start before the decider has run to its first suspension. The
+        // delay is Swift's global executor's own (every job it is given runs 300 ms late), so it is
+        // made in a child process: this test binary again, running only this test.
+        if let delay = ProcessInfo.processInfo.environment[Self.lateMachineVariable].flatMap(Double.init) {
+            offerkit_tests_delay_global_jobs(delay)
+            let decision = RetentionDecision.message(messageIdentifier: RetentionExample.plainMessage)
+            let responder = try RetentionFixtures.responder(
+                decider: FixedDecider(decision: decision),
+                settings: RetentionFixtures.settings(budget: .milliseconds(100)))
+            for _ in 0..<3 {
+                guard case .answered(let answer) = await responder.respond(to: try RetentionFixtures.body()) else {
+                    Issue.record("refused")
+                    return
+                }
+                #expect(
+                    answer.kind == .message && answer.hookFailure == nil, "\(String(describing: answer.hookFailure))")
             }
-            #expect(answer.kind == .message && answer.hookFailure == nil, "\(String(describing: answer.hookFailure))")
+            return
         }
+        try #require(ChildProcess.canRerunTestBinary, "the test binary cannot be started again here")
+        let child = try ChildProcess.testBinary(
+            running: "budgetStartsWithTheDecider", environment: [Self.lateMachineVariable: "0.3"], watchdog: 300)
+        let ending = await child.ending()
+        #expect(ending == .exited(0), "the child (a late machine) failed:\n\(child.stdout)")
+        #expect(child.stdout.contains("Test run with 1 test"), "the child ran no such test:\n\(child.stdout)")
     }
 
     @Test("a caller already cancelled does not ask the decider: {} at once, .stopped")

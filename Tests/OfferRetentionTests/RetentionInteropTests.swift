@@ -12,9 +12,14 @@ import Testing
 /// Advanced Commerce token verifies with PyJWT, every V1 signature with openssl.
 @Suite("Get Retention Message: Apple's library, PyJWT and openssl agree")
 struct RetentionInteropTests {
-    static let available: Bool =
-        (try? ExternalProcess.run(InteropEnvironment.python, ["-c", "import appstoreserverlibrary, jwt"]).status) == 0
-        && (try? ExternalProcess.run("openssl", ["version"]).status) == 0
+    static var available: Bool {
+        get async {
+            let python = await ExternalProcess.succeeds(
+                InteropEnvironment.python, ["-c", "import appstoreserverlibrary, jwt"])
+            let openssl = await ExternalProcess.succeeds("openssl", ["version"])
+            return python && openssl
+        }
+    }
 
     static let reason = Comment(
         rawValue:
@@ -128,7 +133,7 @@ struct RetentionInteropTests {
 
     @Test(
         "Apple's verifier agrees on every case; every answer reads with Apple's models and its signatures verify",
-        .enabled(if: available || InteropEnvironment.isCI, reason))
+        .enabled(reason) { await available || InteropEnvironment.isCI })
     func independentChecks() async throws {
         var cases = try await Self.makeCases()
         // Answers doctored here must be flagged: the checks are not vacuous.
@@ -156,7 +161,7 @@ struct RetentionInteropTests {
                 keyId: RetentionFixtures.keyId, cases: cases)
         ).write(to: file)
         let script = RetentionFixtures.packageRoot.appendingPathComponent("Tests/Interop/verify_retention_answers.py")
-        let result = try ExternalProcess.run(
+        let result = try await ExternalProcess.run(
             InteropEnvironment.python, [script.path, file.path, RetentionFixtures.publicKeyFile])
         try #require(result.status == 0, "the checks did not run:\n\(result.stderr)")
         let verdicts = try result.stdout.split(separator: "\n").map {

@@ -75,7 +75,7 @@ struct RetentionRulesParsingTests {
             (#"[{"locale": "en_US", "message": \#(message)}]"#, #"[0].locale: expected a locale or its prefix"#),
             (
                 #"[{"message": \#(message)}, {"promotionalOffer": {"messageIdentifier": "7c9e6679-7425-40de-944b-e07fc1f90ae7", "productId": "p", "offerIdentifier": "o", "signature": "v3"}}]"#,
-                #"[1].promotionalOffer.signature: expected "v1" or "v2", found "v3""#
+                #"[1].promotionalOffer.signature: expected "v1" or "v2" (in any case), found "v3""#
             ),
             (
                 #"[{"promotionalOffer": {"messageIdentifier": "7c9e6679-7425-40de-944b-e07fc1f90ae7", "productId": "p", "offerIdentifier": "o"}}]"#,
@@ -87,7 +87,7 @@ struct RetentionRulesParsingTests {
             ),
             (
                 #"[{"alternateProduct": {"messageIdentifier": "7c9e6679-7425-40de-944b-e07fc1f90ae7", "productId": "p", "billingPlanType": "YEARLY"}}]"#,
-                #"[0].alternateProduct.billingPlanType: expected "MONTHLY" or "BILLED_UPFRONT", found "YEARLY""#
+                #"[0].alternateProduct.billingPlanType: expected "MONTHLY" or "BILLED_UPFRONT" (in any case), found "YEARLY""#
             ),
             (
                 #"[{"advancedCommerceInfo": {"messageIdentifier": "7c9e6679-7425-40de-944b-e07fc1f90ae7", "request": {"operation": "REACTIVATE_SUBSCRIPTION"}}}]"#,

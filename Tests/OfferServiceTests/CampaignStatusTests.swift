@@ -29,25 +29,27 @@ struct CampaignStatusTests {
                 #expect(response.headers[.cacheControl] == "no-store")
                 let json = try #require(response.json)
                 try SchemaValidator().validate(json, against: CodeSchemas.status)
-                #expect(
-                    json == CodeSchemas.statusJSON(try await ledger.status(campaign: F.campaignName, today: F.today)))
+                let report = CampaignStatusReport(
+                    try await ledger.status(campaign: F.campaignName, today: F.today), today: F.today,
+                    resources: try await ledger.connectResources(campaign: F.campaignName))
+                #expect(json == report.json)
+                #expect(json["today"] == .string(F.today.description) && json["appStoreConnect"] == .array([]))
                 #expect(json["campaign"] == .string(F.campaignName) && json["appAppleId"] == .string(F.appAppleId))
 
                 guard case .array(let offers)? = json["offers"] else {
                     Issue.record("offers is not an array: \(response.text)")
                     return
                 }
-                #expect(offers.map { $0["name"] } == F.offers.map { .string($0) })
+                #expect(offers.map { $0["offer"] } == F.offers.map { .string($0) })
                 #expect(offers.map { $0["active"] } == F.offers.map { .bool($0 != "Old") })
                 func batches(_ offer: String) -> [JSONValue] {
-                    guard case .array(let list)? = offers.first(where: { $0["name"] == .string(offer) })?["batches"]
-                    else {
+                    guard case .array(let list)? = offers.first(where: { $0["offer"] == .string(offer) })?["batches"] else {
                         return []
                     }
                     return list
                 }
                 func counts(_ batch: JSONValue) -> [Int64?] {
-                    ["recorded", "stored", "assigned", "left"].map { batch[$0]?.int64 }
+                    ["codeCount", "storedCodes", "assigned", "left"].map { batch[$0]?.int64 }
                 }
                 let half = try #require(batches("Half").first)
                 #expect(counts(half) == [3, 3, 2, 1])

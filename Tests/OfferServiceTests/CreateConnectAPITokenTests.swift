@@ -147,12 +147,12 @@ struct CreateConnectAPITokenTests {
 
     @Test(
         "PyJWT and cryptography verify the token and read the same claims",
-        .enabled(if: IndependentVerifier.pythonEnabled, IndependentVerifier.pythonReason))
+        .enabled(IndependentVerifier.pythonReason) { await IndependentVerifier.pythonEnabled })
     func independentlyVerified() async throws {
         let response = try await route.post(#"{"lifetime":300,"scope":["GET /v1/apps"]}"#)
         #expect(response.status == 200, "\(response.text)")
         let token = try #require(response.string("token"))
-        let verified = try IndependentVerifier.verify([(token, "appstoreconnect-v1")])
+        let verified = try await IndependentVerifier.verify([(token, "appstoreconnect-v1")])
         let claims = try #require(verified.first?.claims)
         #expect(claims["iss"] == .string(ServiceFixtures.issuerId))
         #expect(claims["scope"] == .array([.string("GET /v1/apps")]))

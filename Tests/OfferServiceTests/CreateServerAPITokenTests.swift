@@ -144,12 +144,12 @@ struct CreateServerAPITokenTests {
 
     @Test(
         "PyJWT and cryptography verify the token and read the same claims",
-        .enabled(if: IndependentVerifier.pythonEnabled, IndependentVerifier.pythonReason))
+        .enabled(IndependentVerifier.pythonReason) { await IndependentVerifier.pythonEnabled })
     func independentlyVerified() async throws {
         let response = try await route.post(#"{"bundleId":"com.example.offerkit.demo","lifetime":600}"#)
         #expect(response.status == 200, "\(response.text)")
         let token = try #require(response.string("token"))
-        let verified = try IndependentVerifier.verify([(token, "appstoreconnect-v1")])
+        let verified = try await IndependentVerifier.verify([(token, "appstoreconnect-v1")])
         let claims = try #require(verified.first?.claims)
         #expect(claims["iss"] == .string(ServiceFixtures.issuerId))
         #expect(claims["bid"] == .string(ServiceFixtures.app))

@@ -4,7 +4,6 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import NIOConcurrencyHelpers
 import OfferAppleVerification
 import OfferJSON
 import OfferRetention
@@ -202,15 +201,6 @@ struct GetRetentionMessageTests {
         }
     }
 
-    /// Answers the default message, after noting whether it ran on ``DedicatedThreads``.
-    struct WhereItRuns: RetentionDecider {
-        let ranOnDedicatedThreads = NIOLockedValueBox<Bool?>(nil)
-        func decide(for request: DecodedRealtimeRequestBody, bundleId: String) async throws -> RetentionDecision {
-            ranOnDedicatedThreads.withLockedValue { $0 = DedicatedThreads.isCurrent }
-            return .default
-        }
-    }
-
     struct Throwing: RetentionDecider {
         struct Failure: Error {}
         func decide(for request: DecodedRealtimeRequestBody, bundleId: String) async throws -> RetentionDecision {
@@ -264,17 +254,5 @@ struct GetRetentionMessageTests {
         let warning = try #require(records.all.first { $0.level == .warning })
         #expect(
             warning.metadata["retention.failure"]?.contains("Throwing.Failure") == true, "\(warning.metadata)")
-    }
-
-    @Test("a decider runs on the executor the service's router was given, as the request's work does")
-    func deciderRunsOnTheRoutersExecutor() async throws {
-        // The tests' routers run each request's work on DedicatedThreads; the decider's task is
-        // unstructured and would not inherit that, and ran on the starved cooperative pool in CI.
-        let decider = WhereItRuns()
-        try await ServiceFixtures.application(try F.service(decider: decider)).test(.router) { client in
-            let response = try await client.call(.post, F.path, body: try F.body())
-            #expect(response.status == 200 && response.text == "{}")
-        }
-        #expect(decider.ranOnDedicatedThreads.withLockedValue { $0 } == true)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import InteropSupport
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -96,19 +97,8 @@ struct HostileClientTests {
         let service = try ServiceFixtures.service { $0.limits = limits }
         let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
         let runner = ServiceRunner(service: service, host: "127.0.0.1", port: 0, logger: logger)
-        // On threads of their own: tests that block the cooperative pool cannot starve the service or
-        // its client past the limits these tests check.
-        try await withTaskExecutorPreference(DedicatedThreads.shared) {
-            try await runner.makeApplication(taskExecutor: DedicatedThreads.shared).test(.live) { client in
-                try await body(try #require(client.port))
-            }
-        }
-    }
-
-    @Test("live exchanges run on threads of their own (DedicatedThreads)")
-    func liveExchangesRunOnDedicatedThreads() async throws {
-        try await Self.live(records: LogRecords()) { _ in
-            #expect(DedicatedThreads.isCurrent)
+        try await runner.makeApplication().test(.live) { client in
+            try await body(try #require(client.port))
         }
     }
 
@@ -384,35 +374,35 @@ struct HostileClientTests {
     func bodySentInTimeWhileTheServiceWasBusy(complete: Bool) async throws {
         // The service's tasks cannot get a thread for 2 s (a busy machine) while the client sends a body
         // in 21 pieces within 0.4 s (or all but the last); the request timeout is 1 s. Its buffer full,
-        // NIO stops reading the connection until the request's task reads the body.
+        // NIO stops reading the connection until the request's task reads the body. The application
+        // runs under the gate's executor preference, which its connections' tasks inherit.
         let gate = GatedExecutor()
         let records = LogRecords()
         let service = try ServiceFixtures.service { $0.limits = ServiceLimits(requestTimeoutSeconds: 1) }
         let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
         let runner = ServiceRunner(service: service, host: "127.0.0.1", port: 0, logger: logger)
         let received = try await withTaskExecutorPreference(gate) {
-            try await runner.makeApplication(taskExecutor: gate).test(.live) { client in
+            try await runner.makeApplication().test(.live) { client in
                 let port = try #require(client.port)
                 let body = Array(Self.body)
                 let request =
                     Self.head(requestId: "busy", "Content-Length: \(Self.body.utf8.count)\r\n")
-                return await withCheckedContinuation { continuation in
-                    Thread {
-                        guard let socket = BlockingSocket(port: port) else { return continuation.resume(returning: "") }
-                        gate.hold()
-                        let start = Date()
-                        socket.send(request)
-                        for piece in stride(from: 0, to: complete ? body.count : body.count - 5, by: 5) {
-                            usleep(15_000)
-                            socket.send(String(body[piece..<min(piece + 5, body.count)]))
-                        }
-                        usleep(useconds_t(max(0, 2 - Date().timeIntervalSince(start)) * 1_000_000))
-                        gate.release()
-                        let bytes = socket.receive {
-                            String(decoding: $0, as: UTF8.self).contains("\r\n\r\n{") && $0.last == UInt8(ascii: "\n")
-                        }
-                        continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
-                    }.start()
+                // The client on a thread of its own: the gate holds the threads the service would use.
+                return await OwnedThread.run {
+                    guard let socket = BlockingSocket(port: port) else { return "" }
+                    gate.hold()
+                    let start = Date()
+                    socket.send(request)
+                    for piece in stride(from: 0, to: complete ? body.count : body.count - 5, by: 5) {
+                        OwnedThread.pause(0.015)
+                        socket.send(String(body[piece..<min(piece + 5, body.count)]))
+                    }
+                    OwnedThread.pause(max(0, 2 - Date().timeIntervalSince(start)))
+                    gate.release()
+                    let bytes = socket.receive {
+                        String(decoding: $0, as: UTF8.self).contains("\r\n\r\n{") && $0.last == UInt8(ascii: "\n")
+                    }
+                    return String(decoding: bytes, as: UTF8.self)
                 }
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdTesting
+import InteropSupport
 import Logging
 import OfferCodes
 import OfferJSON

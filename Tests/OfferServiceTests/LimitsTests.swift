@@ -236,9 +236,6 @@ struct LimitsTests {
             let short = try await client.call(.get, "/test/short", key: ServiceFixtures.admin.secret)
             #expect(short.status == 200)
             #expect(short.json?["workers"] == .bool(false))
-            // The tests' routers run the others on DedicatedThreads, out of reach of tests that block
-            // the cooperative pool (OfferService.testApplication).
-            #expect(short.json?["dedicated"] == .bool(true))
         }
         #expect(ServiceOperation.validateCampaign.runsLong && ServiceOperation.planCampaign.runsLong)
         #expect(ServiceOperation.all.filter(\.runsLong).map(\.id).sorted() == ["planCampaign", "validateCampaign"])

@@ -242,9 +242,9 @@ struct OpenAPIDocumentTests {
 
     @Test(
         "openapi-spec-validator accepts the document and jsonschema accepts every example",
-        .enabled(if: OpenAPIPython.shouldRun, OpenAPIPython.reason))
-    func independentValidator() throws {
-        let result = try OpenAPIPython.check(json: OpenAPIDocument.jsonText())
+        .enabled(OpenAPIPython.reason) { await OpenAPIPython.shouldRun })
+    func independentValidator() async throws {
+        let result = try await OpenAPIPython.check(json: OpenAPIDocument.jsonText())
         #expect(result.status == 0, "\(result.stderr)")
         let summary = try JSONValue.parse(Array(result.stdout.utf8))
         #expect(summary["examples"] == .integer(OpenAPIExampleChecker.count(in: document)))
@@ -252,10 +252,10 @@ struct OpenAPIDocumentTests {
 
     @Test(
         "openapi-spec-validator accepts the document a service without a ledger serves",
-        .enabled(if: OpenAPIPython.shouldRun, OpenAPIPython.reason))
-    func independentValidatorWithoutLedger() throws {
+        .enabled(OpenAPIPython.reason) { await OpenAPIPython.shouldRun })
+    func independentValidatorWithoutLedger() async throws {
         let stateless = OpenAPIDocument.document(includingLedger: false)
-        let result = try OpenAPIPython.check(json: OpenAPIDocument.jsonText(includingLedger: false))
+        let result = try await OpenAPIPython.check(json: OpenAPIDocument.jsonText(includingLedger: false))
         #expect(result.status == 0, "\(result.stderr)")
         let summary = try JSONValue.parse(Array(result.stdout.utf8))
         #expect(summary["examples"] == .integer(OpenAPIExampleChecker.count(in: stateless)))
@@ -263,9 +263,9 @@ struct OpenAPIDocumentTests {
 
     @Test(
         "the YAML loads (PyYAML) to exactly the JSON document",
-        .enabled(if: OpenAPIPython.shouldRun, OpenAPIPython.reason))
-    func yamlRoundTrips() throws {
-        let result = try OpenAPIPython.yamlLoadsAsJSON(
+        .enabled(OpenAPIPython.reason) { await OpenAPIPython.shouldRun })
+    func yamlRoundTrips() async throws {
+        let result = try await OpenAPIPython.yamlLoadsAsJSON(
             yaml: OpenAPIDocument.yamlText(), json: OpenAPIDocument.jsonText())
         #expect(result.status == 0, "\(result.stdout.prefix(2000))\n\(result.stderr)")
     }

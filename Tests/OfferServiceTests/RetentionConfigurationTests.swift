@@ -131,7 +131,7 @@ struct RetentionConfigurationTests {
             ),
             (
                 #"{"environments": ["Sandbox"], "apps": {"com.example.offerkit.demo": [{"message": {"messageIdentifier": "7c9e6679-7425-40de-944b-e07fc1f90ae7"}}, {"message": {"messageIdentifier": "7c9e6679-7425-40de-944b-e07fc1f90ae7"}}, {"promotionalOffer": {"messageIdentifier": "7c9e6679-7425-40de-944b-e07fc1f90ae7", "productId": "p", "offerIdentifier": "o", "signature": "v3"}}]}}"#,
-                #"retention.apps["com.example.offerkit.demo"][2].promotionalOffer.signature: expected "v1" or "v2", found "v3""#
+                #"retention.apps["com.example.offerkit.demo"][2].promotionalOffer.signature: expected "v1" or "v2" (in any case), found "v3""#
             ),
         ])
     func mistakes(retention: String, message: String) throws {

@@ -208,7 +208,7 @@ struct SchemaValidatorTests {
         // Enumerations, patterns and lengths: what is allowed, and what was found.
         #expect(
             try message(#"{"f":"P5D"}"#, .enumeration(["P1W", "P1M"]))
-                == "f: expected one of P1W, P1M, found a string of 3 characters")
+                == #"f: expected one of P1W, P1M (in any case), found "P5D""#)
         #expect(
             try message(#"{"f":"12"}"#, .string(StringRules(format: .uuid)))
                 == "f: expected \(StringRules.Format.uuid.expected), found a string of 2 characters")
@@ -270,13 +270,20 @@ struct SchemaValidatorTests {
                 == StringRules.Format.plainText.expected)
         let choice = JSONSchema.enumeration(["a", "b"])
         #expect(try violation(#""b""#, choice) == nil)
-        #expect(try violation(#""c""#, choice)?.expected == "one of a, b")
-        #expect(try violation("1", choice)?.expected == "one of a, b")
+        #expect(try violation(#""B""#, choice) == nil)
+        #expect(try violation(#""c""#, choice)?.expected == "one of a, b (in any case)")
+        #expect(try violation("1", choice)?.expected == "one of a, b (in any case)")
         #expect(
             try violation(#""x""#, JSONSchema.string(StringRules(format: .uuid)))?.expected
                 == StringRules.Format.uuid.expected)
-        // The violation never echoes the value itself.
-        #expect(try violation(#""secret-value-123""#, choice)?.found == "a string of 16 characters")
+        // The violation never echoes the value of a free-form field; an enumeration's value is shown
+        // bounded (32 characters, control characters escaped), so a long secret never is.
+        #expect(
+            try violation(#""secret-value-123""#, JSONSchema.string(StringRules(format: .uuid)))?.found
+                == "a string of 16 characters")
+        #expect(try violation(#""value-123\n""#, choice)?.found == #""value-123\u{a}""#)
+        let secret = String(repeating: "s3cr3t", count: 8)
+        #expect(try violation("\"\(secret)\"", choice)?.found == "a string of 48 characters (not shown)")
     }
 
     static let order = JSONSchema.object([

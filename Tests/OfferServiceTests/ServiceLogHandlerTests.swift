@@ -1,4 +1,5 @@
 import Foundation
+import InteropSupport
 import Logging
 import Testing
 
@@ -14,29 +15,29 @@ struct ServiceLogHandlerTests {
         private let lock = NSLock()
         private var collected: [UInt8] = []
         private let readEnd: Int32
-        private let done = DispatchSemaphore(value: 0)
 
         init(capacity: Int = 1 << 20) {
             var ends: [Int32] = [0, 0]
             precondition(pipe(&ends) == 0)
             readEnd = ends[0]
             writer = LogWriter(fileDescriptor: ends[1], capacity: capacity)
-            let thread = Thread { [self] in
+            OwnedThread.start { [self] in
                 var buffer = [UInt8](repeating: 0, count: 65_536)
                 while true {
                     let count = read(readEnd, &buffer, buffer.count)
                     if count <= 0 { break }
                     lock.withLock { collected += buffer[..<count] }
                 }
-                done.signal()
             }
-            thread.start()
         }
 
-        /// Everything read so far, once `count` bytes have arrived (or 60 s passed).
-        func text(atLeast count: Int) -> String {
-            let deadline = Date().addingTimeInterval(60)
-            while lock.withLock({ collected.count }) < count, Date() < deadline { usleep(1000) }
+        /// Everything read so far, once `count` bytes have arrived (or 60 s passed); polls with
+        /// `Task.sleep`.
+        func text(atLeast count: Int) async -> String {
+            let deadline = ContinuousClock.now + .seconds(60)
+            while lock.withLock({ collected.count }) < count, ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(1))
+            }
             return lock.withLock { String(decoding: collected, as: UTF8.self) }
         }
     }
@@ -49,7 +50,7 @@ struct ServiceLogHandlerTests {
     }
 
     @Test("a line is StreamLogHandler's line byte for byte, the timestamp aside")
-    func sameLinesAsStreamLogHandler() {
+    func sameLinesAsStreamLogHandler() async {
         let pipe = Pipe()
         let box = Collected.Box()
         var ours = Logger(label: "offerkit") { ServiceLogHandler(label: $0, writer: pipe.writer) }
@@ -67,7 +68,7 @@ struct ServiceLogHandlerTests {
         }
         pipe.writer.flush()
         let expected = box.text
-        let written = pipe.text(atLeast: expected.utf8.count)
+        let written = await pipe.text(atLeast: expected.utf8.count)
         let strip = { (text: String) in
             text.split(separator: "\n").map { $0.drop { $0 != " " } }.joined(separator: "\n")
         }
@@ -84,18 +85,15 @@ struct ServiceLogHandlerTests {
         let pipe = Pipe(capacity: 4096)
         let threads = 8
         let perThread = 2_000
-        await withTaskGroup(of: Void.self) { group in
-            for thread in 0..<threads {
-                group.addTask {
-                    let logger = Logger(label: "t") { ServiceLogHandler(label: $0, writer: pipe.writer) }
-                    for index in 0..<perThread {
-                        logger.info("line", metadata: ["thread": "\(thread)", "index": "\(index)"])
-                    }
-                }
+        // On threads of their own: a line waits for room in the full buffer, blocking its thread.
+        _ = await Concurrently.run(threads) { thread in
+            let logger = Logger(label: "t") { ServiceLogHandler(label: $0, writer: pipe.writer) }
+            for index in 0..<perThread {
+                logger.info("line", metadata: ["thread": "\(thread)", "index": "\(index)"])
             }
         }
         pipe.writer.flush()
-        let lines = pipe.text(atLeast: 1).split(separator: "\n")
+        let lines = await pipe.text(atLeast: 1).split(separator: "\n")
         #expect(lines.count == threads * perThread)
         var seen = Set<String>()
         for line in lines {

@@ -75,7 +75,7 @@ struct SignAdvancedCommerceTests {
 
     @Test(
         "signs each operation's request; PyJWT and cryptography verify the JWS and its request claim",
-        .enabled(if: IndependentVerifier.pythonEnabled, IndependentVerifier.pythonReason),
+        .enabled(IndependentVerifier.pythonReason) { await IndependentVerifier.pythonEnabled },
         arguments: signedCases)
     func signs(_ signedCase: SignedCase) async throws {
         let service = try ServiceFixtures.service(clock: .fixed(Date(timeIntervalSince1970: 1_763_712_000)))
@@ -85,7 +85,7 @@ struct SignAdvancedCommerceTests {
         #expect(response.string("keyId") == ServiceFixtures.keyId)
         #expect(response.json?["issuedAt"] == .number("1763712000"))
         let jws = try #require(response.string("jws"))
-        let verified = try #require(try IndependentVerifier.verify([(jws, "advanced-commerce-api")]).first)
+        let verified = try await #require(try await IndependentVerifier.verify([(jws, "advanced-commerce-api")]).first)
         verified.expectDemoKeyHeader()
         let claims = verified.claims
         #expect(claims.keys == ["iss", "iat", "aud", "bid", "nonce", "request"])
@@ -107,7 +107,7 @@ struct SignAdvancedCommerceTests {
 
     @Test(
         "uses the given nonce, lower-cased",
-        .enabled(if: IndependentVerifier.pythonEnabled, IndependentVerifier.pythonReason))
+        .enabled(IndependentVerifier.pythonReason) { await IndependentVerifier.pythonEnabled })
     func givenNonce() async throws {
         let app = ServiceFixtures.application(try ServiceFixtures.service())
         try await app.test(.router) { client in
@@ -118,7 +118,8 @@ struct SignAdvancedCommerceTests {
             #expect(response.status == 200, "\(response.text)")
             #expect(response.string("nonce") == "9f2d3c1e-6b1f-4a9e-8c8e-2a4f5d6b7c8d")
             let jws = try #require(response.string("jws"))
-            let verified = try #require(try IndependentVerifier.verify([(jws, "advanced-commerce-api")]).first)
+            let verified = try await #require(
+                try await IndependentVerifier.verify([(jws, "advanced-commerce-api")]).first)
             #expect(verified.claims["nonce"] == .string("9f2d3c1e-6b1f-4a9e-8c8e-2a4f5d6b7c8d"))
             #expect(verified.claims["bid"] == .string(ServiceFixtures.otherApp))
         }

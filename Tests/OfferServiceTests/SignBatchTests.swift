@@ -107,8 +107,8 @@ struct SignBatchTests {
 
     @Test(
         "every JWS of a batch verifies with PyJWT and cryptography, every legacy signature with openssl",
-        .enabled(if: IndependentVerifier.pythonEnabled, IndependentVerifier.pythonReason),
-        .enabled(if: IndependentVerifier.opensslEnabled, IndependentVerifier.opensslReason))
+        .enabled(IndependentVerifier.pythonReason) { await IndependentVerifier.pythonEnabled },
+        .enabled(IndependentVerifier.opensslReason) { await IndependentVerifier.opensslEnabled })
     func signaturesVerifyIndependently() async throws {
         // Four of each type: 24 items, signed in several chunks.
         var items: [String] = []
@@ -123,7 +123,7 @@ struct SignBatchTests {
             guard case .string(let type)? = result["type"] else { continue }
             #expect(result["status"] == .integer(200), "\(result.text())")
             if type == "legacy-promotional-offer" {
-                try Self.expectLegacyVerified(result, bundleId: ServiceFixtures.otherApp)
+                try await Self.expectLegacyVerified(result, bundleId: ServiceFixtures.otherApp)
                 continue
             }
             let member = type.hasSuffix("-token") ? "token" : "jws"
@@ -135,7 +135,7 @@ struct SignBatchTests {
             types.append(type)
         }
         #expect(tokens.count == 20)
-        let verified = try IndependentVerifier.verify(tokens)
+        let verified = try await IndependentVerifier.verify(tokens)
         try #require(verified.count == tokens.count)
         for (type, jws) in zip(types, verified) {
             jws.expectDemoKeyHeader()
@@ -157,7 +157,7 @@ struct SignBatchTests {
     }
 
     /// openssl verifies the legacy signature in `result` over the seven signed values.
-    static func expectLegacyVerified(_ result: JSONValue, bundleId: String) throws {
+    static func expectLegacyVerified(_ result: JSONValue, bundleId: String) async throws {
         let names = ["keyId", "productId", "offerIdentifier", "appAccountToken", "nonce"]
         var fields = [bundleId]
         for name in names {
@@ -167,7 +167,7 @@ struct SignBatchTests {
         guard case .number(let timestamp)? = result["timestamp"], case .string(let signature)? = result["signature"]
         else { throw MissingMember(name: "timestamp or signature") }
         fields.append(timestamp)
-        let checked = try IndependentVerifier.opensslVerify(
+        let checked = try await IndependentVerifier.opensslVerify(
             signatureBase64: signature, message: Array(fields.joined(separator: "\u{2063}").utf8))
         #expect(checked.status == 0, "openssl refused the signature: \(checked.stderr)")
     }

@@ -16,7 +16,7 @@ struct SignIntroductoryOfferEligibilityTests {
 
     @Test(
         "signs an eligibility JWS that PyJWT and cryptography verify, with the claims of the request",
-        .enabled(if: IndependentVerifier.pythonEnabled, IndependentVerifier.pythonReason))
+        .enabled(IndependentVerifier.pythonReason) { await IndependentVerifier.pythonEnabled })
     func signs() async throws {
         let service = try ServiceFixtures.service(clock: .fixed(Date(timeIntervalSince1970: 1_763_712_000)))
         let response = try await route.post(body, to: service)
@@ -25,8 +25,8 @@ struct SignIntroductoryOfferEligibilityTests {
         #expect(response.string("keyId") == ServiceFixtures.keyId)
         #expect(response.json?["issuedAt"] == .number("1763712000"))
         let jws = try #require(response.string("jws"))
-        let verified = try #require(
-            try IndependentVerifier.verify([(jws, "introductory-offer-eligibility")]).first)
+        let verified = try await #require(
+            try await IndependentVerifier.verify([(jws, "introductory-offer-eligibility")]).first)
         verified.expectDemoKeyHeader()
         let claims = verified.claims
         #expect(
@@ -48,7 +48,7 @@ struct SignIntroductoryOfferEligibilityTests {
 
     @Test(
         "uses the given nonce, lower-cased, and signs allowIntroductoryOffer true",
-        .enabled(if: IndependentVerifier.pythonEnabled, IndependentVerifier.pythonReason))
+        .enabled(IndependentVerifier.pythonReason) { await IndependentVerifier.pythonEnabled })
     func givenNonce() async throws {
         let response = try await route.post(
             #"""
@@ -59,8 +59,8 @@ struct SignIntroductoryOfferEligibilityTests {
         #expect(response.status == 200, "\(response.text)")
         #expect(response.string("nonce") == "9f2d3c1e-6b1f-4a9e-8c8e-2a4f5d6b7c8d")
         let jws = try #require(response.string("jws"))
-        let verified = try #require(
-            try IndependentVerifier.verify([(jws, "introductory-offer-eligibility")]).first)
+        let verified = try await #require(
+            try await IndependentVerifier.verify([(jws, "introductory-offer-eligibility")]).first)
         #expect(verified.claims["nonce"] == .string("9f2d3c1e-6b1f-4a9e-8c8e-2a4f5d6b7c8d"))
         #expect(verified.claims["bid"] == .string(ServiceFixtures.otherApp))
         #expect(verified.claims["allowIntroductoryOffer"] == .bool(true))

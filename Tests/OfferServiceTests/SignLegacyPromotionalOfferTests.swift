@@ -14,7 +14,7 @@ struct SignLegacyPromotionalOfferTests {
 
     @Test(
         "signs the legacy message; openssl verifies it over the seven fields of the response",
-        .enabled(if: IndependentVerifier.opensslEnabled, IndependentVerifier.opensslReason))
+        .enabled(IndependentVerifier.opensslReason) { await IndependentVerifier.opensslEnabled })
     func signs() async throws {
         let service = try ServiceFixtures.service(clock: .fixed(Date(timeIntervalSince1970: 1_763_712_000.5)))
         let response = try await route.post(
@@ -35,7 +35,7 @@ struct SignLegacyPromotionalOfferTests {
         #expect(response.json?["timestamp"] == .number("1763712000500"))
         let nonce = try #require(response.string("nonce"))
         #expect(UUID(uuidString: nonce) != nil && nonce == nonce.lowercased())
-        try expectVerified(response, bundleId: ServiceFixtures.app)
+        try await expectVerified(response, bundleId: ServiceFixtures.app)
         #expect(
             service.state.metrics.exposition().contains(
                 #"offerkit_signatures_total{type="legacy-promotional-offer"} 1"#))
@@ -43,7 +43,7 @@ struct SignLegacyPromotionalOfferTests {
 
     @Test(
         "uses the given nonce (lower-cased) and signs an empty app account token when there is none",
-        .enabled(if: IndependentVerifier.opensslEnabled, IndependentVerifier.opensslReason))
+        .enabled(IndependentVerifier.opensslReason) { await IndependentVerifier.opensslEnabled })
     func givenNonce() async throws {
         let response = try await route.post(
             #"""
@@ -54,19 +54,19 @@ struct SignLegacyPromotionalOfferTests {
         #expect(response.string("nonce") == "9f2d3c1e-6b1f-4a9e-8c8e-2a4f5d6b7c8d")
         #expect(response.string("appAccountToken") == "")
         #expect(response.string("offerIdentifier") == "ÜBER-50 \"quoted\"")
-        try expectVerified(response, bundleId: ServiceFixtures.otherApp)
+        try await expectVerified(response, bundleId: ServiceFixtures.otherApp)
     }
 
     @Test(
         "a signature does not verify over another message (the openssl check discriminates)",
-        .enabled(if: IndependentVerifier.opensslEnabled, IndependentVerifier.opensslReason))
+        .enabled(IndependentVerifier.opensslReason) { await IndependentVerifier.opensslEnabled })
     func verifierDiscriminates() async throws {
         let response = try await route.post(body)
         #expect(response.status == 200, "\(response.text)")
         let signature = try #require(response.string("signature"))
         var fields = try message(response, bundleId: ServiceFixtures.app)
         fields[3] = "WINBACK51"
-        let result = try IndependentVerifier.opensslVerify(
+        let result = try await IndependentVerifier.opensslVerify(
             signatureBase64: signature, message: Array(fields.joined(separator: "\u{2063}").utf8))
         #expect(result.status != 0)
     }
@@ -112,8 +112,8 @@ struct SignLegacyPromotionalOfferTests {
 
     @Test(
         "the response component's example is a real signature of the request example by the demo key",
-        .enabled(if: IndependentVerifier.opensslEnabled, IndependentVerifier.opensslReason))
-    func responseExample() throws {
+        .enabled(IndependentVerifier.opensslReason) { await IndependentVerifier.opensslEnabled })
+    func responseExample() async throws {
         let operation = try #require(OfferService.operations.first { $0.id == "signLegacyPromotionalOffer" })
         #expect(operation.responseSchema.componentName == "LegacyPromotionalOfferSignature")
         let example = try #require(operation.responseSchema.example)
@@ -123,7 +123,7 @@ struct SignLegacyPromotionalOfferTests {
         #expect(response.string("productId") == requestExample["productId"].flatMap(Self.string))
         #expect(response.string("offerIdentifier") == requestExample["offerIdentifier"].flatMap(Self.string))
         let bundleId = try #require(requestExample["bundleId"].flatMap(Self.string))
-        try expectVerified(response, bundleId: bundleId)
+        try await expectVerified(response, bundleId: bundleId)
     }
 
     // MARK: Independent verification
@@ -142,10 +142,10 @@ struct SignLegacyPromotionalOfferTests {
     /// Checks the response's signature with `openssl dgst -sha256 -verify` over the message of docs/formats.md §2.
     private func expectVerified(
         _ response: ServiceResponse, bundleId: String, sourceLocation: SourceLocation = #_sourceLocation
-    ) throws {
+    ) async throws {
         let signature = try #require(response.string("signature"), sourceLocation: sourceLocation)
         let text = try message(response, bundleId: bundleId).joined(separator: "\u{2063}")
-        let result = try IndependentVerifier.opensslVerify(signatureBase64: signature, message: Array(text.utf8))
+        let result = try await IndependentVerifier.opensslVerify(signatureBase64: signature, message: Array(text.utf8))
         #expect(result.status == 0, "openssl refused the signature: \(result.stderr)", sourceLocation: sourceLocation)
         #expect(result.stdout.contains("Verified OK"), sourceLocation: sourceLocation)
     }

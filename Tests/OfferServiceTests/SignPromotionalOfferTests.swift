@@ -28,7 +28,7 @@ struct SignPromotionalOfferTests {
 
     @Test(
         "the JWS passes PyJWT and cryptography, with the claims of the request and the given nonce",
-        .enabled(if: IndependentVerifier.pythonEnabled, IndependentVerifier.pythonReason))
+        .enabled(IndependentVerifier.pythonReason) { await IndependentVerifier.pythonEnabled })
     func verifiedIndependently() async throws {
         let service = try ServiceFixtures.service(clock: .fixed(Date(timeIntervalSince1970: 1_763_712_000)))
         let response = try await route.post(
@@ -41,7 +41,7 @@ struct SignPromotionalOfferTests {
         #expect(response.string("nonce") == "9f2d3c1e-6b1f-4a9e-8c8e-2a4f5d6b7c8d")
         #expect(response.json?["issuedAt"] == .number("1763712000"))
         let jws = try #require(response.string("jws"))
-        let verified = try #require(try IndependentVerifier.verify([(jws, "promotional-offer")]).first)
+        let verified = try await #require(try await IndependentVerifier.verify([(jws, "promotional-offer")]).first)
         verified.expectDemoKeyHeader()
         let claims = verified.claims
         #expect(

@@ -629,7 +629,10 @@ struct AdvancedCommerceTests {
         #expect(reason.contains("P2Y"))
         #expect(reason.contains("P1W, P1M, P2M, P3M, P6M, P1Y"))
 
-        let offerReason = edit(Self.createSubscriptionJSON, #""reason":"ACQUISITION""#, #""reason":"acquisition""#)
+        // Any case is read (`acquisition` is ACQUISITION, signed in Apple's spelling); a name that is none is refused.
+        let lowerCase = edit(Self.createSubscriptionJSON, #""reason":"ACQUISITION""#, #""reason":"acquisition""#)
+        #expect(throws: Never.self) { try AC.InAppRequest.decode(json: Array(lowerCase.utf8)) }
+        let offerReason = edit(Self.createSubscriptionJSON, #""reason":"ACQUISITION""#, #""reason":"acquired""#)
         guard case .invalidValue(let offerPath, let offerText)? = decodeError(offerReason) else {
             Issue.record("expected invalidValue")
             return

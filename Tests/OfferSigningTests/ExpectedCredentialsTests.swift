@@ -185,8 +185,8 @@ struct ExpectedCredentialsTests {
 
     @Test(
         "PyJWT accepts and refuses the same kid and iss expectations",
-        .enabled(if: ExternalTool.pythonAvailable || ExternalTool.isCI, ExternalTool.pythonReason))
-    func pyJWTAgrees() throws {
+        .enabled(ExternalTool.pythonReason) { await ExternalTool.pythonAvailable || ExternalTool.isCI })
+    func pyJWTAgrees() async throws {
         var cases: [(PyJWTCase, ExpectedCredentials)] = []
         for item in try Self.signed() {
             let payload = try JSONSerialization.jsonObject(with: Data(TestJWS.payloadText(item.jws).utf8))
@@ -206,7 +206,7 @@ struct ExpectedCredentialsTests {
             }
         }
         let script = Demo.packageRoot.appendingPathComponent("Tests/Interop/verify_expected_credentials.py").path
-        let result = try ExternalTool.run(
+        let result = try await ExternalTool.run(
             ExternalTool.python, [script], stdin: try JSONEncoder().encode(cases.map(\.0)))
         try #require(result.status == 0, "PyJWT did not run:\n\(result.stderr)")
         struct Answer: Decodable {

@@ -52,13 +52,13 @@ struct InteropTests {
 
     @Test(
         "Python cryptography and PyJWT verify the committed vectors and fresh signatures",
-        .enabled(if: ExternalTool.pythonAvailable || ExternalTool.isCI, ExternalTool.pythonReason))
-    func pythonVerifies() throws {
+        .enabled(ExternalTool.pythonReason) { await ExternalTool.pythonAvailable || ExternalTool.isCI })
+    func pythonVerifies() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let fresh = try Self.freshVectors(count: 10)
         let freshURL = try Self.write(fresh, to: directory)
-        let result = try ExternalTool.pythonVerifyVectors([VectorTests.path.path, freshURL.path])
+        let result = try await ExternalTool.pythonVerifyVectors([VectorTests.path.path, freshURL.path])
         let expectedCount = fresh.vectors.count + (try VectorTests.committed().vectors.count)
         #expect(result.status == 0, "python verifier failed:\n\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("interop: \(expectedCount) passed, 0 failed"), "\(result.stdout)")
@@ -66,23 +66,23 @@ struct InteropTests {
 
     @Test(
         "the Python verifier rejects a vector with one byte changed",
-        .enabled(if: ExternalTool.pythonAvailable || ExternalTool.isCI, ExternalTool.pythonReason))
-    func pythonRejectsTampering() throws {
+        .enabled(ExternalTool.pythonReason) { await ExternalTool.pythonAvailable || ExternalTool.isCI })
+    func pythonRejectsTampering() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var set = try Self.freshVectors(count: 1)
         set.vectors = Array(set.vectors.prefix(1))
         set.vectors[0].bundleId = "com.example.other"
         let url = try Self.write(set, to: directory)
-        let result = try ExternalTool.pythonVerifyVectors([url.path])
+        let result = try await ExternalTool.pythonVerifyVectors([url.path])
         #expect(result.status != 0)
         #expect(result.stdout.contains("0 passed, 1 failed"), "\(result.stdout)")
     }
 
     @Test(
         "openssl dgst verifies fresh legacy signatures over the exact message bytes",
-        .enabled(if: ExternalTool.opensslAvailable || ExternalTool.isCI, ExternalTool.opensslReason))
-    func opensslVerifiesLegacy() throws {
+        .enabled(ExternalTool.opensslReason) { await ExternalTool.opensslAvailable || ExternalTool.isCI })
+    func opensslVerifiesLegacy() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let publicKey = directory.appendingPathComponent("public.pem")
@@ -100,13 +100,13 @@ struct InteropTests {
                 request.appAccountToken.lowercased(), signature.nonceString, String(signature.timestamp),
             ].joined(separator: separator)
             let der = Array(Data(base64Encoded: signature.signature)!)
-            let result = try ExternalTool.opensslVerify(
+            let result = try await ExternalTool.opensslVerify(
                 publicKey: publicKey, signatureDER: der, message: Data(message.utf8), in: directory)
             #expect(result.status == 0, "openssl rejected round \(round): \(result.stdout) \(result.stderr)")
             #expect(result.stdout.contains("Verified OK"))
 
             // And the check is real: one changed byte fails.
-            let tampered = try ExternalTool.opensslVerify(
+            let tampered = try await ExternalTool.opensslVerify(
                 publicKey: publicKey, signatureDER: der, message: Data((message + "0").utf8), in: directory)
             #expect(tampered.status != 0)
         }
@@ -114,8 +114,8 @@ struct InteropTests {
 
     @Test(
         "openssl dgst verifies fresh JWS signatures of every kind",
-        .enabled(if: ExternalTool.opensslAvailable || ExternalTool.isCI, ExternalTool.opensslReason))
-    func opensslVerifiesJWS() throws {
+        .enabled(ExternalTool.opensslReason) { await ExternalTool.opensslAvailable || ExternalTool.isCI })
+    func opensslVerifiesJWS() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let publicKey = directory.appendingPathComponent("public.pem")
@@ -124,7 +124,7 @@ struct InteropTests {
         for vector in fresh.vectors where vector.kind != .legacyPromotionalOffer {
             let jws = vector.expected.jws!
             let parts = jws.split(separator: ".")
-            let result = try ExternalTool.opensslVerify(
+            let result = try await ExternalTool.opensslVerify(
                 publicKey: publicKey,
                 signatureDER: ExternalTool.derSignature(raw: ExternalTool.base64URLDecode(parts[2])),
                 message: Data("\(parts[0]).\(parts[1])".utf8), in: directory)

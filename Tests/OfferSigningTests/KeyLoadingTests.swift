@@ -1,4 +1,5 @@
 import Foundation
+import InteropSupport
 import OfferSigning
 import Testing
 
@@ -491,8 +492,8 @@ struct KeyLoadingTests {
 
     @Test(
         "thumbprints match an independent python computation from the public key DER",
-        .enabled(if: ExternalTool.isCI || KeyLoadingTests.hashlibPythonAvailable, "python3 not on PATH"))
-    func thumbprintMatchesPython() throws {
+        .enabled("python3 not on PATH") { await KeyLoadingTests.hashlibPythonAvailable || ExternalTool.isCI })
+    func thumbprintMatchesPython() async throws {
         let keys = [Demo.key, try SigningKey.generate(keyId: "GENERATED1")]
         for key in keys {
             let der = try #require(Data(base64Encoded: KeyFixtures.pemBody(key.publicKeyPEM)))
@@ -505,12 +506,13 @@ struct KeyLoadingTests {
                                  separators=(",", ":"), sort_keys=True)
                 print(b64(hashlib.sha256(jwk.encode()).digest()))
                 """
-            let result = try ExternalTool.run(ExternalTool.python, ["-c", script], stdin: der)
+            let result = try await ExternalTool.run(ExternalTool.python, ["-c", script], stdin: der)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == key.jwkThumbprint)
         }
     }
 
-    static let hashlibPythonAvailable: Bool =
-        (try? ExternalTool.run(ExternalTool.python, ["-c", "import hashlib, base64, json"]).status) == 0
+    static var hashlibPythonAvailable: Bool {
+        get async { await ExternalProcess.succeeds(ExternalTool.python, ["-c", "import hashlib, base64, json"]) }
+    }
 }

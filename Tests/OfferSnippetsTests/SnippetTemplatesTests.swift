@@ -151,8 +151,8 @@ struct SnippetTemplatesTests {
     @Test(
         "shell words reach a program unchanged (sh, nothing expanded)", arguments: awkward.filter { !$0.contains("\0") }
     )
-    func shellLiteral(text: String) throws {
-        let result = try ExternalProcess.run("sh", ["-c", "printf %s " + SnippetLiteral.shell(text)])
+    func shellLiteral(text: String) async throws {
+        let result = try await ExternalProcess.run("sh", ["-c", "printf %s " + SnippetLiteral.shell(text)])
         #expect(result.status == 0)
         #expect(result.stdout == text)
     }
@@ -160,11 +160,11 @@ struct SnippetTemplatesTests {
     @Test(
         "here-document literals reach a program as the JSON of the text (sh, unquoted <<JSON, nothing expanded)",
         arguments: awkward.filter { !$0.contains("\0") })
-    func heredocLiteral(text: String) throws {
+    func heredocLiteral(text: String) async throws {
         let literal = SnippetLiteral.heredoc(text)
         #expect(!literal.contains("\\\\") && !literal.contains("$") && !literal.contains("`"), "\(literal)")
         let script = "HOME=/nowhere; cat <<JSON\n" + literal + "\nJSON\n"
-        let result = try ExternalProcess.run("sh", ["-c", script])
+        let result = try await ExternalProcess.run("sh", ["-c", script])
         #expect(result.status == 0)
         let decoded = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8), options: .fragmentsAllowed)
         #expect(decoded as? String == text)

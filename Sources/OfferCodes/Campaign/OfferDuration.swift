@@ -1,5 +1,7 @@
+import OfferJSON
+
 /// App Store Connect's `SubscriptionOfferDuration`: the length of one offer period.
-public enum OfferDuration: String, Sendable, CaseIterable, Codable {
+public enum OfferDuration: String, Sendable, CaseIterable, Codable, EnumeratedValue {
     case threeDays = "THREE_DAYS"
     case oneWeek = "ONE_WEEK"
     case twoWeeks = "TWO_WEEKS"

@@ -1,5 +1,7 @@
+import OfferJSON
+
 /// The kind of product an offer discounts, named as App Store Connect names it.
-public enum ProductType: String, Sendable, CaseIterable, Codable {
+public enum ProductType: String, Sendable, CaseIterable, Codable, EnumeratedValue {
     case autoRenewableSubscription = "AUTO_RENEWABLE_SUBSCRIPTION"
     case nonRenewingSubscription = "NON_RENEWING_SUBSCRIPTION"
     case consumable = "CONSUMABLE"

@@ -51,9 +51,8 @@ enum AllowedText {
     static let numberOfPeriods = "an integer >= 1"
     static let autoRenewEnabled = "true or false"
 
-    /// `one of A, B, C`.
-    static func oneOf<Value: RawRepresentable & CaseIterable>(_ type: Value.Type) -> String
-    where Value.RawValue == String {
-        "one of " + ProblemText.list(Array(type.allCases))
+    /// `one of A, B, C (in any case)`.
+    static func oneOf<Value: EnumeratedValue>(_ type: Value.Type) -> String {
+        "one of " + ProblemText.list(Array(type.allCases)) + " (in any case)"
     }
 }

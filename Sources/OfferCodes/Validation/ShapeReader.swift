@@ -71,9 +71,9 @@ struct ShapeReader {
         }
     }
 
-    mutating func enumeration<Value: RawRepresentable & CaseIterable>(
+    mutating func enumeration<Value: EnumeratedValue>(
         _ key: String, of object: ShapeObject, required: Bool, naming what: String
-    ) -> Value? where Value.RawValue == String {
+    ) -> Value? {
         member(key, of: object, required: required, allowed: AllowedText.oneOf(Value.self)).flatMap {
             enumeration($0, at: object.path[key], naming: what)
         }
@@ -146,12 +146,13 @@ struct ShapeReader {
         return items
     }
 
-    mutating func enumeration<Value: RawRepresentable & CaseIterable>(
+    /// The value `value` spells in any case (``EnumeratedValue``, the reader of every input).
+    mutating func enumeration<Value: EnumeratedValue>(
         _ value: JSONValue, at path: ProblemPath, naming what: String
-    ) -> Value? where Value.RawValue == String {
+    ) -> Value? {
         let allowed = AllowedText.oneOf(Value.self)
         guard let text = string(value, at: path, allowed: allowed, kind: .name) else { return nil }
-        if let result = Value(rawValue: text) { return result }
+        if let result = Value(anyCase: text) { return result }
         let names = Value.allCases.map(\.rawValue)
         let hint = SpellingHint.suffix(for: text, among: names)
         report(path, rule: "invalid-value", "\(ProblemText.quoted(text)) is not \(what)\(hint)", allowed: allowed)

@@ -10,6 +10,9 @@ public enum ConfigurationError: Error, Sendable, Equatable, LocalizedError {
     case notJSON(path: String, detail: String)
     /// A field is missing or invalid.
     case invalidField(source: String, field: String, expected: String)
+    /// Several fields are missing or invalid: every problem of the configuration, each with its
+    /// source and field, in the order they were found.
+    case invalidFields([ConfigurationProblem])
     /// An app's key cannot be loaded.
     case keyNotLoaded(bundleId: String, reason: String)
     /// Authentication is on but there is no API key.
@@ -34,6 +37,9 @@ public enum ConfigurationError: Error, Sendable, Equatable, LocalizedError {
         case .unreadable(let path, let reason): "cannot read service configuration \(path): \(reason)"
         case .notJSON(let path, let detail): "service configuration \(path) is not JSON: \(detail)"
         case .invalidField(let source, let field, let expected): "\(source): \(field): expected \(expected)"
+        case .invalidFields(let problems):
+            "the service configuration has \(problems.count) problems:\n"
+                + problems.map { "  \($0)" }.joined(separator: "\n")
         case .keyNotLoaded(let bundleId, let reason): "cannot load the key of app \(bundleId): \(reason)"
         case .noAPIKeys:
             "no API keys are configured: add one with `offerkit api-key create` (to config \"apiKeys\" or "
@@ -49,6 +55,32 @@ public enum ConfigurationError: Error, Sendable, Equatable, LocalizedError {
             "cannot read the root certificate \(file) (retention.rootCertificates): \(reason)"
         case .retentionNotSetUp(let reason): "the Get Retention Message endpoint cannot be set up: \(reason)"
         case .tlsNotLoaded(let field, let file, let problem): "cannot use \(file) for TLS (\(field)): \(problem)"
+        }
+    }
+}
+
+extension ConfigurationError {
+    /// The problems this error stands for: the list of ``invalidFields(_:)``, else one, with the
+    /// field it names (`(top level)` for a file, `(service)` for the service as a whole).
+    public var problems: [ConfigurationProblem] {
+        switch self {
+        case .invalidFields(let problems):
+            return problems
+        case .invalidField(let source, let field, let expected):
+            return [ConfigurationProblem(source: source, field: field, message: "expected \(expected)")]
+        case .retentionRules(let source, let error):
+            let text = error.errorDescription ?? error.path
+            let message = text.hasPrefix(error.path + ": ") ? String(text.dropFirst(error.path.count + 2)) : text
+            return [ConfigurationProblem(source: source, field: error.path, message: message)]
+        case .unreadable(let path, _), .notJSON(let path, _):
+            return [ConfigurationProblem(source: path, field: "(top level)", message: errorDescription ?? "")]
+        case .rootCertificateNotLoaded(let file, _):
+            return [
+                ConfigurationProblem(
+                    source: file, field: "retention.rootCertificates", message: errorDescription ?? "")
+            ]
+        default:
+            return [ConfigurationProblem(source: "", field: "(service)", message: errorDescription ?? "")]
         }
     }
 }

@@ -8,95 +8,140 @@ extension ServiceConfiguration {
     static let retentionMembers = ["path", "environments", "rootCertificates", "maxRequestAgeSeconds", "apps"]
 
     /// Reads the `retention` section; `apps` are the configuration's apps (bundle ID → credentials).
+    /// Every problem is recorded in `problems`, and the section is read as far as it is valid.
     static func retention(
-        _ json: JSONValue, apps: [String: AppCredentials], source: String, folder: URL
-    ) throws(ConfigurationError) -> RetentionConfiguration {
+        _ json: JSONValue, apps: [String: AppCredentials], source: String, folder: URL,
+        problems: inout ConfigurationProblems
+    ) -> RetentionConfiguration? {
         func invalid(_ field: String, _ expected: String, _ found: JSONValue?) -> ConfigurationError {
             .invalidField(
                 source: source, field: field,
                 expected: "\(expected) (found \(found?.shortDescription ?? "nothing"))")
         }
-        guard case .object(let members) = json else { throw invalid("retention", "an object", json) }
+        guard case .object(let members) = json else {
+            problems.add(invalid("retention", "an object", json))
+            return nil
+        }
         for (name, _) in members where !retentionMembers.contains(name) {
-            throw .invalidField(
-                source: source, field: "retention.\(name)",
-                expected: "one of \(retentionMembers.joined(separator: ", ")) (found an unknown member)")
+            problems.add(
+                .invalidField(
+                    source: source, field: "retention.\(name)",
+                    expected: "one of \(retentionMembers.joined(separator: ", ")) (found an unknown member)"))
         }
         var configuration = RetentionConfiguration(environments: [])
         if let value = json["path"] {
-            guard case .string(let path) = value, isEndpointPath(path) else {
-                throw invalid(
-                    "retention.path",
-                    "a path such as \"/v1/retention/realtime\": '/' then segments of letters, digits, '-', '.', '_' "
-                        + "or '~', at most 256 characters", value)
+            if case .string(let path) = value, isEndpointPath(path) {
+                if let clash = ServiceOperation.all.first(where: { $0.path == path && !$0.requiresRetention }) {
+                    problems.add(
+                        .invalidField(
+                            source: source, field: "retention.path",
+                            expected: "a path of its own (found \(path), which is \(clash.id)'s)"))
+                } else {
+                    configuration.path = path
+                }
+            } else {
+                problems.add(
+                    invalid(
+                        "retention.path",
+                        "a path such as \"/v1/retention/realtime\": '/' then segments of letters, digits, '-', '.', "
+                            + "'_' or '~', at most 256 characters", value))
             }
-            if let clash = ServiceOperation.all.first(where: { $0.path == path && !$0.requiresRetention }) {
-                throw .invalidField(
-                    source: source, field: "retention.path",
-                    expected: "a path of its own (found \(path), which is \(clash.id)'s)")
+        }
+        // Apple's names of the App Store Server environments, read in any case (EnumeratedValue).
+        let environmentsRule = "a list of \"Sandbox\" and/or \"Production\" (in any case), each once"
+        if case .array(let names)? = json["environments"], !names.isEmpty {
+            for (index, name) in names.enumerated() {
+                let field = "retention.environments[\(index)]"
+                guard case .string(let text) = name else {
+                    problems.add(invalid(field, environmentsRule, name))
+                    continue
+                }
+                guard let environment = AppleEnvironment(anyCase: text),
+                    environment == .sandbox || environment == .production
+                else {
+                    problems.add(
+                        .invalidField(
+                            source: source, field: field,
+                            expected: "\(environmentsRule) (found \(EnumeratedSpelling.shown(text)))"))
+                    continue
+                }
+                guard !configuration.environments.contains(environment) else {
+                    problems.add(
+                        .invalidField(
+                            source: source, field: field,
+                            expected: "\(environmentsRule) (found \(environment.rawValue) a second time)"))
+                    continue
+                }
+                configuration.environments.append(environment)
             }
-            configuration.path = path
-        }
-        let environmentsRule = "a list of \"Sandbox\" and/or \"Production\", each once"
-        guard case .array(let names)? = json["environments"], !names.isEmpty else {
-            throw invalid("retention.environments", environmentsRule, json["environments"])
-        }
-        for (index, name) in names.enumerated() {
-            guard case .string(let text) = name, let environment = AppleEnvironment(rawValue: text),
-                environment == .sandbox || environment == .production,
-                !configuration.environments.contains(environment)
-            else { throw invalid("retention.environments[\(index)]", environmentsRule, name) }
-            configuration.environments.append(environment)
+        } else {
+            problems.add(invalid("retention.environments", environmentsRule, json["environments"]))
         }
         if let value = json["rootCertificates"] {
-            guard case .array(let files) = value, (1...16).contains(files.count) else {
-                throw invalid("retention.rootCertificates", "a list of 1 to 16 PEM files", value)
-            }
-            for (index, file) in files.enumerated() {
-                guard case .string(let path) = file, !path.isEmpty, !path.utf8.contains(where: { $0 < 0x20 }) else {
-                    throw invalid("retention.rootCertificates[\(index)]", "the path of a PEM file", file)
+            if case .array(let files) = value, (1...16).contains(files.count) {
+                for (index, file) in files.enumerated() {
+                    guard case .string(let path) = file, !path.isEmpty, !path.utf8.contains(where: { $0 < 0x20 })
+                    else {
+                        problems.add(invalid("retention.rootCertificates[\(index)]", "the path of a PEM file", file))
+                        continue
+                    }
+                    configuration.rootCertificateFiles.append(resolve(path, in: folder))
                 }
-                configuration.rootCertificateFiles.append(resolve(path, in: folder))
+            } else {
+                problems.add(invalid("retention.rootCertificates", "a list of 1 to 16 PEM files", value))
             }
         }
         if let value = json["maxRequestAgeSeconds"] {
             let range = RetentionSettings.maxRequestAgeRange
-            guard let seconds = value.exactInteger, range.contains(Int(clamping: seconds)) else {
-                throw invalid(
-                    "retention.maxRequestAgeSeconds", "an integer from \(range.lowerBound) to \(range.upperBound)",
-                    value)
+            if let seconds = value.exactInteger, range.contains(Int(clamping: seconds)) {
+                configuration.maxRequestAgeSeconds = Int(seconds)
+            } else {
+                problems.add(
+                    invalid(
+                        "retention.maxRequestAgeSeconds",
+                        "an integer from \(range.lowerBound) to \(range.upperBound)", value))
             }
-            configuration.maxRequestAgeSeconds = Int(seconds)
         }
         if let value = json["apps"] {
-            guard case .object(let entries) = value else {
-                throw invalid("retention.apps", "an object mapping bundle IDs to rules", value)
-            }
-            for (bundleId, rules) in entries {
-                let field = "retention.apps[\"\(bundleId)\"]"
-                guard let app = apps[bundleId] else {
-                    throw .invalidField(
-                        source: source, field: field,
-                        expected: "an app of \"apps\" (found \(bundleId), which \"apps\" does not have)")
+            if case .object(let entries) = value {
+                for (bundleId, rules) in entries {
+                    let field = "retention.apps[\"\(bundleId)\"]"
+                    guard let app = apps[bundleId] else {
+                        problems.add(
+                            .invalidField(
+                                source: source, field: field,
+                                expected: "an app of \"apps\" (found \(bundleId), which \"apps\" does not have)"))
+                        continue
+                    }
+                    guard app.appAppleId != nil else {
+                        problems.add(
+                            .invalidField(
+                                source: source, field: field,
+                                expected: "an app with \"appAppleId\" in apps[\"\(bundleId)\"] (Apple's requests "
+                                    + "name the app only by it; found none)"))
+                        continue
+                    }
+                    do {
+                        configuration.rules[bundleId] = try RetentionRules(parsing: rules, path: field)
+                    } catch {
+                        problems.add(.retentionRules(source: source, error))
+                    }
                 }
-                guard app.appAppleId != nil else {
-                    throw .invalidField(
-                        source: source, field: field,
-                        expected: "an app with \"appAppleId\" in apps[\"\(bundleId)\"] (Apple's requests name the app "
-                            + "only by it; found none)")
-                }
-                do {
-                    configuration.rules[bundleId] = try RetentionRules(parsing: rules, path: field)
-                } catch {
-                    throw .retentionRules(source: source, error)
-                }
+            } else {
+                problems.add(invalid("retention.apps", "an object mapping bundle IDs to rules", value))
             }
         }
-        try configuration.checkTrust(source: source)
-        guard apps.values.contains(where: { $0.appAppleId != nil }) else {
-            throw .invalidField(
-                source: source, field: "retention",
-                expected: "at least one app with \"appAppleId\" in \"apps\" for the endpoint to serve (found none)")
+        // Test roots never answer production; checked on environments read without a problem, so that
+        // the index it names is the file's.
+        if !problems.touches("retention.environments") {
+            _ = problems.attempt { () throws(ConfigurationError) in try configuration.checkTrust(source: source) }
+        }
+        if !apps.values.contains(where: { $0.appAppleId != nil }) && !problems.touches("apps") {
+            problems.add(
+                .invalidField(
+                    source: source, field: "retention",
+                    expected: "at least one app with \"appAppleId\" in \"apps\" for the endpoint to serve (found none)"
+                ))
         }
         return configuration
     }
@@ -117,17 +162,21 @@ extension ServiceConfiguration {
         }
     }
 
-    /// The apps' App Apple IDs, each at most once.
-    static func checkAppAppleIds(_ apps: [String: AppCredentials], source: String) throws(ConfigurationError) {
+    /// The apps' App Apple IDs, each at most once: a problem for every app that repeats one.
+    static func checkAppAppleIds(
+        _ apps: [String: AppCredentials], source: String, problems: inout ConfigurationProblems
+    ) {
         var seen: [Int64: String] = [:]
         for bundleId in apps.keys.sorted() {
             guard let id = apps[bundleId]?.appAppleId else { continue }
             if let other = seen[id] {
-                throw .invalidField(
-                    source: source, field: "apps[\"\(bundleId)\"].appAppleId",
-                    expected: "an App Apple ID of its own (found \(id), which \(other) has too)")
+                problems.add(
+                    .invalidField(
+                        source: source, field: "apps[\"\(bundleId)\"].appAppleId",
+                        expected: "an App Apple ID of its own (found \(id), which \(other) has too)"))
+            } else {
+                seen[id] = bundleId
             }
-            seen[id] = bundleId
         }
     }
 }

@@ -58,6 +58,10 @@ public struct ServiceConfiguration: Sendable {
 
     /// Reads a configuration file, resolving relative key files against its folder, and adds the
     /// API keys in `OFFERKIT_API_KEYS` when the environment has it.
+    ///
+    /// Every problem is reported at once, as campaign validation reports them: one problem is that
+    /// problem's error (``ConfigurationError/invalidField(source:field:expected:)``, …), several are
+    /// ``ConfigurationError/invalidFields(_:)``, each with its source and field.
     public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment)
         throws(ConfigurationError) -> ServiceConfiguration
     {
@@ -73,84 +77,120 @@ public struct ServiceConfiguration: Sendable {
         } catch {
             throw .notJSON(path: path, detail: error.message)
         }
-        var configuration = try parse(
-            json, source: path, folder: URL(fileURLWithPath: path).deletingLastPathComponent())
+        var problems = ConfigurationProblems()
+        var configuration = parse(
+            json, source: path, folder: URL(fileURLWithPath: path).deletingLastPathComponent(), problems: &problems)
         var source = path
         if let variable = environment[apiKeysVariable] {
-            configuration.apiKeys += try parseAPIKeys(
-                variable, source: apiKeysVariable, notes: &configuration.deprecationNotes)
+            configuration.apiKeys += parseAPIKeys(
+                variable, source: apiKeysVariable, notes: &configuration.deprecationNotes, problems: &problems)
             source += " with \(apiKeysVariable)"
         }
         var names = Set<String>()
         var digests = Set<[UInt8]>()
         for key in configuration.apiKeys {
-            guard names.insert(key.name).inserted else {
-                throw .invalidField(
-                    source: source, field: "apiKeys", expected: "unique names (\(key.name) appears more than once)")
-            }
-            guard digests.insert(key.digest).inserted else {
-                throw .invalidField(
-                    source: source, field: "apiKeys",
-                    expected: "a different secret for each key (\(key.name) has the sha256 of another key)")
+            if !names.insert(key.name).inserted {
+                problems.add(
+                    .invalidField(
+                        source: source, field: "apiKeys", expected: "unique names (\(key.name) appears more than once)")
+                )
+            } else if !digests.insert(key.digest).inserted {
+                problems.add(
+                    .invalidField(
+                        source: source, field: "apiKeys",
+                        expected: "a different secret for each key (\(key.name) has the sha256 of another key)"))
             }
         }
+        try problems.check()
         return configuration
     }
 
-    /// Parses the API keys of `OFFERKIT_API_KEYS`.
+    /// Parses the API keys of `OFFERKIT_API_KEYS`, recording every problem in `problems`.
     static func parseAPIKeys(
-        _ text: String, source: String, notes: inout [String]
-    ) throws(ConfigurationError) -> [APIKey] {
+        _ text: String, source: String, notes: inout [String], problems: inout ConfigurationProblems
+    ) -> [APIKey] {
         let json: JSONValue
         do {
             json = try JSONValue.parse(Array(text.utf8))
         } catch {
-            throw .notJSON(path: source, detail: error.message)
+            problems.add(.notJSON(path: source, detail: error.message))
+            return []
         }
-        try check(json, against: .array(of: apiKeySchema), source: source)
-        guard case .array(let entries) = json else { return [] }
+        var own = ConfigurationProblems()
+        check(json, against: .array(of: apiKeySchema), source: source, problems: &own)
+        guard case .array(let entries) = json else {
+            problems.add(contentsOf: own)
+            return []
+        }
         var keys: [APIKey] = []
-        for (index, entry) in entries.enumerated() {
-            keys.append(try apiKey(entry, source: source, field: "[\(index)]", notes: &notes))
+        for (index, entry) in entries.enumerated() where !own.touches("[\(index)]") {
+            if let key = own.attempt({ () throws(ConfigurationError) in
+                try apiKey(entry, source: source, field: "[\(index)]", notes: &notes)
+            }) {
+                keys.append(key)
+            }
         }
+        problems.add(contentsOf: own)
         return keys
     }
 
     /// Builds a configuration from parsed JSON.
+    /// - Throws: what ``parse(_:source:folder:problems:)`` records: one problem's error, or
+    ///   ``ConfigurationError/invalidFields(_:)`` with all of them.
     static func parse(_ json: JSONValue, source: String, folder: URL) throws(ConfigurationError) -> ServiceConfiguration
     {
+        var problems = ConfigurationProblems()
+        let configuration = parse(json, source: source, folder: folder, problems: &problems)
+        try problems.check()
+        return configuration
+    }
+
+    /// Builds a configuration from parsed JSON, recording every problem in `problems`: each part
+    /// is read as far as it is valid, and a part whose shape is wrong is not read further (its
+    /// problem is the schema's).
+    static func parse(
+        _ json: JSONValue, source: String, folder: URL, problems: inout ConfigurationProblems
+    ) -> ServiceConfiguration {
+        if let problem = credentialsFileProblem(json, source: source) {
+            problems.add(problem)
+            return ServiceConfiguration(apps: [:])
+        }
         // The apps first, by the signing library's reader of app entries (the CLI's config file
         // uses the same one); the schema checks the rest.
         var apps: [String: AppCredentials] = [:]
         if case .object = json, let entries = json["apps"], case .object = entries {
-            for entry in try appEntries(entries, source: source) {
-                // appEntries refuses an entry that lacks a member.
+            for entry in appEntries(entries, source: source, problems: &problems) {
                 apps[entry.bundleId] = AppCredentials(
                     keyFile: entry.resolvedKeyFile(folder: folder.path) ?? "", keyId: entry.keyId ?? "",
                     issuerId: entry.issuerId ?? "", appAppleId: entry.appAppleId)
             }
         }
-        try check(json, against: schema, source: source)
-        try checkAppAppleIds(apps, source: source)
+        check(json, against: schema, source: source, problems: &problems)
+        guard case .object = json else { return ServiceConfiguration(apps: apps) }
+        checkAppAppleIds(apps, source: source, problems: &problems)
         var retention: RetentionConfiguration?
         if let section = json["retention"] {
-            retention = try Self.retention(section, apps: apps, source: source, folder: folder)
+            retention = Self.retention(section, apps: apps, source: source, folder: folder, problems: &problems)
         }
         var connectAPI: ConnectAPICredentials?
-        if let entry = json["connectApiKey"] {
+        if let entry = json["connectApiKey"], !problems.touches("connectApiKey") {
             connectAPI = ConnectAPICredentials(
                 keyFile: resolve(text(entry, "keyFile"), in: folder), keyId: text(entry, "keyId"),
                 issuerId: entry["issuerId"].map { _ in text(entry, "issuerId") })
         }
         var apiKeys: [APIKey] = []
         var notes: [String] = []
-        if case .array(let entries)? = json["apiKeys"] {
+        if case .array(let entries)? = json["apiKeys"], !problems.touches("apiKeys") {
             for (index, entry) in entries.enumerated() {
-                apiKeys.append(try apiKey(entry, source: source, field: "apiKeys[\(index)]", notes: &notes))
+                if let key = problems.attempt({ () throws(ConfigurationError) in
+                    try apiKey(entry, source: source, field: "apiKeys[\(index)]", notes: &notes)
+                }) {
+                    apiKeys.append(key)
+                }
             }
         }
         var limits = ServiceLimits()
-        if let entry = json["limits"] {
+        if let entry = json["limits"], !problems.touches("limits") {
             if let value = entry["maxBodyBytes"]?.exactInteger { limits.maxBodyBytes = Int(value) }
             if let value = entry["requestTimeoutSeconds"]?.exactInteger { limits.requestTimeoutSeconds = Double(value) }
             if let value = entry["requestsPerSecond"]?.exactInteger { limits.requestsPerSecond = Double(value) }
@@ -158,16 +198,42 @@ public struct ServiceConfiguration: Sendable {
             if let value = entry["maxConnections"]?.exactInteger { limits.maxConnections = Int(value) }
             if let value = entry["backlog"]?.exactInteger { limits.backlog = Int(value) }
         }
+        var ledger: LedgerLocation?
+        if !problems.touches("ledger") {
+            ledger =
+                problems.attempt { () throws(ConfigurationError) in
+                    try Self.ledger(json["ledger"], source: source, folder: folder)
+                } ?? nil
+        }
         var configuration = ServiceConfiguration(
-            apps: apps, connectAPI: connectAPI, apiKeys: apiKeys, limits: limits,
-            ledger: try ledger(json["ledger"], source: source, folder: folder), retention: retention)
+            apps: apps, connectAPI: connectAPI, apiKeys: apiKeys, limits: limits, ledger: ledger, retention: retention)
         configuration.deprecationNotes = notes
-        if let entry = json["tls"] {
+        if let entry = json["tls"], !problems.touches("tls") {
             configuration.tls = TLSFiles(
                 certificateChain: resolve(text(entry, "certificateChain"), in: folder),
                 privateKey: resolve(text(entry, "privateKey"), in: folder), origin: .configuration(source: source))
         }
         return configuration
+    }
+
+    /// The problem of a file that is the CLI's credentials file (`--config`, bundle IDs mapped to
+    /// keys at the top level, as `keys-example/config.json`) instead of a service configuration
+    /// (those entries under `apps`, as `keys-example/service.json`); `nil` for any other document.
+    static func credentialsFileProblem(_ json: JSONValue, source: String) -> ConfigurationError? {
+        guard case .object(let members) = json, !members.isEmpty, json["apps"] == nil else { return nil }
+        let entries = members.allSatisfy { member in
+            guard CredentialValidation.isBundleId(member.key), case .object(let fields) = member.value else {
+                return false
+            }
+            return fields.allSatisfy { AppCredentialsEntry.members.contains($0.key) }
+        }
+        guard entries else { return nil }
+        return .invalidField(
+            source: source, field: "(top level)",
+            expected: "a service configuration, with the apps under \"apps\" (found the format of the CLI's "
+                + "--config file, which maps bundle IDs to keys at the top level, as keys-example/config.json does; "
+                + "put that object under \"apps\", as keys-example/service.json does, and `offerkit --config` reads "
+                + "that file too)")
     }
 
     /// The `"ledger"` locator, parsed by ``LedgerLocation`` (its password never shown in errors); a
@@ -189,14 +255,12 @@ public struct ServiceConfiguration: Sendable {
         }
     }
 
-    /// The entries of `apps`, each with all three members.
-    private static func appEntries(_ apps: JSONValue, source: String) throws(ConfigurationError)
+    /// The entries of `apps` that have all three members; a problem for each field at fault.
+    private static func appEntries(_ apps: JSONValue, source: String, problems: inout ConfigurationProblems)
         -> [AppCredentialsEntry]
     {
-        let entries: [AppCredentialsEntry]
-        do {
-            entries = try AppCredentialsEntry.parse(apps)
-        } catch {
+        let (entries, errors) = AppCredentialsEntry.read(apps)
+        for error in errors {
             let field =
                 switch error {
                 case .notJSON, .notAnObject: "apps"
@@ -204,17 +268,24 @@ public struct ServiceConfiguration: Sendable {
                 case .entryNotAnObject(let bundleId, _): "apps[\"\(bundleId)\"]"
                 case .invalidMember(let bundleId, let member, _, _): "apps[\"\(bundleId)\"].\(member)"
                 }
-            throw .invalidField(source: source, field: field, expected: "\(error.expected) (found \(error.found))")
+            problems.add(
+                .invalidField(source: source, field: field, expected: "\(error.expected) (found \(error.found))"))
         }
-        for entry in entries where !entry.missingMembers.isEmpty {
+        var complete: [AppCredentialsEntry] = []
+        for entry in entries {
             let missing = entry.missingMembers
+            guard !missing.isEmpty else {
+                complete.append(entry)
+                continue
+            }
             // One missing member is named as the field; several are listed together.
             let field = "apps[\"\(entry.bundleId)\"]" + (missing.count == 1 ? ".\(missing[0])" : "")
-            throw .invalidField(
-                source: source, field: field,
-                expected: "keyFile, keyId and issuerId (missing: \(missing.joined(separator: ", ")))")
+            problems.add(
+                .invalidField(
+                    source: source, field: field,
+                    expected: "keyFile, keyId and issuerId (missing: \(missing.joined(separator: ", ")))"))
         }
-        return entries
+        return complete
     }
 
     private static func apiKey(
@@ -232,7 +303,8 @@ public struct ServiceConfiguration: Sendable {
                 guard let (scope, deprecated) = OperationScope.named(name) else {
                     throw .invalidField(
                         source: source, field: "\(field).scopes[\(index)]",
-                        expected: "\"*\" alone, or scopes among \(OperationScope.names)")
+                        expected: "\"*\" alone, or scopes among \(OperationScope.names) (in any case; found "
+                            + "\(EnumeratedSpelling.shown(name)))")
                 }
                 if deprecated, let note = SigningOperation.deprecationNote(for: name) {
                     notes.append("\(source): \(field).scopes[\(index)]: \(note)")
@@ -259,15 +331,16 @@ public struct ServiceConfiguration: Sendable {
         return APIKey(name: text(entry, "name"), digest: digest, scopes: scopes, bundleIds: bundleIds)
     }
 
-    private static func check(_ json: JSONValue, against schema: JSONSchema, source: String) throws(ConfigurationError)
-    {
-        do {
-            try SchemaValidator().validate(json, against: schema)
-        } catch {
+    /// Records every place `json` breaks `schema`.
+    private static func check(
+        _ json: JSONValue, against schema: JSONSchema, source: String, problems: inout ConfigurationProblems
+    ) {
+        for violation in SchemaValidator().violations(json, against: schema) {
             // The validator calls the root `(body)`; in a configuration it is the whole document.
-            throw .invalidField(
-                source: source, field: error.field == "(body)" ? "(top level)" : error.field,
-                expected: "\(error.expected) (found \(error.found))")
+            problems.add(
+                .invalidField(
+                    source: source, field: violation.field == "(body)" ? "(top level)" : violation.field,
+                    expected: "\(violation.expected) (found \(violation.found))"))
         }
     }
 
@@ -295,6 +368,12 @@ extension ServiceConfiguration {
             "bundleIds", .array(of: .string(.identifier()), minItems: 1, description: "Bundle IDs, or [\"*\"] for all.")
         ),
     ])
+
+    /// The members of a configuration file, in documented order: `apps`, `connectApiKey`, ….
+    package static var members: [String] {
+        guard case .object(let properties, _) = schema.kind else { return [] }
+        return properties.map(\.name)
+    }
 
     /// The schema of a configuration file.
     static let schema = JSONSchema.object([

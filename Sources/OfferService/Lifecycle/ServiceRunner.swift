@@ -98,7 +98,6 @@ public struct ServiceRunner: Sendable {
     /// timeout and a ``ConnectionGuard`` per connection, the limits' backlog and maximum number of
     /// connections; over Hummingbird's TLS channel (NIOSSL) when ``tls`` is set.
     func makeApplication(
-        taskExecutor: (any TaskExecutor)? = nil,
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
         let limits = service.state.limits
@@ -113,7 +112,7 @@ public struct ServiceRunner: Sendable {
                 idleTimeout: .seconds(idleTimeoutSeconds)))
         return Application(
             router: service.makeRouter(
-                operations: service.routedOperations, taskExecutor: taskExecutor, connectionTimesBodies: true),
+                operations: service.routedOperations, connectionTimesBodies: true),
             // TLS sits below HTTP/1.1 in each connection's pipeline; the idle timer starts when the
             // connection does, so a client that never finishes its handshake is closed as an idle one.
             server: try tls.map { try .tls(http1, tlsConfiguration: $0.tlsConfiguration) } ?? http1,

@@ -125,6 +125,12 @@ enum OpenAPIInfo {
             responses under `components/responses`). A 5xx never exposes internals; the log has them under the \
             request id.
 
+            **Names.** A request member that takes one of a few names (an `enum` here: a claim's `environment`, a \
+            batch item's `type`, an Advanced Commerce `operation` or `period`) is matched in any case: `sandbox`, \
+            `Sandbox` and `SANDBOX` are the `SANDBOX` this document lists. Answers write the spelling listed, \
+            Apple's where Apple names the value (App Store Connect's `PRODUCTION`/`SANDBOX` for offer codes). A \
+            name that is not listed is `422 invalid-field`, naming the member, the value sent and the names listed.
+
             | Problem | Status | Title | When |
             | --- | --- | --- | --- |
             \(rows.joined(separator: "\n"))

@@ -30,7 +30,7 @@ enum CampaignSchemas {
     /// The lengths of a `displayName` language tag.
     private static let tagLength = CampaignLimits.languageTagLength
     /// The most problems a response lists; `problemCount` has the total.
-    static let maximumListedProblems = 1000
+    static let maximumListedProblems = ValidationReport.maximumListedProblems
 
     // MARK: Request members
 
@@ -185,7 +185,7 @@ enum CampaignSchemas {
             Whether the campaign is valid, and its problems (none when it is valid): the first \
             \(maximumListedProblems), with the total in `problemCount`.
             """,
-        example: validationJSON(exampleProblems)
+        example: ValidationReport(campaign: nil, problems: exampleProblems).json
     ).named("CampaignValidation")
 
     /// One App Store Connect request of a plan.
@@ -316,21 +316,6 @@ enum CampaignSchemas {
                 found: "an array of \(elements.count) elements"))
     }
 
-    /// The members that list a campaign's problems: the first ``maximumListedProblems``, their
-    /// total, and whether the list is cut short.
-    static func problemMembers(_ problems: [ValidationProblem]) -> [(key: String, value: JSONValue)] {
-        [
-            ("problems", .array(problems.prefix(maximumListedProblems).map { $0.jsonValue() })),
-            ("problemCount", .integer(problems.count)),
-            ("truncated", .bool(problems.count > maximumListedProblems)),
-        ]
-    }
-
-    /// The body of `validateCampaign`.
-    static func validationJSON(_ problems: [ValidationProblem]) -> JSONValue {
-        .object([("valid", .bool(problems.isEmpty))] + problemMembers(problems))
-    }
-
     /// The `invalid-campaign` problem, with the first ``maximumListedProblems`` problems in its
     /// `problems` member and their total in `problemCount`.
     static func invalidCampaign(_ problems: [ValidationProblem]) -> ServiceProblem {
@@ -343,7 +328,7 @@ enum CampaignSchemas {
             .invalidCampaign,
             detail: "the campaign has \(count) problem\(count == 1 ? "" : "s") (\(listed), with JSON paths relative "
                 + "to `campaign`)\(first)",
-            field: "campaign", extensions: problemMembers(problems))
+            field: "campaign", extensions: ValidationReport.problemMembers(problems))
     }
 
     // MARK: Examples

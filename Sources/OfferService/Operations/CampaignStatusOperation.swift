@@ -10,12 +10,13 @@ extension ServiceOperation {
         id: "campaignStatus", method: .get, path: "/v1/campaigns/{name}/status", tag: "Codes",
         summary: "A campaign's codes: recorded, imported, assigned and left",
         description: """
-            What the service's code ledger holds for a campaign, as `offerkit codes status` shows it: per offer and \
-            batch, the codes recorded, stored (custom codes, or one-time-use codes imported from Apple), handed \
-            out and left, and whether the batch expired before today (UTC); and the app's usage of this quarter's \
-            limits (codes per quarter, active offers). Needs the `codes` scope, as claiming does. Only a service \
-            configured with a ledger (`"ledger"`) has this operation. The campaign's app, as the ledger recorded \
-            it, must be one the service serves and the API key may use.
+            What the service's code ledger holds for a campaign, with the members `offerkit codes status --format \
+            json` prints: per offer and batch, the codes recorded, stored (custom codes, or one-time-use codes \
+            imported from Apple), handed out and left, and whether the batch expired before today (UTC); totals per \
+            offer and environment; the app's usage of this quarter's limits (codes per quarter, active offers); and \
+            the campaign's App Store Connect resources as `offerkit codes apply` recorded them. Needs the `codes` \
+            scope, as claiming does. Only a service configured with a ledger (`"ledger"`) has this operation. The \
+            campaign's app, as the ledger recorded it, must be one the service serves and the API key may use.
             """,
         scope: .codes, pathParameters: [.init("name", CodeSchemas.campaignName)], requestSchema: nil,
         responseSchema: CodeSchemas.status,
@@ -28,7 +29,12 @@ extension ServiceOperation {
         let status = try await ledger.run(logger: request.logger, campaignField: nil) { ledger in
             try await ledger.status(campaign: campaign, today: today)
         }
+        // The campaign's app first: an app the key may not use is a 403 before anything more is read.
         try request.authorize(bundleId: status.bundleId, field: "name", campaign: campaign)
-        return OperationResponse(body: CodeSchemas.statusJSON(status))
+        let resources = try await ledger.run(logger: request.logger, campaignField: nil) { ledger in
+            try await ledger.connectResources(campaign: campaign)
+        }
+        let report = CampaignStatusReport(status, today: today, resources: resources)
+        return OperationResponse(body: report.json)
     }.limitingBundles(to: .campaignInLedger)
 }

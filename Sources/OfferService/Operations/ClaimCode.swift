@@ -37,7 +37,7 @@ extension ServiceOperation {
             try request.authorize(bundleId: app.bundleId, field: "campaign", campaign: scope.campaign)
             return (try await ledger.claim(recipient: recipient, scope: scope), app)
         }
-        return OperationResponse(body: CodeSchemas.claimJSON(assignment, appAppleId: app.appAppleId))
+        return OperationResponse(body: CodeClaimReport(assignment, appAppleId: app.appAppleId).json)
     }.limitingBundles(to: .campaignInLedger)
 }
 
@@ -52,14 +52,15 @@ struct ClaimCodeBody: OperationBody {
         campaign = try body(Members.campaign)
         offer = try body(Members.offer)
         recipient = try body(Members.recipient)
-        environment = try body(Members.environment) == "sandbox" ? .sandbox : .production
+        environment = try body(Members.environment) ?? .production
     }
 
     enum Members {
         static let campaign: BodyMember<String> = .required("campaign", CodeSchemas.campaignName, .string)
         static let offer: BodyMember<String> = .required("offer", CodeSchemas.offerName, .string)
         static let recipient: BodyMember<String> = .required("recipient", CodeSchemas.recipient, .string)
-        static let environment: BodyMember<String?> = .optional("environment", CodeSchemas.environment, .string)
+        static let environment: BodyMember<CodeEnvironment?> = .optional(
+            "environment", CodeSchemas.environment, .enumerated)
     }
 
     static let schema = JSONSchema.object(

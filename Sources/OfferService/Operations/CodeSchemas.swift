@@ -7,8 +7,9 @@ import OfferSigning
 /// Schemas, answers and problems of the operations that use the service's code ledger: a claim
 /// (``ServiceOperation/claimCode``) and a campaign's status (``ServiceOperation/campaignStatus``).
 ///
-/// The member names are those of `offerkit codes claim --format json` and `offerkit codes status
-/// --format json`, so one client reads both.
+/// The answers are written by the offer-code library's encoders, ``CodeClaimReport`` and
+/// ``CampaignStatusReport``, which `offerkit codes claim --format json` and `offerkit codes status
+/// --format json` print too: one set of members, so one client reads both.
 enum CodeSchemas {
     // MARK: Request members
 
@@ -38,9 +39,10 @@ enum CodeSchemas {
             """,
         example: "user-8412")
     static let environment = JSONSchema.enumeration(
-        ["production", "sandbox"],
+        CodeEnvironment.spellings,
         description: """
-            Which codes: `production` (the default) or `sandbox` (they work only in the sandbox).
+            Which codes: `PRODUCTION` (the default) or `SANDBOX` (they work only in the sandbox), App Store \
+            Connect's names, read in any case (`sandbox` is `SANDBOX`).
             """)
 
     // MARK: Answers
@@ -97,48 +99,65 @@ enum CodeSchemas {
                         (a retry gives the same code).
                         """)),
         ], description: "The code handed out to the recipient."
-    ).example(claimJSON(exampleClaim, appAppleId: exampleAppAppleId)).named("CodeClaim")
-
-    /// A claim's answer (the members of ``claim``), for `assignment` in a campaign of `appAppleId`.
-    static func claimJSON(_ assignment: CodeAssignment, appAppleId: String) -> JSONValue {
-        let code = assignment.code
-        return .object([
-            ("code", .string(code.code)),
-            ("url", .string(RedemptionLink.url(appAppleId: appAppleId, code: code.code))),
-            ("campaign", .string(assignment.campaign)), ("offer", .string(code.offer)),
-            ("recipient", .string(assignment.recipient)), ("kind", .string(code.kind.rawValue)),
-            ("batch", .integer(code.batchIndex + 1)), ("redemptionLimit", .integer(code.redemptionLimit)),
-            ("shared", .bool(assignment.isShared)),
-            ("expirationDate", code.expirationDate.map { .string($0.description) } ?? .null),
-            ("environment", .string(code.environment.rawValue)), ("channel", .string(assignment.channel.rawValue)),
-            ("assignedAt", .string(LedgerTimestamp.text(assignment.assignedAt))), ("new", .bool(assignment.isNew)),
-        ])
-    }
+    ).example(CodeClaimReport(exampleClaim, appAppleId: exampleAppAppleId).json).named("CodeClaim")
 
     /// A campaign's status: per offer and batch, what the ledger holds and how much of it was
-    /// handed out, and the app's usage of this quarter's limits.
+    /// handed out, with totals per offer and environment; the app's usage of this quarter's limits;
+    /// and what `offerkit codes apply` did in App Store Connect.
     static let status = JSONSchema.object(
         [
             .init("campaign", .string(StringRules(minLength: 1), description: "The campaign's name.")),
             .init("appAppleId", .string(StringRules(minLength: 1), description: "The App Apple ID of its app.")),
+            .init(
+                "today",
+                .string(
+                    StringRules(format: .date),
+                    description: "The day (UTC) the status was taken: batches that expired before it are marked.")),
             .init(
                 "offers",
                 .array(
                     of: JSONSchema.object(
                         [
                             .init(
-                                "name", .string(StringRules(minLength: 1), description: "The offer's `referenceName`.")),
+                                "offer", .string(StringRules(minLength: 1), description: "The offer's `referenceName`.")
+                            ),
                             .init(
                                 "active",
                                 .boolean(description: "App Store Connect's `active` switch, as the ledger knows it.")),
                             .init(
                                 "batches",
                                 .array(of: statusBatch, description: "Its batches, in the order they were recorded.")),
+                            .init(
+                                "totals",
+                                .array(
+                                    of: statusTotals,
+                                    description: "One entry per environment the offer has batches in, PRODUCTION first."
+                                )),
                         ], description: "One offer of the campaign."),
                     description: "The campaign's offers, in the order they were first recorded.")),
             .init("usage", usage),
+            .init(
+                "appStoreConnect",
+                .array(
+                    of: connectResource,
+                    description: """
+                        The campaign's App Store Connect resources, as `offerkit codes apply` recorded them, in the \
+                        order of its plan; empty until it runs.
+                        """)),
         ], description: "What the ledger holds for a campaign and how much of it was handed out."
-    ).example(statusJSON(exampleStatus)).named("CampaignStatus")
+    ).example(exampleStatus.json).named("CampaignStatus")
+
+    private static let codeCount = JSONSchema.integer(
+        minimum: 0,
+        description: "The codes recorded: custom codes, or the number of one-time-use codes asked of Apple.")
+    private static let storedCodes = JSONSchema.integer(
+        minimum: 0,
+        description: """
+            The codes the ledger holds: custom codes, or the one-time-use codes imported from Apple (0 until they \
+            are imported).
+            """)
+    private static let assigned = JSONSchema.integer(
+        minimum: 0, description: "Personal codes: how many were handed out. Shared codes: to how many recipients.")
 
     private static let statusBatch = JSONSchema.object(
         [
@@ -154,25 +173,13 @@ enum CodeSchemas {
                 "redemptionLimit",
                 .integer(minimum: 1, description: "How many times each code can be redeemed (above 1: shared codes).")),
             .init(
-                "recorded",
-                .integer(
-                    minimum: 0,
-                    description: """
-                        The codes the batch was recorded with: its custom codes, or the number Apple generates.
-                        """)),
+                "shared",
+                .boolean(description: "Whether its codes are shared: a redemption limit above 1.")),
+            .init("codeCount", codeCount), .init("storedCodes", storedCodes),
             .init(
-                "stored",
-                .integer(
-                    minimum: 0,
-                    description: """
-                        The codes the ledger holds: custom codes, or the one-time-use codes imported from Apple (0 \
-                        until they are imported).
-                        """)),
-            .init(
-                "assigned",
-                .integer(
-                    minimum: 0,
-                    description: "Personal codes: how many were handed out. Shared codes: to how many recipients.")),
+                "awaitingImport",
+                .boolean(description: "Whether it is a one-time-use batch whose codes are not imported yet.")),
+            .init("assigned", assigned),
             .init(
                 "left",
                 .integer(
@@ -182,6 +189,64 @@ enum CodeSchemas {
                         redemptions not handed out (codes times redemption limit, minus `assigned`).
                         """)),
         ], description: "One batch of an offer.")
+
+    private static let statusTotals = JSONSchema.object(
+        [
+            .init("environment", codeEnvironment), .init("codeCount", codeCount), .init("storedCodes", storedCodes),
+            .init("assigned", assigned),
+            .init(
+                "left",
+                .integer(
+                    minimum: 0,
+                    description: """
+                        What claims and exports can still hand out: left in the batches that have not expired, of the \
+                        personal batches when the environment has any, else of the shared ones.
+                        """)),
+        ], description: "An offer's batches of one environment, added up.")
+
+    private static let connectResource = JSONSchema.object(
+        [
+            .init(
+                "request",
+                .string(
+                    StringRules(minLength: 1),
+                    description: "The plan's request id, such as `offer-1-custom-code-3` (`offerkit codes plan`).")),
+            .init("offer", .string(StringRules(minLength: 1), description: "The offer's `referenceName`.")),
+            .init(
+                "kind",
+                .enumeration(
+                    ConnectResource.Kind.allCases.map(\.rawValue),
+                    description: "The offer, one of its one-time-use batches, or one of its custom codes.")),
+            .init(
+                "key",
+                .string(
+                    description: """
+                        Which one within the offer: empty for the offer, the batch's position from 0 for a \
+                        one-time-use batch, the code upper-cased for a custom code.
+                        """)),
+            .init(
+                "state",
+                .enumeration(
+                    ConnectResource.State.allCases.map(\.rawValue),
+                    description: """
+                        `planned`, `sent` (the outcome is unknown: looked up before it is sent again), `created` or \
+                        `failed`.
+                        """)),
+            .init(
+                "id",
+                .string(StringRules(minLength: 1), description: "App Store Connect's id, once created.").orNull()),
+            .init(
+                "error",
+                .string(
+                    StringRules(minLength: 1),
+                    description: "Apple's errors when it failed, or why the outcome is unknown; else `null`."
+                ).orNull()),
+            .init(
+                "updatedAt",
+                .string(
+                    StringRules(minLength: 1), description: "When its state last changed: ISO 8601 in UTC.",
+                    example: "2027-03-15T09:30:00.125Z")),
+        ], description: "One App Store Connect resource of the campaign.")
 
     private static let usage = JSONSchema.object(
         [
@@ -202,46 +267,6 @@ enum CodeSchemas {
             .init("activeOfferLimit", .integer(minimum: 0, description: "Apple's limit of active offers per app.")),
         ], description: "The app's usage of Apple's limits in this quarter.")
 
-    /// A status's answer (the members of ``status``).
-    static func statusJSON(_ status: CampaignStatus) -> JSONValue {
-        let usage = status.usage
-        return .object([
-            ("campaign", .string(status.campaign)), ("appAppleId", .string(status.appAppleId)),
-            (
-                "offers",
-                .array(
-                    status.offers.map { offer in
-                        .object([
-                            ("name", .string(offer.name)), ("active", .bool(offer.active)),
-                            ("batches", .array(offer.batches.map(batchJSON))),
-                        ])
-                    })
-            ),
-            (
-                "usage",
-                .object([
-                    ("quarter", .string(usage.quarter)), ("productionCodes", .integer(usage.productionCodes)),
-                    ("productionLimit", .integer(usage.productionLimit)),
-                    ("sandboxCodes", .integer(usage.sandboxCodes)),
-                    ("sandboxLimit", .integer(usage.sandboxLimit)), ("activeOffers", .integer(usage.activeOffers)),
-                    ("activeOfferLimit", .integer(usage.activeOfferLimit)),
-                ])
-            ),
-        ])
-    }
-
-    private static func batchJSON(_ batch: CampaignStatus.Batch) -> JSONValue {
-        let recorded = batch.batch
-        return .object([
-            ("kind", .string(recorded.kind.rawValue)), ("batch", .integer(recorded.index + 1)),
-            ("environment", .string(recorded.environment.rawValue)), ("quarter", .string(recorded.quarter)),
-            ("expirationDate", recorded.expirationDate.map { .string($0.description) } ?? .null),
-            ("expired", .bool(batch.expired)), ("redemptionLimit", .integer(recorded.redemptionLimit)),
-            ("recorded", .integer(recorded.codeCount)), ("stored", .integer(batch.storedCodes)),
-            ("assigned", .integer(batch.assigned)), ("left", .integer(batch.left)),
-        ])
-    }
-
     // MARK: Shared members
 
     private static let batchKind = JSONSchema.enumeration(
@@ -257,8 +282,11 @@ enum CodeSchemas {
         StringRules(format: .date), description: "The last day the code can be redeemed; `null`: no expiration date."
     ).orNull()
     private static let codeEnvironment = JSONSchema.enumeration(
-        CodeEnvironment.allCases.map(\.rawValue),
-        description: "`PRODUCTION`, or `SANDBOX` (the code works only in the sandbox), as in `offerkit codes export`.")
+        CodeEnvironment.spellings,
+        description: """
+            `PRODUCTION`, or `SANDBOX` (the code works only in the sandbox): App Store Connect's names, as everywhere \
+            in OfferKit.
+            """)
 
     // MARK: Problems
 
@@ -322,8 +350,19 @@ enum CodeSchemas {
             expirationDate: nil, environment: .production),
         channel: .claim, assignedAt: Date(timeIntervalSince1970: 1_805_103_000.125), isNew: true)
 
-    /// The example campaign's status, two of its offers, on 2027-03-15.
-    static let exampleStatus: CampaignStatus = {
+    /// The example campaign's status, two of its offers, on 2027-03-15, after `codes apply` created
+    /// the first offer.
+    static let exampleStatus = CampaignStatusReport(
+        exampleLedgerStatus, today: CampaignSchemas.exampleToday,
+        resources: [
+            ConnectResource(
+                campaign: "spring-2027", offer: "Spring trial, 1 month free", kind: .offer, key: "",
+                requestId: "offer-1", resourceType: "subscriptionOfferCodes", state: .created, id: "6450000101",
+                bodyDigest: "", updatedAt: Date(timeIntervalSince1970: 1_805_103_000.125))
+        ])
+
+    /// The ledger's status of the example campaign, two of its offers.
+    private static let exampleLedgerStatus: CampaignStatus = {
         func batch(
             _ offer: String, _ kind: LedgerBatch.Kind, _ index: Int, limit: Int = 1, count: Int, expires: String?,
             environment: CodeEnvironment = .production, stored: Int, assigned: Int

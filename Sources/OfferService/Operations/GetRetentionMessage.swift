@@ -42,8 +42,7 @@ extension ServiceOperation {
             throw ServiceProblem(.notFound, detail: "this service has no Get Retention Message endpoint")
         }
         let start = DispatchTime.now().uptimeNanoseconds
-        let outcome = await endpoint.responder.respond(
-            to: request.rawBody ?? [], deciderExecutor: request.taskExecutor)
+        let outcome = await endpoint.responder.respond(to: request.rawBody ?? [])
         let elapsed = Int64(DispatchTime.now().uptimeNanoseconds - start)
         let metrics = request.state.metrics
         switch outcome {

@@ -127,7 +127,7 @@ struct SignatureBatch: Sendable {
             for member in members where member.key == "type" || member.key == "id" {
                 if member.key == "type" { typeMember = member.value } else { idMember = member.value }
             }
-            if case .string(let name)? = typeMember { type = SigningOperation(rawValue: name) }
+            if case .string(let name)? = typeMember { type = SigningOperation(anyCase: name) }
             id = idMember.flatMap(Self.validId)
             headerIsValid = type != nil && (idMember == nil) == (id == nil)
         }

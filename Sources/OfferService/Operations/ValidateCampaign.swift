@@ -23,7 +23,7 @@ extension ServiceOperation {
         try CampaignSchemas.authorizeApp(of: body.campaign, request)
         let validator = CampaignValidator(today: CampaignSchemas.today(body.today, request))
         let report = try validator.validate(json: CampaignSchemas.campaignBytes(body.campaign))
-        return OperationResponse(body: CampaignSchemas.validationJSON(report.problems))
+        return OperationResponse(body: report.json)
     }.limitingBundles(to: .campaignInRequest)
 }
 

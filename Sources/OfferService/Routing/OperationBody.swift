@@ -100,6 +100,12 @@ extension BodyReader<[String]> {
     }
 }
 
+extension BodyReader where Value: EnumeratedValue {
+    /// One of an enumeration's values, read by ``EnumeratedValue`` (in any case; the schema has
+    /// already written it in its spelling).
+    static var enumerated: Self { Self { if case .string(let text) = $0 { Value(anyCase: text) } else { nil } } }
+}
+
 extension BodyReader<JSONValue> {
     /// The JSON as it is, for members that a library reads (a campaign, an in-app request).
     static var json: Self { Self { $0 } }

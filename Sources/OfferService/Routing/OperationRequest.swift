@@ -22,19 +22,15 @@ public struct OperationRequest: Sendable {
     /// The request's id (`X-Request-Id`), for problems an operation answers inside its body (a
     /// batch's items).
     package let requestId: String
-    /// The executor the service runs its requests' work on (`makeRouter(operations:taskExecutor:)`),
-    /// for tasks an operation starts of its own; `nil` for Swift's global concurrent executor.
-    package let taskExecutor: (any TaskExecutor)?
     /// Adds values to the request's one log line.
     let annotate: @Sendable (Logger.Metadata) -> Void
 
     init(
         body: JSONValue?, rawBody: [UInt8]? = nil, parameters: [String: String] = [:], query: [String: String],
         headers: HTTPFields, apiKey: APIKey?, state: ServiceState, logger: Logger, requestId: String = "",
-        taskExecutor: (any TaskExecutor)? = nil, annotate: @escaping @Sendable (Logger.Metadata) -> Void = { _ in }
+        annotate: @escaping @Sendable (Logger.Metadata) -> Void = { _ in }
     ) {
         self.requestId = requestId
-        self.taskExecutor = taskExecutor
         self.annotate = annotate
         self.body = body
         self.rawBody = rawBody

@@ -13,9 +13,6 @@ import OfferSigning
 struct OperationResponder: Sendable {
     let operation: ServiceOperation
     let state: ServiceState
-    /// Where a request's work runs when it is not an operation that runs long; `nil`: Swift's
-    /// global executor (in `offerkit serve`, NIO's event loops).
-    var taskExecutor: (any TaskExecutor)? = nil
     /// Whether the operation runs in the request's own task, without the request timeout's task and
     /// timer: it answers from memory, or only computes while the connection times its body.
     var runsInline = false
@@ -32,7 +29,7 @@ struct OperationResponder: Sendable {
         let input = { @Sendable [state, query, context] (body: JSONValue?, rawBody: [UInt8]?) in
             OperationRequest(
                 body: body, rawBody: rawBody, parameters: parameters, query: query, headers: request.headers,
-                apiKey: apiKey, state: state, logger: logged, requestId: context.requestId, taskExecutor: taskExecutor,
+                apiKey: apiKey, state: state, logger: logged, requestId: context.requestId,
                 annotate: { metadata in context.logMetadata.merge(metadata) { $1 } })
         }
         if runsInline {
@@ -231,7 +228,7 @@ struct OperationResponder: Sendable {
             deadline.start()
             task = Task(executorPreference: WorkerExecutor.shared) { try await run() }
         } else {
-            task = Task(executorPreference: taskExecutor) {
+            task = Task {
                 deadline.start()
                 return try await run()
             }

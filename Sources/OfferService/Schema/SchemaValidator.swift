@@ -1,86 +1,160 @@
 import OfferJSON
 import OfferSigning
 
-/// Checks a JSON value against a ``JSONSchema`` and reports the first field at fault.
+/// Checks a JSON value against a ``JSONSchema``: the first field at fault, or every one.
+///
+/// An enumeration (``StringRules/allowed``) is matched in any case, as every reader of input
+/// matches enumerated values (``EnumeratedValue``): `sandbox`, `Sandbox` and `SANDBOX` are the
+/// value the schema lists as `SANDBOX`, and the validated JSON carries that spelling.
 public struct SchemaValidator: Sendable {
     public init() {}
 
     /// - Throws: ``SchemaViolation`` naming the first field that does not match.
     package func validate(_ value: JSONValue, against schema: JSONSchema) throws(SchemaViolation) {
-        _ = try check(value, schema, path: "")
+        var sink = Sink.firstOnly
+        _ = try check(value, schema, path: "", &sink)
     }
 
-    /// Checks `value` and returns it with every integer written in its plain form: JSON Schema
-    /// counts `6.0` and `6e0` as the integer 6, and everything after validation (the handlers,
-    /// the signing library's decoders) then sees `6`.
+    /// Checks `value` and returns it with every integer written in its plain form and every
+    /// enumerated string in the schema's spelling: JSON Schema counts `6.0` and `6e0` as the integer
+    /// 6, and everything after validation (the handlers, the signing library's decoders) then sees
+    /// `6`; a schema listing `SANDBOX` takes `sandbox`, and the handlers see `SANDBOX`.
     /// - Throws: ``SchemaViolation`` naming the first field that does not match.
     package func validated(_ value: JSONValue, against schema: JSONSchema) throws(SchemaViolation) -> JSONValue {
-        try check(value, schema, path: "")
+        var sink = Sink.firstOnly
+        return try check(value, schema, path: "", &sink)
     }
 
-    private func check(_ value: JSONValue, _ schema: JSONSchema, path: String) throws(SchemaViolation) -> JSONValue {
+    /// Every field of `value` that does not match `schema`, in document order: none when it matches.
+    /// A field at fault is not looked into (an object of the wrong type has no members to check).
+    package func violations(_ value: JSONValue, against schema: JSONSchema) -> [SchemaViolation] {
+        var sink = Sink.every([])
+        do {
+            _ = try check(value, schema, path: "", &sink)
+        } catch {
+            // A sink that collects never throws.
+            return [error]
+        }
+        if case .every(let found) = sink { return found }
+        return []
+    }
+
+    /// Where violations go: thrown at the first, or collected.
+    private enum Sink {
+        case firstOnly
+        case every([SchemaViolation])
+
+        /// Throws `violation`, or records it when collecting.
+        mutating func report(_ violation: SchemaViolation) throws(SchemaViolation) {
+            guard case .every(var found) = self else { throw violation }
+            found.append(violation)
+            self = .every(found)
+        }
+    }
+
+    private func check(_ value: JSONValue, _ schema: JSONSchema, path: String, _ sink: inout Sink)
+        throws(SchemaViolation) -> JSONValue
+    {
         if schema.nullable, case .null = value { return value }
         switch schema.kind {
         case .component(_, let inner):
-            return try check(value, inner, path: path)
+            return try check(value, inner, path: path, &sink)
         case .any:
             return value
         case .boolean:
-            guard case .bool = value else { throw violation(path, "a boolean (true or false)", value) }
+            if case .bool = value { return value }
+            try sink.report(violation(path, "a boolean (true or false)", value))
             return value
         case .integer(let minimum, let maximum):
             let expected = integerExpectation(minimum, maximum)
-            guard case .number(let text) = value else { throw violation(path, expected, value) }
+            guard case .number(let text) = value else {
+                try sink.report(violation(path, expected, value))
+                return value
+            }
             guard let number = JSONValue.exactInteger(text) else {
-                throw SchemaViolation(
-                    field: path.isEmpty ? "(body)" : path, expected: expected, found: value.numberDescription)
+                try sink.report(
+                    SchemaViolation(
+                        field: path.isEmpty ? "(body)" : path, expected: expected, found: value.numberDescription))
+                return value
             }
             if let minimum, number < minimum {
-                throw SchemaViolation(
-                    field: fieldName(path), expected: expected, found: Self.describe(value),
-                    reason: "\(number) is below \(minimum)")
-            }
-            if let maximum, number > maximum {
-                throw SchemaViolation(
-                    field: fieldName(path), expected: expected, found: Self.describe(value),
-                    reason: "\(number) is above \(maximum)")
+                try sink.report(
+                    SchemaViolation(
+                        field: fieldName(path), expected: expected, found: Self.describe(value),
+                        reason: "\(number) is below \(minimum)"))
+            } else if let maximum, number > maximum {
+                try sink.report(
+                    SchemaViolation(
+                        field: fieldName(path), expected: expected, found: Self.describe(value),
+                        reason: "\(number) is above \(maximum)"))
             }
             return .number(String(number))
         case .string(let rules):
-            guard case .string(let text) = value else { throw violation(path, typeExpectation(rules), value) }
-            try check(text, rules, path: path, value: value)
-            return value
+            guard case .string(let text) = value else {
+                try sink.report(violation(path, typeExpectation(rules), value))
+                return value
+            }
+            do {
+                return .string(try check(text, rules, path: path, value: value))
+            } catch {
+                try sink.report(error)
+                return value
+            }
         case .array(let items, let minItems, let maxItems):
-            guard case .array(let elements) = value else { throw violation(path, "an array", value) }
+            guard case .array(let elements) = value else {
+                try sink.report(violation(path, "an array", value))
+                return value
+            }
             if let minItems, elements.count < minItems {
-                throw violation(path, "an array of at least \(minItems) element\(minItems == 1 ? "" : "s")", value)
+                try sink.report(
+                    violation(path, "an array of at least \(minItems) element\(minItems == 1 ? "" : "s")", value))
+                return value
             }
             if let maxItems, elements.count > maxItems {
-                throw violation(path, "an array of at most \(maxItems) elements", value)
+                try sink.report(violation(path, "an array of at most \(maxItems) elements", value))
+                return value
             }
             // Elements of any value (a batch's items, checked one by one later) are taken as they are.
             if case .any = items.kind { return value }
             var checked: [JSONValue] = []
             checked.reserveCapacity(elements.count)
             for (index, element) in elements.enumerated() {
-                checked.append(try check(element, items, path: "\(path)[\(index)]"))
+                checked.append(try check(element, items, path: "\(path)[\(index)]", &sink))
             }
             return .array(checked)
         case .object(let properties, let additional):
-            return try checkObject(value, properties, additional, path: path)
+            return try checkObject(value, properties, additional, path: path, &sink)
         case .oneOf(let choices, let discriminator):
             let names = choices.compactMap { Self.discriminatorValue(of: $0, discriminator) }
             let expected = "one of \(names.joined(separator: ", "))"
-            guard case .object = value else { throw violation(path, "an object", value) }
-            guard let tag = value[discriminator] else {
-                throw SchemaViolation(field: join(path, discriminator), expected: expected, found: "nothing")
+            guard case .object = value else {
+                try sink.report(violation(path, "an object", value))
+                return value
             }
+            guard let tag = value[discriminator] else {
+                try sink.report(SchemaViolation(field: join(path, discriminator), expected: expected, found: "nothing"))
+                return value
+            }
+            // The discriminator is an enumerated value too: matched in any case.
             guard case .string(let name) = tag,
-                let choice = choices.first(where: { Self.discriminatorValue(of: $0, discriminator) == name })
-            else { throw violation(join(path, discriminator), expected, tag) }
-            return try check(value, choice, path: path)
+                let choice = choices.first(where: {
+                    Self.discriminatorValue(of: $0, discriminator).map {
+                        EnumeratedSpelling.equalIgnoringCase($0, name)
+                    }
+                        ?? false
+                })
+            else {
+                try sink.report(violation(join(path, discriminator), expected, tag, enumerated: true))
+                return value
+            }
+            return try check(value, choice, path: path, &sink)
         case .anyOf(let choices):
-            return try checkAny(value, choices, path: path)
+            do {
+                return try checkAny(value, choices, path: path)
+            } catch {
+                try sink.report(error)
+                return value
+            }
         }
     }
 
@@ -94,7 +168,8 @@ public struct SchemaValidator: Sendable {
         var first: SchemaViolation?
         for choice in choices {
             do {
-                return try check(value, choice, path: path)
+                var sink = Sink.firstOnly
+                return try check(value, choice, path: path, &sink)
             } catch {
                 if first == nil, Self.hasType(of: value, choice) { first = error }
             }
@@ -114,38 +189,53 @@ public struct SchemaValidator: Sendable {
     }
 
     private func checkObject(
-        _ value: JSONValue, _ properties: [JSONSchema.Property], _ additional: JSONSchema?, path: String
+        _ value: JSONValue, _ properties: [JSONSchema.Property], _ additional: JSONSchema?, path: String,
+        _ sink: inout Sink
     ) throws(SchemaViolation) -> JSONValue {
-        guard case .object(let members) = value else { throw violation(path, "an object", value) }
+        guard case .object(let members) = value else {
+            try sink.report(violation(path, "an object", value))
+            return value
+        }
         var seen = Set<String>()
         var checked: [(key: String, value: JSONValue)] = []
         checked.reserveCapacity(members.count)
         for member in members {
             guard seen.insert(member.key).inserted else {
-                throw SchemaViolation(field: join(path, member.key), expected: "one member of this name", found: "two")
+                try sink.report(
+                    SchemaViolation(field: join(path, member.key), expected: "one member of this name", found: "two"))
+                continue
             }
             if let property = properties.first(where: { $0.name == member.key }) {
-                checked.append((member.key, try check(member.value, property.schema, path: join(path, member.key))))
+                checked.append(
+                    (member.key, try check(member.value, property.schema, path: join(path, member.key), &sink)))
             } else if let additional {
-                checked.append((member.key, try check(member.value, additional, path: join(path, member.key))))
+                checked.append((member.key, try check(member.value, additional, path: join(path, member.key), &sink)))
             } else {
                 let known = properties.map(\.name).joined(separator: ", ")
-                throw SchemaViolation(
-                    field: join(path, member.key), expected: "no such member (known: \(known))",
-                    found: "an unknown member")
+                try sink.report(
+                    SchemaViolation(
+                        field: join(path, member.key), expected: "no such member (known: \(known))",
+                        found: "an unknown member"))
             }
         }
         for property in properties where property.required && !seen.contains(property.name) {
-            throw SchemaViolation(
-                field: join(path, property.name), expected: describe(property.schema), found: "nothing (it is required)"
-            )
+            try sink.report(
+                SchemaViolation(
+                    field: join(path, property.name), expected: describe(property.schema),
+                    found: "nothing (it is required)"))
         }
         return .object(checked)
     }
 
-    private func check(_ text: String, _ rules: StringRules, path: String, value: JSONValue) throws(SchemaViolation) {
-        if let allowed = rules.allowed, !allowed.contains(text) {
-            throw violation(path, "one of \(allowed.joined(separator: ", "))", value)
+    /// `text` checked against `rules`; an enumerated value comes back in the schema's spelling.
+    private func check(_ text: String, _ rules: StringRules, path: String, value: JSONValue) throws(SchemaViolation)
+        -> String
+    {
+        if let allowed = rules.allowed {
+            guard let spelling = EnumeratedSpelling.canonical(text, among: allowed) else {
+                throw violation(path, enumerationExpectation(allowed), value, enumerated: true)
+            }
+            return spelling
         }
         if let minLength = rules.minLength, text.unicodeScalars.count < minLength {
             throw violation(path, minLength == 1 ? "a non-empty string" : "at least \(minLength) characters", value)
@@ -156,19 +246,25 @@ public struct SchemaValidator: Sendable {
         if let format = rules.format, !format.matches(text) {
             throw violation(path, format.expected, value)
         }
+        return text
+    }
+
+    /// `one of A, B (in any case)`.
+    private func enumerationExpectation(_ allowed: [String]) -> String {
+        "one of \(allowed.joined(separator: ", ")) (in any case)"
     }
 
     /// What a string schema expects, for a value that is not a string at all: `a string`, or the
     /// allowed values of an enumeration.
     private func typeExpectation(_ rules: StringRules) -> String {
-        if let allowed = rules.allowed { return "one of \(allowed.joined(separator: ", "))" }
+        if let allowed = rules.allowed { return enumerationExpectation(allowed) }
         return "a string"
     }
 
     private func fieldName(_ path: String) -> String { path.isEmpty ? "(body)" : path }
 
     private func expectation(_ rules: StringRules) -> String {
-        if let allowed = rules.allowed { return "one of \(allowed.joined(separator: ", "))" }
+        if let allowed = rules.allowed { return enumerationExpectation(allowed) }
         return rules.format.map { $0.expected } ?? "a string"
     }
 
@@ -217,14 +313,24 @@ public struct SchemaValidator: Sendable {
         return "\(path)[\(String(decoding: quoted, as: UTF8.self))]"
     }
 
-    private func violation(_ path: String, _ expected: String, _ value: JSONValue) -> SchemaViolation {
-        SchemaViolation(field: path.isEmpty ? "(body)" : path, expected: expected, found: Self.describe(value))
+    /// A violation at `path`; `enumerated`: the field takes one of a few names, and a string found
+    /// there is shown (bounded, control characters escaped: ``EnumeratedSpelling/shown(_:)``).
+    private func violation(_ path: String, _ expected: String, _ value: JSONValue, enumerated: Bool = false)
+        -> SchemaViolation
+    {
+        let found: String
+        if enumerated, case .string(let text) = value {
+            found = EnumeratedSpelling.shown(text)
+        } else {
+            found = Self.describe(value)
+        }
+        return SchemaViolation(field: path.isEmpty ? "(body)" : path, expected: expected, found: found)
     }
 
     /// What was found, with a number's or boolean's value or a string's or array's size:
     /// `the number 3601`, `the boolean true`, `a string of 300 characters`, `an array of 12
-    /// elements`, `an object`, `null`. A string is never echoed: it could be anything the client
-    /// put in the wrong field.
+    /// elements`, `an object`, `null`. A string is not echoed here: it could be anything the client
+    /// put in the wrong field (only where a field takes one of a few names is it shown, bounded).
     static func describe(_ value: JSONValue) -> String {
         switch value {
         case .number(let text):

@@ -1,3 +1,5 @@
+import OfferJSON
+
 /// Advanced Commerce API in-app requests: the four operations an app sends through StoreKit,
 /// authorised by a compact JWS whose `request` claim carries the request JSON.
 ///
@@ -42,17 +44,20 @@ public enum AdvancedCommerce {
     public static let consistencyTokenMaximum = 512
 }
 
-/// A string enum whose decoding error lists the allowed values.
-protocol AllowedValues: RawRepresentable<String>, CaseIterable, Codable, Sendable {}
+/// A string enum of Apple's values, read in any case (``EnumeratedValue``) and signed in Apple's
+/// spelling; its decoding error shows the value (bounded) and lists the allowed values.
+protocol AllowedValues: EnumeratedValue, Codable {}
 
 extension AllowedValues {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let value = try container.decode(String.self)
-        guard let match = Self(rawValue: value) else {
+        guard let match = Self(anyCase: value) else {
             let allowed = Self.allCases.map(\.rawValue).joined(separator: ", ")
             throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "\"\(value)\" is not allowed: expected one of \(allowed)")
+                in: container,
+                debugDescription: "\(EnumeratedSpelling.shown(value)) is not allowed: expected one of \(allowed) "
+                    + "(in any case)")
         }
         self = match
     }

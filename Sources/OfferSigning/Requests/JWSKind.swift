@@ -1,5 +1,7 @@
+import OfferJSON
+
 /// The kinds of compact JWS that OfferKit signs and verifies, by their ``SigningOperation`` names.
-public enum JWSKind: String, CaseIterable, Codable, Sendable {
+public enum JWSKind: String, CaseIterable, Codable, Sendable, EnumeratedValue {
     /// Promotional offer V2 (`aud` = `promotional-offer`).
     case promotionalOffer = "promotional-offer"
     /// Introductory-offer eligibility (`aud` = `introductory-offer-eligibility`).

@@ -1,4 +1,5 @@
 import Foundation
+import InteropSupport
 import OfferCodes
 import OfferLedger
 import Testing
@@ -104,34 +105,25 @@ enum LedgerFixtures {
     static func crashMarker(_ ledgerPath: String) -> String { ledgerPath + ".marker" }
 
     /// Whether the running test binary can be started again (Linux: `/proc/self/exe`).
-    static let canRerunTestBinary = FileManager.default.fileExists(atPath: "/proc/self/exe")
+    static let canRerunTestBinary = ChildProcess.canRerunTestBinary
 
     /// A child process and its output.
     struct CrashChild {
-        let process: Process
-        let log: URL
+        /// The child, awaited without holding a thread (``ChildProcess``).
+        let process: ChildProcess
 
         /// What the child wrote to stdout and stderr.
-        func output() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+        func output() -> String { process.stdout }
     }
 
     /// Starts this test binary again, running only the crash child test, for `ledgerPath`.
-    static func startCrashChild(ledgerPath: String, log: URL) throws -> CrashChild {
-        try startChild(test: "crashChildRecordsUntilKilled", environment: [crashChildVariable: ledgerPath], log: log)
+    static func startCrashChild(ledgerPath: String) throws -> CrashChild {
+        try startChild(test: "crashChildRecordsUntilKilled", environment: [crashChildVariable: ledgerPath])
     }
 
     /// Starts this test binary again, running only the test (function) named `test`, with
-    /// `environment` added to this process's; its stdout and stderr go to `log`.
-    static func startChild(test: String, environment: [String: String], log: URL) throws -> CrashChild {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["--testing-library", "swift-testing", "--filter", test]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let output = try FileHandle(forWritingTo: log)
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        return CrashChild(process: process, log: log)
+    /// `environment` added to this process's; its stdout and stderr go to one file.
+    static func startChild(test: String, environment: [String: String]) throws -> CrashChild {
+        CrashChild(process: try ChildProcess.testBinary(running: test, environment: environment))
     }
 }

@@ -32,29 +32,31 @@ enum PythonTool {
         return candidates.compactMap { $0 }.first { FileManager.default.fileExists(atPath: $0) }
     }()
 
-    static let jsonschemaAvailable: Bool =
-        (try? run(python, ["-c", "import jsonschema, referencing"]).status) == 0
+    static var jsonschemaAvailable: Bool {
+        get async { await ExternalProcess.succeeds(python, ["-c", "import jsonschema, referencing"]) }
+    }
 
     /// Whether the schema checks can run here.
-    static var available: Bool { jsonschemaAvailable && schemas != nil }
+    static var available: Bool {
+        get async { await jsonschemaAvailable && schemas != nil }
+    }
 
     static let reason = Comment(
         rawValue: "SKIPPED LOUDLY: request bodies are not checked against Apple's schemas here because "
-            + (jsonschemaAvailable
-                ? "offer_code_schemas_4.4.1.json was not found (set OFFERKIT_ASC_SCHEMAS)"
-                : "\(python) cannot import jsonschema and referencing (run .ci/run, or pip install jsonschema and "
-                    + "set OFFERKIT_PYTHON)") + "; CI never skips this")
+            + "\(python) cannot import jsonschema and referencing (run .ci/run, or pip install jsonschema and set "
+            + "OFFERKIT_PYTHON) or offer_code_schemas_4.4.1.json was not found (set OFFERKIT_ASC_SCHEMAS); CI never "
+            + "skips this")
 
     /// Runs a tool through `/usr/bin/env` (output through files, so nothing can block).
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String]) throws -> Result {
-        try ExternalProcess.run(executable, arguments)
+    static func run(_ executable: String, _ arguments: [String]) async throws -> Result {
+        try await ExternalProcess.run(executable, arguments)
     }
 
     /// Runs the validator on plan files (plan documents or arrays of requests), in one Python run.
-    static func validate(planFiles: [URL]) throws -> Result {
+    static func validate(planFiles: [URL]) async throws -> Result {
         let schemas = try #require(schemas, "Apple's offer-code schemas were not found (set OFFERKIT_ASC_SCHEMAS)")
-        return try run(python, [script, schemas] + planFiles.map(\.path))
+        return try await run(python, [script, schemas] + planFiles.map(\.path))
     }
 
     static func temporaryDirectory() throws -> URL {

@@ -12,8 +12,12 @@ import Testing
 /// Without Python's jsonschema, referencing, PyJWT and cryptography the tests that use it are skipped with
 /// a loud reason (``enabled``); with `CI` set they run anyway and fail, so CI can never pass without them.
 final class ApplyFixture {
-    static let available = AppStoreConnectStandIn.unavailableReason == nil
-    static var enabled: Bool { available || Independent.isCI }
+    static var available: Bool {
+        get async { await AppStoreConnectStandIn.unavailableReason == nil }
+    }
+    static var enabled: Bool {
+        get async { await available || Independent.isCI }
+    }
     static let reason = Comment(
         rawValue: "SKIPPED LOUDLY: `offerkit codes apply` is not tested against the App Store Connect stand-in "
             + "because \(InteropEnvironment.python) cannot import jsonschema, referencing, jwt and cryptography "
@@ -61,20 +65,21 @@ final class ApplyFixture {
         _ campaignText: String = ApplyFixture.twoOffers, products: AppStoreConnectStandIn.Products? = nil,
         individual: Bool = false, standInToday: String = CampaignFiles.today, generate: Bool = true,
         sourceLocation: SourceLocation = #_sourceLocation
-    ) throws {
+    ) async throws {
         files = try CampaignFiles.make()
         campaign = try files.write(campaignText, to: "campaign.json")
         if generate {
-            let generated = try files.run("generate", campaign)
+            let generated = try await files.run("generate", campaign)
             #expect(generated.status == 0, "\(generated)", sourceLocation: sourceLocation)
         }
         if let products {
-            standIn = try AppStoreConnectStandIn.start(products: products, individual: individual, today: standInToday)
+            standIn = try await AppStoreConnectStandIn.start(
+                products: products, individual: individual, today: standInToday)
         } else {
-            standIn = try AppStoreConnectStandIn.start(
+            standIn = try await AppStoreConnectStandIn.start(
                 productsFromCampaign: campaign, individual: individual, today: standInToday)
         }
-        try standIn.configure(#"{"valuesNotReady": 0}"#)
+        try await standIn.configure(#"{"valuesNotReady": 0}"#)
     }
 
     /// Stops the stand-in and removes the folder (call it in a `defer`; safe twice).
@@ -87,10 +92,10 @@ final class ApplyFixture {
 
     /// Waits until the stand-in's rate limit leaves at least `requests` (after `configure` filled the
     /// window, it gives one back every 3600 / limit seconds); gives up after 30 s.
-    func waitForRateLimit(remaining requests: Int) throws {
-        let deadline = Date().addingTimeInterval(30)
-        while (try state()["rateLimit"]?["remaining"]?.int ?? 0) < requests, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.02)
+    func waitForRateLimit(remaining requests: Int) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while (try await state()["rateLimit"]?["remaining"]?.int ?? 0) < requests, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
         }
     }
 
@@ -98,58 +103,58 @@ final class ApplyFixture {
     func connect(
         _ subcommand: String, _ arguments: [String] = [], address: String? = nil,
         credentials: [String] = ApplyFixture.teamKey, sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> CLIResult {
-        let result = try files.run(
+    ) async throws -> CLIResult {
+        let result = try await files.run(
             subcommand, campaign, arguments + ["--api-base-url", address ?? standIn.baseURL] + credentials)
         Self.expectNoSecrets(result, sourceLocation: sourceLocation)
         return result
     }
 
     /// `offerkit codes SUBCOMMAND CAMPAIGN arguments… --today … --ledger …` (nothing of App Store Connect).
-    func run(_ subcommand: String, _ arguments: [String] = []) throws -> CLIResult {
-        let result = try files.run(subcommand, campaign, arguments)
+    func run(_ subcommand: String, _ arguments: [String] = []) async throws -> CLIResult {
+        let result = try await files.run(subcommand, campaign, arguments)
         Self.expectNoSecrets(result)
         return result
     }
 
     /// The stand-in's state (`GET /_standin/state`).
-    func state() throws -> JSON {
-        let text = String(decoding: try standIn.stateData(), as: UTF8.self)
+    func state() async throws -> JSON {
+        let text = await String(decoding: try standIn.stateData(), as: UTF8.self)
         guard let state = JSON.parse(text) else { throw CLIRunnerError(description: "the state is not JSON") }
         return state
     }
 
     /// All `/v1` and `/v2` requests the stand-in saw.
-    func requestCount() throws -> Int64 {
-        (try state()["requests"]?.object ?? [:]).values.reduce(0) { $0 + ($1.int ?? 0) }
+    func requestCount() async throws -> Int64 {
+        await (try state()["requests"]?.object ?? [:]).values.reduce(0) { $0 + ($1.int ?? 0) }
     }
 
     /// The stand-in's resources of `type`, in creation order.
-    func resources(_ type: String) throws -> [JSON] {
-        (try state()["resources"]?.array ?? []).filter { $0["type"]?.string == type }
+    func resources(_ type: String) async throws -> [JSON] {
+        await (try state()["resources"]?.array ?? []).filter { $0["type"]?.string == type }
     }
 
     /// `codes status --format json`: the whole report.
-    func status(sourceLocation: SourceLocation = #_sourceLocation) throws -> JSON {
-        let result = try run("status", ["--format", "json"])
+    func status(sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSON {
+        let result = try await run("status", ["--format", "json"])
         #expect(result.status == 0, "\(result)", sourceLocation: sourceLocation)
         return result.json ?? .null
     }
 
     /// The ledger's App Store Connect resources by request id: `state`, `id`, `error`.
-    func ledgerResources(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: JSON] {
-        let list = try status(sourceLocation: sourceLocation)["appStoreConnect"]?.array ?? []
+    func ledgerResources(sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String: JSON] {
+        let list = try await status(sourceLocation: sourceLocation)["appStoreConnect"]?.array ?? []
         return Dictionary(list.map { ($0["request"]?.string ?? "?", $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// request id → state, for comparing the ledger before and after a run.
-    func ledgerStates() throws -> [String: String] {
-        try ledgerResources().mapValues { ($0["state"]?.string ?? "?") + " " + ($0["id"]?.string ?? "-") }
+    func ledgerStates() async throws -> [String: String] {
+        try await ledgerResources().mapValues { ($0["state"]?.string ?? "?") + " " + ($0["id"]?.string ?? "-") }
     }
 
     /// Whether the ledger marks the offer active (`codes status`).
-    func ledgerActive(_ offer: String) throws -> Bool? {
-        try status()["offers"]?.array?.first { $0["offer"]?.string == offer }?["active"]?.bool
+    func ledgerActive(_ offer: String) async throws -> Bool? {
+        try await status()["offers"]?.array?.first { $0["offer"]?.string == offer }?["active"]?.bool
     }
 
     /// The plan's request ids of ``twoOffers``.

@@ -19,12 +19,12 @@ final class ApplyProof {
 
     /// Starts a stand-in for `examples/campaign.json`'s products on ``CampaignFiles/today``, in a new
     /// folder; `campaignText` (same products) replaces the example when given.
-    init(campaignText: String? = nil, ledger: CampaignFiles.LedgerChoice = .folder) throws {
+    init(campaignText: String? = nil, ledger: CampaignFiles.LedgerChoice = .folder) async throws {
         let files = try CampaignFiles.make()
         self.files = files
         campaign = try campaignText.map { try files.write($0, to: "campaign.json") } ?? CampaignFiles.example
         self.ledger = ledger
-        standIn = try AppStoreConnectStandIn.start(
+        standIn = try await AppStoreConnectStandIn.start(
             productsFromCampaign: CampaignFiles.example, today: CampaignFiles.today)
     }
 
@@ -50,15 +50,15 @@ final class ApplyProof {
     }
 
     /// `offerkit codes SUBCOMMAND CAMPAIGN arguments… --today … --ledger …`.
-    func codes(_ subcommand: String, _ arguments: [String] = [], ledger: CampaignFiles.LedgerChoice? = nil) throws
+    func codes(_ subcommand: String, _ arguments: [String] = [], ledger: CampaignFiles.LedgerChoice? = nil) async throws
         -> CLIResult
     {
-        try files.run(subcommand, campaign, arguments, ledger: ledger ?? self.ledger)
+        try await files.run(subcommand, campaign, arguments, ledger: ledger ?? self.ledger)
     }
 
     /// `offerkit codes apply … --format json` against the stand-in.
-    func apply(_ arguments: [String] = [], ledger: CampaignFiles.LedgerChoice? = nil) throws -> CLIResult {
-        try codes("apply", connectArguments + arguments + ["--format", "json"], ledger: ledger)
+    func apply(_ arguments: [String] = [], ledger: CampaignFiles.LedgerChoice? = nil) async throws -> CLIResult {
+        try await codes("apply", connectArguments + arguments + ["--format", "json"], ledger: ledger)
     }
 
     /// The whole command line of `apply` (for ``BackgroundRun``).
@@ -69,8 +69,8 @@ final class ApplyProof {
     }
 
     /// `codes plan --format json-lines`: one request per line.
-    func plan() throws -> [JSON] {
-        let result = try codes("plan", ["--format", "json-lines"])
+    func plan() async throws -> [JSON] {
+        let result = try await codes("plan", ["--format", "json-lines"])
         try #require(result.status == 0, "\(result)")
         let lines = result.stdout.split(separator: "\n").map { JSON.parseLarge(Data($0.utf8)) }
         try #require(!lines.isEmpty && lines.allSatisfy { $0 != nil }, "\(result)")
@@ -78,22 +78,22 @@ final class ApplyProof {
     }
 
     /// The stand-in's `GET /_standin/state`.
-    func state() throws -> StandInState {
-        let data = try standIn.stateData()
+    func state() async throws -> StandInState {
+        let data = try await standIn.stateData()
         return try #require(StandInState(JSON.parseLarge(data)), "no state")
     }
 
     /// `codes status --format json`.
-    func status() throws -> JSON {
-        let result = try codes("status", ["--format", "json"])
+    func status() async throws -> JSON {
+        let result = try await codes("status", ["--format", "json"])
         try #require(result.status == 0, "\(result)")
         let status = JSON.parseLarge(Data(result.stdout.utf8))
         return try #require(status?.object != nil ? status : nil, "\(result)")
     }
 
     /// `codes apply --dry-run`'s closing counts: exist, would be created, looked up first, sent again.
-    func dryRunTotals() throws -> (exist: Int, create: Int, lookUp: Int, retry: Int) {
-        let result = try codes("apply", ["--dry-run"])
+    func dryRunTotals() async throws -> (exist: Int, create: Int, lookUp: Int, retry: Int) {
+        let result = try await codes("apply", ["--dry-run"])
         try #require(result.status == 0, "\(result)")
         let line = try #require(result.stdout.split(separator: "\n").last { $0.contains("total: ") }, "\(result)")
         let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
@@ -113,8 +113,8 @@ final class ApplyProof {
     /// batch's codes are imported once and exported. Returns the stand-in's resources normalised
     /// (no ids or creation times), to compare runs.
     @discardableResult
-    func checkEndState(plan: [JSON], sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
-        let state = try state()
+    func checkEndState(plan: [JSON], sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String] {
+        let state = try await state()
         for counter in [
             "repeatedCreates", "tokenFailures", "schemaFailures", "responseSchemaFailures", "nullAttributes",
             "rateLimited",
@@ -155,7 +155,7 @@ final class ApplyProof {
             "the POSTs that created something are not the resources", sourceLocation: sourceLocation)
 
         // The ledger holds every resource created, with the stand-in's id.
-        let status = try status()
+        let status = try await status()
         let ledger = status["appStoreConnect"]?.array ?? []
         #expect(ledger.count == plan.count, "ledger resources against the plan", sourceLocation: sourceLocation)
         let notCreated = ledger.filter { $0["state"]?.string != "created" }
@@ -176,14 +176,14 @@ final class ApplyProof {
         #expect(
             oneTimeUseBatches == existing.filter { $0.key.hasSuffix("OneTimeUseCodes") }.values.reduce(0, +),
             sourceLocation: sourceLocation)
-        let export = try codes("export", ["--format", "csv", "--environment", "all"])
+        let export = try await codes("export", ["--format", "csv", "--environment", "all"])
         #expect(export.status == 0, "\(export)", sourceLocation: sourceLocation)
         let exported = CampaignFiles.codes(ofCSV: export.stdout)
         var expected = Set(state.connectResources.compactMap { $0.attributes["customCode"]?.string })
         let token = try ConnectAPITokenSigner(key: DemoKey.key, issuer: .team(issuerId: DemoKey.issuerId))
             .token(lifetime: 600).token
         for batch in state.connectResources where batch.type.hasSuffix("OneTimeUseCodes") {
-            let answer = try standIn.request("GET", "/v1/\(batch.type)/\(batch.id)/values", bearer: token)
+            let answer = try await standIn.request("GET", "/v1/\(batch.type)/\(batch.id)/values", bearer: token)
             #expect(answer.status == 200, "\(answer.text)", sourceLocation: sourceLocation)
             let values = answer.text.split(separator: "\n").map(String.init)
             #expect(

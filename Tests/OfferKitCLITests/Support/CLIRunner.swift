@@ -1,4 +1,6 @@
+import CLIUnderTest
 import Foundation
+import InteropSupport
 import Testing
 
 /// What one run of the `offerkit` executable produced.
@@ -37,44 +39,20 @@ struct CLIRunnerError: Error, CustomStringConvertible {
     let description: String
 }
 
-/// Runs the built `offerkit` executable as a subprocess with a controlled environment.
+/// Runs `offerkit` as a subprocess with a controlled environment, awaited without holding a thread
+/// (``ChildProcess``).
 ///
-/// The binary is `OFFERKIT_BINARY`, else `offerkit` next to the test bundle's executable, else
-/// `<packageRoot>/.build/debug/offerkit`. The environment is this process's environment without
-/// any `OFFERKIT_*` variable, plus what the test passes. stdout and stderr go to files (no pipe
-/// can fill up), and every run's output is kept in ``OutputLog`` for the private-key scan.
+/// `offerkit` is this test binary started as the CLI (``CLIUnderTest/executable``): the CLI built with
+/// the tests, never a separately built binary. The environment is this process's environment without
+/// any `OFFERKIT_*` variable, plus what the test passes. stdout and stderr go to files (no pipe can
+/// fill up), and every run's output is kept in ``OutputLog`` for the private-key scan.
 enum CLI {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    static let binaryCandidates: [URL] = {
-        var candidates: [URL] = []
-        if let path = ProcessInfo.processInfo.environment["OFFERKIT_BINARY"], !path.isEmpty {
-            candidates.append(URL(fileURLWithPath: path))
-        }
-        if let executable = Bundle.main.executableURL {
-            candidates.append(executable.deletingLastPathComponent().appendingPathComponent("offerkit"))
-        }
-        candidates.append(packageRoot.appendingPathComponent(".build/debug/offerkit"))
-        return candidates
-    }()
-
-    /// The first candidate that exists (when `OFFERKIT_BINARY` is set, only that one counts).
-    static let binary: URL? = {
-        if let path = ProcessInfo.processInfo.environment["OFFERKIT_BINARY"], !path.isEmpty {
-            return FileManager.default.isExecutableFile(atPath: path) ? URL(fileURLWithPath: path) : nil
-        }
-        return binaryCandidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
-
-    /// Where run outputs are spooled; removed file by file after each run.
-    private static let spool: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "offerkit-cli-runs-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    /// The `offerkit` the tests run.
+    static var binary: URL { CLIUnderTest.executable }
 
     /// This process's environment without `OFFERKIT_*`, plus the test PostgreSQL server's password
     /// in `PGPASSWORD` (see ``CLIPostgres``), plus `extra`.
@@ -99,83 +77,24 @@ enum CLI {
     static func run(
         _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil, cwd: URL? = nil,
         peakMemory: Bool = false
-    ) throws -> CLIResult {
-        guard let binary else {
-            throw CLIRunnerError(
-                description: "the offerkit executable was not found (looked at "
-                    + binaryCandidates.map(\.path).joined(separator: ", ")
-                    + "); build it with `swift build --product offerkit` or set OFFERKIT_BINARY")
-        }
-        let name = UUID().uuidString
-        let outURL = spool.appendingPathComponent("\(name).out")
-        let errURL = spool.appendingPathComponent("\(name).err")
-        let inURL = spool.appendingPathComponent("\(name).in")
-        let peakURL = spool.appendingPathComponent("\(name).peak")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        defer {
-            for url in [outURL, errURL, inURL, peakURL] { try? FileManager.default.removeItem(at: url) }
-        }
-        let outHandle = try FileHandle(forWritingTo: outURL)
-        let errHandle = try FileHandle(forWritingTo: errURL)
-        var inHandle: FileHandle?
-        if let stdin {
-            try stdin.write(to: inURL)
-            inHandle = try FileHandle(forReadingFrom: inURL)
-        }
-
-        let process = Process()
-        if peakMemory {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-            process.arguments = ["-f", "%M", "-o", peakURL.path, binary.path] + arguments
-        } else {
-            process.executableURL = binary
-            process.arguments = arguments
-        }
-        process.currentDirectoryURL = cwd ?? packageRoot
-        process.environment = Self.environment(adding: environment)
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        process.standardInput = inHandle ?? FileHandle.nullDevice
-        try process.run()
-        let watchdog = Watchdog(process: process)
-        watchdog.arm(seconds: 120)
-        process.waitUntilExit()
-        try? outHandle.close()
-        try? errHandle.close()
-        try? inHandle?.close()
-
-        let stdout = String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self)
-        var stderr = String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
-        if watchdog.fired { stderr += "\n[test runner: offerkit did not finish within 120 s and was terminated]" }
-        let peak = peakMemory ? (try? String(contentsOf: peakURL, encoding: .utf8)) : nil
+    ) async throws -> CLIResult {
+        let peakFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offerkit-peak-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: peakFile) }
+        let child = try ChildProcess(
+            URL(fileURLWithPath: peakMemory ? "/usr/bin/time" : binary.path),
+            peakMemory ? ["-f", "%M", "-o", peakFile.path, binary.path] + arguments : arguments,
+            environment: Self.environment(adding: environment), currentDirectory: cwd ?? packageRoot,
+            stdin: stdin.map { .data($0) } ?? .none, watchdog: 120)
+        let ending = await child.ending()
+        var stderr = child.stderr
+        if child.watchdogFired { stderr += "\n[test runner: offerkit did not finish within 120 s and was killed]" }
+        let peak = peakMemory ? (try? String(contentsOf: peakFile, encoding: .utf8)) : nil
         let result = CLIResult(
-            arguments: arguments, status: process.terminationStatus, stdout: stdout, stderr: stderr,
+            arguments: arguments, status: ending.rawStatus, stdout: child.stdout, stderr: stderr,
             peakKilobytes: peak.flatMap { Int($0.split(separator: "\n").last ?? "") })
         OutputLog.shared.record(result)
         return result
-    }
-}
-
-/// Terminates a hung child so the suite cannot hang (a safety net, not an assertion on time).
-private final class Watchdog: @unchecked Sendable {
-    private let process: Process
-    private let lock = NSLock()
-    private var didFire = false
-
-    init(process: Process) {
-        self.process = process
-    }
-
-    var fired: Bool { lock.withLock { didFire } }
-
-    func arm(seconds: Double) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
-            if process.isRunning {
-                lock.withLock { didFire = true }
-                process.terminate()
-            }
-        }
     }
 }
 

@@ -57,7 +57,7 @@ struct CampaignFiles {
         _ subcommand: String, _ campaign: String? = nil, _ arguments: [String] = [],
         ledger: LedgerChoice = .folder, stdin: Data? = nil, peakMemory: Bool = false,
         environment: [String: String] = [:]
-    ) throws -> CLIResult {
+    ) async throws -> CLIResult {
         var all = ["codes", subcommand]
         if let campaign { all.append(campaign) }
         all += arguments + ["--today", Self.today]
@@ -66,7 +66,7 @@ struct CampaignFiles {
         case .at(let path): all += ["--ledger", path]
         case .none: break
         }
-        return try CLI.run(all, environment: environment, stdin: stdin, cwd: folder.url, peakMemory: peakMemory)
+        return try await CLI.run(all, environment: environment, stdin: stdin, cwd: folder.url, peakMemory: peakMemory)
     }
 
     func remove() { folder.remove() }

@@ -1,4 +1,5 @@
 import Foundation
+import InteropSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -7,10 +8,10 @@ import Foundation
 #endif
 
 /// What a client that misbehaves does on an ``HTTPConnection``: half-close, reset, send without
-/// end. Every loop here is bounded in time.
+/// end. Every loop here is bounded in time, and runs on a thread of its own (``OwnedThread``).
 extension HTTPConnection {
     /// What came back while the client sent without end, and when.
-    struct Flood {
+    struct Flood: Sendable {
         /// Bytes the server's side took before sending stopped (its buffers, and what it read).
         var sent = 0
         /// The `errno` that ended sending (`EPIPE` or `ECONNRESET` once the server closed).
@@ -37,7 +38,11 @@ extension HTTPConnection {
 
     /// Reads until the server ends the connection (end of stream or reset), for at most `seconds`.
     /// - Returns: the bytes read and whether the server ended the connection within the time.
-    func readUntilClosed(seconds: Double) -> (bytes: [UInt8], closed: Bool) {
+    func readUntilClosed(seconds: Double) async -> (bytes: [UInt8], closed: Bool) {
+        await OwnedThread.run { self.readUntilClosedBlocking(seconds: seconds) }
+    }
+
+    private func readUntilClosedBlocking(seconds: Double) -> (bytes: [UInt8], closed: Bool) {
         let deadline = Date().addingTimeInterval(seconds)
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -55,7 +60,11 @@ extension HTTPConnection {
 
     /// Sends zeros as fast as the connection takes them, reading whatever comes back, until
     /// sending fails and the server has ended its side, or `seconds` pass.
-    func flood(seconds: Double) -> Flood {
+    func flood(seconds: Double) async -> Flood {
+        await OwnedThread.run { self.floodBlocking(seconds: seconds) }
+    }
+
+    private func floodBlocking(seconds: Double) -> Flood {
         let start = Date()
         var flood = Flood()
         let zeros = [UInt8](repeating: UInt8(ascii: "0"), count: 65_536)

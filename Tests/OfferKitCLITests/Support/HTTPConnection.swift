@@ -1,4 +1,5 @@
 import Foundation
+import InteropSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -13,8 +14,9 @@ struct HTTPConnectionError: Error, CustomStringConvertible {
 /// A bare HTTP/1.1 client on a loopback TCP socket, made of POSIX calls only (independent of the
 /// service's libraries), so that a test can send part of a request, act, and send the rest.
 ///
-/// Reads give up after 60 s (a safety net so a broken server cannot hang the suite).
-final class HTTPConnection {
+/// Reads give up after 60 s (a safety net so a broken server cannot hang the suite). They block a
+/// thread, so they run on one of their own (``OwnedThread``), never on Swift's pool.
+final class HTTPConnection: @unchecked Sendable {
     let socket: Int32
     /// This end's port.
     let localPort: Int
@@ -75,7 +77,11 @@ final class HTTPConnection {
     }
 
     /// Reads one response: the head, then `Content-Length` bytes of body (or up to the end of the stream).
-    func readReply() throws -> HTTPReply {
+    func readReply() async throws -> HTTPReply {
+        try await OwnedThread.run { try self.readReplyBlocking() }
+    }
+
+    private func readReplyBlocking() throws -> HTTPReply {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -111,7 +117,7 @@ final class HTTPConnection {
     /// Sends one request on a fresh connection (`Connection: close`) and reads the response.
     static func request(
         _ method: String, _ path: String, port: Int, headers: [(String, String)] = [], body: String? = nil
-    ) throws -> HTTPReply {
+    ) async throws -> HTTPReply {
         let connection = try HTTPConnection(port: port)
         let bodyBytes = Array((body ?? "").utf8)
         try connection.send(
@@ -119,7 +125,7 @@ final class HTTPConnection {
                 method, path, headers: headers + [("Connection", "close")],
                 contentLength: body.map { _ in bodyBytes.count }))
         try connection.send(bodyBytes)
-        return try connection.readReply()
+        return try await connection.readReply()
     }
 
     /// How many bytes this connection sent that the server process has not read yet, from the

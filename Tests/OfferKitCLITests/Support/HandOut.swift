@@ -20,7 +20,7 @@ struct HandOut {
     let ledger: CampaignFiles.LedgerChoice
 
     /// The campaign on `backend`, or `nil` for PostgreSQL without a server.
-    static func make(_ backend: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> HandOut? {
+    static func make(_ backend: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> HandOut? {
         guard let ledger = CLIPostgres.ledger(backend, sourceLocation: sourceLocation) else { return nil }
         let files = try CampaignFiles.make()
         let campaign = try files.write(
@@ -34,40 +34,40 @@ struct HandOut {
                     CampaignFiles.offer(later, oneTimeUse: [CampaignFiles.oneTimeUse(count: 5, expires: "P90D")]),
                 ]), to: "handout.json")
         let handOut = HandOut(files: files, campaign: campaign, ledger: ledger)
-        let generate = try handOut.run("generate")
+        let generate = try await handOut.run("generate")
         #expect(generate.status == 0, "\(generate)", sourceLocation: sourceLocation)
         let csv = try files.write("Code\n" + gemCodes.joined(separator: "\n") + "\n", to: "gems.csv")
-        let imported = try handOut.run("import", ["--offer", gems, "--csv", csv])
+        let imported = try await handOut.run("import", ["--offer", gems, "--csv", csv])
         #expect(imported.status == 0, "\(imported)", sourceLocation: sourceLocation)
         return handOut
     }
 
     /// `offerkit codes SUBCOMMAND handout.json ARGUMENTS… --today 2027-01-15 --ledger …`.
-    func run(_ subcommand: String, _ arguments: [String] = []) throws -> CLIResult {
-        try files.run(subcommand, campaign, arguments, ledger: ledger)
+    func run(_ subcommand: String, _ arguments: [String] = []) async throws -> CLIResult {
+        try await files.run(subcommand, campaign, arguments, ledger: ledger)
     }
 
     /// `codes claim --offer OFFER --recipient RECIPIENT`.
-    func claim(_ offer: String, _ recipient: String, _ arguments: [String] = []) throws -> CLIResult {
-        try run("claim", ["--offer", offer, "--recipient", recipient] + arguments)
+    func claim(_ offer: String, _ recipient: String, _ arguments: [String] = []) async throws -> CLIResult {
+        try await run("claim", ["--offer", offer, "--recipient", recipient] + arguments)
     }
 
     /// `codes export --offer OFFER --recipients FILE` with `people` written to the file.
-    func export(_ offer: String, _ people: String, _ arguments: [String] = []) throws -> CLIResult {
+    func export(_ offer: String, _ people: String, _ arguments: [String] = []) async throws -> CLIResult {
         let file = try files.write(people, to: "people-\(UUID().uuidString).csv")
-        return try run("export", ["--offer", offer, "--recipients", file] + arguments)
+        return try await run("export", ["--offer", offer, "--recipients", file] + arguments)
     }
 
     /// `codes status --format json`, parsed.
-    func status(sourceLocation: SourceLocation = #_sourceLocation) throws -> JSON {
-        let result = try run("status", ["--format", "json"])
+    func status(sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSON {
+        let result = try await run("status", ["--format", "json"])
         #expect(result.status == 0, "\(result)", sourceLocation: sourceLocation)
         return try #require(JSON.parse(result.stdout), "\(result)", sourceLocation: sourceLocation)
     }
 
     /// The status of one offer (`status()["offers"]` entry).
-    func status(of offer: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> JSON {
-        let status = try status(sourceLocation: sourceLocation)
+    func status(of offer: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSON {
+        let status = try await status(sourceLocation: sourceLocation)
         return try #require(
             status["offers"]?.array?.first { $0["offer"]?.string == offer }, "\(status)",
             sourceLocation: sourceLocation)

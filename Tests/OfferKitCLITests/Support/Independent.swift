@@ -57,8 +57,12 @@ enum Independent {
     /// `OFFERKIT_PYTHON` (the venv `.ci/run` makes) or `python3` from PATH.
     static var python: String { InteropEnvironment.python }
 
-    static let pythonAvailable: Bool = (try? run(python, ["-c", "import cryptography, jwt"]).status) == 0
-    static let opensslAvailable: Bool = (try? run("openssl", ["version"]).status) == 0
+    static var pythonAvailable: Bool {
+        get async { await ExternalProcess.succeeds(python, ["-c", "import cryptography, jwt"]) }
+    }
+    static var opensslAvailable: Bool {
+        get async { await ExternalProcess.succeeds("openssl", ["version"]) }
+    }
 
     static let pythonReason = Comment(
         rawValue: "SKIPPED LOUDLY: \(python) cannot import cryptography and jwt, so the CLI's JWS are not "
@@ -72,8 +76,8 @@ enum Independent {
 
     /// Runs a tool through `/usr/bin/env` (output through files, so nothing can block).
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> Result {
-        try ExternalProcess.run(executable, arguments, stdin: stdin)
+    static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) async throws -> Result {
+        try await ExternalProcess.run(executable, arguments, stdin: stdin)
     }
 
     /// `Tests/Interop/verify_jws.py`: verifies with PyJWT (ES256 only, audience checked) and again
@@ -90,7 +94,7 @@ enum Independent {
     static func verifyWithPython(
         _ tokens: [(token: String, audience: String)], publicKeyPath: String = DemoKey.publicKeyPath,
         sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> [VerifiedByPython] {
+    ) async throws -> [VerifiedByPython] {
         let items: [[String: String]] = tokens.map {
             [
                 "token": $0.token.trimmingCharacters(in: .whitespacesAndNewlines), "aud": $0.audience,
@@ -98,7 +102,7 @@ enum Independent {
             ]
         }
         let input = try JSONSerialization.data(withJSONObject: items)
-        let result = try run(python, [verifyJWSScript], stdin: input)
+        let result = try await run(python, [verifyJWSScript], stdin: input)
         #expect(
             result.status == 0, "PyJWT/cryptography rejected the CLI's output:\n\(result.stderr)",
             sourceLocation: sourceLocation)
@@ -120,7 +124,7 @@ enum Independent {
     /// `openssl dgst -sha256 -verify` of a base64 DER signature over `message`.
     static func opensslVerify(
         signatureBase64: String, message: Data, publicKeyPath: String = DemoKey.publicKeyPath
-    ) throws -> Result {
+    ) async throws -> Result {
         let folder = try TempDir.make()
         defer { folder.remove() }
         guard let der = Data(base64Encoded: signatureBase64.trimmingCharacters(in: .whitespacesAndNewlines)) else {
@@ -130,7 +134,7 @@ enum Independent {
         let messagePath = folder.file("message.bin")
         try der.write(to: URL(fileURLWithPath: signaturePath))
         try message.write(to: URL(fileURLWithPath: messagePath))
-        return try run(
+        return try await run(
             "openssl", ["dgst", "-sha256", "-verify", publicKeyPath, "-signature", signaturePath, messagePath])
     }
 }

@@ -5,7 +5,9 @@ import Testing
 /// A test's App Store Server API stand-in and the way it runs `offerkit retention …` against it: the
 /// demo key's credentials (keys-example/config.json) and `OFFERKIT_SERVER_API_URL` set to the stand-in.
 struct RetentionFixture {
-    static let available = AppStoreServerStandIn.unavailableReason == nil
+    static var available: Bool {
+        get async { await AppStoreServerStandIn.unavailableReason == nil }
+    }
 
     static let reason = Comment(
         rawValue: "SKIPPED LOUDLY: the App Store Server API stand-in (Tests/StandIns/app_store_server.py) cannot run "
@@ -18,8 +20,8 @@ struct RetentionFixture {
     let standIn: AppStoreServerStandIn
     let folder: TempDir
 
-    init(environment: String = "Sandbox") throws {
-        standIn = try AppStoreServerStandIn.start(environment: environment)
+    init(environment: String = "Sandbox") async throws {
+        standIn = try await AppStoreServerStandIn.start(environment: environment)
         folder = try TempDir.make()
     }
 
@@ -29,17 +31,21 @@ struct RetentionFixture {
     }
 
     /// `offerkit retention ARGUMENTS --config keys-example/config.json` against the stand-in.
-    func run(_ arguments: [String], environment: [String: String] = [:], credentials: Bool = true) throws -> CLIResult {
-        try CLI.run(
+    func run(_ arguments: [String], environment: [String: String] = [:], credentials: Bool = true) async throws
+        -> CLIResult
+    {
+        try await CLI.run(
             ["retention"] + arguments + (credentials ? ["--config", DemoKey.configPath] : []),
             environment: ["OFFERKIT_SERVER_API_URL": standIn.baseURL].merging(environment) { $1 })
     }
 
     /// The number of requests the stand-in got for `"METHOD /template"`.
-    func requests(_ key: String) throws -> Int { (try standIn.state()["requests"] as? [String: Int])?[key] ?? 0 }
+    func requests(_ key: String) async throws -> Int {
+        await (try standIn.state()["requests"] as? [String: Int])?[key] ?? 0
+    }
 
     /// The stand-in's log of API requests: `(method, path, status, errorCode, outcome)`.
-    func log() throws -> [[String: Any]] { try standIn.state()["log"] as? [[String: Any]] ?? [] }
+    func log() async throws -> [[String: Any]] { try await standIn.state()["log"] as? [[String: Any]] ?? [] }
 
     /// `value` as JSON with sorted keys, to compare what JSONSerialization read.
     static func canonical(_ value: Any) throws -> String {

@@ -21,7 +21,7 @@ final class RetentionServe: @unchecked Sendable {
 
     /// Starts `offerkit serve` trusting `rootPEM` (the stand-in's test root: ``trusting(_:rules:)``)
     /// with the demo app's `rules` (a JSON array).
-    init(rootPEM: String, rules: String = RetentionExample.rulesJSON) throws {
+    init(rootPEM: String, rules: String = RetentionExample.rulesJSON) async throws {
         folder = try TempDir.make()
         _ = try folder.write(rootPEM, to: "root.pem")
         configPath = try folder.write(
@@ -41,7 +41,7 @@ final class RetentionServe: @unchecked Sendable {
             """, to: "service.json")
         server = try ServerProcess(["serve", "--config", configPath, "--port", "0", "--no-auth"])
         let prefix = "offerkit: listening on http://127.0.0.1:"
-        let line = try server.waitForStderrLine(containing: prefix)
+        let line = try await server.waitForStderrLine(containing: prefix)
         guard let port = Int(line.dropFirst(prefix.count)) else {
             throw CLIRunnerError(description: "no port in \(line)")
         }
@@ -49,17 +49,18 @@ final class RetentionServe: @unchecked Sendable {
     }
 
     /// A serve that trusts `standIn`'s test root: the stand-in's performance test verifies there.
-    static func trusting(_ standIn: AppStoreServerStandIn, rules: String = RetentionExample.rulesJSON) throws
+    static func trusting(_ standIn: AppStoreServerStandIn, rules: String = RetentionExample.rulesJSON) async throws
         -> RetentionServe
     {
-        try RetentionServe(rootPEM: try String(contentsOfFile: standIn.testRootPath, encoding: .utf8), rules: rules)
+        try await RetentionServe(
+            rootPEM: try String(contentsOfFile: standIn.testRootPath, encoding: .utf8), rules: rules)
     }
 
     deinit { folder.remove() }
 
     /// `GET /metrics` (Prometheus text).
-    func metrics() throws -> String {
-        let reply = try HTTPConnection.request("GET", "/metrics", port: port)
+    func metrics() async throws -> String {
+        let reply = try await HTTPConnection.request("GET", "/metrics", port: port)
         guard reply.status == 200 else { throw CLIRunnerError(description: "GET /metrics: \(reply)") }
         return reply.body
     }
@@ -72,10 +73,13 @@ final class RetentionServe: @unchecked Sendable {
         }.first
     }
 
+    /// Sends the server SIGTERM and returns at once (for `defer`).
+    func terminate() { server.terminate() }
+
     /// Stops the server (SIGTERM) and returns what it did.
     @discardableResult
-    func stop() -> CLIResult {
+    func stop() async -> CLIResult {
         server.terminate()
-        return server.waitForExit()
+        return await server.waitForExit()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import InteropSupport
 import Testing
 
 /// The toolchain that runs one server language's snippets: whether it is on this machine, and how
@@ -21,7 +22,7 @@ struct SnippetToolchain: Sendable {
     static let all = [curl, python, node, java, swift]
 
     var isAvailable: Bool {
-        (try? Independent.run(probe[0], Array(probe.dropFirst())).status) == 0
+        get async { await ExternalProcess.succeeds(probe[0], Array(probe.dropFirst())) }
     }
 
     var skipReason: Comment {
@@ -34,24 +35,24 @@ struct SnippetToolchain: Sendable {
     /// `apiKeyVariable=apiKey` (and `environment`) in its environment.
     func run(
         _ source: String, in folder: TempDir, apiKey: String, environment: [String: String] = [:]
-    ) throws -> Independent.Result {
-        switch try prepare(source, in: folder) {
+    ) async throws -> Independent.Result {
+        switch try await prepare(source, in: folder) {
         case .failure(let failure): return failure.result
-        case .success(let command): return try Self.run(command, apiKey: apiKey, environment: environment)
+        case .success(let command): return try await Self.run(command, apiKey: apiKey, environment: environment)
         }
     }
 
     /// Runs `command` (from ``prepare(_:in:)``) with the API key and `environment`, through `env`.
-    static func run(_ command: [String], apiKey: String, environment: [String: String] = [:]) throws
+    static func run(_ command: [String], apiKey: String, environment: [String: String] = [:]) async throws
         -> Independent.Result
     {
         let variables = ["OFFERKIT_API_KEY=\(apiKey)"] + environment.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }
-        return try Independent.run("env", variables + command)
+        return try await Independent.run("env", variables + command)
     }
 
     /// Saves `source` in `folder` under the name the language needs, compiles it where the language
     /// compiles ahead (Swift), and returns the command that runs it, or the failed compilation.
-    func prepare(_ source: String, in folder: TempDir) throws -> Result<[String], CompileFailure> {
+    func prepare(_ source: String, in folder: TempDir) async throws -> Result<[String], CompileFailure> {
         switch language {
         case "curl":
             return .success(["sh", try folder.write(source, to: "s.sh")])
@@ -67,7 +68,7 @@ struct SnippetToolchain: Sendable {
         case "swift":
             let path = try folder.write(source, to: "main.swift")
             let binary = folder.file("snippet")
-            let compiled = try Independent.run("swiftc", ["-o", binary, path])
+            let compiled = try await Independent.run("swiftc", ["-o", binary, path])
             guard compiled.status == 0 else { return .failure(CompileFailure(result: compiled)) }
             return .success([binary])
         default:

@@ -1,4 +1,5 @@
 import Foundation
+import InteropSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -9,7 +10,8 @@ import Foundation
 /// An HTTP endpoint on 127.0.0.1 that answers every request with a `200` head promising a body of
 /// 100 bytes, then sends one byte every 300 ms: each read completes long before any read timeout,
 /// but the whole answer takes 30 s. For the deadline of `retention try-endpoint`.
-/// A `silent` one reads the request and never answers (not even the head) until it is stopped.
+/// A `silent` one reads the request and never answers (not even the head) until it is stopped. Its
+/// connections are served on threads of its own (``OwnedThread``), never on Swift's pool.
 final class TricklingEndpoint: @unchecked Sendable {
     private let socket: Int32
     let port: Int
@@ -20,7 +22,7 @@ final class TricklingEndpoint: @unchecked Sendable {
     init(silent: Bool = false) throws {
         self.silent = silent
         (socket, port) = try LoopbackSocket.listening()
-        Thread.detachNewThread { [self] in acceptLoop() }
+        OwnedThread.start { [self] in acceptLoop() }
     }
 
     /// Stops accepting; connections being answered end at their next byte.
@@ -42,7 +44,7 @@ final class TricklingEndpoint: @unchecked Sendable {
         while !done {
             let connection = accept(socket, nil, nil)
             guard connection >= 0 else { return }
-            Thread.detachNewThread { [self] in answer(connection) }
+            OwnedThread.start { [self] in answer(connection) }
         }
     }
 
@@ -53,7 +55,7 @@ final class TricklingEndpoint: @unchecked Sendable {
         // to know it came (what it holds does not matter).
         guard read(connection, &buffer, buffer.count) > 0 else { return }
         if silent {
-            while !done { usleep(100_000) }
+            while !done { OwnedThread.pause(0.1) }
             return
         }
         let head = Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n".utf8)
@@ -61,7 +63,7 @@ final class TricklingEndpoint: @unchecked Sendable {
         // would raise SIGPIPE in the test process.
         guard send(connection, head, head.count, Self.noSignal) == head.count else { return }
         for _ in 0..<100 {
-            usleep(300_000)
+            OwnedThread.pause(0.3)
             if done || send(connection, [UInt8(ascii: " ")], 1, Self.noSignal) != 1 { return }
         }
     }

@@ -18,13 +18,21 @@ enum IndependentVerifier {
 
     static let script = ServiceFixtures.packageRoot.appendingPathComponent("Tests/Interop/verify_jws.py").path
 
-    static let pythonAvailable: Bool = (try? run(python, ["-c", "import cryptography, jwt"]).status) == 0
-    static let opensslAvailable: Bool = (try? run("openssl", ["version"]).status) == 0
+    static var pythonAvailable: Bool {
+        get async { await ExternalProcess.succeeds(python, ["-c", "import cryptography, jwt"]) }
+    }
+    static var opensslAvailable: Bool {
+        get async { await ExternalProcess.succeeds("openssl", ["version"]) }
+    }
 
     /// Whether the JWS tests run: the verifier is there, or CI demands it.
-    static var pythonEnabled: Bool { pythonAvailable || isCI }
+    static var pythonEnabled: Bool {
+        get async { await pythonAvailable || isCI }
+    }
     /// Whether the legacy signature tests run: openssl is there, or CI demands it.
-    static var opensslEnabled: Bool { opensslAvailable || isCI }
+    static var opensslEnabled: Bool {
+        get async { await opensslAvailable || isCI }
+    }
 
     static let pythonReason = Comment(
         rawValue: "SKIPPED LOUDLY: \(python) cannot import cryptography and jwt, so the service's JWS are not "
@@ -52,7 +60,7 @@ enum IndependentVerifier {
     /// - Returns: one result per token, or none when the verifier refused any (recorded as an issue).
     static func verify(
         _ tokens: [(token: String, audience: String)], sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> [VerifiedJWS] {
+    ) async throws -> [VerifiedJWS] {
         let items = JSONValue.array(
             tokens.map {
                 .object([
@@ -60,7 +68,7 @@ enum IndependentVerifier {
                     ("pem", .string(ServiceFixtures.publicKeyFile)),
                 ])
             })
-        let result = try run(python, [script], stdin: Data(items.serialized()))
+        let result = try await run(python, [script], stdin: Data(items.serialized()))
         #expect(
             result.status == 0, "PyJWT/cryptography rejected the service's JWS:\n\(result.stderr)",
             sourceLocation: sourceLocation)
@@ -71,7 +79,7 @@ enum IndependentVerifier {
     }
 
     /// `openssl dgst -sha256 -verify` of a base64 DER signature over `message` with the demo public key.
-    static func opensslVerify(signatureBase64: String, message: [UInt8]) throws -> Result {
+    static func opensslVerify(signatureBase64: String, message: [UInt8]) async throws -> Result {
         let folder = try TemporaryFolder()
         guard let der = Data(base64Encoded: signatureBase64) else {
             return Result(status: -1, stdout: "", stderr: "the signature is not standard base64: \(signatureBase64)")
@@ -80,21 +88,21 @@ enum IndependentVerifier {
         let messageFile = folder.url.appendingPathComponent("message.bin")
         try der.write(to: signature)
         try Data(message).write(to: messageFile)
-        return try withExtendedLifetime(folder) {
-            try run(
-                "openssl",
-                [
-                    "dgst", "-sha256", "-verify", ServiceFixtures.publicKeyFile, "-signature", signature.path,
-                    messageFile.path,
-                ])
-        }
+        let result = try await run(
+            "openssl",
+            [
+                "dgst", "-sha256", "-verify", ServiceFixtures.publicKeyFile, "-signature", signature.path,
+                messageFile.path,
+            ])
+        withExtendedLifetime(folder) {}
+        return result
     }
 
     typealias Result = ExternalProcess.Result
 
     /// Runs a tool through `/usr/bin/env`, output through files so that nothing can block.
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> Result {
-        try ExternalProcess.run(executable, arguments, stdin: stdin)
+    static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) async throws -> Result {
+        try await ExternalProcess.run(executable, arguments, stdin: stdin)
     }
 }

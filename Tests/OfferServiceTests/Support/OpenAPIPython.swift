@@ -16,11 +16,17 @@ enum OpenAPIPython {
     /// `OFFERKIT_PYTHON` or `python3` from PATH.
     static var python: String { InteropEnvironment.python }
 
-    static let available: Bool =
-        (try? run(["-c", "import openapi_spec_validator, jsonschema, referencing, yaml"]).status) == 0
+    static var available: Bool {
+        get async {
+            await ExternalProcess.succeeds(
+                python, ["-c", "import openapi_spec_validator, jsonschema, referencing, yaml"])
+        }
+    }
 
     /// Whether the tests that need Python should run: when it is there, and always in CI.
-    static var shouldRun: Bool { available || isCI }
+    static var shouldRun: Bool {
+        get async { await available || isCI }
+    }
 
     static let reason = Comment(
         rawValue: "SKIPPED LOUDLY: \(python) cannot import openapi_spec_validator, jsonschema and yaml, so the "
@@ -30,12 +36,12 @@ enum OpenAPIPython {
     typealias Result = ExternalProcess.Result
 
     /// Runs Python with `arguments` through `/usr/bin/env`, output through files.
-    static func run(_ arguments: [String]) throws -> Result {
-        try ExternalProcess.run(python, arguments)
+    static func run(_ arguments: [String]) async throws -> Result {
+        try await ExternalProcess.run(python, arguments)
     }
 
     /// Runs `check_openapi.py` on `json` (and `yaml`, when given), written to temporary files.
-    static func check(json: String, yaml: String? = nil) throws -> Result {
+    static func check(json: String, yaml: String? = nil) async throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-check-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -47,12 +53,12 @@ enum OpenAPIPython {
             try Data(yaml.utf8).write(to: yamlURL)
             arguments.append(yamlURL.path)
         }
-        return try run(arguments)
+        return try await run(arguments)
     }
 
     /// Whether PyYAML's `safe_load` of `yaml` equals `json.loads` of `json`; on a difference,
     /// stdout holds both values.
-    static func yamlLoadsAsJSON(yaml: String, json: String) throws -> Result {
+    static func yamlLoadsAsJSON(yaml: String, json: String) async throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-yaml-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -60,7 +66,7 @@ enum OpenAPIPython {
         let jsonURL = folder.appendingPathComponent("value.json")
         try Data(yaml.utf8).write(to: yamlURL)
         try Data(json.utf8).write(to: jsonURL)
-        return try run([
+        return try await run([
             "-c",
             """
             import json, sys, yaml

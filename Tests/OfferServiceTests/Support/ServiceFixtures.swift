@@ -49,8 +49,7 @@ enum ServiceFixtures {
             configuration: configuration, ledger: ledger, authentication: authentication, clock: clock)
     }
 
-    /// An application serving `service`, logging only critical messages (tests stay quiet); each
-    /// request's work on ``DedicatedThreads`` (see `OfferService.testApplication(operations:logger:)`).
+    /// An application serving `service`, logging only critical messages (tests stay quiet).
     static func application(_ service: OfferService) -> some ApplicationProtocol {
         Application(router: service.testRouter(), logger: quietLogger)
     }

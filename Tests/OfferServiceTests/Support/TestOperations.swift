@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import InteropSupport
 import OfferSigning
 
 @testable import OfferService
@@ -16,15 +17,17 @@ enum TestOperations {
             runsLong: runsLong, handler: handler)
     }
 
-    /// Blocks its thread for 0.3 s, ignoring cancellation, then answers.
+    /// Waits for a synchronous job of 0.3 s that never checks for cancellation (on a thread of its
+    /// own, not Swift's pool), then answers.
     static let stubborn = operation("stubborn") { _ in
-        usleep(300_000)  // blocks the thread: a synchronous job that never checks for cancellation
+        await OwnedThread.run { OwnedThread.pause(0.3) }
         return OperationResponse(body: .object([("finished", .bool(true))]))
     }
 
-    /// Blocks its thread for 0.3 s, ignoring cancellation, then throws ``InternalFailure``.
+    /// Waits for a synchronous job of 0.3 s that never checks for cancellation, then throws
+    /// ``InternalFailure``.
     static let stubbornFailing = operation("stubborn-failing") { _ in
-        usleep(300_000)  // blocks the thread: a synchronous job that never checks for cancellation
+        await OwnedThread.run { OwnedThread.pause(0.3) }
         throw InternalFailure()
     }
 
@@ -33,8 +36,7 @@ enum TestOperations {
         operation(runsLong ? "long" : "short", runsLong: runsLong) { _ in
             let executor = withUnsafeCurrentTask { $0?.unownedTaskExecutor }
             let onWorkers = executor == WorkerExecutor.shared.asUnownedTaskExecutor()
-            return OperationResponse(
-                body: .object([("workers", .bool(onWorkers)), ("dedicated", .bool(DedicatedThreads.isCurrent))]))
+            return OperationResponse(body: .object([("workers", .bool(onWorkers))]))
         }
     }
 

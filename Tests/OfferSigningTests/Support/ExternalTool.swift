@@ -14,10 +14,13 @@ enum ExternalTool {
     /// `OFFERKIT_PYTHON` (the venv `.ci/run` makes) or `python3` from PATH.
     static var python: String { InteropEnvironment.python }
 
-    static let opensslAvailable: Bool = (try? run("openssl", ["version"]).status) == 0
+    static var opensslAvailable: Bool {
+        get async { await ExternalProcess.succeeds("openssl", ["version"]) }
+    }
 
-    static let pythonAvailable: Bool =
-        (try? run(python, ["-c", "import cryptography, jwt"]).status) == 0
+    static var pythonAvailable: Bool {
+        get async { await ExternalProcess.succeeds(python, ["-c", "import cryptography, jwt"]) }
+    }
 
     static let opensslReason = Comment(
         rawValue: "SKIPPED LOUDLY: the openssl CLI is not on PATH, so signatures are not independently verified here "
@@ -28,26 +31,27 @@ enum ExternalTool {
 
     /// Runs a tool through `/usr/bin/env` (output through files, so nothing can block).
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> Result {
-        try ExternalProcess.run(executable, arguments, stdin: stdin)
+    static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) async throws -> Result {
+        try await ExternalProcess.run(executable, arguments, stdin: stdin)
     }
 
     /// `openssl dgst -sha256 -verify` of a DER ECDSA signature over `message`.
-    static func opensslVerify(publicKey: URL, signatureDER: [UInt8], message: Data, in directory: URL) throws -> Result
+    static func opensslVerify(publicKey: URL, signatureDER: [UInt8], message: Data, in directory: URL) async throws
+        -> Result
     {
         let name = UUID().uuidString
         let messageURL = directory.appendingPathComponent("\(name).msg")
         let signatureURL = directory.appendingPathComponent("\(name).der")
         try message.write(to: messageURL)
         try Data(signatureDER).write(to: signatureURL)
-        return try run(
+        return try await run(
             "openssl", ["dgst", "-sha256", "-verify", publicKey.path, "-signature", signatureURL.path, messageURL.path])
     }
 
     /// Runs `Tests/Interop/verify_vectors.py` on vector files.
-    static func pythonVerifyVectors(_ paths: [String]) throws -> Result {
+    static func pythonVerifyVectors(_ paths: [String]) async throws -> Result {
         let script = Demo.packageRoot.appendingPathComponent("Tests/Interop/verify_vectors.py").path
-        return try run(python, [script] + paths)
+        return try await run(python, [script] + paths)
     }
 
     static func temporaryDirectory() throws -> URL {

@@ -145,7 +145,7 @@ def test_code_claimed_once_and_status_counts_it(live):
     assert (first.new, again.new, again.code) == (True, False, first.code)
     assert first.url.endswith("code=" + first.code) and first.campaign == campaign
     status = call(campaign_status, campaign, client=client(live))
-    offer = next(o for o in status.offers if o.name == CLAIM_OFFER)
+    offer = next(o for o in status.offers if o.offer == CLAIM_OFFER)
     assert sum(batch.assigned for batch in offer.batches) == 1
 
 

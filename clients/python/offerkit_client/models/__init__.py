@@ -54,10 +54,15 @@ from .campaign_plan import CampaignPlan
 from .campaign_plan_app import CampaignPlanApp
 from .campaign_problem import CampaignProblem
 from .campaign_status import CampaignStatus
+from .campaign_status_app_store_connect_item import CampaignStatusAppStoreConnectItem
+from .campaign_status_app_store_connect_item_kind import CampaignStatusAppStoreConnectItemKind
+from .campaign_status_app_store_connect_item_state import CampaignStatusAppStoreConnectItemState
 from .campaign_status_offers_item import CampaignStatusOffersItem
 from .campaign_status_offers_item_batches_item import CampaignStatusOffersItemBatchesItem
 from .campaign_status_offers_item_batches_item_environment import CampaignStatusOffersItemBatchesItemEnvironment
 from .campaign_status_offers_item_batches_item_kind import CampaignStatusOffersItemBatchesItemKind
+from .campaign_status_offers_item_totals_item import CampaignStatusOffersItemTotalsItem
+from .campaign_status_offers_item_totals_item_environment import CampaignStatusOffersItemTotalsItemEnvironment
 from .campaign_status_usage import CampaignStatusUsage
 from .campaign_validation import CampaignValidation
 from .claim_code_request import ClaimCodeRequest
@@ -148,10 +153,15 @@ __all__ = (
     "CampaignPlanApp",
     "CampaignProblem",
     "CampaignStatus",
+    "CampaignStatusAppStoreConnectItem",
+    "CampaignStatusAppStoreConnectItemKind",
+    "CampaignStatusAppStoreConnectItemState",
     "CampaignStatusOffersItem",
     "CampaignStatusOffersItemBatchesItem",
     "CampaignStatusOffersItemBatchesItemEnvironment",
     "CampaignStatusOffersItemBatchesItemKind",
+    "CampaignStatusOffersItemTotalsItem",
+    "CampaignStatusOffersItemTotalsItemEnvironment",
     "CampaignStatusUsage",
     "CampaignValidation",
     "ClaimCodeRequest",

@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 
 if TYPE_CHECKING:
     from ..models.campaign_status_offers_item_batches_item import CampaignStatusOffersItemBatchesItem
+    from ..models.campaign_status_offers_item_totals_item import CampaignStatusOffersItemTotalsItem
 
 
 T = TypeVar("T", bound="CampaignStatusOffersItem")
@@ -17,17 +18,20 @@ class CampaignStatusOffersItem:
     """One offer of the campaign.
 
     Attributes:
-        name (str): The offer's `referenceName`.
+        offer (str): The offer's `referenceName`.
         active (bool): App Store Connect's `active` switch, as the ledger knows it.
         batches (list[CampaignStatusOffersItemBatchesItem]): Its batches, in the order they were recorded.
+        totals (list[CampaignStatusOffersItemTotalsItem]): One entry per environment the offer has batches in,
+            PRODUCTION first.
     """
 
-    name: str
+    offer: str
     active: bool
     batches: list[CampaignStatusOffersItemBatchesItem]
+    totals: list[CampaignStatusOffersItemTotalsItem]
 
     def to_dict(self) -> dict[str, Any]:
-        name = self.name
+        offer = self.offer
 
         active = self.active
 
@@ -36,13 +40,19 @@ class CampaignStatusOffersItem:
             batches_item = batches_item_data.to_dict()
             batches.append(batches_item)
 
+        totals = []
+        for totals_item_data in self.totals:
+            totals_item = totals_item_data.to_dict()
+            totals.append(totals_item)
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
             {
-                "name": name,
+                "offer": offer,
                 "active": active,
                 "batches": batches,
+                "totals": totals,
             }
         )
 
@@ -51,9 +61,10 @@ class CampaignStatusOffersItem:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.campaign_status_offers_item_batches_item import CampaignStatusOffersItemBatchesItem  # noqa: PLC0415
+        from ..models.campaign_status_offers_item_totals_item import CampaignStatusOffersItemTotalsItem  # noqa: PLC0415
 
         d = dict(src_dict)
-        name = d.pop("name")
+        offer = d.pop("offer")
 
         active = d.pop("active")
 
@@ -64,10 +75,18 @@ class CampaignStatusOffersItem:
 
             batches.append(batches_item)
 
+        totals = []
+        _totals = d.pop("totals")
+        for totals_item_data in _totals:
+            totals_item = CampaignStatusOffersItemTotalsItem.from_dict(totals_item_data)
+
+            totals.append(totals_item)
+
         campaign_status_offers_item = cls(
-            name=name,
+            offer=offer,
             active=active,
             batches=batches,
+            totals=totals,
         )
 
         return campaign_status_offers_item

@@ -22,14 +22,16 @@ class CampaignStatusOffersItemBatchesItem:
         batch (int): The batch's number among the offer's custom-code or one-time-use batches, from 1 (2 is
             `customCodes[1]`).
         environment (CampaignStatusOffersItemBatchesItemEnvironment): `PRODUCTION`, or `SANDBOX` (the code works only in
-            the sandbox), as in `offerkit codes export`.
+            the sandbox): App Store Connect's names, as everywhere in OfferKit.
         quarter (str): The quarter it counts against, such as `2027-Q1`.
         expiration_date (datetime.date | None): The last day the code can be redeemed; `null`: no expiration date.
         expired (bool): Whether it expired before today (UTC): its codes are no longer handed out.
         redemption_limit (int): How many times each code can be redeemed (above 1: shared codes).
-        recorded (int): The codes the batch was recorded with: its custom codes, or the number Apple generates.
-        stored (int): The codes the ledger holds: custom codes, or the one-time-use codes imported from Apple (0 until
-            they are imported).
+        shared (bool): Whether its codes are shared: a redemption limit above 1.
+        code_count (int): The codes recorded: custom codes, or the number of one-time-use codes asked of Apple.
+        stored_codes (int): The codes the ledger holds: custom codes, or the one-time-use codes imported from Apple (0
+            until they are imported).
+        awaiting_import (bool): Whether it is a one-time-use batch whose codes are not imported yet.
         assigned (int): Personal codes: how many were handed out. Shared codes: to how many recipients.
         left (int): How many more can be handed out: personal codes not handed out, or for shared codes the redemptions
             not handed out (codes times redemption limit, minus `assigned`).
@@ -42,8 +44,10 @@ class CampaignStatusOffersItemBatchesItem:
     expiration_date: datetime.date | None
     expired: bool
     redemption_limit: int
-    recorded: int
-    stored: int
+    shared: bool
+    code_count: int
+    stored_codes: int
+    awaiting_import: bool
     assigned: int
     left: int
 
@@ -66,9 +70,13 @@ class CampaignStatusOffersItemBatchesItem:
 
         redemption_limit = self.redemption_limit
 
-        recorded = self.recorded
+        shared = self.shared
 
-        stored = self.stored
+        code_count = self.code_count
+
+        stored_codes = self.stored_codes
+
+        awaiting_import = self.awaiting_import
 
         assigned = self.assigned
 
@@ -85,8 +93,10 @@ class CampaignStatusOffersItemBatchesItem:
                 "expirationDate": expiration_date,
                 "expired": expired,
                 "redemptionLimit": redemption_limit,
-                "recorded": recorded,
-                "stored": stored,
+                "shared": shared,
+                "codeCount": code_count,
+                "storedCodes": stored_codes,
+                "awaitingImport": awaiting_import,
                 "assigned": assigned,
                 "left": left,
             }
@@ -124,9 +134,13 @@ class CampaignStatusOffersItemBatchesItem:
 
         redemption_limit = d.pop("redemptionLimit")
 
-        recorded = d.pop("recorded")
+        shared = d.pop("shared")
 
-        stored = d.pop("stored")
+        code_count = d.pop("codeCount")
+
+        stored_codes = d.pop("storedCodes")
+
+        awaiting_import = d.pop("awaitingImport")
 
         assigned = d.pop("assigned")
 
@@ -140,8 +154,10 @@ class CampaignStatusOffersItemBatchesItem:
             expiration_date=expiration_date,
             expired=expired,
             redemption_limit=redemption_limit,
-            recorded=recorded,
-            stored=stored,
+            shared=shared,
+            code_count=code_count,
+            stored_codes=stored_codes,
+            awaiting_import=awaiting_import,
             assigned=assigned,
             left=left,
         )

@@ -22,8 +22,8 @@ class ClaimCodeRequest:
         recipient (str): Who receives the code: an opaque id you choose (a user id, an email hash, a name), compared
             byte for byte; 1-256 UTF-8 bytes without control characters. Claiming again with the same id gives the same
             code.
-        environment (ClaimCodeRequestEnvironment | Unset): Which codes: `production` (the default) or `sandbox` (they
-            work only in the sandbox).
+        environment (ClaimCodeRequestEnvironment | Unset): Which codes: `PRODUCTION` (the default) or `SANDBOX` (they
+            work only in the sandbox), App Store Connect's names, read in any case (`sandbox` is `SANDBOX`).
     """
 
     campaign: str

@@ -2,8 +2,8 @@ from enum import StrEnum
 
 
 class ClaimCodeRequestEnvironment(StrEnum):
-    PRODUCTION = "production"
-    SANDBOX = "sandbox"
+    PRODUCTION = "PRODUCTION"
+    SANDBOX = "SANDBOX"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -31,8 +31,8 @@ class CodeClaim:
         shared (bool): Whether the code is shared (redemption limit above 1): the campaign's code, handed out to as many
             recipients as its redemption limit, not this recipient's own.
         expiration_date (datetime.date | None): The last day the code can be redeemed; `null`: no expiration date.
-        environment (CodeClaimEnvironment): `PRODUCTION`, or `SANDBOX` (the code works only in the sandbox), as in
-            `offerkit codes export`.
+        environment (CodeClaimEnvironment): `PRODUCTION`, or `SANDBOX` (the code works only in the sandbox): App Store
+            Connect's names, as everywhere in OfferKit.
         channel (CodeClaimChannel): How the code was first handed out to the recipient: `claim` (this endpoint or
             `offerkit codes claim`) or `export` (`offerkit codes export --recipients`).
         assigned_at (str): When the code was first handed out to the recipient: ISO 8601 in UTC.

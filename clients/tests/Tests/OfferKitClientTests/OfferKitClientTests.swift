@@ -106,7 +106,7 @@ struct OfferKitClientTests {
         #expect(first.new && !again.new && again.code == first.code && first.url.hasSuffix("code=\(first.code)"))
         let status = try await client.campaignStatus(path: .init(name: service.description.claim.campaign)).ok.body
             .json
-        let counted = status.offers.first { $0.name == service.description.claim.offer }
+        let counted = status.offers.first { $0.offer == service.description.claim.offer }
         #expect(counted?.batches.reduce(0) { $0 + $1.assigned } == 1)
 
         // Apple calls this one: no API key.

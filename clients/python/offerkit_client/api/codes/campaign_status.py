@@ -55,12 +55,14 @@ def sync_detailed(
 ) -> Response[CampaignStatus]:
     """A campaign's codes: recorded, imported, assigned and left
 
-     What the service's code ledger holds for a campaign, as `offerkit codes status` shows it: per offer
-    and batch, the codes recorded, stored (custom codes, or one-time-use codes imported from Apple),
-    handed out and left, and whether the batch expired before today (UTC); and the app's usage of this
-    quarter's limits (codes per quarter, active offers). Needs the `codes` scope, as claiming does. Only
-    a service configured with a ledger (`"ledger"`) has this operation. The campaign's app, as the
-    ledger recorded it, must be one the service serves and the API key may use.
+     What the service's code ledger holds for a campaign, with the members `offerkit codes status
+    --format json` prints: per offer and batch, the codes recorded, stored (custom codes, or one-time-
+    use codes imported from Apple), handed out and left, and whether the batch expired before today
+    (UTC); totals per offer and environment; the app's usage of this quarter's limits (codes per
+    quarter, active offers); and the campaign's App Store Connect resources as `offerkit codes apply`
+    recorded them. Needs the `codes` scope, as claiming does. Only a service configured with a ledger
+    (`"ledger"`) has this operation. The campaign's app, as the ledger recorded it, must be one the
+    service serves and the API key may use.
 
     Args:
         name (str):
@@ -92,12 +94,14 @@ def sync(
 ) -> CampaignStatus | None:
     """A campaign's codes: recorded, imported, assigned and left
 
-     What the service's code ledger holds for a campaign, as `offerkit codes status` shows it: per offer
-    and batch, the codes recorded, stored (custom codes, or one-time-use codes imported from Apple),
-    handed out and left, and whether the batch expired before today (UTC); and the app's usage of this
-    quarter's limits (codes per quarter, active offers). Needs the `codes` scope, as claiming does. Only
-    a service configured with a ledger (`"ledger"`) has this operation. The campaign's app, as the
-    ledger recorded it, must be one the service serves and the API key may use.
+     What the service's code ledger holds for a campaign, with the members `offerkit codes status
+    --format json` prints: per offer and batch, the codes recorded, stored (custom codes, or one-time-
+    use codes imported from Apple), handed out and left, and whether the batch expired before today
+    (UTC); totals per offer and environment; the app's usage of this quarter's limits (codes per
+    quarter, active offers); and the campaign's App Store Connect resources as `offerkit codes apply`
+    recorded them. Needs the `codes` scope, as claiming does. Only a service configured with a ledger
+    (`"ledger"`) has this operation. The campaign's app, as the ledger recorded it, must be one the
+    service serves and the API key may use.
 
     Args:
         name (str):
@@ -124,12 +128,14 @@ async def asyncio_detailed(
 ) -> Response[CampaignStatus]:
     """A campaign's codes: recorded, imported, assigned and left
 
-     What the service's code ledger holds for a campaign, as `offerkit codes status` shows it: per offer
-    and batch, the codes recorded, stored (custom codes, or one-time-use codes imported from Apple),
-    handed out and left, and whether the batch expired before today (UTC); and the app's usage of this
-    quarter's limits (codes per quarter, active offers). Needs the `codes` scope, as claiming does. Only
-    a service configured with a ledger (`"ledger"`) has this operation. The campaign's app, as the
-    ledger recorded it, must be one the service serves and the API key may use.
+     What the service's code ledger holds for a campaign, with the members `offerkit codes status
+    --format json` prints: per offer and batch, the codes recorded, stored (custom codes, or one-time-
+    use codes imported from Apple), handed out and left, and whether the batch expired before today
+    (UTC); totals per offer and environment; the app's usage of this quarter's limits (codes per
+    quarter, active offers); and the campaign's App Store Connect resources as `offerkit codes apply`
+    recorded them. Needs the `codes` scope, as claiming does. Only a service configured with a ledger
+    (`"ledger"`) has this operation. The campaign's app, as the ledger recorded it, must be one the
+    service serves and the API key may use.
 
     Args:
         name (str):
@@ -159,12 +165,14 @@ async def asyncio(
 ) -> CampaignStatus | None:
     """A campaign's codes: recorded, imported, assigned and left
 
-     What the service's code ledger holds for a campaign, as `offerkit codes status` shows it: per offer
-    and batch, the codes recorded, stored (custom codes, or one-time-use codes imported from Apple),
-    handed out and left, and whether the batch expired before today (UTC); and the app's usage of this
-    quarter's limits (codes per quarter, active offers). Needs the `codes` scope, as claiming does. Only
-    a service configured with a ledger (`"ledger"`) has this operation. The campaign's app, as the
-    ledger recorded it, must be one the service serves and the API key may use.
+     What the service's code ledger holds for a campaign, with the members `offerkit codes status
+    --format json` prints: per offer and batch, the codes recorded, stored (custom codes, or one-time-
+    use codes imported from Apple), handed out and left, and whether the batch expired before today
+    (UTC); totals per offer and environment; the app's usage of this quarter's limits (codes per
+    quarter, active offers); and the campaign's App Store Connect resources as `offerkit codes apply`
+    recorded them. Needs the `codes` scope, as claiming does. Only a service configured with a ledger
+    (`"ledger"`) has this operation. The campaign's app, as the ledger recorded it, must be one the
+    service serves and the API key may use.
 
     Args:
         name (str):

@@ -44,6 +44,8 @@ import HTTPTypes
 ///
 /// **Problems.** Every error is an RFC 9457 problem (`application/problem+json`, the `Problem` schema) whose `type` is one of the stable URIs `urn:offerkit:problem:<slug>` below (also listed in `x-problem-types`). A path the service does not have is `404 not-found`; a known path with another method is `405 method-not-allowed` with an `Allow` header (the `NotFound` and `MethodNotAllowed` responses under `components/responses`). A 5xx never exposes internals; the log has them under the request id.
 ///
+/// **Names.** A request member that takes one of a few names (an `enum` here: a claim's `environment`, a batch item's `type`, an Advanced Commerce `operation` or `period`) is matched in any case: `sandbox`, `Sandbox` and `SANDBOX` are the `SANDBOX` this document lists. Answers write the spelling listed, Apple's where Apple names the value (App Store Connect's `PRODUCTION`/`SANDBOX` for offer codes). A name that is not listed is `422 invalid-field`, naming the member, the value sent and the names listed.
+///
 /// | Problem | Status | Title | When |
 /// | --- | --- | --- | --- |
 /// | `bad-request` | 400 | The request is not well-formed HTTP | The request's framing is broken: the body ended before its `Content-Length` or its final chunk, a chunk size is invalid, `Transfer-Encoding` is not `chunked` alone (`gzip, chunked` too), or the connection failed while the body was being read. The connection is closed. |
@@ -4518,7 +4520,7 @@ public struct Client: APIProtocol {
     }
     /// A campaign's codes: recorded, imported, assigned and left
     ///
-    /// What the service's code ledger holds for a campaign, as `offerkit codes status` shows it: per offer and batch, the codes recorded, stored (custom codes, or one-time-use codes imported from Apple), handed out and left, and whether the batch expired before today (UTC); and the app's usage of this quarter's limits (codes per quarter, active offers). Needs the `codes` scope, as claiming does. Only a service configured with a ledger (`"ledger"`) has this operation. The campaign's app, as the ledger recorded it, must be one the service serves and the API key may use.
+    /// What the service's code ledger holds for a campaign, with the members `offerkit codes status --format json` prints: per offer and batch, the codes recorded, stored (custom codes, or one-time-use codes imported from Apple), handed out and left, and whether the batch expired before today (UTC); totals per offer and environment; the app's usage of this quarter's limits (codes per quarter, active offers); and the campaign's App Store Connect resources as `offerkit codes apply` recorded them. Needs the `codes` scope, as claiming does. Only a service configured with a ledger (`"ledger"`) has this operation. The campaign's app, as the ledger recorded it, must be one the service serves and the API key may use.
     ///
     /// - Remark: HTTP `GET /v1/campaigns/{name}/status`.
     /// - Remark: Generated from `#/paths//v1/campaigns/{name}/status/get(campaignStatus)`.

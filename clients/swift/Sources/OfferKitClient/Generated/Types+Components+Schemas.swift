@@ -2832,14 +2832,18 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/CampaignStatus/appAppleId`.
             public var appAppleId: Swift.String
+            /// The day (UTC) the status was taken: batches that expired before it are marked.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CampaignStatus/today`.
+            public var today: Swift.String
             /// One offer of the campaign.
             ///
             /// - Remark: Generated from `#/components/schemas/CampaignStatus/OffersPayload`.
             public struct OffersPayloadPayload: Codable, Hashable, Sendable {
                 /// The offer's `referenceName`.
                 ///
-                /// - Remark: Generated from `#/components/schemas/CampaignStatus/OffersPayload/name`.
-                public var name: Swift.String
+                /// - Remark: Generated from `#/components/schemas/CampaignStatus/OffersPayload/offer`.
+                public var offer: Swift.String
                 /// App Store Connect's `active` switch, as the ledger knows it.
                 ///
                 /// - Remark: Generated from `#/components/schemas/CampaignStatus/OffersPayload/active`.
@@ -2863,14 +2867,14 @@ extension Components {
                     ///
                     /// - Remark: Generated from `#/components/schemas/CampaignStatus/OffersPayload/BatchesPayload/batch`.
                     public var batch: Swift.Int
-                    /// `PRODUCTION`, or `SANDBOX` (the code works only in the sandbox), as in `offerkit codes export`.
+                    /// `PRODUCTION`, or `SANDBOX` (the code works only in the sandbox): App Store Connect's names, as everywhere in OfferKit.
                     ///
                     /// - Remark: Generated from `#/components/schemas/CampaignStatus/OffersPayload/BatchesPayload/environment`.
                     @frozen public enum EnvironmentPayload: String, Codable, Hashable, Sendable, CaseIterable {
                         case production = "PRODUCTION"
                         case sandbox = "SANDBOX"
                     }
-                    /// `PRODUCTION`, or `SANDBOX` (the code works only in the sandbox), as in `offerkit codes export`.
+                    /// `PRODUCTION`, or `SANDBOX` (the code works only in the sandbox): App Store Connect's names, as everywhere in OfferKit.
                     ///
                     /// - Remark: Generated from `#/components/schemas/CampaignStatus/OffersPayload/BatchesPayload/environment`.
                     public var environment: Components.Schemas.CampaignStatus.OffersPayloadPayload.BatchesPayloadPayload.EnvironmentPayload
@@ -2890,14 +2894,22 @@ extension Components {
                     ///
                     /// - Remark: Generated from `#/components/schemas/CampaignStatus/OffersPayload/BatchesPayload/redemptionLimit`.
                     public var redemptionLimit: Swift.Int
-                    /// The codes the batch was recorded with: its custom codes, or the number Apple generates.
+                    /// Whether its codes are shared: a redemption limit above 1.
                     ///
-                    /// - Remark: Generated from `#/components/schemas/CampaignStatus/OffersPayload/BatchesPayload/recorded`.
-                    public var recorded: Swift.Int
+                    /// - Remark: Generated from `#/components/schemas/CampaignStatus/OffersPayload/BatchesPayload/shared`.
+                    public var shared: Swift.Bool
+                    /// The codes recorded: custom codes, or the number of one-time-use codes asked of Apple.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/CampaignStatus/OffersPayload/BatchesPayload/codeCount`.
+                    public var codeCount: Swift.Int
                     /// The codes the ledger holds: custom codes, or the one-time-use codes imported from Apple (0 until they are imported).
                     ///
-                    /// - Remark: Generated from `#/components/schemas/CampaignStatus/OffersPayload/BatchesPayload/stored`.
-                    public var stored: Swift.Int
+                    /// - Remark: Generated from `#/components/schemas/CampaignStatus/OffersPayload/BatchesPayload/storedCodes`.
+                    public var storedCodes: Swift.Int
+                    /// Whether it is a one-time-use batch whose codes are not imported yet.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/CampaignStatus/OffersPayload/BatchesPayload/awaitingImport`.
+                    public var awaitingImport: Swift.Bool
                     /// Personal codes: how many were handed out. Shared codes: to how many recipients.
                     ///
                     /// - Remark: Generated from `#/components/schemas/CampaignStatus/OffersPayload/BatchesPayload/assigned`.
@@ -2911,13 +2923,15 @@ extension Components {
                     /// - Parameters:
                     ///   - kind: `custom` (custom codes) or `oneTimeUse` (one-time-use codes generated by Apple).
                     ///   - batch: The batch's number among the offer's custom-code or one-time-use batches, from 1 (2 is `customCodes[1]`).
-                    ///   - environment: `PRODUCTION`, or `SANDBOX` (the code works only in the sandbox), as in `offerkit codes export`.
+                    ///   - environment: `PRODUCTION`, or `SANDBOX` (the code works only in the sandbox): App Store Connect's names, as everywhere in OfferKit.
                     ///   - quarter: The quarter it counts against, such as `2027-Q1`.
                     ///   - expirationDate: The last day the code can be redeemed; `null`: no expiration date.
                     ///   - expired: Whether it expired before today (UTC): its codes are no longer handed out.
                     ///   - redemptionLimit: How many times each code can be redeemed (above 1: shared codes).
-                    ///   - recorded: The codes the batch was recorded with: its custom codes, or the number Apple generates.
-                    ///   - stored: The codes the ledger holds: custom codes, or the one-time-use codes imported from Apple (0 until they are imported).
+                    ///   - shared: Whether its codes are shared: a redemption limit above 1.
+                    ///   - codeCount: The codes recorded: custom codes, or the number of one-time-use codes asked of Apple.
+                    ///   - storedCodes: The codes the ledger holds: custom codes, or the one-time-use codes imported from Apple (0 until they are imported).
+                    ///   - awaitingImport: Whether it is a one-time-use batch whose codes are not imported yet.
                     ///   - assigned: Personal codes: how many were handed out. Shared codes: to how many recipients.
                     ///   - left: How many more can be handed out: personal codes not handed out, or for shared codes the redemptions not handed out (codes times redemption limit, minus `assigned`).
                     public init(
@@ -2928,8 +2942,10 @@ extension Components {
                         expirationDate: Swift.String? = nil,
                         expired: Swift.Bool,
                         redemptionLimit: Swift.Int,
-                        recorded: Swift.Int,
-                        stored: Swift.Int,
+                        shared: Swift.Bool,
+                        codeCount: Swift.Int,
+                        storedCodes: Swift.Int,
+                        awaitingImport: Swift.Bool,
                         assigned: Swift.Int,
                         left: Swift.Int
                     ) {
@@ -2940,8 +2956,10 @@ extension Components {
                         self.expirationDate = expirationDate
                         self.expired = expired
                         self.redemptionLimit = redemptionLimit
-                        self.recorded = recorded
-                        self.stored = stored
+                        self.shared = shared
+                        self.codeCount = codeCount
+                        self.storedCodes = storedCodes
+                        self.awaitingImport = awaitingImport
                         self.assigned = assigned
                         self.left = left
                     }
@@ -2953,8 +2971,10 @@ extension Components {
                         case expirationDate
                         case expired
                         case redemptionLimit
-                        case recorded
-                        case stored
+                        case shared
+                        case codeCount
+                        case storedCodes
+                        case awaitingImport
                         case assigned
                         case left
                     }
@@ -2988,13 +3008,21 @@ extension Components {
                             Swift.Int.self,
                             forKey: .redemptionLimit
                         )
-                        self.recorded = try container.decode(
-                            Swift.Int.self,
-                            forKey: .recorded
+                        self.shared = try container.decode(
+                            Swift.Bool.self,
+                            forKey: .shared
                         )
-                        self.stored = try container.decode(
+                        self.codeCount = try container.decode(
                             Swift.Int.self,
-                            forKey: .stored
+                            forKey: .codeCount
+                        )
+                        self.storedCodes = try container.decode(
+                            Swift.Int.self,
+                            forKey: .storedCodes
+                        )
+                        self.awaitingImport = try container.decode(
+                            Swift.Bool.self,
+                            forKey: .awaitingImport
                         )
                         self.assigned = try container.decode(
                             Swift.Int.self,
@@ -3012,8 +3040,10 @@ extension Components {
                             "expirationDate",
                             "expired",
                             "redemptionLimit",
-                            "recorded",
-                            "stored",
+                            "shared",
+                            "codeCount",
+                            "storedCodes",
+                            "awaitingImport",
                             "assigned",
                             "left"
                         ])
@@ -3027,31 +3057,133 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/schemas/CampaignStatus/OffersPayload/batches`.
                 public var batches: Components.Schemas.CampaignStatus.OffersPayloadPayload.BatchesPayload
+                /// An offer's batches of one environment, added up.
+                ///
+                /// - Remark: Generated from `#/components/schemas/CampaignStatus/OffersPayload/TotalsPayload`.
+                public struct TotalsPayloadPayload: Codable, Hashable, Sendable {
+                    /// `PRODUCTION`, or `SANDBOX` (the code works only in the sandbox): App Store Connect's names, as everywhere in OfferKit.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/CampaignStatus/OffersPayload/TotalsPayload/environment`.
+                    @frozen public enum EnvironmentPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case production = "PRODUCTION"
+                        case sandbox = "SANDBOX"
+                    }
+                    /// `PRODUCTION`, or `SANDBOX` (the code works only in the sandbox): App Store Connect's names, as everywhere in OfferKit.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/CampaignStatus/OffersPayload/TotalsPayload/environment`.
+                    public var environment: Components.Schemas.CampaignStatus.OffersPayloadPayload.TotalsPayloadPayload.EnvironmentPayload
+                    /// The codes recorded: custom codes, or the number of one-time-use codes asked of Apple.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/CampaignStatus/OffersPayload/TotalsPayload/codeCount`.
+                    public var codeCount: Swift.Int
+                    /// The codes the ledger holds: custom codes, or the one-time-use codes imported from Apple (0 until they are imported).
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/CampaignStatus/OffersPayload/TotalsPayload/storedCodes`.
+                    public var storedCodes: Swift.Int
+                    /// Personal codes: how many were handed out. Shared codes: to how many recipients.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/CampaignStatus/OffersPayload/TotalsPayload/assigned`.
+                    public var assigned: Swift.Int
+                    /// What claims and exports can still hand out: left in the batches that have not expired, of the personal batches when the environment has any, else of the shared ones.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/CampaignStatus/OffersPayload/TotalsPayload/left`.
+                    public var left: Swift.Int
+                    /// Creates a new `TotalsPayloadPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - environment: `PRODUCTION`, or `SANDBOX` (the code works only in the sandbox): App Store Connect's names, as everywhere in OfferKit.
+                    ///   - codeCount: The codes recorded: custom codes, or the number of one-time-use codes asked of Apple.
+                    ///   - storedCodes: The codes the ledger holds: custom codes, or the one-time-use codes imported from Apple (0 until they are imported).
+                    ///   - assigned: Personal codes: how many were handed out. Shared codes: to how many recipients.
+                    ///   - left: What claims and exports can still hand out: left in the batches that have not expired, of the personal batches when the environment has any, else of the shared ones.
+                    public init(
+                        environment: Components.Schemas.CampaignStatus.OffersPayloadPayload.TotalsPayloadPayload.EnvironmentPayload,
+                        codeCount: Swift.Int,
+                        storedCodes: Swift.Int,
+                        assigned: Swift.Int,
+                        left: Swift.Int
+                    ) {
+                        self.environment = environment
+                        self.codeCount = codeCount
+                        self.storedCodes = storedCodes
+                        self.assigned = assigned
+                        self.left = left
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case environment
+                        case codeCount
+                        case storedCodes
+                        case assigned
+                        case left
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        self.environment = try container.decode(
+                            Components.Schemas.CampaignStatus.OffersPayloadPayload.TotalsPayloadPayload.EnvironmentPayload.self,
+                            forKey: .environment
+                        )
+                        self.codeCount = try container.decode(
+                            Swift.Int.self,
+                            forKey: .codeCount
+                        )
+                        self.storedCodes = try container.decode(
+                            Swift.Int.self,
+                            forKey: .storedCodes
+                        )
+                        self.assigned = try container.decode(
+                            Swift.Int.self,
+                            forKey: .assigned
+                        )
+                        self.left = try container.decode(
+                            Swift.Int.self,
+                            forKey: .left
+                        )
+                        try decoder.ensureNoAdditionalProperties(knownKeys: [
+                            "environment",
+                            "codeCount",
+                            "storedCodes",
+                            "assigned",
+                            "left"
+                        ])
+                    }
+                }
+                /// One entry per environment the offer has batches in, PRODUCTION first.
+                ///
+                /// - Remark: Generated from `#/components/schemas/CampaignStatus/OffersPayload/totals`.
+                public typealias TotalsPayload = [Components.Schemas.CampaignStatus.OffersPayloadPayload.TotalsPayloadPayload]
+                /// One entry per environment the offer has batches in, PRODUCTION first.
+                ///
+                /// - Remark: Generated from `#/components/schemas/CampaignStatus/OffersPayload/totals`.
+                public var totals: Components.Schemas.CampaignStatus.OffersPayloadPayload.TotalsPayload
                 /// Creates a new `OffersPayloadPayload`.
                 ///
                 /// - Parameters:
-                ///   - name: The offer's `referenceName`.
+                ///   - offer: The offer's `referenceName`.
                 ///   - active: App Store Connect's `active` switch, as the ledger knows it.
                 ///   - batches: Its batches, in the order they were recorded.
+                ///   - totals: One entry per environment the offer has batches in, PRODUCTION first.
                 public init(
-                    name: Swift.String,
+                    offer: Swift.String,
                     active: Swift.Bool,
-                    batches: Components.Schemas.CampaignStatus.OffersPayloadPayload.BatchesPayload
+                    batches: Components.Schemas.CampaignStatus.OffersPayloadPayload.BatchesPayload,
+                    totals: Components.Schemas.CampaignStatus.OffersPayloadPayload.TotalsPayload
                 ) {
-                    self.name = name
+                    self.offer = offer
                     self.active = active
                     self.batches = batches
+                    self.totals = totals
                 }
                 public enum CodingKeys: String, CodingKey {
-                    case name
+                    case offer
                     case active
                     case batches
+                    case totals
                 }
                 public init(from decoder: any Swift.Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.name = try container.decode(
+                    self.offer = try container.decode(
                         Swift.String.self,
-                        forKey: .name
+                        forKey: .offer
                     )
                     self.active = try container.decode(
                         Swift.Bool.self,
@@ -3061,10 +3193,15 @@ extension Components {
                         Components.Schemas.CampaignStatus.OffersPayloadPayload.BatchesPayload.self,
                         forKey: .batches
                     )
+                    self.totals = try container.decode(
+                        Components.Schemas.CampaignStatus.OffersPayloadPayload.TotalsPayload.self,
+                        forKey: .totals
+                    )
                     try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "name",
+                        "offer",
                         "active",
-                        "batches"
+                        "batches",
+                        "totals"
                     ])
                 }
             }
@@ -3189,29 +3326,184 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/CampaignStatus/usage`.
             public var usage: Components.Schemas.CampaignStatus.UsagePayload
+            /// One App Store Connect resource of the campaign.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CampaignStatus/AppStoreConnectPayload`.
+            public struct AppStoreConnectPayloadPayload: Codable, Hashable, Sendable {
+                /// The plan's request id, such as `offer-1-custom-code-3` (`offerkit codes plan`).
+                ///
+                /// - Remark: Generated from `#/components/schemas/CampaignStatus/AppStoreConnectPayload/request`.
+                public var request: Swift.String
+                /// The offer's `referenceName`.
+                ///
+                /// - Remark: Generated from `#/components/schemas/CampaignStatus/AppStoreConnectPayload/offer`.
+                public var offer: Swift.String
+                /// The offer, one of its one-time-use batches, or one of its custom codes.
+                ///
+                /// - Remark: Generated from `#/components/schemas/CampaignStatus/AppStoreConnectPayload/kind`.
+                @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case offer = "offer"
+                    case oneTimeUse = "oneTimeUse"
+                    case customCode = "customCode"
+                }
+                /// The offer, one of its one-time-use batches, or one of its custom codes.
+                ///
+                /// - Remark: Generated from `#/components/schemas/CampaignStatus/AppStoreConnectPayload/kind`.
+                public var kind: Components.Schemas.CampaignStatus.AppStoreConnectPayloadPayload.KindPayload
+                /// Which one within the offer: empty for the offer, the batch's position from 0 for a one-time-use batch, the code upper-cased for a custom code.
+                ///
+                /// - Remark: Generated from `#/components/schemas/CampaignStatus/AppStoreConnectPayload/key`.
+                public var key: Swift.String
+                /// `planned`, `sent` (the outcome is unknown: looked up before it is sent again), `created` or `failed`.
+                ///
+                /// - Remark: Generated from `#/components/schemas/CampaignStatus/AppStoreConnectPayload/state`.
+                @frozen public enum StatePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case planned = "planned"
+                    case sent = "sent"
+                    case created = "created"
+                    case failed = "failed"
+                }
+                /// `planned`, `sent` (the outcome is unknown: looked up before it is sent again), `created` or `failed`.
+                ///
+                /// - Remark: Generated from `#/components/schemas/CampaignStatus/AppStoreConnectPayload/state`.
+                public var state: Components.Schemas.CampaignStatus.AppStoreConnectPayloadPayload.StatePayload
+                /// App Store Connect's id, once created.
+                ///
+                /// - Remark: Generated from `#/components/schemas/CampaignStatus/AppStoreConnectPayload/id`.
+                public var id: Swift.String?
+                /// Apple's errors when it failed, or why the outcome is unknown; else `null`.
+                ///
+                /// - Remark: Generated from `#/components/schemas/CampaignStatus/AppStoreConnectPayload/error`.
+                public var error: Swift.String?
+                /// When its state last changed: ISO 8601 in UTC.
+                ///
+                /// - Remark: Generated from `#/components/schemas/CampaignStatus/AppStoreConnectPayload/updatedAt`.
+                public var updatedAt: Swift.String
+                /// Creates a new `AppStoreConnectPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - request: The plan's request id, such as `offer-1-custom-code-3` (`offerkit codes plan`).
+                ///   - offer: The offer's `referenceName`.
+                ///   - kind: The offer, one of its one-time-use batches, or one of its custom codes.
+                ///   - key: Which one within the offer: empty for the offer, the batch's position from 0 for a one-time-use batch, the code upper-cased for a custom code.
+                ///   - state: `planned`, `sent` (the outcome is unknown: looked up before it is sent again), `created` or `failed`.
+                ///   - id: App Store Connect's id, once created.
+                ///   - error: Apple's errors when it failed, or why the outcome is unknown; else `null`.
+                ///   - updatedAt: When its state last changed: ISO 8601 in UTC.
+                public init(
+                    request: Swift.String,
+                    offer: Swift.String,
+                    kind: Components.Schemas.CampaignStatus.AppStoreConnectPayloadPayload.KindPayload,
+                    key: Swift.String,
+                    state: Components.Schemas.CampaignStatus.AppStoreConnectPayloadPayload.StatePayload,
+                    id: Swift.String? = nil,
+                    error: Swift.String? = nil,
+                    updatedAt: Swift.String
+                ) {
+                    self.request = request
+                    self.offer = offer
+                    self.kind = kind
+                    self.key = key
+                    self.state = state
+                    self.id = id
+                    self.error = error
+                    self.updatedAt = updatedAt
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case request
+                    case offer
+                    case kind
+                    case key
+                    case state
+                    case id
+                    case error
+                    case updatedAt
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.request = try container.decode(
+                        Swift.String.self,
+                        forKey: .request
+                    )
+                    self.offer = try container.decode(
+                        Swift.String.self,
+                        forKey: .offer
+                    )
+                    self.kind = try container.decode(
+                        Components.Schemas.CampaignStatus.AppStoreConnectPayloadPayload.KindPayload.self,
+                        forKey: .kind
+                    )
+                    self.key = try container.decode(
+                        Swift.String.self,
+                        forKey: .key
+                    )
+                    self.state = try container.decode(
+                        Components.Schemas.CampaignStatus.AppStoreConnectPayloadPayload.StatePayload.self,
+                        forKey: .state
+                    )
+                    self.id = try container.decodeIfPresent(
+                        Swift.String.self,
+                        forKey: .id
+                    )
+                    self.error = try container.decodeIfPresent(
+                        Swift.String.self,
+                        forKey: .error
+                    )
+                    self.updatedAt = try container.decode(
+                        Swift.String.self,
+                        forKey: .updatedAt
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "request",
+                        "offer",
+                        "kind",
+                        "key",
+                        "state",
+                        "id",
+                        "error",
+                        "updatedAt"
+                    ])
+                }
+            }
+            /// The campaign's App Store Connect resources, as `offerkit codes apply` recorded them, in the order of its plan; empty until it runs.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CampaignStatus/appStoreConnect`.
+            public typealias AppStoreConnectPayload = [Components.Schemas.CampaignStatus.AppStoreConnectPayloadPayload]
+            /// The campaign's App Store Connect resources, as `offerkit codes apply` recorded them, in the order of its plan; empty until it runs.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CampaignStatus/appStoreConnect`.
+            public var appStoreConnect: Components.Schemas.CampaignStatus.AppStoreConnectPayload
             /// Creates a new `CampaignStatus`.
             ///
             /// - Parameters:
             ///   - campaign: The campaign's name.
             ///   - appAppleId: The App Apple ID of its app.
+            ///   - today: The day (UTC) the status was taken: batches that expired before it are marked.
             ///   - offers: The campaign's offers, in the order they were first recorded.
             ///   - usage: The app's usage of Apple's limits in this quarter.
+            ///   - appStoreConnect: The campaign's App Store Connect resources, as `offerkit codes apply` recorded them, in the order of its plan; empty until it runs.
             public init(
                 campaign: Swift.String,
                 appAppleId: Swift.String,
+                today: Swift.String,
                 offers: Components.Schemas.CampaignStatus.OffersPayload,
-                usage: Components.Schemas.CampaignStatus.UsagePayload
+                usage: Components.Schemas.CampaignStatus.UsagePayload,
+                appStoreConnect: Components.Schemas.CampaignStatus.AppStoreConnectPayload
             ) {
                 self.campaign = campaign
                 self.appAppleId = appAppleId
+                self.today = today
                 self.offers = offers
                 self.usage = usage
+                self.appStoreConnect = appStoreConnect
             }
             public enum CodingKeys: String, CodingKey {
                 case campaign
                 case appAppleId
+                case today
                 case offers
                 case usage
+                case appStoreConnect
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -3223,6 +3515,10 @@ extension Components {
                     Swift.String.self,
                     forKey: .appAppleId
                 )
+                self.today = try container.decode(
+                    Swift.String.self,
+                    forKey: .today
+                )
                 self.offers = try container.decode(
                     Components.Schemas.CampaignStatus.OffersPayload.self,
                     forKey: .offers
@@ -3231,11 +3527,17 @@ extension Components {
                     Components.Schemas.CampaignStatus.UsagePayload.self,
                     forKey: .usage
                 )
+                self.appStoreConnect = try container.decode(
+                    Components.Schemas.CampaignStatus.AppStoreConnectPayload.self,
+                    forKey: .appStoreConnect
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "campaign",
                     "appAppleId",
+                    "today",
                     "offers",
-                    "usage"
+                    "usage",
+                    "appStoreConnect"
                 ])
             }
         }
@@ -3325,14 +3627,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ClaimCodeRequest/recipient`.
             public var recipient: Swift.String
-            /// Which codes: `production` (the default) or `sandbox` (they work only in the sandbox).
+            /// Which codes: `PRODUCTION` (the default) or `SANDBOX` (they work only in the sandbox), App Store Connect's names, read in any case (`sandbox` is `SANDBOX`).
             ///
             /// - Remark: Generated from `#/components/schemas/ClaimCodeRequest/environment`.
             @frozen public enum EnvironmentPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case production = "production"
-                case sandbox = "sandbox"
+                case production = "PRODUCTION"
+                case sandbox = "SANDBOX"
             }
-            /// Which codes: `production` (the default) or `sandbox` (they work only in the sandbox).
+            /// Which codes: `PRODUCTION` (the default) or `SANDBOX` (they work only in the sandbox), App Store Connect's names, read in any case (`sandbox` is `SANDBOX`).
             ///
             /// - Remark: Generated from `#/components/schemas/ClaimCodeRequest/environment`.
             public var environment: Components.Schemas.ClaimCodeRequest.EnvironmentPayload?
@@ -3342,7 +3644,7 @@ extension Components {
             ///   - campaign: The campaign's `name`, as `offerkit codes generate` or `import` recorded it in the ledger: 1-64 letters, digits, `-`, `_` and `.`, the campaign file's rule (checked before the ledger is read).
             ///   - offer: The offer's `referenceName` in the campaign.
             ///   - recipient: Who receives the code: an opaque id you choose (a user id, an email hash, a name), compared byte for byte; 1-256 UTF-8 bytes without control characters. Claiming again with the same id gives the same code.
-            ///   - environment: Which codes: `production` (the default) or `sandbox` (they work only in the sandbox).
+            ///   - environment: Which codes: `PRODUCTION` (the default) or `SANDBOX` (they work only in the sandbox), App Store Connect's names, read in any case (`sandbox` is `SANDBOX`).
             public init(
                 campaign: Swift.String,
                 offer: Swift.String,
@@ -3437,14 +3739,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/CodeClaim/expirationDate`.
             public var expirationDate: Swift.String?
-            /// `PRODUCTION`, or `SANDBOX` (the code works only in the sandbox), as in `offerkit codes export`.
+            /// `PRODUCTION`, or `SANDBOX` (the code works only in the sandbox): App Store Connect's names, as everywhere in OfferKit.
             ///
             /// - Remark: Generated from `#/components/schemas/CodeClaim/environment`.
             @frozen public enum EnvironmentPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case production = "PRODUCTION"
                 case sandbox = "SANDBOX"
             }
-            /// `PRODUCTION`, or `SANDBOX` (the code works only in the sandbox), as in `offerkit codes export`.
+            /// `PRODUCTION`, or `SANDBOX` (the code works only in the sandbox): App Store Connect's names, as everywhere in OfferKit.
             ///
             /// - Remark: Generated from `#/components/schemas/CodeClaim/environment`.
             public var environment: Components.Schemas.CodeClaim.EnvironmentPayload
@@ -3480,7 +3782,7 @@ extension Components {
             ///   - redemptionLimit: How many times the code can be redeemed: 1 for a personal code.
             ///   - shared: Whether the code is shared (redemption limit above 1): the campaign's code, handed out to as many recipients as its redemption limit, not this recipient's own.
             ///   - expirationDate: The last day the code can be redeemed; `null`: no expiration date.
-            ///   - environment: `PRODUCTION`, or `SANDBOX` (the code works only in the sandbox), as in `offerkit codes export`.
+            ///   - environment: `PRODUCTION`, or `SANDBOX` (the code works only in the sandbox): App Store Connect's names, as everywhere in OfferKit.
             ///   - channel: How the code was first handed out to the recipient: `claim` (this endpoint or `offerkit codes claim`) or `export` (`offerkit codes export --recipients`).
             ///   - assignedAt: When the code was first handed out to the recipient: ISO 8601 in UTC.
             ///   - new: `true` when this request handed the code out; `false` when the recipient already had it (a retry gives the same code).
