@@ -24,15 +24,15 @@ struct CLIServiceJSONTests {
     }
 
     @Test("claim, status and validate: the same members and values", arguments: HandOut.backends)
-    func sameJSON(backend: String) throws {
-        guard let handOut = try HandOut.make(backend) else { return }
+    func sameJSON(backend: String) async throws {
+        guard let handOut = try await HandOut.make(backend) else { return }
         defer { handOut.remove() }
         let locator: String
         switch handOut.ledger {
         case .at(let url): locator = url
         default: locator = handOut.files.ledger
         }
-        let key = try ServeCommandTests.createKey(name: "parity", ["--scope", "codes", "--scope", "campaigns"])
+        let key = try await ServeCommandTests.createKey(name: "parity", ["--scope", "codes", "--scope", "campaigns"])
         let config = try handOut.files.write(
             """
             {"apps": {"\(DemoKey.bundleId)": {"keyFile": "\(DemoKey.keyPath)", "keyId": "\(DemoKey.keyId)",
@@ -42,23 +42,20 @@ struct CLIServiceJSONTests {
         let server = try ServerProcess(
             ["serve", "--config", config, "--port", "0"], environment: ["OFFERKIT_API_KEYS": "[\(key.entryText)]"])
         let prefix = "offerkit: listening on http://127.0.0.1:"
-        let line = try server.waitForStderrLine(containing: prefix)
+        let line = try await server.waitForStderrLine(containing: prefix)
         let port = try #require(Int(line.dropFirst(prefix.count)), "no port in \(line)")
-        defer {
-            server.terminate()
-            _ = server.waitForExit()
-        }
-        func call(_ method: String, _ path: String, _ body: String? = nil) throws -> HTTPReply {
+        defer { server.terminate() }
+        func call(_ method: String, _ path: String, _ body: String? = nil) async throws -> HTTPReply {
             var headers = [("Authorization", "Bearer \(key.secret)")]
             if body != nil { headers.append(("Content-Type", "application/json")) }
-            return try HTTPConnection.request(method, path, port: port, headers: headers, body: body)
+            return try await HTTPConnection.request(method, path, port: port, headers: headers, body: body)
         }
 
         // A claim: the CLI hands the code out, then both answer for the same assignment.
-        let first = try handOut.claim(HandOut.personal, "alice", ["--format", "json"])
+        let first = try await handOut.claim(HandOut.personal, "alice", ["--format", "json"])
         #expect(first.status == 0 && JSON.parse(first.stdout)?["new"] == .bool(true), "\(first)")
-        let cliClaim = try handOut.claim(HandOut.personal, "alice", ["--format", "json"])
-        let httpClaim = try call(
+        let cliClaim = try await handOut.claim(HandOut.personal, "alice", ["--format", "json"])
+        let httpClaim = try await call(
             "POST", "/v1/codes/claim", #"{"campaign":"handout","offer":"Personal","recipient":"alice"}"#)
         #expect(httpClaim.status == 200, "\(httpClaim)")
         #expect(Self.differences(JSON.parse(cliClaim.stdout), httpClaim.json) == [], "\(cliClaim)\n\(httpClaim)")
@@ -66,17 +63,17 @@ struct CLIServiceJSONTests {
             cliClaim.stdout.trimmingCharacters(in: .newlines) == httpClaim.body.trimmingCharacters(in: .newlines),
             "one encoder, the same bytes")
         // A shared code and a one-time-use code handed out over HTTP, for the status to count.
-        #expect(
+        await #expect(
             try call("POST", "/v1/codes/claim", #"{"campaign":"handout","offer":"Gems","recipient":"bob"}"#).status
                 == 200)
 
         // The status of that ledger, on the service's day.
-        let httpStatus = try call("GET", "/v1/campaigns/handout/status")
+        let httpStatus = try await call("GET", "/v1/campaigns/handout/status")
         #expect(httpStatus.status == 200, "\(httpStatus)")
         let today = try #require(httpStatus.json?["today"]?.string, "\(httpStatus)")
         var arguments = ["codes", "status", handOut.campaign, "--format", "json", "--today", today]
         arguments += ["--ledger", locator]
-        let cliStatus = try CLI.run(arguments, cwd: handOut.files.folder.url)
+        let cliStatus = try await CLI.run(arguments, cwd: handOut.files.folder.url)
         #expect(cliStatus.status == 0, "\(cliStatus)")
         #expect(Self.differences(JSON.parse(cliStatus.stdout), httpStatus.json) == [], "\(cliStatus)\n\(httpStatus)")
         #expect(
@@ -99,12 +96,12 @@ struct CLIServiceJSONTests {
                         of: "\"ONE_TIME\"", with: "\"FREE_TRIAL\""),
                     CampaignFiles.offer("A"),
                 ]), to: "broken.json")
-        let cliValidate = try CLI.run(
+        let cliValidate = try await CLI.run(
             ["codes", "validate", broken, "--format", "json", "--today", CampaignFiles.today, "--no-ledger"],
             cwd: handOut.files.folder.url)
         #expect(cliValidate.status == 4, "\(cliValidate)")
         let campaign = try String(contentsOfFile: broken, encoding: .utf8)
-        let httpValidate = try call(
+        let httpValidate = try await call(
             "POST", "/v1/campaigns/validate", #"{"campaign":\#(campaign),"today":"\#(CampaignFiles.today)"}"#)
         #expect(httpValidate.status == 200, "\(httpValidate)")
         #expect((httpValidate.json?["problemCount"]?.int ?? 0) >= 3, "\(httpValidate)")
