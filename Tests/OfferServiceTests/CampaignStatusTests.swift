@@ -43,7 +43,8 @@ struct CampaignStatusTests {
                 #expect(offers.map { $0["offer"] } == F.offers.map { .string($0) })
                 #expect(offers.map { $0["active"] } == F.offers.map { .bool($0 != "Old") })
                 func batches(_ offer: String) -> [JSONValue] {
-                    guard case .array(let list)? = offers.first(where: { $0["offer"] == .string(offer) })?["batches"] else {
+                    guard case .array(let list)? = offers.first(where: { $0["offer"] == .string(offer) })?["batches"]
+                    else {
                         return []
                     }
                     return list
