@@ -21,7 +21,9 @@ struct CodesExport: AsyncParsableCommand {
             Without --recipients, every code of the campaign is listed and nothing is handed out. With \
             --recipients FILE, each recipient gets a code of one offer, recorded in the ledger: the same \
             recipient always gets the same code (a repeated export is safe), a one-time-use code never goes to \
-            two recipients, and either every recipient gets a code or nothing is recorded and nothing written. \
+            two recipients, and a list the offer has too few codes left for records nothing and writes nothing \
+            (the codes are recorded 20,000 recipients per transaction; a run stopped midway keeps those it \
+            recorded, and running it again prints the same codes). \
             Rows then add the recipient and assignedAt. --reprint prints codes already handed out, without \
             handing out more.
             """)

@@ -15,23 +15,27 @@ public struct AssignmentCounts: Sendable, Equatable {
 }
 
 extension CodeLedger {
-    /// Hands out one code of the scope's offer to each recipient and records it, atomically:
-    /// either every recipient gets a code, or nothing is recorded. A recipient who already holds
-    /// a code of the scope keeps it, so repeating a call is safe; see ``ClaimPlan`` for which
-    /// code each recipient gets. Read the codes back with ``lookUpAssignments(recipients:scope:_:)``
-    /// (outside the transaction: other writers go on meanwhile).
+    /// Hands out one code of the scope's offer to each recipient and records it. A recipient who
+    /// already holds a code of the scope keeps it, so repeating a call is safe; see ``ClaimPlan``
+    /// for which code each recipient gets. Read the codes back with
+    /// ``lookUpAssignments(recipients:scope:_:)`` (outside the transactions: other writers go on
+    /// meanwhile).
     ///
     /// Codes leave in bulk here, so first, in a read transaction that holds no lock, every code of
     /// the batches it may hand out from is checked against its digest and the batch's count and
-    /// digest (``LedgerError/corrupt(path:reason:)``: nothing is handed out then). The write
-    /// transaction then holds the offer's lock (SQLite: the file's write lock; PostgreSQL: the
-    /// offer's advisory lock and its code lanes, so claims of the offer wait for it), and does only
-    /// the database's work: 1,000,000 recipients are a few seconds.
+    /// digest (``LedgerError/corrupt(path:reason:)``: nothing is handed out then), and the offer
+    /// must have a code left for every recipient who holds none (else nothing is recorded).
+    /// The assignments are then written ``assignmentsPerTransaction`` recipients at a time, each
+    /// group in a write transaction of its own (SQLite: the file's write lock; PostgreSQL: the
+    /// offer's advisory lock and its code lanes), so that other writers, claims among them, wait
+    /// for one group at most, never for the whole list. A call that fails midway (the process is
+    /// killed, or claims elsewhere took the last codes meanwhile) keeps the groups it committed:
+    /// calling it again gives those recipients the same codes and the others theirs.
     ///
     /// - Throws: ``LedgerError/invalidRecipient(position:problem:)``,
     ///   ``LedgerError/unknownOffer(offer:campaign:)``, ``LedgerError/offerInactive(offer:campaign:)``,
-    ///   ``LedgerError/noCodeLeft(campaign:offer:environment:assigned:stored:)`` (counting the
-    ///   codes this call was handing out) and ``LedgerError/nothingToAssign(campaign:offer:environment:reason:)``.
+    ///   ``LedgerError/noCodeLeft(campaign:offer:environment:assigned:stored:)`` and
+    ///   ``LedgerError/nothingToAssign(campaign:offer:environment:reason:)``.
     @discardableResult
     public func assign(recipients: [String], scope: AssignmentScope, channel: AssignmentChannel) async throws
         -> AssignmentCounts
@@ -39,61 +43,128 @@ extension CodeLedger {
         let operation = "hand out codes of offer \"\(scope.offer)\" in campaign \"\(scope.campaign)\""
         try requireWritable(operation)
         try Self.checkRecipients(recipients)
-        var seen = Set<String>()
-        let distinct = recipients.filter { seen.insert($0).inserted }
-        seen = []
+        // A recipient listed again is handed out to once: each later occurrence is left out.
+        let repeated = Self.repeats(recipients)
+        let repeats = repeated.reduce(0) { $0 + ($1 ? 1 : 0) }
+        func distinct(_ start: Int, _ count: Int) -> [String] {
+            (start..<min(start + count, recipients.count)).filter { !repeated[$0] }.map { recipients[$0] }
+        }
         try await store.read(operation) { tx in
             let batches = try await batches(tx, .offer(campaign: scope.campaign, offer: scope.offer))
             for batch in batches where batch.batch.environment == scope.environment && !batch.isExpired(on: scope.today)
             {
                 try await checkCodes(tx, of: batch) { _ in }
             }
+            let plan = try await claimPlan(tx, scope: scope)
+            let candidates = plan.candidates(on: scope.today).map(\.id)
+            let lanes = try await tx.lanes(batchIds: candidates, lock: false).map { try CodeLane($0, path: name) }
+            let left = lanes.reduce(Int64(0)) { $0 + $1.capacity - $1.taken }
+            var holding = 0
+            for start in stride(from: 0, to: recipients.count, by: CodeAssignment.chunkSize) {
+                let chunk = distinct(start, CodeAssignment.chunkSize)
+                holding += try await tx.heldAssignments(recipients: chunk, scope: scope).count
+            }
+            if Int64(recipients.count - repeats - holding) > left {
+                // Counted with the codes the list would have taken (every one left).
+                var counts = try await assignmentCounts(tx, campaign: scope.campaign)
+                var allocator = LaneAllocator(lanes, order: candidates)
+                while let (batchId, _) = allocator.take() {
+                    if plan.isPersonal {
+                        counts[batchId, default: (0, 0)].personal += 1
+                    } else {
+                        counts[batchId, default: (0, 0)].shared += 1
+                    }
+                }
+                throw plan.exhausted(counts: counts)
+            }
         }
         let assignedAt = LedgerTimestamp.milliseconds(Date())
-        return try await store.write(.offer(campaign: scope.campaign, offer: scope.offer), operation) { tx in
-            guard let state = try await tx.offerState(campaign: scope.campaign, offer: scope.offer) else {
-                throw LedgerError.unknownOffer(offer: scope.offer, campaign: scope.campaign)
+        var counts = AssignmentCounts(new: 0, held: 0)
+        for start in stride(from: 0, to: recipients.count, by: Self.assignmentsPerTransaction) {
+            let group = distinct(start, Self.assignmentsPerTransaction)[...]
+            let done = try await store.write(.offer(campaign: scope.campaign, offer: scope.offer), operation) { tx in
+                try await assign(group, scope: scope, channel: channel, assignedAt: assignedAt, tx)
             }
-            let row = StoredRow(state, table: "offer \(ProblemText.quoted(scope.offer))", path: name)
-            guard try row.boolean(0, "active") else {
-                throw LedgerError.offerInactive(offer: scope.offer, campaign: scope.campaign)
+            counts.new += done.new
+            counts.held += done.held
+            // A writer of another process waiting for SQLite's lock looks again about every
+            // millisecond: a pause lets it in before the next group.
+            if start + Self.assignmentsPerTransaction < recipients.count {
+                try await Task.sleep(for: .milliseconds(5))
             }
-            let plan = ClaimPlan(
-                scope: scope, revision: try row.integer(1, "revision"),
-                offerBatches: try await batches(tx, .offer(campaign: scope.campaign, offer: scope.offer)))
-            let candidates = plan.candidates(on: scope.today)
-            var lanes = LaneAllocator(
-                try await tx.lanes(batchIds: candidates.map(\.id), lock: true).map { try CodeLane($0, path: name) },
-                order: candidates.map(\.id))
-            var counts = AssignmentCounts(new: 0, held: 0)
-            for start in stride(from: 0, to: distinct.count, by: CodeAssignment.chunkSize) {
-                let chunk = Array(distinct[start..<min(start + CodeAssignment.chunkSize, distinct.count)])
-                let held = Set(
-                    try await tx.heldAssignments(recipients: chunk, scope: scope).map {
-                        try StoredRow($0, table: "an assignments row", path: name).text(0, "recipient")
-                    })
-                var fresh: [NewAssignment] = []
-                for recipient in chunk where !held.contains(recipient) {
-                    guard let (batchId, seq) = lanes.take() else {
-                        // Counted with the codes this call handed out so far (all of them roll back).
-                        if !fresh.isEmpty { try await tx.insertAssignments(fresh, scope: scope) }
-                        throw plan.exhausted(counts: try await assignmentCounts(tx, campaign: scope.campaign))
-                    }
-                    fresh.append(
-                        NewAssignment(
-                            recipient: recipient, batchId: batchId, seq: seq, shared: !plan.isPersonal,
-                            channel: channel, assignedAt: assignedAt))
-                }
-                if !fresh.isEmpty { try await tx.insertAssignments(fresh, scope: scope) }
-                counts.new += fresh.count
-                counts.held += held.count
-            }
-            let changed = lanes.changed
-            for start in stride(from: 0, to: changed.count, by: Self.chunkSize) {
-                try await tx.updateLanes(Array(changed[start..<min(start + Self.chunkSize, changed.count)]))
-            }
-            return counts
         }
+        return counts
+    }
+
+    /// `true` at each occurrence of a recipient after its first in `recipients`: found by sorting
+    /// their positions (8 bytes each) rather than in a set of the recipients (about 40 bytes each).
+    static func repeats(_ recipients: [String]) -> [Bool] {
+        var order = Array(recipients.indices)
+        order.sort { recipients[$0] < recipients[$1] || (recipients[$0] == recipients[$1] && $0 < $1) }
+        var repeated = [Bool](repeating: false, count: recipients.count)
+        for index in order.indices.dropFirst() where recipients[order[index]] == recipients[order[index - 1]] {
+            repeated[order[index]] = true
+        }
+        return repeated
+    }
+
+    /// How many recipients ``assign(recipients:scope:channel:)`` hands codes to in one write
+    /// transaction: 1,000,000 recipients are a few seconds of writing in all (release build),
+    /// which no other writer should wait for at once.
+    static let assignmentsPerTransaction = 20_000
+
+    /// The offer's plan in `tx`, once it is known to exist and be active.
+    private func claimPlan(_ tx: any LedgerTransaction, scope: AssignmentScope) async throws -> ClaimPlan {
+        guard let state = try await tx.offerState(campaign: scope.campaign, offer: scope.offer) else {
+            throw LedgerError.unknownOffer(offer: scope.offer, campaign: scope.campaign)
+        }
+        let row = StoredRow(state, table: "offer \(ProblemText.quoted(scope.offer))", path: name)
+        guard try row.boolean(0, "active") else {
+            throw LedgerError.offerInactive(offer: scope.offer, campaign: scope.campaign)
+        }
+        return ClaimPlan(
+            scope: scope, revision: try row.integer(1, "revision"),
+            offerBatches: try await batches(tx, .offer(campaign: scope.campaign, offer: scope.offer)))
+    }
+
+    /// Hands out codes to `recipients` (distinct) in the write transaction `tx`.
+    private func assign(
+        _ recipients: ArraySlice<String>, scope: AssignmentScope, channel: AssignmentChannel,
+        assignedAt: Date, _ tx: any LedgerTransaction
+    ) async throws -> AssignmentCounts {
+        let plan = try await claimPlan(tx, scope: scope)
+        let candidates = plan.candidates(on: scope.today)
+        var lanes = LaneAllocator(
+            try await tx.lanes(batchIds: candidates.map(\.id), lock: true).map { try CodeLane($0, path: name) },
+            order: candidates.map(\.id))
+        var counts = AssignmentCounts(new: 0, held: 0)
+        for start in stride(from: recipients.startIndex, to: recipients.endIndex, by: CodeAssignment.chunkSize) {
+            let chunk = Array(recipients[start..<min(start + CodeAssignment.chunkSize, recipients.endIndex)])
+            let held = Set(
+                try await tx.heldAssignments(recipients: chunk, scope: scope).map {
+                    try StoredRow($0, table: "an assignments row", path: name).text(0, "recipient")
+                })
+            var fresh: [NewAssignment] = []
+            for recipient in chunk where !held.contains(recipient) {
+                guard let (batchId, seq) = lanes.take() else {
+                    // Counted with the codes this call handed out so far.
+                    if !fresh.isEmpty { try await tx.insertAssignments(fresh, scope: scope) }
+                    throw plan.exhausted(counts: try await assignmentCounts(tx, campaign: scope.campaign))
+                }
+                fresh.append(
+                    NewAssignment(
+                        recipient: recipient, batchId: batchId, seq: seq, shared: !plan.isPersonal,
+                        channel: channel, assignedAt: assignedAt))
+            }
+            if !fresh.isEmpty { try await tx.insertAssignments(fresh, scope: scope) }
+            counts.new += fresh.count
+            counts.held += held.count
+        }
+        let changed = lanes.changed
+        for start in stride(from: 0, to: changed.count, by: Self.chunkSize) {
+            try await tx.updateLanes(Array(changed[start..<min(start + Self.chunkSize, changed.count)]))
+        }
+        return counts
     }
 
     /// Throws ``LedgerError/invalidRecipient(position:problem:)`` for the first recipient id

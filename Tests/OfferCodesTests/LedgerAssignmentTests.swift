@@ -117,6 +117,65 @@ struct LedgerAssignmentTests {
     }
 
     @Test(arguments: LedgerBackend.allCases)
+    func aLongListIsWrittenInGroupsThatOtherWritersGoBetween(backend: LedgerBackend) async throws {
+        // Three groups of CodeLedger.assignmentsPerTransaction (20,000), and a few more.
+        let count = 60_010
+        try await backend.withSharedPlace { place in
+            try await place.withLedger { ledger in
+                let campaign = F.campaign("spring", offers: ["Half", "Gems"])
+                try await F.record(
+                    ledger, F.batch("spring", "Half", codeCount: count), of: campaign,
+                    codes: F.numberedCodes("HALF", count))
+                try await F.record(
+                    ledger, F.batch("spring", "Gems", codeCount: 2_000), of: campaign,
+                    codes: F.numberedCodes("GEM", 2_000))
+            }
+            // Two connections to the ledger, as two processes have: one hands out a long list,
+            // the other claims codes of another offer meanwhile.
+            try await place.withLedger { exporter in
+                try await place.withLedger { claimer in
+                    let recipients = (0..<count).map { "r\($0)" } + ["r7"]
+                    let counts = try await withThrowingTaskGroup(of: AssignmentCounts?.self) { group in
+                        let finished = LockedValue(false)
+                        group.addTask {
+                            defer { finished.withLock { $0 = true } }
+                            return try await exporter.assign(
+                                recipients: recipients, scope: Self.scope(), channel: .export)
+                        }
+                        group.addTask {
+                            var claimed = 0
+                            while !finished.withLock({ $0 }), claimed < 2_000 {
+                                _ = try await claimer.claim(recipient: "c\(claimed)", scope: Self.scope(offer: "Gems"))
+                                claimed += 1
+                                try await Task.sleep(for: .milliseconds(1))
+                            }
+                            return nil
+                        }
+                        var counts: AssignmentCounts?
+                        for try await result in group { counts = counts ?? result }
+                        return counts
+                    }
+                    #expect(counts == AssignmentCounts(new: count, held: 0), "a recipient listed twice gets one code")
+                }
+            }
+            try await place.withLedger { ledger in
+                var channels: [AssignmentChannel] = []
+                var codes = Set<String>()
+                try await ledger.forEachAssignment(campaign: "spring", offer: nil) {
+                    channels.append($0.channel)
+                    codes.insert($0.code.code)
+                }
+                #expect(codes.count == channels.count, "no code was handed out twice")
+                let first = try #require(channels.firstIndex(of: .export))
+                let last = try #require(channels.lastIndex(of: .export))
+                // Recorded in the order committed: a claim between two of the list's groups.
+                let between = channels[first...last].filter { $0 == .claim }.count
+                #expect(between > 0, "no claim committed while the list was written: it held the lock for all of it")
+            }
+        }
+    }
+
+    @Test(arguments: LedgerBackend.allCases)
     func sharedCodesAreTheCampaignsCodeUpToTheirRedemptionLimit(backend: LedgerBackend) async throws {
         try await backend.withNewLedger { ledger in
             let campaign = F.campaign("spring", offers: ["Gems"])

@@ -106,7 +106,7 @@ package final class SQLiteLedgerStore: LedgerStore {
                 // Read-write connections even to read only (the store has no writer, so nothing
                 // writes): SQLite's read-only mode would leave a ledger in WAL mode with `-wal`
                 // and `-shm` files beside it, while the last close of these removes them.
-                let reader = try await connect(path, readOnly: false)
+                let reader = try await connect(path, cacheKibibytes: readerCacheKibibytes)
                 let applied = try await hop(reader, label: path, operation: "open the ledger") { db in
                     let applied = try SQLiteLedgerSchema.appliedMigrations(db, path: path)
                     if applied > 0, quickCheck { try integrityCheck(db, thorough: false, path: path) }
@@ -119,15 +119,18 @@ package final class SQLiteLedgerStore: LedgerStore {
                     try? await offPool { try reader.close() }
                     throw LedgerError.olderSchema(path: path, applied: applied, current: current)
                 }
-                let second = try await connect(path, readOnly: false)
+                let second = try await connect(path, cacheKibibytes: readerCacheKibibytes)
                 return SQLiteLedgerStore(path: path, writer: nil, readers: [reader, second], quickChecked: quickCheck)
             }
-            let writer = try await connect(path, readOnly: false)
+            let writer = try await connect(path, cacheKibibytes: cacheKibibytes)
             let applied = try await prepare(writer, label: path, quickCheck: quickCheck)
             try await useWriteAheadLog(writer, path: path)
             // Read-write connections that only read: whichever closes last folds the log into the file and
             // removes `-wal` and `-shm` (a read-only connection closing last would leave them).
-            let readers = [try await connect(path, readOnly: false), try await connect(path, readOnly: false)]
+            let readers = [
+                try await connect(path, cacheKibibytes: readerCacheKibibytes),
+                try await connect(path, cacheKibibytes: readerCacheKibibytes),
+            ]
             return SQLiteLedgerStore(
                 path: path, writer: writer, readers: readers, quickChecked: applied > 0 && quickCheck)
         } catch {
@@ -139,8 +142,12 @@ package final class SQLiteLedgerStore: LedgerStore {
     /// file's schema, which waits (in ``busyHandler()``) while another connection holds the file
     /// exclusively, such as one creating or migrating the same new ledger. On the pool, a few such
     /// waits would leave no thread for the task that holds the lock, which then could not finish.
-    private static func connect(_ path: String, readOnly: Bool) async throws -> DatabaseQueue {
-        try await offPool { try DatabaseQueue(path: path, configuration: configuration(readOnly: readOnly)) }
+    /// Every connection is opened read-write (see ``open(path:access:)``); `cacheKibibytes` is
+    /// its page cache: the writer's, or a reader's.
+    private static func connect(_ path: String, cacheKibibytes: Int) async throws -> DatabaseQueue {
+        try await offPool {
+            try DatabaseQueue(path: path, configuration: configuration(cacheKibibytes: cacheKibibytes))
+        }
     }
 
     /// Runs `body`, which may block its thread (waiting for the file's lock), on a queue of its
@@ -154,7 +161,7 @@ package final class SQLiteLedgerStore: LedgerStore {
     /// A ledger that lives in memory and vanishes with the store: for tests and dry runs.
     static func inMemory() async throws -> SQLiteLedgerStore {
         do {
-            let queue = try DatabaseQueue(configuration: configuration(readOnly: false))
+            let queue = try DatabaseQueue(configuration: configuration(cacheKibibytes: cacheKibibytes))
             _ = try await prepare(queue, label: memoryLabel, quickCheck: false)
             return SQLiteLedgerStore(path: nil, writer: queue, readers: [], quickChecked: false)
         } catch {
@@ -187,7 +194,7 @@ package final class SQLiteLedgerStore: LedgerStore {
     /// Switches the file to SQLite's write-ahead log (a no-op when it uses it already).
     ///
     /// Why: every claim is a transaction that must be on disk before its code is answered
-    /// (`synchronous = FULL`, see ``configuration(readOnly:)``). With the rollback journal a commit
+    /// (`synchronous = FULL`, see ``configuration(cacheKibibytes:)``). With the rollback journal a commit
     /// costs several `fsync` calls (about 150 commits per second on this project's CI disk); with
     /// the log it is one `fsync` of the log (about 4,000). Readers also no longer wait for a
     /// writer. While a process has the ledger open, `PATH-wal` and `PATH-shm` sit next to it (same
@@ -218,10 +225,9 @@ package final class SQLiteLedgerStore: LedgerStore {
         }
     }
 
-    private static func configuration(readOnly: Bool) -> Configuration {
+    private static func configuration(cacheKibibytes: Int) -> Configuration {
         var configuration = Configuration()
         configuration.label = "OfferKit code ledger"
-        configuration.readonly = readOnly
         configuration.foreignKeysEnabled = true
         // A transaction's statements are sent one at a time (see the type's documentation).
         configuration.allowsUnsafeTransactions = true
@@ -236,8 +242,8 @@ package final class SQLiteLedgerStore: LedgerStore {
             }
             // The writer: room for the pages a large batch changes (the code index is written in
             // random order), so that SQLite does not spill them many times over within a
-            // transaction. A reader needs little.
-            try db.execute(sql: "PRAGMA cache_size = -\(readOnly ? readerCacheKibibytes : cacheKibibytes)")
+            // transaction. A reader needs little (its connection is read-write too: see `open`).
+            try db.execute(sql: "PRAGMA cache_size = -\(cacheKibibytes)")
         }
         return configuration
     }
@@ -291,7 +297,28 @@ package final class SQLiteLedgerStore: LedgerStore {
     ) async throws -> T {
         guard let writer else { throw LedgerError.readOnly(path: name, operation: operation) }
         return try await gate.run {
-            try await inTransaction(writer, begin: "BEGIN IMMEDIATE", operation: operation, body)
+            guard case .offer = lock else {
+                return try await inTransaction(writer, begin: "BEGIN IMMEDIATE", operation: operation, body)
+            }
+            // Handing out codes in bulk writes a group of assignments at a time (see
+            // `CodeLedger.assign`): a reader's cache is enough for it, and a list of 1,000,000
+            // recipients stays within 150 MB. The writer's cache is given back afterwards.
+            try await setCache(writer, kibibytes: Self.readerCacheKibibytes, operation: operation)
+            do {
+                let result = try await inTransaction(writer, begin: "BEGIN IMMEDIATE", operation: operation, body)
+                try await setCache(writer, kibibytes: Self.cacheKibibytes, operation: operation)
+                return result
+            } catch {
+                try? await setCache(writer, kibibytes: Self.cacheKibibytes, operation: operation)
+                throw error
+            }
+        }
+    }
+
+    /// Sets the page cache of `connection` (SQLite frees the pages beyond it at once).
+    private func setCache(_ connection: DatabaseQueue, kibibytes: Int, operation: String) async throws {
+        try await Self.hop(connection, label: name, operation: operation) { db in
+            try db.execute(sql: "PRAGMA cache_size = -\(kibibytes)")
         }
     }
 
