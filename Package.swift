@@ -36,6 +36,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        // `swift package generate-documentation`: the DocC catalogs of the library products (.ci/docs).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
     ],
     targets: [
         // The strict JSON parser, the JSON writer, base64 and hex: what every library reads and writes with.
@@ -189,7 +191,7 @@ let package = Package(
         ),
         // `offerkit`: main.swift only, calling OfferKitCLI.
         .executableTarget(name: "offerkit", dependencies: ["OfferKitCLI"]),
-        // The fuzz targets: the parsers of outside input, one entry point each (Fuzz/run, README "Fuzzing").
+        // The fuzz targets: the parsers of outside input, one entry point each (Fuzz/run, docs/testing.md "Fuzzing").
         .target(
             name: "FuzzTargets",
             dependencies: [
@@ -217,6 +219,8 @@ let package = Package(
         .target(name: "CLIUnderTestShim", path: "Tests/CLIUnderTest/Shim"),
         .target(
             name: "CLIUnderTest", dependencies: ["CLIUnderTestShim", "OfferKitCLI"], path: "Tests/CLIUnderTest/Swift"),
+        // How many test cases run at once: a C initializer sets Swift Testing's cap before the runner starts.
+        .target(name: "SuiteWidth", path: "Tests/SuiteWidth"),
         // Makes every job of Swift's global executor run late (a busy machine), in a test's child process.
         .target(name: "LateGlobalExecutor", path: "Tests/LateGlobalExecutor"),
         // The test chain of OfferRetentionTesting with the broken variants a verifier must refuse, and the
@@ -305,7 +309,7 @@ let package = Package(
             name: "OfferKitCLITests",
             dependencies: [
                 "CLIUnderTest", "OfferJSON", "OfferSigning", "InteropSupport", "AppleTestChain", "TLSTestSupport",
-                "OfferRetentionTesting", "OfferAppleVerification",
+                "OfferRetentionTesting", "OfferAppleVerification", "SuiteWidth",
                 // The command tree, read in-process by the test of every command's --help.
                 "OfferKitCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -55,7 +55,7 @@
                     ((problem.map { "offerkit-fuzz: \($0)\n" } ?? "")
                         + "usage: offerkit-fuzz TARGET FILE_OR_FOLDER…  (replays inputs; targets: \(targets))\n"
                         + "       offerkit-fuzz --list\n"
-                        + "The libFuzzer build is Fuzz/run's; see README.md, Fuzzing.\n").utf8))
+                        + "The libFuzzer build is Fuzz/run's; see docs/testing.md, Fuzzing.\n").utf8))
             exit(2)
         }
     }

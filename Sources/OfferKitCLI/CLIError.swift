@@ -31,7 +31,7 @@ enum CLIError: Error, LocalizedError {
     }
 }
 
-/// The exit codes, as documented in `--help` and the README.
+/// The exit codes, as documented in `--help` and docs/signing.md.
 enum ExitStatus: Int32 {
     case ok = 0
     case verificationFailed = 1

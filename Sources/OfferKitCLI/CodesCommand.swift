@@ -8,7 +8,7 @@ struct CodesCommand: ParsableCommand {
         abstract:
             "Offer-code campaigns: validate, plan App Store Connect requests, generate, import, hand out and export codes.",
         discussion: """
-            A campaign file (JSON) names the app and its offers; see the README. The ledger \
+            A campaign file (JSON) names the app and its offers; see docs/offer-codes.md. The ledger \
             (--ledger, OFFERKIT_LEDGER, default ./offerkit-ledger.sqlite) remembers every campaign, offer and \
             code, so no later campaign reuses a code and any run can be exported again.
 

@@ -21,7 +21,7 @@ struct CodesStatus: AsyncParsableCommand {
 
     @OptionGroup var options: CampaignOptions
 
-    @Option(help: "text (a table) or json (the members of GET /v1/campaigns/{name}/status; see the README).")
+    @Option(help: "text (a table) or json (the members of GET /v1/campaigns/{name}/status; see docs/offer-codes.md).")
     var format: OutputFormat = .text
 
     func run() async throws {

@@ -164,7 +164,7 @@ struct Credentials {
             + (needs.contains(.bundleId) && bundleId == nil ? [.bundleId] : [])
     }
 
-    /// When the demo key is used: the README says the same, word for word.
+    /// When the demo key is used: docs/signing.md (Credentials) says the same, word for word.
     static let demoKeyRule =
         "the demo key is used only when no credential flag or OFFERKIT_* variable is given at all "
         + "and the current folder contains keys-example/config.json, as a checkout of OfferKit does"

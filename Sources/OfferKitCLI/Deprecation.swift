@@ -1,7 +1,7 @@
 import Foundation
 import OfferSigning
 
-/// Notes on stderr for deprecated spellings that are still accepted as input (README "Names").
+/// Notes on stderr for deprecated spellings that are still accepted as input (docs/signing.md, "Names").
 enum Deprecation {
     /// Prints `offerkit: note: …` on stderr. `text` starts with `note: `.
     static func note(_ text: String) {

@@ -11,7 +11,7 @@ import OfferSigning
 /// 2. the JWS is as Apple signs it and its payload a `DecodedRealtimeRequestBody`;
 /// 3. its `appAppleId` is a configured app's and its `environment` an accepted one;
 /// 4. its `signedDate` is at most `maxRequestAgeSeconds` old and at most 60 s ahead;
-/// 5. ``AppleSignedDataVerifier`` of that app and environment verifies it: the `x5c` chain to a
+/// 5. `AppleSignedDataVerifier` of that app and environment verifies it: the `x5c` chain to a
 ///    trusted root with Apple's extensions, valid at `signedDate`; the ES256 signature.
 ///
 /// Then the decider chooses (``RuleDecider`` at once; any other under its time budget), the
@@ -43,7 +43,11 @@ public struct RetentionResponder: Sendable {
         let verifiers: [AppleEnvironment: AppleSignedDataVerifier]
     }
 
-    /// - Parameter clock: the time `signedDate` is checked against (the signers keep their own).
+    /// - Parameters:
+    ///   - apps: the apps the endpoint serves, each with the signer of its key.
+    ///   - settings: the environments, trusted roots, request age and time budgets.
+    ///   - decider: chooses each answer (``RuleDecider`` for rules, or your own ``RetentionDecider``).
+    ///   - clock: the time `signedDate` is checked against (the signers keep their own).
     /// - Throws: ``RetentionSetupError`` for two apps with one App Apple ID, no environment, no
     ///   root, or a setting out of range.
     public init(

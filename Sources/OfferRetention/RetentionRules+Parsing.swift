@@ -4,7 +4,9 @@ import OfferSigning
 
 extension RetentionRules {
     /// Reads rules from JSON text: an array of rule objects.
-    /// - Parameter path: how errors name the array, such as `retention.apps["com.example.app"]`.
+    /// - Parameters:
+    ///   - json: the JSON text's bytes (UTF-8).
+    ///   - path: how errors name the array, such as `retention.apps["com.example.app"]`.
     /// - Throws: ``RetentionRulesError`` naming the first field at fault.
     public init(json: [UInt8], path: String = "rules") throws(RetentionRulesError) {
         let value: JSONValue

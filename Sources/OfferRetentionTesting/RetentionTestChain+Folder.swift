@@ -35,8 +35,10 @@ extension RetentionTestChain {
 
     /// Writes the chain into `folder` (made if missing), each file whole: written to a temporary
     /// file in the same folder with its final mode, flushed, then renamed.
-    /// - Parameter overwrite: when false, a file of the chain already in `folder` is an error and
-    ///   nothing is written.
+    /// - Parameters:
+    ///   - folder: the folder to write the chain's files into.
+    ///   - overwrite: when false, a file of the chain already in `folder` is an error and
+    ///     nothing is written.
     /// - Throws: ``RetentionTestChainError``.
     public func write(to folder: URL, overwrite: Bool = false) throws(RetentionTestChainError) {
         do {

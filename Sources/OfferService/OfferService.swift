@@ -21,15 +21,21 @@ public struct OfferService: Sendable {
 
     /// Loads every app's key and checks the authentication settings.
     ///
-    /// - Parameter ledger: the code ledger that the configuration's ``ServiceConfiguration/ledger``
-    ///   names, opened by the caller (``CodeLedger/sqlite(path:access:)``, or
-    ///   `CodeLedger.withPostgres` of `OfferLedgerPostgres`, around the service's run); with one, the
-    ///   service has `POST /v1/codes/claim` and `GET /v1/campaigns/{name}/status`.
-    /// - Parameter retentionDecider: with a `retention` section, what decides the Get Retention
-    ///   Message endpoint's answers instead of its rules (``RetentionDecider``: the hook for a choice
-    ///   that needs your own data); the service verifies each request before and signs the offer after.
-    /// - Parameter retentionDeciderTimeBudget: how long `retentionDecider` may take before the
-    ///   request is answered `{}` (more than 0, at most 60 s; Apple waits about 700 ms in all).
+    /// - Parameters:
+    ///   - configuration: the apps, their keys, the API keys, limits and the optional sections.
+    ///   - ledger: the code ledger that the configuration's ``ServiceConfiguration/ledger``
+    ///     names, opened by the caller (`CodeLedger.sqlite(path:access:)`, or
+    ///     `CodeLedger.withPostgres` of `OfferLedgerPostgres`, around the service's run); with one,
+    ///     the service has `POST /v1/codes/claim` and `GET /v1/campaigns/{name}/status`.
+    ///   - authentication: whether requests need an API key (``Authentication/required``, the default).
+    ///   - metrics: where the service counts requests, signatures and refusals (`GET /metrics`).
+    ///   - clock: the time tokens and signatures are issued at.
+    ///   - nonces: where the signatures' nonces come from (random UUIDs by default).
+    ///   - retentionDecider: with a `retention` section, what decides the Get Retention
+    ///     Message endpoint's answers instead of its rules (`RetentionDecider`: the hook for a choice
+    ///     that needs your own data); the service verifies each request before and signs the offer after.
+    ///   - retentionDeciderTimeBudget: how long `retentionDecider` may take before the
+    ///     request is answered `{}` (more than 0, at most 60 s; Apple waits about 700 ms in all).
     /// - Throws: ``ConfigurationError`` when a key or root certificate cannot be loaded,
     ///   authentication is required and there is no API key, or the configuration names a ledger
     ///   and none is given.

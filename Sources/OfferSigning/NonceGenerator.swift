@@ -13,7 +13,7 @@ public struct NonceGenerator: Sendable {
     /// The next nonce.
     public func next() -> UUID { make() }
 
-    /// Random version 4 UUIDs from the operating system's CSPRNG (``SystemRandom``: one `getentropy` call each,
+    /// Random version 4 UUIDs from the operating system's CSPRNG (`SystemRandom`: one `getentropy` call each,
     /// about 10× cheaper than `UUID()` plus `uuidString.lowercased()`).
     public static let random = NonceGenerator { randomUUIDv4() }
 

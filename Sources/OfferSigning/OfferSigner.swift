@@ -48,6 +48,7 @@ public struct OfferSigner: Sendable {
 
     /// Signs a promotional offer (V2) as a compact JWS.
     /// - Parameters:
+    ///   - request: the offer to sign.
     ///   - nonce: overrides the signer's nonce generator for this signature.
     ///   - issuedAt: overrides the signer's clock for this signature.
     public func sign(_ request: PromotionalOfferRequest, nonce: UUID? = nil, issuedAt: Date? = nil) throws -> CompactJWS
@@ -104,6 +105,7 @@ public struct OfferSigner: Sendable {
     /// `Product.PurchaseOption.promotionalOffer(offerID:keyID:nonce:signature:timestamp:)`,
     /// `SKPaymentDiscount` and Retention Messaging's `promotionalOfferSignatureV1`.
     /// - Parameters:
+    ///   - request: the offer to sign.
     ///   - nonce: a fresh random UUID when `nil`.
     ///   - timestamp: UNIX time in milliseconds; the signer's clock when `nil`.
     public func sign(
@@ -139,7 +141,9 @@ public struct OfferSigner: Sendable {
     public static let serverAPITokenMaximumLifetime = 3600
 
     /// A bearer token for the App Store Server API (claims `iss`, `iat`, `exp`, `aud`, `bid`).
-    /// - Parameter lifetime: seconds until `exp`, 1…3600; 300 (5 minutes) by default.
+    /// - Parameters:
+    ///   - lifetime: seconds until `exp`, 1…3600; 300 (5 minutes) by default.
+    ///   - issuedAt: overrides the signer's clock for this token (`iat`).
     public func serverAPIToken(lifetime: Int = 300, issuedAt: Date? = nil) throws -> BearerToken {
         guard (1...Self.serverAPITokenMaximumLifetime).contains(lifetime) else {
             throw RequestValidationError.outOfRange(

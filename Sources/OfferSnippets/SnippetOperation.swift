@@ -2,7 +2,7 @@ import OfferJSON
 import OfferService
 import OfferSigning
 
-/// What a snippet does: call one signing operation (a ``SigningOperation``, by the name every
+/// What a snippet does: call one signing operation (a `SigningOperation`, by the name every
 /// surface uses), or `batch`: several of them in one call of `POST /v1/signatures/batch`.
 public enum SnippetOperation: Hashable, Sendable, CaseIterable, RawRepresentable, EnumeratedValue {
     /// One signing operation, at its own path.

@@ -55,7 +55,7 @@ public enum SnippetTemplates: Sendable, Equatable {
     ///
     /// `operation` is a ``SnippetOperation`` name (`promotional-offer`, …, `batch`) and `language` a
     /// language's id, both in any case; deprecated spellings are the caller's to resolve
-    /// (``SigningOperation/named(_:)``).
+    /// (`SigningOperation.named(_:)`).
     ///
     /// Each rendering gets a fresh Advanced Commerce `requestReferenceId` (a version 4 UUID).
     /// - Throws: ``SnippetError``: an unknown language or operation (naming the ones there are),

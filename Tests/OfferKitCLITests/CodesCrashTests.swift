@@ -11,9 +11,10 @@ struct CodesCrashTests {
         let out = files.file("codes.txt")
         let run = try BackgroundRun(
             ["codes", "generate", "--count", "5000000", "--length", "12", "--out", out], in: files)
-        // Kill once the temporary file holds something (the first 64 KiB flush); the time limit
-        // is only a safety net (all 5,000,000 codes take seconds).
-        let writing = await run.poll(upTo: 30) {
+        // Kill the moment the temporary output is there (its staging folder, then the file in it);
+        // the time limit is only a safety net (all 5,000,000 codes take a few seconds, which a poll on
+        // a busy test pool could miss whole).
+        let writing = await run.killWhen(upTo: 30) {
             files.listing().contains { name in
                 name.hasPrefix(".codes.txt.") && (Self.size(of: files.file(name)) ?? 0) > 0
             }

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// When the demo key is used: with no credentials at all, from a folder that holds
-/// keys-example/config.json, and nowhere else. The error elsewhere and the README say the same rule.
-@Suite("the demo key: exactly when the README says")
+/// keys-example/config.json, and nowhere else. The error elsewhere and docs/signing.md (Credentials) say the
+/// same rule.
+@Suite("the demo key: exactly when docs/signing.md says")
 struct DemoKeyRuleTests {
     static let rule =
         "the demo key is used only when no credential flag or OFFERKIT_* variable is given at all and the current "
@@ -41,11 +42,12 @@ struct DemoKeyRuleTests {
         Expect.failure(partial, status: 3, mentioning: ["no key given"])
     }
 
-    @Test("the README states the same rule")
+    @Test("docs/signing.md states the same rule")
     func readmeSaysTheSame() throws {
-        let readme = try String(
-            contentsOf: CLI.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let guide = try String(
+            contentsOf: CLI.packageRoot.appendingPathComponent("docs/signing.md"), encoding: .utf8)
         #expect(
-            Self.squeezed(readme).lowercased().contains(Self.rule.lowercased()), "README.md should say: \(Self.rule)")
+            Self.squeezed(guide).lowercased().contains(Self.rule.lowercased()),
+            "docs/signing.md should say: \(Self.rule)")
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import OfferSigning
 import Testing
 
-/// One vocabulary (README "Names"): the operation and field names every output uses, and the
+/// One vocabulary (docs/signing.md, "Names"): the operation and field names every output uses, and the
 /// deprecated spellings still accepted as input with one note on stderr.
 @Suite("names: current spellings printed, deprecated ones accepted with a note")
 struct NamesTests {

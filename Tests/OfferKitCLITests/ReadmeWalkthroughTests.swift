@@ -2,16 +2,40 @@ import Foundation
 import InteropSupport
 import Testing
 
-/// Every shell walk-through of README.md runs as written: in a fresh folder holding a copy of
-/// `keys-example/`, `templates/` and `examples/`, with the built `offerkit` first on `PATH`, each
-/// block exits 0. Every other shell block says why it is not run (see ``ReadmeWalkthroughs``).
-@Suite("README walk-throughs")
+/// Every shell walk-through of README.md and of the guides in docs/ runs as written: in a fresh folder
+/// holding a copy of `keys-example/`, `templates/` and `examples/`, with the built `offerkit` first on
+/// `PATH`, each block exits 0. Every other shell block says why it is not run (see ``ReadmeWalkthroughs``).
+@Suite("README and docs/ walk-throughs")
 struct ReadmeWalkthroughTests {
     static let readme = ReadmeWalkthroughs.current
 
     @Test func everyShellBlockIsAWalkthroughOrSaysWhyItIsNotRun() {
         #expect(Self.readme.problems.isEmpty, "\(Self.readme.problems.joined(separator: "\n"))")
         #expect(Self.readme.walkthroughs.contains { $0.name == "codes" }, "the codes walk-through is not marked")
+    }
+
+    @Test("README.md and every guide in docs/ are read, and the guides' walk-throughs are found")
+    func everyDocumentIsRead() {
+        let read = Self.readme.documentsRead
+        #expect(read.first == "README.md", "\(read)")
+        for guide in ["docs/signing.md", "docs/offer-codes.md", "docs/service.md", "docs/retention-messaging.md"] {
+            #expect(read.contains(guide), "\(guide) is not read: \(read)")
+            #expect(
+                Self.readme.walkthroughs.contains { $0.blocks.first?.document == guide },
+                "no walk-through of \(guide) is found")
+        }
+    }
+
+    @Test("a walk-through split over two documents is refused, and problems name the document and line")
+    func walkthroughsLiveInOneDocument() {
+        var parsed = ReadmeWalkthroughs(text: "<!-- walkthrough: one -->\n```sh\ntrue\n```\n")
+        parsed.read("text\n\n<!-- walkthrough: one -->\n```sh\ntrue\n```\n\n```sh\nfalse\n```\n", document: "docs/x.md")
+        #expect(parsed.walkthroughs.count == 1 && parsed.walkthroughs[0].blocks.count == 1)
+        #expect(
+            parsed.problems == [
+                "docs/x.md:4: walk-through one began at README.md:2; a walk-through lives in one document",
+                "docs/x.md:8: a shell block without <!-- walkthrough: NAME --> or <!-- not run: REASON --> before it",
+            ], "\(parsed.problems)")
     }
 
     @Test func everyExampleIsTheFileItNames() throws {
@@ -21,7 +45,7 @@ struct ReadmeWalkthroughTests {
             let file = try String(contentsOf: url, encoding: .utf8)
             #expect(
                 file == example.text + "\n",
-                "README.md:\(example.line) is not \(example.file) as it is; copy the file into the block")
+                "\(example.document):\(example.line) is not \(example.file) as it is; copy the file into the block")
         }
     }
 
@@ -111,7 +135,7 @@ struct ReadmeWalkthroughTests {
             #expect(
                 result.status == 0,
                 """
-                README.md:\(block.line) (walk-through \(name)) exited \(result.status):
+                \(block.place) (walk-through \(name)) exited \(result.status):
                 \(block.script)
                 --- stdout (end):
                 \(result.stdout.suffix(2000))
@@ -153,7 +177,7 @@ struct ReadmeWalkthroughTests {
     }
 
     /// Starts `offerkit serve --config FILE` (a file of `folder`) with one new API key that may do everything,
-    /// as the README's "Run it" does; returns the server, its port and the key's secret.
+    /// as "Run it" in docs/service.md does; returns the server, its port and the key's secret.
     static func startServe(_ file: String, in folder: URL) async throws -> (ServerProcess, Int, String) {
         let created = try await CLI.run(["api-key", "create", "--name", "walkthrough"])
         let lines = created.stdout.split(separator: "\n").map(String.init)
@@ -183,7 +207,8 @@ struct ReadmeWalkthroughTests {
         var stderr = process.stderr
         if process.watchdogFired { stderr += "\n[test: the block did not finish within 300 s and was killed]" }
         let result = CLIResult(
-            arguments: ["sh", "-e", "<README block>"], status: ending.rawStatus, stdout: process.stdout, stderr: stderr)
+            arguments: ["sh", "-e", "<walk-through block>"], status: ending.rawStatus, stdout: process.stdout,
+            stderr: stderr)
         OutputLog.shared.record(result)  // checked for key material like every other run
         return result
     }

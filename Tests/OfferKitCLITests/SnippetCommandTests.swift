@@ -386,10 +386,11 @@ struct SnippetCommandTests {
             missingPartial.stderr.contains("_nowhere") && missingPartial.stderr.contains("_curl"), "\(missingPartial)")
     }
 
-    @Test("the README's rendered snippets are what offerkit snippet renders today")
+    @Test("the rendered snippets of docs/clients.md are what offerkit snippet renders today")
     func readmeSnippetsAreCurrent() async throws {
-        let readme = try String(contentsOf: CLI.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let blocks = readme.matches(of: /<!-- snippet: (\S+) (\S+) -->\n```\S*\n((?s:.*?))```\n<!-- end snippet -->/)
+        let guide = try String(
+            contentsOf: CLI.packageRoot.appendingPathComponent("docs/clients.md"), encoding: .utf8)
+        let blocks = guide.matches(of: /<!-- snippet: (\S+) (\S+) -->\n```\S*\n((?s:.*?))```\n<!-- end snippet -->/)
         #expect(blocks.count == 7, "one block per language")
         #expect(
             Set(blocks.map { String($0.1) })
@@ -398,7 +399,7 @@ struct SnippetCommandTests {
             let rendered = try await CLI.run(["snippet", "--language", String(block.1), "--operation", String(block.2)])
             #expect(
                 rendered.stdout == String(block.3),
-                "README.md's \(block.1) \(block.2) snippet is stale: run templates/readme-snippets")
+                "docs/clients.md's \(block.1) \(block.2) snippet is stale: run templates/readme-snippets")
         }
     }
 }

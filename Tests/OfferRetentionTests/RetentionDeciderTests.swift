@@ -35,6 +35,8 @@ struct RetentionDeciderTests {
     final class Gate: @unchecked Sendable {
         private let lock = NSLock()
         private var state = (open: false, started: false, decided: false)
+        /// Deciders that wait for ``open()`` ignoring cancellation.
+        private var waiters: [CheckedContinuation<Void, Never>] = []
         init() {
             Task { [self] in
                 try? await Task.sleep(for: .seconds(120))
@@ -46,7 +48,27 @@ struct RetentionDeciderTests {
         var started: Bool { lock.withLock { state.started } }
         /// Whether the decider returned its decision.
         var decided: Bool { lock.withLock { state.decided } }
-        func open() { lock.withLock { state.open = true } }
+        func open() {
+            let opened = lock.withLock {
+                state.open = true
+                defer { waiters = [] }
+                return waiters
+            }
+            for waiter in opened { waiter.resume() }
+        }
+        /// Suspends until ``open()``, whether or not the task is cancelled: a decider that ignores
+        /// cancellation, without spinning (a cancelled `Task.sleep` returns at once, so a loop of them
+        /// never gives its thread up, and with Swift's pool one thread wide nothing could open the gate).
+        func waitIgnoringCancellation() async {
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                let openNow = lock.withLock {
+                    if state.open { return true }
+                    waiters.append(waiter)
+                    return false
+                }
+                if openNow { waiter.resume() }
+            }
+        }
         func markStarted() { lock.withLock { state.started = true } }
         func markDecided() { lock.withLock { state.decided = true } }
     }
@@ -56,12 +78,10 @@ struct RetentionDeciderTests {
         var ignoresCancellation = false
         func decide(for request: DecodedRealtimeRequestBody, bundleId: String) async throws -> RetentionDecision {
             gate.markStarted()
-            while !gate.isOpen {
-                if ignoresCancellation {
-                    try? await Task.sleep(for: .milliseconds(5))
-                } else {
-                    try await Task.sleep(for: .milliseconds(5))
-                }
+            if ignoresCancellation {
+                await gate.waitIgnoringCancellation()
+            } else {
+                while !gate.isOpen { try await Task.sleep(for: .milliseconds(5)) }
             }
             gate.markDecided()
             return .message(messageIdentifier: RetentionExample.plainMessage)

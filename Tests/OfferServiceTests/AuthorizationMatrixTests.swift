@@ -271,10 +271,10 @@ struct AuthorizationMatrixTests {
         }
     }
 
-    @Test("the README's service section and the OpenAPI document carry the authorization table")
+    @Test("the service's guide (docs/service.md) and the OpenAPI document carry the authorization table")
     func tableIsDocumented() throws {
         let table = BundleLimit.authorizationTable(OfferService.operations)
-        #expect(ReadmeServiceSectionTests.readme.contains(table), "README lacks the table:\n\(table)")
+        #expect(ReadmeServiceSectionTests.readme.contains(table), "docs/service.md lacks the table:\n\(table)")
         let description = OpenAPIDocument.document(includingLedger: true, retentionPath: nil)["info"]?["description"]
         #expect(Self.text(description).contains(table))
     }

@@ -48,8 +48,12 @@ public struct CodeExporter: Sendable {
 
     /// Loads and compiles the templates of `format`, for codes of `app`'s offers.
     ///
-    /// - Parameter displayNames: each offer's customer-facing titles, by the offer's reference
-    ///   name (``IssuedCode/offer``); the messages of an offer without one name no offer.
+    /// - Parameters:
+    ///   - templates: where the templates come from: the built-in ones or a folder.
+    ///   - format: the export format, and for messages their language.
+    ///   - app: the app the codes are for, as the campaign names it.
+    ///   - displayNames: each offer's customer-facing titles, by the offer's reference
+    ///     name (``IssuedCode/offer``); the messages of an offer without one name no offer.
     /// - Throws: ``ExportError`` when the language is not one of ``languages`` (it compares
     ///   case-insensitively, `_` standing for `-`), or a template is missing, unreadable or malformed.
     public init(

@@ -13,7 +13,7 @@ extension ValidationReport {
         .object([("valid", .bool(isValid))] + Self.problemMembers(problems))
     }
 
-    /// ``json`` as text, compact (as the service answers) or `pretty` (as the CLI prints it).
+    /// `json` as text, compact (as the service answers) or `pretty` (as the CLI prints it).
     public func jsonText(pretty: Bool = false) -> String { json.text(pretty: pretty) }
 
     /// The members that list problems: `problems`, `problemCount` and `truncated` (also those of

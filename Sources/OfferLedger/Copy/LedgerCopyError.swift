@@ -1,7 +1,7 @@
 import Foundation
 import OfferCodes
 
-/// Why ``LedgerCopy`` refused or failed: in every case nothing was written to the target.
+/// Why `LedgerCopy` refused or failed: in every case nothing was written to the target.
 /// Messages name the ledgers without passwords, never codes or recipients.
 public enum LedgerCopyError: Error, Equatable, Sendable {
     /// The target already holds something: a copy goes to a new or empty ledger only.

@@ -5,7 +5,7 @@ import OfferLedger
 /// The code ledger a service hands out codes from (`POST /v1/codes/claim`) and reads campaign
 /// status in (`GET /v1/campaigns/{name}/status`).
 ///
-/// The service takes a ledger that is already open (``CodeLedger/sqlite(path:access:)``, or
+/// The service takes a ledger that is already open (`CodeLedger.sqlite(path:access:)`, or
 /// `CodeLedger.withPostgres` from the `OfferLedgerPostgres` library, whose connections run as
 /// long as the block that opened it), so that `OfferService` itself does not link a database
 /// driver; `offerkit serve` opens the one its configuration's `"ledger"` names. The ledger is

@@ -15,7 +15,7 @@ import ServiceLifecycle
 /// ``shutdownGracePeriod`` are cancelled.
 ///
 /// It takes at most ``ServiceLimits/maxConnections`` connections at once (others wait in the
-/// listen backlog, ``ServiceLimits/backlog`` deep), and a ``ConnectionGuard`` on each connection
+/// listen backlog, ``ServiceLimits/backlog`` deep), and a `ConnectionGuard` on each connection
 /// closes it after a response whose request was not read in full (a body refused as too large,
 /// cut short, broken, or never sent), instead of reading on.
 ///
@@ -41,6 +41,14 @@ public struct ServiceRunner: Sendable {
     public let tls: ServiceTLS?
 
     /// - Parameters:
+    ///   - service: the service to serve.
+    ///   - host: the address to bind, such as `127.0.0.1`, `::1` or `0.0.0.0`.
+    ///   - port: the port to bind; 0 lets the system choose one (reported to `onServerRunning`).
+    ///   - logger: where the server and the request log write.
+    ///   - idleTimeoutSeconds: how long a connection may stay silent before it is closed (kept
+    ///     within 1 s to a day).
+    ///   - shutdownGracePeriod: how long graceful shutdown may take; `nil`: the request timeout
+    ///     plus the idle timeout.
     ///   - tls: the TLS setting (``ServiceTLS/load(_:now:)``), or `nil` for plain HTTP.
     public init(
         service: OfferService, host: String, port: Int, logger: Logger, idleTimeoutSeconds: Int64 = 60,

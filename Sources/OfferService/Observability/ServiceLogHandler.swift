@@ -11,8 +11,7 @@ import NIOConcurrencyHelpers
 /// - the line goes to a ``LogWriter``, which writes from a thread of its own, in batches.
 ///
 /// Measured under load on `GET /healthz`, `StreamLogHandler` took about 12% of the service's
-/// time (formatting and one `write(2)` per line); this handler's share is in the README's
-/// Performance section.
+/// time (formatting and one `write(2)` per line); this handler's share is in docs/performance.md.
 public struct ServiceLogHandler: LogHandler {
     public var logLevel: Logger.Level = .info
     public var metadata: Logger.Metadata = [:]

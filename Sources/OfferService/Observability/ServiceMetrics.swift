@@ -14,7 +14,7 @@ import Prometheus
 /// - `offerkit_http_request_duration_seconds{operation}`: latency histogram;
 /// - `offerkit_retention_decisions_total{kind}`: Get Retention Message answers, by what they chose
 ///   (`message`, `alternateProduct`, `promotionalOffer`, `advancedCommerceInfo`, `default`, `hookFailed`);
-/// - `offerkit_retention_rejections_total{reason}`: its refusals (401), by reason (``RetentionRejection``);
+/// - `offerkit_retention_rejections_total{reason}`: its refusals (401), by reason (`RetentionRejection`);
 /// - `offerkit_retention_duration_seconds`: its latency histogram, from the body read to the answer.
 public struct ServiceMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry

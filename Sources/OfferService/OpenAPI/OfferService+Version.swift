@@ -1,7 +1,7 @@
 import OfferSigning
 
 extension OfferService {
-    /// The version of OfferKit's signing service (``OfferKitVersion/current``), written to the
+    /// The version of OfferKit's signing service (`OfferKitVersion.current`), written to the
     /// OpenAPI document's `info.version`, the `version` of `GET /healthz` and every response's
     /// `Server: offerkit/VERSION` header.
     public static let version = OfferKitVersion.current

@@ -2,7 +2,7 @@ import NIOConcurrencyHelpers
 import OfferJSON
 import OfferSigning
 
-/// The service's OpenAPI 3.1.0 description, built from ``ServiceOperation/all`` and
+/// The service's OpenAPI 3.1.0 description, built from `ServiceOperation.all` and
 /// ``ProblemType/all``: the routes, the schemas requests are validated against, the problems.
 ///
 /// The document is never kept by hand: `offerkit openapi` prints it, `GET /openapi.json` serves

@@ -9,7 +9,7 @@ public struct ProblemType: Sendable, Hashable {
     public let status: Int
     /// A short, fixed summary (the problem's `title`).
     public let title: String
-    /// When clients see it and what to do, for the OpenAPI document and the README.
+    /// When clients see it and what to do, for the OpenAPI document and docs/service.md.
     public let explanation: String
 
     /// The problem's `type` member: `urn:offerkit:problem:<slug>`.

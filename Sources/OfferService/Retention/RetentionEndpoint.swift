@@ -8,7 +8,7 @@ import SwiftASN1
 import X509
 
 /// The service's Get Retention Message endpoint: where it is served and the responder that
-/// answers it (``RetentionResponder``, over the apps that have an App Apple ID).
+/// answers it (`RetentionResponder`, over the apps that have an App Apple ID).
 public struct RetentionEndpoint: Sendable {
     /// The path Apple calls with `POST`.
     public let path: String

@@ -56,6 +56,7 @@ public struct OperationRequest: Sendable {
     /// Checks that the API key may act for the app `bundleId` and that the service serves it.
     ///
     /// - Parameters:
+    ///   - bundleId: the app's bundle ID, as the request names it.
     ///   - field: the request member that names the app, for the problem (`bundleId`,
     ///     `campaign.app.bundleId`, or the campaign's name when the ledger names the app).
     ///   - campaign: the campaign through which the request reaches the app, named in the messages.

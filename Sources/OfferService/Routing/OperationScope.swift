@@ -2,7 +2,7 @@ import OfferJSON
 import OfferSigning
 
 /// What an API key may do: one scope per signing operation, named as the operation
-/// (``SigningOperation``), plus `campaigns`, `codes` and `metrics`.
+/// (`SigningOperation`), plus `campaigns`, `codes` and `metrics`.
 public enum OperationScope: Sendable, Hashable, CaseIterable, RawRepresentable, EnumeratedValue {
     /// Making signatures or tokens of one kind.
     case signing(SigningOperation)
@@ -37,7 +37,7 @@ public enum OperationScope: Sendable, Hashable, CaseIterable, RawRepresentable, 
     }
 
     /// The scope named `name` in any case, also by a deprecated spelling of an operation
-    /// (``SigningOperation/deprecatedSpellings``), and whether that spelling was deprecated.
+    /// (`SigningOperation.deprecatedSpellings`), and whether that spelling was deprecated.
     public static func named(_ name: String) -> (scope: OperationScope, deprecated: Bool)? {
         if let scope = OperationScope(anyCase: name) { return (scope, false) }
         guard let (operation, deprecated) = SigningOperation.named(name) else { return nil }

@@ -3,7 +3,7 @@ import OfferSigning
 
 /// One operation of the service: its route, its documentation and its handler.
 ///
-/// The router and the OpenAPI document are both built from ``ServiceOperation/all``, so every
+/// The router and the OpenAPI document are both built from `ServiceOperation.all`, so every
 /// route is documented with the schemas that its requests are checked against.
 public struct ServiceOperation: Sendable {
     /// The OpenAPI `operationId`, such as `signPromotionalOffer`.
@@ -72,7 +72,7 @@ public struct ServiceOperation: Sendable {
     /// has the operation, at the path its configuration gives; the committed document describes it at
     /// the default path, marked `x-offerkit-requires-retention: true`.
     public var requiresRetention: Bool = false
-    /// When set, the handler gets the body as it came (``OperationRequest/rawBody``), at most this
+    /// When set, the handler gets the body as it came (`OperationRequest.rawBody`), at most this
     /// many bytes (413 beyond), whatever its media type: no JSON or schema check; ``requestSchema``
     /// only documents it. For the Get Retention Message endpoint, whose caller is Apple.
     public var rawBodyLimit: Int?

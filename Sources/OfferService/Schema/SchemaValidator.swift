@@ -4,7 +4,7 @@ import OfferSigning
 /// Checks a JSON value against a ``JSONSchema``: the first field at fault, or every one.
 ///
 /// An enumeration (``StringRules/allowed``) is matched in any case, as every reader of input
-/// matches enumerated values (``EnumeratedValue``): `sandbox`, `Sandbox` and `SANDBOX` are the
+/// matches enumerated values (`EnumeratedValue`): `sandbox`, `Sandbox` and `SANDBOX` are the
 /// value the schema lists as `SANDBOX`, and the validated JSON carries that spelling.
 public struct SchemaValidator: Sendable {
     public init() {}

@@ -22,11 +22,11 @@ public struct StringRules: Sendable {
         /// A calendar date `YYYY-MM-DD` that exists (no month 13, no February 30), as the offer-code
         /// library parses it.
         case date
-        /// A recipient id, by the offer-code library's rule (``RecipientId``): not empty, at most
+        /// A recipient id, by the offer-code library's rule (`RecipientId`): not empty, at most
         /// 256 UTF-8 bytes, no control characters (U+0000–U+001F, U+007F–U+009F). The pattern
         /// checks the characters; the byte bound is checked natively (JSON Schema counts characters).
         case recipientId
-        /// A campaign name, by the offer-code library's rule (``CampaignLimits/nameProblem(_:)``): 1-64
+        /// A campaign name, by the offer-code library's rule (`CampaignLimits.nameProblem(_:)`): 1-64
         /// letters A-Z a-z, digits, `-`, `_` and `.`.
         case campaignName
 

@@ -78,7 +78,9 @@ public struct BatchSigner: Sendable {
     }
 
     /// Processes one line (without its newline).
-    /// - Parameter lineNumber: 1-based, written into the result as `line`.
+    /// - Parameters:
+    ///   - line: the line's bytes: one JSON object naming its `type`.
+    ///   - lineNumber: 1-based, written into the result as `line`.
     public func process<Bytes: Collection<UInt8>>(line: Bytes, lineNumber: Int) -> Result {
         let count = line.count
         guard count <= Self.maximumLineBytes else { return Self.tooLong(lineNumber: lineNumber, byteCount: count) }

@@ -1,9 +1,9 @@
 import OfferJSON
 
 /// The things OfferKit signs, by the one name every surface uses: `batch` line types, `verify --kind`,
-/// `sign` subcommands, HTTP paths and scopes, snippets and the README.
+/// `sign` subcommands, HTTP paths and scopes, snippets and the docs.
 ///
-/// Names are read in any case (``EnumeratedValue``). Older spellings are still accepted as input (``named(_:)`` reports them so callers can print a
+/// Names are read in any case (`EnumeratedValue`). Older spellings are still accepted as input (``named(_:)`` reports them so callers can print a
 /// deprecation note) and are never printed.
 public enum SigningOperation: String, CaseIterable, Sendable, Codable, EnumeratedValue {
     /// A promotional offer signed as a V2 compact JWS.

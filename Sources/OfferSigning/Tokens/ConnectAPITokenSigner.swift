@@ -38,6 +38,7 @@ public struct ConnectAPITokenSigner: Sendable {
     ///   - lifetime: seconds until `exp`, 1…1200; 900 (15 minutes) by default, leaving room for
     ///     clock skew under Apple's 20-minute limit.
     ///   - scope: operations the token may perform, e.g. `GET /v1/apps?filter[platform]=IOS`.
+    ///   - issuedAt: overrides the signer's clock for this token (`iat`).
     public func token(lifetime: Int = 900, scope: [String] = [], issuedAt: Date? = nil) throws -> BearerToken {
         guard (1...Self.maximumLifetime).contains(lifetime) else {
             throw RequestValidationError.outOfRange(

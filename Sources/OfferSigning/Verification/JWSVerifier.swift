@@ -56,7 +56,9 @@ public struct JWSVerifier: Sendable {
 
     /// Verifies the signature, header and claims of a compact JWS of any kind, then compares
     /// ``expected`` with its `kid`, `iss` and `bid`.
-    /// - Parameter kind: when given, the JWS must be of this kind.
+    /// - Parameters:
+    ///   - compact: the compact serialization (`header.payload.signature`); surrounding white space is ignored.
+    ///   - kind: when given, the JWS must be of this kind.
     /// - Throws: ``VerificationError``; ``VerificationError/credentialMismatch(_:)`` when the JWS
     ///   verified but names other credentials,
     ///   ``VerificationError/credentialNotApplicable(_:reason:)`` when an expected credential is
@@ -117,7 +119,9 @@ public struct JWSVerifier: Sendable {
 
     /// Verifies a legacy promotional offer signature over the seven signed fields, then compares
     /// ``expected`` with its `keyId` and with `bundleId`.
-    /// - Parameter bundleId: the bundle ID the signature was made for (part of the signed message).
+    /// - Parameters:
+    ///   - signature: the signature and the fields it signs, as the app sends them.
+    ///   - bundleId: the bundle ID the signature was made for (part of the signed message).
     /// - Throws: ``VerificationError``; ``VerificationError/credentialNotApplicable(_:reason:)``
     ///   when an issuer ID is expected (a legacy signature signs none).
     public func verify(_ signature: LegacyPromotionalOfferSignature, bundleId: String) throws(VerificationError) {

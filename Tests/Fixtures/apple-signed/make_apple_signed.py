@@ -306,7 +306,7 @@ def main():
         json.dump(document, f, indent=1)
         f.write("\n")
     print(f"{len(cases)} cases written to {out}")
-    # The README's verify-apple walk-through is given the test root and a notification.
+    # The verify-apple walk-through (docs/signing.md) is given the test root and a notification.
     walkthrough = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "readme-walkthrough")
     with open(os.path.join(walkthrough, "apple-test-root.pem"), "w") as f:
         f.write(pem(root))

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The shell blocks of README.md and what to do with each, as the README says in an HTML comment
-/// on the line before the block:
+/// The shell blocks of README.md and of every guide in docs/ (``documents``) and what to do with each, as
+/// the document says in an HTML comment on the line before the block:
 ///
 /// - `<!-- walkthrough: NAME -->`, or `<!-- walkthrough: NAME; given: FILE, FILE -->`: run it.
 ///   `stand-in: app-store-connect` runs it against the local App Store Connect stand-in (its URL
@@ -27,16 +27,21 @@ import Foundation
 /// - `<!-- example: FILE -->` before a block of any language: the block is FILE of the repository, as it is
 ///   (``Example``); the file is built and run elsewhere (the Swift client's example, by clients/tests).
 ///
-/// Any other shell block is unclassified: the test fails until the README says which it is.
+/// Any other shell block is unclassified: the test fails until its document says which it is. A walk-through
+/// lives in one document: blocks of one name in two documents are a problem.
 struct ReadmeWalkthroughs {
     /// One fenced shell block.
     struct Block: Sendable {
+        /// The document it is in, relative to the package root (`README.md`, `docs/service.md`).
+        let document: String
         /// The line of its opening fence (1-based).
         let line: Int
         /// The marker line before it, or `nil`.
         let marker: String?
         /// The text between the fences.
         let script: String
+        /// Where it is, for messages: `docs/service.md:58`.
+        var place: String { "\(document):\(line)" }
     }
 
     /// A walk-through: the blocks of one name, in document order.
@@ -60,6 +65,7 @@ struct ReadmeWalkthroughs {
     /// A code block that is a file of the repository as it is (`<!-- example: FILE -->` before it), such as the
     /// Swift client's example, which CI builds and runs: the block must be the file's text.
     struct Example: Sendable {
+        let document: String
         let line: Int
         let file: String
         let text: String
@@ -71,21 +77,44 @@ struct ReadmeWalkthroughs {
     var examples: [Example] = []
     /// The skipped blocks, with their reason.
     var notRun: [(block: Block, reason: String)] = []
-    /// What is wrong with the README's markers: unclassified blocks, markers without a block.
+    /// What is wrong with the documents' markers: unclassified blocks, markers without a block.
     var problems: [String] = []
+    /// The documents read, relative to the package root, in the order read.
+    var documentsRead: [String] = []
 
-    static let readme = CLI.packageRoot.appendingPathComponent("README.md")
     static let givenFolder = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/readme-walkthrough")
 
-    /// The README, read and classified (problems are collected, not thrown).
+    /// The documents whose shell blocks are walk-throughs: README.md, then every `docs/*.md` by name.
+    static var documents: [String] {
+        let docs = CLI.packageRoot.appendingPathComponent("docs")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: docs.path)) ?? []
+        return ["README.md"] + names.filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
+    }
+
+    /// Every document, read and classified (problems are collected, not thrown).
     static let current: ReadmeWalkthroughs = {
-        let text = (try? String(contentsOf: readme, encoding: .utf8)) ?? ""
-        var parsed = ReadmeWalkthroughs(text: text)
-        if text.isEmpty { parsed.problems.append("README.md could not be read at \(readme.path)") }
+        var parsed = ReadmeWalkthroughs()
+        for document in documents {
+            let url = CLI.packageRoot.appendingPathComponent(document)
+            guard let text = try? String(contentsOf: url, encoding: .utf8), !text.isEmpty else {
+                parsed.problems.append("\(document) could not be read at \(url.path)")
+                continue
+            }
+            parsed.read(text, document: document)
+        }
         return parsed
     }()
 
-    init(text: String) {
+    init() {}
+
+    /// One document's text, as if it were the only one.
+    init(text: String, document: String = "README.md") {
+        read(text, document: document)
+    }
+
+    /// Reads the shell blocks and markers of `document` and adds them to what was read before.
+    mutating func read(_ text: String, document: String) {
+        documentsRead.append(document)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var index = 0
         var markersUsed: Set<Int> = []
@@ -107,10 +136,10 @@ struct ReadmeWalkthroughs {
             if let marker, marker.hasPrefix("<!-- example:"), marker.hasSuffix("-->") {
                 markersUsed.insert(markerIndex)
                 let file = marker.dropFirst("<!-- example:".count).dropLast(3).trimmingCharacters(in: .whitespaces)
-                examples.append(Example(line: index + 1, file: file, text: text))
+                examples.append(Example(document: document, line: index + 1, file: file, text: text))
             } else if Self.shellLanguages.contains(language) {
                 if marker != nil { markersUsed.insert(markerIndex) }
-                classify(Block(line: index + 1, marker: marker, script: text))
+                classify(Block(document: document, line: index + 1, marker: marker, script: text))
             }
             index = end + 1
         }
@@ -119,12 +148,12 @@ struct ReadmeWalkthroughs {
             (line.hasPrefix("<!-- walkthrough:") || line.hasPrefix("<!-- not run:") || line.hasPrefix("<!-- example:"))
             && !markersUsed.contains(number)
         {
-            problems.append("README.md:\(number + 1): \(line) is not right before a shell block")
+            problems.append("\(document):\(number + 1): \(line) is not right before a shell block")
         }
     }
 
     private mutating func classify(_ block: Block) {
-        let place = "README.md:\(block.line)"
+        let place = block.place
         guard let marker = block.marker, marker.hasSuffix("-->") else {
             problems.append(
                 "\(place): a shell block without <!-- walkthrough: NAME --> or <!-- not run: REASON --> before it")
@@ -183,6 +212,12 @@ struct ReadmeWalkthroughs {
                 }
             }
             if let position = walkthroughs.firstIndex(where: { $0.name == name }) {
+                let first = walkthroughs[position].blocks[0]
+                guard first.document == block.document else {
+                    problems.append(
+                        "\(place): walk-through \(name) began at \(first.place); a walk-through lives in one document")
+                    return
+                }
                 walkthroughs[position].blocks.append(block)
                 walkthroughs[position].given += given
                 walkthroughs[position].standIns += standIns
