@@ -16,7 +16,7 @@ public struct AssignmentCounts: Sendable, Equatable {
 
 extension CodeLedger {
     /// Hands out one code of the scope's offer to each recipient and records it. A recipient who
-    /// already holds a code of the scope keeps it, so repeating a call is safe; see ``ClaimPlan``
+    /// already holds a code of the scope keeps it, so repeating a call is safe; see `ClaimPlan`
     /// for which code each recipient gets. Read the codes back with
     /// ``lookUpAssignments(recipients:scope:_:)`` (outside the transactions: other writers go on
     /// meanwhile).
@@ -25,7 +25,7 @@ extension CodeLedger {
     /// the batches it may hand out from is checked against its digest and the batch's count and
     /// digest (``LedgerError/corrupt(path:reason:)``: nothing is handed out then), and the offer
     /// must have a code left for every recipient who holds none (else nothing is recorded).
-    /// The assignments are then written ``assignmentsPerTransaction`` recipients at a time, each
+    /// The assignments are then written 20,000 recipients at a time, each
     /// group in a write transaction of its own (SQLite: the file's write lock; PostgreSQL: the
     /// offer's advisory lock and its code lanes), so that other writers, claims among them, wait
     /// for one group at most, never for the whole list. A call that fails midway (the process is

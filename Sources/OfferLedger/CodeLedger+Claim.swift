@@ -3,10 +3,10 @@ import OfferCodes
 
 extension CodeLedger {
     /// Hands out one code of the scope's offer to `recipient` and records it, with channel
-    /// ``AssignmentChannel/claim``; a recipient who holds a code of the scope gets the same one
-    /// again (`isNew` `false`), so a retried claim is safe. See ``ClaimPlan`` for which code.
+    /// `AssignmentChannel.claim`; a recipient who holds a code of the scope gets the same one
+    /// again (`isNew` `false`), so a retried claim is safe. See `ClaimPlan` for which code.
     ///
-    /// One short transaction (``ClaimRequest``): the recipient's code, or the next code of the
+    /// One short transaction (`ClaimRequest`): the recipient's code, or the next code of the
     /// offer's lanes, checked against its digest, recorded, and committed (durably) before this
     /// returns. The offer's batches are read once and again only when they change. Two claims
     /// never get the same personal code, whatever process or host they run in, and a shared code

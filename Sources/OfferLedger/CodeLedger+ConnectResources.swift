@@ -14,14 +14,14 @@ extension CodeLedger {
     /// Records App Store Connect resources atomically, under the ledger's write lock: each one is
     /// inserted, or replaces the record of the same campaign, offer, kind and key.
     ///
-    /// A resource recorded ``ConnectResource/State/created`` keeps its id and body digest for
+    /// A resource recorded `ConnectResource.State.created` keeps its id and body digest for
     /// good: recording it again in another state, with another id or another body throws
     /// ``LedgerError/connectResourceConflict(resource:problem:)`` and nothing is recorded, so that
     /// no run can lose or replace the id of something App Store Connect created.
     ///
     /// - Throws: ``LedgerError/unknownOffer(offer:campaign:)`` when the offer is not recorded,
     ///   ``LedgerError/connectResourceConflict(resource:problem:)`` for a resource that breaks
-    ///   ``ConnectResource``'s rules or would change a created one.
+    ///   `ConnectResource`'s rules or would change a created one.
     public func recordConnectResources(_ resources: [ConnectResource]) async throws {
         guard !resources.isEmpty else { return }
         let operation = "record \(resources.count) App Store Connect resources"

@@ -109,12 +109,16 @@ extension CodeLedger {
     ///
     /// The limits are checked against what the ledger holds then: the app's codes in the batch's
     /// quarter and environment (one-time-use counts plus custom codes times their redemption
-    /// limit) may not exceed ``CampaignLimits/productionCodesPerQuarter`` or
-    /// ``CampaignLimits/sandboxCodesPerQuarter``, and the app's active offers may not exceed
-    /// ``CampaignLimits/activeOffersPerApp`` once the campaign's new offers are recorded.
+    /// limit) may not exceed `CampaignLimits.productionCodesPerQuarter` or
+    /// `CampaignLimits.sandboxCodesPerQuarter`, and the app's active offers may not exceed
+    /// `CampaignLimits.activeOffersPerApp` once the campaign's new offers are recorded.
     ///
-    /// - Parameter progress: called with the number of codes recorded so far (after each chunk
-    ///   of ``chunkSize``); what it throws stops the recording, and nothing of the batch is kept.
+    /// - Parameters:
+    ///   - batch: the batch to record: its campaign, offer, position, kind and count.
+    ///   - campaign: the validated campaign the batch belongs to, recorded with it.
+    ///   - codes: the batch's codes: none yet (one-time-use), given, or to be generated.
+    ///   - progress: called with the number of codes recorded so far (after each chunk of 10,000);
+    ///     what it throws stops the recording, and nothing of the batch is kept.
     /// - Returns: ``BatchRecording/alreadyRecorded`` when the batch was recorded before (nothing
     ///   changes), ``BatchRecording/codesTaken(codes:count:)`` when given codes are issued already.
     /// - Throws: ``LedgerError/campaignRecordedForAnotherApp(campaign:recordedAppAppleId:appAppleId:)``,
@@ -122,7 +126,7 @@ extension CodeLedger {
     ///   ``LedgerError/invalidBatch(campaign:offer:problem:)``, ``LedgerError/emptyCode(campaign:offer:)``,
     ///   ``LedgerError/quarterLimitExceeded(batch:appAppleId:limit:recorded:)``,
     ///   ``LedgerError/activeOfferLimitExceeded(campaign:appAppleId:active:limit:)`` (nothing is
-    ///   recorded then), and ``CodeGenerationError`` for generated codes.
+    ///   recorded then), and `CodeGenerationError` for generated codes.
     @discardableResult
     public func recordBatch(
         _ batch: LedgerBatch, campaign: Campaign, codes: BatchCodes, progress: (Int) throws -> Void = { _ in }
@@ -285,7 +289,7 @@ extension CodeLedger {
     }
 
     /// The codes recorded for one custom-code batch, in the order they were issued (empty when the
-    /// batch is not recorded). Use it to supply generated codes to ``RequestPlanner``.
+    /// batch is not recorded). Use it to supply generated codes to `RequestPlanner`.
     public func customCodes(campaign: String, offer: String, batchIndex: Int) async throws -> [String] {
         var codes: [String] = []
         try await forEachCode(campaign: campaign, offer: offer) { issued in

@@ -9,7 +9,7 @@ import OfferCodes
 /// or PostgreSQL (`CodeLedger.withPostgres(_:access:_:)` in `OfferLedgerPostgres`, for hosts that
 /// share a ledger). The decisions are made here, once, for both: what a claim hands out, the
 /// quarterly and active-offer limits, the integrity checks, the status arithmetic, how every row
-/// decodes and which values are in range. A backend only runs SQL (``LedgerStore``).
+/// decodes and which values are in range. A backend only runs SQL (`LedgerStore`).
 ///
 /// ## Transactions and other processes
 ///
@@ -24,7 +24,7 @@ import OfferCodes
 ///
 /// A claim (``claim(recipient:scope:)``) is one short transaction: it reads the offer's batches
 /// once (and again only when they change), then takes the next code from the batch's lanes
-/// (``CodeLane``) in one statement that also checks the code's row against its digest.
+/// (`CodeLane`) in one statement that also checks the code's row against its digest.
 ///
 /// ## Damage
 ///

@@ -50,7 +50,7 @@ public enum LedgerError: Error, Equatable, Sendable {
     case activeOfferLimitExceeded(campaign: String, appAppleId: String, active: Int, limit: Int)
     /// No campaign of that name is recorded in the ledger.
     case unknownCampaign(campaign: String)
-    /// A recipient id breaks ``RecipientId``'s rules; `position` is its place (from 1) in a list
+    /// A recipient id breaks `RecipientId`'s rules; `position` is its place (from 1) in a list
     /// of several.
     case invalidRecipient(position: Int?, problem: String)
     /// The offer is recorded inactive (App Store Connect's `active` switch is off): its codes

@@ -9,24 +9,28 @@ extension CodeLedger {
     /// call, and end when `body` returns (as postgres-nio asks: its client runs in a task the user
     /// owns). See the PostgreSQL store for its transactions and guarantees.
     ///
-    /// With ``LedgerAccess/readWrite`` the ledger's schema and tables are created when missing, or
-    /// brought up to date; ``LedgerAccess/readOnly`` opens it as it is. Opening refuses a session
+    /// With `LedgerAccess.readWrite` the ledger's schema and tables are created when missing, or
+    /// brought up to date; `LedgerAccess.readOnly` opens it as it is. Opening refuses a session
     /// whose `synchronous_commit` is `off`: a claim is answered only once its commit is durable.
     /// While the server is away, every call fails at once with
-    /// ``LedgerError/databaseFailure(operation:reason:)`` (the server is tried again every 200 ms).
+    /// `LedgerError.databaseFailure(operation:reason:)` (the server is tried again every 200 ms).
     ///
     /// - Parameters:
+    ///   - location: the server, database, user and schema (`PostgresLocation` of `OfferLedger`).
+    ///   - access: read-write (creates or migrates the schema) or read-only (opens it as it is).
     ///   - maximumConnections: the most connections the ledger keeps open (a claim holds one for
     ///     one statement).
     ///   - environment: where `PGPASSFILE` and `HOME` are looked up: without a password in
-    ///     `location`, the one of PostgreSQL's password file is used (see ``PostgresLocation``).
-    /// - Throws: ``LedgerError/cannotOpen(path:reason:)`` when the server cannot be reached or
-    ///   refuses the connection, or its commits are not durable; ``LedgerError/notALedger(path:)``
-    ///   for a schema with tables of another program, ``LedgerError/newerSchema(path:unknownMigrations:)``
-    ///   for a ledger of a newer OfferKit, ``LedgerError/olderSchema(path:applied:current:)`` for one of an
-    ///   earlier OfferKit opened read-only, ``LedgerError/corrupt(path:reason:)`` for a damaged one;
-    ///   ``LedgerLocationError`` for a location whose members the URL parser would refuse (see
-    ///   ``PostgresLocation/check()``); and whatever `body` throws.
+    ///     `location`, the one of PostgreSQL's password file is used.
+    ///   - body: what to do with the open ledger; its connections end when it returns.
+    /// - Returns: what `body` returns.
+    /// - Throws: `LedgerError.cannotOpen(path:reason:)` when the server cannot be reached or
+    ///   refuses the connection, or its commits are not durable; `LedgerError.notALedger(path:)`
+    ///   for a schema with tables of another program, `LedgerError.newerSchema(path:unknownMigrations:)`
+    ///   for a ledger of a newer OfferKit, `LedgerError.olderSchema(path:applied:current:)` for one of an
+    ///   earlier OfferKit opened read-only, `LedgerError.corrupt(path:reason:)` for a damaged one;
+    ///   `LedgerLocationError` for a location whose members the URL parser would refuse (see
+    ///   `PostgresLocation.check()`); and whatever `body` throws.
     public static func withPostgres<T>(
         _ location: PostgresLocation, access: LedgerAccess = .readWrite, maximumConnections: Int = 4,
         environment: [String: String] = ProcessInfo.processInfo.environment,

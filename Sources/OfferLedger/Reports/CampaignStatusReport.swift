@@ -19,7 +19,7 @@ import OfferJSON
 /// ```
 ///
 /// Every member is always present (`null` when it has no value). It reads the ledger's values
-/// (``CampaignStatus``, ``ConnectResource``) and adds what follows from them: per batch whether it
+/// (``CampaignStatus``, `ConnectResource`) and adds what follows from them: per batch whether it
 /// is shared or awaits its import, per offer and environment the totals.
 public struct CampaignStatusReport: Sendable, Equatable {
     /// The ledger's status of the campaign.

@@ -8,7 +8,7 @@ import OfferJSON
 #endif
 
 extension CodeLedger {
-    /// Opens the SQLite ledger at `path` (see ``SQLiteLedgerStore`` for its transactions, its
+    /// Opens the SQLite ledger at `path` (see `SQLiteLedgerStore` for its transactions, its
     /// durability and its checks): with ``LedgerAccess/readWrite`` the file is created (mode 0600)
     /// when missing and its schema brought up to date; ``LedgerAccess/readOnly`` opens it as it is.
     /// Opening checks every batch row against its checksum. A ledger opened read-only leaves the
