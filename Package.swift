@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "OfferSigning", targets: ["OfferSigning"]),
         .library(name: "OfferCodes", targets: ["OfferCodes"]),
+        .library(name: "OfferLedger", targets: ["OfferLedger"]),
         .library(name: "OfferService", targets: ["OfferService"]),
         .library(name: "OfferSnippets", targets: ["OfferSnippets"]),
         .library(name: "OfferLedgerPostgres", targets: ["OfferLedgerPostgres"]),
@@ -45,14 +46,25 @@ let package = Package(
             name: "OfferSigning",
             dependencies: ["OfferJSON", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // Offer-code campaigns: validation, App Store Connect requests, code generation, CSV import,
+        // exports, and the values a ledger records (batches, issued codes, assignments). No database.
         .target(
             name: "OfferCodes",
             dependencies: [
                 "OfferJSON",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
+        // The code ledger: its decisions (what to hand out, limits, checks, status), its locator, the
+        // copy between ledgers, and the SQLite store (GRDB). PostgreSQL is in OfferLedgerPostgres.
+        .target(
+            name: "OfferLedger",
+            dependencies: [
+                "OfferJSON", "OfferCodes",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
         // Verifying what Apple signs (transactions, renewal info, notifications V2, real-time requests):
@@ -90,12 +102,12 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
-        // The PostgreSQL ledger: its own target, so that only what opens a shared ledger (the CLI)
-        // links postgres-nio; OfferCodes stays free of it.
+        // The PostgreSQL store of the code ledger: its own target, so that only what opens a shared
+        // ledger (the CLI) links postgres-nio; OfferLedger stays free of it.
         .target(
             name: "OfferLedgerPostgres",
             dependencies: [
-                "OfferCodes",
+                "OfferCodes", "OfferLedger",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -111,7 +123,7 @@ let package = Package(
         .target(
             name: "OfferConnect",
             dependencies: [
-                "OfferJSON", "OfferSigning", "OfferCodes", "OfferConnectAPI",
+                "OfferJSON", "OfferSigning", "OfferCodes", "OfferLedger", "OfferConnectAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -132,7 +144,7 @@ let package = Package(
         .target(
             name: "OfferService",
             dependencies: [
-                "OfferJSON", "OfferSigning", "OfferCodes", "OfferAppleVerification", "OfferRetention",
+                "OfferJSON", "OfferSigning", "OfferCodes", "OfferLedger", "OfferAppleVerification", "OfferRetention",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -163,7 +175,8 @@ let package = Package(
         .target(
             name: "OfferKitCLI",
             dependencies: [
-                "OfferJSON", "OfferSigning", "OfferCodes", "OfferService", "OfferSnippets", "OfferLedgerPostgres",
+                "OfferJSON", "OfferSigning", "OfferCodes", "OfferLedger", "OfferService", "OfferSnippets",
+                "OfferLedgerPostgres",
                 "OfferConnect", "OfferConnectAPI", "OfferAppleVerification", "OfferRetentionAPI",
                 "OfferRetentionClient", "OfferRetentionTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -182,7 +195,7 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "OfferJSON", "OfferSigning", "OfferCodes", "OfferConnectAPI", "OfferAppleVerification",
+                "OfferJSON", "OfferSigning", "OfferCodes", "OfferLedger", "OfferConnectAPI", "OfferAppleVerification",
                 "OfferRetentionAPI",
                 "OfferRetention", "OfferRetentionTesting", "OfferService",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -255,7 +268,7 @@ let package = Package(
             dependencies: ["OfferRetentionAPI", "OfferSigning", "InteropSupport"]),
         .testTarget(
             name: "OfferConnectTests",
-            dependencies: ["OfferConnectAPI", "OfferConnect", "OfferCodes", "OfferJSON", "OfferSigning"]),
+            dependencies: ["OfferConnectAPI", "OfferConnect", "OfferCodes", "OfferLedger", "OfferJSON", "OfferSigning"]),
         .testTarget(
             name: "OfferSigningTests",
             dependencies: [
@@ -266,7 +279,8 @@ let package = Package(
         .testTarget(
             name: "OfferCodesTests",
             dependencies: [
-                "OfferCodes", "OfferJSON", "OfferSigning", "InteropSupport", "FuzzTargets", "OfferLedgerPostgres",
+                "OfferCodes", "OfferLedger", "OfferJSON", "OfferSigning", "InteropSupport", "FuzzTargets",
+                "OfferLedgerPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -274,7 +288,8 @@ let package = Package(
             name: "OfferServiceTests",
             dependencies: [
                 // OfferLedgerPostgres: the claim and status operations are tested on both ledgers.
-                "OfferService", "OfferJSON", "OfferSigning", "OfferCodes", "OfferLedgerPostgres", "InteropSupport",
+                "OfferService", "OfferJSON", "OfferSigning", "OfferCodes", "OfferLedger", "OfferLedgerPostgres",
+                "InteropSupport",
                 "OfferRetention", "OfferAppleVerification", "AppleTestChain", "TLSTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),

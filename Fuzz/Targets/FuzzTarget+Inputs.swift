@@ -1,6 +1,7 @@
 import Foundation
 import OfferCodes
 import OfferJSON
+import OfferLedger
 import OfferSigning
 
 extension FuzzTarget {

@@ -1,6 +1,7 @@
 import Foundation
 import OfferCodes
 import OfferConnectAPI
+import OfferLedger
 
 extension ApplyRun {
     /// The largest `values` answer read: 1,000,000 codes of up to 32 characters.
@@ -13,7 +14,7 @@ extension ApplyRun {
     func fetchCodes(book: ResourceBook) async throws {
         let name = campaign.name
         let day = today
-        let status = try await ledger.run { try $0.status(campaign: name, today: day) }
+        let status = try await ledger.status(campaign: name, today: day)
         for offer in campaign.offers {
             let api = OfferCodeAPI(offer.product.type)
             for (batchIndex, batch) in offer.oneTimeUseCodes.enumerated() {
@@ -53,9 +54,7 @@ extension ApplyRun {
                     quarter: today.quarter, redemptionLimit: 1, codeCount: batch.count,
                     expirationDate: batch.expirationDate, environment: batch.effectiveEnvironment)
                 let campaign = campaign
-                let taken = try await ledger.run {
-                    try $0.importOneTimeUseCodes(codes, batch: record, campaign: campaign)
-                }
+                let taken = try await ledger.importOneTimeUseCodes(codes, batch: record, campaign: campaign)
                 if let taken {
                     counters.withLockedValue {
                         $0.summary.importProblems.append(

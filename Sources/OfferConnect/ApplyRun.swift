@@ -4,6 +4,7 @@ import NIOHTTP1
 import OfferCodes
 import OfferConnectAPI
 import OfferJSON
+import OfferLedger
 import OfferSigning
 
 /// Sends a campaign's plan to App Store Connect, exactly once per resource, resumable after any
@@ -36,7 +37,7 @@ import OfferSigning
 public struct ApplyRun: Sendable {
     let campaign: Campaign
     let requests: [PlannedRequest]
-    let ledger: LedgerThread
+    let ledger: CodeLedger
     let transport: ConnectTransport
     let today: CalendarDate
     /// How long to wait for one-time-use codes App Store Connect has not produced yet.
@@ -56,14 +57,14 @@ public struct ApplyRun: Sendable {
     ///   - signer: makes the bearer tokens; `tokenLifetime` in seconds (at most 1200).
     ///   - today: the day whose quarter imported one-time-use batches count in.
     public init(
-        campaign: Campaign, requests: [PlannedRequest], ledger: any CodeLedger, address: ConnectAPIAddress,
+        campaign: Campaign, requests: [PlannedRequest], ledger: CodeLedger, address: ConnectAPIAddress,
         signer: ConnectAPITokenSigner, tokenLifetime: Int = 600, settings: ConnectTransport.Settings = .init(),
         today: CalendarDate, valuesWait: Duration = .seconds(60),
         events: @escaping @Sendable (ApplyEvent) -> Void = { _ in }
     ) {
         self.campaign = campaign
         self.requests = requests
-        self.ledger = LedgerThread(ledger)
+        self.ledger = ledger
         self.today = today
         self.valuesWait = valuesWait
         self.events = events
@@ -86,32 +87,31 @@ public struct ApplyRun: Sendable {
     }
 
     /// Runs `body` holding the campaign's run lock (``CodeLedger/lockConnectRun(campaign:)``),
-    /// then releases it and closes the connections and the ledger's thread, however `body` ends.
+    /// then releases it and closes the connections, however `body` ends.
     private func whileLocked(_ body: () async throws -> ApplySummary) async throws -> ApplySummary {
         let name = campaign.name
         let lock: ConnectRunLock
         do {
-            lock = try await ledger.run { try $0.lockConnectRun(campaign: name) }
+            lock = try await ledger.lockConnectRun(campaign: name)
         } catch {
             await shutdown()
             throw error
         }
         do {
             let summary = try await body()
-            _ = try? await ledger.run { _ in lock.release() }
+            lock.release()
             await shutdown()
             return summary
         } catch {
-            _ = try? await ledger.run { _ in lock.release() }
+            lock.release()
             await shutdown()
             throw error
         }
     }
 
-    /// Closes the connections and the ledger's thread.
+    /// Closes the connections.
     private func shutdown() async {
         await transport.shutdown()
-        await ledger.shutdown()
     }
 
     private func applyPlan() async throws -> ApplySummary {

@@ -2,14 +2,15 @@ import Foundation
 import OfferCodes
 import OfferConnectAPI
 import OfferJSON
+import OfferLedger
 
 /// The run's view of the campaign's App Store Connect resources: what the ledger recorded, kept
 /// in step with it. Every change is written to the ledger (and on disk) before the run acts on it.
 actor ResourceBook {
-    private let ledger: LedgerThread
+    private let ledger: CodeLedger
     private var resources: [String: ConnectResource] = [:]
 
-    init(ledger: LedgerThread) { self.ledger = ledger }
+    init(ledger: CodeLedger) { self.ledger = ledger }
 
     /// The identity of a resource in the book: offer, kind and key.
     static func identity(offer: String, kind: ConnectResource.Kind, key: String) -> String {
@@ -32,7 +33,7 @@ actor ResourceBook {
     /// - Throws: ``ConnectError/planChanged(resources:)`` when a created resource was made from
     ///   another body than the plan's (nothing is recorded then), and ledger errors.
     func load(_ plan: [ConnectResource], campaign: String) async throws {
-        let recorded = try await ledger.run { try $0.connectResources(campaign: campaign) }
+        let recorded = try await ledger.connectResources(campaign: campaign)
         for resource in recorded {
             resources[Self.identity(offer: resource.offer, kind: resource.kind, key: resource.key)] = resource
         }
@@ -62,7 +63,7 @@ actor ResourceBook {
         }
         guard changed.isEmpty else { throw ConnectError.planChanged(resources: changed) }
         let planned = new
-        try await ledger.run { try $0.recordConnectResources(planned) }
+        try await ledger.recordConnectResources(planned)
         for resource in new {
             resources[Self.identity(offer: resource.offer, kind: resource.kind, key: resource.key)] = resource
         }
@@ -81,7 +82,7 @@ actor ResourceBook {
     /// Records a new state, in the ledger first.
     @discardableResult
     func record(_ resource: ConnectResource) async throws -> ConnectResource {
-        try await ledger.run { try $0.recordConnectResources([resource]) }
+        try await ledger.recordConnectResources([resource])
         resources[Self.identity(offer: resource.offer, kind: resource.kind, key: resource.key)] = resource
         return resource
     }
@@ -92,7 +93,7 @@ actor ResourceBook {
 
     /// Reads the ids every campaign of the ledger holds, for ``idsInUse(except:)``.
     func loadIdsInUse() async throws {
-        otherCampaignIds = try await ledger.run { try $0.createdConnectIds(kinds: [.offer, .oneTimeUse]) }
+        otherCampaignIds = try await ledger.createdConnectIds(kinds: [.offer, .oneTimeUse])
     }
 
     /// The App Store Connect ids recorded for resources other than `resource` (of any campaign of

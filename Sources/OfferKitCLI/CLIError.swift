@@ -2,6 +2,7 @@ import Foundation
 import OfferCodes
 import OfferConnect
 import OfferConnectAPI
+import OfferLedger
 import OfferRetentionAPI
 import OfferRetentionClient
 import OfferService

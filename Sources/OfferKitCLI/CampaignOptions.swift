@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OfferCodes
+import OfferLedger
 import OfferLedgerPostgres
 
 /// The campaign file, the ledger and "today", shared by the `codes` subcommands.
@@ -20,8 +21,8 @@ struct CampaignOptions: ParsableArguments {
 
     /// Reads the campaign and checks it against every rule (and the ledger): throws every problem
     /// at once. For commands that create something (generate, plan).
-    func load(ledger: (any CodeLedger)?) throws -> Campaign {
-        try Self.load(path: campaign, ledger: ledger, today: day())
+    func load(ledger: CodeLedger?) async throws -> Campaign {
+        try await Self.load(path: campaign, ledger: ledger, today: day())
     }
 
     /// Reads the campaign for commands that only look codes up (import, export, deactivate): its
@@ -35,8 +36,8 @@ struct CampaignOptions: ParsableArguments {
 
     func readCampaignBytes() throws -> [UInt8] { try Self.readBytes(campaign) }
 
-    static func load(path: String, ledger: (any CodeLedger)?, today: CalendarDate) throws -> Campaign {
-        try CampaignValidator(today: today, ledger: ledger).validate(json: readBytes(path)).validCampaign()
+    static func load(path: String, ledger: CodeLedger?, today: CalendarDate) async throws -> Campaign {
+        try await CampaignValidator(today: today).validate(json: readBytes(path), against: ledger).validCampaign()
     }
 
     /// `--today`, or the current UTC day.
@@ -93,63 +94,82 @@ struct LedgerOptions: ParsableArguments {
         try LedgerLocator.location(resolvedPath, option: path == nil ? "OFFERKIT_LEDGER" : "--ledger")
     }
 
-    /// Opens the ledger to write it (creating an SQLite file with mode 0600, or a PostgreSQL
-    /// schema and its tables).
-    func open() throws -> any OpenLedger {
-        try Self.open(location())
-    }
-
-    /// Opens the ledger at `location` to write it (creating an SQLite file with mode 0600, or a
-    /// PostgreSQL schema and its tables, and bringing an older ledger up to date); warns when an
-    /// existing ledger file is readable by others.
-    static func open(_ location: LedgerLocation) throws -> any OpenLedger {
+    /// Opens the ledger at `location` (creating an SQLite file with mode 0600, or a PostgreSQL
+    /// schema and its tables, and bringing an older ledger up to date, unless `access` is
+    /// read-only) and runs `body` with it; a PostgreSQL ledger's connections run until `body`
+    /// returns. Warns when an existing ledger file is readable by others.
+    static func withLedger<T>(
+        _ location: LedgerLocation, access: LedgerAccess = .readWrite, _ body: (CodeLedger) async throws -> T
+    ) async throws -> T {
         switch location {
         case .sqlite(let path):
             warnIfExposed(path)
-            return try SQLiteLedger(path: path)
+            let ledger = try await CodeLedger.sqlite(path: path, access: access)
+            // Closed before the process ends, so that the file is whole again, without `-wal` and `-shm`.
+            let result: T
+            do {
+                result = try await body(ledger)
+            } catch {
+                try? await ledger.closeConnections()
+                throw error
+            }
+            try await ledger.closeConnections()
+            return result
         case .postgres(let location):
-            return try PostgresLedger(location)
+            return try await CodeLedger.withPostgres(location, access: access, body)
         }
     }
 
-    /// Opens the ledger to write it if it exists, for commands that work on what earlier runs
-    /// recorded (claim, export, apply): a missing SQLite file is `nil`, and is not created.
-    func openExisting() throws -> (any OpenLedger)? {
-        let location = try location()
-        if case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) { return nil }
-        return try Self.open(location)
+    /// Runs `body` with the ledger, opened to write it (see ``withLedger(_:access:_:)``).
+    func withWritable<T>(_ body: (CodeLedger) async throws -> T) async throws -> T {
+        try await Self.withLedger(location(), body)
     }
 
-    /// Opens the ledger to read it only, for commands that may do without one (validate, plan):
-    /// a missing or empty SQLite file, or a PostgreSQL schema without ledger tables, is `nil` (an
-    /// empty ledger). Nothing is created or written; an older ledger is an error that names the
-    /// command that migrates it.
-    func openForReading() throws -> (any OpenLedger)? {
+    /// Runs `body` with the ledger opened to write it if it exists, for commands that work on what
+    /// earlier runs recorded (claim, export, apply): a missing SQLite file is `nil`, and is not
+    /// created.
+    func withExisting<T>(_ body: (CodeLedger?) async throws -> T) async throws -> T {
+        let location = try location()
+        if case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
+            return try await body(nil)
+        }
+        return try await Self.withLedger(location) { try await body($0) }
+    }
+
+    /// Runs `body` with the ledger opened to read it only, for commands that may do without one
+    /// (validate, plan): a missing or empty SQLite file, or a PostgreSQL schema without ledger
+    /// tables, is `nil` (an empty ledger). Nothing is created or written; an older ledger is an
+    /// error that names the command that migrates it.
+    func withReadable<T>(_ body: (CodeLedger?) async throws -> T) async throws -> T {
         let location = try location()
         if case .sqlite(let path) = location {
             guard let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber else {
-                return nil  // missing (anything else is refused by the ledger itself)
+                return try await body(nil)  // missing (anything else is refused by the ledger itself)
             }
-            if size.intValue == 0, Self.isRegularFile(path) { return nil }
+            if size.intValue == 0, Self.isRegularFile(path) { return try await body(nil) }
         }
         do {
-            return try Self.openReadOnly(location)
+            return try await Self.withLedger(location, access: .readOnly) { try await body($0) }
         } catch LedgerError.olderSchema(_, applied: 0, _) {
-            return nil
+            // Thrown by the opening, before `body` ran: a schema without ledger tables.
+            return try await body(nil)
         }
     }
 
-    /// Opens the ledger to read it only if it exists (export's listings and reprints, apply
-    /// --dry-run): a missing SQLite file is `nil`, which those commands report as holding nothing.
-    func existingForReading() throws -> (any OpenLedger)? {
+    /// Runs `body` with the ledger opened to read it only if it exists (export's listings and
+    /// reprints, apply --dry-run): a missing SQLite file is `nil`, which those commands report as
+    /// holding nothing.
+    func withExistingForReading<T>(_ body: (CodeLedger?) async throws -> T) async throws -> T {
         let location = try location()
-        if case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) { return nil }
-        return try Self.openReadOnly(location)
+        if case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
+            return try await body(nil)
+        }
+        return try await Self.withLedger(location, access: .readOnly) { try await body($0) }
     }
 
-    /// Opens the ledger to read it only, for commands that show what earlier runs recorded
-    /// (status): a missing ledger is an error naming it.
-    func requireForReading(for command: String) throws -> any OpenLedger {
+    /// Runs `body` with the ledger opened to read it only, for commands that show what earlier
+    /// runs recorded (status): a missing ledger is an error naming it.
+    func withRequiredForReading<T>(for command: String, _ body: (CodeLedger) async throws -> T) async throws -> T {
         let location = try location()
         if case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
             throw CLIError.io(
@@ -157,18 +177,7 @@ struct LedgerOptions: ParsableArguments {
                 reason: "no ledger file there; codes \(command) reads the ledger the campaign was recorded in "
                     + "(by `offerkit codes generate`): give it with --ledger or OFFERKIT_LEDGER")
         }
-        return try Self.openReadOnly(location)
-    }
-
-    /// Opens the ledger at `location` with ``LedgerAccess/readOnly``.
-    static func openReadOnly(_ location: LedgerLocation) throws -> any OpenLedger {
-        switch location {
-        case .sqlite(let path):
-            warnIfExposed(path)
-            return try SQLiteLedger(path: path, access: .readOnly)
-        case .postgres(let location):
-            return try PostgresLedger(location, access: .readOnly)
-        }
+        return try await Self.withLedger(location, access: .readOnly, body)
     }
 
     /// Warns when an existing ledger file can be read by group or others: it holds redeemable codes.
@@ -193,8 +202,9 @@ struct NoLedgerOption: ParsableArguments {
         if disabled, ledger.path != nil { throw ValidationError("--ledger and --no-ledger exclude each other") }
     }
 
-    /// The ledger, read only (see ``LedgerOptions/openForReading()``), or `nil` with `--no-ledger`.
-    func openForReading(_ ledger: LedgerOptions) throws -> (any OpenLedger)? {
-        disabled ? nil : try ledger.openForReading()
+    /// Runs `body` with the ledger, read only (see ``LedgerOptions/withReadable(_:)``), or with
+    /// `nil` under `--no-ledger`.
+    func withReadable<T>(_ ledger: LedgerOptions, _ body: (CodeLedger?) async throws -> T) async throws -> T {
+        disabled ? try await body(nil) : try await ledger.withReadable(body)
     }
 }

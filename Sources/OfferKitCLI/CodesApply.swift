@@ -4,6 +4,7 @@ import OfferCodes
 import OfferConnect
 import OfferConnectAPI
 import OfferJSON
+import OfferLedger
 
 /// `offerkit codes apply`: the campaign's plan sent to App Store Connect, exactly once,
 /// resumable after any failure.
@@ -44,16 +45,28 @@ struct CodesApply: AsyncParsableCommand {
             throw CLIError.usage("--values-wait must be 0 to 3600 seconds, not \(valuesWait)")
         }
         // --dry-run only reads the ledger: it is opened read-only, never created or migrated.
-        guard let ledger = try dryRun ? options.ledger.existingForReading() : options.ledger.openExisting() else {
-            throw CLIError.usage(
-                "the ledger \(options.ledger.resolvedPath) does not exist: run `offerkit "
-                    + "codes generate` with the same ledger first, so that the campaign's codes and limits are recorded "
-                    + "(codes apply records there what App Store Connect creates)")
+        let body: (CodeLedger?) async throws -> Void = { ledger in
+            guard let ledger else {
+                throw CLIError.usage(
+                    "the ledger \(options.ledger.resolvedPath) does not exist: run `offerkit codes generate` with the "
+                        + "same ledger first, so that the campaign's codes and limits are recorded (codes apply "
+                        + "records there what App Store Connect creates)")
+            }
+            try await apply(ledger: ledger)
         }
-        let (campaign, requests) = try Self.plan(options, ledger: ledger)
+        if dryRun {
+            try await options.ledger.withExistingForReading(body)
+        } else {
+            try await options.ledger.withExisting(body)
+        }
+    }
+
+    private func apply(ledger: CodeLedger) async throws {
+        let (campaign, requests) = try await Self.plan(options, ledger: ledger)
         if dryRun {
             try DryRunReport(
-                campaign: campaign, requests: requests, recorded: ledger.connectResources(campaign: campaign.name)
+                campaign: campaign, requests: requests,
+                recorded: try await ledger.connectResources(campaign: campaign.name)
             )
             .print(format: format)
             return
@@ -72,25 +85,24 @@ struct CodesApply: AsyncParsableCommand {
     }
 
     /// The campaign as recorded and its plan, after the checks `codes plan` makes.
-    static func plan(_ options: CampaignOptions, ledger: any OpenLedger) throws -> (Campaign, [PlannedRequest]) {
-        try ledger.checkIntegrity(thorough: false)
-        let campaign = try CodesPlan.withRecordedExpiry(options.load(ledger: ledger), ledger: ledger)
+    static func plan(_ options: CampaignOptions, ledger: CodeLedger) async throws -> (Campaign, [PlannedRequest]) {
+        try await ledger.checkIntegrity(thorough: false)
+        let campaign = try await CodesPlan.withRecordedExpiry(options.load(ledger: ledger), ledger: ledger)
         guard !campaign.hasSubscriptionOffers else {
             throw CLIError.usage(
                 "campaign \(campaign.name) declares promotional, introductory or win-back offers, which `offerkit codes "
                     + "apply` does not create yet; `offerkit codes plan` lists their requests. Apply the offer codes from "
                     + "a campaign file without promotionalOffers, introductoryOffers and winBackOffers")
         }
-        try RecordedBatchCheck.verify(campaign, ledger: ledger)
-        let recorded = try ledger.batches(campaign: campaign.name)
+        try await RecordedBatchCheck.verify(campaign, ledger: ledger)
+        let recorded = try await ledger.batches(campaign: campaign.name)
         let expected = campaign.offers.reduce(0) { $0 + $1.customCodes.count + $1.oneTimeUseCodes.count }
         guard recorded.count >= expected, expected > 0 || !recorded.isEmpty || campaign.offers.isEmpty else {
             throw CLIError.usage(
                 "campaign \(campaign.name) is not recorded in the ledger (\(recorded.count) of \(expected) batches): run "
                     + "`offerkit codes generate` with the same ledger first, so that its codes and limits are recorded")
         }
-        let codes = CustomCodeSource(campaign: campaign, ledger: ledger)
-        try codes.checkGenerated()
+        let codes = try await CustomCodeSource.read(campaign: campaign, ledger: ledger)
         return (campaign, try RequestPlanner().plan(campaign, customCodes: codes.codes))
     }
 

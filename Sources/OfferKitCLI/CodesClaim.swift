@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
 import OfferCodes
+import OfferLedger
 
 /// `offerkit codes claim`: one code for one recipient, recorded in the ledger.
-struct CodesClaim: ParsableCommand {
+struct CodesClaim: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "claim",
         abstract: "Hand out one code of an offer to one recipient and print it with its redemption link.",
@@ -39,16 +40,16 @@ struct CodesClaim: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let campaign = try options.loadRecorded()
         _ = try CampaignOptions.offerIndex(named: offer, in: campaign)
-        guard let ledger = try options.ledger.openExisting() else {
-            throw LedgerError.unknownCampaign(campaign: campaign.name)
-        }
         let scope = AssignmentScope(
             campaign: campaign.name, offer: offer, environment: environment,
             today: try options.day())
-        let assignment = try ledger.claim(recipient: recipient, scope: scope)
+        let assignment = try await options.ledger.withExisting { ledger in
+            guard let ledger else { throw LedgerError.unknownCampaign(campaign: campaign.name) }
+            return try await ledger.claim(recipient: recipient, scope: scope)
+        }
         let report = CodeClaimReport(assignment, appAppleId: campaign.app.appAppleId)
         switch format {
         case .json: Output.line(report.jsonText())

@@ -2,6 +2,7 @@ import ArgumentParser
 import OfferCodes
 import OfferConnect
 import OfferConnectAPI
+import OfferLedger
 
 /// `offerkit codes deactivate`: App Store Connect's `active` switch, in the ledger and (with
 /// `--apply`) in App Store Connect.
@@ -33,15 +34,19 @@ struct CodesDeactivate: AsyncParsableCommand {
     func run() async throws {
         let campaign = try options.loadRecorded()
         let offerIndex = try CampaignOptions.offerIndex(named: offer, in: campaign)
-        guard let ledger = try options.ledger.openExisting() else {
-            throw LedgerError.unknownOffer(offer: offer, campaign: campaign.name)
+        try await options.ledger.withExisting { ledger in
+            guard let ledger else { throw LedgerError.unknownOffer(offer: offer, campaign: campaign.name) }
+            try await run(campaign: campaign, offerIndex: offerIndex, ledger: ledger)
         }
+    }
+
+    private func run(campaign: Campaign, offerIndex: Int, ledger: CodeLedger) async throws {
         guard apply else {
-            try ledger.setOfferActive(activate, offer: offer, campaign: campaign.name)
+            try await ledger.setOfferActive(activate, offer: offer, campaign: campaign.name)
             Output.line("\(offer): \(activate ? "active" : "inactive")")
             return
         }
-        let recorded = try ledger.connectResources(campaign: campaign.name).first {
+        let recorded = try await ledger.connectResources(campaign: campaign.name).first {
             $0.offer == offer && $0.kind == .offer && $0.state == .created
         }
         guard let recorded, let id = recorded.id else {
@@ -52,10 +57,10 @@ struct CodesDeactivate: AsyncParsableCommand {
         let settings = try connect.settings()
         let resourceType = OfferCodeAPI.offerResourceType(campaign.offers[offerIndex].product.type)
         let wasActive =
-            try ledger.status(campaign: campaign.name, today: options.day()).offers.first { $0.name == offer }?.active
-            ?? false
+            try await ledger.status(campaign: campaign.name, today: options.day()).offers.first { $0.name == offer }?
+            .active ?? false
         // The ledger checks the limit of active offers before App Store Connect is asked.
-        if activate { try ledger.setOfferActive(true, offer: offer, campaign: campaign.name) }
+        if activate { try await ledger.setOfferActive(true, offer: offer, campaign: campaign.name) }
         let activation = OfferActivation(
             address: address, signer: signer, tokenLifetime: connect.tokenLifetime, settings: settings,
             events: ApplyReporter(verbose: connect.verbose, label: "switching").handle)
@@ -63,10 +68,10 @@ struct CodesDeactivate: AsyncParsableCommand {
             try await activation.setActive(activate, resourceType: resourceType, id: id)
         } catch {
             // Back to what the ledger said before: App Store Connect changed nothing.
-            if activate, !wasActive { try? ledger.setOfferActive(false, offer: offer, campaign: campaign.name) }
+            if activate, !wasActive { try? await ledger.setOfferActive(false, offer: offer, campaign: campaign.name) }
             throw error
         }
-        if !activate { try ledger.setOfferActive(false, offer: offer, campaign: campaign.name) }
+        if !activate { try await ledger.setOfferActive(false, offer: offer, campaign: campaign.name) }
         Output.line("\(offer): \(activate ? "active" : "inactive") (App Store Connect id \(id) and the ledger)")
     }
 }

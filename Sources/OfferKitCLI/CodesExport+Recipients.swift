@@ -1,62 +1,71 @@
 import Foundation
 import OfferCodes
+import OfferLedger
 
 /// `codes export --recipients` and `--reprint`: rows from the ledger's assignments.
 extension CodesExport {
-    /// Hands out a code to each recipient (the one they already hold, if any) and writes one row
-    /// each. The output gets every row or nothing: stdout is spooled until the ledger committed.
-    func assign(_ people: [ExportRecipient], scope: AssignmentScope, ledger: any OpenLedger, exporter: CodeExporter)
-        throws
+    /// Hands out a code to each recipient (the one they already hold, if any), then writes one row
+    /// each. The ledger's transaction does only the database's work; the rows are rendered after it
+    /// committed, from a read that holds no lock writers wait for. The output gets every row or
+    /// nothing: stdout is spooled until the last row.
+    func assign(_ people: [ExportRecipient], scope: AssignmentScope, ledger: CodeLedger, exporter: CodeExporter)
+        async throws
     {
         let ids = people.map(\.id)
-        var fresh = 0
+        let counts: AssignmentCounts
         do {
-            _ = try output(label: "handing out codes", spool: true) { write, progress in
-                var index = 0
-                try exporter.export(to: write) { row in
-                    try ledger.assign(recipients: ids, scope: scope, channel: .export) { assignment in
-                        let recipient = try Self.recipient(people, at: index, for: assignment, scope: scope)
-                        index += 1
-                        if assignment.isNew { fresh += 1 }
-                        progress.update(index)
-                        try row(assignment, recipient)
-                    }
-                }
-                return index
-            }
+            counts = try await ledger.assign(recipients: ids, scope: scope, channel: .export)
         } catch let error as LedgerError {
-            throw Self.explained(error, recipients: ids, scope: scope, ledger: ledger)
+            throw await Self.explained(error, recipients: ids, scope: scope, ledger: ledger)
         }
-        let held = people.count - fresh
+        _ = try await output(label: "handing out codes", spool: true) { sink, progress in
+            var index = 0
+            var records = exporter.records(hasRecipients: true)
+            try await ledger.lookUpAssignments(recipients: ids, scope: scope) { id, found in
+                guard let found else {
+                    throw LedgerError.databaseFailure(
+                        operation: "hand out codes of offer \"\(scope.offer)\" in campaign \"\(scope.campaign)\"",
+                        reason: "a recipient holds no code right after every recipient got one")
+                }
+                let recipient = try Self.recipient(people, at: index, for: found, scope: scope)
+                index += 1
+                progress.update(index)
+                try records.add(found, recipient: recipient) { try sink.write($0) }
+            }
+            try records.finish { try sink.write($0) }
+            return index
+        }
         Self.note(
-            "offer \"\(scope.offer)\" (\(scope.environment.rawValue.lowercased())): \(fresh) recipient"
-                + (fresh == 1 ? "" : "s") + " got a code now"
-                + (held > 0 ? ", \(held) already held theirs (the same code again)" : ""))
+            "offer \"\(scope.offer)\" (\(scope.environment.rawValue.lowercased())): \(counts.new) recipient"
+                + (counts.new == 1 ? "" : "s") + " got a code now"
+                + (counts.held > 0 ? ", \(counts.held) already held theirs (the same code again)" : ""))
     }
 
     /// The rows of recipients who hold a code, nothing handed out; the others are listed on stderr.
-    func reprint(_ people: [ExportRecipient], scope: AssignmentScope, ledger: any OpenLedger, exporter: CodeExporter)
-        throws
+    func reprint(_ people: [ExportRecipient], scope: AssignmentScope, ledger: CodeLedger, exporter: CodeExporter)
+        async throws
     {
         let ids = people.map(\.id)
         let what = "offer \"\(scope.offer)\" (\(scope.environment.rawValue.lowercased()))"
         var missing = 0
-        let count = try output(label: "reprinting codes") { write, progress in
+        let count = try await output(label: "reprinting codes") { sink, progress in
             var count = 0
             var index = 0
-            try exporter.export(to: write) { row in
-                try ledger.lookUpAssignments(recipients: ids, scope: scope) { id, found in
-                    defer { index += 1 }
-                    guard let found else {
-                        missing += 1
-                        Self.note("recipient \"\(id)\" holds no code of \(what): left out")
-                        return
-                    }
-                    count += 1
-                    progress.update(count)
-                    try row(found, try Self.recipient(people, at: index, for: found, scope: scope))
+            var records = exporter.records(hasRecipients: true)
+            try await ledger.lookUpAssignments(recipients: ids, scope: scope) { id, found in
+                defer { index += 1 }
+                guard let found else {
+                    missing += 1
+                    Self.note("recipient \"\(id)\" holds no code of \(what): left out")
+                    return
+                }
+                count += 1
+                progress.update(count)
+                try records.add(found, recipient: try Self.recipient(people, at: index, for: found, scope: scope)) {
+                    try sink.write($0)
                 }
             }
+            try records.finish { try sink.write($0) }
             return count
         }
         guard count > 0 else {
@@ -72,17 +81,17 @@ extension CodesExport {
     }
 
     /// Every code handed out in the campaign (optionally of one offer), in the order handed out.
-    func reprintAll(campaign: Campaign, ledger: (any OpenLedger)?, exporter: CodeExporter) throws {
-        let count = try output(label: "reprinting codes") { write, progress in
+    func reprintAll(campaign: Campaign, ledger: CodeLedger?, exporter: CodeExporter) async throws {
+        let count = try await output(label: "reprinting codes") { sink, progress in
             var count = 0
-            try exporter.export(to: write) { row in
-                try ledger?.forEachAssignment(campaign: campaign.name, offer: offer) { assignment in
-                    guard includes(assignment.code.environment) else { return }
-                    count += 1
-                    progress.update(count)
-                    try row(assignment, nil)
-                }
+            var records = exporter.records(hasRecipients: true)
+            try await ledger?.forEachAssignment(campaign: campaign.name, offer: offer) { assignment in
+                guard includes(assignment.code.environment) else { return }
+                count += 1
+                progress.update(count)
+                try records.add(assignment, recipient: nil) { try sink.write($0) }
             }
+            try records.finish { try sink.write($0) }
             return count
         }
         if count == 0 {
@@ -108,16 +117,16 @@ extension CodesExport {
     /// `error`, or for too few codes left for a list, how many the list needs and how many are left
     /// (the ledger's counts leave out the recipients of the list it was handing out to).
     static func explained(
-        _ error: LedgerError, recipients: [String], scope: AssignmentScope, ledger: any OpenLedger
-    ) -> any Error {
+        _ error: LedgerError, recipients: [String], scope: AssignmentScope, ledger: CodeLedger
+    ) async -> any Error {
         guard case .noCodeLeft = error, recipients.count > 1 else { return error }
         var without = 0
         let status: CampaignStatus
         do {
-            try ledger.lookUpAssignments(recipients: recipients, scope: scope) { _, found in
+            try await ledger.lookUpAssignments(recipients: recipients, scope: scope) { _, found in
                 if found == nil { without += 1 }
             }
-            status = try ledger.status(campaign: scope.campaign, today: scope.today)
+            status = try await ledger.status(campaign: scope.campaign, today: scope.today)
         } catch {
             return error
         }

@@ -2,9 +2,10 @@ import ArgumentParser
 import Foundation
 import OfferCodes
 import OfferJSON
+import OfferLedger
 
 /// `offerkit codes export`: what marketing hands out, rendered from templates.
-struct CodesExport: ParsableCommand {
+struct CodesExport: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract:
@@ -20,7 +21,9 @@ struct CodesExport: ParsableCommand {
             Without --recipients, every code of the campaign is listed and nothing is handed out. With \
             --recipients FILE, each recipient gets a code of one offer, recorded in the ledger: the same \
             recipient always gets the same code (a repeated export is safe), a one-time-use code never goes to \
-            two recipients, and either every recipient gets a code or nothing is recorded and nothing written. \
+            two recipients, and a list the offer has too few codes left for records nothing and writes nothing \
+            (the codes are recorded 20,000 recipients per transaction; a run stopped midway keeps those it \
+            recorded, and running it again prints the same codes). \
             Rows then add the recipient and assignedAt. --reprint prints codes already handed out, without \
             handing out more.
             """)
@@ -93,14 +96,22 @@ struct CodesExport: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let campaign = try options.loadRecorded()
         if let offer { _ = try CampaignOptions.offerIndex(named: offer, in: campaign) }
         // Only handing out writes the ledger; listing and reprinting open it read-only.
-        let ledger: (any OpenLedger)? =
-            recipients != nil && !reprint
-            ? try options.ledger.openExisting() : try options.ledger.existingForReading()
-        try ledger?.checkIntegrity()
+        let body: (CodeLedger?) async throws -> Void = { ledger in
+            try await ledger?.checkIntegrity()
+            try await run(campaign: campaign, ledger: ledger)
+        }
+        if recipients != nil && !reprint {
+            try await options.ledger.withExisting(body)
+        } else {
+            try await options.ledger.withExistingForReading(body)
+        }
+    }
+
+    private func run(campaign: Campaign, ledger: CodeLedger?) async throws {
         let exportFormat: ExportFormat =
             switch format {
             case .csv: .csv
@@ -126,33 +137,31 @@ struct CodesExport: ParsableCommand {
                 environment: environment.codeEnvironment ?? .production, today: try options.day())
             guard let ledger else { throw LedgerError.unknownCampaign(campaign: campaign.name) }
             if reprint {
-                try reprint(list, scope: scope, ledger: ledger, exporter: exporter)
+                try await reprint(list, scope: scope, ledger: ledger, exporter: exporter)
             } else {
-                try assign(list, scope: scope, ledger: ledger, exporter: exporter)
+                try await assign(list, scope: scope, ledger: ledger, exporter: exporter)
             }
         } else if reprint {
-            try reprintAll(campaign: campaign, ledger: ledger, exporter: exporter)
+            try await reprintAll(campaign: campaign, ledger: ledger, exporter: exporter)
         } else {
-            try exportCodes(campaign: campaign, ledger: ledger, exporter: exporter)
+            try await exportCodes(campaign: campaign, ledger: ledger, exporter: exporter)
         }
         Self.noteMissingTitles(
             exporter, campaign: campaign, campaignPath: options.campaign, offer: noteOffer, recipients: people)
     }
 
     /// Every code of the campaign (optionally of one offer), nothing handed out.
-    private func exportCodes(campaign: Campaign, ledger: (any OpenLedger)?, exporter: CodeExporter) throws {
-        let count = try output(label: "exporting codes") { write, progress in
+    private func exportCodes(campaign: Campaign, ledger: CodeLedger?, exporter: CodeExporter) async throws {
+        let count = try await output(label: "exporting codes") { sink, progress in
             var count = 0
-            try exporter.export(
-                to: write,
-                forEachCode: { row in
-                    try ledger?.forEachCode(campaign: campaign.name, offer: offer) { code in
-                        guard includes(code.environment) else { return }
-                        count += 1
-                        progress.update(count)
-                        try row(code)
-                    }
-                })
+            var records = exporter.records(hasRecipients: false)
+            try await ledger?.forEachCode(campaign: campaign.name, offer: offer) { code in
+                guard includes(code.environment) else { return }
+                count += 1
+                progress.update(count)
+                try records.add(code) { try sink.write($0) }
+            }
+            try records.finish { try sink.write($0) }
             return count
         }
         if count == 0 {
@@ -176,12 +185,12 @@ struct CodesExport: ParsableCommand {
     /// nothing until `export` returns.
     func output(
         label: String, spool: Bool = false,
-        _ export: (_ write: (String) throws -> Void, _ progress: inout ProgressReporter) throws -> Int
-    ) throws -> Int {
+        _ export: (_ sink: OutputSink, _ progress: inout ProgressReporter) async throws -> Int
+    ) async throws -> Int {
         let sink = try OutputSink(path: out, overwrite: force, spool: spool)
         var progress = ProgressReporter(label, total: nil)
         do {
-            let count = try export({ try sink.write($0) }, &progress)
+            let count = try await export(sink, &progress)
             progress.finish()
             if count > 0 { try sink.finish() } else { sink.abandon() }
             return count

@@ -2,6 +2,7 @@ import ArgumentParser
 import OfferCodes
 import OfferConnect
 import OfferConnectAPI
+import OfferLedger
 
 /// `offerkit codes fetch`: the one-time-use codes App Store Connect had not produced when
 /// `codes apply` ran, fetched and imported now.
@@ -30,13 +31,19 @@ struct CodesFetch: AsyncParsableCommand {
         guard (0...3600).contains(valuesWait) else {
             throw CLIError.usage("--values-wait must be 0 to 3600 seconds, not \(valuesWait)")
         }
-        guard let ledger = try options.ledger.openExisting() else {
-            throw CLIError.usage(
-                "the ledger \(options.ledger.resolvedPath) does not exist: codes fetch "
-                    + "imports the codes of the batches `offerkit codes apply` created into the ledger it recorded them "
-                    + "in; give that ledger (--ledger or OFFERKIT_LEDGER)")
+        try await options.ledger.withExisting { ledger in
+            guard let ledger else {
+                throw CLIError.usage(
+                    "the ledger \(options.ledger.resolvedPath) does not exist: codes fetch imports the codes of the "
+                        + "batches `offerkit codes apply` created into the ledger it recorded them in; give that "
+                        + "ledger (--ledger or OFFERKIT_LEDGER)")
+            }
+            try await fetch(ledger: ledger)
         }
-        let campaign = try CodesPlan.withRecordedExpiry(options.loadRecorded(), ledger: ledger)
+    }
+
+    private func fetch(ledger: CodeLedger) async throws {
+        let campaign = try await CodesPlan.withRecordedExpiry(options.loadRecorded(), ledger: ledger)
         let reporter = ApplyReporter(verbose: connect.verbose, label: "fetching")
         let run = ApplyRun(
             campaign: campaign, requests: [], ledger: ledger, address: try connect.address(),

@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
 import OfferCodes
+import OfferLedger
 
 /// `offerkit codes generate`: the custom codes of a campaign, recorded in the ledger; or a plain
 /// stream of unique codes with `--count`.
-struct CodesGenerate: ParsableCommand {
+struct CodesGenerate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
         abstract: "Generate custom codes: a campaign's batches (recorded in the ledger), or --count codes to a file.",
@@ -72,13 +73,17 @@ struct CodesGenerate: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         if campaign == nil { try Self.checkPlainCount(count ?? 0) }
         if let seed, campaign == nil {
             Output.warning(
                 "--seed \(seed): UNSAFE for production: reproducible codes are guessable; never hand them out")
         }
-        if let campaign { try generate(campaignPath: campaign) } else { try generatePlain() }
+        if let campaign {
+            try await ledger.withWritable { try await generate(campaignPath: campaign, ledger: $0) }
+        } else {
+            try generatePlain()
+        }
     }
 
     private var random: CodeRandomSource { seed.map(CodeRandomSource.seeded) ?? .system }
@@ -114,20 +119,19 @@ struct CodesGenerate: ParsableCommand {
         }
     }
 
-    private func generate(campaignPath: String) throws {
-        let ledger = try ledger.open()
+    private func generate(campaignPath: String, ledger: CodeLedger) async throws {
         // New codes are unique by the ledger's index: check that it matches the codes table.
-        try ledger.checkIntegrity(thorough: true)
+        try await ledger.checkIntegrity(thorough: true)
         let today = try CampaignOptions.day(today)
-        let campaign = try CampaignOptions.load(path: campaignPath, ledger: ledger, today: today)
-        try RecordedBatchCheck.verify(campaign, ledger: ledger)
+        let campaign = try await CampaignOptions.load(path: campaignPath, ledger: ledger, today: today)
+        try await RecordedBatchCheck.verify(campaign, ledger: ledger)
         for offer in campaign.offers {
             for (batchIndex, batch) in offer.oneTimeUseCodes.enumerated() {
                 let record = LedgerBatch(
                     campaign: campaign.name, offer: offer.referenceName, kind: .oneTimeUse, index: batchIndex,
                     quarter: today.quarter, redemptionLimit: 1, codeCount: batch.count,
                     expirationDate: batch.expirationDate, environment: batch.effectiveEnvironment)
-                let added = try ledger.recordBatch(record, campaign: campaign) { _ in }
+                let added = try await ledger.recordBatch(record, campaign: campaign, codes: .none) == .recorded
                 report(
                     offer, "one-time-use batch \(batchIndex + 1)", added: added,
                     what: Self.codes(batch.count) + " from Apple")
@@ -140,27 +144,23 @@ struct CodesGenerate: ParsableCommand {
                 let label = "custom-code batch \(batchIndex + 1)"
                 var progress = ProgressReporter("\(offer.referenceName), \(label)", total: batch.codeCount)
                 defer { progress.finish() }
-                let added = try ledger.recordBatch(record, campaign: campaign) { insert in
+                let codes: BatchCodes =
                     switch batch.source {
-                    case .given(let codes):
-                        for code in codes where try !insert(code) {
-                            throw CLIError.invalidInput(
-                                "offer \"\(offer.referenceName)\", \(label): code \(code) was already issued for app "
-                                    + "\(campaign.app.appAppleId); nothing of the batch was recorded")
-                        }
-                    case .generated(let spec):
-                        var generator = try CodeGenerator(spec: spec, random: .system)
-                        var done = 0
-                        try generator.generateUnique(count: spec.count, accept: insert) { _ in
-                            done += 1
-                            progress.update(done)
-                        }
+                    case .given(let codes): .given(codes)
+                    case .generated(let spec): .generated(spec, random: .system)
                     }
+                let recording = try await ledger.recordBatch(record, campaign: campaign, codes: codes) {
+                    progress.update($0)
                 }
-                report(offer, label, added: added, what: Self.codes(batch.codeCount))
+                if case .codesTaken(let taken, _) = recording {
+                    throw CLIError.invalidInput(
+                        "offer \"\(offer.referenceName)\", \(label): code \(taken.first ?? "?") was already issued for "
+                            + "app \(campaign.app.appAppleId); nothing of the batch was recorded")
+                }
+                report(offer, label, added: recording == .recorded, what: Self.codes(batch.codeCount))
             }
         }
-        Output.line("ledger: \(ledger.path ?? "in memory"); next: offerkit codes plan, offerkit codes export")
+        Output.line("ledger: \(ledger.name); next: offerkit codes plan, offerkit codes export")
     }
 
     static func codes(_ count: Int) -> String { "\(ProgressReporter.grouped(count)) code\(count == 1 ? "" : "s")" }

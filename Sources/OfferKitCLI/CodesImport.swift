@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
 import OfferCodes
+import OfferLedger
 
 /// `offerkit codes import`: Apple's one-time-use codes (the CSV App Store Connect returns),
 /// attached to their offer in the ledger.
-struct CodesImport: ParsableCommand {
+struct CodesImport: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Attach the one-time-use codes App Store Connect generated (its CSV) to their offer in the ledger.",
@@ -29,13 +30,16 @@ struct CodesImport: ParsableCommand {
     @Flag(help: "Import even when the file holds a different number of codes than the batch asked Apple for.")
     var allowCountMismatch = false
 
-    func run() throws {
+    func run() async throws {
         if options.campaign == "-", csvPath == "-" {
             throw CLIError.usage("the campaign and --csv cannot both be read from stdin")
         }
-        let ledger = try options.ledger.open()
+        try await options.ledger.withWritable { ledger in try await run(ledger: ledger) }
+    }
+
+    private func run(ledger: CodeLedger) async throws {
         // Imported codes are refused when taken by the ledger's index: check that it matches the codes table.
-        try ledger.checkIntegrity(thorough: true)
+        try await ledger.checkIntegrity(thorough: true)
         let campaign = try options.loadRecorded()
         let offerIndex = try CampaignOptions.offerIndex(named: offer, in: campaign)
         let definition = campaign.offers[offerIndex]
@@ -75,7 +79,7 @@ struct CodesImport: ParsableCommand {
             expirationDate: oneTimeUse.expirationDate, environment: oneTimeUse.effectiveEnvironment)
         var progress = ProgressReporter("importing codes", total: csv.codes.count)
         defer { progress.finish() }
-        if let taken = try ledger.importOneTimeUseCodes(
+        if let taken = try await ledger.importOneTimeUseCodes(
             csv.codes, batch: record, campaign: campaign,
             progress: {
                 progress.update($0)

@@ -1,11 +1,11 @@
 import ArgumentParser
 import Foundation
 import OfferCodes
-import OfferLedgerPostgres
+import OfferLedger
 
 /// `offerkit codes ledger copy --from LEDGER --to LEDGER`: a whole ledger into a new or empty one
 /// (``LedgerCopy`` does the work; this opens the two ledgers and prints what was copied).
-struct CodesLedgerCopy: ParsableCommand {
+struct CodesLedgerCopy: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "copy",
         abstract: "Copy a whole ledger into a new or empty one: SQLite to PostgreSQL and back, or schema to schema.",
@@ -40,33 +40,30 @@ struct CodesLedgerCopy: ParsableCommand {
             valueName: "path-or-url"))
     var to: String
 
-    func run() throws {
+    func run() async throws {
         let sourceLocation = try Self.location(from, option: "--from")
         let targetLocation = try Self.location(to, option: "--to")
         if Self.isSame(sourceLocation, targetLocation) {
             throw CLIError.usage("--from and --to name the same ledger (\(targetLocation)); expected two ledgers")
         }
-        let source = try Self.openSource(sourceLocation)
         var progress: ProgressReporter?
         defer { progress?.finish() }
-        let copy = { (target: any LedgerBulkWriter) throws -> LedgerCopy.Report in
-            try LedgerCopy(from: source, to: target).run { copied, total in
-                if progress == nil { progress = ProgressReporter("copying codes", total: total) }
-                progress?.update(copied)
-            }
-        }
         let report: LedgerCopy.Report
         do {
-            switch targetLocation {
-            case .sqlite(let path) where !FileManager.default.fileExists(atPath: path):
-                report = try SQLiteLedger.creatingNewFile(at: path, removedAbandoned: AtomicFile.noteRemoved) {
-                    try copy($0)
+            report = try await Self.withSource(sourceLocation) { source in
+                func copy(_ target: CodeLedger) async throws -> LedgerCopy.Report {
+                    try await LedgerCopy(from: source, to: target).run { copied, total in
+                        if progress == nil { progress = ProgressReporter("copying codes", total: total) }
+                        progress?.update(copied)
+                    }
                 }
-            case .sqlite(let path):
-                LedgerOptions.warnIfExposed(path)
-                report = try copy(try SQLiteLedger(path: path))
-            case .postgres(let location):
-                report = try copy(try PostgresLedger(location))
+                switch targetLocation {
+                case .sqlite(let path) where !FileManager.default.fileExists(atPath: path):
+                    return try await CodeLedger.creatingNewSQLiteFile(
+                        at: path, removedAbandoned: AtomicFile.noteRemoved, copy)
+                default:
+                    return try await LedgerOptions.withLedger(targetLocation, copy)
+                }
             }
         } catch let error as LedgerCopyError {
             switch error {
@@ -83,29 +80,23 @@ struct CodesLedgerCopy: ParsableCommand {
         try LedgerLocator.location(text, option: option)
     }
 
-    /// Opens the ledger to copy, read-only, and checks it as `export` does; a missing SQLite file is
-    /// an error (it is not created), and an older ledger is not brought up to date.
-    static func openSource(_ location: LedgerLocation) throws -> any OpenLedger & LedgerSnapshotReader {
-        let ledger: any OpenLedger & LedgerSnapshotReader
+    /// Opens the ledger to copy, read-only, checks it as `export` does, and runs `body` with it; a
+    /// missing SQLite file is an error (it is not created), and an older ledger is not brought up
+    /// to date.
+    static func withSource<T>(_ location: LedgerLocation, _ body: (CodeLedger) async throws -> T) async throws -> T {
+        if case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
+            throw CLIError.io(
+                path: LedgerLocation.redacted(path), reason: "no ledger file there; expected the ledger to copy")
+        }
         do {
-            switch location {
-            case .sqlite(let path):
-                guard FileManager.default.fileExists(atPath: path) else {
-                    throw CLIError.io(
-                        path: LedgerLocation.redacted(path), reason: "no ledger file there; expected the ledger to copy"
-                    )
-                }
-                LedgerOptions.warnIfExposed(path)
-                ledger = try SQLiteLedger(path: path, access: .readOnly)
-            case .postgres(let location):
-                ledger = try PostgresLedger(location, access: .readOnly)
+            return try await LedgerOptions.withLedger(location, access: .readOnly) { ledger in
+                try await ledger.checkIntegrity()
+                return try await body(ledger)
             }
         } catch LedgerError.olderSchema(let path, applied: 0, _) {
             // No ledger tables at all (a new schema, an empty file): nothing recorded to copy.
             throw CLIError.invalidInput(LedgerCopyError.sourceEmpty(source: path).localizedDescription)
         }
-        try ledger.checkIntegrity()
-        return ledger
     }
 
     /// Whether two locators name one ledger: one file (by path, or by device and inode when it

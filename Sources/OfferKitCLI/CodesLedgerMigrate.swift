@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
 import OfferCodes
+import OfferLedger
 
 /// `offerkit codes ledger migrate`: brings a ledger of an older OfferKit up to date. Commands that
 /// only read a ledger (validate, plan, status, export's listings, apply --dry-run, ledger copy's
 /// source) never do; they name this command instead.
-struct CodesLedgerMigrate: ParsableCommand {
+struct CodesLedgerMigrate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
         abstract: "Bring a ledger written by an older OfferKit up to date (commands that only read it never do).",
@@ -20,7 +21,7 @@ struct CodesLedgerMigrate: ParsableCommand {
 
     @OptionGroup var ledger: LedgerOptions
 
-    func run() throws {
+    func run() async throws {
         let location = try ledger.location()
         if case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
             throw CLIError.io(path: LedgerLocation.redacted(path), reason: "no ledger file there; nothing was created")
@@ -28,14 +29,14 @@ struct CodesLedgerMigrate: ParsableCommand {
         let before: Int
         let current: Int
         do {
-            _ = try LedgerOptions.openReadOnly(location)
+            try await LedgerOptions.withLedger(location, access: .readOnly) { _ in }
             Output.line("ledger \(location) is up to date; nothing was changed")
             return
         } catch LedgerError.olderSchema(_, let applied, let latest) {
             before = applied
             current = latest
         }
-        try LedgerOptions.open(location).checkIntegrity()
+        try await LedgerOptions.withLedger(location) { try await $0.checkIntegrity() }
         Output.line("ledger \(location) brought up to date: schema version \(before) to \(current)")
     }
 }

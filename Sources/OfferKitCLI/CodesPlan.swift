@@ -2,10 +2,11 @@ import ArgumentParser
 import Foundation
 import OfferCodes
 import OfferJSON
+import OfferLedger
 import OfferSigning
 
 /// `offerkit codes plan`: the App Store Connect requests that create a campaign.
-struct CodesPlan: ParsableCommand {
+struct CodesPlan: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plan",
         abstract: "Print the App Store Connect requests (method, path, JSON:API body) that create a campaign.",
@@ -39,14 +40,15 @@ struct CodesPlan: ParsableCommand {
 
     func validate() throws { try noLedger.check(options.ledger) }
 
-    func run() throws {
-        let ledger = try noLedger.openForReading(options.ledger)
-        // Given codes are looked up in the ledger's index: check that it matches the codes table.
-        try ledger?.checkIntegrity(thorough: true)
-        let campaign = try Self.withRecordedExpiry(options.load(ledger: ledger), ledger: ledger)
-        if let ledger { try RecordedBatchCheck.verify(campaign, ledger: ledger) }
-        let codes = CustomCodeSource(campaign: campaign, ledger: ledger)
-        try codes.checkGenerated()
+    func run() async throws {
+        let (campaign, codes) = try await noLedger.withReadable(options.ledger) { ledger in
+            // Given codes are looked up in the ledger's index: check that it matches the codes table.
+            try await ledger?.checkIntegrity(thorough: true)
+            let campaign = try await Self.withRecordedExpiry(options.load(ledger: ledger), ledger: ledger)
+            if let ledger { try await RecordedBatchCheck.verify(campaign, ledger: ledger) }
+            let codes = try await CustomCodeSource.read(campaign: campaign, ledger: ledger)
+            return (campaign, codes)
+        }
         let sink = try OutputSink(path: out, overwrite: force)
         do {
             switch format {
@@ -71,10 +73,10 @@ struct CodesPlan: ParsableCommand {
 extension CodesPlan {
     /// Batches already recorded by `codes generate` keep the expiry they were recorded with, so a
     /// relative date ("P90D") planned on a later day still matches the ledger and the exports.
-    static func withRecordedExpiry(_ campaign: Campaign, ledger: (any CodeLedger)?) throws -> Campaign {
+    static func withRecordedExpiry(_ campaign: Campaign, ledger: CodeLedger?) async throws -> Campaign {
         guard let ledger else { return campaign }
         var campaign = campaign
-        for batch in try ledger.batches(campaign: campaign.name) {
+        for batch in try await ledger.batches(campaign: campaign.name) {
             guard let offerIndex = campaign.offers.firstIndex(where: { $0.referenceName == batch.offer }) else {
                 continue
             }
@@ -92,28 +94,34 @@ extension CodesPlan {
     }
 }
 
-/// The code strings of a custom-code batch: given ones from the campaign, generated ones from the ledger.
-struct CustomCodeSource {
+/// The code strings of a custom-code batch: given ones from the campaign, generated ones from the
+/// ledger, read before planning (the planner asks for them as it goes).
+struct CustomCodeSource: Sendable {
     let campaign: Campaign
-    let ledger: (any CodeLedger)?
+    /// The generated batches' codes, by offer reference name and batch index.
+    private let generated: [String: [String]]
 
-    /// Fails before anything is written when a generated batch is not in the ledger yet.
-    func checkGenerated() throws {
+    /// Reads the codes of the campaign's generated batches; fails before anything is written when
+    /// one is not in the ledger yet.
+    static func read(campaign: Campaign, ledger: CodeLedger?) async throws -> CustomCodeSource {
         let recorded = Set(
-            try ledger?.batches(campaign: campaign.name).filter { $0.kind == .custom }.map {
+            try await ledger?.batches(campaign: campaign.name).filter { $0.kind == .custom }.map {
                 "\($0.offer)\u{0}\($0.index)"
-            }
-                ?? [])
+            } ?? [])
+        var generated: [String: [String]] = [:]
         for offer in campaign.offers {
             for (batchIndex, batch) in offer.customCodes.enumerated() {
-                guard case .generated = batch.source, !recorded.contains("\(offer.referenceName)\u{0}\(batchIndex)")
-                else { continue }
-                throw missing(offer, batchIndex)
+                guard case .generated = batch.source else { continue }
+                let key = "\(offer.referenceName)\u{0}\(batchIndex)"
+                guard recorded.contains(key), let ledger else { throw missing(offer, batchIndex) }
+                generated[key] = try await ledger.customCodes(
+                    campaign: campaign.name, offer: offer.referenceName, batchIndex: batchIndex)
             }
         }
+        return CustomCodeSource(campaign: campaign, generated: generated)
     }
 
-    private func missing(_ offer: OfferDefinition, _ batchIndex: Int) -> CLIError {
+    private static func missing(_ offer: OfferDefinition, _ batchIndex: Int) -> CLIError {
         CLIError.usage(
             "offer \"\(offer.referenceName)\", custom-code batch \(batchIndex + 1) is generated: run "
                 + "`offerkit codes generate` first (with the same ledger), then plan again")
@@ -122,9 +130,8 @@ struct CustomCodeSource {
     /// The planner asks only for generated batches; given codes come from the campaign itself.
     func codes(offerIndex: Int, batchIndex: Int) throws -> [String] {
         let offer = campaign.offers[offerIndex]
-        let codes =
-            try ledger?.customCodes(campaign: campaign.name, offer: offer.referenceName, batchIndex: batchIndex) ?? []
-        guard !codes.isEmpty else { throw missing(offer, batchIndex) }
+        let codes = generated["\(offer.referenceName)\u{0}\(batchIndex)"] ?? []
+        guard !codes.isEmpty else { throw Self.missing(offer, batchIndex) }
         return codes
     }
 }

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
 import OfferCodes
+import OfferLedger
 
 /// `offerkit codes status`: what the ledger holds for a campaign and how much was handed out.
-struct CodesStatus: ParsableCommand {
+struct CodesStatus: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Show a campaign's codes per offer and batch: recorded, in the ledger, handed out and left.",
@@ -23,16 +24,20 @@ struct CodesStatus: ParsableCommand {
     @Option(help: "text (a table) or json (the members of GET /v1/campaigns/{name}/status; see docs/offer-codes.md).")
     var format: OutputFormat = .text
 
-    func run() throws {
+    func run() async throws {
         let campaign = try options.loadRecorded()
         let today = try options.day()
-        let ledger = try options.ledger.requireForReading(for: "status")
-        let status = try ledger.status(campaign: campaign.name, today: today)
+        let (status, resources) = try await options.ledger.withRequiredForReading(for: "status") { ledger in
+            (
+                try await ledger.status(campaign: campaign.name, today: today),
+                try await ledger.connectResources(campaign: campaign.name)
+            )
+        }
         let recorded = Set(status.offers.map(\.name))
         let report = StatusReport(
             status, today: today,
             unrecordedOffers: campaign.offers.map(\.referenceName).filter { !recorded.contains($0) },
-            resources: try ledger.connectResources(campaign: campaign.name))
+            resources: resources)
         switch format {
         case .json:
             for note in report.notes { Output.note(note) }

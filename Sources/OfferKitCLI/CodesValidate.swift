@@ -2,10 +2,11 @@ import ArgumentParser
 import Foundation
 import OfferCodes
 import OfferJSON
+import OfferLedger
 import OfferSigning
 
 /// `offerkit codes validate`: every problem of a campaign, in one run.
-struct CodesValidate: ParsableCommand {
+struct CodesValidate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check a campaign against App Store Connect's rules and the ledger; report every problem at once.",
@@ -20,12 +21,13 @@ struct CodesValidate: ParsableCommand {
 
     func validate() throws { try noLedger.check(options.ledger) }
 
-    func run() throws {
-        let ledger = try noLedger.openForReading(options.ledger)
-        // Given codes are looked up in the ledger's index: check that it matches the codes table.
-        try ledger?.checkIntegrity(thorough: true)
-        let report = try CampaignValidator(today: options.day(), ledger: ledger).validate(
-            json: options.readCampaignBytes())
+    func run() async throws {
+        let report = try await noLedger.withReadable(options.ledger) { ledger in
+            // Given codes are looked up in the ledger's index: check that it matches the codes table.
+            try await ledger?.checkIntegrity(thorough: true)
+            return try await CampaignValidator(today: options.day()).validate(
+                json: options.readCampaignBytes(), against: ledger)
+        }
         switch output.format {
         case .json:
             // The members POST /v1/campaigns/validate answers with, from the same encoder.

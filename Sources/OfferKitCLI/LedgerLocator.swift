@@ -1,4 +1,5 @@
 import OfferCodes
+import OfferLedger
 
 /// A ledger locator as the CLI reads it (`--ledger`, `OFFERKIT_LEDGER`, `codes ledger copy --from`
 /// and `--to`, `serve --ledger`): parsed by ``LedgerLocation``, with a warning when a PostgreSQL

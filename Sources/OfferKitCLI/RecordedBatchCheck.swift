@@ -1,4 +1,5 @@
 import OfferCodes
+import OfferLedger
 
 /// Refuses a campaign file whose batches no longer match what the ledger recorded for them.
 ///
@@ -6,9 +7,9 @@ import OfferCodes
 /// the codes that were issued: if the file changed (a given code renamed, a count or redemption
 /// limit altered), `plan` would create something other than what `export` hands out.
 enum RecordedBatchCheck {
-    static func verify(_ campaign: Campaign, ledger: any CodeLedger) throws {
+    static func verify(_ campaign: Campaign, ledger: CodeLedger) async throws {
         var changes: [String] = []
-        for batch in try ledger.batches(campaign: campaign.name) {
+        for batch in try await ledger.batches(campaign: campaign.name) {
             let label =
                 "offer \"\(batch.offer)\", \(batch.kind == .custom ? "custom-code" : "one-time-use") batch "
                 + "\(batch.index + 1)"
@@ -32,7 +33,7 @@ enum RecordedBatchCheck {
                     )
                 }
                 if case .given(let codes) = current.source {
-                    let recorded = try ledger.customCodes(
+                    let recorded = try await ledger.customCodes(
                         campaign: campaign.name, offer: batch.offer, batchIndex: batch.index)
                     if codes.map({ $0.uppercased() }) != recorded.map({ $0.uppercased() }) {
                         changes.append("\(label): its codes differ from the ones recorded")

@@ -4,6 +4,7 @@ import Logging
 import NIOPosix
 import OfferCodes
 import OfferJSON
+import OfferLedger
 import OfferService
 
 struct ServeCommand: AsyncParsableCommand {
@@ -176,14 +177,18 @@ struct ServeCommand: AsyncParsableCommand {
         }
         // Before the ledger: a bad certificate is said at once, not after waiting for PostgreSQL.
         let tls = try configuration.tls.map { files throws(ConfigurationError) in try ServiceTLS.load(files) }
-        // Opening blocks (a PostgreSQL ledger waits for its server, and refuses to on an event loop,
-        // where this command's tasks run): on a thread of NIO's pool for blocking work.
-        var openedLedger: (any OpenLedger)?
-        if let location = configuration.ledger {
-            openedLedger = try await NIOThreadPool.singleton.runIfActive { try LedgerOptions.open(location) }
+        // A PostgreSQL ledger's connections run while the service runs, and end with it.
+        guard let location = configuration.ledger else {
+            return try await serve(configuration, tls: tls, ledger: nil)
         }
+        try await LedgerOptions.withLedger(location) { ledger in
+            try await serve(configuration, tls: tls, ledger: ledger)
+        }
+    }
+
+    private func serve(_ configuration: ServiceConfiguration, tls: ServiceTLS?, ledger: CodeLedger?) async throws {
         let service = try OfferService(
-            configuration: configuration, ledger: openedLedger, authentication: noAuth ? .disabled : .required)
+            configuration: configuration, ledger: ledger, authentication: noAuth ? .disabled : .required)
         let keyFiles =
             configuration.apps.values.map(\.keyFile)
             + [configuration.connectAPI?.keyFile, configuration.tls?.privateKey].compactMap { $0 }

@@ -1,5 +1,6 @@
 import Foundation
 import OfferCodes
+import OfferLedger
 
 /// What `offerkit codes status` prints: a table per offer (``text``), or the library's
 /// ``CampaignStatusReport`` as JSON (the members `GET /v1/campaigns/{name}/status` answers with).

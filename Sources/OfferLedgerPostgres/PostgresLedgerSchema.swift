@@ -1,14 +1,20 @@
+import Logging
 import OfferCodes
+import OfferLedger
 import PostgresNIO
 
 /// The PostgreSQL ledger's tables, in the location's schema, and the migrations that create
 /// them: add new migrations at the end of ``migrations``, never edit one.
 ///
-/// The tables hold what ``SQLiteLedger``'s do (see its schema), with PostgreSQL's types:
+/// The tables hold what the SQLite ledger's do (see its schema), with PostgreSQL's types:
 /// `apps`, `campaigns` and `offers` (each with a `seq` identity that keeps the order they were
 /// first recorded), `batches` (with `stored_codes`, `codes_digest` and `checksum`, see the
-/// digests of the SQLite ledger) and `codes`, unique per app by `code_key`. Applied migrations
-/// are listed in `offerkit_migrations`.
+/// batch digests), `codes` (unique per app by `code_key`; since v4 with each row's `digest`),
+/// `assignments`, `connect_resources`, and since v4 `code_lanes` and `offers.revision`. Applied
+/// migrations are listed in `offerkit_migrations`.
+///
+/// Since v4 the schema also holds the claim's statement, `offerkit_claim_code` (see
+/// ``claimFunction4``), and `offerkit_check_code`, which checks a code against its digest.
 enum PostgresLedgerSchema {
     /// One schema version: SQL statements, separated by `;` (none holds one otherwise), run in
     /// the ledger's schema.
@@ -30,6 +36,9 @@ enum PostgresLedgerSchema {
         Migration(identifier: migrationPrefix + "postgres-v1", sql: version1),
         Migration(identifier: migrationPrefix + "postgres-v2", sql: version2, wholeStatements: [claimFunction]),
         Migration(identifier: migrationPrefix + "postgres-v3", sql: version3),
+        Migration(
+            identifier: migrationPrefix + "postgres-v4", sql: version4,
+            wholeStatements: [checkFunction4, claimFunction4]),
     ]
 
     /// The ledger's tables and their columns (`name type` with `not null` where it applies), in
@@ -38,6 +47,11 @@ enum PostgresLedgerSchema {
         var columns = version1Columns
         if applied >= 2 { columns["assignments"] = version2AssignmentColumns }
         if applied >= 3 { columns["connect_resources"] = version3ConnectResourceColumns }
+        if applied >= 4 {
+            columns["codes"]?.append("digest bytea")
+            columns["offers"]?.append("revision bigint not null")
+            columns["code_lanes"] = version4LaneColumns
+        }
         return columns
     }
 
@@ -54,6 +68,11 @@ enum PostgresLedgerSchema {
         "id bigint not null", "campaign text not null", "offer text not null", "kind text not null",
         "key text not null", "request_id text not null", "resource_type text not null", "state text not null",
         "asc_id text", "body_digest text not null", "error text", "updated_at timestamp with time zone not null",
+    ]
+
+    private static let version4LaneColumns = [
+        "batch_id bigint not null", "lane bigint not null", "shared boolean not null", "taken bigint not null",
+        "capacity bigint not null", "step bigint not null",
     ]
 
     private static let version1Columns: [String: [String]] = [
@@ -224,84 +243,204 @@ enum PostgresLedgerSchema {
         $$
         """
 
-    /// Brings the schema up to date, inside the caller's transaction, which holds the migration
-    /// lock (see ``PostgresLedger``).
+    /// The digest of each code row, the revision of each offer, the code lanes (built by the
+    /// ledger after opening), and the claim's new statement.
+    private static let version4 = """
+        DROP FUNCTION offerkit_claim(TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, TIMESTAMPTZ, BIGINT[]);
+        ALTER TABLE codes ADD COLUMN digest BYTEA;
+        UPDATE codes SET digest = \(CodeDigest.sql(batchId: "batch_id", seq: "seq", code: "COALESCE(code, code_key)"));
+        ALTER TABLE offers ADD COLUMN revision BIGINT NOT NULL DEFAULT 0;
+        CREATE TABLE code_lanes (
+            batch_id BIGINT NOT NULL REFERENCES batches(id),
+            lane BIGINT NOT NULL CHECK (lane >= 0),
+            shared BOOLEAN NOT NULL,
+            taken BIGINT NOT NULL CHECK (taken >= 0),
+            capacity BIGINT NOT NULL CHECK (taken <= capacity),
+            step BIGINT NOT NULL CHECK (step >= 1),
+            PRIMARY KEY (batch_id, lane)
+        )
+        """
+
+    /// Checks a code against its digest (``CodeDigest``): raises `XX001` (data corrupted),
+    /// naming the code by its position, never its text.
+    private static let checkFunction4 = """
+        CREATE FUNCTION offerkit_check_code(p_batch BIGINT, p_seq BIGINT, p_code TEXT, p_digest BYTEA)
+        RETURNS void LANGUAGE plpgsql IMMUTABLE AS $$
+        BEGIN
+            IF p_digest IS DISTINCT FROM \(CodeDigest.sql(batchId: "p_batch", seq: "p_seq", code: "p_code")) THEN
+                RAISE EXCEPTION 'code number % of batches row % does not match its digest: it changed after OfferKit '
+                    'recorded it', p_seq + 1, p_batch USING ERRCODE = 'XX001';
+            END IF;
+        END
+        $$
+        """
+
+    /// One claim in one statement (see ``ClaimRequest``): the recipient's code when they hold one
+    /// (`held`); else, after checking the offer's revision (`stale`) and switch (`inactive`), the
+    /// next code of the first of `p_batches` that has one: of a personal batch, the lane whose
+    /// next code comes first among those no other claim holds (`FOR UPDATE SKIP LOCKED`; when
+    /// claims hold every lane with a code left, it waits for one), of a shared batch the first
+    /// code with room (`FOR UPDATE`: one claim at a time per code); the code checked against its
+    /// digest, the assignment recorded and the lane moved on (`assigned`); or none (`exhausted`).
+    /// A claim of the same recipient that commits first makes the insert fail on the unique index
+    /// of the recipient (the caller asks again). `search_path` is the ledger's schema, fixed when
+    /// the function is created.
+    private static let claimFunction4 = """
+        CREATE FUNCTION offerkit_claim_code(
+            p_campaign TEXT, p_offer TEXT, p_environment TEXT, p_recipient TEXT, p_channel TEXT, p_assigned_at TEXT,
+            p_revision BIGINT, p_batches BIGINT[], p_shared BOOLEAN)
+        RETURNS TABLE (r_outcome TEXT, r_batch BIGINT, r_seq BIGINT, r_code TEXT, r_channel TEXT, r_assigned_at TEXT)
+        LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+        DECLARE
+            v_active BOOLEAN;
+            v_revision BIGINT;
+            v_batch BIGINT;
+            v_lane BIGINT;
+            v_seq BIGINT;
+            v_code TEXT;
+            v_digest BYTEA;
+            v_channel TEXT;
+            v_at TEXT;
+        BEGIN
+            SELECT a.batch_id, a.seq, COALESCE(k.code, k.code_key), k.digest, a.channel,
+                to_char(a.assigned_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+            INTO v_batch, v_seq, v_code, v_digest, v_channel, v_at
+            FROM assignments a JOIN codes k ON k.batch_id = a.batch_id AND k.seq = a.seq
+            WHERE a.campaign = p_campaign AND a.offer = p_offer AND a.environment = p_environment
+                AND a.recipient = p_recipient;
+            IF FOUND THEN
+                PERFORM offerkit_check_code(v_batch, v_seq, v_code, v_digest);
+                RETURN QUERY SELECT 'held'::TEXT, v_batch, v_seq, v_code, v_channel, v_at;
+                RETURN;
+            END IF;
+            SELECT o.active, o.revision INTO v_active, v_revision FROM offers o
+            WHERE o.campaign = p_campaign AND o.name = p_offer;
+            IF NOT FOUND OR v_revision <> p_revision THEN
+                RETURN QUERY SELECT 'stale'::TEXT, NULL::BIGINT, NULL::BIGINT, NULL::TEXT, NULL::TEXT, NULL::TEXT;
+                RETURN;
+            END IF;
+            IF NOT v_active THEN
+                RETURN QUERY SELECT 'inactive'::TEXT, NULL::BIGINT, NULL::BIGINT, NULL::TEXT, NULL::TEXT, NULL::TEXT;
+                RETURN;
+            END IF;
+            FOREACH v_batch IN ARRAY p_batches LOOP
+                IF p_shared THEN
+                    SELECT l.lane, l.lane INTO v_lane, v_seq FROM code_lanes l
+                    WHERE l.batch_id = v_batch AND l.taken < l.capacity ORDER BY l.lane LIMIT 1 FOR UPDATE;
+                ELSE
+                    SELECT l.lane, l.lane + l.taken * l.step INTO v_lane, v_seq FROM code_lanes l
+                    WHERE l.batch_id = v_batch AND l.taken < l.capacity
+                    ORDER BY l.lane + l.taken * l.step LIMIT 1 FOR UPDATE SKIP LOCKED;
+                    IF NOT FOUND THEN
+                        SELECT l.lane, l.lane + l.taken * l.step INTO v_lane, v_seq FROM code_lanes l
+                        WHERE l.batch_id = v_batch AND l.taken < l.capacity
+                        ORDER BY l.lane + l.taken * l.step LIMIT 1 FOR UPDATE;
+                    END IF;
+                END IF;
+                IF FOUND THEN
+                    SELECT COALESCE(k.code, k.code_key), k.digest INTO v_code, v_digest FROM codes k
+                    WHERE k.batch_id = v_batch AND k.seq = v_seq;
+                    IF NOT FOUND THEN
+                        RAISE EXCEPTION 'code number % of batches row % is missing from the ledger', v_seq + 1, v_batch
+                            USING ERRCODE = 'XX001';
+                    END IF;
+                    PERFORM offerkit_check_code(v_batch, v_seq, v_code, v_digest);
+                    INSERT INTO assignments (batch_id, seq, campaign, offer, environment, recipient, shared, channel,
+                        assigned_at)
+                    VALUES (v_batch, v_seq, p_campaign, p_offer, p_environment, p_recipient, p_shared, p_channel,
+                        p_assigned_at::TIMESTAMPTZ);
+                    UPDATE code_lanes SET taken = taken + 1 WHERE batch_id = v_batch AND lane = v_lane;
+                    RETURN QUERY SELECT 'assigned'::TEXT, v_batch, v_seq, v_code, p_channel, p_assigned_at;
+                    RETURN;
+                END IF;
+            END LOOP;
+            RETURN QUERY SELECT 'exhausted'::TEXT, NULL::BIGINT, NULL::BIGINT, NULL::TEXT, NULL::TEXT, NULL::TEXT;
+        END
+        $$
+        """
+
+    /// Brings the schema up to date (with ``LedgerAccess/readWrite``; read-only, checks that it is),
+    /// in one transaction on `connection` that holds the migration lock before it looks at what
+    /// the schema holds: processes that open a new ledger at the same time all succeed, and only
+    /// the first creates the tables. Then checks that the schema holds a ledger (every batch's
+    /// codes against its digest, once, for a ledger that just got its code digests).
     ///
     /// - Throws: ``LedgerError/notALedger(path:)`` for a schema with tables of another program,
     ///   ``LedgerError/newerSchema(path:unknownMigrations:)`` for a ledger of a newer OfferKit,
+    ///   ``LedgerError/olderSchema(path:applied:current:)`` for one of an earlier OfferKit opened read-only,
     ///   and ``LedgerError/corrupt(path:reason:)`` when the tables or the list of migrations
     ///   differ from what OfferKit created.
-    static func migrate(_ session: PostgresSession, schema: String, label: String) throws {
-        let schemaExists = try session.query("SELECT 1 FROM pg_namespace WHERE nspname = \(schema)").count == 1
-        if !schemaExists {
-            try session.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"))
+    static func prepare(
+        _ connection: PostgresConnection, location: PostgresLocation, access: LedgerAccess, logger: Logger
+    ) async throws {
+        let schema = location.schema
+        let label = location.description
+        @discardableResult
+        func query(_ query: PostgresQuery) async throws -> [[LedgerValue]] {
+            try await connection.query(query, logger: logger).collect().map(PostgresValues.values)
         }
-        let applied = try appliedMigrations(session, schema: schema, label: label)
-        if applied == 0 {
-            try session.query(
-                PostgresQuery(
-                    unsafeSQL: """
-                        CREATE TABLE \(migrationsTable) (
-                            identifier TEXT NOT NULL PRIMARY KEY,
-                            applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
-                        """))
-        }
-        for migration in migrations.dropFirst(applied) {
-            // One statement at a time: the extended protocol runs one per query.
-            for statement in migration.sql.split(separator: ";") where !statement.allSatisfy(\.isWhitespace) {
-                try session.query(PostgresQuery(unsafeSQL: String(statement)))
+        try await query("BEGIN ISOLATION LEVEL READ COMMITTED")
+        do {
+            try await query(
+                "SELECT pg_advisory_xact_lock(hashtextextended(\("offerkit-ledger-migration:" + schema), 0))")
+            let schemaExists = try await query("SELECT 1 FROM pg_namespace WHERE nspname = \(schema)").count == 1
+            let tables = Set(
+                try await query(
+                    """
+                    SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                    WHERE n.nspname = \(schema) AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+                    """
+                ).compactMap { row -> String? in if case .text(let name)? = row.first { name } else { nil } })
+            let identifiers =
+                tables.contains(migrationsTable)
+                ? try await query("SELECT identifier FROM offerkit_migrations").compactMap { row -> String? in
+                    if case .text(let identifier)? = row.first { identifier } else { nil }
+                } : nil
+            let applied = try LedgerMigrations.appliedCount(
+                tables: tables, ledgerTables: allTables, migrationsTable: migrationsTable, applied: identifiers,
+                known: migrations.map(\.identifier), prefix: migrationPrefix, path: label)
+            if applied > 0 { try await checkColumns(query, schema: schema, applied: applied, label: label) }
+            if access == .readOnly {
+                guard applied == migrations.count else {
+                    throw LedgerError.olderSchema(path: label, applied: applied, current: migrations.count)
+                }
+                try await query("COMMIT")
+                return
             }
-            for statement in migration.wholeStatements {
-                try session.query(PostgresQuery(unsafeSQL: statement))
+            if !schemaExists { try await query(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)")) }
+            if applied == 0 {
+                try await query(
+                    PostgresQuery(
+                        unsafeSQL: """
+                            CREATE TABLE \(migrationsTable) (
+                                identifier TEXT NOT NULL PRIMARY KEY,
+                                applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
+                            """))
             }
-            try session.query("INSERT INTO offerkit_migrations (identifier) VALUES (\(migration.identifier))")
+            for migration in migrations.dropFirst(applied) {
+                // One statement at a time: the extended protocol runs one per query.
+                for statement in migration.sql.split(separator: ";") where !statement.allSatisfy(\.isWhitespace) {
+                    try await query(PostgresQuery(unsafeSQL: String(statement)))
+                }
+                for statement in migration.wholeStatements { try await query(PostgresQuery(unsafeSQL: statement)) }
+                try await query("INSERT INTO offerkit_migrations (identifier) VALUES (\(migration.identifier))")
+            }
+            if (1..<4).contains(applied) {
+                // The codes just got their digests: only codes that match their batch's digest may.
+                try await checkCodes(query, label: label)
+            }
+            try await query("COMMIT")
+        } catch {
+            _ = try? await query("ROLLBACK")
+            throw error
         }
     }
 
-    /// The number of migrations applied (0 for a missing or empty schema), after checking that the
-    /// schema is empty or exactly a ledger's. Reads only.
-    static func appliedMigrations(_ session: PostgresSession, schema: String, label: String) throws -> Int {
-        let tables = Set(
-            try session.query(
-                """
-                SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-                WHERE n.nspname = \(schema) AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
-                """
-            ).map { try $0.decode(String.self) })
-        if tables.isEmpty { return 0 }
-        let ours = tables.intersection(allTables)
-        guard tables.contains(migrationsTable) else {
-            if ours.isEmpty { throw LedgerError.notALedger(path: label) }
-            throw LedgerError.corrupt(
-                path: label, reason: "its table \(migrationsTable) (the schema versions) is missing")
-        }
-        let applied = try session.query("SELECT identifier FROM offerkit_migrations").map {
-            try $0.decode(String.self)
-        }
-        let known = migrations.map(\.identifier)
-        let unknown = Set(applied).subtracting(known).sorted()
-        guard unknown.allSatisfy({ $0.hasPrefix(migrationPrefix) }) else {
-            if ours.isEmpty { throw LedgerError.notALedger(path: label) }
-            throw LedgerError.corrupt(path: label, reason: "its list of schema versions holds unknown entries")
-        }
-        let count = known.prefix { applied.contains($0) }.count
-        guard Set(applied).subtracting(unknown) == Set(known.prefix(count)) else {
-            throw LedgerError.corrupt(path: label, reason: "its list of schema versions has gaps")
-        }
-        if !unknown.isEmpty {
-            guard count == known.count else {
-                throw LedgerError.corrupt(path: label, reason: "its list of schema versions has gaps")
-            }
-            throw LedgerError.newerSchema(path: label, unknownMigrations: unknown)
-        }
-        if count == 0 {
-            if !tables.subtracting([migrationsTable]).isEmpty {
-                if ours.isEmpty { throw LedgerError.notALedger(path: label) }
-                throw LedgerError.corrupt(path: label, reason: "it has tables but no schema version")
-            }
-            return 0
-        }
-        let rows = try session.query(
+    /// Compares the tables' columns with the ones the applied migrations create.
+    private static func checkColumns(
+        _ query: (PostgresQuery) async throws -> [[LedgerValue]], schema: String, applied: Int, label: String
+    ) async throws {
+        let rows = try await query(
             """
             SELECT c.relname, a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
                 || CASE WHEN a.attnotnull THEN ' not null' ELSE '' END
@@ -312,10 +451,10 @@ enum PostgresLedgerSchema {
             """)
         var columns: [String: [String]] = [:]
         for row in rows {
-            let (table, column) = try row.decode((String, String).self)
+            guard case .text(let table)? = row.first, case .text(let column)? = row.last else { continue }
             columns[table, default: []].append(column)
         }
-        let expected = expectedColumns(applied: count)
+        let expected = expectedColumns(applied: applied)
         if columns != expected {
             let names = Set(columns.keys).union(expected.keys).filter { columns[$0] != expected[$0] }
             throw LedgerError.corrupt(
@@ -323,6 +462,22 @@ enum PostgresLedgerSchema {
                 reason: "the definition of \(names.sorted().joined(separator: ", ")) differs from the one OfferKit "
                     + "created")
         }
-        return count
+    }
+
+    /// Checks every batch's codes against the batch's digest (and every row against its own).
+    private static func checkCodes(_ query: (PostgresQuery) async throws -> [[LedgerValue]], label: String) async throws
+    {
+        for values in try await query(
+            PostgresQuery(unsafeSQL: "SELECT \(StoredBatch.columns) FROM batches ORDER BY id"))
+        {
+            let batch = try StoredBatch(values, path: label)
+            var check = StoredBatch.CodeCheck(batch, path: label)
+            for row in try await query(
+                "SELECT seq, COALESCE(code, code_key), digest FROM codes WHERE batch_id = \(batch.id) ORDER BY seq")
+            {
+                _ = try check.add(row)
+            }
+            try check.finish(extraRows: 0)
+        }
     }
 }

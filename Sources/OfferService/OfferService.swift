@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import OfferCodes
+import OfferLedger
 import OfferRetention
 import OfferSigning
 
@@ -23,8 +24,9 @@ public struct OfferService: Sendable {
     /// - Parameters:
     ///   - configuration: the apps, their keys, the API keys, limits and the optional sections.
     ///   - ledger: the code ledger that the configuration's ``ServiceConfiguration/ledger``
-    ///     names, opened by the caller (`SQLiteLedger`, or `PostgresLedger` of `OfferLedgerPostgres`);
-    ///     with one, the service has `POST /v1/codes/claim` and `GET /v1/campaigns/{name}/status`.
+    ///     names, opened by the caller (`CodeLedger.sqlite(path:access:)`, or
+    ///     `CodeLedger.withPostgres` of `OfferLedgerPostgres`, around the service's run); with one,
+    ///     the service has `POST /v1/codes/claim` and `GET /v1/campaigns/{name}/status`.
     ///   - authentication: whether requests need an API key (``Authentication/required``, the default).
     ///   - metrics: where the service counts requests, signatures and refusals (`GET /metrics`).
     ///   - clock: the time tokens and signatures are issued at.
@@ -38,7 +40,7 @@ public struct OfferService: Sendable {
     ///   authentication is required and there is no API key, or the configuration names a ledger
     ///   and none is given.
     public init(
-        configuration: ServiceConfiguration, ledger: (any CodeLedger)? = nil,
+        configuration: ServiceConfiguration, ledger: CodeLedger? = nil,
         authentication: Authentication = .required, metrics: ServiceMetrics = ServiceMetrics(),
         clock: SigningClock = .system, nonces: NonceGenerator = .random,
         retentionDecider: (any RetentionDecider)? = nil,

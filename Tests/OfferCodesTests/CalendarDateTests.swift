@@ -55,7 +55,7 @@ struct CalendarDateTests {
     @Test("a campaign validated on a day in 9999 is checked, not a crash")
     func validatingNearTheEndOfTheCalendar() throws {
         for today in ["9999-07-01", "9999-12-31"] {
-            let report = try CampaignValidator(today: CalendarDate(today)!, ledger: nil)
+            let report = try CampaignValidator(today: CalendarDate(today)!)
                 .validate(json: CampaignFixtures.bytes(CampaignFixtures.json(CampaignFixtures.everyCombination)))
             #expect(report.problems.allSatisfy { !$0.message.isEmpty })
         }

@@ -62,10 +62,12 @@ struct CampaignValidatorTests {
         #expect(try report.validCampaign() == campaign)
     }
 
-    @Test func passesACampaignWithEveryAllowedPair() throws {
+    @Test func passesACampaignWithEveryAllowedPair() async throws {
         let campaign = Fixtures.everyCombination
-        #expect(try CampaignValidator(today: Fixtures.today, ledger: CampaignFixtureLedger()).validate(campaign) == [])
-        #expect(try Fixtures.validate(Fixtures.json(campaign), ledger: CampaignFixtureLedger()).isValid)
+        #expect(
+            try await CampaignValidator(today: Fixtures.today).validate(campaign, against: CampaignFixtureLedger())
+                == [])
+        #expect(try await Fixtures.validate(Fixtures.json(campaign), against: CampaignFixtureLedger()).isValid)
     }
 
     @Test func passesTheExampleCampaignToday() throws {
@@ -543,20 +545,20 @@ struct CampaignValidatorTests {
             allowed: "unique among the app's offers")
     }
 
-    @Test func rejectsReferenceNamesOfActiveOffersInOtherCampaigns() throws {
+    @Test func rejectsReferenceNamesOfActiveOffersInOtherCampaigns() async throws {
         let offer = Fixtures.offerJSON(type: .consumable, mode: .oneTime, referenceName: "Gems")
         let ledger = CampaignFixtureLedger(entries: [
             .init(campaign: "winter-2026", activeOffers: ["Gems"]),
             .init(campaign: Fixtures.campaignName, activeOffers: ["Gems"]),
         ])
         Fixtures.expectOnly(
-            try Fixtures.problems(ofOffer: offer, ledger: ledger), rule: "duplicate-reference-name",
+            try await Fixtures.problems(ofOffer: offer, against: ledger), rule: "duplicate-reference-name",
             path: "$.offers[0].referenceName", message: ["active offer of this app in another campaign", "ledger"])
         let ownOnly = CampaignFixtureLedger(entries: [
             .init(campaign: Fixtures.campaignName, activeOffers: ["Gems"]),
             .init(campaign: "other-app", appAppleId: "999", activeOffers: ["Gems"]),
         ])
-        #expect(try Fixtures.problems(ofOffer: offer, ledger: ownOnly) == [])
+        #expect(try await Fixtures.problems(ofOffer: offer, against: ownOnly) == [])
     }
 
     @Test func rejectsDuplicateCustomCodesIgnoringCase() throws {
@@ -576,19 +578,19 @@ struct CampaignValidatorTests {
         #expect(sameBatch.allSatisfy { $0.path == "$.offers[0].customCodes[0].codes[1]" })
     }
 
-    @Test func rejectsCustomCodesIssuedByOtherCampaigns() throws {
+    @Test func rejectsCustomCodesIssuedByOtherCampaigns() async throws {
         let offer = Fixtures.offerJSON(
             type: .consumable, mode: .oneTime, changing: ["customCodes": Self.givenCodes(["NEW1", "SPRING27"])])
         let ledger = CampaignFixtureLedger(entries: [.init(campaign: "winter-2026", codes: ["spring27"])])
         Fixtures.expectOnly(
-            try Fixtures.problems(ofOffer: offer, ledger: ledger), rule: "duplicate-custom-code",
+            try await Fixtures.problems(ofOffer: offer, against: ledger), rule: "duplicate-custom-code",
             path: "$.offers[0].customCodes[0].codes[1]",
             message: ["\"SPRING27\" was already issued", "another campaign"])
         let elsewhere = CampaignFixtureLedger(entries: [
             .init(campaign: Fixtures.campaignName, codes: ["SPRING27"]),
             .init(campaign: "winter-2026", appAppleId: "999", codes: ["SPRING27"]),
         ])
-        #expect(try Fixtures.problems(ofOffer: offer, ledger: elsewhere) == [])
+        #expect(try await Fixtures.problems(ofOffer: offer, against: elsewhere) == [])
     }
 
     // MARK: Limits across offers and campaigns
@@ -610,17 +612,18 @@ struct CampaignValidatorTests {
             message: ["11 offers", "limit of 10 active offers"], allowed: "at most 10 active offers per app")
     }
 
-    @Test func countsActiveOffersOfOtherCampaigns() throws {
+    @Test func countsActiveOffersOfOtherCampaigns() async throws {
         let ledger = CampaignFixtureLedger(entries: [
             .init(campaign: "winter-2026", activeOffers: ["Old 1", "Old 2"]),
             .init(campaign: "autumn-2026", activeOffers: ["Old 3"]),
             .init(campaign: Fixtures.campaignName, activeOffers: ["Offer 0", "Offer 1"]),
             .init(campaign: "other-app", appAppleId: "999", activeOffers: ["Else"]),
         ])
-        let validator = CampaignValidator(today: Fixtures.today, ledger: ledger)
-        #expect(try validator.validate(Fixtures.campaign(offers: plainOffers(7))) == [])
+        let validator = CampaignValidator(today: Fixtures.today)
+        #expect(try await validator.validate(Fixtures.campaign(offers: plainOffers(7)), against: ledger) == [])
         Fixtures.expectOnly(
-            try validator.validate(Fixtures.campaign(offers: plainOffers(8))), rule: "active-offers-limit",
+            try await validator.validate(Fixtures.campaign(offers: plainOffers(8)), against: ledger),
+            rule: "active-offers-limit",
             path: "$.offers",
             message: ["8 offers", "3 active offers", "11 in all"])
     }
@@ -662,22 +665,24 @@ struct CampaignValidatorTests {
             allowed: "at most 1,000,000 production codes per app per calendar quarter")
     }
 
-    @Test func countsProductionCodesOfOtherCampaignsInTheSameQuarter() throws {
+    @Test func countsProductionCodesOfOtherCampaignsInTheSameQuarter() async throws {
         let ledger = CampaignFixtureLedger(entries: [
             .init(campaign: "winter-2026", productionCodes: 999_000),
             .init(campaign: "autumn-2026", quarter: "2026-Q4", productionCodes: 500_000),
             .init(campaign: Fixtures.campaignName, productionCodes: 500_000),
             .init(campaign: "other-app", appAppleId: "999", productionCodes: 500_000),
         ])
-        let validator = CampaignValidator(today: Fixtures.today, ledger: ledger)
-        #expect(try validator.validate(Fixtures.campaign(offers: [codesOffer(production: 1000)])) == [])
+        let validator = CampaignValidator(today: Fixtures.today)
+        #expect(
+            try await validator.validate(Fixtures.campaign(offers: [codesOffer(production: 1000)]), against: ledger)
+                == [])
         Fixtures.expectOnly(
-            try validator.validate(Fixtures.campaign(offers: [codesOffer(production: 1001)])),
+            try await validator.validate(Fixtures.campaign(offers: [codesOffer(production: 1001)]), against: ledger),
             rule: "production-codes-per-quarter", path: "$.offers",
             message: ["1,001 production codes", "ledger holds 999,000 more", "1,000,001 in all"])
     }
 
-    @Test func limitsSandboxCodesPerQuarter() throws {
+    @Test func limitsSandboxCodesPerQuarter() async throws {
         let validator = CampaignValidator(today: Fixtures.today)
         #expect(try validator.validate(Fixtures.campaign(offers: [codesOffer(production: 1, sandbox: 10_000)])) == [])
         Fixtures.expectOnly(
@@ -686,16 +691,20 @@ struct CampaignValidatorTests {
             allowed: "at most 10,000 sandbox codes per app per calendar quarter")
         let ledger = CampaignFixtureLedger(entries: [.init(campaign: "winter-2026", sandboxCodes: 9_990)])
         Fixtures.expectOnly(
-            try CampaignValidator(today: Fixtures.today, ledger: ledger)
-                .validate(Fixtures.campaign(offers: [codesOffer(production: 1, sandbox: 11)])),
+            try await CampaignValidator(today: Fixtures.today)
+                .validate(Fixtures.campaign(offers: [codesOffer(production: 1, sandbox: 11)]), against: ledger),
             rule: "sandbox-codes-per-quarter", path: "$.offers", message: ["ledger holds 9,990 more", "10,001 in all"])
     }
 
-    @Test func passesLedgerErrorsOn() {
-        let validator = CampaignValidator(today: Fixtures.today, ledger: CampaignFixtureLedger(failing: true))
-        #expect(throws: CampaignFixtureLedger.Unsupported.self) { try validator.validate(Fixtures.everyCombination) }
-        #expect(throws: CampaignFixtureLedger.Unsupported.self) {
-            try validator.validate(json: Fixtures.bytes(Fixtures.json(Fixtures.everyCombination)))
+    @Test func passesLedgerErrorsOn() async {
+        let validator = CampaignValidator(today: Fixtures.today)
+        let ledger = CampaignFixtureLedger(failing: true)
+        await #expect(throws: CampaignFixtureLedger.Unsupported.self) {
+            try await validator.validate(Fixtures.everyCombination, against: ledger)
+        }
+        await #expect(throws: CampaignFixtureLedger.Unsupported.self) {
+            try await validator.validate(
+                json: Fixtures.bytes(Fixtures.json(Fixtures.everyCombination)), against: ledger)
         }
     }
 

@@ -50,12 +50,14 @@ struct DisplayNameValidationTests {
         }
     }
 
-    @Test func theModelRoundTripsThroughTheCampaignFormat() throws {
+    @Test func theModelRoundTripsThroughTheCampaignFormat() async throws {
         var campaign = Fixtures.everyCombination
         campaign.offers[0].displayName = OfferDisplayName(["en": "One week free", "ko": "1주 무료"])
         let read = try CampaignReader(today: Fixtures.today).read(json: Fixtures.bytes(Fixtures.json(campaign)))
         #expect(read == campaign)
-        #expect(try CampaignValidator(today: Fixtures.today, ledger: CampaignFixtureLedger()).validate(campaign) == [])
+        #expect(
+            try await CampaignValidator(today: Fixtures.today).validate(campaign, against: CampaignFixtureLedger())
+                == [])
     }
 
     @Test func theLimitsHoldAtTheirEdges() throws {

@@ -2,6 +2,8 @@ import Foundation
 import OfferCodes
 import Testing
 
+@testable import OfferLedger
+
 /// The proof that codes are handed out exactly once when many processes claim at the same time,
 /// on each backend: processes (this test binary run again, ``ClaimWorker``) claim codes for
 /// overlapping shares of the recipients, so that two processes claim the same recipient at about
@@ -38,99 +40,103 @@ struct LedgerClaimProofTests {
         arguments: LedgerBackend.allCases)
     func eightProcessesClaimTenThousandCodesWhileThreeAreKilled(backend: LedgerBackend) async throws {
         let testStarted = Date()
-        try await backend.withSharedStore { store in
-            guard let locator = store.locator else {
+        try await backend.withSharedPlace { place in
+            guard let locator = place.locator else {
                 Issue.record("the ledger cannot be named to another process")
                 return
             }
-            let ledger = try store.open()
-            // 10,000 personal codes in two batches (claims cross from one to the other), and 50 spare.
-            let campaign = F.campaign("proof", offers: ["P"])
-            try F.record(
-                ledger, F.batch("proof", "P", index: 0, codeCount: 6_000), of: campaign,
-                codes: F.numberedCodes("PROOFA", 6_000))
-            try F.record(
-                ledger, F.batch("proof", "P", index: 1, codeCount: 4_050), of: campaign,
-                codes: F.numberedCodes("PROOFB", 4_050))
-            let recorded = try F.codes(ledger, campaign: "proof", offer: "P").map(\.code)
+            try await place.withLedger { ledger in
+                // 10,000 personal codes in two batches (claims cross from one to the other), and 50 spare.
+                let campaign = F.campaign("proof", offers: ["P"])
+                try await F.record(
+                    ledger, F.batch("proof", "P", index: 0, codeCount: 6_000), of: campaign,
+                    codes: F.numberedCodes("PROOFA", 6_000))
+                try await F.record(
+                    ledger, F.batch("proof", "P", index: 1, codeCount: 4_050), of: campaign,
+                    codes: F.numberedCodes("PROOFB", 4_050))
+                let recorded = try await F.codes(ledger, campaign: "proof", offer: "P").map(\.code)
 
-            try await F.withTemporaryFolderAwaiting { folder in
-                let children = ProofChildren(folder: folder)
-                defer { children.stopAll() }
-                var logs: [String] = []
-                func startWorker(_ share: Int, run: Int, startAt: Int = 0, waitsToBeKilled: Bool = false) throws
-                    -> ProofChildren.Child
-                {
-                    let log = folder.appendingPathComponent("claims-\(share)-\(run).log").path
-                    logs.append(log)
-                    let worker = ClaimWorker(
-                        ledger: locator, log: log, campaign: "proof", offer: "P", today: Self.today, share: share,
-                        shares: Self.shares, recipientCount: Self.recipientCount, overlapEvery: Self.overlapEvery,
-                        startAt: startAt, waitsToBeKilled: waitsToBeKilled)
-                    return try children.start(
-                        "worker-\(share)-\(run)", test: "proofClaimWorkerChild", environment: worker.environment())
-                }
-
-                let claimsStarted = Date()
-                let first = try (0..<Self.shares).map {
-                    try startWorker($0, run: 0, waitsToBeKilled: Self.victims[$0] != nil)
-                }
-                // Kill each victim once it has logged that many claims, in the middle of its next
-                // one (most likely), and start another worker on the rest of its share.
-                var pending = Self.victims
-                var killed: [ProofChildren.Child] = []
-                let allKilled = try await ProofChildren.poll(upTo: Self.hangGuard) {
-                    for (share, after) in pending where ClaimLog.lineCount(path: logs[share]) >= after {
-                        children.kill(first[share])
-                        killed.append(first[share])
-                        let logged = ClaimLog(path: logs[share]).claims.count
-                        _ = try startWorker(share, run: 1, startAt: max(0, logged - Self.reclaimed))
-                        pending[share] = nil
+                try await F.withTemporaryFolder { folder in
+                    let children = ProofChildren(folder: folder)
+                    defer { children.stopAll() }
+                    var logs: [String] = []
+                    func startWorker(_ share: Int, run: Int, startAt: Int = 0, waitsToBeKilled: Bool = false) throws
+                        -> ProofChildren.Child
+                    {
+                        let log = folder.appendingPathComponent("claims-\(share)-\(run).log").path
+                        logs.append(log)
+                        let worker = ClaimWorker(
+                            ledger: locator, log: log, campaign: "proof", offer: "P", today: Self.today, share: share,
+                            shares: Self.shares, recipientCount: Self.recipientCount, overlapEvery: Self.overlapEvery,
+                            startAt: startAt, waitsToBeKilled: waitsToBeKilled)
+                        return try children.start(
+                            "worker-\(share)-\(run)", test: "proofClaimWorkerChild", environment: worker.environment())
                     }
-                    // A victim that ended on its own failed: stop waiting for it.
-                    return pending.isEmpty || pending.keys.contains { !first[$0].process.isRunning }
-                }
-                let others = children.all.filter { child in !killed.contains { $0.name == child.name } }
-                let allEnded = await ProofChildren.poll(upTo: Self.hangGuard) {
-                    others.allSatisfy { !$0.process.isRunning }
-                }
-                let claimSeconds = Date().timeIntervalSince(claimsStarted)
-                await children.stopAllAndWait()
-                guard allKilled && pending.isEmpty, allEnded else {
-                    Issue.record(
-                        Comment(
-                            rawValue: "The workers did not finish (victims not killed: \(pending.keys.sorted())):\n"
-                                + Self.outputs(children.all)))
-                    return
-                }
-                for victim in killed {
-                    #expect(victim.process.terminationReason == .uncaughtSignal, "\(victim.name)")
-                }
-                for child in others {
-                    #expect(child.succeeded, "\(child.name):\n\(child.outputText())")
-                }
 
-                let logged = try Self.check(
-                    ledger, campaign: "proof", offer: "P", logs: logs, recipientCount: Self.recipientCount)
-                // Codes went out in the order recorded, none skipped, across the batch boundary.
-                var handedOut: [String] = []
-                try ledger.forEachAssignment(campaign: "proof", offer: "P") { handedOut.append($0.code.code) }
-                #expect(handedOut == Array(recorded.prefix(Self.recipientCount)))
+                    let claimsStarted = Date()
+                    let first = try (0..<Self.shares).map {
+                        try startWorker($0, run: 0, waitsToBeKilled: Self.victims[$0] != nil)
+                    }
+                    // Kill each victim once it has logged that many claims, in the middle of its next
+                    // one (most likely), and start another worker on the rest of its share.
+                    var pending = Self.victims
+                    var killed: [ProofChildren.Child] = []
+                    let allKilled = try await ProofChildren.poll(upTo: Self.hangGuard) {
+                        for (share, after) in pending where ClaimLog.lineCount(path: logs[share]) >= after {
+                            children.kill(first[share])
+                            killed.append(first[share])
+                            let logged = ClaimLog(path: logs[share]).claims.count
+                            _ = try startWorker(share, run: 1, startAt: max(0, logged - Self.reclaimed))
+                            pending[share] = nil
+                        }
+                        // A victim that ended on its own failed: stop waiting for it.
+                        return pending.isEmpty || pending.keys.contains { !first[$0].process.isRunning }
+                    }
+                    let others = children.all.filter { child in !killed.contains { $0.name == child.name } }
+                    let allEnded = await ProofChildren.poll(upTo: Self.hangGuard) {
+                        others.allSatisfy { !$0.process.isRunning }
+                    }
+                    let claimSeconds = Date().timeIntervalSince(claimsStarted)
+                    await children.stopAllAndWait()
+                    guard allKilled && pending.isEmpty, allEnded else {
+                        Issue.record(
+                            Comment(
+                                rawValue: "The workers did not finish (victims not killed: \(pending.keys.sorted())):\n"
+                                    + Self.outputs(children.all)))
+                        return
+                    }
+                    for victim in killed {
+                        #expect(victim.process.terminationReason == .uncaughtSignal, "\(victim.name)")
+                    }
+                    for child in others {
+                        #expect(child.succeeded, "\(child.name):\n\(child.outputText())")
+                    }
 
-                let status = try ledger.status(campaign: "proof", today: try #require(CalendarDate(Self.today)))
-                let batches = status.offers.first { $0.name == "P" }?.batches ?? []
-                #expect(batches.map(\.storedCodes) == [6_000, 4_050])
-                #expect(batches.map(\.assigned) == [6_000, 4_000])
-                #expect(batches.map(\.left) == [0, 50])
-                let stored = batches.map(\.storedCodes).reduce(0, +)
-                #expect(batches.map(\.assigned).reduce(0, +) == Self.recipientCount)
-                #expect(batches.map(\.left).reduce(0, +) == stored - Self.recipientCount)
-                #expect(status.usage.productionCodes == 10_050)
+                    let logged = try await Self.check(
+                        ledger, campaign: "proof", offer: "P", logs: logs, recipientCount: Self.recipientCount)
+                    // Codes went out in the order recorded, none skipped, across the batch boundary.
+                    var handedOut: [String] = []
+                    try await ledger.forEachAssignment(campaign: "proof", offer: "P") { handedOut.append($0.code.code) }
+                    Self.expectInOrder(
+                        handedOut, batches: [Array(recorded.prefix(6_000)), Array(recorded.dropFirst(6_000))],
+                        count: Self.recipientCount, backend: backend)
 
-                Self.report(
-                    "\(backend.rawValue): \(Self.shares) processes (\(killed.count) killed with SIGKILL and "
-                        + "restarted) claimed \(Self.recipientCount) codes",
-                    claims: logged, seconds: claimSeconds, testSeconds: Date().timeIntervalSince(testStarted))
+                    let status = try await ledger.status(
+                        campaign: "proof", today: try #require(CalendarDate(Self.today)))
+                    let batches = status.offers.first { $0.name == "P" }?.batches ?? []
+                    #expect(batches.map(\.storedCodes) == [6_000, 4_050])
+                    #expect(batches.map(\.assigned) == [6_000, 4_000])
+                    #expect(batches.map(\.left) == [0, 50])
+                    let stored = batches.map(\.storedCodes).reduce(0, +)
+                    #expect(batches.map(\.assigned).reduce(0, +) == Self.recipientCount)
+                    #expect(batches.map(\.left).reduce(0, +) == stored - Self.recipientCount)
+                    #expect(status.usage.productionCodes == 10_050)
+
+                    Self.report(
+                        "\(backend.rawValue): \(Self.shares) processes (\(killed.count) killed with SIGKILL and "
+                            + "restarted) claimed \(Self.recipientCount) codes",
+                        claims: logged, seconds: claimSeconds, testSeconds: Date().timeIntervalSince(testStarted))
+                }
             }
         }
     }
@@ -153,90 +159,94 @@ struct LedgerClaimProofTests {
         arguments: LedgerBackend.allCases)
     func claimsRaceARecordingAndAnImportOfTheSameOffer(backend: LedgerBackend) async throws {
         let testStarted = Date()
-        try await backend.withSharedStore { store in
-            guard let locator = store.locator else {
+        try await backend.withSharedPlace { place in
+            guard let locator = place.locator else {
                 Issue.record("the ledger cannot be named to another process")
                 return
             }
-            let ledger = try store.open()
-            try F.record(
-                ledger, F.batch("supply", "P", index: 0, codeCount: 1_000), of: Self.supplyCampaign,
-                codes: F.numberedCodes("SUPPLYA", 1_000))
-            try F.record(
-                ledger, F.batch("supply", "P", kind: .oneTimeUse, index: 0, codeCount: Self.supplyImported.count),
-                of: Self.supplyCampaign, codes: [])
+            try await place.withLedger { ledger in
+                try await F.record(
+                    ledger, F.batch("supply", "P", index: 0, codeCount: 1_000), of: Self.supplyCampaign,
+                    codes: F.numberedCodes("SUPPLYA", 1_000))
+                try await F.record(
+                    ledger, F.batch("supply", "P", kind: .oneTimeUse, index: 0, codeCount: Self.supplyImported.count),
+                    of: Self.supplyCampaign, codes: [])
 
-            try await F.withTemporaryFolderAwaiting { folder in
-                let children = ProofChildren(folder: folder)
-                defer { children.stopAll() }
-                let supplied = folder.appendingPathComponent("supplied").path
-                var logs: [String] = []
-                let claimsStarted = Date()
-                let workers = try (0..<Self.supplyShares).map { share in
-                    let log = folder.appendingPathComponent("claims-\(share).log").path
-                    logs.append(log)
-                    let worker = ClaimWorker(
-                        ledger: locator, log: log, campaign: "supply", offer: "P", today: Self.today, share: share,
-                        shares: Self.supplyShares, recipientCount: Self.supplyRecipients, overlapEvery: 2,
-                        suppliedMarker: supplied)
-                    return try children.start(
-                        "worker-\(share)", test: "proofClaimWorkerChild", environment: worker.environment())
-                }
-                // The suppliers start once the claims are under way.
-                let underWay = await ProofChildren.poll(upTo: Self.hangGuard) {
-                    logs.map { ClaimLog.lineCount(path: $0) }.reduce(0, +) >= 300
-                        || workers.contains { !$0.process.isRunning }
-                }
-                let suppliers = try ["import", "record"].map {
-                    try children.start(
-                        "supplier-\($0)", test: "proofSupplierChild",
-                        environment: [Self.supplierVariable: $0 + "\t" + locator])
-                }
-                let suppliersEnded = await ProofChildren.poll(upTo: Self.hangGuard) {
-                    suppliers.allSatisfy { !$0.process.isRunning }
-                }
-                _ = FileManager.default.createFile(atPath: supplied, contents: nil)
-                let workersEnded = await ProofChildren.poll(upTo: Self.hangGuard) {
-                    workers.allSatisfy { !$0.process.isRunning }
-                }
-                let claimSeconds = Date().timeIntervalSince(claimsStarted)
-                await children.stopAllAndWait()
-                guard underWay, suppliersEnded, workersEnded else {
-                    Issue.record(Comment(rawValue: "The processes did not finish:\n" + Self.outputs(children.all)))
-                    return
-                }
-                for child in children.all {
-                    #expect(child.succeeded, "\(child.name):\n\(child.outputText())")
-                }
+                try await F.withTemporaryFolder { folder in
+                    let children = ProofChildren(folder: folder)
+                    defer { children.stopAll() }
+                    let supplied = folder.appendingPathComponent("supplied").path
+                    var logs: [String] = []
+                    let claimsStarted = Date()
+                    let workers = try (0..<Self.supplyShares).map { share in
+                        let log = folder.appendingPathComponent("claims-\(share).log").path
+                        logs.append(log)
+                        let worker = ClaimWorker(
+                            ledger: locator, log: log, campaign: "supply", offer: "P", today: Self.today, share: share,
+                            shares: Self.supplyShares, recipientCount: Self.supplyRecipients, overlapEvery: 2,
+                            suppliedMarker: supplied)
+                        return try children.start(
+                            "worker-\(share)", test: "proofClaimWorkerChild", environment: worker.environment())
+                    }
+                    // The suppliers start once the claims are under way.
+                    let underWay = await ProofChildren.poll(upTo: Self.hangGuard) {
+                        logs.map { ClaimLog.lineCount(path: $0) }.reduce(0, +) >= 300
+                            || workers.contains { !$0.process.isRunning }
+                    }
+                    let suppliers = try ["import", "record"].map {
+                        try children.start(
+                            "supplier-\($0)", test: "proofSupplierChild",
+                            environment: [Self.supplierVariable: $0 + "\t" + locator])
+                    }
+                    let suppliersEnded = await ProofChildren.poll(upTo: Self.hangGuard) {
+                        suppliers.allSatisfy { !$0.process.isRunning }
+                    }
+                    _ = FileManager.default.createFile(atPath: supplied, contents: nil)
+                    let workersEnded = await ProofChildren.poll(upTo: Self.hangGuard) {
+                        workers.allSatisfy { !$0.process.isRunning }
+                    }
+                    let claimSeconds = Date().timeIntervalSince(claimsStarted)
+                    await children.stopAllAndWait()
+                    guard underWay, suppliersEnded, workersEnded else {
+                        Issue.record(Comment(rawValue: "The processes did not finish:\n" + Self.outputs(children.all)))
+                        return
+                    }
+                    for child in children.all {
+                        #expect(child.succeeded, "\(child.name):\n\(child.outputText())")
+                    }
 
-                let logged = try Self.check(
-                    ledger, campaign: "supply", offer: "P", logs: logs, recipientCount: Self.supplyRecipients)
-                // Every code of each batch went out in order, none skipped: the first batch's all
-                // (it comes first), then the others' as they arrived.
-                var handedOut = Set<String>()
-                try ledger.forEachAssignment(campaign: "supply", offer: "P") { handedOut.insert($0.code.code) }
-                let codes = try F.codes(ledger, campaign: "supply", offer: "P")
-                #expect(codes.count == 3_500, "the import and the recording were kept whole")
-                var perBatch: [Int] = []
-                for batch in [(LedgerBatch.Kind.custom, 0), (.oneTimeUse, 0), (.custom, 1)] {
-                    let ofBatch = codes.filter { $0.kind == batch.0 && $0.batchIndex == batch.1 }.map(\.code)
-                    let taken = ofBatch.filter(handedOut.contains)
-                    #expect(taken == Array(ofBatch.prefix(taken.count)), "\(batch)")
-                    perBatch.append(taken.count)
+                    let logged = try await Self.check(
+                        ledger, campaign: "supply", offer: "P", logs: logs, recipientCount: Self.supplyRecipients)
+                    // Every code of each batch went out in order, none skipped: the first batch's all
+                    // (it comes first), then the others' as they arrived.
+                    var handedOut = Set<String>()
+                    try await ledger.forEachAssignment(campaign: "supply", offer: "P") {
+                        handedOut.insert($0.code.code)
+                    }
+                    let codes = try await F.codes(ledger, campaign: "supply", offer: "P")
+                    #expect(codes.count == 3_500, "the import and the recording were kept whole")
+                    var perBatch: [Int] = []
+                    for batch in [(LedgerBatch.Kind.custom, 0), (.oneTimeUse, 0), (.custom, 1)] {
+                        let ofBatch = codes.filter { $0.kind == batch.0 && $0.batchIndex == batch.1 }.map(\.code)
+                        let taken = ofBatch.filter(handedOut.contains)
+                        Self.expectInOrder(taken, batches: [ofBatch], count: taken.count, backend: backend)
+                        perBatch.append(taken.count)
+                    }
+                    #expect(perBatch.first == 1_000)
+                    #expect(perBatch.reduce(0, +) == Self.supplyRecipients)
+
+                    let status = try await ledger.status(
+                        campaign: "supply", today: try #require(CalendarDate(Self.today)))
+                    let batches = status.offers.first { $0.name == "P" }?.batches ?? []
+                    #expect(batches.map(\.storedCodes) == [1_000, 1_500, 1_000])
+                    #expect(batches.map(\.assigned) == perBatch)
+                    #expect(batches.map(\.left).reduce(0, +) == 3_500 - Self.supplyRecipients)
+
+                    Self.report(
+                        "\(backend.rawValue): \(Self.supplyShares) processes claimed \(Self.supplyRecipients) codes "
+                            + "while one imported and one recorded codes of the offer",
+                        claims: logged, seconds: claimSeconds, testSeconds: Date().timeIntervalSince(testStarted))
                 }
-                #expect(perBatch.first == 1_000)
-                #expect(perBatch.reduce(0, +) == Self.supplyRecipients)
-
-                let status = try ledger.status(campaign: "supply", today: try #require(CalendarDate(Self.today)))
-                let batches = status.offers.first { $0.name == "P" }?.batches ?? []
-                #expect(batches.map(\.storedCodes) == [1_000, 1_500, 1_000])
-                #expect(batches.map(\.assigned) == perBatch)
-                #expect(batches.map(\.left).reduce(0, +) == 3_500 - Self.supplyRecipients)
-
-                Self.report(
-                    "\(backend.rawValue): \(Self.supplyShares) processes claimed \(Self.supplyRecipients) codes "
-                        + "while one imported and one recorded codes of the offer",
-                    claims: logged, seconds: claimSeconds, testSeconds: Date().timeIntervalSince(testStarted))
             }
         }
     }
@@ -253,13 +263,13 @@ struct LedgerClaimProofTests {
     ///   said it assigned the code.
     /// - Every recipient was claimed by some worker, and no log holds an error.
     static func check(
-        _ ledger: any CodeLedger, campaign: String, offer: String, logs: [String], recipientCount: Int,
+        _ ledger: CodeLedger, campaign: String, offer: String, logs: [String], recipientCount: Int,
         sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> Int {
+    ) async throws -> Int {
         var held: [String: String] = [:]
         var rows = 0
         var otherRows: [String] = []
-        try ledger.forEachAssignment(campaign: campaign, offer: offer) { assignment in
+        try await ledger.forEachAssignment(campaign: campaign, offer: offer) { assignment in
             rows += 1
             held[assignment.recipient] = assignment.code.code
             if assignment.channel != .claim || assignment.isShared || assignment.isNew {
@@ -301,6 +311,50 @@ struct LedgerClaimProofTests {
         return claims
     }
 
+    /// Checks that `handedOut` (in the order handed out) went out batch by batch in recorded order
+    /// (`batches`: each batch's codes in recorded order), `count` of them, none twice.
+    ///
+    /// On SQLite claims run one at a time: `handedOut` is exactly the first `count` codes. On
+    /// PostgreSQL claims at the same moment take the next codes of different lanes of the batch
+    /// (``CodeLane``: every ``CodeLane/personalLanes``th code) and commit in any order: every code
+    /// of a batch went out before any code of the next batch, and within a batch each lane went
+    /// out in order from its start (a code went out only after the code one lane-width before it).
+    static func expectInOrder(
+        _ handedOut: [String], batches: [[String]], count: Int, backend: LedgerBackend,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        guard backend == .postgres else {
+            #expect(handedOut == Array(batches.joined().prefix(count)), sourceLocation: sourceLocation)
+            return
+        }
+        #expect(handedOut.count == count && Set(handedOut).count == count, sourceLocation: sourceLocation)
+        var place: [String: (batch: Int, position: Int)] = [:]
+        for (batch, codes) in batches.enumerated() {
+            for (position, code) in codes.enumerated() { place[code] = (batch, position) }
+        }
+        let places = handedOut.compactMap { place[$0] }
+        #expect(places.count == handedOut.count, "codes that were not recorded", sourceLocation: sourceLocation)
+        let order = places.map(\.batch)
+        #expect(
+            order == order.sorted(), "a batch's codes went out before the previous batch's",
+            sourceLocation: sourceLocation)
+        if let last = order.last {
+            for batch in 0..<last {
+                #expect(
+                    places.filter { $0.batch == batch }.count == batches[batch].count,
+                    "batch \(batch) was not handed out whole before the next", sourceLocation: sourceLocation)
+            }
+        }
+        let taken = Set(handedOut)
+        let lanes = Int(CodeLane.personalLanes)
+        let skipped = places.filter { $0.position >= lanes }.filter {
+            !taken.contains(batches[$0.batch][$0.position - lanes])
+        }
+        #expect(
+            skipped.isEmpty, "codes went out before their lane's previous one: \(skipped.prefix(5))",
+            sourceLocation: sourceLocation)
+    }
+
     static func outputs(_ children: [ProofChildren.Child]) -> String {
         children.map {
             "--- \($0.name) (\($0.process.terminationReason == .exit ? "exit" : "signal") "
@@ -329,21 +383,22 @@ struct LedgerClaimProofTests {
     /// one-time-use batch's codes, or records another batch of custom codes; disabled in every
     /// other run.
     @Test(.enabled(if: ProcessInfo.processInfo.environment[supplierVariable] != nil))
-    func proofSupplierChild() throws {
+    func proofSupplierChild() async throws {
         let setting = try #require(ProcessInfo.processInfo.environment[Self.supplierVariable])
         let parts = setting.split(separator: "\t", maxSplits: 1).map(String.init)
         try #require(parts.count == 2)
-        let ledger = try LedgerStore(locator: parts[1]).open()
-        switch parts[0] {
-        case "import":
-            try ledger.attachCodes(toOneTimeUseBatch: 0, offer: "P", campaign: "supply") { insert in
-                for code in Self.supplyImported where try !insert(code) { throw F.Interrupted() }
+        try await LedgerPlace(locator: parts[1]).withLedger { ledger in
+            switch parts[0] {
+            case "import":
+                let attached = try await ledger.attachCodes(
+                    toOneTimeUseBatch: 0, offer: "P", campaign: "supply", codes: Self.supplyImported)
+                #expect(attached == .recorded)
+            default:
+                let recorded = try await F.record(
+                    ledger, F.batch("supply", "P", index: 1, codeCount: Self.supplyRecorded.count),
+                    of: Self.supplyCampaign, codes: Self.supplyRecorded)
+                #expect(recorded == .recorded)
             }
-        default:
-            let recorded = try F.record(
-                ledger, F.batch("supply", "P", index: 1, codeCount: Self.supplyRecorded.count),
-                of: Self.supplyCampaign, codes: Self.supplyRecorded)
-            #expect(recorded == (true, []))
         }
     }
 }

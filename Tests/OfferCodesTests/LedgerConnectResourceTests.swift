@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import OfferCodes
+@testable import OfferLedger
 
 /// What `codes apply` records about App Store Connect resources: each test runs on SQLite and on
 /// PostgreSQL.
@@ -13,11 +14,14 @@ struct LedgerConnectResourceTests {
     static let otherDigest = String(repeating: "cd", count: 32)
     static let time = Date(timeIntervalSince1970: 1_800_000_000.1234)
 
-    static func ledger(_ backend: LedgerBackend) throws -> (any CodeLedger)? {
-        guard let ledger = try backend.newLedger() else { return nil }
-        let campaign = F.campaign("spring", offers: ["Half", "Gems"])
-        try F.record(ledger, F.batch("spring", "Half", codeCount: 2), of: campaign, codes: F.numberedCodes("HALF", 2))
-        return ledger
+    /// Runs `body` with a ledger of campaign "spring" (offers "Half" and "Gems").
+    static func withLedger(_ backend: LedgerBackend, _ body: (CodeLedger) async throws -> Void) async throws {
+        try await backend.withNewLedger { ledger in
+            let campaign = F.campaign("spring", offers: ["Half", "Gems"])
+            try await F.record(
+                ledger, F.batch("spring", "Half", codeCount: 2), of: campaign, codes: F.numberedCodes("HALF", 2))
+            try await body(ledger)
+        }
     }
 
     static func resource(
@@ -31,77 +35,80 @@ struct LedgerConnectResourceTests {
     }
 
     @Test(arguments: LedgerBackend.allCases)
-    func resourcesAreKeptInPlanOrderAndMoveThroughTheirStates(backend: LedgerBackend) throws {
-        guard let ledger = try Self.ledger(backend) else { return }
-        let planned = [
-            Self.resource(state: .planned),
-            Self.resource(.customCode, key: "HALF1", state: .planned),
-            Self.resource(.customCode, key: "HALF0", state: .planned),
-            Self.resource(.oneTimeUse, offer: "Gems", key: "0", state: .planned),
-        ]
-        try ledger.recordConnectResources(planned)
-        #expect(try ledger.connectResources(campaign: "spring") == planned)
-        #expect(try ledger.connectResources(campaign: "other").isEmpty)
+    func resourcesAreKeptInPlanOrderAndMoveThroughTheirStates(backend: LedgerBackend) async throws {
+        try await Self.withLedger(backend) { ledger in
+            let planned = [
+                Self.resource(state: .planned),
+                Self.resource(.customCode, key: "HALF1", state: .planned),
+                Self.resource(.customCode, key: "HALF0", state: .planned),
+                Self.resource(.oneTimeUse, offer: "Gems", key: "0", state: .planned),
+            ]
+            try await ledger.recordConnectResources(planned)
+            #expect(try await ledger.connectResources(campaign: "spring") == planned)
+            #expect(try await ledger.connectResources(campaign: "other").isEmpty)
 
-        let sent = planned[0].with(state: .sent, at: Self.time)
-        try ledger.recordConnectResources([sent])
-        let created = planned[0].with(state: .created, id: "6500000001", at: Self.time.addingTimeInterval(1))
-        let failed = planned[1].with(state: .failed, error: "409 STATE_ERROR: no", at: Self.time)
-        try ledger.recordConnectResources([created, failed])
-        let read = try ledger.connectResources(campaign: "spring")
-        #expect(read.map(\.key) == ["", "HALF1", "HALF0", "0"])  // the first recorded order stays
-        #expect(read[0] == created && read[1] == failed)
-        #expect(LedgerTimestamp.text(read[0].updatedAt) == "2027-01-15T08:00:01.123Z")
-        // Recording a created resource again, as it is, changes nothing.
-        try ledger.recordConnectResources([created])
-        #expect(try ledger.connectResources(campaign: "spring")[0] == created)
-    }
-
-    @Test(arguments: LedgerBackend.allCases)
-    func aCreatedResourceKeepsItsIdItsStateAndItsBody(backend: LedgerBackend) throws {
-        guard let ledger = try Self.ledger(backend) else { return }
-        let created = Self.resource(state: .created, id: "6500000001")
-        try ledger.recordConnectResources([created])
-        let changes = [
-            Self.resource(state: .created, id: "6500000002"),
-            Self.resource(state: .sent),
-            Self.resource(state: .planned),
-            Self.resource(state: .failed, error: "500"),
-            Self.resource(state: .created, id: "6500000001", digest: Self.otherDigest),
-        ]
-        for change in changes {
-            // Together with a valid resource: nothing of the call is recorded.
-            let other = Self.resource(.customCode, key: "HALF0", state: .planned)
-            #expect(throws: LedgerError.self) { try ledger.recordConnectResources([other, change]) }
-            #expect(try ledger.connectResources(campaign: "spring") == [created])
+            let sent = planned[0].with(state: .sent, at: Self.time)
+            try await ledger.recordConnectResources([sent])
+            let created = planned[0].with(state: .created, id: "6500000001", at: Self.time.addingTimeInterval(1))
+            let failed = planned[1].with(state: .failed, error: "409 STATE_ERROR: no", at: Self.time)
+            try await ledger.recordConnectResources([created, failed])
+            let read = try await ledger.connectResources(campaign: "spring")
+            #expect(read.map(\.key) == ["", "HALF1", "HALF0", "0"])  // the first recorded order stays
+            #expect(read[0] == created && read[1] == failed)
+            #expect(LedgerTimestamp.text(read[0].updatedAt) == "2027-01-15T08:00:01.123Z")
+            // Recording a created resource again, as it is, changes nothing.
+            try await ledger.recordConnectResources([created])
+            #expect(try await ledger.connectResources(campaign: "spring")[0] == created)
         }
     }
 
     @Test(arguments: LedgerBackend.allCases)
-    func resourcesThatBreakTheRulesAreRefused(backend: LedgerBackend) throws {
-        guard let ledger = try Self.ledger(backend) else { return }
-        let refused: [(ConnectResource, String)] = [
-            (Self.resource(state: .created), "it is created but has no App Store Connect id"),
-            (Self.resource(state: .failed), "it failed but records no error"),
-            (Self.resource(state: .sent, digest: "abc"), "its body digest is not 64 lower-case hex digits"),
-            (
-                Self.resource(state: .created, id: "65 01"),
-                "its App Store Connect id is not 1 to 256 printable bytes without spaces"
-            ),
-            (
-                Self.resource(state: .created, id: String(repeating: "7", count: 257)),
-                "its App Store Connect id is not 1 to 256 printable bytes without spaces"
-            ),
-        ]
-        for (resource, problem) in refused {
-            #expect(throws: LedgerError.connectResourceConflict(resource: resource.label, problem: problem)) {
-                try ledger.recordConnectResources([resource])
+    func aCreatedResourceKeepsItsIdItsStateAndItsBody(backend: LedgerBackend) async throws {
+        try await Self.withLedger(backend) { ledger in
+            let created = Self.resource(state: .created, id: "6500000001")
+            try await ledger.recordConnectResources([created])
+            let changes = [
+                Self.resource(state: .created, id: "6500000002"),
+                Self.resource(state: .sent),
+                Self.resource(state: .planned),
+                Self.resource(state: .failed, error: "500"),
+                Self.resource(state: .created, id: "6500000001", digest: Self.otherDigest),
+            ]
+            for change in changes {
+                // Together with a valid resource: nothing of the call is recorded.
+                let other = Self.resource(.customCode, key: "HALF0", state: .planned)
+                await #expect(throws: LedgerError.self) { try await ledger.recordConnectResources([other, change]) }
+                #expect(try await ledger.connectResources(campaign: "spring") == [created])
             }
         }
-        #expect(throws: LedgerError.unknownOffer(offer: "Nope", campaign: "spring")) {
-            try ledger.recordConnectResources([Self.resource(offer: "Nope", state: .planned)])
+    }
+
+    @Test(arguments: LedgerBackend.allCases)
+    func resourcesThatBreakTheRulesAreRefused(backend: LedgerBackend) async throws {
+        try await Self.withLedger(backend) { ledger throws in
+            let refused: [(ConnectResource, String)] = [
+                (Self.resource(state: .created), "it is created but has no App Store Connect id"),
+                (Self.resource(state: .failed), "it failed but records no error"),
+                (Self.resource(state: .sent, digest: "abc"), "its body digest is not 64 lower-case hex digits"),
+                (
+                    Self.resource(state: .created, id: "65 01"),
+                    "its App Store Connect id is not 1 to 256 printable bytes without spaces"
+                ),
+                (
+                    Self.resource(state: .created, id: String(repeating: "7", count: 257)),
+                    "its App Store Connect id is not 1 to 256 printable bytes without spaces"
+                ),
+            ]
+            for (resource, problem) in refused {
+                await #expect(throws: LedgerError.connectResourceConflict(resource: resource.label, problem: problem)) {
+                    try await ledger.recordConnectResources([resource])
+                }
+            }
+            await #expect(throws: LedgerError.unknownOffer(offer: "Nope", campaign: "spring")) {
+                try await ledger.recordConnectResources([Self.resource(offer: "Nope", state: .planned)])
+            }
+            #expect(try await ledger.connectResources(campaign: "spring").isEmpty)
         }
-        #expect(try ledger.connectResources(campaign: "spring").isEmpty)
     }
 
     // MARK: The run lock of codes apply, and the ids of every campaign (after the hostile review)
@@ -111,34 +118,42 @@ struct LedgerConnectResourceTests {
     /// descriptor, or a second PostgreSQL connection); released by `release()` or when the lock is
     /// dropped.
     @Test(arguments: LedgerBackend.allCases)
-    func theRunLockHasOneHolderPerCampaign(backend: LedgerBackend) throws {
-        try backend.withSharedStore { store in
-            let first = try store.open()
-            let second = try store.open()
-            let lock = try first.lockConnectRun(campaign: "spring")
-            #expect(throws: LedgerError.connectRunInProgress(campaign: "spring")) {
-                try first.lockConnectRun(campaign: "spring")
+    func theRunLockHasOneHolderPerCampaign(backend: LedgerBackend) async throws {
+        try await backend.withSharedPlace { place in
+            try await place.withLedger { first in
+                try await place.withLedger { second in
+                    try await Self.runLockChecks(first, second)
+                }
             }
-            #expect(throws: LedgerError.connectRunInProgress(campaign: "spring")) {
-                try second.lockConnectRun(campaign: "spring")
+        }
+    }
+
+    private static func runLockChecks(_ first: CodeLedger, _ second: CodeLedger) async throws {
+        do {
+            let lock = try await first.lockConnectRun(campaign: "spring")
+            await #expect(throws: LedgerError.connectRunInProgress(campaign: "spring")) {
+                try await first.lockConnectRun(campaign: "spring")
+            }
+            await #expect(throws: LedgerError.connectRunInProgress(campaign: "spring")) {
+                try await second.lockConnectRun(campaign: "spring")
             }
             // Per campaign: another campaign's run goes on.
-            let autumn = try second.lockConnectRun(campaign: "autumn")
-            #expect(throws: LedgerError.connectRunInProgress(campaign: "autumn")) {
-                try first.lockConnectRun(campaign: "autumn")
+            let autumn = try await second.lockConnectRun(campaign: "autumn")
+            await #expect(throws: LedgerError.connectRunInProgress(campaign: "autumn")) {
+                try await first.lockConnectRun(campaign: "autumn")
             }
             lock.release()
             lock.release()  // a second release does nothing
-            let again = try second.lockConnectRun(campaign: "spring")
-            #expect(throws: LedgerError.connectRunInProgress(campaign: "spring")) {
-                try first.lockConnectRun(campaign: "spring")
+            let again = try await second.lockConnectRun(campaign: "spring")
+            await #expect(throws: LedgerError.connectRunInProgress(campaign: "spring")) {
+                try await first.lockConnectRun(campaign: "spring")
             }
             again.release()
             autumn.release()
             // A lock that is dropped without release() is released too.
-            do { _ = try first.lockConnectRun(campaign: "spring") }
-            try second.lockConnectRun(campaign: "spring").release()
-            try first.lockConnectRun(campaign: "autumn").release()
+            do { _ = try await first.lockConnectRun(campaign: "spring") }
+            try await second.lockConnectRun(campaign: "spring").release()
+            try await first.lockConnectRun(campaign: "autumn").release()
             let message = LedgerError.connectRunInProgress(campaign: "spring").localizedDescription
             #expect(
                 message.hasPrefix("Another `offerkit codes apply` or `codes fetch` is working on campaign \"spring\""))
@@ -146,50 +161,53 @@ struct LedgerConnectResourceTests {
     }
 
     /// An in-memory ledger (no file to lock) locks within the process, per ledger object.
-    @Test func inMemoryLedgersLockWithinTheProcess() throws {
-        let ledger = try SQLiteLedger.inMemory()
-        let other = try SQLiteLedger.inMemory()
-        let lock = try ledger.lockConnectRun(campaign: "spring")
-        #expect(throws: LedgerError.connectRunInProgress(campaign: "spring")) {
-            try ledger.lockConnectRun(campaign: "spring")
+    @Test func inMemoryLedgersLockWithinTheProcess() async throws {
+        let ledger = try await CodeLedger.inMemory()
+        let other = try await CodeLedger.inMemory()
+        let lock = try await ledger.lockConnectRun(campaign: "spring")
+        await #expect(throws: LedgerError.connectRunInProgress(campaign: "spring")) {
+            try await ledger.lockConnectRun(campaign: "spring")
         }
-        try other.lockConnectRun(campaign: "spring").release()  // another ledger altogether
-        try ledger.lockConnectRun(campaign: "autumn").release()
+        try await other.lockConnectRun(campaign: "spring").release()  // another ledger altogether
+        try await ledger.lockConnectRun(campaign: "autumn").release()
         lock.release()
-        try ledger.lockConnectRun(campaign: "spring").release()
+        try await ledger.lockConnectRun(campaign: "spring").release()
     }
 
     /// A lookup never takes an id the ledger records as created, for any campaign: the ids of the
     /// kinds asked, created only.
     @Test(arguments: LedgerBackend.allCases)
-    func createdIdsOfEveryCampaignAreListed(backend: LedgerBackend) throws {
-        guard let ledger = try Self.ledger(backend) else { return }
-        let autumn = F.campaign("autumn", offers: ["Half"])
-        try F.record(ledger, F.batch("autumn", "Half", codeCount: 1), of: autumn, codes: ["AUTUMN1"])
-        func resource(
-            _ campaign: String, _ kind: ConnectResource.Kind, key: String, id: String?, state: ConnectResource.State
-        )
-            -> ConnectResource
-        {
-            ConnectResource(
-                campaign: campaign, offer: "Half", kind: kind, key: key, requestId: "r-\(campaign)-\(key)",
-                resourceType: "subscriptionOfferCodes", state: state, id: id, bodyDigest: Self.digest,
-                error: state == .failed ? "409" : nil, updatedAt: Self.time)
+    func createdIdsOfEveryCampaignAreListed(backend: LedgerBackend) async throws {
+        try await Self.withLedger(backend) { ledger in
+            let autumn = F.campaign("autumn", offers: ["Half"])
+            try await F.record(ledger, F.batch("autumn", "Half", codeCount: 1), of: autumn, codes: ["AUTUMN1"])
+            func resource(
+                _ campaign: String, _ kind: ConnectResource.Kind, key: String, id: String?, state: ConnectResource.State
+            )
+                -> ConnectResource
+            {
+                ConnectResource(
+                    campaign: campaign, offer: "Half", kind: kind, key: key, requestId: "r-\(campaign)-\(key)",
+                    resourceType: "subscriptionOfferCodes", state: state, id: id, bodyDigest: Self.digest,
+                    error: state == .failed ? "409" : nil, updatedAt: Self.time)
+            }
+            #expect(try await ledger.createdConnectIds(kinds: [.offer, .oneTimeUse]).isEmpty)
+            try await ledger.recordConnectResources([
+                resource("spring", .offer, key: "", id: "6500000001", state: .created),
+                resource("spring", .oneTimeUse, key: "0", id: "6500000002", state: .created),
+                resource("spring", .customCode, key: "HALF0", id: "6500000003", state: .created),
+                resource("spring", .oneTimeUse, key: "1", id: nil, state: .sent),
+                resource("autumn", .offer, key: "", id: "6500000011", state: .created),
+                resource("autumn", .oneTimeUse, key: "0", id: nil, state: .failed),
+            ])
+            #expect(
+                try await ledger.createdConnectIds(kinds: [.offer, .oneTimeUse]) == [
+                    "6500000001", "6500000002", "6500000011",
+                ])
+            #expect(try await ledger.createdConnectIds(kinds: [.offer]) == ["6500000001", "6500000011"])
+            #expect(try await ledger.createdConnectIds(kinds: [.customCode]) == ["6500000003"])
+            #expect(try await ledger.createdConnectIds(kinds: []).isEmpty)
         }
-        #expect(try ledger.createdConnectIds(kinds: [.offer, .oneTimeUse]).isEmpty)
-        try ledger.recordConnectResources([
-            resource("spring", .offer, key: "", id: "6500000001", state: .created),
-            resource("spring", .oneTimeUse, key: "0", id: "6500000002", state: .created),
-            resource("spring", .customCode, key: "HALF0", id: "6500000003", state: .created),
-            resource("spring", .oneTimeUse, key: "1", id: nil, state: .sent),
-            resource("autumn", .offer, key: "", id: "6500000011", state: .created),
-            resource("autumn", .oneTimeUse, key: "0", id: nil, state: .failed),
-        ])
-        #expect(
-            try ledger.createdConnectIds(kinds: [.offer, .oneTimeUse]) == ["6500000001", "6500000002", "6500000011"])
-        #expect(try ledger.createdConnectIds(kinds: [.offer]) == ["6500000001", "6500000011"])
-        #expect(try ledger.createdConnectIds(kinds: [.customCode]) == ["6500000003"])
-        #expect(try ledger.createdConnectIds(kinds: []).isEmpty)
     }
 
     @Test func longErrorsAreCutOnACharacterBoundary() {

@@ -1,9 +1,9 @@
 import Foundation
-import GRDB
+import OfferCodes
 import OfferLedgerPostgres
 import Testing
 
-@testable import OfferCodes
+@testable import OfferLedger
 
 /// `LedgerCopy`: a whole ledger into a new or empty one, SQLite and PostgreSQL both ways, exactly,
 /// all or nothing.
@@ -11,34 +11,23 @@ import Testing
 struct LedgerCopyTests {
     typealias F = LedgerFixtures
     typealias C = LedgerCopyFixtures
-    typealias Copyable = any CodeLedger & LedgerSnapshotReader & LedgerBulkWriter
 
-    /// A new, empty ledger of `backend` (`nil`: PostgreSQL without a server).
-    static func newLedger(_ backend: LedgerBackend) throws -> Copyable? {
-        guard let store = backend.newStore() else { return nil }
-        return try open(store)
+    /// Runs `body` with a new, empty PostgreSQL ledger; returns `false` without a server.
+    @discardableResult
+    static func withNewPostgres(_ body: (CodeLedger) async throws -> Void) async throws -> Bool {
+        try await LedgerBackend.postgres.withNewLedger(body) != nil
     }
 
-    static func open(_ store: LedgerStore) throws -> Copyable {
-        switch store {
-        case .sqliteMemory: try SQLiteLedger.inMemory()
-        case .sqliteFile(let path): try SQLiteLedger(path: path)
-        case .postgres(let location): try PostgresLedger(location)
-        }
-    }
-
-    /// A new schema on the test server, or `nil` without one.
-    static func newPostgres() throws -> PostgresLedger? {
-        try newLedger(.postgres) as? PostgresLedger
+    /// A source filled with ``LedgerCopyFixtures/fill(_:)``, in memory.
+    static func filledSource() async throws -> CodeLedger {
+        let source = try await CodeLedger.inMemory()
+        try await C.fill(source)
+        return source
     }
 
     /// Runs SQL on the ledger behind its back (to damage it, or to make it refuse rows).
-    static func execute(_ ledger: Copyable, sqlite: String, postgres: String) throws {
-        switch ledger {
-        case let ledger as SQLiteLedger: try ledger.database.write { try $0.execute(sql: sqlite) }
-        case let ledger as PostgresLedger: try ledger.executeUnchecked(postgres)
-        default: Issue.record("unknown ledger \(type(of: ledger))")
-        }
+    static func execute(_ ledger: CodeLedger, sqlite: String, postgres: String) async throws {
+        try await ledger.store.executeUnchecked(ledger.store is SQLiteLedgerStore ? sqlite : postgres)
     }
 
     /// The rows with every time as an SQLite ledger stores it (milliseconds with 3 digits).
@@ -62,19 +51,25 @@ struct LedgerCopyTests {
     /// The ledger still works after a copy: the next claim gets the next free code, a new batch
     /// (and campaign) and a new App Store Connect resource are recorded with new ids, and a
     /// resource App Store Connect created keeps its id.
-    static func expectItKeepsWorking(_ ledger: Copyable, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let before = try C.Rows(ledger)
-        let claimed = try ledger.claim(recipient: "new-recipient", scope: C.scope("spring", "Half"))
+    static func expectItKeepsWorking(_ ledger: CodeLedger, sourceLocation: SourceLocation = #_sourceLocation)
+        async throws
+    {
+        let before = try await C.Rows(ledger)
+        let claimed = try await ledger.claim(recipient: "new-recipient", scope: C.scope("spring", "Half"))
         #expect(claimed.isNew && claimed.code.code == "HALF4", sourceLocation: sourceLocation)
         #expect(
-            try ledger.claim(recipient: "dan", scope: C.scope("spring", "Half")).code.code == "HALF3",
+            try await ledger.claim(recipient: "dan", scope: C.scope("spring", "Half")).code.code == "HALF3",
             sourceLocation: sourceLocation)
         let winter = F.campaign("winter", offers: ["Snow"])
-        let recorded = try F.record(
+        // A code the copy brought in is known: the batch that repeats it is refused, naming it.
+        let refused = try await F.record(
             ledger, F.batch("winter", "Snow", codeCount: 2), of: winter, codes: ["SNOW1", "HALF0"])
-        #expect(recorded.recorded && recorded.refused == ["HALF0"], sourceLocation: sourceLocation)
-        try F.record(ledger, F.batch("winter", "Snow", index: 1, codeCount: 1), of: winter, codes: ["SNOW2"])
-        let after = try C.Rows(ledger)
+        #expect(refused == .codesTaken(codes: ["HALF0"], count: 1), sourceLocation: sourceLocation)
+        #expect(
+            try await F.record(ledger, F.batch("winter", "Snow", codeCount: 1), of: winter, codes: ["SNOW1"])
+                == .recorded, sourceLocation: sourceLocation)
+        try await F.record(ledger, F.batch("winter", "Snow", index: 1, codeCount: 1), of: winter, codes: ["SNOW2"])
+        let after = try await C.Rows(ledger)
         #expect(after.batches.count == before.batches.count + 2, sourceLocation: sourceLocation)
         let newIds = after.batches.suffix(2).map(\.id)
         #expect(newIds.allSatisfy { $0 > before.batches.map(\.id).max()! }, sourceLocation: sourceLocation)
@@ -82,30 +77,30 @@ struct LedgerCopyTests {
         #expect(after.campaigns.last!.order > before.campaigns.map(\.order).max()!, sourceLocation: sourceLocation)
         #expect(after.assignments.last!.id > before.assignments.last!.id, sourceLocation: sourceLocation)
         #expect(
-            try F.codes(ledger, campaign: "winter").map(\.code) == ["SNOW1", "SNOW2"], sourceLocation: sourceLocation)
+            try await F.codes(ledger, campaign: "winter").map(\.code) == ["SNOW1", "SNOW2"],
+            sourceLocation: sourceLocation)
 
-        let resources = try ledger.connectResources(campaign: "spring")
+        let resources = try await ledger.connectResources(campaign: "spring")
         let created = try #require(resources.first { $0.state == .created }, sourceLocation: sourceLocation)
-        #expect(throws: LedgerError.self, sourceLocation: sourceLocation) {
-            try ledger.recordConnectResources([created.with(state: .created, id: "1", at: C.time(9))])
+        await #expect(throws: LedgerError.self, sourceLocation: sourceLocation) {
+            try await ledger.recordConnectResources([created.with(state: .created, id: "1", at: C.time(9))])
         }
         let snow = C.resource("winter", "Snow", .offer, request: "offer-1", type: "subscriptionOfferCodes")
-        try ledger.recordConnectResources([snow])
-        #expect(try ledger.connectResources(campaign: "winter") == [snow], sourceLocation: sourceLocation)
-        #expect(try ledger.connectResources(campaign: "spring") == resources, sourceLocation: sourceLocation)
-        let last = try C.Rows(ledger).connectResources.last
+        try await ledger.recordConnectResources([snow])
+        #expect(try await ledger.connectResources(campaign: "winter") == [snow], sourceLocation: sourceLocation)
+        #expect(try await ledger.connectResources(campaign: "spring") == resources, sourceLocation: sourceLocation)
+        let last = try await C.Rows(ledger).connectResources.last
         #expect(last?.campaign == "winter", sourceLocation: sourceLocation)
         #expect(last!.id > before.connectResources.map(\.id).max()!, sourceLocation: sourceLocation)
     }
 
-    @Test func sqliteToANewSQLiteFileKeepsEverything() throws {
-        let source = try SQLiteLedger.inMemory()
-        try C.fill(source)
-        try F.withTemporaryFolder { folder in
+    @Test func sqliteToANewSQLiteFileKeepsEverything() async throws {
+        let source = try await Self.filledSource()
+        try await F.withTemporaryFolder { folder in
             let path = folder.appendingPathComponent("copy.sqlite").path
-            let report = try SQLiteLedger.creatingNewFile(at: path) { target in
+            let report = try await CodeLedger.creatingNewSQLiteFile(at: path) { target in
                 #expect(!FileManager.default.fileExists(atPath: path), "the file appeared before the copy was done")
-                return try LedgerCopy(from: source, to: target).run()
+                return try await LedgerCopy(from: source, to: target).run()
             }
             #expect(report.counts.campaigns == 2 && report.counts.offers == 5 && report.counts.batches == 6)
             #expect(report.counts.codes == 30 + 2 + 5 + 4 + 3)
@@ -114,166 +109,183 @@ struct LedgerCopyTests {
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["copy.sqlite"])
             let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
             #expect(mode?.intValue == 0o600)
-            let copy = try SQLiteLedger(path: path)
-            try copy.checkIntegrity(thorough: true)
-            #expect(try C.Rows(copy) == C.Rows(source))
-            #expect(try C.Contents(copy) == C.Contents(source))
-            try Self.expectItKeepsWorking(copy)
+            let copy = try await CodeLedger.sqlite(path: path)
+            try await copy.checkIntegrity(thorough: true)
+            #expect(try await C.Rows(copy) == C.Rows(source))
+            #expect(try await C.Contents(copy) == C.Contents(source))
+            try await Self.expectItKeepsWorking(copy)
         }
     }
 
-    @Test func sqliteToPostgresAndBackKeepsEverything() throws {
-        guard let postgres = try Self.newPostgres() else { return }
-        try F.withTemporaryFolder { folder in
-            let source = try SQLiteLedger(path: folder.appendingPathComponent("source.sqlite").path)
-            try C.fill(source)
-            let sourceRows = try C.Rows(source)
-            let sourceContents = try C.Contents(source)
+    @Test func sqliteToPostgresAndBackKeepsEverything() async throws {
+        try await Self.withNewPostgres { postgres in
+            try await F.withTemporaryFolder { folder in
+                let source = try await CodeLedger.sqlite(path: folder.appendingPathComponent("source.sqlite").path)
+                try await C.fill(source)
+                let sourceRows = try await C.Rows(source)
+                let sourceContents = try await C.Contents(source)
 
-            let there = try LedgerCopy(from: source, to: postgres).run()
-            #expect(there.counts.codes == 44 && there.counts.assignments == 11 && there.counts.connectResources == 7)
-            #expect(there.counts.codesPerBatch.count == 5, "\(there.counts.codesPerBatch)")
-            #expect(Self.normalized(try C.Rows(postgres)) == sourceRows)
-            #expect(try C.Contents(postgres) == sourceContents)
-            try postgres.checkIntegrity(thorough: true)
+                let there = try await LedgerCopy(from: source, to: postgres).run()
+                #expect(
+                    there.counts.codes == 44 && there.counts.assignments == 11 && there.counts.connectResources == 7)
+                #expect(there.counts.codesPerBatch.count == 5, "\(there.counts.codesPerBatch)")
+                #expect(Self.normalized(try await C.Rows(postgres)) == sourceRows)
+                #expect(try await C.Contents(postgres) == sourceContents)
+                try await postgres.checkIntegrity(thorough: true)
 
-            let backPath = folder.appendingPathComponent("back.sqlite").path
-            let back = try SQLiteLedger.creatingNewFile(at: backPath) { target in
-                try LedgerCopy(from: postgres, to: target).run()
+                let backPath = folder.appendingPathComponent("back.sqlite").path
+                let back = try await CodeLedger.creatingNewSQLiteFile(at: backPath) { target in
+                    try await LedgerCopy(from: postgres, to: target).run()
+                }
+                #expect(back.counts == there.counts)
+                let returned = try await CodeLedger.sqlite(path: backPath)
+                try await returned.checkIntegrity(thorough: true)
+                // Exactly the rows of the source: ids, order, times as SQLite wrote them.
+                #expect(try await C.Rows(returned) == sourceRows)
+                #expect(try await C.Contents(returned) == sourceContents)
+
+                try await Self.expectItKeepsWorking(postgres)
+                try await Self.expectItKeepsWorking(returned)
             }
-            #expect(back.counts == there.counts)
-            let returned = try SQLiteLedger(path: backPath)
-            try returned.checkIntegrity(thorough: true)
-            // Exactly the rows of the source: ids, order, times as SQLite wrote them.
-            #expect(try C.Rows(returned) == sourceRows)
-            #expect(try C.Contents(returned) == sourceContents)
-
-            try Self.expectItKeepsWorking(postgres)
-            try Self.expectItKeepsWorking(returned)
         }
     }
 
-    @Test func postgresSchemaToSchemaAndThroughSQLiteKeepsMicroseconds() throws {
-        guard let source = try Self.newPostgres(), let target = try Self.newPostgres(),
-            let again = try Self.newPostgres()
-        else { return }
-        try C.fill(source)
-        // OfferKit records assignment times to the millisecond; a time written otherwise (by an
-        // older ledger, or by hand) keeps its microseconds through a copy too.
-        try source.executeUnchecked(
-            "UPDATE assignments SET assigned_at = assigned_at + interval '123 microseconds' "
-                + "WHERE id = (SELECT min(id) FROM assignments)")
-        try source.executeUnchecked(
-            "UPDATE connect_resources SET updated_at = updated_at + interval '456 microseconds' "
-                + "WHERE id = (SELECT max(id) FROM connect_resources)")
-        let rows = try C.Rows(source)
-        #expect(rows.assignments.contains { !$0.assignedAt.text.hasSuffix("000Z") }, "no time with microseconds")
-        #expect(rows.connectResources.contains { !$0.updatedAt.text.hasSuffix("000Z") }, "no time with microseconds")
-        try LedgerCopy(from: source, to: target).run()
-        #expect(try C.Rows(target) == rows)
-        #expect(try C.Contents(target) == C.Contents(source))
-        // Through an SQLite file and back: SQLite keeps the microseconds (6 digits).
-        let middle = try SQLiteLedger.inMemory()
-        try LedgerCopy(from: source, to: middle).run()
-        try LedgerCopy(from: middle, to: again).run()
-        #expect(try C.Rows(again) == rows)
-        #expect(try C.Contents(again) == C.Contents(source))
-        try Self.expectItKeepsWorking(target)
+    @Test func postgresSchemaToSchemaAndThroughSQLiteKeepsMicroseconds() async throws {
+        try await Self.withNewPostgres { source in
+            try await Self.withNewPostgres { target in
+                try await Self.withNewPostgres { again in
+                    try await C.fill(source)
+                    // OfferKit records assignment times to the millisecond; a time written otherwise (by an
+                    // older ledger, or by hand) keeps its microseconds through a copy too.
+                    try await source.store.executeUnchecked(
+                        "UPDATE assignments SET assigned_at = assigned_at + interval '123 microseconds' "
+                            + "WHERE id = (SELECT min(id) FROM assignments)")
+                    try await source.store.executeUnchecked(
+                        "UPDATE connect_resources SET updated_at = updated_at + interval '456 microseconds' "
+                            + "WHERE id = (SELECT max(id) FROM connect_resources)")
+                    let rows = try await C.Rows(source)
+                    #expect(
+                        rows.assignments.contains { !$0.assignedAt.text.hasSuffix("000Z") }, "no time with microseconds"
+                    )
+                    #expect(
+                        rows.connectResources.contains { !$0.updatedAt.text.hasSuffix("000Z") },
+                        "no time with microseconds")
+                    try await LedgerCopy(from: source, to: target).run()
+                    #expect(try await C.Rows(target) == rows)
+                    #expect(try await C.Contents(target) == C.Contents(source))
+                    // Through an SQLite file and back: SQLite keeps the microseconds (6 digits).
+                    let middle = try await CodeLedger.inMemory()
+                    try await LedgerCopy(from: source, to: middle).run()
+                    try await LedgerCopy(from: middle, to: again).run()
+                    #expect(try await C.Rows(again) == rows)
+                    #expect(try await C.Contents(again) == C.Contents(source))
+                    try await Self.expectItKeepsWorking(target)
+                }
+            }
+        }
     }
 
     @Test(arguments: LedgerBackend.allCases)
-    func aTargetThatHoldsSomethingIsRefusedAndUnchanged(backend: LedgerBackend) throws {
-        guard let target = try Self.newLedger(backend) else { return }
-        let source = try SQLiteLedger.inMemory()
-        try C.fill(source)
-        try F.record(
-            target, F.batch("other", "O", codeCount: 1), of: F.campaign("other", offers: ["O"]), codes: ["ONE"])
-        let before = try C.Rows(target)
-        let error = #expect(throws: LedgerCopyError.self) { try LedgerCopy(from: source, to: target).run() }
-        #expect(
-            error
-                == .targetNotEmpty(target: target.copyName, campaigns: 1, batches: 1, codes: 1, assignments: 0))
-        let message = error.map { $0.localizedDescription } ?? ""
-        #expect(message.contains("is not empty") && message.contains("Nothing was written"), "\(message)")
-        if let password = (target as? PostgresLedger)?.location.password {
-            #expect(!message.contains(password) && message.contains(":***@"), "\(message)")
+    func aTargetThatHoldsSomethingIsRefusedAndUnchanged(backend: LedgerBackend) async throws {
+        guard let place = backend.newPlace() else { return }
+        let source = try await Self.filledSource()
+        try await place.withLedger { target in
+            try await F.record(
+                target, F.batch("other", "O", codeCount: 1), of: F.campaign("other", offers: ["O"]), codes: ["ONE"])
+            let before = try await C.Rows(target)
+            let error = await #expect(throws: LedgerCopyError.self) {
+                try await LedgerCopy(from: source, to: target).run()
+            }
+            #expect(
+                error == .targetNotEmpty(target: target.name, campaigns: 1, batches: 1, codes: 1, assignments: 0))
+            let message = error.map { $0.localizedDescription } ?? ""
+            #expect(message.contains("is not empty") && message.contains("Nothing was written"), "\(message)")
+            if case .postgres(let location) = place, let password = location.password {
+                #expect(!message.contains(password) && message.contains(":***@"), "\(message)")
+            }
+            #expect(try await C.Rows(target) == before)
         }
-        #expect(try C.Rows(target) == before)
         // An assignment alone is something too.
-        guard let other = try Self.newLedger(backend) else { return }
-        try C.fill(other)
-        #expect(throws: LedgerCopyError.self) { try LedgerCopy(from: source, to: other).run() }
+        try await backend.withNewLedger { other in
+            try await C.fill(other)
+            await #expect(throws: LedgerCopyError.self) { try await LedgerCopy(from: source, to: other).run() }
+        }
     }
 
     @Test(
         arguments: LedgerBackend.allCases,
-        [LedgerCopyFixtures.FailingTarget.Point.codes, .assignments, .connectResources, .finish])
+        [LedgerCopyFixtures.FailingStore.Point.codes, .assignments, .connectResources, .finish])
     func aFailureInTheMiddleLeavesTheTargetEmpty(
-        backend: LedgerBackend, point: LedgerCopyFixtures.FailingTarget.Point
-    ) throws {
-        guard let target = try Self.newLedger(backend) else { return }
-        let source = try SQLiteLedger.inMemory()
-        try C.fill(source)
-        #expect(throws: C.FailingTarget.Rejected()) {
-            try LedgerCopy(from: source, to: C.FailingTarget(target: target, failAt: point)).run()
+        backend: LedgerBackend, point: LedgerCopyFixtures.FailingStore.Point
+    ) async throws {
+        let source = try await Self.filledSource()
+        try await backend.withNewLedger { target in
+            await #expect(throws: C.FailingStore.Rejected()) {
+                try await LedgerCopy(from: source, to: C.failing(target, at: point)).run()
+            }
+            #expect(try await C.Rows(target).isEmpty)
+            // Still a target: the copy that does not fail goes through, and the ledger works.
+            try await LedgerCopy(from: source, to: target).run()
+            #expect(Self.normalized(try await C.Rows(target)) == (try await C.Rows(source)))
+            try await Self.expectItKeepsWorking(target)
         }
-        #expect(try C.Rows(target).isEmpty)
-        // Still a target: the copy that does not fail goes through, and the ledger works.
-        try LedgerCopy(from: source, to: target).run()
-        #expect(Self.normalized(try C.Rows(target)) == (try C.Rows(source)))
-        try Self.expectItKeepsWorking(target)
     }
 
     @Test(arguments: LedgerBackend.allCases)
-    func aTargetThatRejectsARowIsLeftEmpty(backend: LedgerBackend) throws {
-        guard let target = try Self.newLedger(backend) else { return }
-        let source = try SQLiteLedger.inMemory()
-        try C.fill(source)
-        // The last assignment's recipient is refused, after every code went in.
-        try Self.execute(
-            target,
-            sqlite: """
-                CREATE TRIGGER refuse BEFORE INSERT ON assignments WHEN NEW.recipient = 'zoë ✓'
-                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
-                """,
-            postgres: "ALTER TABLE assignments ADD CONSTRAINT refuse CHECK (recipient <> 'zoë ✓')")
-        let error = #expect(throws: LedgerError.self) { try LedgerCopy(from: source, to: target).run() }
-        guard case .databaseFailure(let operation, let reason)? = error else {
-            Issue.record("expected a database failure, got \(String(describing: error))")
-            return
+    func aTargetThatRejectsARowIsLeftEmpty(backend: LedgerBackend) async throws {
+        let source = try await Self.filledSource()
+        try await backend.withNewLedger { target in
+            // The last assignment's recipient is refused, after every code went in.
+            try await Self.execute(
+                target,
+                sqlite: """
+                    CREATE TRIGGER refuse BEFORE INSERT ON assignments WHEN NEW.recipient = 'zoë ✓'
+                    BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+                    """,
+                postgres: "ALTER TABLE assignments ADD CONSTRAINT refuse CHECK (recipient <> 'zoë ✓')")
+            let error = await #expect(throws: LedgerError.self) {
+                try await LedgerCopy(from: source, to: target).run()
+            }
+            guard case .databaseFailure(let operation, let reason)? = error else {
+                Issue.record("expected a database failure, got \(String(describing: error))")
+                return
+            }
+            #expect(operation == "write the copied assignments", "\(operation)")
+            #expect(reason.contains("refuse"), "\(reason)")
+            let message = error.map { $0.localizedDescription } ?? ""
+            #expect(!message.contains("zoë"), "\(message)")
+            #expect(try await C.Rows(target).isEmpty)
         }
-        #expect(operation == "write the copied assignments", "\(operation)")
-        #expect(reason.contains("refuse"), "\(reason)")
-        let message = error.map { $0.localizedDescription } ?? ""
-        #expect(!message.contains("zoë"), "\(message)")
-        #expect(try C.Rows(target).isEmpty)
     }
 
-    @Test func aNewFileIsNotCreatedWhenTheCopyFails() throws {
-        let source = try SQLiteLedger.inMemory()
-        try C.fill(source)
-        try F.withTemporaryFolder { folder throws in
+    @Test func aNewFileIsNotCreatedWhenTheCopyFails() async throws {
+        let source = try await Self.filledSource()
+        try await F.withTemporaryFolder { folder throws in
             let path = folder.appendingPathComponent("copy.sqlite").path
-            #expect(throws: C.FailingTarget.Rejected()) {
-                try SQLiteLedger.creatingNewFile(at: path) { target in
-                    try LedgerCopy(from: source, to: C.FailingTarget(target: target, failAt: .assignments)).run()
+            await #expect(throws: C.FailingStore.Rejected()) {
+                try await CodeLedger.creatingNewSQLiteFile(at: path) { target in
+                    try await LedgerCopy(from: source, to: C.failing(target, at: .assignments)).run()
                 }
             }
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
             // An existing file is never replaced.
             #expect(FileManager.default.createFile(atPath: path, contents: Data("keep".utf8)))
-            #expect(throws: LedgerError.self) {
-                try SQLiteLedger.creatingNewFile(at: path) { try LedgerCopy(from: source, to: $0).run() }
+            await #expect(throws: LedgerError.self) {
+                try await CodeLedger.creatingNewSQLiteFile(at: path) {
+                    try await LedgerCopy(from: source, to: $0).run()
+                }
             }
             #expect(FileManager.default.contents(atPath: path) == Data("keep".utf8))
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["copy.sqlite"])
             // A missing folder is named as the target's, not as the temporary file's.
             let nowhere = folder.appendingPathComponent("missing/copy.sqlite").path
-            #expect(
+            await #expect(
                 throws: LedgerError.cannotOpen(
                     path: nowhere, reason: "the folder \(folder.appendingPathComponent("missing").path) does not exist")
             ) {
-                try SQLiteLedger.creatingNewFile(at: nowhere) { try LedgerCopy(from: source, to: $0).run() }
+                try await CodeLedger.creatingNewSQLiteFile(at: nowhere) {
+                    try await LedgerCopy(from: source, to: $0).run()
+                }
             }
         }
     }
@@ -282,15 +294,22 @@ struct LedgerCopyTests {
     /// App Store Connect resource that its reads refuse, is refused by the copy, naming the
     /// source; the target stays empty.
     @Test(arguments: LedgerBackend.allCases, 0..<9)
-    func aDamagedSourceIsRefused(backend: LedgerBackend, damage: Int) throws {
-        guard let source = try Self.newLedger(backend), let target = try Self.newLedger(.sqlite) else { return }
-        try C.fill(source)
+    func aDamagedSourceIsRefused(backend: LedgerBackend, damage: Int) async throws {
+        try await backend.withNewLedger { source in
+            try await Self.refusesDamage(damage, of: source)
+        }
+    }
+
+    /// Damages `source` (see ``aDamagedSourceIsRefused(backend:damage:)``) and expects a copy of it refused.
+    static func refusesDamage(_ damage: Int, of source: CodeLedger) async throws {
+        let target = try await CodeLedger.inMemory()
+        try await C.fill(source)
         let (sqlite, postgres, expected): (String, String, String) =
             switch damage {
             case 0:
                 (
                     "UPDATE codes SET code_key = 'HALF999' WHERE code_key = 'HALF7'",
-                    "UPDATE codes SET code_key = 'HALF999' WHERE code_key = 'HALF7'", "checksum does not match"
+                    "UPDATE codes SET code_key = 'HALF999' WHERE code_key = 'HALF7'", "does not match its digest"
                 )
             case 1:
                 (
@@ -338,35 +357,30 @@ struct LedgerCopyTests {
                 )
             }
         // A resource of an offer that has no row: past the foreign key (a hand edit with it off).
-        switch (damage, source) {
-        case (8, let ledger as SQLiteLedger):
-            try ledger.database.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA foreign_keys = OFF")
-                try db.execute(sql: sqlite)
-                try db.execute(sql: "PRAGMA foreign_keys = ON")
-            }
-        case (8, let ledger as PostgresLedger):
-            try ledger.executeUnchecked(
-                "ALTER TABLE connect_resources DROP CONSTRAINT connect_resources_campaign_offer_fkey")
-            try ledger.executeUnchecked(postgres)
+        switch damage {
+        case 8:
+            try await execute(
+                source, sqlite: "PRAGMA foreign_keys = OFF; \(sqlite); PRAGMA foreign_keys = ON",
+                postgres: "ALTER TABLE connect_resources DROP CONSTRAINT connect_resources_campaign_offer_fkey")
+            if !(source.store is SQLiteLedgerStore) { try await source.store.executeUnchecked(postgres) }
         default:
-            try Self.execute(source, sqlite: sqlite, postgres: postgres)
+            try await execute(source, sqlite: sqlite, postgres: postgres)
         }
-        let error = #expect(throws: LedgerError.self) { try LedgerCopy(from: source, to: target).run() }
+        let error = await #expect(throws: LedgerError.self) { try await LedgerCopy(from: source, to: target).run() }
         guard case .corrupt(let path, let reason)? = error else {
             Issue.record("expected the source to be found damaged, got \(String(describing: error))")
             return
         }
-        #expect(path == source.copyName)
+        #expect(path == source.name)
         #expect(reason.contains(expected), "\(reason)")
-        #expect(try C.Rows(target).isEmpty)
+        #expect(try await C.Rows(target).isEmpty)
     }
 
-    @Test func anEmptySourceIsRefused() throws {
-        let source = try SQLiteLedger.inMemory()
-        let target = try SQLiteLedger.inMemory()
-        #expect(throws: LedgerCopyError.sourceEmpty(source: ":memory:")) {
-            try LedgerCopy(from: source, to: target).run()
+    @Test func anEmptySourceIsRefused() async throws {
+        let source = try await CodeLedger.inMemory()
+        let target = try await CodeLedger.inMemory()
+        await #expect(throws: LedgerCopyError.sourceEmpty(source: ":memory:")) {
+            try await LedgerCopy(from: source, to: target).run()
         }
     }
 
@@ -389,35 +403,37 @@ struct LedgerCopyTests {
     @Test(
         .enabled(
             if: ProcessInfo.processInfo.environment["OFFERKIT_LEDGER_MEASURE"] == "1", "set OFFERKIT_LEDGER_MEASURE=1"))
-    func copiesAMillionCodes() throws {
-        guard let postgres = try Self.newPostgres() else { return }
-        try F.withTemporaryFolder { folder in
-            let source = try SQLiteLedger(path: folder.appendingPathComponent("million.sqlite").path)
-            let campaign = F.campaign("million", offers: ["M"])
-            let count = 1_000_000
-            try F.record(
-                source, F.batch("million", "M", codeCount: count), of: campaign,
-                codes: (0..<count).map { "M\(String($0, radix: 36, uppercase: true))X" })
-            let recipients = (0..<100_000).map { "user-\($0)" }
-            try source.assign(
-                recipients: recipients, scope: AssignmentScope(campaign: "million", offer: "M", today: C.today),
-                channel: .export
-            ) { _ in }
-            func measure(_ label: String, _ body: () throws -> LedgerCopy.Report) throws {
-                Self.resetPeakMemory()
-                let start = ContinuousClock.now
-                let report = try body()
-                let seconds = (ContinuousClock.now - start) / .seconds(1)
-                print(
-                    "ledger copy [\(label)]: \(report.counts.codes) codes, \(report.counts.assignments) assignments in "
-                        + "\(seconds) s = \(Int(Double(report.counts.codes) / seconds)) codes/s; peak memory "
-                        + "\(Self.peakMemoryMebibytes().map { "\($0) MiB" } ?? "unknown")")
-                #expect(report.counts.codes == count && report.counts.assignments == recipients.count)
-            }
-            try measure("sqlite to postgres") { try LedgerCopy(from: source, to: postgres).run() }
-            let back = folder.appendingPathComponent("back.sqlite").path
-            try measure("postgres to sqlite") {
-                try SQLiteLedger.creatingNewFile(at: back) { try LedgerCopy(from: postgres, to: $0).run() }
+    func copiesAMillionCodes() async throws {
+        try await Self.withNewPostgres { postgres in
+            try await F.withTemporaryFolder { folder in
+                let source = try await CodeLedger.sqlite(path: folder.appendingPathComponent("million.sqlite").path)
+                let campaign = F.campaign("million", offers: ["M"])
+                let count = 1_000_000
+                try await F.record(
+                    source, F.batch("million", "M", codeCount: count), of: campaign,
+                    codes: (0..<count).map { "M\(String($0, radix: 36, uppercase: true))X" })
+                let recipients = (0..<100_000).map { "user-\($0)" }
+                try await source.assign(
+                    recipients: recipients, scope: AssignmentScope(campaign: "million", offer: "M", today: C.today),
+                    channel: .export)
+                func measure(_ label: String, _ body: () async throws -> LedgerCopy.Report) async throws {
+                    Self.resetPeakMemory()
+                    let start = ContinuousClock.now
+                    let report = try await body()
+                    let seconds = (ContinuousClock.now - start) / .seconds(1)
+                    print(
+                        "ledger copy [\(label)]: \(report.counts.codes) codes, \(report.counts.assignments) assignments "
+                            + "in \(seconds) s = \(Int(Double(report.counts.codes) / seconds)) codes/s; peak memory "
+                            + "\(Self.peakMemoryMebibytes().map { "\($0) MiB" } ?? "unknown")")
+                    #expect(report.counts.codes == count && report.counts.assignments == recipients.count)
+                }
+                try await measure("sqlite to postgres") { try await LedgerCopy(from: source, to: postgres).run() }
+                let back = folder.appendingPathComponent("back.sqlite").path
+                try await measure("postgres to sqlite") {
+                    try await CodeLedger.creatingNewSQLiteFile(at: back) {
+                        try await LedgerCopy(from: postgres, to: $0).run()
+                    }
+                }
             }
         }
     }

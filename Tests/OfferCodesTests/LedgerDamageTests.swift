@@ -4,6 +4,7 @@ import InteropSupport
 import Testing
 
 @testable import OfferCodes
+@testable import OfferLedger
 
 /// A damaged or hand-edited ledger is reported as ``LedgerError/corrupt(path:reason:)`` naming the
 /// file: never fewer or other codes than were recorded, never a trap.
@@ -16,11 +17,11 @@ struct LedgerDamageTests {
 
     /// 200 single-byte flips over the whole file: each damaged copy either answers exactly what the
     /// undamaged one does, or throws `corrupt` naming the copy.
-    @Test func everyByteFlipIsDetectedOrHarmless() throws {
-        try F.withTemporaryFolder { folder in
+    @Test func everyByteFlipIsDetectedOrHarmless() async throws {
+        try await F.withTemporaryFolder { folder in
             let original = folder.appendingPathComponent("sample.sqlite").path
-            try D.writeSample(at: original)
-            let expected = try D.snapshot(SQLiteLedger(path: original))
+            try await D.writeSample(at: original)
+            let expected = try await D.snapshot(CodeLedger.sqlite(path: original))
             let size = try #require(FileManager.default.attributesOfItem(atPath: original)[.size] as? Int)
             var numbers = SplitMix64(seed: 20_270_115)
             // The header's fields first, then random offsets over the file.
@@ -37,9 +38,9 @@ struct LedgerDamageTests {
                 try D.flip(copy.path, at: offset, mask: mask)
                 let flip = "byte \(offset) XOR 0x\(String(mask, radix: 16))"
                 do {
-                    let ledger = try SQLiteLedger(path: copy.path)
-                    try ledger.checkIntegrity(thorough: true)
-                    let answers = try D.snapshot(ledger)
+                    let ledger = try await CodeLedger.sqlite(path: copy.path)
+                    try await ledger.checkIntegrity(thorough: true)
+                    let answers = try await D.snapshot(ledger)
                     #expect(answers == expected, "\(flip): the damaged ledger answered differently, without an error")
                     harmless += 1
                 } catch let error as LedgerError {
@@ -62,11 +63,11 @@ struct LedgerDamageTests {
         "SQLite format 3", "CREATE TABLE codes", "offerkit-ledger-v2", "2027-Q1", "LAUNCH1000", "LAUNCH1299",
         "BULK29", "apple9x1",
     ])
-    func flipsInTheSchemaBatchesAndCodesAreDetected(text: String) throws {
-        try F.withTemporaryFolder { folder in
+    func flipsInTheSchemaBatchesAndCodesAreDetected(text: String) async throws {
+        try await F.withTemporaryFolder { folder in
             let original = folder.appendingPathComponent("sample.sqlite").path
-            try D.writeSample(at: original)
-            let expected = try D.snapshot(SQLiteLedger(path: original))
+            try await D.writeSample(at: original)
+            let expected = try await D.snapshot(CodeLedger.sqlite(path: original))
             for last in [false, true] {
                 let offset = try #require(try D.offset(of: text, in: original, last: last)) + 2
                 let copy = folder.appendingPathComponent("damaged-\(last).sqlite").path
@@ -74,9 +75,9 @@ struct LedgerDamageTests {
                 try FileManager.default.copyItem(atPath: original, toPath: copy)
                 try D.flip(copy, at: offset, mask: 0x01)
                 do {
-                    let ledger = try SQLiteLedger(path: copy)
-                    try ledger.checkIntegrity(thorough: true)
-                    let answers = try D.snapshot(ledger)
+                    let ledger = try await CodeLedger.sqlite(path: copy)
+                    try await ledger.checkIntegrity(thorough: true)
+                    let answers = try await D.snapshot(ledger)
                     Issue.record(
                         "a flip in \(text) at byte \(offset) went unnoticed (same answers: \(answers == expected))")
                 } catch let error as LedgerError {
@@ -92,18 +93,18 @@ struct LedgerDamageTests {
     }
 
     /// A copy cut short (a full disk, an interrupted transfer) is `corrupt`, whatever its length.
-    @Test func aTruncatedCopyIsCorrupt() throws {
-        try F.withTemporaryFolder { folder in
+    @Test func aTruncatedCopyIsCorrupt() async throws {
+        try await F.withTemporaryFolder { folder in
             let original = folder.appendingPathComponent("sample.sqlite").path
-            try D.writeSample(at: original)
+            try await D.writeSample(at: original)
             let data = try Data(contentsOf: URL(fileURLWithPath: original))
             for length in [100, 4096, data.count / 2, data.count - 4096, data.count - 1] {
                 let copy = folder.appendingPathComponent("truncated-\(length).sqlite").path
                 try data.prefix(length).write(to: URL(fileURLWithPath: copy))
-                SQLiteLedgerTests.expectCorrupt(path: copy) {
-                    let ledger = try SQLiteLedger(path: copy)
-                    try ledger.checkIntegrity(thorough: true)
-                    return try D.snapshot(ledger)
+                await SQLiteLedgerTests.expectCorrupt(path: copy) {
+                    let ledger = try await CodeLedger.sqlite(path: copy)
+                    try await ledger.checkIntegrity(thorough: true)
+                    return try await D.snapshot(ledger)
                 }
             }
         }
@@ -111,52 +112,60 @@ struct LedgerDamageTests {
 
     // MARK: Hand edits
 
-    @Test func aMissingCodeIsReportedNotSkipped() throws {
-        let ledger = try SQLiteLedger.inMemory()
-        try F.record(
+    @Test func aMissingCodeIsReportedNotSkipped() async throws {
+        let ledger = try await CodeLedger.inMemory()
+        try await F.record(
             ledger, F.batch("winter", "W", codeCount: 3), of: F.campaign("winter", offers: ["W"]),
             codes: ["A1", "A2", "A3"])
-        try ledger.database.write { db in try db.execute(sql: "DELETE FROM codes WHERE seq = 1") }
-        SQLiteLedgerTests.expectCorrupt(path: ":memory:", mentioning: "has 2 codes", "3 were recorded") {
-            try F.codes(ledger, campaign: "winter")
+        try await ledger.store.executeUnchecked("DELETE FROM codes WHERE seq = 1")
+        await SQLiteLedgerTests.expectCorrupt(
+            path: ":memory:", mentioning: "are not numbered 0, 1, 2", "position 1 holds number 2"
+        ) {
+            try await F.codes(ledger, campaign: "winter")
         }
     }
 
-    @Test func aChangedCodeIsReported() throws {
-        let ledger = try SQLiteLedger.inMemory()
-        try F.record(
+    @Test func aChangedCodeIsReported() async throws {
+        let ledger = try await CodeLedger.inMemory()
+        try await F.record(
             ledger, F.batch("winter", "W", codeCount: 2), of: F.campaign("winter", offers: ["W"]), codes: ["A1", "A2"])
-        try ledger.database.write { db in try db.execute(sql: "UPDATE codes SET code_key = 'A9' WHERE seq = 1") }
-        SQLiteLedgerTests.expectCorrupt(path: ":memory:", mentioning: "differ from the ones recorded") {
-            try F.codes(ledger, campaign: "winter")
+        try await ledger.store.executeUnchecked("UPDATE codes SET code_key = 'A9' WHERE seq = 1")
+        await SQLiteLedgerTests.expectCorrupt(
+            path: ":memory:", mentioning: "code number 2", "does not match its digest"
+        ) {
+            try await F.codes(ledger, campaign: "winter")
+        }
+        // With the row's digest made to fit (the digest is no secret), the batch's checksum still tells.
+        let digest = CodeDigest.of(batchId: 1, seq: 1, code: "A9").map { String(format: "%02X", $0) }.joined()
+        try await ledger.store.executeUnchecked("UPDATE codes SET digest = X'\(digest)' WHERE seq = 1")
+        await SQLiteLedgerTests.expectCorrupt(path: ":memory:", mentioning: "differ from the ones recorded") {
+            try await F.codes(ledger, campaign: "winter")
         }
     }
 
-    @Test func aChangedBatchIsReportedByEveryReadThatUsesIt() throws {
-        let ledger = try SQLiteLedger.inMemory()
+    @Test func aChangedBatchIsReportedByEveryReadThatUsesIt() async throws {
+        let ledger = try await CodeLedger.inMemory()
         let winter = F.campaign("winter", offers: ["W"])
-        try F.record(ledger, F.batch("winter", "W", codeCount: 2), of: winter, codes: ["A1", "A2"])
-        try ledger.database.write { db in try db.execute(sql: "UPDATE batches SET redemption_limit = 3") }
-        SQLiteLedgerTests.expectCorrupt(path: ":memory:", mentioning: "does not match its checksum") {
-            try ledger.batches(campaign: "winter")
+        try await F.record(ledger, F.batch("winter", "W", codeCount: 2), of: winter, codes: ["A1", "A2"])
+        try await ledger.store.executeUnchecked("UPDATE batches SET redemption_limit = 3")
+        await SQLiteLedgerTests.expectCorrupt(path: ":memory:", mentioning: "does not match its checksum") {
+            try await ledger.batches(campaign: "winter")
         }
-        SQLiteLedgerTests.expectCorrupt(path: ":memory:", mentioning: "checksum") {
-            try ledger.summary(appAppleId: F.appAppleId, quarter: F.quarter, excludingCampaign: "")
+        await SQLiteLedgerTests.expectCorrupt(path: ":memory:", mentioning: "checksum") {
+            try await ledger.summary(appAppleId: F.appAppleId, quarter: F.quarter, excludingCampaign: "")
         }
-        SQLiteLedgerTests.expectCorrupt(path: ":memory:", mentioning: "checksum") {
-            try F.record(ledger, F.batch("winter", "W", index: 1, codeCount: 1), of: winter, codes: ["B1"])
+        await SQLiteLedgerTests.expectCorrupt(path: ":memory:", mentioning: "checksum") {
+            try await F.record(ledger, F.batch("winter", "W", index: 1, codeCount: 1), of: winter, codes: ["B1"])
         }
         // A campaign's batch moved to another quarter would leave its codes out of the limit.
-        try ledger.database.write { db in
-            try db.execute(sql: "UPDATE batches SET redemption_limit = 1, quarter = '2027-Q3'")
-        }
-        SQLiteLedgerTests.expectCorrupt(path: ":memory:", mentioning: "checksum") {
-            try ledger.summary(appAppleId: F.appAppleId, quarter: F.quarter, excludingCampaign: "")
+        try await ledger.store.executeUnchecked("UPDATE batches SET redemption_limit = 1, quarter = '2027-Q3'")
+        await SQLiteLedgerTests.expectCorrupt(path: ":memory:", mentioning: "checksum") {
+            try await ledger.summary(appAppleId: F.appAppleId, quarter: F.quarter, excludingCampaign: "")
         }
     }
 
     /// Values that would overflow or index out of bounds: `corrupt`, where they used to trap.
-    @Test func numbersOutOfRangeAreCorruptNotATrap() throws {
+    @Test func numbersOutOfRangeAreCorruptNotATrap() async throws {
         let edits = [
             ("code_count = 9223372036854775807, redemption_limit = 2", "code_count"),
             ("idx = -1", "idx"), ("idx = 9223372036854775807", "idx"), ("redemption_limit = 0", "redemption_limit"),
@@ -165,54 +174,46 @@ struct LedgerDamageTests {
             ("code_count = 1.5", "code_count"), ("idx = 'x'", "idx"), ("checksum = NULL", "checksum"),
         ]
         for (edit, column) in edits {
-            let ledger = try SQLiteLedger.inMemory()
-            try F.record(
+            let ledger = try await CodeLedger.inMemory()
+            try await F.record(
                 ledger, F.batch("winter", "W", codeCount: 1), of: F.campaign("winter", offers: ["W"]), codes: ["A"])
-            try ledger.database.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
-                try db.execute(sql: "UPDATE batches SET \(edit)")
+            try await ledger.store.executeUnchecked("PRAGMA ignore_check_constraints = ON; UPDATE batches SET \(edit)")
+            await SQLiteLedgerTests.expectCorrupt(path: ":memory:", mentioning: column) {
+                try await ledger.summary(appAppleId: F.appAppleId, quarter: F.quarter, excludingCampaign: "")
             }
-            SQLiteLedgerTests.expectCorrupt(path: ":memory:", mentioning: column) {
-                try ledger.summary(appAppleId: F.appAppleId, quarter: F.quarter, excludingCampaign: "")
-            }
-            SQLiteLedgerTests.expectCorrupt(path: ":memory:", mentioning: column) {
-                try ledger.batches(campaign: "winter")
+            await SQLiteLedgerTests.expectCorrupt(path: ":memory:", mentioning: column) {
+                try await ledger.batches(campaign: "winter")
             }
         }
     }
 
     /// A value of another type where a row id or a switch is read is `corrupt`: GRDB would have
     /// read the text as 0 (and trapped on it in a typed row subscript).
-    @Test func aValueOfAnotherTypeIsCorrupt() throws {
-        let ledger = try SQLiteLedger.inMemory()
+    @Test func aValueOfAnotherTypeIsCorrupt() async throws {
+        let ledger = try await CodeLedger.inMemory()
         let winter = F.campaign("winter", offers: ["W"])
-        try F.record(ledger, F.batch("winter", "W", kind: .oneTimeUse, codeCount: 2), of: winter, codes: [])
-        try ledger.database.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA foreign_keys = OFF")
-            try db.execute(sql: "UPDATE campaigns SET app_id = 'one'")
-            try db.execute(sql: "PRAGMA foreign_keys = ON")
+        try await F.record(ledger, F.batch("winter", "W", kind: .oneTimeUse, codeCount: 2), of: winter, codes: [])
+        try await ledger.store.executeUnchecked(
+            "PRAGMA foreign_keys = OFF; UPDATE campaigns SET app_id = 'one'; PRAGMA foreign_keys = ON")
+        await SQLiteLedgerTests.expectCorrupt(path: ":memory:", mentioning: "campaign \"winter\": the column app_id") {
+            try await ledger.attachCodes(toOneTimeUseBatch: 0, offer: "W", campaign: "winter", codes: ["APPLE1"])
         }
-        SQLiteLedgerTests.expectCorrupt(path: ":memory:", mentioning: "campaigns.app_id", "another type") {
-            try ledger.attachCodes(toOneTimeUseBatch: 0, offer: "W", campaign: "winter") { _ = try $0("APPLE1") }
+        await SQLiteLedgerTests.expectCorrupt(path: ":memory:", mentioning: "the column app_id") {
+            try await F.record(ledger, F.batch("winter", "W", codeCount: 1), of: winter, codes: ["A1"])
         }
-        SQLiteLedgerTests.expectCorrupt(path: ":memory:", mentioning: "campaigns.app_id") {
-            try F.record(ledger, F.batch("winter", "W", codeCount: 1), of: winter, codes: ["A1"])
-        }
-        try ledger.database.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
-            try db.execute(sql: "UPDATE offers SET active = 'yes'")
-        }
-        SQLiteLedgerTests.expectCorrupt(path: ":memory:", mentioning: "active switch") {
-            try ledger.setOfferActive(true, offer: "W", campaign: "winter")
+        try await ledger.store.executeUnchecked(
+            "PRAGMA ignore_check_constraints = ON; UPDATE offers SET active = 'yes'")
+        await SQLiteLedgerTests.expectCorrupt(path: ":memory:", mentioning: "the column active") {
+            try await ledger.setOfferActive(true, offer: "W", campaign: "winter")
         }
     }
 
-    @Test func aDamagedFileIsNamedInTheMessageWithHowToCheckIt() throws {
-        try F.withTemporaryFolder { folder in
+    @Test func aDamagedFileIsNamedInTheMessageWithHowToCheckIt() async throws {
+        try await F.withTemporaryFolder { folder in
             let path = folder.appendingPathComponent("it's a ledger.sqlite").path
-            try D.writeSample(at: path)
+            try await D.writeSample(at: path)
             try D.flip(path, at: 0, mask: 0x20)
-            let error = #expect(throws: LedgerError.self) { try SQLiteLedger(path: path) }
+            let error = await #expect(throws: LedgerError.self) { try await CodeLedger.sqlite(path: path) }
             let message = error?.localizedDescription ?? ""
             #expect(message.contains("The code ledger at \(path) looks damaged"))
             #expect(
@@ -224,12 +225,12 @@ struct LedgerDamageTests {
     // MARK: Files of earlier versions
 
     /// A ledger written by the first schema (no digests) is brought up to date and reads back whole.
-    @Test func aVersion1LedgerGetsItsDigests() throws {
-        try F.withTemporaryFolder { folder in
+    @Test func aVersion1LedgerGetsItsDigests() async throws {
+        try await F.withTemporaryFolder { folder in
             let path = folder.appendingPathComponent("v1.sqlite").path
-            try DatabaseQueue(path: path).write { db in
+            try await DatabaseQueue(path: path).write { db in
                 try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
-                try LedgerSchema.migrations[0].apply(db, path)
+                try SQLiteLedgerSchema.migrations[0].apply(db, path)
                 try db.execute(
                     sql: """
                         INSERT INTO grdb_migrations VALUES ('offerkit-ledger-v1');
@@ -241,31 +242,32 @@ struct LedgerDamageTests {
                         INSERT INTO codes VALUES (1, 0, 1, 'WIN1', NULL), (1, 1, 1, 'WIN2', 'win2');
                         """)
             }
-            let ledger = try SQLiteLedger(path: path)
+            let ledger = try await CodeLedger.sqlite(path: path)
             #expect(
-                try ledger.batches(campaign: "winter") == [
+                try await ledger.batches(campaign: "winter") == [
                     F.batch("winter", "W", redemptionLimit: 2, codeCount: 2, expirationDate: nil)
                 ])
-            #expect(try F.codes(ledger, campaign: "winter").map(\.code) == ["WIN1", "win2"])
-            let applied = try ledger.database.read { db in
+            #expect(try await F.codes(ledger, campaign: "winter").map(\.code) == ["WIN1", "win2"])
+            let applied = try await DatabaseQueue(path: path).read { db in
                 try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
             }
-            #expect(
-                applied == ["offerkit-ledger-v1", "offerkit-ledger-v2", "offerkit-ledger-v3", "offerkit-ledger-v4"])
+            #expect(applied == (1...5).map { "offerkit-ledger-v\($0)" })
             // The migrated ledger hands out its codes (the shared code to many).
             let scope = AssignmentScope(campaign: "winter", offer: "W", today: CalendarDate("2027-01-20")!)
-            #expect(try ledger.claim(recipient: "a", scope: scope).code.code == "WIN1")
-            #expect(try ledger.claim(recipient: "b", scope: scope).code.code == "WIN1")
-            #expect(try ledger.claim(recipient: "c", scope: scope).code.code == "win2")
+            #expect(try await ledger.claim(recipient: "a", scope: scope).code.code == "WIN1")
+            #expect(try await ledger.claim(recipient: "b", scope: scope).code.code == "WIN1")
+            #expect(try await ledger.claim(recipient: "c", scope: scope).code.code == "win2")
         }
     }
 
-    @Test func aSchemaThatDiffersFromOfferKitsIsCorrupt() throws {
-        try F.withTemporaryFolder { folder in
+    @Test func aSchemaThatDiffersFromOfferKitsIsCorrupt() async throws {
+        try await F.withTemporaryFolder { folder in
             let path = folder.appendingPathComponent("ledger.sqlite").path
-            _ = try SQLiteLedger(path: path)
-            try DatabaseQueue(path: path).write { db in try db.execute(sql: "DROP INDEX campaigns_by_app") }
-            SQLiteLedgerTests.expectCorrupt(path: path, mentioning: "campaigns_by_app") { try SQLiteLedger(path: path) }
+            _ = try await CodeLedger.sqlite(path: path)
+            try await DatabaseQueue(path: path).write { db in try db.execute(sql: "DROP INDEX campaigns_by_app") }
+            await SQLiteLedgerTests.expectCorrupt(path: path, mentioning: "campaigns_by_app") {
+                try await CodeLedger.sqlite(path: path)
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import OfferCodes
+import OfferLedger
 import OfferLedgerPostgres
 import Testing
 
@@ -69,14 +70,19 @@ struct LedgerLocationTests {
 
     /// Against the test server: failing to log in, or to find the database, names the ledger
     /// without the password.
-    @Test func serverErrorsNeverShowThePassword() throws {
+    @Test func serverErrorsNeverShowThePassword() async throws {
         guard let server = PostgresTestServer.location(sourceLocation: #_sourceLocation) else { return }
         var wrong = server
         wrong.password = "wrong-\(UUID().uuidString)"
         var missing = server
         missing.database = "missing_\(UUID().uuidString.prefix(8).lowercased())"
         for (location, words) in [(wrong, "password authentication failed"), (missing, "does not exist")] {
-            let error = #expect(throws: LedgerError.self) { try PostgresLedger(location) }
+            var error: LedgerError?
+            do {
+                try await CodeLedger.withPostgres(location) { (_: CodeLedger) -> Void in }
+            } catch let thrown as LedgerError {
+                error = thrown
+            }
             guard case .cannotOpen(let path, _)? = error else {
                 Issue.record("expected cannotOpen, got \(String(describing: error))")
                 continue

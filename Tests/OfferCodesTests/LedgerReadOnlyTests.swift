@@ -3,6 +3,7 @@ import GRDB
 import Testing
 
 @testable import OfferCodes
+@testable import OfferLedger
 @testable import OfferLedgerPostgres
 
 /// ``LedgerAccess/readOnly``: a ledger opened to be read is never created, migrated or written;
@@ -21,60 +22,63 @@ struct LedgerReadOnlyTests {
     }
 
     @Test("an older ledger opened read-only is reported with the command that migrates it, and left as it was")
-    func olderLedgerIsNotMigrated() throws {
-        try F.withTemporaryFolder { folder in
+    func olderLedgerIsNotMigrated() async throws {
+        try await F.withTemporaryFolder { folder in
             let path = folder.appendingPathComponent("v1.sqlite").path
-            try DatabaseQueue(path: path).write { db in
+            try await DatabaseQueue(path: path).write { db in
                 try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
-                try LedgerSchema.migrations[0].apply(db, path)
+                try SQLiteLedgerSchema.migrations[0].apply(db, path)
                 try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('offerkit-ledger-v1')")
             }
             let before = try Self.state(folder, path)
-            let error = #expect(throws: LedgerError.olderSchema(path: path, applied: 1, current: 4)) {
-                try SQLiteLedger(path: path, access: .readOnly)
+            let current = SQLiteLedgerSchema.migrations.count
+            let error = await #expect(throws: LedgerError.olderSchema(path: path, applied: 1, current: current)) {
+                try await CodeLedger.sqlite(path: path, access: .readOnly)
             }
             #expect(error?.localizedDescription.contains("offerkit codes ledger migrate --ledger") == true)
             #expect(try Self.state(folder, path) == before)
             // Opened to be written, it is brought up to date.
-            _ = try SQLiteLedger(path: path)
-            #expect(try SQLiteLedger(path: path, access: .readOnly).batches(campaign: "none").isEmpty)
+            _ = try await CodeLedger.sqlite(path: path)
+            #expect(try await CodeLedger.sqlite(path: path, access: .readOnly).batches(campaign: "none").isEmpty)
         }
     }
 
     @Test("a ledger opened read-only reads, refuses writes and stays byte for byte as it was")
-    func readOnlyLedgerWritesNothing() throws {
-        try F.withTemporaryFolder { folder in
+    func readOnlyLedgerWritesNothing() async throws {
+        try await F.withTemporaryFolder { folder in
             let path = folder.appendingPathComponent("ledger.sqlite").path
             do {
-                let ledger = try SQLiteLedger(path: path)
-                try F.record(
+                let ledger = try await CodeLedger.sqlite(path: path)
+                try await F.record(
                     ledger, F.batch("winter", "W", codeCount: 2), of: F.campaign("winter", offers: ["W"]),
                     codes: ["A1", "B2"])
             }
             let before = try Self.state(folder, path)
             do {
-                let ledger = try SQLiteLedger(path: path, access: .readOnly)
-                #expect(try ledger.batches(campaign: "winter").count == 1)
-                #expect(throws: LedgerError.self) { try ledger.setOfferActive(false, offer: "W", campaign: "winter") }
-                try ledger.checkIntegrity(thorough: true)
+                let ledger = try await CodeLedger.sqlite(path: path, access: .readOnly)
+                #expect(try await ledger.batches(campaign: "winter").count == 1)
+                await #expect(throws: LedgerError.self) {
+                    try await ledger.setOfferActive(false, offer: "W", campaign: "winter")
+                }
+                try await ledger.checkIntegrity(thorough: true)
             }
             #expect(try Self.state(folder, path) == before, "no -wal or -shm left, the file unchanged")
         }
     }
 
     @Test("read-only: a missing file is not created, and a FIFO is refused without being opened")
-    func missingAndFIFO() throws {
-        try F.withTemporaryFolder { folder in
+    func missingAndFIFO() async throws {
+        try await F.withTemporaryFolder { folder in
             let missing = folder.appendingPathComponent("missing.sqlite").path
-            #expect(throws: LedgerError.cannotOpen(path: missing, reason: "no ledger file there")) {
-                try SQLiteLedger(path: missing, access: .readOnly)
+            await #expect(throws: LedgerError.cannotOpen(path: missing, reason: "no ledger file there")) {
+                try await CodeLedger.sqlite(path: missing, access: .readOnly)
             }
             let fifo = folder.appendingPathComponent("fifo.sqlite").path
             #expect(mkfifo(fifo, 0o600) == 0)
             for access in [LedgerAccess.readOnly, .readWrite] {
-                #expect(
+                await #expect(
                     throws: LedgerError.cannotOpen(path: fifo, reason: "it is a FIFO (named pipe), not a regular file")
-                ) { try SQLiteLedger(path: fifo, access: access) }
+                ) { try await CodeLedger.sqlite(path: fifo, access: access) }
             }
             let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             #expect(names == ["fifo.sqlite"])
@@ -82,18 +86,22 @@ struct LedgerReadOnlyTests {
     }
 
     @Test("PostgreSQL, read-only: a new schema is not created")
-    func postgresReadOnlyCreatesNothing() throws {
+    func postgresReadOnlyCreatesNothing() async throws {
         guard var location = PostgresTestServer.location(sourceLocation: #_sourceLocation) else { return }
         location.schema = "ro_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        #expect(throws: LedgerError.olderSchema(path: location.description, applied: 0, current: 3)) {
-            try PostgresLedger(location, access: .readOnly)
+        let current = PostgresLedgerSchema.migrations.count
+        await #expect(throws: LedgerError.olderSchema(path: location.description, applied: 0, current: current)) {
+            try await CodeLedger.withPostgres(location, access: .readOnly) { _ in }
         }
         // Still no schema: reading again says the same, and only a writer creates it.
-        #expect(throws: LedgerError.olderSchema(path: location.description, applied: 0, current: 3)) {
-            try PostgresLedger(location, access: .readOnly)
+        await #expect(throws: LedgerError.olderSchema(path: location.description, applied: 0, current: current)) {
+            try await CodeLedger.withPostgres(location, access: .readOnly) { _ in }
         }
-        _ = try PostgresLedger(location)
-        #expect(try PostgresLedger(location, access: .readOnly).batches(campaign: "none").isEmpty)
+        try await CodeLedger.withPostgres(location) { _ in }
+        #expect(
+            try await CodeLedger.withPostgres(location, access: .readOnly) {
+                try await $0.batches(campaign: "none").isEmpty
+            })
     }
 
     @Test(
@@ -128,10 +136,10 @@ struct LedgerReadOnlyTests {
     }
 
     @Test("a location changed after it was made is refused by the ledger before it connects")
-    func ledgerChecksAChangedLocation() throws {
+    func ledgerChecksAChangedLocation() async throws {
         var location = try PostgresLocation(user: "u", password: nil, host: "127.0.0.1", port: 1, database: "d")
         location.schema = "x; DROP SCHEMA public CASCADE"
-        #expect(throws: LedgerLocationError.self) { try PostgresLedger(location) }
+        await #expect(throws: LedgerLocationError.self) { try await CodeLedger.withPostgres(location) { _ in } }
     }
 
     // MARK: The password file
@@ -145,8 +153,8 @@ struct LedgerReadOnlyTests {
     }
 
     @Test("the password file: the first matching line, * for anything, \\: and \\\\ escaped, # comments")
-    func passwordFileLines() throws {
-        try F.withTemporaryFolder { folder in
+    func passwordFileLines() async throws {
+        try await F.withTemporaryFolder { folder in
             let location = try PostgresLocation(user: "team", password: nil, host: "db.example.com", database: "offers")
             let text = """
                 # hostname:port:database:username:password
@@ -167,8 +175,8 @@ struct LedgerReadOnlyTests {
     }
 
     @Test("a password file group or others can read is ignored, as libpq ignores it, saying why")
-    func looseFileIsIgnored() throws {
-        try F.withTemporaryFolder { folder in
+    func looseFileIsIgnored() async throws {
+        try await F.withTemporaryFolder { folder in
             let location = try PostgresLocation(user: "u", password: nil, host: "h", database: "d")
             let path = try Self.passwordFile(folder, "*:*:*:*:secret\n", mode: 0o644)
             guard case .ignored(let ignored, let reason) = PostgresPasswordFile.lookUp(location, path: path) else {

@@ -2,6 +2,8 @@ import Foundation
 import OfferCodes
 import Testing
 
+@testable import OfferLedger
+
 /// The times of assignments read back exactly as they were printed when the codes were handed out:
 /// a retried export prints the same `assignedAt` as the first one.
 @Suite("Ledger timestamps")
@@ -27,18 +29,19 @@ struct LedgerTimestampTests {
     }
 
     @Test(arguments: LedgerBackend.allCases)
-    func anAssignmentReadsBackWithTheTimeItWasHandedOutWith(backend: LedgerBackend) throws {
-        guard let ledger = try LedgerAssignmentTests.ledgerWithPersonalCodes(backend, count: 40) else { return }
-        let scope = LedgerAssignmentTests.scope()
-        var handedOut: [String: String] = [:]
-        for index in 0..<40 {
-            let claim = try ledger.claim(recipient: "user-\(index)", scope: scope)
-            handedOut[claim.recipient] = LedgerTimestamp.text(claim.assignedAt)
+    func anAssignmentReadsBackWithTheTimeItWasHandedOutWith(backend: LedgerBackend) async throws {
+        try await LedgerAssignmentTests.withPersonalCodes(backend, count: 40) { ledger in
+            let scope = LedgerAssignmentTests.scope()
+            var handedOut: [String: String] = [:]
+            for index in 0..<40 {
+                let claim = try await ledger.claim(recipient: "user-\(index)", scope: scope)
+                handedOut[claim.recipient] = LedgerTimestamp.text(claim.assignedAt)
+            }
+            var readBack: [String: String] = [:]
+            try await ledger.lookUpAssignments(recipients: Array(handedOut.keys), scope: scope) { recipient, found in
+                readBack[recipient] = found.map { LedgerTimestamp.text($0.assignedAt) }
+            }
+            #expect(readBack == handedOut)
         }
-        var readBack: [String: String] = [:]
-        try ledger.lookUpAssignments(recipients: Array(handedOut.keys), scope: scope) { recipient, found in
-            readBack[recipient] = found.map { LedgerTimestamp.text($0.assignedAt) }
-        }
-        #expect(readBack == handedOut)
     }
 }

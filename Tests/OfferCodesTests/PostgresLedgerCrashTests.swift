@@ -1,6 +1,7 @@
 import Foundation
 import InteropSupport
 import OfferCodes
+import OfferLedger
 import OfferLedgerPostgres
 import Testing
 
@@ -17,62 +18,57 @@ struct PostgresLedgerCrashTests {
 
     @Test(.enabled(if: F.canRerunTestBinary, "re-runs the test binary found at /proc/self/exe"))
     func aKilledProcessKeepsNothingOfItsBatch() async throws {
-        guard case .postgres(let location)? = LedgerBackend.postgres.newStore(),
-            let url = PostgresTestServer.url
-        else { return }
-        let childURL = url + (url.contains("?") ? "&" : "?") + "schema=" + location.schema
-        try await F.withTemporaryFolderAwaiting { folder in
-            let kept = F.numberedCodes("KEEP", 1000)
-            let ledger = try PostgresLedger(location)
-            try F.record(
-                ledger, F.batch("autumn", "A", codeCount: kept.count), of: F.campaign("autumn", offers: ["A"]),
-                codes: kept)
+        guard let place = LedgerBackend.postgres.newPlace(), let childURL = place.locator else { return }
+        try await F.withTemporaryFolder { folder in
+            try await place.withLedger { ledger in
+                let kept = F.numberedCodes("KEEP", 1000)
+                try await F.record(
+                    ledger, F.batch("autumn", "A", codeCount: kept.count), of: F.campaign("autumn", offers: ["A"]),
+                    codes: kept)
 
-            let marker = folder.appendingPathComponent("marker").path
-            let process = try ChildProcess.testBinary(
-                running: "pgCrashChildRecordsUntilKilled",
-                environment: [Self.childVariable: childURL, Self.markerVariable: marker])
-            _ = await process.poll(upTo: 120, every: 0.01) { FileManager.default.fileExists(atPath: marker) }
-            let started = FileManager.default.fileExists(atPath: marker)
-            await process.kill()
-            guard started else {
-                Issue.record("The child process did not start recording. Its output:\n\(process.stdout)")
-                return
+                let marker = folder.appendingPathComponent("marker").path
+                let process = try ChildProcess.testBinary(
+                    running: "pgCrashChildRecordsUntilKilled",
+                    environment: [Self.childVariable: childURL, Self.markerVariable: marker])
+                _ = await process.poll(upTo: 120, every: 0.01) { FileManager.default.fileExists(atPath: marker) }
+                let started = FileManager.default.fileExists(atPath: marker)
+                await process.kill()
+                guard started else {
+                    Issue.record("The child process did not start recording. Its output:\n\(process.stdout)")
+                    return
+                }
+                #expect(process.terminationReason == .uncaughtSignal)
+
+                #expect(try await ledger.batches(campaign: F.crashCampaign.name).isEmpty)
+                let crashCodes = (0..<F.crashMarkerAfter).map(F.crashCode)
+                #expect(
+                    try await ledger.issuedCodes(appAppleId: F.appAppleId, among: crashCodes, excludingCampaign: "")
+                        .isEmpty)
+                #expect(try await F.codes(ledger, campaign: "autumn").map(\.code) == kept)
+                #expect(
+                    try await ledger.summary(appAppleId: F.appAppleId, quarter: F.quarter, excludingCampaign: "")
+                        == LedgerSummary(activeOfferNames: ["A"], productionCodes: kept.count, sandboxCodes: 0))
+                // The write lock was released with the connection: the batch can be recorded again.
+                let again = Array(crashCodes.prefix(100))
+                #expect(try await F.record(ledger, F.crashBatch, of: F.crashCampaign, codes: again) == .recorded)
             }
-            #expect(process.terminationReason == .uncaughtSignal)
-
-            #expect(try ledger.batches(campaign: F.crashCampaign.name).isEmpty)
-            let crashCodes = (0..<F.crashMarkerAfter).map(F.crashCode)
-            #expect(try ledger.issuedCodes(appAppleId: F.appAppleId, among: crashCodes, excludingCampaign: "").isEmpty)
-            #expect(try F.codes(ledger, campaign: "autumn").map(\.code) == kept)
-            #expect(
-                try ledger.summary(appAppleId: F.appAppleId, quarter: F.quarter, excludingCampaign: "")
-                    == LedgerSummary(activeOfferNames: ["A"], productionCodes: kept.count, sandboxCodes: 0))
-            // The write lock was released with the connection: the batch can be recorded again.
-            let again = Array(crashCodes.prefix(100))
-            #expect(try F.record(ledger, F.crashBatch, of: F.crashCampaign, codes: again) == (true, []))
         }
     }
 
     /// The child of ``aKilledProcessKeepsNothingOfItsBatch()``; disabled in every other run.
     @Test(.enabled(if: ProcessInfo.processInfo.environment[childVariable] != nil))
-    func pgCrashChildRecordsUntilKilled() throws {
+    func pgCrashChildRecordsUntilKilled() async throws {
         let url = try #require(ProcessInfo.processInfo.environment[Self.childVariable])
         let marker = try #require(ProcessInfo.processInfo.environment[Self.markerVariable])
-        guard case .postgres(let location) = try LedgerLocation(parsing: url) else { return }
-        let ledger = try PostgresLedger(location)
-        let deadline = Date().addingTimeInterval(120)
-        try ledger.recordBatch(F.crashBatch, campaign: F.crashCampaign) { insert in
-            var count = 0
-            while count % 1000 != 0 || Date() < deadline {
-                guard try insert(F.crashCode(count)) else { throw F.Interrupted() }
-                count += 1
+        try await LedgerPlace(locator: url).withLedger { ledger in
+            let codes = (0..<F.crashBatch.codeCount).map(F.crashCode)
+            try await ledger.recordBatch(F.crashBatch, campaign: F.crashCampaign, codes: .given(codes)) { count in
                 // Past two chunks of 10,000: the server holds uncommitted rows of the batch.
-                if count == F.crashMarkerAfter + 5_000 {
+                if count >= F.crashMarkerAfter + 5_000 {
                     _ = FileManager.default.createFile(atPath: marker, contents: nil)
                 }
+                if count == codes.count { throw F.Interrupted() }
             }
-            throw F.Interrupted()
         }
     }
 }

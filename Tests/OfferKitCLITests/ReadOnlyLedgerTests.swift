@@ -52,13 +52,13 @@ struct ReadOnlyLedgerTests {
             let result = try await files.run(command, CampaignFiles.example, arguments)
             Expect.failure(
                 result, status: 5,
-                mentioning: ["schema version 3 of 4", "changed nothing", "offerkit codes ledger migrate --ledger"])
+                mentioning: ["schema version 3 of 5", "changed nothing", "offerkit codes ledger migrate --ledger"])
             #expect(Snapshot(files, files.ledger) == before, "codes \(command) \(arguments) changed the ledger")
         }
         let migrate = try await CLI.run(
             ["codes", "ledger", "migrate", "--ledger", files.ledger], cwd: files.folder.url)
         #expect(migrate.status == 0, "\(migrate)")
-        #expect(migrate.stdout.contains("brought up to date: schema version 3 to 4"), "\(migrate)")
+        #expect(migrate.stdout.contains("brought up to date: schema version 3 to 5"), "\(migrate)")
         let again = try await CLI.run(["codes", "ledger", "migrate", "--ledger", files.ledger], cwd: files.folder.url)
         #expect(again.status == 0 && again.stdout.contains("is up to date; nothing was changed"), "\(again)")
         let status = try await files.run("status", CampaignFiles.example)
@@ -158,8 +158,11 @@ struct ReadOnlyLedgerTests {
         let script = """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
+            db.execute("DROP TABLE code_lanes")
+            db.execute("ALTER TABLE codes DROP COLUMN digest")
+            db.execute("ALTER TABLE offers DROP COLUMN revision")
             db.execute("DROP TABLE connect_resources")
-            db.execute("DELETE FROM grdb_migrations WHERE identifier = 'offerkit-ledger-v4'")
+            db.execute("DELETE FROM grdb_migrations WHERE identifier IN ('offerkit-ledger-v4', 'offerkit-ledger-v5')")
             db.commit()
             db.close()
             """

@@ -26,17 +26,19 @@ struct ServeCommandTests {
         return CreatedKey(secret: secret, entryText: entryText)
     }
 
-    /// Starts `offerkit serve --config keys-example/service.json --port 0 options…` with `keys` in
-    /// OFFERKIT_API_KEYS, and waits for its listening line.
-    static func start(_ options: [String] = [], keys: [CreatedKey] = []) async throws -> (
-        server: ServerProcess, port: Int
-    ) {
-        var environment: [String: String] = [:]
+    /// Starts `offerkit serve --config CONFIG --port 0 options…` (CONFIG: keys-example/service.json
+    /// unless told) with `keys` in OFFERKIT_API_KEYS and `environment` added, and waits for its
+    /// listening line.
+    static func start(
+        _ options: [String] = [], keys: [CreatedKey] = [], config: String = servicePath,
+        environment extra: [String: String] = [:]
+    ) async throws -> (server: ServerProcess, port: Int) {
+        var environment = extra
         if !keys.isEmpty {
             environment["OFFERKIT_API_KEYS"] = "[" + keys.map(\.entryText).joined(separator: ",") + "]"
         }
         let server = try ServerProcess(
-            ["serve", "--config", servicePath, "--port", "0"] + options, environment: environment)
+            ["serve", "--config", config, "--port", "0"] + options, environment: environment)
         let prefix = "offerkit: listening on http://127.0.0.1:"
         let line = try await server.waitForStderrLine(containing: prefix)
         let port = try #require(Int(line.dropFirst(prefix.count)), "no port in \(line)")

@@ -38,6 +38,23 @@ struct ServeLedgerTests {
         return components.password.flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// A service configuration for the demo app with `ledger`; `unlimited`: rate limits so high
+    /// that tests calling as fast as they can never meet them.
+    static func configuration(ledger: String, unlimited: Bool = false) -> String {
+        """
+        {"apps": {"\(DemoKey.bundleId)": {"keyFile": "\(DemoKey.keyPath)", "keyId": "\(DemoKey.keyId)",
+                  "issuerId": "\(DemoKey.issuerId)"}},
+         \(unlimited ? #""limits": {"requestsPerSecond": 1000000, "burst": 1000000},"# : "")
+         "ledger": \(CampaignFiles.quoted(ledger))}
+        """
+    }
+
+    /// `GET /v1/campaigns/{campaign}/status`.
+    static func status(port: Int, key: ServeCommandTests.CreatedKey) async throws -> HTTPReply {
+        try await HTTPConnection.request(
+            "GET", "/v1/campaigns/\(campaign)/status", port: port, headers: [("Authorization", "Bearer \(key.secret)")])
+    }
+
     static func claim(_ recipient: String, port: Int, key: ServeCommandTests.CreatedKey) async throws -> HTTPReply {
         try await HTTPConnection.request(
             "POST", "/v1/codes/claim", port: port,
@@ -62,18 +79,8 @@ struct ServeLedgerTests {
 
         let key = try await ServeCommandTests.createKey(name: "e2e-codes", ["--scope", "codes"])
         let signer = try await ServeCommandTests.createKey(name: "e2e-signer-only", ["--scope", "promotional-offer"])
-        let config = try files.write(
-            """
-            {"apps": {"\(DemoKey.bundleId)": {"keyFile": "\(DemoKey.keyPath)", "keyId": "\(DemoKey.keyId)",
-                      "issuerId": "\(DemoKey.issuerId)"}},
-             "ledger": \(CampaignFiles.quoted(locator))}
-            """, to: "service.json")
-        let server = try ServerProcess(
-            ["serve", "--config", config, "--port", "0"],
-            environment: ["OFFERKIT_API_KEYS": "[\(key.entryText),\(signer.entryText)]"])
-        let prefix = "offerkit: listening on http://127.0.0.1:"
-        let line = try await server.waitForStderrLine(containing: prefix)
-        let port = try #require(Int(line.dropFirst(prefix.count)), "no port in \(line)")
+        let config = try files.write(Self.configuration(ledger: locator), to: "service.json")
+        let (server, port) = try await ServeCommandTests.start(keys: [key, signer], config: config)
 
         let first = try await Self.claim("reader-1", port: port, key: key)
         #expect(first.status == 200, "\(first)")
@@ -88,9 +95,7 @@ struct ServeLedgerTests {
         let forbidden = try await Self.claim("reader-4", port: port, key: signer)
         #expect(forbidden.status == 403, "\(forbidden)")
 
-        let status = try await HTTPConnection.request(
-            "GET", "/v1/campaigns/\(Self.campaign)/status", port: port,
-            headers: [("Authorization", "Bearer \(key.secret)")])
+        let status = try await Self.status(port: port, key: key)
         #expect(status.status == 200, "\(status)")
         let batch = status.json?["offers"]?[0]?["batches"]?[0]
         #expect(

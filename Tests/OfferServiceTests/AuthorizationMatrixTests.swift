@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import OfferCodes
 import OfferJSON
+import OfferLedger
 import OfferSigning
 import Testing
 
@@ -117,9 +118,9 @@ struct AuthorizationMatrixTests {
     static let otherAppOnly = APIKey.generate(name: "other-app-only", bundleIds: [ServiceFixtures.otherApp])
 
     /// The fixtures' service over the ledger of ``CodeLedgerFixtures``, with `keys` besides the admin.
-    static func service(keys: [APIKey]) throws -> OfferService {
-        let ledger = try SQLiteLedger.inMemory()
-        try F.populate(ledger)
+    static func service(keys: [APIKey]) async throws -> OfferService {
+        let ledger = try await CodeLedger.inMemory()
+        try await F.populate(ledger)
         return try F.service(ledger: ledger) { $0.apiKeys += keys }
     }
 
@@ -143,7 +144,7 @@ struct AuthorizationMatrixTests {
     @Test("each operation: a key without the scope, one for another app and no key are refused", arguments: cases)
     func refused(call: Call, wrong: Wrong) async throws {
         let withoutScope = Self.withoutScope(call.scope)
-        let service = try Self.service(keys: [withoutScope.key, Self.otherAppOnly.key])
+        let service = try await Self.service(keys: [withoutScope.key, Self.otherAppOnly.key])
         try await ServiceFixtures.application(service).test(.router) { client in
             // The request itself is fine: the admin key gets its answer.
             let allowed = try await client.call(
@@ -214,7 +215,7 @@ struct AuthorizationMatrixTests {
     func codesKeyOfAnotherApp() async throws {
         // As `offerkit api-key create --scope codes --bundle-id com.example.offerkit.other` makes it.
         let other = APIKey.generate(name: "codes-other", scopes: [.codes], bundleIds: [ServiceFixtures.otherApp])
-        let service = try Self.service(keys: [other.key])
+        let service = try await Self.service(keys: [other.key])
         try await ServiceFixtures.application(service).test(.router) { client in
             let claim = try await client.claim("user-1", key: other.secret)
             #expect(claim.status == 403 && claim.string("field") == "campaign", "\(claim.text)")
@@ -235,7 +236,7 @@ struct AuthorizationMatrixTests {
     @Test("a key limited to a bundle ID the service does not serve gets a 403 that says so")
     func keyLimitedToAnUnknownApp() async throws {
         let nowhere = APIKey.generate(name: "nowhere", bundleIds: ["com.example.nowhere"])
-        let service = try Self.service(keys: [nowhere.key])
+        let service = try await Self.service(keys: [nowhere.key])
         try await ServiceFixtures.application(service).test(.router) { client in
             for call in Self.calls where call.bundleField != nil && !call.isBatch {
                 let response = try await client.call(call.method, call.path, body: call.body, key: nowhere.secret)
@@ -250,8 +251,8 @@ struct AuthorizationMatrixTests {
     @Test("an app the service does not serve is 404 unknown-app for a key that may use it")
     func unconfiguredApp() async throws {
         // The ledger's campaign belongs to com.example.offerkit.demo, which this service does not serve.
-        let ledger = try SQLiteLedger.inMemory()
-        try F.populate(ledger)
+        let ledger = try await CodeLedger.inMemory()
+        try await F.populate(ledger)
         let service = try F.service(ledger: ledger) { $0.apps[ServiceFixtures.app] = nil }
         try await ServiceFixtures.application(service).test(.router) { client in
             let admin = ServiceFixtures.admin.secret

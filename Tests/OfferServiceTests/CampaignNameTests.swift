@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdTesting
 import OfferCodes
+import OfferLedger
 import OfferSigning
 import Testing
 
@@ -21,8 +22,8 @@ struct CampaignNameTests {
 
     @Test("a status path whose decoded name breaks the rule is a 422 naming `name`", arguments: badSegments)
     func statusName(segment: String) async throws {
-        let ledger = try SQLiteLedger.inMemory()
-        try F.populate(ledger)
+        let ledger = try await CodeLedger.inMemory()
+        try await F.populate(ledger)
         try await ServiceFixtures.application(try F.service(ledger: ledger)).test(.router) { client in
             let response = try await client.send(.get, F.statusPath(segment), key: F.codesOnly.secret)
             #expect(response.status == 422 && response.problemSlug == "invalid-field", "\(segment): \(response.text)")
@@ -35,8 +36,8 @@ struct CampaignNameTests {
 
     @Test("a claim whose campaign breaks the rule is a 422 naming `campaign`", arguments: ["../../etc", "a b", "é"])
     func claimCampaign(name: String) async throws {
-        let ledger = try SQLiteLedger.inMemory()
-        try F.populate(ledger)
+        let ledger = try await CodeLedger.inMemory()
+        try await F.populate(ledger)
         try await ServiceFixtures.application(try F.service(ledger: ledger)).test(.router) { client in
             let response = try await client.claim("user-1", campaign: name, key: F.codesOnly.secret)
             #expect(response.status == 422 && response.problemSlug == "invalid-field", "\(name): \(response.text)")
@@ -46,8 +47,8 @@ struct CampaignNameTests {
 
     @Test("names the rule allows reach the ledger: letters, digits, '-', '_', '.', percent-encoded or not")
     func allowedNames() async throws {
-        let ledger = try SQLiteLedger.inMemory()
-        try F.populate(ledger)
+        let ledger = try await CodeLedger.inMemory()
+        try await F.populate(ledger)
         try await ServiceFixtures.application(try F.service(ledger: ledger)).test(.router) { client in
             let known = try await client.send(.get, F.statusPath("spring%2D2027"), key: F.codesOnly.secret)
             #expect(known.status == 200, "\(known.text)")

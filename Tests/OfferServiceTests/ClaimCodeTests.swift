@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import OfferCodes
 import OfferJSON
+import OfferLedger
 import OfferSigning
 import Testing
 
@@ -15,11 +16,12 @@ struct ClaimCodeTests {
     /// Runs `body` with a client of the fixtures' service over a populated ledger of `backend`.
     static func withService(
         _ backend: LedgerBackend, halfCodes: Int = 3,
-        _ body: @Sendable (any TestClientProtocol, any CodeLedger) async throws -> Void
+        _ body: @Sendable (any TestClientProtocol, CodeLedger) async throws -> Void
     ) async throws {
-        guard let ledger = try F.ledger(backend, halfCodes: halfCodes) else { return }
-        let app = ServiceFixtures.application(try F.service(ledger: ledger))
-        try await app.test(.router) { client in try await body(client, ledger) }
+        try await F.withLedger(backend, halfCodes: halfCodes) { ledger in
+            let app = ServiceFixtures.application(try F.service(ledger: ledger))
+            try await app.test(.router) { client in try await body(client, ledger) }
+        }
     }
 
     /// Checks `response` against the `CodeClaim` schema and returns its members.
@@ -184,10 +186,31 @@ struct ClaimCodeTests {
             #expect(codes.count == 30 && Set(codes).count == 30, "\(responses.map(\.status))")
             #expect(responses.filter { $0.problemSlug == "no-code-left" }.count == 10)
             var recorded: [String: String] = [:]
-            try ledger.forEachAssignment(campaign: F.campaignName, offer: "Half") {
+            try await ledger.forEachAssignment(campaign: F.campaignName, offer: "Half") {
                 recorded[$0.recipient] = $0.code.code
             }
             #expect(Set(recorded.values) == Set(codes) && recorded.count == 30)
+        }
+    }
+
+    @Test(
+        "a code changed in the ledger (row and index alike) is never handed out: 503, and status is 503 too",
+        arguments: LedgerBackend.allCases)
+    func aChangedCodeIsRefused(backend: LedgerBackend) async throws {
+        try await Self.withService(backend) { client, ledger in
+            // One byte of the next code, as a hostile run changed it: an UPDATE changes the row and
+            // the unique index alike, so SQLite's integrity_check still answers ok.
+            try await ledger.store.executeUnchecked("UPDATE codes SET code_key = 'HALX0' WHERE code_key = 'HALF0'")
+            for recipient in ["user-1", "user-2"] {
+                let refused = try await client.claim(recipient)
+                #expect(refused.status == 503 && refused.problemSlug == "ledger-unavailable", "\(refused.text)")
+                #expect(!refused.text.contains("HALX0"), "\(refused.text)")
+            }
+            let status = try await client.send(.get, F.statusPath(), key: F.codesOnly.secret)
+            #expect(status.status == 503 && status.problemSlug == "ledger-unavailable", "\(status.text)")
+            // Nothing was handed out; other offers still hand out theirs.
+            #expect(try await F.heldCodes(ledger, ["user-1", "user-2"]) == [nil, nil])
+            #expect(try Self.claimed(try await client.claim("user-1", offer: "Gems"))["code"] == .string("GEMSX"))
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import OfferCodes
+import OfferLedger
 import OfferSigning
 import Testing
 
@@ -61,7 +62,7 @@ struct LedgerConfigurationTests {
     }
 
     @Test("a service whose configuration names a ledger needs the opened ledger; the error hides the password")
-    func ledgerMustBeOpened() throws {
+    func ledgerMustBeOpened() async throws {
         let configuration = try load("postgres://offerkit:\(Self.secret)@db.internal/offers")
         do {
             _ = try OfferService(configuration: configuration, authentication: .disabled)
@@ -71,7 +72,7 @@ struct LedgerConfigurationTests {
             #expect(!error.localizedDescription.contains(Self.secret))
         }
         let service = try OfferService(
-            configuration: configuration, ledger: try SQLiteLedger.inMemory(), authentication: .disabled)
+            configuration: configuration, ledger: try await CodeLedger.inMemory(), authentication: .disabled)
         #expect(service.state.ledger != nil)
         // Neither configuration has a Get Retention Message endpoint (GetRetentionMessageTests route it).
         #expect(

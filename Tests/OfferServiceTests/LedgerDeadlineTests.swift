@@ -4,63 +4,32 @@ import InteropSupport
 import Logging
 import OfferCodes
 import OfferJSON
+import OfferLedger
 import OfferSigning
 import Testing
 
 @testable import OfferService
 
-/// Ledger calls run on the service's ledger threads under the request timeout: a ledger held by
-/// another writer makes claims answer 503 `timeout` on time, also those still waiting for a thread.
+/// Ledger calls run under the request timeout: a ledger held by another writer makes claims
+/// answer 503 `timeout` on time, those still waiting for their transaction too.
 @Suite("Ledger calls and the request timeout")
 struct LedgerDeadlineTests {
     typealias F = CodeLedgerFixtures
 
-    /// Another process's writer: records a batch and waits inside its transaction (holding the
-    /// ledger's write lock) until released, then rolls back. It blocks a thread of its own
-    /// (``OwnedThread``); the test awaits it without holding one.
-    final class LockHolder: @unchecked Sendable {
-        private let release = DispatchSemaphore(value: 0)
-        private let lock = NSLock()
-        private var ended: CheckedContinuation<Void, Never>?
-        private var hasEnded = false
-        struct Released: Error {}
+    /// Another process's writer: a connection of its own that holds the ledger file's write lock
+    /// (an open `BEGIN IMMEDIATE` transaction) until released, then rolls back.
+    struct LockHolder {
+        let ledger: CodeLedger
 
-        /// Starts the writer on its own thread and returns once it holds the lock.
-        static func start(path: String) async throws -> LockHolder {
-            let ledger = try SQLiteLedger(path: path)
-            let holder = LockHolder()
-            await withCheckedContinuation { (inside: CheckedContinuation<Void, Never>) in
-                OwnedThread.start { [release = holder.release] in
-                    _ = try? ledger.recordBatch(F.batch("Half", index: 1, count: 1), campaign: F.campaign) { _ in
-                        inside.resume()
-                        release.wait()  // on the writer's own thread
-                        throw Released()
-                    }
-                    holder.end()
-                }
-            }
-            return holder
+        /// Opens the ledger at `path` and returns once it holds the lock.
+        static func lock(path: String) async throws -> LockHolder {
+            let ledger = try await CodeLedger.sqlite(path: path)
+            try await ledger.store.executeUnchecked("BEGIN IMMEDIATE")
+            return LockHolder(ledger: ledger)
         }
 
-        private func end() {
-            let waiting = lock.withLock {
-                hasEnded = true
-                defer { ended = nil }
-                return ended
-            }
-            waiting?.resume()
-        }
-
-        /// Releases the lock and waits for the writer to roll back.
-        func unlock() async {
-            release.signal()
-            await withCheckedContinuation { continuation in
-                let over = lock.withLock {
-                    if !hasEnded { ended = continuation }
-                    return hasEnded
-                }
-                if over { continuation.resume() }
-            }
+        func unlock() async throws {
+            try await ledger.store.executeUnchecked("ROLLBACK")
         }
     }
 
@@ -70,20 +39,20 @@ struct LedgerDeadlineTests {
     func lockedLedgerTimesOut() async throws {
         let folder = try TemporaryFolder()
         let path = folder.url.appendingPathComponent("ledger.sqlite").path
-        let ledger = try SQLiteLedger(path: path)
-        try F.populate(ledger, halfCodes: 10)
+        let ledger = try await CodeLedger.sqlite(path: path)
+        try await F.populate(ledger, halfCodes: 10)
         let service = try F.service(ledger: ledger) { $0.limits.requestTimeoutSeconds = 1 }
         let app = ServiceFixtures.application(service)
-        let recipients = (0..<(ServiceLedger.defaultThreadCount + 2)).map { "waiting-\($0)" }
+        let recipients = (0..<6).map { "waiting-\($0)" }
         try await app.test(.router) { client in
             // The campaign's app is read (and remembered) before the lock is taken.
             #expect(try await client.claim("first").status == 200)
-            let holder = try await LockHolder.start(path: path)
+            let holder = try await LockHolder.lock(path: path)
             let responses = try await withThrowingTaskGroup(of: ServiceResponse.self) { group in
                 for recipient in recipients { group.addTask { try await client.claim(recipient) } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            await holder.unlock()
+            try await holder.unlock()
             #expect(
                 responses.allSatisfy { $0.status == 503 && $0.problemSlug == "timeout" }, "\(responses.map(\.text))")
             // Every answer came while the lock was still held (it is released only now, below),
@@ -91,19 +60,17 @@ struct LedgerDeadlineTests {
             // wait (that would be ledger-unavailable): the deadline does not wait for the ledger.
             // (No bound on the time: the suite's other tests share the two cores.)
 
+            // A claim whose transaction had begun commits once the lock is free (its retry gets
+            // the same code, not new); those still waiting for their transaction were dropped.
             var codes: [String: String] = [:]
-            var retriedNew = 0
             for recipient in recipients {
                 let retry = try await client.claim(recipient)
                 #expect(retry.status == 200, "\(retry.text)")
                 codes[recipient] = retry.string("code")
-                if retry.json?["new"] == .bool(true) { retriedNew += 1 }
             }
             #expect(Set(codes.values).count == recipients.count)
-            // The calls still waiting for a thread at the timeout were skipped: at least those are new now.
-            #expect(retriedNew >= recipients.count - ServiceLedger.defaultThreadCount)
             var recorded: [String: String] = [:]
-            try ledger.forEachAssignment(campaign: F.campaignName, offer: "Half") {
+            try await ledger.forEachAssignment(campaign: F.campaignName, offer: "Half") {
                 recorded[$0.recipient] = $0.code.code
             }
             for recipient in recipients { #expect(recorded[recipient] == codes[recipient]) }
@@ -114,8 +81,8 @@ struct LedgerDeadlineTests {
     func failureIsUnavailable() async throws {
         let folder = try TemporaryFolder()
         let path = folder.url.appendingPathComponent("ledger.sqlite").path
-        let ledger = try SQLiteLedger(path: path)
-        try F.populate(ledger)
+        let ledger = try await CodeLedger.sqlite(path: path)
+        try await F.populate(ledger)
         // A second writer holds the ledger longer than SQLite waits (10 s) while the request may
         // take 20 s: the claim's own ledger call fails.
         let service = try F.service(ledger: ledger) { $0.limits.requestTimeoutSeconds = 20 }
@@ -124,9 +91,9 @@ struct LedgerDeadlineTests {
         try await service.testApplication(operations: service.routedOperations, logger: logger).test(.router) {
             client in
             #expect(try await client.claim("first").status == 200)
-            let holder = try await LockHolder.start(path: path)
+            let holder = try await LockHolder.lock(path: path)
             let response = try await client.claim("second")
-            await holder.unlock()
+            try await holder.unlock()
             #expect(response.status == 503 && response.problemSlug == "ledger-unavailable", "\(response.text)")
             #expect(response.headers[.retryAfter] == "1")
             let detail = response.string("detail") ?? ""

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import OfferCodes
 import OfferJSON
+import OfferLedger
 import OfferService
 import OfferSigning
 import Testing
@@ -216,7 +217,7 @@ struct OpenAPIDocumentTests {
             configuration.apps[bundleId] = AppCredentials(
                 keyFile: ServiceFixtures.keyFile, keyId: ServiceFixtures.keyId, issuerId: ServiceFixtures.issuerId)
         }
-        let service = try OfferService(configuration: configuration, ledger: try Self.exampleLedger())
+        let service = try OfferService(configuration: configuration, ledger: try await Self.exampleLedger())
         let requests = calls
         try await ServiceFixtures.application(service).test(.router) { client in
             for call in requests {
@@ -273,7 +274,7 @@ struct OpenAPIDocumentTests {
         "GET /openapi.json serves the document, without an API key, cacheable; without a ledger, without its operations"
     )
     func served() async throws {
-        for ledger in [nil, try SQLiteLedger.inMemory()] as [(any CodeLedger)?] {
+        for ledger in [nil, try await CodeLedger.inMemory()] as [CodeLedger?] {
             for retention in [false, true] {
                 var configuration = retention ? RetentionServiceFixtures.configuration() : ServiceFixtures.configuration
                 if ledger == nil { configuration.ledger = nil }
@@ -318,8 +319,8 @@ struct OpenAPIDocumentTests {
 
     /// A ledger holding the examples' campaign (`examples/campaign.json`, recorded on the examples'
     /// day) with personal codes of the offer the claim example names.
-    static func exampleLedger() throws -> any CodeLedger {
-        let ledger = try SQLiteLedger.inMemory()
+    static func exampleLedger() async throws -> CodeLedger {
+        let ledger = try await CodeLedger.inMemory()
         let url = ServiceFixtures.packageRoot.appendingPathComponent("examples/campaign.json")
         let text = try String(contentsOf: url, encoding: .utf8)
         let campaign = try CampaignValidator(today: CalendarDate(year: 2027, month: 3, day: 15)!)
@@ -327,9 +328,7 @@ struct OpenAPIDocumentTests {
         let batch = LedgerBatch(
             campaign: campaign.name, offer: "Spring half price, 3 months", kind: .custom, index: 1, quarter: "2027-Q1",
             redemptionLimit: 1, codeCount: 2, expirationDate: nil, environment: .production)
-        try ledger.recordBatch(batch, campaign: campaign) { insert in
-            for code in ["VIPK7M2QX9R", "VIPQ3W8HN2T"] { _ = try insert(code) }
-        }
+        try await ledger.recordBatch(batch, campaign: campaign, codes: .given(["VIPK7M2QX9R", "VIPQ3W8HN2T"]))
         return ledger
     }
 

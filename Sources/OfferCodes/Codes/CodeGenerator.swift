@@ -110,4 +110,48 @@ public struct CodeGenerator {
             }
         }
     }
+
+    /// Generates `count` distinct codes a chunk at a time, for a ledger that checks many codes in
+    /// one statement: each chunk of codes new to this run (at most `chunk`) is offered to
+    /// `taken`, which returns those already issued elsewhere; the others go to `emit`, in order,
+    /// and the taken ones are drawn again. The codes of the run are remembered
+    /// (``UniqueCodeSet``).
+    /// - Throws: as ``generateUnique(count:accept:emit:)``, counting a code drawn again in this
+    ///   run or taken elsewhere as a refusal; and whatever `taken` or `emit` throw.
+    package mutating func generateUnique(
+        count: Int, chunk: Int, prefix: String, taken: ([String]) async throws -> Set<String>,
+        emit: ([String]) async throws -> Void
+    ) async throws {
+        try space.check(count: count)
+        var drawn = UniqueCodeSet(expectedCount: count, sharedPrefix: prefix)
+        var accepted = 0
+        var refusals = 0
+        while accepted < count {
+            var candidates: [String] = []
+            let wanted = min(chunk, count - accepted)
+            candidates.reserveCapacity(wanted)
+            while candidates.count < wanted {
+                let code = try next()
+                if drawn.insert(code) {
+                    candidates.append(code)
+                    refusals = 0
+                } else {
+                    refusals += 1
+                    if refusals >= Self.maximumConsecutiveRefusals {
+                        throw CodeGenerationError.spaceExhausted(accepted: accepted, count: count)
+                    }
+                }
+            }
+            let refused = try await taken(candidates)
+            let fresh = refused.isEmpty ? candidates : candidates.filter { !refused.contains($0) }
+            if fresh.isEmpty {
+                refusals += candidates.count
+                if refusals >= Self.maximumConsecutiveRefusals {
+                    throw CodeGenerationError.spaceExhausted(accepted: accepted, count: count)
+                }
+            }
+            try await emit(fresh)
+            accepted += fresh.count
+        }
+    }
 }

@@ -93,7 +93,7 @@ public struct CodeExporter: Sendable {
     }
 
     /// Exports the codes that `forEachCode` passes to its argument, in that order; it fits
-    /// ``CodeLedger/forEachCode(campaign:offer:_:)``.
+    /// `CodeLedger.forEachCode(campaign:offer:_:)` of `OfferLedger`.
     ///
     /// - Parameters:
     ///   - write: receives the export piece by piece (a header, a record, …), each with its line end.
@@ -114,9 +114,9 @@ public struct CodeExporter: Sendable {
     /// Exports one record per assignment that `forEachAssignment` passes to its argument, in that
     /// order: the code a recipient holds, with the recipient's id and when it was assigned, and
     /// in messages their name and language when the recipient is given (`nil`: a message without
-    /// a name, in the export's language). It fits ``CodeLedger/assign(recipients:scope:channel:_:)``,
-    /// ``CodeLedger/lookUpAssignments(recipients:scope:_:)`` and
-    /// ``CodeLedger/forEachAssignment(campaign:offer:_:)``; the exporter never chooses codes.
+    /// a name, in the export's language). It fits the assignments a ledger reads back
+    /// (`CodeLedger.lookUpAssignments(recipients:scope:_:)` and
+    /// `forEachAssignment(campaign:offer:_:)` of `OfferLedger`); the exporter never chooses codes.
     ///
     /// - Parameters:
     ///   - write: receives the export piece by piece (a header, a record, …), each with its line end.
@@ -157,24 +157,65 @@ public struct CodeExporter: Sendable {
         hasRecipients: Bool, to write: (String) throws -> Void,
         rows: (_ row: (IssuedCode, (CodeAssignment, ExportRecipient?)?) throws -> Void) throws -> Void
     ) throws {
-        var pending: (code: IssuedCode, assignment: (CodeAssignment, ExportRecipient?)?)?
-        var number = 0
+        var records = self.records(hasRecipients: hasRecipients)
         // The body runs while `rows` runs and is not kept: `write` does not escape.
         try withoutActuallyEscaping(write) { write in
-            try rows { code, assignment in
-                if let previous = pending {
-                    if number == 0 { try writeFrame("header", hasRecipients: hasRecipients, to: write) }
-                    number += 1
-                    try writeRow(previous.code, number: number, last: false, assignment: previous.assignment, to: write)
-                }
-                pending = (code, assignment)
+            try rows { code, assignment in try records.add(code, assignment, to: write) }
+        }
+        try records.finish(to: write)
+    }
+
+    /// An export written a record at a time, for records that come from somewhere the exporter
+    /// cannot call into (an async ledger): ``Records/add(_:to:)`` (or
+    /// ``Records/add(_:recipient:to:)``) each record, then ``Records/finish(to:)``.
+    public func records(hasRecipients: Bool) -> Records { Records(exporter: self, hasRecipients: hasRecipients) }
+
+    /// The records of one export (see ``records(hasRecipients:)``): the header waits for the first
+    /// record (or the end), and one record is held back, to tell the last.
+    public struct Records {
+        let exporter: CodeExporter
+        let hasRecipients: Bool
+        private var pending: (code: IssuedCode, assignment: (CodeAssignment, ExportRecipient?)?)?
+        private var number = 0
+
+        init(exporter: CodeExporter, hasRecipients: Bool) {
+            self.exporter = exporter
+            self.hasRecipients = hasRecipients
+        }
+
+        /// Adds a code (an export without recipients).
+        public mutating func add(_ code: IssuedCode, to write: (String) throws -> Void) throws {
+            try add(code, nil, to: write)
+        }
+
+        /// Adds an assignment, with the recipient it is for (see ``CodeExporter/export(to:forEachAssignment:)``).
+        public mutating func add(
+            _ assignment: CodeAssignment, recipient: ExportRecipient?, to write: (String) throws -> Void
+        ) throws {
+            try add(assignment.code, (assignment, recipient), to: write)
+        }
+
+        mutating func add(
+            _ code: IssuedCode, _ assignment: (CodeAssignment, ExportRecipient?)?, to write: (String) throws -> Void
+        ) throws {
+            if let previous = pending {
+                if number == 0 { try exporter.writeFrame("header", hasRecipients: hasRecipients, to: write) }
+                number += 1
+                try exporter.writeRow(
+                    previous.code, number: number, last: false, assignment: previous.assignment, to: write)
             }
+            pending = (code, assignment)
         }
-        if number == 0 { try writeFrame("header", hasRecipients: hasRecipients, to: write) }
-        if let pending {
-            try writeRow(pending.code, number: number + 1, last: true, assignment: pending.assignment, to: write)
+
+        /// Writes the last record and the footer.
+        public func finish(to write: (String) throws -> Void) throws {
+            if number == 0 { try exporter.writeFrame("header", hasRecipients: hasRecipients, to: write) }
+            if let pending {
+                try exporter.writeRow(
+                    pending.code, number: number + 1, last: true, assignment: pending.assignment, to: write)
+            }
+            try exporter.writeFrame("footer", hasRecipients: hasRecipients, to: write)
         }
-        try writeFrame("footer", hasRecipients: hasRecipients, to: write)
     }
 
     /// The languages of this export's messages for which `offer` (a reference name) has no
@@ -210,14 +251,14 @@ public struct CodeExporter: Sendable {
         return resolved
     }
 
-    private func writeFrame(_ part: String, hasRecipients: Bool, to write: (String) throws -> Void) throws {
+    fileprivate func writeFrame(_ part: String, hasRecipients: Bool, to write: (String) throws -> Void) throws {
         let name = "\(format.name)-\(part)"
         guard ExportTemplates.fileNames(for: format).contains(name + ".mustache") else { return }
         try templates.write(
             name, ExportContext.frame(app: app, format: format, hasRecipients: hasRecipients), to: write)
     }
 
-    private func writeRow(
+    fileprivate func writeRow(
         _ code: IssuedCode, number: Int, last: Bool, assignment: (CodeAssignment, ExportRecipient?)?,
         to write: (String) throws -> Void
     ) throws {

@@ -6,12 +6,41 @@ import OfferJSON
 /// ``SubscriptionOfferLimitRules``).
 struct CampaignRules {
     let today: CalendarDate
-    let ledger: (any CodeLedger)?
+    /// What the ledger holds for the campaign's app (``LedgerFacts``), or `nil` without a ledger.
+    let ledger: LedgerFacts?
+
+    /// What the rules read from a ledger: the app's summary and which of the campaign's given
+    /// codes other campaigns issued.
+    struct LedgerFacts: Sendable {
+        var summary: LedgerSummary
+        var issuedCodes: Set<String>
+    }
+
+    /// What `history` holds for `draft`'s app: read before the rules run, so that they run
+    /// without waiting. Nothing is read when the draft names no campaign or app (the rules
+    /// report that).
+    static func facts(of draft: CampaignDraft, in history: any AppCodeHistory, today: CalendarDate) async throws
+        -> LedgerFacts
+    {
+        guard let name = draft.name, let appAppleId = draft.appAppleId else {
+            return LedgerFacts(summary: .empty, issuedCodes: [])
+        }
+        let summary = try await history.summary(
+            appAppleId: appAppleId, quarter: today.quarter, excludingCampaign: name)
+        let codes = givenCodes(of: draft.offers).map(\.code)
+        let issued =
+            codes.isEmpty
+            ? []
+            : try await history.issuedCodes(
+                appAppleId: appAppleId, among: Array(Set(codes)).sorted(),
+                excludingCampaign: name)
+        return LedgerFacts(summary: summary, issuedCodes: issued)
+    }
 
     /// Every rule problem of what could be read. Parts of offers that could not be read are
     /// skipped (offers that are not objects entirely), but every offer counts towards the number
     /// of active offers.
-    /// - Throws: what the ledger throws; `CancellationError` when the task is cancelled (checked
+    /// - Throws: `CancellationError` when the task is cancelled (checked
     ///   before each offer and before the rules across offers).
     func check(_ draft: CampaignDraft) throws -> [CampaignFinding] {
         var findings: [CampaignFinding] = []
@@ -29,19 +58,11 @@ struct CampaignRules {
         try SubscriptionOfferRules(today: today).check(draft, into: &findings)
         SubscriptionOfferLimitRules.check(draft, into: &findings)
         try TaskCancellation.check()
-        var summary = LedgerSummary.empty
-        var issuedCodes: Set<String> = []
-        if let ledger, let name = draft.name, let appAppleId = draft.appAppleId {
-            summary = try ledger.summary(appAppleId: appAppleId, quarter: today.quarter, excludingCampaign: name)
-            let codes = Self.givenCodes(of: draft.offers).map(\.code)
-            if !codes.isEmpty {
-                issuedCodes = try ledger.issuedCodes(
-                    appAppleId: appAppleId, among: Array(Set(codes)).sorted(), excludingCampaign: name)
-            }
-        }
+        let summary = ledger?.summary ?? .empty
         DuplicateRules.checkReferenceNames(draft.offers, activeInLedger: summary.activeOfferNames, into: &findings)
-        DuplicateRules.checkCustomCodes(Self.givenCodes(of: draft.offers), issuedInLedger: issuedCodes, into: &findings)
-        CampaignTotalsRules(today: today, ledger: ledger == nil ? nil : summary)
+        DuplicateRules.checkCustomCodes(
+            Self.givenCodes(of: draft.offers), issuedInLedger: ledger?.issuedCodes ?? [], into: &findings)
+        CampaignTotalsRules(today: today, ledger: ledger?.summary)
             .check(draft.offers.map(\.offer), offerCount: draft.offerCount ?? draft.offers.count, into: &findings)
         return findings
     }

@@ -7,31 +7,48 @@
 /// is skipped, for that part (a `paymentMode` that is not one skips the checks that depend on the
 /// payment mode). Rules across offers (duplicates, totals) use every part that could be read.
 ///
-/// With a ledger, the validator also checks what other campaigns of the same app hold: active
-/// offers (reference names and the limit of 10), custom codes already issued, and the codes
-/// already counted in today's quarter. Generated codes are not looked up here: the generator
-/// keeps them unique when it records them.
+/// Against a ledger (``validate(json:against:)``), the validator also checks what other campaigns
+/// of the same app hold: active offers (reference names and the limit of 10), custom codes
+/// already issued, and the codes already counted in today's quarter. Generated codes are not
+/// looked up here: the generator keeps them unique when it records them.
 public struct CampaignValidator: Sendable {
     /// The day expiry dates and relative dates count from, and whose quarter the limits use.
     public let today: CalendarDate
-    /// Where other campaigns' offers and codes are recorded; `nil` checks the campaign alone.
-    public let ledger: (any CodeLedger)?
 
-    /// A validator for `today` (UTC), optionally checking against a ledger.
-    public init(today: CalendarDate, ledger: (any CodeLedger)? = nil) {
+    /// A validator for `today` (UTC).
+    public init(today: CalendarDate) {
         self.today = today
-        self.ledger = ledger
     }
 
-    /// Reads and checks campaign JSON bytes: every problem, shape and rules, in one list, in
-    /// document order.
+    /// Reads and checks campaign JSON bytes on their own: every problem, shape and rules, in one
+    /// list, in document order.
     ///
     /// Validation is cooperative: in a task that is cancelled, it stops at the next offer.
-    /// - Throws: what the ledger throws; `CancellationError` when the current task is cancelled.
+    /// - Throws: `CancellationError` when the current task is cancelled.
     public func validate(json: [UInt8]) throws -> ValidationReport {
+        let draft = try read(json)
+        return try report(draft, findings: draft.document == nil ? [] : try rules(nil).check(draft))
+    }
+
+    /// Reads and checks campaign JSON bytes as ``validate(json:)`` does, and against what
+    /// `ledger` holds for the campaign's app (read first, then the rules run); a `nil` ledger
+    /// checks the campaign on its own.
+    /// - Throws: what the ledger throws; `CancellationError` when the current task is cancelled.
+    public func validate(json: [UInt8], against ledger: (any AppCodeHistory)?) async throws -> ValidationReport {
+        let draft = try read(json)
+        guard draft.document != nil else { return try report(draft, findings: []) }
+        let facts = try await self.facts(of: draft, in: ledger)
+        return try report(draft, findings: try rules(facts).check(draft))
+    }
+
+    private func read(_ json: [UInt8]) throws -> CampaignDraft {
         let draft = CampaignReader(today: today).readDraft(json: json, stopsWhenCancelled: true)
         if draft.wasCancelled { throw CancellationError() }
-        let findings = draft.findings + (draft.document == nil ? [] : try rules.check(draft))
+        return draft
+    }
+
+    private func report(_ draft: CampaignDraft, findings ruleFindings: [CampaignFinding]) throws -> ValidationReport {
+        let findings = draft.findings + ruleFindings
         try TaskCancellation.check()
         // Titles that break a rule would reach customers in messages: such a campaign is not
         // handed out as a model, like one with shape problems (commands that only look codes up
@@ -44,11 +61,30 @@ public struct CampaignValidator: Sendable {
 
     /// Checks an already-built campaign (from Swift code): every rule problem, offer by offer in
     /// the order of the format's fields.
-    /// - Throws: what the ledger throws; `CancellationError` when the current task is cancelled
-    ///   (checked before each offer).
+    /// - Throws: `CancellationError` when the current task is cancelled (checked before each offer).
     public func validate(_ campaign: Campaign) throws -> [ValidationProblem] {
-        DocumentOrder.sorted(try rules.check(CampaignDraft(campaign: campaign)), document: nil)
+        DocumentOrder.sorted(try rules(nil).check(CampaignDraft(campaign: campaign)), document: nil)
     }
 
-    private var rules: CampaignRules { CampaignRules(today: today, ledger: ledger) }
+    /// Checks an already-built campaign as ``validate(_:)`` does, and against what `ledger` holds
+    /// for its app.
+    /// - Throws: what the ledger throws; `CancellationError` when the current task is cancelled.
+    public func validate(_ campaign: Campaign, against ledger: (any AppCodeHistory)?) async throws
+        -> [ValidationProblem]
+    {
+        let draft = CampaignDraft(campaign: campaign)
+        let facts = try await self.facts(of: draft, in: ledger)
+        return DocumentOrder.sorted(try rules(facts).check(draft), document: nil)
+    }
+
+    private func facts(of draft: CampaignDraft, in ledger: (any AppCodeHistory)?) async throws
+        -> CampaignRules.LedgerFacts?
+    {
+        guard let ledger else { return nil }
+        return try await CampaignRules.facts(of: draft, in: ledger, today: today)
+    }
+
+    private func rules(_ facts: CampaignRules.LedgerFacts?) -> CampaignRules {
+        CampaignRules(today: today, ledger: facts)
+    }
 }

@@ -49,7 +49,7 @@ public enum ConfigurationError: Error, Sendable, Equatable, LocalizedError {
                 + "address (127.0.0.1, ::1 or localhost)"
         case .ledgerNotOpened(let location):
             "the configuration names the ledger \(location), but the service was given no opened ledger: open it "
-                + "(SQLiteLedger or PostgresLedger) and pass it as OfferService(configuration:ledger:)"
+                + "(CodeLedger.sqlite(path:) or CodeLedger.withPostgres) and pass it as OfferService(configuration:ledger:)"
         case .retentionRules(let source, let error): "\(source): \(error.errorDescription ?? error.path)"
         case .rootCertificateNotLoaded(let file, let reason):
             "cannot read the root certificate \(file) (retention.rootCertificates): \(reason)"

@@ -1,6 +1,7 @@
 import Foundation
 import OfferCodes
 import OfferJSON
+import OfferLedger
 import OfferSigning
 
 /// What the service serves: the apps (bundle ID → key file, key ID, issuer ID), an optional App

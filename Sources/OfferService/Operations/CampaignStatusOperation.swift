@@ -1,5 +1,6 @@
 import OfferCodes
 import OfferJSON
+import OfferLedger
 import OfferSigning
 
 extension ServiceOperation {
@@ -25,13 +26,15 @@ extension ServiceOperation {
         let ledger = try request.ledger()
         let campaign = request.parameters["name"] ?? ""
         let today = CampaignSchemas.today(nil, request)
-        let report = try await ledger.run(logger: request.logger, campaignField: nil) { ledger in
-            let status = try ledger.ledger.status(campaign: campaign, today: today)
-            // The campaign's app first: an app the key may not use is a 403 before anything more is read.
-            try request.authorize(bundleId: status.bundleId, field: "name", campaign: campaign)
-            return CampaignStatusReport(
-                status, today: today, resources: try ledger.ledger.connectResources(campaign: campaign))
+        let status = try await ledger.run(logger: request.logger, campaignField: nil) { ledger in
+            try await ledger.status(campaign: campaign, today: today)
         }
+        // The campaign's app first: an app the key may not use is a 403 before anything more is read.
+        try request.authorize(bundleId: status.bundleId, field: "name", campaign: campaign)
+        let resources = try await ledger.run(logger: request.logger, campaignField: nil) { ledger in
+            try await ledger.connectResources(campaign: campaign)
+        }
+        let report = CampaignStatusReport(status, today: today, resources: resources)
         return OperationResponse(body: report.json)
     }.limitingBundles(to: .campaignInLedger)
 }

@@ -1,5 +1,6 @@
 import OfferCodes
 import OfferJSON
+import OfferLedger
 import OfferSigning
 
 extension ServiceOperation {
@@ -32,9 +33,9 @@ extension ServiceOperation {
         let (assignment, app) = try await ledger.run(logger: request.logger, campaignField: "campaign") { ledger in
             // The campaign's app first: an unknown campaign is a 404, and an app the key may not use a
             // 403, before anything is assigned.
-            let app = try ledger.app(campaign: scope.campaign, today: scope.today)
+            let app = try await ledger.app(campaign: scope.campaign)
             try request.authorize(bundleId: app.bundleId, field: "campaign", campaign: scope.campaign)
-            return (try ledger.ledger.claim(recipient: recipient, scope: scope), app)
+            return (try await ledger.claim(recipient: recipient, scope: scope), app)
         }
         return OperationResponse(body: CodeClaimReport(assignment, appAppleId: app.appAppleId).json)
     }.limitingBundles(to: .campaignInLedger)

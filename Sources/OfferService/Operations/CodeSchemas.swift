@@ -1,6 +1,7 @@
 import Foundation
 import OfferCodes
 import OfferJSON
+import OfferLedger
 import OfferSigning
 
 /// Schemas, answers and problems of the operations that use the service's code ledger: a claim

@@ -227,13 +227,25 @@ enum CampaignFixtures {
     // MARK: Validation
 
     /// Validates a document on ``today``.
-    static func validate(_ document: JSONValue, ledger: (any CodeLedger)? = nil) throws -> ValidationReport {
-        try CampaignValidator(today: today, ledger: ledger).validate(json: bytes(document))
+    static func validate(_ document: JSONValue) throws -> ValidationReport {
+        try CampaignValidator(today: today).validate(json: bytes(document))
+    }
+
+    /// ``validate(_:)`` against what `ledger` holds.
+    static func validate(_ document: JSONValue, against ledger: any AppCodeHistory) async throws -> ValidationReport {
+        try await CampaignValidator(today: today).validate(json: bytes(document), against: ledger)
     }
 
     /// The problems of a one-offer campaign.
-    static func problems(ofOffer offer: JSONValue, ledger: (any CodeLedger)? = nil) throws -> [ValidationProblem] {
-        try validate(campaignJSON(offer: offer), ledger: ledger).problems
+    static func problems(ofOffer offer: JSONValue) throws -> [ValidationProblem] {
+        try validate(campaignJSON(offer: offer)).problems
+    }
+
+    /// ``problems(ofOffer:)`` against what `ledger` holds.
+    static func problems(ofOffer offer: JSONValue, against ledger: any AppCodeHistory) async throws
+        -> [ValidationProblem]
+    {
+        try await validate(campaignJSON(offer: offer), against: ledger).problems
     }
 
     /// Expects exactly one problem, with `rule` at `path`, whose message contains each of
@@ -275,10 +287,9 @@ enum CampaignFixtures {
     }
 }
 
-/// A test double for ``CodeLedger`` that only answers the two questions validation asks, from
-/// fixed entries; its writing methods throw ``Unsupported``. It is not a ledger: the SQLite
-/// ledger has its own tests.
-struct CampaignFixtureLedger: CodeLedger {
+/// A test double of what validation reads from a ledger (``AppCodeHistory``), from fixed entries.
+/// It is not a ledger: the ledger has its own tests.
+struct CampaignFixtureLedger: AppCodeHistory {
     /// What one campaign of an app holds.
     struct Entry: Sendable {
         var campaign: String
@@ -290,14 +301,14 @@ struct CampaignFixtureLedger: CodeLedger {
         var codes: [String] = []
     }
 
-    /// Thrown by the writing methods, and by every method when ``failing``.
+    /// Thrown by every method when ``failing``.
     struct Unsupported: Error, Equatable {}
 
     var entries: [Entry] = []
     /// Makes every method throw, to check that validation passes ledger errors on.
     var failing = false
 
-    func summary(appAppleId: String, quarter: String, excludingCampaign: String) throws -> LedgerSummary {
+    func summary(appAppleId: String, quarter: String, excludingCampaign: String) async throws -> LedgerSummary {
         if failing { throw Unsupported() }
         let others = entries.filter { $0.appAppleId == appAppleId && $0.campaign != excludingCampaign }
         let inQuarter = others.filter { $0.quarter == quarter }
@@ -307,51 +318,13 @@ struct CampaignFixtureLedger: CodeLedger {
             sandboxCodes: inQuarter.reduce(0) { $0 + $1.sandboxCodes })
     }
 
-    func issuedCodes(appAppleId: String, among codes: [String], excludingCampaign: String) throws -> Set<String> {
+    func issuedCodes(appAppleId: String, among codes: [String], excludingCampaign: String) async throws
+        -> Set<String>
+    {
         if failing { throw Unsupported() }
         let issued = Set(
             entries.filter { $0.appAppleId == appAppleId && $0.campaign != excludingCampaign }
                 .flatMap(\.codes).map { $0.uppercased() })
         return Set(codes.map { $0.uppercased() }).intersection(issued)
     }
-
-    func recordBatch(
-        _ batch: LedgerBatch, campaign: Campaign, insertCodes: (_ insert: (String) throws -> Bool) throws -> Void
-    ) throws -> Bool { throw Unsupported() }
-
-    func attachCodes(
-        toOneTimeUseBatch index: Int, offer: String, campaign: String,
-        insertCodes: (_ insert: (String) throws -> Bool) throws -> Void
-    ) throws { throw Unsupported() }
-
-    func setOfferActive(_ active: Bool, offer: String, campaign: String) throws { throw Unsupported() }
-
-    func batches(campaign: String) throws -> [LedgerBatch] { throw Unsupported() }
-
-    func forEachCode(campaign: String, offer: String?, _ body: (IssuedCode) throws -> Void) throws {
-        throw Unsupported()
-    }
-
-    func assign(
-        recipients: [String], scope: AssignmentScope, channel: AssignmentChannel,
-        _ body: (CodeAssignment) throws -> Void
-    ) throws { throw Unsupported() }
-
-    func lookUpAssignments(
-        recipients: [String], scope: AssignmentScope, _ body: (String, CodeAssignment?) throws -> Void
-    ) throws { throw Unsupported() }
-
-    func forEachAssignment(campaign: String, offer: String?, _ body: (CodeAssignment) throws -> Void) throws {
-        throw Unsupported()
-    }
-
-    func status(campaign: String, today: CalendarDate) throws -> CampaignStatus { throw Unsupported() }
-
-    func connectResources(campaign: String) throws -> [ConnectResource] { throw Unsupported() }
-
-    func recordConnectResources(_ resources: [ConnectResource]) throws { throw Unsupported() }
-
-    func createdConnectIds(kinds: Set<ConnectResource.Kind>) throws -> Set<String> { throw Unsupported() }
-
-    func lockConnectRun(campaign: String) throws -> ConnectRunLock { throw Unsupported() }
 }

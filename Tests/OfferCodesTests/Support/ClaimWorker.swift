@@ -1,5 +1,8 @@
 import Foundation
 import OfferCodes
+import OfferLedger
+
+@testable import OfferLedger
 
 /// A child process of the claim proofs (``LedgerClaimProofTests``): it opens the ledger, claims a
 /// code for each recipient of its share, one `claim(recipient:scope:)` call at a time, and
@@ -71,7 +74,10 @@ struct ClaimWorker: Codable {
 
     /// Claims the share (in the child process).
     func run() async throws {
-        let ledger = try LedgerStore(locator: ledger).open()
+        try await LedgerPlace(locator: ledger).withLedger { try await run(ledger: $0) }
+    }
+
+    private func run(ledger: CodeLedger) async throws {
         let descriptor = open(log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
         defer { close(descriptor) }
@@ -99,14 +105,12 @@ struct ClaimWorker: Codable {
     }
 
     /// One claim; while codes are still being supplied, "no code left" means "not yet".
-    private func claim(
-        _ recipient: String, scope: AssignmentScope, ledger: any CodeLedger
-    ) async throws -> CodeAssignment {
+    private func claim(_ recipient: String, scope: AssignmentScope, ledger: CodeLedger) async throws -> CodeAssignment {
         while true {
             // Looked at before the claim: a claim that starts after the marker exists sees every code.
             let supplied = suppliedMarker.map { FileManager.default.fileExists(atPath: $0) } ?? true
             do {
-                return try ledger.claim(recipient: recipient, scope: scope)
+                return try await ledger.claim(recipient: recipient, scope: scope)
             } catch LedgerError.noCodeLeft where !supplied {
                 try await Task.sleep(for: .milliseconds(10))
             }

@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
 import InteropSupport
+import OfferCodes
+import OfferLedger
 import Testing
-
-@testable import OfferCodes
 
 /// A ledger file with a few hundred codes, everything the ledger answers about it, and byte flips.
 enum DamagedLedgerFixtures {
@@ -17,21 +17,20 @@ enum DamagedLedgerFixtures {
     static let bulkCodes = F.numberedCodes("BULK", 20, from: 10)
 
     /// Writes the sample ledger at `path`.
-    static func writeSample(at path: String) throws {
-        let ledger = try SQLiteLedger(path: path)
-        try F.record(ledger, F.batch("spring", "Launch", codeCount: launchCodes.count), of: spring, codes: launchCodes)
-        try F.record(
+    static func writeSample(at path: String) async throws {
+        let ledger = try await CodeLedger.sqlite(path: path)
+        try await F.record(
+            ledger, F.batch("spring", "Launch", codeCount: launchCodes.count), of: spring, codes: launchCodes)
+        try await F.record(
             ledger, F.batch("spring", "Gems", kind: .oneTimeUse, codeCount: appleCodes.count), of: spring, codes: [])
-        try ledger.attachCodes(toOneTimeUseBatch: 0, offer: "Gems", campaign: "spring") { insert in
-            for code in appleCodes { _ = try insert(code) }
-        }
-        try F.record(
+        try await ledger.attachCodes(toOneTimeUseBatch: 0, offer: "Gems", campaign: "spring", codes: appleCodes)
+        try await F.record(
             ledger, F.batch("spring", "Sandbox", kind: .oneTimeUse, codeCount: 5, environment: .sandbox), of: spring,
             codes: [])
-        try F.record(
+        try await F.record(
             ledger, F.batch("autumn", "Bulk", redemptionLimit: 5, codeCount: bulkCodes.count, expirationDate: nil),
             of: autumn, codes: bulkCodes)
-        try ledger.setOfferActive(false, offer: "Sandbox", campaign: "spring")
+        try await ledger.setOfferActive(false, offer: "Sandbox", campaign: "spring")
     }
 
     /// Everything the ledger answers about the sample.
@@ -43,16 +42,17 @@ enum DamagedLedgerFixtures {
         var issued: Set<String> = []
     }
 
-    static func snapshot(_ ledger: SQLiteLedger) throws -> Snapshot {
+    static func snapshot(_ ledger: CodeLedger) async throws -> Snapshot {
         var snapshot = Snapshot()
-        snapshot.batches = [try ledger.batches(campaign: "spring"), try ledger.batches(campaign: "autumn")]
+        snapshot.batches = [try await ledger.batches(campaign: "spring"), try await ledger.batches(campaign: "autumn")]
         snapshot.codes = [
-            try F.codes(ledger, campaign: "spring"), try F.codes(ledger, campaign: "autumn"),
-            try F.codes(ledger, campaign: "spring", offer: "Gems"),
+            try await F.codes(ledger, campaign: "spring"), try await F.codes(ledger, campaign: "autumn"),
+            try await F.codes(ledger, campaign: "spring", offer: "Gems"),
         ]
-        snapshot.customCodes = try ledger.customCodes(campaign: "spring", offer: "Launch", batchIndex: 0)
-        snapshot.summary = try ledger.summary(appAppleId: F.appAppleId, quarter: F.quarter, excludingCampaign: "")
-        snapshot.issued = try ledger.issuedCodes(
+        snapshot.customCodes = try await ledger.customCodes(campaign: "spring", offer: "Launch", batchIndex: 0)
+        snapshot.summary = try await ledger.summary(
+            appAppleId: F.appAppleId, quarter: F.quarter, excludingCampaign: "")
+        snapshot.issued = try await ledger.issuedCodes(
             appAppleId: F.appAppleId,
             among: launchCodes + appleCodes + bulkCodes + ["NEVER1", "NEVER2"], excludingCampaign: "")
         return snapshot

@@ -1,5 +1,6 @@
 import Foundation
 import OfferCodes
+import OfferLedger
 import OfferLedgerPostgres
 import Testing
 
@@ -17,7 +18,7 @@ enum LedgerBackend: String, CaseIterable, Sendable, CustomTestStringConvertible 
     var testDescription: String { rawValue }
 
     /// A place for a new, empty ledger, or `nil` for PostgreSQL without a server (an issue in CI).
-    func newStore(sourceLocation: SourceLocation = #_sourceLocation) -> LedgerStore? {
+    func newPlace(sourceLocation: SourceLocation = #_sourceLocation) -> LedgerPlace? {
         switch self {
         case .sqlite:
             return .sqliteMemory
@@ -28,56 +29,46 @@ enum LedgerBackend: String, CaseIterable, Sendable, CustomTestStringConvertible 
         }
     }
 
-    /// A new, empty ledger, or `nil` for PostgreSQL without a server (an issue in CI).
-    func newLedger(sourceLocation: SourceLocation = #_sourceLocation) throws -> (any CodeLedger)? {
-        try newStore(sourceLocation: sourceLocation)?.open()
+    /// Runs `body` with a new, empty ledger; `nil` for PostgreSQL without a server (an issue in CI).
+    @discardableResult
+    func withNewLedger<T>(sourceLocation: SourceLocation = #_sourceLocation, _ body: (CodeLedger) async throws -> T)
+        async throws -> T?
+    {
+        guard let place = newPlace(sourceLocation: sourceLocation) else { return nil }
+        return try await place.withLedger(body)
     }
 
     /// A place for a new ledger that several connections (as processes would) open: a file for
     /// SQLite, a schema for PostgreSQL. `body` runs with it; a file is removed afterwards.
-    func withSharedStore<T>(sourceLocation: SourceLocation = #_sourceLocation, _ body: (LedgerStore) throws -> T)
-        throws -> T?
+    @discardableResult
+    func withSharedPlace<T>(sourceLocation: SourceLocation = #_sourceLocation, _ body: (LedgerPlace) async throws -> T)
+        async throws -> T?
     {
         switch self {
         case .sqlite:
-            return try LedgerFixtures.withTemporaryFolder { folder in
-                try body(.sqliteFile(folder.appendingPathComponent("ledger.sqlite").path))
-            }
-        case .postgres:
-            guard let store = newStore(sourceLocation: sourceLocation) else { return nil }
-            return try body(store)
-        }
-    }
-
-    /// ``withSharedStore(sourceLocation:_:)`` for a body that awaits.
-    func withSharedStore<T>(
-        sourceLocation: SourceLocation = #_sourceLocation, _ body: (LedgerStore) async throws -> T
-    ) async throws -> T? {
-        switch self {
-        case .sqlite:
-            return try await LedgerFixtures.withTemporaryFolderAwaiting { folder in
+            return try await LedgerFixtures.withTemporaryFolder { folder in
                 try await body(.sqliteFile(folder.appendingPathComponent("ledger.sqlite").path))
             }
         case .postgres:
-            guard let store = newStore(sourceLocation: sourceLocation) else { return nil }
-            return try await body(store)
+            guard let place = newPlace(sourceLocation: sourceLocation) else { return nil }
+            return try await body(place)
         }
     }
 }
 
 /// Where a test's ledger lives.
-enum LedgerStore: Sendable {
-    /// A new in-memory SQLite ledger at each ``open()``.
+enum LedgerPlace: Sendable {
+    /// A new in-memory SQLite ledger at each ``withLedger(access:_:)``.
     case sqliteMemory
     case sqliteFile(String)
     case postgres(PostgresLocation)
 
-    /// Opens (creating it when new) the ledger.
-    func open() throws -> any CodeLedger {
+    /// Opens (creating it when new, unless read-only) the ledger and runs `body` with it.
+    func withLedger<T>(access: LedgerAccess = .readWrite, _ body: (CodeLedger) async throws -> T) async throws -> T {
         switch self {
-        case .sqliteMemory: try SQLiteLedger.inMemory()
-        case .sqliteFile(let path): try SQLiteLedger(path: path)
-        case .postgres(let location): try PostgresLedger(location)
+        case .sqliteMemory: try await body(try await CodeLedger.inMemory())
+        case .sqliteFile(let path): try await body(try await CodeLedger.sqlite(path: path, access: access))
+        case .postgres(let location): try await CodeLedger.withPostgres(location, access: access, body)
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import InteropSupport
 import OfferCodes
+import OfferLedger
 import Testing
 
 /// Campaigns, batches and helpers for the ledger tests.
@@ -36,26 +37,37 @@ enum LedgerFixtures {
             environment: environment)
     }
 
-    /// Records `batch` with `codes`; returns what `recordBatch` returned and the codes the ledger
-    /// refused as already issued.
+    /// Records `batch` with `codes` (given codes; none: a one-time-use batch before its import).
     @discardableResult
-    static func record(
-        _ ledger: some CodeLedger, _ batch: LedgerBatch, of campaign: Campaign, codes: [String]
-    ) throws -> (recorded: Bool, refused: [String]) {
-        var refused: [String] = []
-        let recorded = try ledger.recordBatch(batch, campaign: campaign) { insert in
-            for code in codes {
-                if try !insert(code) { refused.append(code) }
-            }
-        }
-        return (recorded, refused)
+    static func record(_ ledger: CodeLedger, _ batch: LedgerBatch, of campaign: Campaign, codes: [String])
+        async throws -> BatchRecording
+    {
+        try await ledger.recordBatch(batch, campaign: campaign, codes: codes.isEmpty ? .none : .given(codes))
     }
 
     /// Every code of a campaign (or of one offer), as `forEachCode` streams them.
-    static func codes(_ ledger: some CodeLedger, campaign: String, offer: String? = nil) throws -> [IssuedCode] {
+    static func codes(_ ledger: CodeLedger, campaign: String, offer: String? = nil) async throws -> [IssuedCode] {
         var codes: [IssuedCode] = []
-        try ledger.forEachCode(campaign: campaign, offer: offer) { codes.append($0) }
+        try await ledger.forEachCode(campaign: campaign, offer: offer) { codes.append($0) }
         return codes
+    }
+
+    /// The codes handed out to `recipients` in `scope`, in order (`nil`: none).
+    static func held(_ ledger: CodeLedger, _ recipients: [String], scope: AssignmentScope) async throws
+        -> [CodeAssignment?]
+    {
+        var found: [CodeAssignment?] = []
+        try await ledger.lookUpAssignments(recipients: recipients, scope: scope) { found.append($1) }
+        return found
+    }
+
+    /// Every assignment of a campaign (or of one offer), in the order recorded.
+    static func assignments(_ ledger: CodeLedger, campaign: String, offer: String? = nil) async throws
+        -> [CodeAssignment]
+    {
+        var all: [CodeAssignment] = []
+        try await ledger.forEachAssignment(campaign: campaign, offer: offer) { all.append($0) }
+        return all
     }
 
     /// `count` distinct codes, `prefix` followed by a number.
@@ -64,16 +76,7 @@ enum LedgerFixtures {
     }
 
     /// A fresh folder under the temporary directory; `body` runs with it, then it is removed.
-    static func withTemporaryFolder<T>(_ body: (URL) throws -> T) throws -> T {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("offerkit-ledger-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        return try body(folder)
-    }
-
-    /// ``withTemporaryFolder(_:)`` for a body that awaits.
-    static func withTemporaryFolderAwaiting<T>(_ body: (URL) async throws -> T) async throws -> T {
+    static func withTemporaryFolder<T>(_ body: (URL) async throws -> T) async throws -> T {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("offerkit-ledger-tests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -81,7 +84,7 @@ enum LedgerFixtures {
         return try await body(folder)
     }
 
-    /// An error that `insertCodes` throws to interrupt a batch.
+    /// An error that interrupts a child process's work.
     struct Interrupted: Error, Equatable {}
 
     // MARK: The crash test's child process

@@ -1,5 +1,6 @@
 import Foundation
 import OfferCodes
+import OfferLedger
 import OfferLedgerPostgres
 import Testing
 
@@ -38,9 +39,10 @@ struct PostgresTestServer {
             if: url != nil || inCI,
             "OFFERKIT_TEST_POSTGRES_URL is unset: the ledger tests ran against SQLite only, NOT against PostgreSQL (eval \"$(.ci/postgres start)\" starts a server)"
         ))
-    func configured() throws {
+    func configured() async throws {
         let location = try #require(Self.location(sourceLocation: #_sourceLocation))
-        let ledger = try PostgresLedger(location)
-        #expect(try ledger.batches(campaign: "none").isEmpty)
+        try await CodeLedger.withPostgres(location) { ledger throws in
+            #expect(try await ledger.batches(campaign: "none").isEmpty)
+        }
     }
 }

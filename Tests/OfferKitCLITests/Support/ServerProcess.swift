@@ -59,6 +59,13 @@ final class ServerProcess: @unchecked Sendable {
     /// Sends SIGTERM.
     func terminate() { child.send(SIGTERM) }
 
+    /// Sends SIGKILL and waits for the end (its output is scanned as after ``waitForExit()``).
+    @discardableResult
+    func kill() async -> CLIResult {
+        child.send(SIGKILL)
+        return await waitForExit()
+    }
+
     /// Waits for the process to exit and returns what it did; its output is scanned for key material.
     @discardableResult
     func waitForExit() async -> CLIResult {

@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdTesting
 import OfferCodes
+import OfferLedger
 import OfferService
 import OfferSigning
 import Testing
@@ -51,39 +52,49 @@ enum CodeLedgerFixtures {
     }
 
     /// Records the campaign's batches (see the type's documentation) in `ledger`.
-    static func populate(_ ledger: any CodeLedger, halfCodes: Int = 3) throws {
-        func record(_ batch: LedgerBatch, _ codes: [String]) throws {
-            try ledger.recordBatch(batch, campaign: campaign) { insert in
-                for code in codes { _ = try insert(code) }
-            }
+    static func populate(_ ledger: CodeLedger, halfCodes: Int = 3) async throws {
+        func record(_ batch: LedgerBatch, _ codes: [String]) async throws {
+            try await ledger.recordBatch(batch, campaign: campaign, codes: codes.isEmpty ? .none : .given(codes))
         }
-        func attach(_ offer: String, _ index: Int, _ codes: [String]) throws {
-            try ledger.attachCodes(toOneTimeUseBatch: index, offer: offer, campaign: campaignName) { insert in
-                for code in codes { _ = try insert(code) }
-            }
+        func attach(_ offer: String, _ index: Int, _ codes: [String]) async throws {
+            try await ledger.attachCodes(toOneTimeUseBatch: index, offer: offer, campaign: campaignName, codes: codes)
         }
-        try record(batch("Half", count: halfCodes), (0..<halfCodes).map { "HALF\($0)" })
-        try record(batch("Gems", redemptionLimit: 2, count: 1), ["GEMSX"])
-        try record(batch("Trial", .oneTimeUse, count: 2), [])
-        try attach("Trial", 0, ["TRIALA", "TRIALB"])
-        try record(batch("Trial", .oneTimeUse, index: 1, count: 1, environment: .sandbox), [])
-        try attach("Trial", 1, ["SANDBOX1"])
-        try record(batch("Later", .oneTimeUse, count: 5), [])
-        try record(batch("Old", count: 1), ["OLD1"])
-        try ledger.setOfferActive(false, offer: "Old", campaign: campaignName)
-        try record(batch("Expired", count: 1, expires: "2027-01-15"), ["EXP1"])
+        try await record(batch("Half", count: halfCodes), (0..<halfCodes).map { "HALF\($0)" })
+        try await record(batch("Gems", redemptionLimit: 2, count: 1), ["GEMSX"])
+        try await record(batch("Trial", .oneTimeUse, count: 2), [])
+        try await attach("Trial", 0, ["TRIALA", "TRIALB"])
+        try await record(batch("Trial", .oneTimeUse, index: 1, count: 1, environment: .sandbox), [])
+        try await attach("Trial", 1, ["SANDBOX1"])
+        try await record(batch("Later", .oneTimeUse, count: 5), [])
+        try await record(batch("Old", count: 1), ["OLD1"])
+        try await ledger.setOfferActive(false, offer: "Old", campaign: campaignName)
+        try await record(batch("Expired", count: 1, expires: "2027-01-15"), ["EXP1"])
     }
 
-    /// A populated ledger of `backend`, or `nil` for PostgreSQL without a server.
-    static func ledger(_ backend: LedgerBackend, halfCodes: Int = 3) throws -> (any CodeLedger)? {
-        guard let ledger = try backend.newLedger() else { return nil }
-        try populate(ledger, halfCodes: halfCodes)
-        return ledger
+    /// Runs `body` with a populated ledger of `backend`; nothing for PostgreSQL without a server.
+    static func withLedger(
+        _ backend: LedgerBackend, halfCodes: Int = 3, _ body: (CodeLedger) async throws -> Void
+    ) async throws {
+        try await backend.withNewLedger { ledger in
+            try await populate(ledger, halfCodes: halfCodes)
+            try await body(ledger)
+        }
+    }
+
+    /// The codes `recipients` hold of `offer` (`nil`: none), read from the ledger.
+    static func heldCodes(_ ledger: CodeLedger, _ recipients: [String], offer: String = "Half") async throws
+        -> [String?]
+    {
+        var codes: [String?] = []
+        try await ledger.lookUpAssignments(
+            recipients: recipients, scope: AssignmentScope(campaign: campaignName, offer: offer, today: today)
+        ) { codes.append($1?.code.code) }
+        return codes
     }
 
     /// The fixtures' service with `ledger`, the fixed clock and the codes keys.
     static func service(
-        ledger: (any CodeLedger)?, _ change: (inout ServiceConfiguration) -> Void = { _ in }
+        ledger: CodeLedger?, _ change: (inout ServiceConfiguration) -> Void = { _ in }
     ) throws -> OfferService {
         var configuration = ServiceFixtures.configuration
         configuration.apiKeys += [codesOnly.key, campaignsOnly.key]

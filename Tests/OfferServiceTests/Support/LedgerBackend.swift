@@ -1,5 +1,6 @@
 import Foundation
 import OfferCodes
+import OfferLedger
 import OfferLedgerPostgres
 import Testing
 
@@ -18,15 +19,17 @@ enum LedgerBackend: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
     var testDescription: String { rawValue }
 
-    /// A new, empty ledger, or `nil` for PostgreSQL without a server (an issue in CI).
-    func newLedger(sourceLocation: SourceLocation = #_sourceLocation) throws -> (any CodeLedger)? {
+    /// Runs `body` with a new, empty ledger; nothing for PostgreSQL without a server (an issue in CI).
+    func withNewLedger(sourceLocation: SourceLocation = #_sourceLocation, _ body: (CodeLedger) async throws -> Void)
+        async throws
+    {
         switch self {
         case .sqlite:
-            return try SQLiteLedger.inMemory()
+            try await body(try await CodeLedger.inMemory())
         case .postgres:
-            guard var location = try Self.postgresLocation(sourceLocation: sourceLocation) else { return nil }
+            guard var location = try Self.postgresLocation(sourceLocation: sourceLocation) else { return }
             location.schema = Self.newSchemaName()
-            return try PostgresLedger(location)
+            try await CodeLedger.withPostgres(location, body)
         }
     }
 

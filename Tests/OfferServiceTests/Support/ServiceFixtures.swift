@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import OfferCodes
+import OfferLedger
 import OfferService
 import OfferSigning
 
@@ -39,7 +40,7 @@ enum ServiceFixtures {
 
     /// The service, with the configuration changed by `change`.
     static func service(
-        authentication: Authentication = .required, clock: SigningClock = .system, ledger: (any CodeLedger)? = nil,
+        authentication: Authentication = .required, clock: SigningClock = .system, ledger: CodeLedger? = nil,
         _ change: (inout ServiceConfiguration) -> Void = { _ in }
     ) throws -> OfferService {
         var configuration = configuration

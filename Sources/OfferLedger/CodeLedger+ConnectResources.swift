@@ -1,0 +1,70 @@
+import OfferCodes
+
+extension CodeLedger {
+    /// The App Store Connect resources recorded for a campaign by `codes apply`, in the order
+    /// they were first recorded (the plan's order).
+    public func connectResources(campaign: String) async throws -> [ConnectResource] {
+        try await store.read("read the App Store Connect resources of campaign \"\(campaign)\"") { tx in
+            try await tx.connectResourceRows(campaign: campaign, resource: nil).map {
+                try LedgerRow.ConnectResource($0, path: name).checkedResource(path: name)
+            }
+        }
+    }
+
+    /// Records App Store Connect resources atomically, under the ledger's write lock: each one is
+    /// inserted, or replaces the record of the same campaign, offer, kind and key.
+    ///
+    /// A resource recorded `ConnectResource.State.created` keeps its id and body digest for
+    /// good: recording it again in another state, with another id or another body throws
+    /// ``LedgerError/connectResourceConflict(resource:problem:)`` and nothing is recorded, so that
+    /// no run can lose or replace the id of something App Store Connect created.
+    ///
+    /// - Throws: ``LedgerError/unknownOffer(offer:campaign:)`` when the offer is not recorded,
+    ///   ``LedgerError/connectResourceConflict(resource:problem:)`` for a resource that breaks
+    ///   `ConnectResource`'s rules or would change a created one.
+    public func recordConnectResources(_ resources: [ConnectResource]) async throws {
+        guard !resources.isEmpty else { return }
+        let operation = "record \(resources.count) App Store Connect resources"
+        try requireWritable(operation)
+        try await store.write(.ledger, operation) { tx in
+            var offers = Set<[String]>()
+            for resource in resources {
+                if offers.insert([resource.campaign, resource.offer]).inserted {
+                    guard try await tx.offerState(campaign: resource.campaign, offer: resource.offer) != nil else {
+                        throw LedgerError.unknownOffer(offer: resource.offer, campaign: resource.campaign)
+                    }
+                }
+                let existing = try await tx.connectResourceRows(
+                    campaign: resource.campaign,
+                    resource: (offer: resource.offer, kind: resource.kind.rawValue, key: resource.key)
+                ).first.map { try LedgerRow.ConnectResource($0, path: name).checkedResource(path: name) }
+                if let problem = ConnectResource.conflict(replacing: existing, with: resource) {
+                    throw LedgerError.connectResourceConflict(resource: resource.label, problem: problem)
+                }
+                try await tx.upsertConnectResource(resource)
+            }
+        }
+    }
+
+    /// The App Store Connect ids the ledger records as created, of every campaign, for the kinds
+    /// given: a lookup after an unknown outcome never takes one of them for another resource.
+    public func createdConnectIds(kinds: Set<ConnectResource.Kind>) async throws -> Set<String> {
+        guard !kinds.isEmpty else { return [] }
+        return try await store.read("read the App Store Connect ids") { tx in
+            Set(
+                try await tx.createdConnectIds(kinds: kinds.map(\.rawValue).sorted()).map {
+                    try StoredRow($0, table: "a connect_resources row", path: name).text(0, "asc_id")
+                })
+        }
+    }
+
+    /// Takes the lock of `codes apply` runs on a campaign (see ``ConnectRunLock``), without
+    /// waiting: SQLite, an exclusive `flock` on a file next to the ledger; PostgreSQL, a
+    /// session-level advisory lock on a connection of its own.
+    ///
+    /// - Throws: ``LedgerError/connectRunInProgress(campaign:)`` when another run holds it.
+    public func lockConnectRun(campaign: String) async throws -> ConnectRunLock {
+        try requireWritable("take the lock of codes apply")
+        return try await store.lockConnectRun(campaign: campaign)
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import GRDB
+import OfferCodes
+
+/// Claims on SQLite (``ClaimRequest``): a group of them in one `BEGIN IMMEDIATE` transaction, each
+/// in a savepoint of its own, so that one that fails (damage, say) leaves the others' assignments.
+enum SQLiteClaim {
+    /// The code a recipient holds in a scope: `recipient, batch_id, seq, code, digest, channel,
+    /// assigned_at` (bind campaign, offer, environment, recipient).
+    static let heldSQL = """
+        SELECT a.recipient, a.batch_id, a.seq, COALESCE(c.code, c.code_key), c.digest, a.channel, a.assigned_at
+        FROM assignments a JOIN codes c ON c.batch_id = a.batch_id AND c.seq = a.seq
+        WHERE a.campaign = ? AND a.offer = ? AND a.environment = ? AND a.recipient = ?
+        """
+
+    /// Records an assignment (bind batch_id, seq, campaign, offer, environment, recipient, shared,
+    /// channel, assigned_at).
+    static let insertSQL = """
+        INSERT INTO assignments (batch_id, seq, campaign, offer, environment, recipient, shared, channel, assigned_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    /// Runs `requests` in one transaction and commits it; one result per request, in order.
+    static func commit(_ requests: [ClaimRequest], db: Database, path: String) throws
+        -> [Result<ClaimOutcome, any Error>]
+    {
+        try db.execute(sql: "BEGIN IMMEDIATE")
+        var results: [Result<ClaimOutcome, any Error>] = []
+        do {
+            for request in requests {
+                try db.execute(sql: "SAVEPOINT claim")
+                do {
+                    results.append(.success(try claim(request, db: db, path: path)))
+                    try db.execute(sql: "RELEASE claim")
+                } catch {
+                    try db.execute(sql: "ROLLBACK TO claim")
+                    try db.execute(sql: "RELEASE claim")
+                    results.append(.failure(SQLiteLedgerStore.translate(error, path: path, operation: "claim a code")))
+                }
+            }
+            try db.execute(sql: "COMMIT")
+        } catch {
+            if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK") }
+            throw error
+        }
+        return results
+    }
+
+    /// One claim, inside the group's transaction (which holds the file's write lock).
+    private static func claim(_ request: ClaimRequest, db: Database, path: String) throws -> ClaimOutcome {
+        let scope = request.scope
+        if let held = try Row.fetchOne(
+            db.cachedStatement(sql: heldSQL),
+            arguments: [scope.campaign, scope.offer, scope.environment.rawValue, request.recipient])
+        {
+            var values = SQLiteRows.values(held)
+            try verify(values, from: 1, db: db, path: path)
+            values.remove(at: 4)
+            values.removeFirst()
+            return .held(values)
+        }
+        guard
+            let state = try SQLiteRows.one(
+                db, "SELECT active, revision FROM offers WHERE campaign = ? AND name = ?",
+                [scope.campaign, scope.offer])
+        else { return .stale }
+        let offer = StoredRow(state, table: "offer \(ProblemText.quoted(scope.offer))", path: path)
+        guard try offer.integer(1, "revision") == request.revision else { return .stale }
+        guard try offer.boolean(0, "active") else { return .inactive }
+        for batchId in request.batchIds {
+            // The lane whose next code comes first (personal), or the first code with room (shared).
+            let order = request.shared ? "lane" : "lane + taken * step"
+            guard
+                let values = try SQLiteRows.one(
+                    db,
+                    """
+                    SELECT \(CodeLane.columns) FROM code_lanes WHERE batch_id = ? AND taken < capacity
+                    ORDER BY \(order) LIMIT 1
+                    """, [batchId])
+            else { continue }
+            let lane = try CodeLane(values, path: path)
+            let seq = lane.nextSeq
+            guard
+                let code = try SQLiteRows.one(
+                    db, "SELECT ?, ?, COALESCE(code, code_key), digest FROM codes WHERE batch_id = ? AND seq = ?",
+                    [batchId, seq, batchId, seq])
+            else {
+                throw LedgerError.corrupt(
+                    path: path, reason: "code number \(seq + 1) of batches row \(batchId) is missing from the ledger")
+            }
+            try verify(code, from: 0, db: db, path: path)
+            let assignedAt = LedgerTimestamp.text(request.assignedAt)
+            try db.cachedStatement(sql: insertSQL).execute(arguments: [
+                batchId, seq, scope.campaign, scope.offer, scope.environment.rawValue, request.recipient,
+                request.shared ? 1 : 0, request.channel.rawValue, assignedAt,
+            ])
+            try db.cachedStatement(sql: "UPDATE code_lanes SET taken = taken + 1 WHERE batch_id = ? AND lane = ?")
+                .execute(arguments: [batchId, lane.lane])
+            return .assigned([code[0], code[1], code[2], .text(request.channel.rawValue), .text(assignedAt)])
+        }
+        return .exhausted
+    }
+
+    /// Checks the code of a row (`batch_id, seq, code, digest` from column `first`) against its digest.
+    private static func verify(_ values: [LedgerValue], from first: Int, db: Database, path: String) throws {
+        let row = StoredRow(values, table: "a codes row", path: path)
+        let batchId = try row.id(first, "batch_id")
+        let seq = try row.integer(first + 1, "seq")
+        let code = try row.text(first + 2, "code")
+        guard try row.blob(first + 3, "digest") == CodeDigest.of(batchId: batchId, seq: seq, code: code) else {
+            let batch = try SQLiteRows.one(db, "SELECT \(StoredBatch.columns) FROM batches WHERE id = ?", [batchId])
+                .map { try StoredBatch($0, path: path) }
+            throw LedgerError.corrupt(
+                path: path,
+                reason:
+                    "code number \(seq + 1) of \(batch.map { StoredBatch.describe($0.batch) } ?? "batches row \(batchId)") "
+                    + "does not match its digest: it changed after OfferKit recorded it")
+        }
+    }
+}
