@@ -268,7 +268,7 @@ let package = Package(
             dependencies: ["OfferRetentionAPI", "OfferSigning", "InteropSupport"]),
         .testTarget(
             name: "OfferConnectTests",
-            dependencies: ["OfferConnectAPI", "OfferConnect", "OfferCodes", "OfferLedger", "OfferJSON", "OfferSigning"]),
+            dependencies: ["OfferConnectAPI", "OfferConnect", "OfferCodes", "OfferJSON", "OfferSigning"]),
         .testTarget(
             name: "OfferSigningTests",
             dependencies: [
