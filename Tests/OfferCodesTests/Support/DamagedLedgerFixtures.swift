@@ -16,7 +16,10 @@ enum DamagedLedgerFixtures {
     static let appleCodes = F.numberedCodes("APPLE", 38, from: 100) + ["apple9x1", "Apple9x2"]
     static let bulkCodes = F.numberedCodes("BULK", 20, from: 10)
 
-    /// Writes the sample ledger at `path`.
+    /// Writes the sample ledger at `path`, and closes it: a ledger released without
+    /// `closeConnections()` closes its connections a moment later (GRDB closes them on its own
+    /// queues), and until then a new connection in this process may not see the damage (SQLite
+    /// shares a file's state among a process's connections).
     static func writeSample(at path: String) async throws {
         let ledger = try await CodeLedger.sqlite(path: path)
         try await F.record(
@@ -31,6 +34,7 @@ enum DamagedLedgerFixtures {
             ledger, F.batch("autumn", "Bulk", redemptionLimit: 5, codeCount: bulkCodes.count, expirationDate: nil),
             of: autumn, codes: bulkCodes)
         try await ledger.setOfferActive(false, offer: "Sandbox", campaign: "spring")
+        try await ledger.closeConnections()
     }
 
     /// Everything the ledger answers about the sample.
