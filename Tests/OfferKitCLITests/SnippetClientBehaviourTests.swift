@@ -212,7 +212,7 @@ extension SnippetCommandTests {
             ["--rate-limit", "0.2", "--burst", "1"], keys: [key, metricsKey])
         defer { server.terminate() }
         let source = try await Self.renderPlain(language, "server-api-token", port: port)
-        // Compile first (Swift), so that the snippet calls within the 5 seconds.
+        // Compile first (Java, Swift), so that the snippet calls within the 5 seconds.
         let command: [String]
         switch try await toolchain.prepare(source, in: folder) {
         case .success(let prepared): command = prepared
