@@ -94,18 +94,37 @@ public final class ConnectTransport: Sendable {
             answerLimit: answerLimit)
     }
 
-    /// One request: waits for its turn, sends it with a fresh token, reads the answer.
+    /// One request: waits for its turn, sends it with the current token, reads the answer.
+    ///
+    /// A `401` to a token that has since reached its renewal time (it expired on the way, on a
+    /// slow network or a busy machine) is not the key's fault: the request is sent once more with
+    /// the new token. A `401` cannot have been processed, so sending it again creates nothing
+    /// twice. A `401` to a token that is still current is answered as it is.
     /// - Parameter contentType: the body's media type (only sent with a body).
     func attempt(
         _ method: HTTPMethod, _ pathOrURL: String, body: [UInt8]? = nil, contentType: String = "application/json",
         accept: String = "application/json", answerLimit: Int? = nil
     ) async throws -> Attempt {
+        let (first, sent) = try await attemptOnce(
+            method, pathOrURL, body: body, contentType: contentType, accept: accept, answerLimit: answerLimit)
+        guard case .answer(let answer) = first, answer.status == 401, try tokens.token() != sent else { return first }
+        return try await attemptOnce(
+            method, pathOrURL, body: body, contentType: contentType, accept: accept, answerLimit: answerLimit
+        ).attempt
+    }
+
+    /// One request with the token current once it is its turn; returns the token too.
+    private func attemptOnce(
+        _ method: HTTPMethod, _ pathOrURL: String, body: [UInt8]?, contentType: String, accept: String,
+        answerLimit: Int?
+    ) async throws -> (attempt: Attempt, token: String) {
         try await pacer.turn()
+        let token = try tokens.token()
         let url = pathOrURL.hasPrefix("/") ? address.url(pathOrURL) : pathOrURL
         let path = String(url.dropFirst(address.baseURL.count))
         var request = HTTPClientRequest(url: url)
         request.method = method
-        request.headers.add(name: "Authorization", value: "Bearer " + (try tokens.token()))
+        request.headers.add(name: "Authorization", value: "Bearer " + token)
         request.headers.add(name: "Accept", value: accept)
         if let body {
             request.headers.add(name: "Content-Type", value: contentType)
@@ -146,13 +165,15 @@ public final class ConnectTransport: Sendable {
                 await pacer.observe(limit)
             }
             report(status, nil)
-            return .answer(Answer(status: status, headers: response.headers, body: Array(buffer.readableBytesView)))
+            return (
+                .answer(Answer(status: status, headers: response.headers, body: Array(buffer.readableBytesView))), token
+            )
         } catch is CancellationError {
             throw CancellationError()
         } catch {
             let reason = Self.describe(error)
             report(nil, reason)
-            return Self.wasNotSent(error) ? .notSent(reason) : .unknown(reason)
+            return (Self.wasNotSent(error) ? .notSent(reason) : .unknown(reason), token)
         }
     }
 

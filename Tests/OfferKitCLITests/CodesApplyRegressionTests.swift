@@ -30,6 +30,29 @@ struct CodesApplyRegressionTests {
         #expect((state["tokensAccepted"]?.int ?? 0) >= 2, "the run renewed its token")
     }
 
+    /// A token that expires on its way (here: the stand-in holds the request 3 s before it looks at
+    /// a 2-second token) was answered `401` and the run stopped with exit 3, although the key was
+    /// fine. A `401` to a token past its renewal time is now sent once more with a new token.
+    @Test(
+        "A token that expires in flight is renewed and the request sent again: the run finishes, nothing twice",
+        .enabled(Fixture.reason) { await Fixture.enabled })
+    func aTokenThatExpiresInFlightIsRenewed() async throws {
+        let fixture = try await Fixture(Fixture.customCodes(3))
+        defer { fixture.close() }
+        try await fixture.standIn.configure(#"{"slowSeconds": 3}"#)
+        try await fixture.standIn.setFaults(#"{"script": [{"method": "POST", "fault": "slow-before", "times": 1}]}"#)
+        let apply = try await fixture.connect("apply", ["--token-lifetime", "2"])
+        #expect(apply.status == 0, "\(apply)")
+        #expect(
+            Fixture.line(apply, startingWith: "  created")
+                == Fixture.counts(created: 4, alreadyThere: 0, refused: 0, skipped: 0, unfinished: 0), "\(apply)")
+        let state = try await fixture.state()
+        #expect(
+            state["tokenFailureReasons"]?["expired"] == .int(1) && state["tokenFailures"] == .int(1),
+            "\(String(describing: state["tokenFailureReasons"]))")
+        #expect(try await fixture.resources("inAppPurchaseOfferCodes").count == 1, "the offer was created once")
+    }
+
     /// `deactivate --activate --apply` marks the offer active in the ledger before it asks App Store Connect
     /// (so the ledger's limit of active offers is checked first) and undid that when App Store Connect
     /// failed by marking it inactive, also when it had been active before: the ledger then said "inactive"
