@@ -104,17 +104,8 @@ struct LedgerOptions: ParsableArguments {
         switch location {
         case .sqlite(let path):
             warnIfExposed(path)
-            let ledger = try await CodeLedger.sqlite(path: path, access: access)
             // Closed before the process ends, so that the file is whole again, without `-wal` and `-shm`.
-            let result: T
-            do {
-                result = try await body(ledger)
-            } catch {
-                try? await ledger.closeConnections()
-                throw error
-            }
-            try await ledger.closeConnections()
-            return result
+            return try await CodeLedger.withSQLite(path: path, access: access, body)
         case .postgres(let location):
             return try await CodeLedger.withPostgres(location, access: access, body)
         }

@@ -9,6 +9,38 @@ import Testing
 struct SQLiteLedgerTests {
     typealias F = LedgerFixtures
 
+    // MARK: Closing
+
+    /// `withSQLite` closes the ledger before it returns, also when its body throws: no `-wal` or
+    /// `-shm` is left, and a byte copy of the file alone holds everything written.
+    @Test func withSQLiteLeavesTheFileWholeWhenItReturns() async throws {
+        try await F.withTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("closed.sqlite").path
+            let codes = F.numberedCodes("CLOSED", 50)
+            try await CodeLedger.withSQLite(path: path) { ledger in
+                _ = try await F.record(
+                    ledger, F.batch("autumn", "A", codeCount: codes.count), of: F.campaign("autumn", offers: ["A"]),
+                    codes: codes)
+            }
+            struct Stop: Error {}
+            await #expect(throws: Stop.self) {
+                try await CodeLedger.withSQLite(path: path) { ledger in
+                    try await ledger.setOfferActive(false, offer: "A", campaign: "autumn")
+                    throw Stop()
+                }
+            }
+            for suffix in ["-wal", "-shm"] {
+                #expect(!FileManager.default.fileExists(atPath: path + suffix), "\(suffix) left beside the file")
+            }
+            let copy = folder.appendingPathComponent("copy.sqlite").path
+            try FileManager.default.copyItem(atPath: path, toPath: copy)
+            try await CodeLedger.withSQLite(path: copy, access: .readOnly) { (ledger: CodeLedger) async throws in
+                #expect(try await F.codes(ledger, campaign: "autumn").map(\.code) == codes)
+                #expect(try await ledger.batches(campaign: "autumn").count == 1)
+            }
+        }
+    }
+
     // MARK: Recording and reading back
 
     @Test(arguments: LedgerBackend.allCases)

@@ -27,6 +27,31 @@ extension CodeLedger {
             .opened()
     }
 
+    /// Runs `body` with the SQLite ledger at `path` (opened as ``sqlite(path:access:)`` opens
+    /// it) and closes its connections when `body` returns or throws, before this returns: the
+    /// file is whole again then, without `-wal` and `-shm` (the last connection to close folds
+    /// the log into the file), and another process, or a copy, sees all that was written. A
+    /// ledger from ``sqlite(path:access:)`` closes its connections only some time after it is
+    /// let go.
+    ///
+    /// - Returns: what `body` returns.
+    /// - Throws: what ``sqlite(path:access:)`` throws, what `body` throws, and
+    ///   ``LedgerError/databaseFailure(operation:reason:)`` when a connection cannot be closed.
+    public static func withSQLite<T>(
+        path: String, access: LedgerAccess = .readWrite, _ body: (CodeLedger) async throws -> T
+    ) async throws -> T {
+        let ledger = try await sqlite(path: path, access: access)
+        let result: T
+        do {
+            result = try await body(ledger)
+        } catch {
+            try? await ledger.closeConnections()
+            throw error
+        }
+        try await ledger.closeConnections()
+        return result
+    }
+
     /// A ledger that lives in memory and vanishes with the object: for tests and dry runs.
     public static func inMemory() async throws -> CodeLedger {
         try await CodeLedger(store: try await SQLiteLedgerStore.inMemory(), access: .readWrite).opened()

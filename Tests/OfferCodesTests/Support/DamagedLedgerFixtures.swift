@@ -16,25 +16,26 @@ enum DamagedLedgerFixtures {
     static let appleCodes = F.numberedCodes("APPLE", 38, from: 100) + ["apple9x1", "Apple9x2"]
     static let bulkCodes = F.numberedCodes("BULK", 20, from: 10)
 
-    /// Writes the sample ledger at `path`, and closes it: a ledger released without
-    /// `closeConnections()` closes its connections a moment later (GRDB closes them on its own
-    /// queues), and until then a new connection in this process may not see the damage (SQLite
-    /// shares a file's state among a process's connections).
+    /// Writes the sample ledger at `path`, closed when this returns (`withSQLite`): a ledger
+    /// merely let go closes its connections a moment later, and until then a new connection in
+    /// this process may not see damage done to the file (SQLite shares a file's state among a
+    /// process's connections).
     static func writeSample(at path: String) async throws {
-        let ledger = try await CodeLedger.sqlite(path: path)
-        try await F.record(
-            ledger, F.batch("spring", "Launch", codeCount: launchCodes.count), of: spring, codes: launchCodes)
-        try await F.record(
-            ledger, F.batch("spring", "Gems", kind: .oneTimeUse, codeCount: appleCodes.count), of: spring, codes: [])
-        try await ledger.attachCodes(toOneTimeUseBatch: 0, offer: "Gems", campaign: "spring", codes: appleCodes)
-        try await F.record(
-            ledger, F.batch("spring", "Sandbox", kind: .oneTimeUse, codeCount: 5, environment: .sandbox), of: spring,
-            codes: [])
-        try await F.record(
-            ledger, F.batch("autumn", "Bulk", redemptionLimit: 5, codeCount: bulkCodes.count, expirationDate: nil),
-            of: autumn, codes: bulkCodes)
-        try await ledger.setOfferActive(false, offer: "Sandbox", campaign: "spring")
-        try await ledger.closeConnections()
+        try await CodeLedger.withSQLite(path: path) { ledger in
+            try await F.record(
+                ledger, F.batch("spring", "Launch", codeCount: launchCodes.count), of: spring, codes: launchCodes)
+            try await F.record(
+                ledger, F.batch("spring", "Gems", kind: .oneTimeUse, codeCount: appleCodes.count), of: spring,
+                codes: [])
+            try await ledger.attachCodes(toOneTimeUseBatch: 0, offer: "Gems", campaign: "spring", codes: appleCodes)
+            try await F.record(
+                ledger, F.batch("spring", "Sandbox", kind: .oneTimeUse, codeCount: 5, environment: .sandbox),
+                of: spring, codes: [])
+            try await F.record(
+                ledger, F.batch("autumn", "Bulk", redemptionLimit: 5, codeCount: bulkCodes.count, expirationDate: nil),
+                of: autumn, codes: bulkCodes)
+            try await ledger.setOfferActive(false, offer: "Sandbox", campaign: "spring")
+        }
     }
 
     /// Everything the ledger answers about the sample.
