@@ -35,6 +35,7 @@ let package = Package(
             name: "offerkit-ledger-bench",
             dependencies: [
                 .product(name: "OfferCodes", package: "OfferKit"),
+                .product(name: "OfferLedger", package: "OfferKit"),
                 .product(name: "OfferLedgerPostgres", package: "OfferKit"),
             ]
         ),

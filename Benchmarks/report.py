@@ -241,20 +241,29 @@ def main():
         f"{growth:+.1f} MB ({100 * growth / idle_mb:+.0f}%) under the signing load",
         "flat: within +10% or +5 MB", verdict(growth <= max(0.1 * idle_mb, 5)))
 
-    for line in (directory / "claims.jsonl").read_text().splitlines():
-        claim = json.loads(line)
+    claims = [json.loads(line) for line in (directory / "claims.jsonl").read_text().splitlines() if line.strip()]
+    def claim_rate(claim):
+        return claim["claims"] / claim["seconds"]
+    # Issue 30's targets are for one claim at a time per process (tasks 1): each claim waits for its
+    # own durable commit. With several claims under way in a process (as in `offerkit serve`), SQLite
+    # commits them in groups: those rows show what a busy service gets, without a target.
+    sqlite_eight = [claim_rate(c) for c in claims if c["backend"] == "sqlite" and c["clients"] == 8
+                    and c.get("tasks", 1) == 1]
+    for claim in claims:
         if claim["duplicates"]:
             fail(f"{claim['duplicates']} codes went to two recipients ({claim})")
-        per_second = claim["claims"] / claim["seconds"]
-        backend, clients = claim["backend"], claim["clients"]
+        per_second = claim_rate(claim)
+        backend, clients, tasks = claim["backend"], claim["clients"], claim.get("tasks", 1)
         target, met = "", ""
-        if backend == "sqlite" and clients == 1:
-            target, met = "≥ 2,000/s", verdict(per_second >= 2000)
-        if backend == "postgres" and clients == 8:
-            target, met = "≥ 1,000/s, no duplicates", verdict(per_second >= 1000)
+        if backend == "sqlite" and clients == 1 and tasks == 1:
+            target, met = "≥ 4,000/s", verdict(per_second >= 4000)
+        if backend == "postgres" and clients == 8 and tasks == 1:
+            floor = max([3000] + sqlite_eight)
+            target, met = "≥ 3,000/s and ≥ the SQLite 8-process row", verdict(per_second >= floor)
         where = "SQLite (WAL, synchronous FULL)" if backend == "sqlite" else (
             f"PostgreSQL 15 on loopback (fsync/synchronous_commit {arguments.postgres_settings})")
-        row(f"claims, {clients} client process{'es' if clients > 1 else ''}, {where}",
+        under_way = "one claim at a time" if tasks == 1 else f"{tasks} claims under way"
+        row(f"claims, {clients} client process{'es' if clients > 1 else ''} ({under_way} each), {where}",
             f"{per_second:,.0f}/s ({claim['claims']:,} in {claim['seconds']:.2f} s)", "0 duplicates", target, met)
     seconds_text, kilobytes = (directory / "export.time").read_text().split()
     export_mb = int(kilobytes) * 1024 / 1e6

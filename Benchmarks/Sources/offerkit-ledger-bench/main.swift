@@ -1,27 +1,46 @@
-// Measures how fast the ledger hands out codes one claim at a time, from 1 or more client
-// processes at once, and checks afterwards that no code went to two recipients.
+// Measures how fast the ledger hands out codes, from 1 or more client processes at once, each
+// claiming one code at a time or from several tasks at once (as the service does for concurrent
+// requests), and checks afterwards that no code went to two recipients.
 //
-//   offerkit-ledger-bench run LEDGER CLIENTS CLAIMS    one JSON line: clients, claims, seconds, duplicates
-//   offerkit-ledger-bench setup LEDGER CODES           records the campaign only
-//   offerkit-ledger-bench claim LEDGER FIRST COUNT     claims for user-FIRST … (one client; for profiling)
+//   offerkit-ledger-bench run LEDGER CLIENTS CLAIMS [TASKS]   one JSON line: clients, tasks, claims, seconds, duplicates
+//   offerkit-ledger-bench setup LEDGER CODES                  records the campaign only
+//   offerkit-ledger-bench claim LEDGER FIRST COUNT [TASKS]    claims for user-FIRST … (one client; for profiling)
 //
+// TASKS (default 1) is how many claims each client has under way at once: with 1, each claim
+// waits for the one before it to commit (one durable commit per claim); with more, the ledger
+// may commit several claims together (SQLite's group commit), as it does in `offerkit serve`.
 // LEDGER is what `--ledger` takes (a new SQLite file path, or a postgres:// URL with a new
 // ?schema=). `run` records a campaign with CLAIMS personal codes, starts CLIENTS copies of itself
 // (`claim LEDGER FIRST COUNT`), each claiming its share for recipients of its own, and times them
 // from the first start to the last exit. Processes, not threads: as separate hosts would.
 import Foundation
 import OfferCodes
+import OfferLedger
 import OfferLedgerPostgres
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-func open(_ locator: String) throws -> any CodeLedger {
+/// Runs `body` with the ledger at `locator`, closed when it returns (as `offerkit` does).
+func withLedger<T>(_ locator: String, _ body: (CodeLedger) async throws -> T) async throws -> T {
     switch try LedgerLocation(parsing: locator) {
-    case .sqlite(let path): return try SQLiteLedger(path: path)
-    case .postgres(let location): return try PostgresLedger(location)
+    case .sqlite(let path):
+        return try await CodeLedger.withSQLite(path: path, body)
+    case .postgres(let location):
+        return try await CodeLedger.withPostgres(location, body)
     }
+}
+
+/// Starts `process`; its exit status arrives on the stream, and no thread waits for it.
+func launch(_ process: Process) throws -> AsyncStream<Int32> {
+    let (exit, continuation) = AsyncStream.makeStream(of: Int32.self)
+    process.terminationHandler = {
+        continuation.yield($0.terminationStatus)
+        continuation.finish()
+    }
+    try process.run()
+    return exit
 }
 
 let scopeToday = CalendarDate("2027-01-15")!
@@ -40,15 +59,26 @@ func campaignJSON() -> [UInt8] {
         """.utf8)
 }
 
-func setUp(_ ledger: any CodeLedger, codes: Int) throws {
+func setUp(_ ledger: CodeLedger, codes: Int) async throws {
     let report = try CampaignValidator(today: scopeToday).validate(json: campaignJSON())
     guard let campaign = report.campaign else { throw BenchError.message("bench campaign: \(report.problems)") }
     let batch = LedgerBatch(
         campaign: "bench", offer: "Claim", kind: .custom, index: 0, quarter: scopeToday.quarter, redemptionLimit: 1,
         codeCount: codes, expirationDate: CalendarDate("2027-03-31"), environment: .production)
-    try ledger.recordBatch(batch, campaign: campaign) { insert in
-        for index in 0..<codes { _ = try insert("BENCH\(index)") }
+    try await ledger.recordBatch(batch, campaign: campaign, codes: .given((0..<codes).map { "BENCH\($0)" }))
+}
+
+/// How many assignments the bench campaign has, its codes and its recipients.
+func handedOut(_ ledger: CodeLedger) async throws -> (assignments: Int, codes: Set<String>, recipients: Set<String>) {
+    var codes = Set<String>()
+    var recipients = Set<String>()
+    var assignments = 0
+    try await ledger.forEachAssignment(campaign: "bench", offer: nil) { assignment in
+        assignments += 1
+        codes.insert(assignment.code.code)
+        recipients.insert(assignment.recipient)
     }
+    return (assignments, codes, recipients)
 }
 
 enum BenchError: Error { case message(String) }
@@ -77,49 +107,51 @@ do {
     }
     switch arguments.dropFirst().first {
     case "claim":
-        let ledger = try open(arguments[2])
         let first = try number(3, minimum: 0)
         let count = try number(4, minimum: 0)
-        for index in first..<(first + count) {
-            _ = try ledger.claim(recipient: "user-\(index)", scope: scope)
+        let tasks = arguments.count > 5 ? try number(5, minimum: 1) : 1
+        try await withLedger(arguments[2]) { ledger in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for task in 0..<tasks {
+                    group.addTask {
+                        // Every tasks-th recipient of the client's range, one claim at a time.
+                        for index in stride(from: first + task, to: first + count, by: tasks) {
+                            _ = try await ledger.claim(recipient: "user-\(index)", scope: scope)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
         }
     case "setup":
-        try setUp(try open(arguments[2]), codes: try number(3, minimum: 1))
+        let codes = try number(3, minimum: 1)
+        try await withLedger(arguments[2]) { try await setUp($0, codes: codes) }
     case "run":
         let locator = arguments[2]
         let clients = try number(3, minimum: 1)
         let claims = try number(4, minimum: clients)
-        let ledger = try open(locator)
-        try setUp(ledger, codes: claims)
+        let tasks = arguments.count > 5 ? try number(5, minimum: 1) : 1
+        try await withLedger(locator) { try await setUp($0, codes: claims) }
         let start = now()
-        var processes: [Process] = []
+        var exits: [AsyncStream<Int32>] = []
         let share = claims / clients
         for client in 0..<clients {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
             let count = client == clients - 1 ? claims - share * (clients - 1) : share
-            process.arguments = ["claim", locator, String(client * share), String(count)]
-            try process.run()
-            processes.append(process)
+            process.arguments = ["claim", locator, String(client * share), String(count), String(tasks)]
+            exits.append(try launch(process))
         }
-        for process in processes {
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else { throw BenchError.message("a client failed") }
+        for exit in exits {
+            guard await exit.first(where: { _ in true }) == 0 else { throw BenchError.message("a client failed") }
         }
         let seconds = now() - start
-        var codes = Set<String>()
-        var recipients = Set<String>()
-        var assignments = 0
-        try ledger.forEachAssignment(campaign: "bench", offer: nil) { assignment in
-            assignments += 1
-            codes.insert(assignment.code.code)
-            recipients.insert(assignment.recipient)
-        }
+        let (assignments, codes, recipients) = try await withLedger(locator, handedOut)
         guard assignments == claims, recipients.count == claims else {
             throw BenchError.message("expected \(claims) assignments, found \(assignments)")
         }
         print(
-            #"{"clients": \#(clients), "claims": \#(claims), "seconds": \#(seconds), "duplicates": \#(claims - codes.count)}"#
+            #"{"clients": \#(clients), "tasks": \#(tasks), "claims": \#(claims), "seconds": \#(seconds), "duplicates": \#(claims - codes.count)}"#
         )
     default:
         FileHandle.standardError.write(Data("usage: offerkit-ledger-bench run LEDGER CLIENTS CLAIMS\n".utf8))
