@@ -136,6 +136,12 @@ struct OperationResponder: Sendable {
     /// The body as JSON, checked against `schema`. A body that has not arrived when `deadline`
     /// expires is the client's fault (408 `body-timeout`), as is a connection that breaks while it
     /// is read (400 `bad-request`; NIO's parser errors become one in ``ProblemMiddleware``).
+    ///
+    /// Never inlined: inlined into the closure of ``respond(to:context:)`` that reads the body
+    /// under the request timeout, the call of `decode` (typed throws) made Swift 6.3.1's release
+    /// build crash (signal 11 in LLVM's coroutine splitting, `emitSetAndGetSwiftErrorValueAround`).
+    /// `.ci/release-binary` builds the release binary in CI, so that the next such crash fails CI.
+    @inline(never)
     private func readBody(_ request: Request, schema: JSONSchema, deadline: Deadline?) async throws -> JSONValue {
         try Self.decode(try await readJSONBytes(request, deadline: deadline), schema: schema)
     }
