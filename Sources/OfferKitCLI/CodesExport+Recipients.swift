@@ -11,12 +11,13 @@ extension CodesExport {
     func assign(_ people: [ExportRecipient], scope: AssignmentScope, ledger: CodeLedger, exporter: CodeExporter)
         async throws
     {
-        let ids = people.map(\.id)
+        // A view, not a copy: 1,000,000 ids would be 16 MB more at the export's peak.
+        let ids = people.lazy.map(\.id)
         let counts: AssignmentCounts
         do {
             counts = try await ledger.assign(recipients: ids, scope: scope, channel: .export)
         } catch let error as LedgerError {
-            throw await Self.explained(error, recipients: ids, scope: scope, ledger: ledger)
+            throw await Self.explained(error, recipients: Array(ids), scope: scope, ledger: ledger)
         }
         _ = try await output(label: "handing out codes", spool: true) { sink, progress in
             var index = 0
@@ -45,7 +46,7 @@ extension CodesExport {
     func reprint(_ people: [ExportRecipient], scope: AssignmentScope, ledger: CodeLedger, exporter: CodeExporter)
         async throws
     {
-        let ids = people.map(\.id)
+        let ids = people.lazy.map(\.id)
         let what = "offer \"\(scope.offer)\" (\(scope.environment.rawValue.lowercased()))"
         var missing = 0
         let count = try await output(label: "reprinting codes") { sink, progress in

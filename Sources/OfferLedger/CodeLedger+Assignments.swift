@@ -37,9 +37,9 @@ extension CodeLedger {
     ///   ``LedgerError/noCodeLeft(campaign:offer:environment:assigned:stored:)`` and
     ///   ``LedgerError/nothingToAssign(campaign:offer:environment:reason:)``.
     @discardableResult
-    public func assign(recipients: [String], scope: AssignmentScope, channel: AssignmentChannel) async throws
-        -> AssignmentCounts
-    {
+    public func assign<Recipients: RandomAccessCollection<String>>(
+        recipients: Recipients, scope: AssignmentScope, channel: AssignmentChannel
+    ) async throws -> AssignmentCounts where Recipients.Index == Int {
         let operation = "hand out codes of offer \"\(scope.offer)\" in campaign \"\(scope.campaign)\""
         try requireWritable(operation)
         try Self.checkRecipients(recipients)
@@ -98,7 +98,8 @@ extension CodeLedger {
 
     /// `true` at each occurrence of a recipient after its first in `recipients`: found by sorting
     /// their positions (8 bytes each) rather than in a set of the recipients (about 40 bytes each).
-    static func repeats(_ recipients: [String]) -> [Bool] {
+    static func repeats<Recipients: RandomAccessCollection<String>>(_ recipients: Recipients) -> [Bool]
+    where Recipients.Index == Int {
         var order = Array(recipients.indices)
         order.sort { recipients[$0] < recipients[$1] || (recipients[$0] == recipients[$1] && $0 < $1) }
         var repeated = [Bool](repeating: false, count: recipients.count)
@@ -169,7 +170,7 @@ extension CodeLedger {
 
     /// Throws ``LedgerError/invalidRecipient(position:problem:)`` for the first recipient id
     /// that ``RecipientId`` refuses (its position only when there are several).
-    static func checkRecipients(_ recipients: [String]) throws {
+    static func checkRecipients(_ recipients: some Collection<String>) throws {
         for (index, recipient) in recipients.enumerated() {
             if let problem = RecipientId.problem(recipient) {
                 throw LedgerError.invalidRecipient(position: recipients.count > 1 ? index + 1 : nil, problem: problem)
@@ -182,9 +183,9 @@ extension CodeLedger {
     /// each code row checked against its digest.
     ///
     /// - Throws: ``LedgerError/invalidRecipient(position:problem:)`` before reading anything.
-    public func lookUpAssignments(
-        recipients: [String], scope: AssignmentScope, _ body: (String, CodeAssignment?) throws -> Void
-    ) async throws {
+    public func lookUpAssignments<Recipients: RandomAccessCollection<String>>(
+        recipients: Recipients, scope: AssignmentScope, _ body: (String, CodeAssignment?) throws -> Void
+    ) async throws where Recipients.Index == Int {
         try Self.checkRecipients(recipients)
         try await store.read(
             "look up the codes handed out for offer \"\(scope.offer)\" in campaign \"\(scope.campaign)\""

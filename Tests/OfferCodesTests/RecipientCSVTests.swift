@@ -95,6 +95,17 @@ struct RecipientCSVTests {
         #expect(throws: ExportError.duplicateRecipient(id: "u1", firstLine: 2, line: 5)) {
             try Self.list("recipient,name\nu1,Ada\nu2,Ada\n\n u1 ,Bob")
         }
+        // Several ids repeated: the earliest repeat is named, with its id's first line.
+        #expect(throws: ExportError.duplicateRecipient(id: "b", firstLine: 2, line: 4)) {
+            try Self.list("a\nb\nc\nb\na\nb")
+        }
+        #expect(throws: ExportError.duplicateRecipient(id: "a", firstLine: 1, line: 3)) {
+            try Self.list("a\nz\na\nz\na")
+        }
+        // Canonically equivalent ids are one id (é as one scalar, and as e with a combining accent).
+        #expect(throws: ExportError.duplicateRecipient(id: "e\u{301}", firstLine: 1, line: 2)) {
+            try Self.list("\u{E9}\ne\u{301}")
+        }
         let message = ExportError.duplicateRecipient(id: "u1", firstLine: 2, line: 5).localizedDescription
         #expect(message.contains("line 5") && message.contains("line 2") && message.contains("\"u1\""), "\(message)")
     }
