@@ -77,7 +77,7 @@ public struct OfferService: Sendable {
     public init(state: ServiceState) { self.state = state }
 
     /// Every operation of the service, in the order of the OpenAPI document, including those that
-    /// only a service with a ledger has (``ServiceOperation/requiresLedger``).
+    /// only a service with a ledger has (`ServiceOperation.requiresLedger`).
     public static var operations: [ServiceOperation] { ServiceOperation.all }
 
     /// The operations this service routes: ``operations``, without those that need a ledger or a

@@ -2,10 +2,10 @@ import HTTPTypes
 import OfferServiceContract
 
 /// One operation of the service: its contract (route, documentation, schemas, problems: an
-/// ``OperationContract``) and its handler.
+/// `OperationContract`) and its handler.
 ///
 /// The router is built from `ServiceOperation.all` and the OpenAPI document from the same
-/// contracts (``OperationContract/all``), so every route is documented with the schemas that its
+/// contracts (`OperationContract.all`), so every route is documented with the schemas that its
 /// requests are checked against.
 ///
 /// The contract's members read and write as the operation's own (`operation.path`,
@@ -16,8 +16,8 @@ public struct ServiceOperation: Sendable {
     /// What clients see of the operation: its route, documentation, schemas and problems.
     public var contract: OperationContract
     /// The handler. It runs after authentication, rate limiting and body validation. It throws
-    /// ``ServiceProblem``s; a signing library `RequestValidationError` it lets through becomes an
-    /// `invalid-field` problem naming the field (``ServiceProblem/invalid(_:under:)``).
+    /// `ServiceProblem`s; a signing library `RequestValidationError` it lets through becomes an
+    /// `invalid-field` problem naming the field (`ServiceProblem.invalid(_:under:)`).
     public var handler: @Sendable (OperationRequest) async throws -> OperationResponse
 
     /// The operation `contract` describes, answered by `handler`.
@@ -29,8 +29,8 @@ public struct ServiceOperation: Sendable {
         self.handler = handler
     }
 
-    /// An operation described and handled in one place (an operation of your own, routed by
-    /// ``OfferService/makeRouter(state:operations:)`` beside the service's).
+    /// An operation described and handled in one place: the contract these members make, answered
+    /// by `handler`.
     public init(
         id: String, method: HTTPRequest.Method, path: String, tag: String, summary: String, description: String,
         scope: OperationScope?, pathParameters: [JSONSchema.Property] = [], requestSchema: JSONSchema?,

@@ -9,7 +9,7 @@ public struct ServiceLimits: Sendable, Equatable {
     public var requestsPerSecond: Double
     /// How many requests an API key may make at once before the rate applies (100 by default).
     public var burst: Int
-    /// How many connections ``ServiceRunner`` keeps open at once (10 000 by default); further
+    /// How many connections `ServiceRunner` (OfferService) keeps open at once (10 000 by default); further
     /// clients wait in the listen backlog until one closes.
     public var maxConnections: Int
     /// The listen backlog: how many connections the kernel queues before the service accepts them
