@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "OfferSigning", targets: ["OfferSigning"]),
         .library(name: "OfferCodes", targets: ["OfferCodes"]),
         .library(name: "OfferLedger", targets: ["OfferLedger"]),
+        .library(name: "OfferServiceContract", targets: ["OfferServiceContract"]),
         .library(name: "OfferService", targets: ["OfferService"]),
         .library(name: "OfferSnippets", targets: ["OfferSnippets"]),
         .library(name: "OfferLedgerPostgres", targets: ["OfferLedgerPostgres"]),
@@ -141,10 +142,23 @@ let package = Package(
             name: "OfferRetentionClient",
             dependencies: ["OfferJSON", "OfferSigning", "OfferConnect", "OfferConnectAPI", "OfferRetentionAPI"]
         ),
+        // What the service's clients see: its operations (routes, schemas, examples), its problem types
+        // and the OpenAPI document written from them. No server: the code snippets and the
+        // generated clients' checks need only this.
+        .target(
+            name: "OfferServiceContract",
+            dependencies: [
+                "OfferJSON", "OfferSigning", "OfferCodes",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // The HTTP service (`offerkit serve`, Hummingbird): each operation of the contract with its
+        // handler, authentication, limits, the ledger, TLS, metrics and logs.
         .target(
             name: "OfferService",
             dependencies: [
                 "OfferJSON", "OfferSigning", "OfferCodes", "OfferLedger", "OfferAppleVerification", "OfferRetention",
+                "OfferServiceContract",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -167,7 +181,7 @@ let package = Package(
         .target(
             name: "OfferSnippets",
             dependencies: [
-                "OfferJSON", "OfferService", "OfferSigning", "OfferCodes",
+                "OfferJSON", "OfferServiceContract", "OfferSigning", "OfferCodes",
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
@@ -303,7 +317,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OfferSnippetsTests",
-            dependencies: ["OfferSnippets", "OfferService", "OfferSigning", "InteropSupport"]
+            dependencies: ["OfferSnippets", "OfferServiceContract", "OfferSigning", "InteropSupport"]
         ),
         .testTarget(
             name: "OfferKitCLITests",

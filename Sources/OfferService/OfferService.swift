@@ -5,6 +5,11 @@ import Logging
 import OfferCodes
 import OfferLedger
 import OfferRetention
+// Re-exported: the service's public API speaks in the contract's types (an operation's
+// `OperationContract`, `JSONSchema`, `ProblemType`, `OperationScope`, `ServiceLimits`,
+// `OpenAPIDocument`), which were this module's own before the contract became a module of its
+// own; `import OfferService` keeps giving them, so code written against it still compiles.
+@_exported import OfferServiceContract
 import OfferSigning
 
 /// The OfferKit signing service: JSON endpoints for every signing operation, the two API
@@ -72,7 +77,7 @@ public struct OfferService: Sendable {
     public init(state: ServiceState) { self.state = state }
 
     /// Every operation of the service, in the order of the OpenAPI document, including those that
-    /// only a service with a ledger has (``ServiceOperation/requiresLedger``).
+    /// only a service with a ledger has (`ServiceOperation.requiresLedger`).
     public static var operations: [ServiceOperation] { ServiceOperation.all }
 
     /// The operations this service routes: ``operations``, without those that need a ledger or a

@@ -1,4 +1,4 @@
-import OfferService
+import OfferServiceContract
 import OfferSigning
 
 extension SigningOperation {
@@ -7,8 +7,8 @@ extension SigningOperation {
     /// the service's path when it changes.
     ///
     /// Every signing operation has one; a test renders every operation in every server language.
-    var serviceOperation: ServiceOperation {
-        guard let operation = ServiceOperation.all.first(where: { $0.scope?.rawValue == rawValue }) else {
+    var serviceOperation: OperationContract {
+        guard let operation = OperationContract.all.first(where: { $0.scope?.rawValue == rawValue }) else {
             preconditionFailure("the service has no operation with the scope \(rawValue)")
         }
         return operation

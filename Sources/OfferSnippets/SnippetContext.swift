@@ -1,6 +1,6 @@
 import Foundation
 import OfferJSON
-import OfferService
+import OfferServiceContract
 import OfferSigning
 
 /// The values one snippet is rendered with, after checking that each can go into code.

@@ -1,5 +1,5 @@
 import OfferJSON
-import OfferService
+import OfferServiceContract
 import OfferSigning
 
 /// What a snippet does: call one signing operation (a `SigningOperation`, by the name every
@@ -35,10 +35,10 @@ public enum SnippetOperation: Hashable, Sendable, CaseIterable, RawRepresentable
     public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 
     /// The service operation the snippet calls (its method, path and `operationId`).
-    var serviceOperation: ServiceOperation {
+    var serviceOperation: OperationContract {
         switch self {
         case .signing(let operation): operation.serviceOperation
-        case .batch: ServiceOperation.signBatch
+        case .batch: OperationContract.signBatch
         }
     }
 

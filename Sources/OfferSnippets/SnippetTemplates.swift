@@ -2,7 +2,7 @@ import Foundation
 import Mustache
 import OfferCodes
 import OfferJSON
-import OfferService
+import OfferServiceContract
 import OfferSigning
 
 /// Where the code snippets' Mustache templates come from, and how one is rendered.

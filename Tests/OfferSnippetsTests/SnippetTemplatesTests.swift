@@ -1,6 +1,6 @@
 import Foundation
 import InteropSupport
-import OfferService
+import OfferServiceContract
 import OfferSigning
 import Testing
 

@@ -19,7 +19,7 @@ public struct APIKey: Sendable, Equatable {
     public let bundleIds: Set<String>?
 
     /// The prefix of every secret.
-    public static let secretPrefix = "offerkit_"
+    public static let secretPrefix = APIKeyFormat.secretPrefix
 
     public init(name: String, digest: [UInt8], scopes: Set<OperationScope>?, bundleIds: Set<String>?) {
         self.name = name

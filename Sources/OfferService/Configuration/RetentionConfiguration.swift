@@ -36,7 +36,7 @@ public struct RetentionConfiguration: Sendable {
     public var rules: [String: RetentionRules]
 
     /// The default path.
-    public static let defaultPath = "/v1/retention/realtime"
+    public static let defaultPath = RetentionSchemas.defaultPath
     /// The default of ``maxRequestAgeSeconds``: 300.
     public static let defaultMaxRequestAgeSeconds = 300
     /// The environments roots of your own (``rootCertificateFiles``) may answer: every one but

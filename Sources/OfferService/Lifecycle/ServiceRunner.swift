@@ -14,8 +14,8 @@ import ServiceLifecycle
 /// connections, closes idle ones and lets in-flight requests finish. Requests still running after
 /// ``shutdownGracePeriod`` are cancelled.
 ///
-/// It takes at most ``ServiceLimits/maxConnections`` connections at once (others wait in the
-/// listen backlog, ``ServiceLimits/backlog`` deep), and a `ConnectionGuard` on each connection
+/// It takes at most `ServiceLimits.maxConnections` connections at once (others wait in the
+/// listen backlog, `ServiceLimits.backlog` deep), and a `ConnectionGuard` on each connection
 /// closes it after a response whose request was not read in full (a body refused as too large,
 /// cut short, broken, or never sent), instead of reading on.
 ///

@@ -3,7 +3,7 @@ import OfferSigning
 extension ServiceProblem {
     /// A key without the scope an operation (or a batch item) needs: 403 `forbidden`.
     static func missingScope(key: APIKey, scope: OperationScope) -> ServiceProblem {
-        ServiceProblem(.forbidden, detail: "API key '\(key.name)' does not have the scope '\(scope.rawValue)'")
+        missingScope(keyName: key.name, scope: scope)
     }
 
     /// A key (or, without authentication, the service) whose rate limit is used up: 429

@@ -8,9 +8,7 @@ extension ServiceProblem {
         let what: String
         switch error {
         case .invalidEOFState, .closedConnection:
-            what =
-                "the connection ended before the body did (fewer bytes than its Content-Length, or no final "
-                + "zero-size chunk)"
+            what = bodyEndedEarly
         case .invalidChunkSize:
             what = "a chunk size is not a hexadecimal number of at most 16 digits"
         case .invalidContentLength, .unexpectedContentLength:
@@ -21,7 +19,7 @@ extension ServiceProblem {
         default:
             what = "the request is not well-formed HTTP/1.1"
         }
-        return ServiceProblem(.badRequest, detail: "\(what); the connection is closed (HTTP parser: \(error))")
+        return badRequest(what, parser: "\(error)")
     }
 
     /// A request whose `Transfer-Encoding` is not `chunked` alone (``TransferEncoding``): 400
@@ -41,13 +39,5 @@ extension ServiceProblem {
         }
         return ServiceProblem(
             .badRequest, detail: "the connection failed while the request body was being read (\(reason))")
-    }
-
-    /// A request body that had not arrived in full after `seconds`, the request timeout.
-    static func bodyTimeout(seconds: String) -> ServiceProblem {
-        ServiceProblem(
-            .bodyTimeout,
-            detail: "the request body had not arrived in full after \(seconds) s (the request timeout); the connection "
-                + "is closed")
     }
 }

@@ -11,7 +11,7 @@ public struct OperationRequest: Sendable {
     package let body: JSONValue?
     /// The body as it came, for an operation with ``ServiceOperation/rawBodyLimit``; `nil` otherwise.
     package let rawBody: [UInt8]?
-    /// The path's parameters (``ServiceOperation/pathParameters``), decoded and checked.
+    /// The path's parameters (`ServiceOperation.pathParameters`), decoded and checked.
     public let parameters: [String: String]
     public let query: [String: String]
     public let headers: HTTPFields

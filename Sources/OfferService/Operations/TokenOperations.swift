@@ -1,4 +1,0 @@
-extension ServiceOperation {
-    /// The two API token operations.
-    static var tokenOperations: [ServiceOperation] { [createServerAPIToken, createConnectAPIToken] }
-}

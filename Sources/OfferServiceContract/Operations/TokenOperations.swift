@@ -1,0 +1,4 @@
+extension OperationContract {
+    /// The two API token operations.
+    package static var tokenOperations: [OperationContract] { [createServerAPIToken, createConnectAPIToken] }
+}
