@@ -24,6 +24,9 @@ package struct ConnectLister: Sendable {
 
     /// The most pages read for one list.
     package static let pageLimit = 500
+    /// The most bytes of answers read for one list (every price point of a product in every territory,
+    /// about 140,000, is under a third of it).
+    package static let byteLimit = 128 << 20
 
     let transport: ConnectTransport
 
@@ -40,7 +43,8 @@ package struct ConnectLister: Sendable {
     }
 
     /// Every resource of the list at `path` (`/v1/apps`, …) with the query `query` (names and
-    /// values as Apple documents them, unencoded), following `links.next` on the same base URL.
+    /// values as Apple documents them, unencoded), following `links.next` on the same base URL, at most
+    /// ``pageLimit`` pages and ``byteLimit`` bytes.
     ///
     /// - Throws: ``NotFound`` on `404`; ``ConnectError/notAuthorized(status:detail:)`` on `401` or
     ///   `403`; ``ConnectError/unexpectedAnswer(request:what:)`` for any other answer that is not
@@ -49,6 +53,7 @@ package struct ConnectLister: Sendable {
         var listing = Listing()
         var next: String? = path + Self.encode(query)
         var pages = 0
+        var bytes = 0
         while let url = next {
             guard pages < Self.pageLimit else {
                 throw ConnectError.unexpectedAnswer(
@@ -56,6 +61,11 @@ package struct ConnectLister: Sendable {
             }
             pages += 1
             let answer = try await transport.get(url)
+            bytes += answer.body.count
+            guard bytes <= Self.byteLimit else {
+                throw ConnectError.unexpectedAnswer(
+                    request: "GET \(path)", what: "more than \(Self.byteLimit >> 20) MB of answers for one list")
+            }
             if answer.status == 404 {
                 let detail = AppleErrorDetail.parse(status: 404, body: answer.body).first?.summary ?? "404"
                 throw NotFound(path: path, detail: detail)
