@@ -25,9 +25,32 @@ struct LookupOptions: ParsableArguments {
             let value = try await body(lister)
             await lister.shutdown()
             return value
+        } catch let error as ConnectError {
+            await lister.shutdown()
+            throw Self.lookupError(error)
         } catch {
             await lister.shutdown()
             throw error
+        }
+    }
+
+    /// `codes apply`'s errors as a look-up states them: a look-up records nothing and changes nothing,
+    /// so running it again is all there is to do (exit 5; a refused key stays exit 3).
+    static func lookupError(_ error: ConnectError) -> any Error {
+        let again = "A look-up changes nothing: run it again"
+        switch error {
+        case .unreachable(let reason):
+            return CLIError.io(path: "App Store Connect", reason: "could not be reached: \(reason). \(again).")
+        case .unexpectedAnswer(let request, let what):
+            return CLIError.io(
+                path: "App Store Connect",
+                reason: "answered \(request) with \(what); expected a list as documented for API 4.4.1. \(again).")
+        case .hourlyLimitSpent(let limit):
+            return CLIError.io(
+                path: "App Store Connect",
+                reason: "the API key's hourly limit of \(limit) requests is spent (X-Rate-Limit: none left). \(again) "
+                    + "in about an hour (the limit is a rolling hour), or with another key.")
+        default: return error
         }
     }
 

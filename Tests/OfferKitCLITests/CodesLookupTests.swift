@@ -265,7 +265,21 @@ struct CodesLookupTests {
         let stopped = try await Self.lookup(standIn, ["apps"])
         #expect(stopped.status == 5, "\(stopped)")
         #expect(stopped.stderr.contains("asks to wait 1000 s (Retry-After), longer than OfferKit waits"), "\(stopped)")
+        #expect(stopped.stderr.hasPrefix("offerkit: App Store Connect: could not be reached: "), "\(stopped)")
+        #expect(stopped.stderr.hasSuffix("A look-up changes nothing: run it again.\n"), "\(stopped)")
+        #expect(!stopped.stderr.contains("ledger"), "a look-up records nothing: \(stopped)")
         #expect(stopped.stdout.isEmpty)
+
+        // A spent hour (X-Rate-Limit: none of 10 left, one back every 6 minutes) stops at once, as apply does.
+        try await standIn.setFaults("{}")
+        try await standIn.configure(#"{"rateLimit": {"limit": 10, "used": 10}}"#)
+        let spent = try await Self.lookup(standIn, ["apps"])
+        #expect(spent.status == 5, "\(spent)")
+        #expect(
+            spent.stderr
+                == "offerkit: App Store Connect: the API key's hourly limit of 10 requests is spent (X-Rate-Limit: "
+                + "none left). A look-up changes nothing: run it again in about an hour (the limit is a rolling hour), "
+                + "or with another key.\n", "\(spent)")
     }
 
     @Test(
