@@ -3,7 +3,8 @@ import OfferConnectAPI
 
 extension FuzzTarget {
     /// What `codes apply` reads from App Store Connect, all from the same bytes: an error body
-    /// (every text bounded, at most 20 errors), a list page and a `201` body (ids 1 to 256 bytes),
+    /// (every text bounded, at most 20 errors), a list page (with its included resources and their
+    /// relationships, as `codes lookup` reads them) and a `201` body (ids 1 to 256 bytes),
     /// the `X-Rate-Limit` header (in range, remaining at most the limit), `Retry-After` (never
     /// negative), and Apple's `source.pointer` mapped to a campaign path (always under the offer).
     static func fuzzConnectAnswers(_ input: [UInt8]) {
@@ -19,13 +20,14 @@ extension FuzzTarget {
             _ = error.summary
         }
         if let page = ConnectListPage(input) {
-            for item in page.items {
+            for item in page.items + page.included {
                 check(
                     !item.id.isEmpty && item.id.utf8.count <= ConnectResource.maximumIdBytes,
                     "an unusable id was listed")
                 for kind in ConnectResource.Kind.allCases {
                     _ = ConnectListPage.matches(item.attributes, nil, kind: kind)
                 }
+                _ = item.related("territory")
             }
         }
         if let id = ConnectListPage.createdId(input) {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Why `codes apply`, `codes fetch` or `codes deactivate --apply` stopped. Messages never hold a
+/// Why `codes apply`, `codes fetch`, `codes deactivate --apply` or `codes lookup` stopped. Messages never hold a
 /// token or key material.
 public enum ConnectError: Error, Equatable, Sendable {
     /// `--api-base-url` is not usable; `reason` says why.

@@ -1,16 +1,28 @@
 import OfferCodes
 import OfferJSON
 
-/// One page of an App Store Connect list answer (`…sResponse`, API 4.4.1): each resource's id and
-/// attributes, and `links.next`.
+/// One page of an App Store Connect list answer (`…sResponse`, API 4.4.1): each resource's id,
+/// attributes and relationships, the resources it includes (`include=…`), and `links.next`.
 package struct ConnectListPage: Sendable, Equatable {
-    /// A listed resource.
+    /// A listed (or included) resource.
     package struct Item: Sendable, Equatable {
         package var id: String
         package var attributes: JSONValue
+        /// Its `type` (`apps`, `territories`, …), when the answer gives one.
+        package var type: String? = nil
+        /// Its `relationships` object, when the answer gives one.
+        package var relationships: JSONValue? = nil
+
+        /// The id of the to-one relationship `name` (`relationships.NAME.data.id`), when given.
+        package func related(_ name: String) -> String? {
+            if case .string(let id)? = relationships?[name]?["data"]?["id"] { return id }
+            return nil
+        }
     }
 
     package var items: [Item]
+    /// The resources of `included`, as ``items`` reads them.
+    package var included: [Item]
     /// The next page's URL, when there is one.
     package var next: String?
 
@@ -20,17 +32,28 @@ package struct ConnectListPage: Sendable, Equatable {
     package init?(_ body: [UInt8]) {
         guard body.count <= 64 << 20, let page = try? JSONValue.parse(body), case .array(let data)? = page["data"]
         else { return nil }
-        items = data.compactMap { item in
-            guard case .string(let id)? = item["id"], !id.isEmpty, id.utf8.count <= ConnectResource.maximumIdBytes,
-                let attributes = item["attributes"], case .object = attributes
-            else { return nil }
-            return Item(id: id, attributes: attributes)
+        items = data.compactMap(Self.item)
+        if case .array(let others)? = page["included"] {
+            included = others.compactMap(Self.item)
+        } else {
+            included = []
         }
         if case .string(let link)? = page["links"]?["next"], link.utf8.count <= 4_096 {
             next = link
         } else {
             next = nil
         }
+    }
+
+    private static func item(_ item: JSONValue) -> Item? {
+        guard case .string(let id)? = item["id"], !id.isEmpty, id.utf8.count <= ConnectResource.maximumIdBytes,
+            let attributes = item["attributes"], case .object = attributes
+        else { return nil }
+        var type: String?
+        if case .string(let text)? = item["type"] { type = text }
+        var relationships: JSONValue?
+        if let links = item["relationships"], case .object = links { relationships = links }
+        return Item(id: id, attributes: attributes, type: type, relationships: relationships)
     }
 
     /// Whether a listed resource's attributes are those a planned create request

@@ -21,7 +21,7 @@ struct CodesCommand: ParsableCommand {
         subcommands: [
             CodesValidate.self, CodesPlan.self, CodesGenerate.self, CodesApply.self, CodesFetch.self, CodesImport.self,
             CodesExport.self,
-            CodesClaim.self, CodesStatus.self, CodesDeactivate.self, CodesLedger.self,
+            CodesClaim.self, CodesStatus.self, CodesDeactivate.self, CodesLedger.self, CodesLookup.self,
         ]
     )
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// The App Store Connect API key of the commands that call App Store Connect (`token connect-api`,
-/// `codes apply`, `codes fetch`, `codes deactivate --apply`): a team key with its issuer ID, or an
+/// `codes apply`, `codes fetch`, `codes deactivate --apply`, `codes lookup`): a team key with its issuer ID, or an
 /// individual key (`--individual`). Not an In-App Purchase key; a token for App Store Connect is
 /// the team's (or the user's), not an app's, so a bundle ID only picks a config file's entry.
 struct ConnectCredentialOptions: ParsableArguments {

@@ -5,7 +5,7 @@ import OfferConnectAPI
 import OfferSigning
 
 /// How the commands that talk to App Store Connect (`codes apply`, `codes fetch`,
-/// `codes deactivate --apply`) reach it: the API key (as `token connect-api` takes it), the
+/// `codes deactivate --apply`, `codes lookup`) reach it: the API key (as `token connect-api` takes it), the
 /// address, timeouts and parallelism.
 struct ConnectOptions: ParsableArguments {
     @OptionGroup var credentials: ConnectCredentialOptions

@@ -131,6 +131,19 @@ public final class AppStoreConnectStandIn: @unchecked Sendable {
             extraArguments: extraArguments)
     }
 
+    /// Starts a stand-in whose look-ups list the apps, subscription groups, subscriptions, in-app purchases
+    /// and prices of a catalog file (`--catalog`, see `Tests/StandIns/README.md`); its products are the
+    /// catalog's. ``exampleCatalog`` is the one of `examples/campaign.json`'s app.
+    public static func start(
+        catalog: String, individual: Bool = false, today: String? = nil, extraArguments: [String] = []
+    ) async throws -> AppStoreConnectStandIn {
+        try await launch(["--catalog", catalog], individual: individual, today: today, extraArguments: extraArguments)
+    }
+
+    /// `Tests/StandIns/catalog_example.json`: the app of `examples/campaign.json` (Apple ID 1234567890) with its
+    /// subscriptions and in-app purchases, and prices in USA, GBR and JPN; a second app with none.
+    public static let exampleCatalog = packageRoot.appendingPathComponent("Tests/StandIns/catalog_example.json").path
+
     private static func launch(
         _ productArguments: [String], individual: Bool, today: String?, extraArguments: [String]
     ) async throws -> AppStoreConnectStandIn {

@@ -97,6 +97,29 @@ struct ConnectAPITests {
         #expect(CampaignPointer.campaignPath(pointer, subject: subject) == path)
     }
 
+    @Test func listPagesWithRelationshipsAndIncludedResources() throws {
+        let body = Array(
+            """
+            {"data": [
+              {"type": "subscriptionPricePoints", "id": "p1", "attributes": {"customerPrice": "4.99"},
+               "relationships": {"territory": {"data": {"type": "territories", "id": "USA"}}}},
+              {"type": "subscriptionPricePoints", "id": "p2", "attributes": {"customerPrice": "5.99"},
+               "relationships": {"territory": {"data": {"type": "territories", "id": 7}}}},
+              {"type": "subscriptionPricePoints", "id": "p3", "attributes": {}, "relationships": []}
+             ],
+             "included": [{"type": "territories", "id": "USA", "attributes": {"currency": "USD"}}, {"id": "x"}],
+             "links": {"self": "https://a/v1/x"}}
+            """.utf8)
+        let page = try #require(ConnectListPage(body))
+        #expect(page.items.map(\.id) == ["p1", "p2", "p3"])
+        #expect(page.items.map { $0.related("territory") } == ["USA", nil, nil])
+        #expect(page.items[0].type == "subscriptionPricePoints")
+        #expect(page.items[2].relationships == nil, "relationships that are not an object are left out")
+        #expect(page.included.map(\.id) == ["USA"], "included resources are read as listed ones are")
+        #expect(page.included.first?.attributes["currency"] == .string("USD"))
+        #expect(page.next == nil)
+    }
+
     @Test func listPagesAndMatching() throws {
         let body = Array(
             """

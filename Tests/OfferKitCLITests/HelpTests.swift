@@ -61,7 +61,11 @@ struct HelpTests {
     }()
 
     /// The commands that call App Store Connect with an App Store Connect API key.
-    static let connectCommands: Set<String> = ["token connect-api", "codes apply", "codes fetch", "codes deactivate"]
+    static let connectCommands: Set<String> = [
+        "token connect-api", "codes apply", "codes fetch", "codes deactivate", "codes lookup apps",
+        "codes lookup subscription-groups", "codes lookup subscriptions", "codes lookup in-app-purchases",
+        "codes lookup price-points",
+    ]
 
     /// The commands that can do without a ledger (`--no-ledger`).
     static let ledgerOptional: Set<String> = ["codes validate", "codes plan"]

@@ -124,8 +124,10 @@ struct ReadmeWalkthroughTests {
                 print("SKIPPED LOUDLY: walk-through \(name) needs the App Store Connect stand-in: \(reason)")
                 return
             }
+            // The example campaign's products, and the catalog of its app for the look-ups (the same products).
             let started = try await AppStoreConnectStandIn.start(
-                productsFromCampaign: CLI.packageRoot.appendingPathComponent("examples/campaign.json").path)
+                productsFromCampaign: CLI.packageRoot.appendingPathComponent("examples/campaign.json").path,
+                extraArguments: ["--catalog", AppStoreConnectStandIn.exampleCatalog])
             standIn = started
             environment["OFFERKIT_CONNECT_API_URL"] = started.baseURL
         }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A strict local stand-in for the App Store Connect API's offer-code endpoints (a TEST TOOL).
+"""A strict local stand-in for the App Store Connect API's offer-code endpoints and look-ups (a TEST TOOL).
 
 `offerkit codes apply` sends a campaign's offer-code plan to App Store Connect; no test can reach
 Apple, so the tests run this server instead. It is at least as strict as Apple's documentation:
@@ -14,7 +14,7 @@ documented by Apple and which are guesses) and the control API.
 Usage:
   app_store_connect.py --schemas SCHEMAS_JSON --public-key PEM --key-id KEY_ID
                        (--issuer-id UUID | --individual)
-                       (--products PRODUCTS_JSON | --products-from-campaign CAMPAIGN_JSON)
+                       [--products PRODUCTS_JSON | --products-from-campaign CAMPAIGN_JSON] [--catalog CATALOG_JSON]
                        [--paths PATHS_JSON] [--port 0] [--today YYYY-MM-DD] [--verbose]
                        [--accept-opaque-price-points]
 
@@ -26,6 +26,7 @@ import argparse
 import base64
 import calendar
 import datetime
+import decimal
 import json
 import os
 import random
@@ -110,6 +111,17 @@ KINDS = {
 
 PRODUCT_COLLECTIONS = {"subscriptions": "subscriptionOfferCodes", "inAppPurchases": "inAppPurchaseOfferCodes"}
 
+# The look-ups a campaign's ids come from (the `subscription_offers` set's GET lists; its offer operations
+# are not served yet): path template -> what the catalog lists there.
+LOOKUPS = {
+    "/v1/apps": "apps",
+    "/v1/apps/{id}/subscriptionGroups": "subscriptionGroups",
+    "/v1/subscriptionGroups/{id}/subscriptions": "subscriptions",
+    "/v1/apps/{id}/inAppPurchasesV2": "inAppPurchases",
+    "/v1/subscriptions/{id}/pricePoints": "subscriptionPricePoints",
+    "/v2/inAppPurchases/{id}/pricePoints": "inAppPurchasePricePoints",
+}
+
 # (collection of the parent, relationship name) -> kind of the related resources
 RELATED = {
     ("subscriptions", "offerCodes"): "subscriptionOfferCodes",
@@ -152,6 +164,118 @@ class Resource:
         if self.kind.role == "oneTimeUse":
             entry["valuesRequests"] = self.values_requests
         return entry
+
+
+class Catalog:
+    """What the look-ups list (`--catalog FILE`): apps with their subscription groups, subscriptions and in-app
+    purchases, and the customer prices of each territory, from which every product's price points are made.
+
+    {"apps": [{"id", "name", "bundleId", "sku", "primaryLocale",
+               "subscriptionGroups": [{"id", "referenceName",
+                                       "subscriptions": [{"id", "productId", "name", "state", "subscriptionPeriod",
+                                                          "groupLevel"}]}],
+               "inAppPurchases": [{"id", "productId", "name", "inAppPurchaseType", "state"}]}],
+     "prices": {"USA": {"currency": "USD", "customerPrices": ["0.99", "1.99", ...]}, ...}}
+
+    Every product has one price point per territory and customer price, in the catalog's order; its id is
+    Apple-shaped (base64url JSON {"s": product id, "t": territory, "p": "10001" + its index}); proceeds are
+    70 % of the price (subscriptions: `proceedsYear2` 85 %), rounded to the price's decimals.
+    """
+
+    APP_FIELDS = ("name", "bundleId", "sku", "primaryLocale")
+    GROUP_FIELDS = ("referenceName",)
+    SUBSCRIPTION_FIELDS = ("productId", "name", "state", "subscriptionPeriod", "groupLevel")
+    PURCHASE_FIELDS = ("productId", "name", "inAppPurchaseType", "state")
+    PRICE = re.compile(r"^[0-9]{1,12}(\.[0-9]{1,6})?$")
+
+    def __init__(self, document):
+        if not isinstance(document, dict) or set(document) - {"apps", "prices"}:
+            raise ValueError('the catalog must be {"apps": [...], "prices": {...}}')
+        self.apps, self.group_subscriptions, self.app_groups, self.app_purchases = [], {}, {}, {}
+        self.subscription_ids, self.purchase_ids, seen = [], [], set()
+
+        def entry(value, where, fields, type_):
+            if not isinstance(value, dict) or not isinstance(value.get("id"), str) or not value["id"]:
+                raise ValueError(f"{where} needs a non-empty string \"id\"")
+            if value["id"] in seen:
+                raise ValueError(f"{where}: the id {value['id']} is used twice")
+            seen.add(value["id"])
+            attributes = {name: value[name] for name in fields if name in value}
+            return {"type": type_, "id": value["id"], "attributes": attributes}
+
+        for a, app in enumerate(self._array(document, "apps", "the catalog")):
+            where = f"apps[{a}]"
+            self.apps.append(entry(app, where, self.APP_FIELDS, "apps"))
+            groups = self.app_groups.setdefault(app["id"], [])
+            for g, group in enumerate(self._array(app, "subscriptionGroups", where)):
+                groups.append(entry(group, f"{where}.subscriptionGroups[{g}]", self.GROUP_FIELDS, "subscriptionGroups"))
+                members = self.group_subscriptions.setdefault(group["id"], [])
+                for i, subscription in enumerate(self._array(group, "subscriptions", f"{where}.subscriptionGroups[{g}]")):
+                    members.append(entry(subscription, f"{where}.subscriptionGroups[{g}].subscriptions[{i}]",
+                                         self.SUBSCRIPTION_FIELDS, "subscriptions"))
+                    self.subscription_ids.append(subscription["id"])
+            purchases = self.app_purchases.setdefault(app["id"], [])
+            for i, purchase in enumerate(self._array(app, "inAppPurchases", where)):
+                purchases.append(entry(purchase, f"{where}.inAppPurchases[{i}]", self.PURCHASE_FIELDS, "inAppPurchases"))
+                self.purchase_ids.append(purchase["id"])
+        prices = document.get("prices", {})
+        if not isinstance(prices, dict):
+            raise ValueError("prices must be an object of territories")
+        self.prices = {}
+        for territory, entry_ in prices.items():
+            if not TERRITORY.match(territory) or not isinstance(entry_, dict) \
+                    or not isinstance(entry_.get("currency"), str) \
+                    or not isinstance(entry_.get("customerPrices"), list) \
+                    or not all(isinstance(p, str) and self.PRICE.match(p) for p in entry_["customerPrices"]):
+                raise ValueError(f"prices.{territory} must be {{\"currency\": \"USD\", \"customerPrices\": "
+                                 f"[\"0.99\", ...]}} under a 3-letter territory id")
+            self.prices[territory] = entry_
+
+    @staticmethod
+    def _array(value, name, where):
+        items = value.get(name, [])
+        if not isinstance(items, list):
+            raise ValueError(f"{where}.{name} must be an array")
+        return items
+
+    def products(self):
+        return {"subscriptions": list(self.subscription_ids), "inAppPurchases": list(self.purchase_ids)}
+
+    def currency(self, territory):
+        return self.prices[territory]["currency"]
+
+    def list(self, what, id_):
+        """The resources listed at a look-up (`LOOKUPS`) under `id_`; None when `id_` is not in the catalog."""
+        if what == "apps":
+            return self.apps
+        if what == "subscriptionGroups":
+            return self.app_groups.get(id_)
+        if what == "inAppPurchases":
+            return self.app_purchases.get(id_)
+        if what == "subscriptions":
+            return self.group_subscriptions.get(id_)
+        ids = self.subscription_ids if what == "subscriptionPricePoints" else self.purchase_ids
+        if id_ not in ids:
+            return None
+        return [self._price_point(what, id_, territory, index, price)
+                for territory, entry in self.prices.items()
+                for index, price in enumerate(entry["customerPrices"])]
+
+    @staticmethod
+    def _price_point(type_, product_id, territory, index, price):
+        code = json.dumps({"s": product_id, "t": territory, "p": str(10001 + index)}, separators=(",", ":"))
+        point_id = base64.urlsafe_b64encode(code.encode()).decode().rstrip("=")
+        amount = decimal.Decimal(price)
+        exponent = amount.as_tuple().exponent
+
+        def share(rate):
+            return str((amount * decimal.Decimal(rate)).quantize(decimal.Decimal(1).scaleb(exponent),
+                                                                 rounding=decimal.ROUND_HALF_EVEN))
+
+        attributes = {"customerPrice": price, "proceeds": share("0.70")}
+        if type_ == "subscriptionPricePoints":
+            attributes["proceedsYear2"] = share("0.85")
+        return {"type": type_, "id": point_id, "territory": territory, "attributes": attributes}
 
 
 def created_date(today):
@@ -319,9 +443,10 @@ class Route:
         for status, response in operation.get("responses", {}).items():
             if status.startswith("2"):
                 self.success_status = int(status)
-                for media, content in response.get("content", {}).items():
-                    ref = content.get("schema", {}).get("$ref", "")
-                    self.success_schema = None if media == "text/csv" else ref.rsplit("/", 1)[-1]
+                # JSON when the operation answers JSON (price points also answer text/csv); None: text/csv only.
+                json_content = response.get("content", {}).get("application/json")
+                ref = json_content.get("schema", {}).get("$ref", "") if json_content else ""
+                self.success_schema = ref.rsplit("/", 1)[-1] if json_content else None
         body = operation.get("requestBody", {}).get("content", {}).get("application/json", {})
         self.request_schema = body.get("schema", {}).get("$ref", "").rsplit("/", 1)[-1] or None
         parts = template.strip("/").split("/")
@@ -463,12 +588,15 @@ class StandIn(standin_support.StandInApp):
     CONTROL_INDENT = 1
 
     def __init__(self, schemas, paths, verifier, products, today=None, accept_opaque_price_points=False,
-                 verbose=False):
+                 verbose=False, catalog=None):
         self.book = SchemaBook(schemas)
         self.routes = Routes(paths)
         self.verifier = verifier
+        self.catalog = Catalog({"apps": [], "prices": {}} if catalog is None else catalog)
         self.products = {"subscriptions": list(products.get("subscriptions", [])),
                          "inAppPurchases": list(products.get("inAppPurchases", []))}
+        for key, ids in self.catalog.products().items():
+            self.products[key] += [id_ for id_ in ids if id_ not in self.products[key]]
         self.accept_opaque_price_points = accept_opaque_price_points
         self.verbose = verbose
         self.startup_today = today
@@ -628,6 +756,8 @@ class StandIn(standin_support.StandInApp):
                                    "slow down your request rate.")
             route, id_ = self.routes.match(method, path)
             params = self._query(route, query)
+            if route.template in LOOKUPS:
+                return self._lookup(route, path, params, id_)
             if route.request_schema:
                 document = self._request_document(route, headers, body)
                 if method == "POST":
@@ -662,10 +792,23 @@ class StandIn(standin_support.StandInApp):
                 raise ApiError.one(400, "PARAMETER_ERROR.ILLEGAL", "A parameter was used illegally",
                                    f"The parameter '{name}' can not be used with this request", parameter=name)
             if name == "limit":
-                if not re.fullmatch(r"[0-9]{1,4}", value) or not 1 <= int(value) <= PAGE_MAX:
+                maximum = documented.get("schema", {}).get("maximum", PAGE_MAX)
+                if not re.fullmatch(r"[0-9]{1,5}", value) or not 1 <= int(value) <= maximum:
                     raise ApiError.one(400, "PARAMETER_ERROR.INVALID", "A parameter has an invalid value",
                                        f"'{value}' is not a valid value for the parameter 'limit': expected an "
-                                       f"integer from 1 to {PAGE_MAX}", parameter="limit")
+                                       f"integer from 1 to {maximum}", parameter="limit")
+            elif name == "filter[territory]" and route.template in LOOKUPS:
+                for territory in value.split(","):
+                    if not TERRITORY.match(territory):
+                        raise ApiError.one(400, "PARAMETER_ERROR.INVALID", "A parameter has an invalid value",
+                                           f"'{territory}' is not a valid territory id for 'filter[territory]'",
+                                           parameter=name)
+            elif name == "include" and route.template in LOOKUPS and LOOKUPS[route.template].endswith("PricePoints"):
+                allowed = documented.get("schema", {}).get("items", {}).get("enum", [])
+                for field in value.split(","):
+                    if field not in allowed:
+                        raise ApiError.one(400, "PARAMETER_ERROR.INVALID", "A parameter has an invalid value",
+                                           f"'{field}' is not a valid relationship name for 'include'", parameter=name)
             elif name.startswith("fields["):
                 allowed = documented.get("schema", {}).get("items", {}).get("enum", [])
                 for field in value.split(","):
@@ -1040,15 +1183,21 @@ class StandIn(standin_support.StandInApp):
             parent = (collection, id_)
         else:
             parent = (self._find(collection, id_).kind.type, id_)
-        limit = int(params.get("limit", PAGE_DEFAULT))
-        offset = 0
-        if "cursor" in params:
-            offset = self._decode_cursor(params["cursor"])
+        limit, offset = self._window(params)
         with self.lock:
             members = self.children.get((parent[0], parent[1], child_type), [])
             page = [self.resources[i] for i in members[offset:offset + limit]]
             data = [{"type": r.kind.type, "id": r.id} if linkage else self._serialize(r, params) for r in page]
-        total = len(members)
+        return self._paged_reply(route, path, params, data, len(members), limit, offset)
+
+    def _window(self, params):
+        """(limit, offset) of a list request: `limit` (default 20) and the offset its `cursor` names."""
+        limit = int(params.get("limit", PAGE_DEFAULT))
+        return limit, self._decode_cursor(params["cursor"]) if "cursor" in params else 0
+
+    def _paged_reply(self, route, path, params, data, total, limit, offset, included=None):
+        """A list answer as Apple pages: `meta.paging` {total, limit, nextCursor}, `links.self`, and `links.next`
+        (an absolute URL with `cursor` and `limit`) while more remain."""
         paging = {"total": total, "limit": limit}
         links = {"self": self._self_link(path, urlencode(list(params.items())))}
         if offset + limit < total:
@@ -1056,7 +1205,43 @@ class StandIn(standin_support.StandInApp):
             paging["nextCursor"] = cursor
             following = dict(params, cursor=cursor, limit=str(limit))
             links["next"] = self._self_link(path, urlencode(list(following.items())))
-        return self._json_reply(200, {"data": data, "links": links, "meta": {"paging": paging}}, route.success_schema)
+        body = {"data": data, "links": links, "meta": {"paging": paging}}
+        if included:
+            body["included"] = included
+        return self._json_reply(200, body, route.success_schema)
+
+    def _lookup(self, route, path, params, id_):
+        """A look-up list of the catalog (`--catalog`): apps, an app's subscription groups and in-app purchases,
+        a group's subscriptions, a product's price points (`filter[territory]`, `include=territory`)."""
+        what = LOOKUPS[route.template]
+        items = self.catalog.list(what, id_)
+        if items is None:
+            parent = {"subscriptionGroups": "apps", "inAppPurchases": "apps", "subscriptions": "subscriptionGroups",
+                      "subscriptionPricePoints": "subscriptions", "inAppPurchasePricePoints": "inAppPurchases"}[what]
+            raise not_found(parent, id_)
+        if "filter[territory]" in params:
+            wanted = set(params["filter[territory]"].split(","))
+            items = [item for item in items if item["territory"] in wanted]
+        limit, offset = self._window(params)
+        page = items[offset:offset + limit]
+        include = "territory" in params.get("include", "").split(",")
+        data, territories = [], {}
+        for item in page:
+            resource = {"type": item["type"], "id": item["id"], "attributes": dict(item["attributes"])}
+            fields = params.get(f"fields[{item['type']}]")
+            if fields is not None:
+                wanted_fields = set(fields.split(","))
+                resource["attributes"] = {k: v for k, v in resource["attributes"].items() if k in wanted_fields}
+            if include:
+                resource["relationships"] = {"territory": {"data": {"type": "territories", "id": item["territory"]}}}
+                territories[item["territory"]] = {
+                    "type": "territories", "id": item["territory"],
+                    "attributes": {"currency": self.catalog.currency(item["territory"])},
+                    "links": {"self": f"{self.base_url}/v1/territories/{item['territory']}"}}
+            version = "v2" if item["type"] == "inAppPurchases" else "v1"
+            resource["links"] = {"self": f"{self.base_url}/{version}/{item['type']}/{item['id']}"}
+            data.append(resource)
+        return self._paged_reply(route, path, params, data, len(items), limit, offset, list(territories.values()))
 
     @staticmethod
     def _encode_cursor(offset):
@@ -1262,6 +1447,8 @@ def parse_arguments(argv):
     parser.add_argument("--individual", action="store_true", help="individual key: sub = user, no iss")
     parser.add_argument("--products", help='JSON {"subscriptions": [ids], "inAppPurchases": [ids]}')
     parser.add_argument("--products-from-campaign", help="derive --products from a campaign file")
+    parser.add_argument("--catalog", help="JSON file of apps, subscription groups, subscriptions, in-app purchases "
+                        "and prices the look-ups list (their products are the app's products too)")
     parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default 0: any free port)")
     parser.add_argument("--today", help="YYYY-MM-DD: the day the rules count from (default: the UTC date)")
     parser.add_argument("--accept-opaque-price-points", action="store_true",
@@ -1270,8 +1457,10 @@ def parse_arguments(argv):
     arguments = parser.parse_args(argv)
     if arguments.individual == bool(arguments.issuer_id):
         fail("give exactly one of --issuer-id (team key) and --individual")
-    if bool(arguments.products) == bool(arguments.products_from_campaign):
-        fail("give exactly one of --products and --products-from-campaign")
+    if arguments.products and arguments.products_from_campaign:
+        fail("give at most one of --products and --products-from-campaign")
+    if not (arguments.products or arguments.products_from_campaign or arguments.catalog):
+        fail("give --products, --products-from-campaign or --catalog")
     if arguments.today is not None:
         try:
             if not DATE.match(arguments.today):
@@ -1284,16 +1473,23 @@ def parse_arguments(argv):
 
 def build(arguments):
     """The StandIn for parsed arguments (exits 2 on unusable input)."""
-    document = read_json(arguments.schemas, "schemas file")
-    schemas = document.get("schemas") if isinstance(document, dict) else None
-    if not isinstance(schemas, dict):
-        fail(f"{arguments.schemas} has no top-level \"schemas\" object")
-    version = str(document.get("info", {}).get("version", "unknown"))
-    paths_file = arguments.paths or os.path.join(os.path.dirname(os.path.abspath(arguments.schemas)),
-                                                 f"offer_code_paths_{version}.json")
+    # Every set of the version beside --schemas (validate_asc_requests.load_sets): the offer codes' operations,
+    # and the look-ups of the subscription_offers set.
+    version, schemas, _ = asc_schemas.load_sets(arguments.schemas)
+    folder = os.path.dirname(os.path.abspath(arguments.schemas))
+    paths_file = arguments.paths or os.path.join(folder, f"offer_code_paths_{version}.json")
     paths = read_json(paths_file, "paths file").get("paths")
     if not isinstance(paths, dict):
         fail(f"{paths_file} has no top-level \"paths\" object")
+    lookups_file = os.path.join(folder, f"subscription_offers_paths_{version}.json")
+    if os.path.exists(lookups_file):
+        lookup_paths = read_json(lookups_file, "paths file").get("paths")
+        if not isinstance(lookup_paths, dict):
+            fail(f"{lookups_file} has no top-level \"paths\" object")
+        for template in LOOKUPS:
+            if template in lookup_paths and "get" in lookup_paths[template]:
+                paths.setdefault(template, {})["get"] = lookup_paths[template]["get"]
+    catalog = read_json(arguments.catalog, "catalog") if arguments.catalog else None
     if arguments.products:
         try:
             products = json.loads(arguments.products)
@@ -1302,12 +1498,18 @@ def build(arguments):
         if not isinstance(products, dict) or set(products) - {"subscriptions", "inAppPurchases"} or not all(
                 isinstance(ids, list) and all(isinstance(i, str) for i in ids) for ids in products.values()):
             fail('--products must be {"subscriptions": ["id", ...], "inAppPurchases": ["id", ...]}')
-    else:
+    elif arguments.products_from_campaign:
         products = products_from_campaign(read_json(arguments.products_from_campaign, "campaign"))
+    else:
+        products = {}
     key = standin_support.load_public_key(arguments.public_key, fail)
     verifier = TokenVerifier(key, arguments.key_id, arguments.issuer_id, arguments.individual)
-    return StandIn(schemas, paths, verifier, products, today=arguments.today,
-                   accept_opaque_price_points=arguments.accept_opaque_price_points, verbose=arguments.verbose)
+    try:
+        return StandIn(schemas, paths, verifier, products, today=arguments.today,
+                       accept_opaque_price_points=arguments.accept_opaque_price_points, verbose=arguments.verbose,
+                       catalog=catalog)
+    except ValueError as error:
+        fail(f"the catalog {arguments.catalog}: {error}")
 
 
 def main(argv):

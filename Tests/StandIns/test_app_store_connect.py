@@ -47,6 +47,10 @@ SCRIPT = os.path.join(HERE, "app_store_connect.py")
 FIXTURES = os.path.join(ROOT, "Tests", "Fixtures", "app-store-connect")
 SCHEMAS = os.path.join(FIXTURES, "offer_code_schemas_4.4.1.json")
 PATHS = os.path.join(FIXTURES, "offer_code_paths_4.4.1.json")
+# The set whose look-ups (apps, subscription groups, subscriptions, in-app purchases, price points) it serves.
+LOOKUP_SCHEMAS = os.path.join(FIXTURES, "subscription_offers_schemas_4.4.1.json")
+LOOKUP_PATHS = os.path.join(FIXTURES, "subscription_offers_paths_4.4.1.json")
+CATALOG = os.path.join(HERE, "catalog_example.json")
 CAMPAIGN = os.path.join(ROOT, "examples", "campaign.json")
 SUBSCRIPTIONS = ["6450000001", "6450000002"]
 IN_APP_PURCHASES = ["6450000009", "6450000010"]
@@ -71,10 +75,13 @@ class AppleResponses:
     """Apple's response schema of each operation, from the paths document, checked with jsonschema."""
 
     def __init__(self):
-        with open(SCHEMAS, encoding="utf-8") as handle:
-            schemas = json.load(handle)["schemas"]
-        with open(PATHS, encoding="utf-8") as handle:
-            paths = json.load(handle)["paths"]
+        schemas, paths = {}, {}
+        for schemas_file, paths_file in ((SCHEMAS, PATHS), (LOOKUP_SCHEMAS, LOOKUP_PATHS)):
+            with open(schemas_file, encoding="utf-8") as handle:
+                schemas.update(json.load(handle)["schemas"])
+            with open(paths_file, encoding="utf-8") as handle:
+                for template, operations in json.load(handle)["paths"].items():
+                    paths.setdefault(template, {}).update(operations)
         root = Resource.from_contents({"components": {"schemas": schemas}}, default_specification=DRAFT202012)
         self.registry = Registry().with_resource("urn:test:asc", root)
         self.validators = {}
@@ -86,7 +93,9 @@ class AppleResponses:
                     continue
                 schemas_by_status = {}
                 for status, response in operation["responses"].items():
-                    for media, content in response.get("content", {}).items():
+                    # JSON where the operation answers JSON (price points also answer text/csv on request).
+                    for media, content in sorted(response.get("content", {}).items(),
+                                                 key=lambda entry: entry[0] == "application/json"):
                         ref = content["schema"].get("$ref", "")
                         schemas_by_status[status] = (media, ref.rsplit("/", 1)[-1])
                 self.operations.append((method.upper(), pattern, schemas_by_status))
@@ -142,7 +151,7 @@ class StandIn(shared.StandInProcess):
         products = products or {"subscriptions": SUBSCRIPTIONS, "inAppPurchases": IN_APP_PURCHASES}
         arguments = ["--schemas", SCHEMAS, "--public-key", PUBLIC_KEY, "--key-id", KEY_ID]
         arguments += ["--individual"] if individual else ["--issuer-id", ISSUER]
-        if "--products-from-campaign" not in extra:
+        if "--products-from-campaign" not in extra and "--catalog" not in extra:
             arguments += ["--products", json.dumps(products)]
         if today:
             arguments += ["--today", today]
@@ -502,7 +511,7 @@ class RequestShapeTests(StandInTestCase):
         self.assertEqual(answer.status, 201, answer)
 
     def test_unknown_path_404_wrong_method_405(self):
-        self.assertError(self.s.request("GET", "/v1/apps"), 404, "NOT_FOUND")
+        self.assertError(self.s.request("GET", "/v1/builds"), 404, "NOT_FOUND")  # (/v1/apps is a look-up now)
         self.assertError(self.s.request("GET", "/v1/subscriptionOfferCodes"), 405, "METHOD_NOT_ALLOWED")
         answer = self.s.request("DELETE", "/v1/subscriptionOfferCodes/123")
         self.assertError(answer, 405, "METHOD_NOT_ALLOWED")
@@ -813,6 +822,137 @@ class ListTests(StandInTestCase):
                          "NOT_FOUND")
         self.assertError(self.s.request("GET", f"/v1/inAppPurchaseOfferCodes/{sub_offer}/customCodes"), 404,
                          "NOT_FOUND")
+
+
+# ---------------------------------------------------------------------------------------------
+# Look-ups (--catalog): the ids a campaign names
+# ---------------------------------------------------------------------------------------------
+
+def catalog_point(product, territory, index):
+    """The id the stand-in gives the price point `index` (from 0) of `territory` in the catalog."""
+    return price_point(product, territory, str(10001 + index))
+
+
+class LookupTests(StandInTestCase):
+    extra = ("--catalog", CATALOG)
+
+    def all_pages(self, path, query=""):
+        """Every item of a list, following links.next; (items, pages, included)."""
+        items, included, pages = [], [], 0
+        url = path + query
+        while url:
+            answer = self.s.request("GET", url)
+            self.assertEqual(answer.status, 200, answer)
+            items += answer.json["data"]
+            included += answer.json.get("included", [])
+            pages += 1
+            following = answer.json["links"].get("next")
+            if following:
+                self.assertTrue(following.startswith(self.s.url + path + "?"), following)
+                url = following[len(self.s.url):]
+            else:
+                url = None
+        return items, pages, included
+
+    def test_catalog_products_are_the_apps_products(self):
+        products = self.s.state()["products"]
+        self.assertEqual(products["subscriptions"], ["6450000001", "6450000002"])
+        self.assertEqual(products["inAppPurchases"], ["6450000009", "6450000010", "6450000011"])
+        self.assertEqual(self.s.create_offer(product="6450000002", mode="FREE_TRIAL") is not None, True)
+
+    def test_apps_groups_subscriptions_and_in_app_purchases(self):
+        apps, pages, _ = self.all_pages("/v1/apps", "?limit=1&fields%5Bapps%5D=name,bundleId")
+        self.assertEqual(pages, 2)
+        self.assertEqual([(a["id"], a["attributes"]) for a in apps], [
+            ("1234567890", {"name": "OfferKit Demo", "bundleId": "com.example.offerkit.demo"}),
+            ("1234567891", {"name": "OfferKit Lite", "bundleId": "com.example.offerkit.lite"})])
+        groups = self.s.request("GET", "/v1/apps/1234567890/subscriptionGroups").json["data"]
+        self.assertEqual([(g["type"], g["id"], g["attributes"]) for g in groups],
+                         [("subscriptionGroups", "21000001", {"referenceName": "OfferKit Premium"})])
+        self.assertEqual(self.s.request("GET", "/v1/apps/1234567891/subscriptionGroups").json["data"], [])
+        subscriptions = self.s.request("GET", "/v1/subscriptionGroups/21000001/subscriptions?limit=200").json
+        self.assertEqual([s["id"] for s in subscriptions["data"]], ["6450000001", "6450000002"])
+        self.assertEqual(subscriptions["data"][0]["attributes"]["subscriptionPeriod"], "ONE_MONTH")
+        self.assertEqual(subscriptions["meta"]["paging"], {"total": 2, "limit": 200})
+        purchases = self.s.request("GET", "/v1/apps/1234567890/inAppPurchasesV2").json["data"]
+        self.assertEqual([(p["id"], p["attributes"]["inAppPurchaseType"]) for p in purchases], [
+            ("6450000009", "CONSUMABLE"), ("6450000010", "NON_CONSUMABLE"), ("6450000011", "NON_RENEWING_SUBSCRIPTION")])
+        self.assertTrue(purchases[0]["links"]["self"].endswith("/v2/inAppPurchases/6450000009"))
+
+    def test_price_points_by_territory_with_their_currency(self):
+        path = "/v1/subscriptions/6450000001/pricePoints"
+        usa, pages, included = self.all_pages(path, "?filter%5Bterritory%5D=USA&include=territory&limit=15")
+        self.assertEqual(pages, 3, "40 USA prices in pages of 15")
+        self.assertEqual(len(usa), 40)
+        self.assertEqual(usa[4]["id"], catalog_point("6450000001", "USA", 4))
+        self.assertEqual(usa[4]["attributes"], {"customerPrice": "4.99", "proceeds": "3.49", "proceedsYear2": "4.24"})
+        self.assertEqual({p["relationships"]["territory"]["data"]["id"] for p in usa}, {"USA"})
+        self.assertEqual(included[0], {"type": "territories", "id": "USA", "attributes": {"currency": "USD"},
+                                       "links": {"self": self.s.url + "/v1/territories/USA"}})
+        every, _, _ = self.all_pages(path, "?limit=8000")
+        self.assertEqual(len(every), 40 + 30 + 20)
+        self.assertNotIn("relationships", every[0], "the territory is shown when included")
+        two, _, _ = self.all_pages(path, "?filter%5Bterritory%5D=GBR,JPN&limit=8000")
+        self.assertEqual(len(two), 50)
+        iap = self.s.request("GET", "/v2/inAppPurchases/6450000009/pricePoints?filter%5Bterritory%5D=JPN").json
+        self.assertEqual(iap["data"][0]["type"], "inAppPurchasePricePoints")
+        self.assertEqual(iap["data"][0]["attributes"], {"customerPrice": "100", "proceeds": "70"})
+
+    def test_catalog_price_points_are_accepted_in_an_offer(self):
+        point = catalog_point("6450000001", "USA", 4)
+        body = subscription_offer("Looked up", mode="PAY_AS_YOU_GO")
+        body["included"][0]["relationships"]["subscriptionPricePoint"]["data"]["id"] = point
+        self.assertEqual(self.s.request("POST", "/v1/subscriptionOfferCodes", body).status, 201)
+
+    def test_unknown_parents_and_parameters(self):
+        for path, type_ in (("/v1/apps/999/subscriptionGroups", "apps"), ("/v1/apps/999/inAppPurchasesV2", "apps"),
+                            ("/v1/subscriptionGroups/999/subscriptions", "subscriptionGroups"),
+                            ("/v1/subscriptions/6450000009/pricePoints", "subscriptions"),
+                            ("/v2/inAppPurchases/6450000001/pricePoints", "inAppPurchases")):
+            with self.subTest(path):
+                answer = self.s.request("GET", path)
+                self.assertError(answer, 404, "NOT_FOUND")
+                self.assertIn(f"type '{type_}'", answer.error["detail"])
+        bad = {"/v1/apps?limit=201": "limit", "/v1/subscriptions/6450000001/pricePoints?limit=8001": "limit",
+               "/v1/subscriptions/6450000001/pricePoints?filter%5Bterritory%5D=usa": "filter[territory]",
+               "/v1/subscriptions/6450000001/pricePoints?include=equalizations": "include",
+               "/v1/apps?fields%5Bapps%5D=nope": "fields[apps]", "/v1/apps?cursor=%%%": "cursor"}
+        for path, parameter in bad.items():
+            with self.subTest(path):
+                self.assertError(self.s.request("GET", path), 400, "PARAMETER_ERROR.INVALID", parameter=parameter)
+        self.assertError(self.s.request("GET", "/v1/apps?include=builds"), 501, "NOT_IMPLEMENTED_BY_STAND_IN",
+                         parameter="include")
+        self.assertEqual(self.s.request("GET", "/v1/subscriptions/6450000001/pricePoints?limit=8000").status, 200)
+
+    def test_tokens_rate_limit_and_faults_as_for_every_request(self):
+        self.assertError(self.s.request("GET", "/v1/apps", token=None), 401, "NOT_AUTHORIZED")
+        self.s.faults({"script": [{"method": "GET", "pathPrefix": "/v1/apps", "fault": "rate-limit",
+                                   "retryAfter": 1}]})
+        limited = self.s.request("GET", "/v1/apps")
+        self.assertError(limited, 429, "RATE_LIMIT_EXCEEDED")
+        self.assertEqual(limited.headers["Retry-After"], "1")
+        self.assertEqual(self.s.request("GET", "/v1/apps").status, 200)
+        self.assertEqual(self.s.state()["responseSchemaFailures"], 0)
+
+    def test_unusable_catalog_exits_2(self):
+        folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, folder)
+        base = [sys.executable, SCRIPT, "--schemas", SCHEMAS, "--public-key", PUBLIC_KEY, "--key-id", KEY_ID,
+                "--issuer-id", ISSUER]
+        cases = {}
+        for name, document in {"not an object": [], "unknown member": {"apps": [], "nope": 1},
+                               "app without id": {"apps": [{"name": "x"}]},
+                               "id twice": {"apps": [{"id": "1", "inAppPurchases": [{"id": "1"}]}]},
+                               "bad price": {"apps": [], "prices": {"USA": {"currency": "USD",
+                                                                            "customerPrices": ["$4.99"]}}},
+                               "bad territory": {"apps": [], "prices": {"usa": {"currency": "USD",
+                                                                                "customerPrices": []}}}}.items():
+            path = os.path.join(folder, name.replace(" ", "-") + ".json")
+            with open(path, "w", encoding="utf-8") as handle:
+                json.dump(document, handle)
+            cases[name] = base + ["--catalog", path]
+        cases["no products and no catalog"] = base
+        shared.assert_each_exits_2(self, cases)
 
 
 class ValuesTests(StandInTestCase):
