@@ -39,7 +39,7 @@ extension CodeLedger {
     @discardableResult
     public func assign<Recipients: RandomAccessCollection<String>>(
         recipients: Recipients, scope: AssignmentScope, channel: AssignmentChannel
-    ) async throws -> AssignmentCounts where Recipients.Index == Int {
+    ) async throws -> AssignmentCounts {
         let operation = "hand out codes of offer \"\(scope.offer)\" in campaign \"\(scope.campaign)\""
         try requireWritable(operation)
         try Self.checkRecipients(recipients)
@@ -47,7 +47,9 @@ extension CodeLedger {
         let repeated = Self.repeats(recipients)
         let repeats = repeated.reduce(0) { $0 + ($1 ? 1 : 0) }
         func distinct(_ start: Int, _ count: Int) -> [String] {
-            (start..<min(start + count, recipients.count)).filter { !repeated[$0] }.map { recipients[$0] }
+            (start..<min(start + count, recipients.count)).filter { !repeated[$0] }.map {
+                recipients[recipients.index(recipients.startIndex, offsetBy: $0)]
+            }
         }
         try await store.read(operation) { tx in
             let batches = try await batches(tx, .offer(campaign: scope.campaign, offer: scope.offer))
@@ -96,14 +98,15 @@ extension CodeLedger {
         return counts
     }
 
-    /// `true` at each occurrence of a recipient after its first in `recipients`: found by sorting
-    /// their positions (8 bytes each) rather than in a set of the recipients (about 40 bytes each).
-    static func repeats<Recipients: RandomAccessCollection<String>>(_ recipients: Recipients) -> [Bool]
-    where Recipients.Index == Int {
-        var order = Array(recipients.indices)
-        order.sort { recipients[$0] < recipients[$1] || (recipients[$0] == recipients[$1] && $0 < $1) }
+    /// `true` at each occurrence of a recipient after its first in `recipients` (by position from
+    /// the first, whatever the collection's indices): found by sorting their positions (8 bytes
+    /// each) rather than in a set of the recipients (about 40 bytes each).
+    static func repeats<Recipients: RandomAccessCollection<String>>(_ recipients: Recipients) -> [Bool] {
+        func at(_ offset: Int) -> String { recipients[recipients.index(recipients.startIndex, offsetBy: offset)] }
+        var order = Array(0..<recipients.count)
+        order.sort { at($0) < at($1) || (at($0) == at($1) && $0 < $1) }
         var repeated = [Bool](repeating: false, count: recipients.count)
-        for index in order.indices.dropFirst() where recipients[order[index]] == recipients[order[index - 1]] {
+        for index in order.indices.dropFirst() where at(order[index]) == at(order[index - 1]) {
             repeated[order[index]] = true
         }
         return repeated
@@ -185,7 +188,7 @@ extension CodeLedger {
     /// - Throws: ``LedgerError/invalidRecipient(position:problem:)`` before reading anything.
     public func lookUpAssignments<Recipients: RandomAccessCollection<String>>(
         recipients: Recipients, scope: AssignmentScope, _ body: (String, CodeAssignment?) throws -> Void
-    ) async throws where Recipients.Index == Int {
+    ) async throws {
         try Self.checkRecipients(recipients)
         try await store.read(
             "look up the codes handed out for offer \"\(scope.offer)\" in campaign \"\(scope.campaign)\""
@@ -195,7 +198,9 @@ extension CodeLedger {
                 uniquingKeysWith: { first, _ in first })
             var dates = DateCache()
             for start in stride(from: 0, to: recipients.count, by: CodeAssignment.chunkSize) {
-                let chunk = recipients[start..<min(start + CodeAssignment.chunkSize, recipients.count)]
+                let first = recipients.index(recipients.startIndex, offsetBy: start)
+                let chunk = recipients[
+                    first..<recipients.index(first, offsetBy: min(CodeAssignment.chunkSize, recipients.count - start))]
                 var known: [String: CodeAssignment] = [:]
                 for values in try await tx.heldAssignments(recipients: Array(Set(chunk)), scope: scope) {
                     let row = StoredRow(values, table: "an assignments row", path: name)

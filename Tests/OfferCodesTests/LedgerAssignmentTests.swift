@@ -116,6 +116,28 @@ struct LedgerAssignmentTests {
         }
     }
 
+    /// `assign` and `lookUpAssignments` take any random-access collection of ids: a slice whose
+    /// indices do not start at 0 (here, past the first chunk, with a repeat) is handed out and read
+    /// back by position, as the array it was cut from would be.
+    @Test(arguments: LedgerBackend.allCases)
+    func aSliceOfAListIsHandedOutAndReadBackByPosition(backend: LedgerBackend) async throws {
+        let count = CodeAssignment.chunkSize + 10
+        try await Self.withPersonalCodes(backend, count: count) { ledger in
+            let all = ["skipped"] + (0..<(count - 1)).map { "s\($0)" } + ["s0"]
+            let slice = all[1...]
+            #expect(slice.startIndex == 1)
+            let counts = try await ledger.assign(recipients: slice, scope: Self.scope(), channel: .export)
+            #expect(counts == AssignmentCounts(new: count - 1, held: 0))
+            var read: [(String, String?)] = []
+            try await ledger.lookUpAssignments(recipients: slice, scope: Self.scope()) { id, found in
+                read.append((id, found?.code.code))
+            }
+            #expect(read.map(\.0) == Array(slice))
+            #expect(read.map(\.1) == F.numberedCodes("HALF", count - 1) + ["HALF0"])
+            #expect(try await F.held(ledger, ["skipped"], scope: Self.scope()) == [nil])
+        }
+    }
+
     @Test(arguments: LedgerBackend.allCases)
     func aLongListIsWrittenInGroupsThatOtherWritersGoBetween(backend: LedgerBackend) async throws {
         // Three groups of CodeLedger.assignmentsPerTransaction (20,000), and a few more.

@@ -28,9 +28,10 @@ extension CodeLedger {
     }
 
     /// Runs `body` with the SQLite ledger at `path` (opened as ``sqlite(path:access:)`` opens
-    /// it) and closes its connections when `body` returns or throws, before this returns: the
-    /// file is whole again then, without `-wal` and `-shm` (the last connection to close folds
-    /// the log into the file), and another process, or a copy, sees all that was written. A
+    /// it) and closes its connections when `body` returns or throws, before this returns. Unless
+    /// another process still has the ledger open, the file is whole again then, without `-wal` and
+    /// `-shm` (the last connection to close folds the log into the file), and a copy of the file
+    /// alone holds all that was written. A
     /// ledger from ``sqlite(path:access:)`` closes its connections only some time after it is
     /// let go.
     ///
