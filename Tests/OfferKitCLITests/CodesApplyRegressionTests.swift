@@ -47,8 +47,10 @@ struct CodesApplyRegressionTests {
             Fixture.line(apply, startingWith: "  created")
                 == Fixture.counts(created: 4, alreadyThere: 0, refused: 0, skipped: 0, unfinished: 0), "\(apply)")
         let state = try await fixture.state()
+        // At least the held request's token expired; a loaded machine may add another, never other reasons.
+        let expired = state["tokenFailureReasons"]?["expired"]?.int ?? 0
         #expect(
-            state["tokenFailureReasons"]?["expired"] == .int(1) && state["tokenFailures"] == .int(1),
+            expired >= 1 && state["tokenFailures"]?.int == expired,
             "\(String(describing: state["tokenFailureReasons"]))")
         #expect(try await fixture.resources("inAppPurchaseOfferCodes").count == 1, "the offer was created once")
     }
