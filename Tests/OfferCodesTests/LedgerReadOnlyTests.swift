@@ -47,15 +47,15 @@ struct LedgerReadOnlyTests {
     func readOnlyLedgerWritesNothing() async throws {
         try await F.withTemporaryFolder { folder in
             let path = folder.appendingPathComponent("ledger.sqlite").path
-            do {
-                let ledger = try await CodeLedger.sqlite(path: path)
-                try await F.record(
+            // Closed before each look at the file (withSQLite): a ledger merely let go closes its
+            // connections a moment later, and the file may change until then.
+            try await CodeLedger.withSQLite(path: path) { ledger in
+                _ = try await F.record(
                     ledger, F.batch("winter", "W", codeCount: 2), of: F.campaign("winter", offers: ["W"]),
                     codes: ["A1", "B2"])
             }
             let before = try Self.state(folder, path)
-            do {
-                let ledger = try await CodeLedger.sqlite(path: path, access: .readOnly)
+            try await CodeLedger.withSQLite(path: path, access: .readOnly) { (ledger: CodeLedger) async throws in
                 #expect(try await ledger.batches(campaign: "winter").count == 1)
                 await #expect(throws: LedgerError.self) {
                     try await ledger.setOfferActive(false, offer: "W", campaign: "winter")

@@ -63,11 +63,13 @@ enum LedgerPlace: Sendable {
     case sqliteFile(String)
     case postgres(PostgresLocation)
 
-    /// Opens (creating it when new, unless read-only) the ledger and runs `body` with it.
+    /// Opens (creating it when new, unless read-only) the ledger and runs `body` with it; a SQLite
+    /// file is closed before this returns (`withSQLite`), as `offerkit` closes it, so that what
+    /// comes next (another connection, a copy, a look at the file) finds it whole.
     func withLedger<T>(access: LedgerAccess = .readWrite, _ body: (CodeLedger) async throws -> T) async throws -> T {
         switch self {
         case .sqliteMemory: try await body(try await CodeLedger.inMemory())
-        case .sqliteFile(let path): try await body(try await CodeLedger.sqlite(path: path, access: access))
+        case .sqliteFile(let path): try await CodeLedger.withSQLite(path: path, access: access, body)
         case .postgres(let location): try await CodeLedger.withPostgres(location, access: access, body)
         }
     }
