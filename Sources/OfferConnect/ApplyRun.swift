@@ -99,11 +99,11 @@ public struct ApplyRun: Sendable {
         }
         do {
             let summary = try await body()
-            lock.release()
+            await lock.release()
             await shutdown()
             return summary
         } catch {
-            lock.release()
+            await lock.release()
             await shutdown()
             throw error
         }

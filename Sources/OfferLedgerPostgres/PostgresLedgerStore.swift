@@ -165,9 +165,24 @@ package final class PostgresLedgerStore: LedgerStore {
             try? await connection.close()
             throw LedgerError.connectRunInProgress(campaign: campaign)
         }
-        // The connection holds the lock; closing it releases it (the closure keeps the
+        // The connection holds the lock. release() unlocks it and waits for the server's answer,
+        // so that the next run can take it at once; a lock let go closes the connection, and the
+        // server releases the lock when it sees the connection end (the closure keeps the
         // connection until it is closed).
-        return ConnectRunLock { connection.close().whenComplete { _ in _ = connection } }
+        let released = ReleaseOnce()
+        let logger = logger
+        return ConnectRunLock(
+            release: {
+                guard released.claim() else { return }
+                _ = try? await connection.query(
+                    "SELECT pg_advisory_unlock(hashtextextended(\(name), 0))", logger: logger
+                ).collect()
+                try? await connection.close()
+            },
+            letGo: {
+                guard released.claim() else { return }
+                connection.close().whenComplete { _ in _ = connection }
+            })
     }
 
     /// The connections end with `CodeLedger.withPostgres`'s block.

@@ -142,21 +142,36 @@ struct LedgerConnectResourceTests {
             await #expect(throws: LedgerError.connectRunInProgress(campaign: "autumn")) {
                 try await first.lockConnectRun(campaign: "autumn")
             }
-            lock.release()
-            lock.release()  // a second release does nothing
+            // Released: the other ledger object takes it at once (on PostgreSQL, release() waits for
+            // the server's unlock, which a closed connection alone does not).
+            await lock.release()
+            await lock.release()  // a second release does nothing
             let again = try await second.lockConnectRun(campaign: "spring")
             await #expect(throws: LedgerError.connectRunInProgress(campaign: "spring")) {
                 try await first.lockConnectRun(campaign: "spring")
             }
-            again.release()
-            autumn.release()
-            // A lock that is dropped without release() is released too.
+            await again.release()
+            await autumn.release()
+            // A lock that is dropped without release() is released too: at once on SQLite, on
+            // PostgreSQL once the server has seen its connection end.
             do { _ = try await first.lockConnectRun(campaign: "spring") }
-            try await second.lockConnectRun(campaign: "spring").release()
+            try await Self.lockSoon(second, campaign: "spring").release()
             try await first.lockConnectRun(campaign: "autumn").release()
             let message = LedgerError.connectRunInProgress(campaign: "spring").localizedDescription
             #expect(
                 message.hasPrefix("Another `offerkit codes apply` or `codes fetch` is working on campaign \"spring\""))
+        }
+    }
+
+    /// The lock of `campaign`, taken as soon as its holder's end lets it (within 10 s).
+    private static func lockSoon(_ ledger: CodeLedger, campaign: String) async throws -> ConnectRunLock {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            do {
+                return try await ledger.lockConnectRun(campaign: campaign)
+            } catch LedgerError.connectRunInProgress where ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
         }
     }
 
@@ -170,7 +185,7 @@ struct LedgerConnectResourceTests {
         }
         try await other.lockConnectRun(campaign: "spring").release()  // another ledger altogether
         try await ledger.lockConnectRun(campaign: "autumn").release()
-        lock.release()
+        await lock.release()
         try await ledger.lockConnectRun(campaign: "spring").release()
     }
 
