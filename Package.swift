@@ -331,3 +331,24 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The libFuzzer build of offerkit-fuzz: Fuzz/run builds it with OFFERKIT_FUZZ=1 in its environment. Only the
+// targets written here, the ones the fuzz targets reach, get libFuzzer's coverage and AddressSanitizer
+// (-sanitize=fuzzer,address): coverage is what guides the fuzzer through our parsers, and the dependencies,
+// built as usual, compile once for both builds. CI builds the fuzzer in the main scratch folder after
+// the tests, so only these targets compile again (see Fuzz/run and docs/testing.md, "Fuzzing").
+if Context.environment["OFFERKIT_FUZZ"] == "1" {
+    let sanitizers: [String] = ["-sanitize=fuzzer,address"]
+    let instrumented: Set<String> = [
+        "OfferJSON", "OfferSigning", "OfferCodes", "OfferLedger", "OfferConnectAPI", "OfferAppleVerification",
+        "OfferRetentionAPI", "OfferRetention", "OfferRetentionTesting", "OfferServiceContract", "OfferService",
+        "FuzzTargets", "offerkit-fuzz",
+    ]
+    for target in package.targets where instrumented.contains(target.name) {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(sanitizers)]
+        if target.name == "offerkit-fuzz" {
+            target.swiftSettings = (target.swiftSettings ?? []) + [.define("FUZZING")]
+            target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(sanitizers)]
+        }
+    }
+}

@@ -2,7 +2,7 @@
     import Foundation
     import FuzzTargets
 
-    // The libFuzzer build (`-sanitize=fuzzer,address -DFUZZING`, see Fuzz/run). The target is named
+    // The libFuzzer build (OFFERKIT_FUZZ=1: `-sanitize=fuzzer,address -DFUZZING`, see Fuzz/run). The target is named
     // by OFFERKIT_FUZZ_TARGET, which the processes libFuzzer starts (-fork, -jobs) inherit.
     //
     // SwiftPM links an executable target's entry point as `main` by `--defsym main=offerkit_fuzz_main`
