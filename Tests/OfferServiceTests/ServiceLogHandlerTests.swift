@@ -14,6 +14,7 @@ struct ServiceLogHandlerTests {
         let writer: LogWriter
         private let lock = NSLock()
         private var collected: [UInt8] = []
+        private var newlines = 0
         private let readEnd: Int32
 
         init(capacity: Int = 1 << 20) {
@@ -26,7 +27,11 @@ struct ServiceLogHandlerTests {
                 while true {
                     let count = read(readEnd, &buffer, buffer.count)
                     if count <= 0 { break }
-                    lock.withLock { collected += buffer[..<count] }
+                    let lines = buffer[..<count].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                    lock.withLock {
+                        collected += buffer[..<count]
+                        newlines += lines
+                    }
                 }
             }
         }
@@ -37,6 +42,16 @@ struct ServiceLogHandlerTests {
             let deadline = ContinuousClock.now + .seconds(60)
             while lock.withLock({ collected.count }) < count, ContinuousClock.now < deadline {
                 try? await Task.sleep(for: .milliseconds(1))
+            }
+            return lock.withLock { String(decoding: collected, as: UTF8.self) }
+        }
+
+        /// Everything read so far, once `count` lines have arrived (or 60 s passed): what `flush()`
+        /// wrote is in the pipe, and the reading thread may not have read all of it yet.
+        func text(lines count: Int) async -> String {
+            let deadline = ContinuousClock.now + .seconds(60)
+            while lock.withLock({ newlines }) < count, ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(5))
             }
             return lock.withLock { String(decoding: collected, as: UTF8.self) }
         }
@@ -93,7 +108,7 @@ struct ServiceLogHandlerTests {
             }
         }
         pipe.writer.flush()
-        let lines = await pipe.text(atLeast: 1).split(separator: "\n")
+        let lines = await pipe.text(lines: threads * perThread).split(separator: "\n")
         #expect(lines.count == threads * perThread)
         var seen = Set<String>()
         for line in lines {
