@@ -15,10 +15,11 @@ import json
 import os
 import runpy
 import sys
+import tempfile
 import traceback
 
 
-def run(argv, stdin):
+def run(argv, stdin, fd_out, fd_err):
     out, err = io.BytesIO(), io.BytesIO()
     saved = sys.argv, sys.stdin, sys.stdout, sys.stderr
     # Kept here, and detached at the end: a wrapper that is collected closes the buffer beneath it.
@@ -57,17 +58,38 @@ def run(argv, stdin):
         for stream in streams[1:]:
             stream.flush()
         sys.argv, sys.stdin, sys.stdout, sys.stderr = saved
-    answer = status, out.getvalue(), err.getvalue()
     for stream in streams:
         stream.detach()
-    return answer
+    # What the run's child processes (or C code) wrote to file descriptors 1 and 2, after its own.
+    return status, out.getvalue() + drain(fd_out), err.getvalue() + drain(fd_err)
+
+
+def drain(handle):
+    """The bytes written to `handle` (a temporary file behind fd 1 or 2) since the last drain."""
+    handle.flush()
+    handle.seek(0)
+    data = handle.read()
+    handle.seek(0)
+    handle.truncate()
+    return data
 
 
 def main():
-    requests, answers = sys.stdin.buffer, sys.stdout.buffer
+    # The requests and answers travel on copies of fds 0 and 1; fd 0 becomes /dev/null and fds 1 and 2
+    # temporary files, so nothing a run starts (a child process inherits 0, 1 and 2; a thread or C code
+    # may write to them later) can read a request or write into the answers: the caller reads exactly
+    # one line per request.
+    requests = os.fdopen(os.dup(0), "rb")
+    answers = os.fdopen(os.dup(1), "wb")
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    fd_out, fd_err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+    os.dup2(fd_out.fileno(), 1)
+    os.dup2(fd_err.fileno(), 2)
     for line in requests:
         request = json.loads(line)
-        status, out, err = run(request["argv"], base64.b64decode(request.get("stdin", "")))
+        status, out, err = run(request["argv"], base64.b64decode(request.get("stdin", "")), fd_out, fd_err)
         answer = {
             "status": status,
             "stdout": base64.b64encode(out).decode(),

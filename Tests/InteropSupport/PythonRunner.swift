@@ -17,12 +17,16 @@ public actor PythonRunner {
         .deletingLastPathComponent().appendingPathComponent("Interop/python_runner.py").path
 
     /// Whether ``ExternalProcess/run(_:_:stdin:)`` hands `executable arguments` to a runner: the test
-    /// interpreter running `-c CODE` or a script of `Tests/Interop/`, when `OFFERKIT_TEST_PYTHON_RUNNER`
-    /// is `1`. Off by default: in a whole-suite run an interpreter and its caller were once seen each
-    /// waiting to read from the other (the interpreter on its request pipe, the caller on its answer),
-    /// which stalled the suite; until that is understood, every run is a process of its own.
+    /// interpreter running `-c CODE` or a script of `Tests/Interop/`, unless `OFFERKIT_TEST_PYTHON_RUNNER`
+    /// is `0` (then every run is a process of its own).
+    ///
+    /// A whole-suite run once stalled with an interpreter and its caller each waiting to read from the
+    /// other. Two ways there are closed: the runner keeps its request and answer pipes on file
+    /// descriptors of their own (a child process of a script inherited the request pipe as its
+    /// standard input, and its standard output was the answer pipe), and the answer is read with
+    /// read(2), line by line, keeping what follows a line for the next answer.
     static func runs(_ executable: String, _ arguments: [String]) -> Bool {
-        guard ProcessInfo.processInfo.environment["OFFERKIT_TEST_PYTHON_RUNNER"] == "1" else { return false }
+        guard ProcessInfo.processInfo.environment["OFFERKIT_TEST_PYTHON_RUNNER"] != "0" else { return false }
         guard executable == InteropEnvironment.python, let first = arguments.first else { return false }
         if first == "-c" { return arguments.count >= 2 }
         let folder = URL(fileURLWithPath: script).deletingLastPathComponent().path + "/"
@@ -114,13 +118,7 @@ public actor PythonRunner {
         private func exchange(_ request: Data) -> ExternalProcess.Result {
             do {
                 try requests.fileHandleForWriting.write(contentsOf: request)
-                var answer = Data()
-                while answer.last != UInt8(ascii: "\n") {
-                    guard let chunk = try answers.fileHandleForReading.read(upToCount: 1 << 16), !chunk.isEmpty else {
-                        throw RunnerEnded()
-                    }
-                    answer.append(chunk)
-                }
+                let answer = try readLine()
                 guard let object = try JSONSerialization.jsonObject(with: answer) as? [String: Any],
                     let status = object["status"] as? Int,
                     let out = (object["stdout"] as? String).flatMap({ Data(base64Encoded: $0) }),
@@ -134,6 +132,26 @@ public actor PythonRunner {
                 process.terminate()
                 return ExternalProcess.Result(
                     status: -1, stdout: "", stderr: "python_runner.py ended or answered garbage: \(error)")
+            }
+        }
+
+        /// Bytes read after the last answer's end (none, as long as the runner writes one line per request).
+        private var unread: [UInt8] = []
+
+        /// The next answer line, read with read(2): it returns what the pipe holds, where FileHandle's
+        /// reads may wait for more.
+        private func readLine() throws -> Data {
+            let descriptor = answers.fileHandleForReading.fileDescriptor
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                if let end = unread.firstIndex(of: UInt8(ascii: "\n")) {
+                    defer { unread.removeSubrange(...end) }
+                    return Data(unread[...end])
+                }
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { throw RunnerEnded() }
+                unread.append(contentsOf: buffer[..<count])
             }
         }
 
