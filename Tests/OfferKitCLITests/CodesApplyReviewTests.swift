@@ -54,8 +54,9 @@ struct CodesApplyReviewTests {
                 name: "busy",
                 offers: [CampaignFiles.offer("Busy", custom: [CampaignFiles.given(["BUSYONE27", "BUSYTWO27"])])]),
             file: "busy.json")
-        // The first run's offer POST is held by the stand-in for a while...
-        try await bench.standIn.configure(#"{"slowSeconds": 2}"#)
+        // The first run's offer POST is held by the stand-in for a while (8 s: on a loaded machine the
+        // wait below saw the POST 2 s late, when the first run had finished and released the lock)...
+        try await bench.standIn.configure(#"{"slowSeconds": 8}"#)
         try await bench.standIn.setFaults(
             #"{"script": [{"method": "POST", "pathPrefix": "/v1/inAppPurchaseOfferCodes", "fault": "slow-before"}]}"#)
         let first = try Launched.offerkit(bench.arguments("apply", campaign), cwd: bench.files.folder.url)
