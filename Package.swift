@@ -224,7 +224,7 @@ let package = Package(
             ],
             path: "Fuzz/Targets"
         ),
-        // Built normally: replays inputs through a target. Built with -sanitize=fuzzer -DFUZZING: libFuzzer.
+        // Built normally: replays inputs through a target. Built by Fuzz/run (-sanitize=fuzzer -DFUZZING): libFuzzer.
         .executableTarget(name: "offerkit-fuzz", dependencies: ["FuzzTargets"], path: "Fuzz/Driver"),
         // Runs the independent tools (Python, openssl) for the test targets; used by tests only.
         .target(name: "InteropSupport", path: "Tests/InteropSupport"),
@@ -332,11 +332,12 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// The libFuzzer build of offerkit-fuzz: Fuzz/run builds it with OFFERKIT_FUZZ=1 in its environment. Only the
-// targets written here, the ones the fuzz targets reach, get libFuzzer's coverage and AddressSanitizer
-// (-sanitize=fuzzer,address): coverage is what guides the fuzzer through our parsers, and the dependencies,
-// built as usual, compile once for both builds. CI builds the fuzzer in the main scratch folder after
-// the tests, so only these targets compile again (see Fuzz/run and docs/testing.md, "Fuzzing").
+// The libFuzzer build of offerkit-fuzz with only OfferKit's targets instrumented: Fuzz/run with
+// OFFERKIT_FUZZ_INSTRUMENT=ours builds it with OFFERKIT_FUZZ=1 in its environment. Only the targets written
+// here, the ones the fuzz targets reach, get libFuzzer's coverage and AddressSanitizer
+// (-sanitize=fuzzer,address); the dependencies, built as usual, compile once for this build and the plain
+// one. CI builds its short-run fuzzer this way in the main scratch folder, so only these targets compile
+// again; long runs instrument every module (see Fuzz/run and docs/testing.md, "Fuzzing").
 if Context.environment["OFFERKIT_FUZZ"] == "1" {
     let sanitizers: [String] = ["-sanitize=fuzzer,address"]
     let instrumented: Set<String> = [

@@ -109,12 +109,21 @@ package final class InputSource {
         }
     }
 
+    /// 1 MiB of zeros, which ``append(upTo:to:)`` extends an array with before reading into it.
+    private static let zeros = [UInt8](repeating: 0, count: 1 << 20)
+
     /// Reads up to `count` bytes onto the end of `bytes`: how many were read, 0 at the end of the input.
     package func append(upTo count: Int, to bytes: inout [UInt8]) throws(BoundedInput.Failure) -> Int {
         let start = bytes.count
-        // An array of zeros, not `repeatElement`: appending a 1 MiB `Repeated` went byte by byte
-        // (about 1.4 s of CPU per 4 MiB batch line in a debug build); an array is copied at once.
-        bytes.append(contentsOf: [UInt8](repeating: 0, count: count))
+        // Zeros copied from an array, at most 1 MiB at a time, not `repeatElement`: appending a 1 MiB
+        // `Repeated` went byte by byte (about 1.4 s of CPU per 4 MiB batch line in a debug build); one
+        // zeroed array of `count` bytes would double the memory of a large file read whole.
+        var missing = count
+        while missing > 0 {
+            let part = min(missing, Self.zeros.count)
+            bytes.append(contentsOf: Self.zeros[..<part])
+            missing -= part
+        }
         var outcome: Result<Int, BoundedInput.Failure> = .success(0)
         bytes.withUnsafeMutableBytes { buffer in
             do throws(BoundedInput.Failure) {

@@ -24,8 +24,8 @@ public final class ConnectRunLock: Sendable {
         self.letGo = letGo
     }
 
-    /// Releases the lock (at most once; later calls do nothing). When it returns, another run
-    /// can take the lock.
+    /// Releases the lock (at most once; later calls return at once and do nothing). When the
+    /// first call returns, another run can take the lock.
     public func release() async { await releaseNow() }
 
     deinit { letGo() }

@@ -165,19 +165,27 @@ package final class PostgresLedgerStore: LedgerStore {
             try? await connection.close()
             throw LedgerError.connectRunInProgress(campaign: campaign)
         }
-        // The connection holds the lock. release() unlocks it and waits for the server's answer,
-        // so that the next run can take it at once; a lock let go closes the connection, and the
-        // server releases the lock when it sees the connection end (the closure keeps the
-        // connection until it is closed).
+        // The connection holds the lock. release() unlocks it and waits for the server's answer
+        // (5 s at most: a server that does not answer must not keep `codes apply` from ending), so
+        // that the next run can take it at once; then it closes the connection. A lock let go
+        // closes the connection, and the server releases the lock when it sees the connection end
+        // (the closure keeps the connection until it is closed).
         let released = ReleaseOnce()
         let logger = logger
         return ConnectRunLock(
             release: {
                 guard released.claim() else { return }
-                _ = try? await connection.query(
-                    "SELECT pg_advisory_unlock(hashtextextended(\(name), 0))", logger: logger
-                ).collect()
-                try? await connection.close()
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        _ = try? await connection.query(
+                            "SELECT pg_advisory_unlock(hashtextextended(\(name), 0))", logger: logger
+                        ).collect()
+                    }
+                    group.addTask { try? await Task.sleep(for: .seconds(5)) }
+                    await group.next()
+                    group.cancelAll()
+                    try? await connection.close()
+                }
             },
             letGo: {
                 guard released.claim() else { return }

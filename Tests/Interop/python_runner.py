@@ -6,10 +6,16 @@ Reads requests on stdin, one JSON object per line: {"argv": ["SCRIPT.py" or "-c"
 answers each on stdout with one line: {"status": N, "stdout": "base64", "stderr": "base64"}, as if
 `python ARGV...` had run with that standard input: the script runs as `__main__` with sys.argv,
 sys.stdin, sys.stdout and sys.stderr of its own, and its exit status is what sys.exit gave (0 when it
-returned, 1 with the traceback on stderr when it raised). Only the library modules it imports are
-shared between runs; every run executes the script afresh.
+returned, 1 with the traceback on stderr when it raised). Every run executes the script afresh.
+
+Where it differs from a process of its own (no verifier of Tests/Interop does any of this): the
+library modules it imports, and their state (logging's configuration, warning filters), os.environ
+and the working folder are shared between runs; what child processes or C code write to fds 1 and 2
+comes after the script's own output, and what they write after the run has ended comes with the
+next run; sys.stdout has no file descriptor (fileno() raises); atexit handlers do not run.
 """
 import base64
+import fcntl
 import io
 import json
 import os
@@ -33,7 +39,12 @@ def run(argv, stdin, fd_out, fd_err):
     try:
         if argv[0] == "-c":
             sys.argv = ["-c"] + argv[2:]
-            exec(compile(argv[1], "<string>", "exec"), {"__name__": "__main__"})
+            # As `python -c` does: the current folder ("") first on the module path.
+            sys.path.insert(0, "")
+            try:
+                exec(compile(argv[1], "<string>", "exec"), {"__name__": "__main__"})
+            finally:
+                del sys.path[0]
         else:
             sys.argv = list(argv)
             # As `python SCRIPT` does: the script's folder first on the module path.
@@ -74,6 +85,14 @@ def drain(handle):
     return data
 
 
+def appending_temporary_file():
+    """A temporary file (already unlinked) opened for reading and appending."""
+    handle = tempfile.TemporaryFile()
+    flags = fcntl.fcntl(handle.fileno(), fcntl.F_GETFL)
+    fcntl.fcntl(handle.fileno(), fcntl.F_SETFL, flags | os.O_APPEND)
+    return handle
+
+
 def main():
     # The requests and answers travel on copies of fds 0 and 1; fd 0 becomes /dev/null and fds 1 and 2
     # temporary files, so nothing a run starts (a child process inherits 0, 1 and 2; a thread or C code
@@ -84,7 +103,8 @@ def main():
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
-    fd_out, fd_err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+    # O_APPEND: a writer's next write lands at the end even after a drain has emptied the file.
+    fd_out, fd_err = appending_temporary_file(), appending_temporary_file()
     os.dup2(fd_out.fileno(), 1)
     os.dup2(fd_err.fileno(), 2)
     for line in requests:

@@ -21,10 +21,12 @@ public actor PythonRunner {
     /// is `0` (then every run is a process of its own).
     ///
     /// A whole-suite run once stalled with an interpreter and its caller each waiting to read from the
-    /// other. Two ways there are closed: the runner keeps its request and answer pipes on file
-    /// descriptors of their own (a child process of a script inherited the request pipe as its
-    /// standard input, and its standard output was the answer pipe), and the answer is read with
-    /// read(2), line by line, keeping what follows a line for the next answer.
+    /// other; its cause was not found. Two ways to such a stall are closed: the runner keeps its
+    /// request and answer pipes on file descriptors of their own (a child process of a script would
+    /// otherwise inherit the request pipe as its standard input and the answer pipe as its standard
+    /// output), and the answer is read with read(2), line by line, keeping what follows a line for the
+    /// next answer. `Tests/Interop/python_runner.py` lists where a run differs from a process of its
+    /// own; no verifier depends on those differences.
     static func runs(_ executable: String, _ arguments: [String]) -> Bool {
         guard ProcessInfo.processInfo.environment["OFFERKIT_TEST_PYTHON_RUNNER"] != "0" else { return false }
         guard executable == InteropEnvironment.python, let first = arguments.first else { return false }
@@ -139,15 +141,17 @@ public actor PythonRunner {
         private var unread: [UInt8] = []
 
         /// The next answer line, read with read(2): it returns what the pipe holds, where FileHandle's
-        /// reads may wait for more.
+        /// reads may wait for more. Each read's bytes are searched once for the line's end.
         private func readLine() throws -> Data {
             let descriptor = answers.fileHandleForReading.fileDescriptor
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            var searched = 0
             while true {
-                if let end = unread.firstIndex(of: UInt8(ascii: "\n")) {
+                if let end = unread[searched...].firstIndex(of: UInt8(ascii: "\n")) {
                     defer { unread.removeSubrange(...end) }
                     return Data(unread[...end])
                 }
+                searched = unread.count
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count < 0 && errno == EINTR { continue }
                 guard count > 0 else { throw RunnerEnded() }
