@@ -281,9 +281,15 @@ struct CodesLedgerCopyTests {
 
         guard case .at(let url)? = CLIPostgres.ledger("postgres") else { return }
         let schema = Self.schema(of: url)
+        // Killed once the copy's transaction writes this schema's codes (it holds their table's row-exclusive
+        // lock until it ends). Not any `INSERT INTO codes` on the server: other tests insert codes into
+        // schemas of their own at the same time, and the copy was once killed before it had begun.
         let killedPostgres = try await KilledCopy(from: files.ledger, to: url, in: files) {
-            (try? await Self.psql(url, "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'INSERT INTO codes%'"))
-                .flatMap { $0 }.map { $0 != "0" } ?? false
+            (try? await Self.psql(
+                url,
+                "SELECT count(*) FROM pg_locks WHERE relation = to_regclass('\(schema).codes') "
+                    + "AND mode = 'RowExclusiveLock'"
+            )).flatMap { $0 }.map { $0 != "0" } ?? false
         }
         try #require(killedPostgres.wasRunning, "the copy finished before it was killed, so nothing was tested")
         let left = try await Self.psql(
