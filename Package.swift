@@ -17,6 +17,15 @@ let package = Package(
         .library(name: "OfferRetentionTesting", targets: ["OfferRetentionTesting"]),
         .executable(name: "offerkit", targets: ["offerkit"]),
     ],
+    traits: [
+        // On by default. Off (`swift build --disable-default-traits --product offerkit`), `offerkit` has its
+        // `sign` commands only and builds OfferSigning, swift-crypto and swift-argument-parser, nothing else.
+        .trait(
+            name: "AllCommands",
+            description: "Every command of offerkit; without it, offerkit has only its sign commands and builds "
+                + "only what signing needs."),
+        .default(enabledTraits: ["AllCommands"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -185,12 +194,21 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
+        // The `sign` commands of `offerkit` and what they need (credentials, the config file, output, exit
+        // codes), with a command tree of their own: all that `offerkit` built without its trait AllCommands has.
+        .target(
+            name: "OfferKitSigningCLI",
+            dependencies: [
+                "OfferJSON", "OfferSigning",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // The commands of `offerkit`, one file each: a library, so that the tests run them in-process.
         .target(
             name: "OfferKitCLI",
             dependencies: [
-                "OfferJSON", "OfferSigning", "OfferCodes", "OfferLedger", "OfferService", "OfferSnippets",
-                "OfferLedgerPostgres",
+                "OfferKitSigningCLI", "OfferJSON", "OfferSigning", "OfferCodes", "OfferLedger", "OfferService",
+                "OfferSnippets", "OfferLedgerPostgres",
                 "OfferConnect", "OfferConnectAPI", "OfferAppleVerification", "OfferRetentionAPI",
                 "OfferRetentionClient", "OfferRetentionTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -203,8 +221,14 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
-        // `offerkit`: main.swift only, calling OfferKitCLI.
-        .executableTarget(name: "offerkit", dependencies: ["OfferKitCLI"]),
+        // `offerkit`: main.swift only, calling OfferKitCLI (every command) or, without the trait AllCommands,
+        // OfferKitSigningCLI (the `sign` commands).
+        .executableTarget(
+            name: "offerkit",
+            dependencies: [
+                "OfferKitSigningCLI", .target(name: "OfferKitCLI", condition: .when(traits: ["AllCommands"])),
+            ]
+        ),
         // The fuzz targets: the parsers of outside input, one entry point each (Fuzz/run, docs/testing.md "Fuzzing").
         .target(
             name: "FuzzTargets",
@@ -232,7 +256,8 @@ let package = Package(
         // `offerkit`, runs OfferKitCLI's entry point (a C initializer, before the test runner's main).
         .target(name: "CLIUnderTestShim", path: "Tests/CLIUnderTest/Shim"),
         .target(
-            name: "CLIUnderTest", dependencies: ["CLIUnderTestShim", "OfferKitCLI"], path: "Tests/CLIUnderTest/Swift"),
+            name: "CLIUnderTest", dependencies: ["CLIUnderTestShim", "OfferKitCLI", "OfferKitSigningCLI"],
+            path: "Tests/CLIUnderTest/Swift"),
         // How many test cases run at once: a C initializer sets Swift Testing's cap before the runner starts.
         .target(name: "SuiteWidth", path: "Tests/SuiteWidth"),
         // Makes every job of Swift's global executor run late (a busy machine), in a test's child process.
@@ -326,6 +351,8 @@ let package = Package(
                 "OfferRetentionTesting", "OfferAppleVerification", "SuiteWidth",
                 // The command tree, read in-process by the test of every command's --help.
                 "OfferKitCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // The `sign` commands' own tree; the service's configuration members, which theirs must equal.
+                "OfferKitSigningCLI", "OfferService",
             ]
         ),
     ],

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OfferJSON
+import OfferKitSigningCLI
 import OfferService
 import OfferSigning
 

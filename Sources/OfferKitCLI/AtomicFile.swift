@@ -1,5 +1,6 @@
 import Foundation
 import OfferJSON
+import OfferKitSigningCLI
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OfferJSON
+import OfferKitSigningCLI
 import OfferSigning
 
 struct BatchCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OfferCodes
+import OfferKitSigningCLI
 import OfferLedger
 import OfferLedgerPostgres
 

@@ -4,6 +4,7 @@ import OfferCodes
 import OfferConnect
 import OfferConnectAPI
 import OfferJSON
+import OfferKitSigningCLI
 import OfferLedger
 
 /// `offerkit codes apply`: the campaign's plan sent to App Store Connect, exactly once,

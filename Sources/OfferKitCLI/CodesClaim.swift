@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OfferCodes
+import OfferKitSigningCLI
 import OfferLedger
 
 /// `offerkit codes claim`: one code for one recipient, recorded in the ledger.

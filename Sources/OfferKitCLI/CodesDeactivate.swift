@@ -2,6 +2,7 @@ import ArgumentParser
 import OfferCodes
 import OfferConnect
 import OfferConnectAPI
+import OfferKitSigningCLI
 import OfferLedger
 
 /// `offerkit codes deactivate`: App Store Connect's `active` switch, in the ledger and (with

@@ -1,5 +1,6 @@
 import Foundation
 import OfferCodes
+import OfferKitSigningCLI
 import OfferLedger
 
 /// `codes export --recipients` and `--reprint`: rows from the ledger's assignments.

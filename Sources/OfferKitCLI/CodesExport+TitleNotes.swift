@@ -1,4 +1,5 @@
 import OfferCodes
+import OfferKitSigningCLI
 
 extension CodesExport {
     /// One note on stderr per offer of a messages export that has no `displayName` for a language

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OfferCodes
 import OfferJSON
+import OfferKitSigningCLI
 import OfferLedger
 
 /// `offerkit codes export`: what marketing hands out, rendered from templates.

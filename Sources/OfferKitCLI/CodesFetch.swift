@@ -2,6 +2,7 @@ import ArgumentParser
 import OfferCodes
 import OfferConnect
 import OfferConnectAPI
+import OfferKitSigningCLI
 import OfferLedger
 
 /// `offerkit codes fetch`: the one-time-use codes App Store Connect had not produced when

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OfferCodes
+import OfferKitSigningCLI
 import OfferLedger
 
 /// `offerkit codes generate`: the custom codes of a campaign, recorded in the ledger; or a plain

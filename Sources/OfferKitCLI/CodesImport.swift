@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OfferCodes
+import OfferKitSigningCLI
 import OfferLedger
 
 /// `offerkit codes import`: Apple's one-time-use codes (the CSV App Store Connect returns),

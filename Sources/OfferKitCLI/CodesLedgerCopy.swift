@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OfferCodes
+import OfferKitSigningCLI
 import OfferLedger
 
 /// `offerkit codes ledger copy --from LEDGER --to LEDGER`: a whole ledger into a new or empty one

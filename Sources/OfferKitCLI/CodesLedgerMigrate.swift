@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OfferCodes
+import OfferKitSigningCLI
 import OfferLedger
 
 /// `offerkit codes ledger migrate`: brings a ledger of an older OfferKit up to date. Commands that

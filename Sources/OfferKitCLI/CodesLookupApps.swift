@@ -1,5 +1,6 @@
 import ArgumentParser
 import OfferConnect
+import OfferKitSigningCLI
 
 /// `offerkit codes lookup apps`: the apps the API key sees (`GET /v1/apps`).
 struct CodesLookupApps: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import OfferConnect
+import OfferKitSigningCLI
 
 /// `offerkit codes lookup in-app-purchases --app ID` (`GET /v1/apps/{id}/inAppPurchasesV2`).
 struct CodesLookupInAppPurchases: AsyncParsableCommand {

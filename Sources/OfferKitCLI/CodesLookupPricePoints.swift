@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OfferConnect
+import OfferKitSigningCLI
 
 /// `offerkit codes lookup price-points (--subscription ID | --in-app-purchase ID) [--territory T]
 /// [--customer-price P]` (`GET /v1/subscriptions/{id}/pricePoints`,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import OfferConnect
+import OfferKitSigningCLI
 
 /// `offerkit codes lookup subscription-groups --app ID` (`GET /v1/apps/{id}/subscriptionGroups`).
 struct CodesLookupSubscriptionGroups: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import OfferConnect
+import OfferKitSigningCLI
 
 /// `offerkit codes lookup subscriptions (--subscription-group ID | --app ID)`
 /// (`GET /v1/subscriptionGroups/{id}/subscriptions`, for each of the app's groups with `--app`).

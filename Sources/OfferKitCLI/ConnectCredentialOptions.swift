@@ -1,4 +1,5 @@
 import ArgumentParser
+import OfferKitSigningCLI
 
 /// The App Store Connect API key of the commands that call App Store Connect (`token connect-api`,
 /// `codes apply`, `codes fetch`, `codes deactivate --apply`, `codes lookup`): a team key with its issuer ID, or an

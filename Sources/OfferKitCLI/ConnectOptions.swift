@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OfferConnect
 import OfferConnectAPI
+import OfferKitSigningCLI
 import OfferSigning
 
 /// How the commands that talk to App Store Connect (`codes apply`, `codes fetch`,

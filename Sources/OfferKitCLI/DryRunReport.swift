@@ -2,6 +2,7 @@ import OfferCodes
 import OfferConnect
 import OfferConnectAPI
 import OfferJSON
+import OfferKitSigningCLI
 import OfferLedger
 
 /// `codes apply --dry-run`: for each resource of the plan, what the ledger says about it and what

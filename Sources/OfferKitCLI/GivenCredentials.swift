@@ -1,4 +1,5 @@
 import Foundation
+import OfferKitSigningCLI
 import OfferSigning
 
 /// The credentials `verify` compares with what a JWS or legacy signature names: a `--key-id`,

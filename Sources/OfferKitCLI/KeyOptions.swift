@@ -1,4 +1,5 @@
 import ArgumentParser
+import OfferKitSigningCLI
 
 /// The flags that name a key alone (`key inspect`): no issuer ID, which a key does not carry.
 struct KeyOptions: ParsableArguments {

@@ -1,4 +1,5 @@
 import OfferCodes
+import OfferKitSigningCLI
 import OfferLedger
 
 /// A ledger locator as the CLI reads it (`--ledger`, `OFFERKIT_LEDGER`, `codes ledger copy --from`

@@ -3,6 +3,7 @@ import OfferCodes
 import OfferConnect
 import OfferConnectAPI
 import OfferJSON
+import OfferKitSigningCLI
 
 /// What every `codes lookup` subcommand takes: the App Store Connect options of `codes apply` and
 /// `--format`.

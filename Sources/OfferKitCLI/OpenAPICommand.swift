@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OfferJSON
+import OfferKitSigningCLI
 import OfferService
 
 /// `offerkit openapi`: the signing service's OpenAPI 3.1.0 description, as the service serves it.

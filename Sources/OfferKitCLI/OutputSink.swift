@@ -1,4 +1,5 @@
 import Foundation
+import OfferKitSigningCLI
 
 #if canImport(Glibc)
     import Glibc

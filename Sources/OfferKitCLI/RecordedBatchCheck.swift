@@ -1,4 +1,5 @@
 import OfferCodes
+import OfferKitSigningCLI
 import OfferLedger
 
 /// Refuses a campaign file whose batches no longer match what the ledger recorded for them.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import OfferKitSigningCLI
 
 /// `offerkit retention …`: Apple's Retention Messaging API (App Store Server API): the real-time
 /// URL, the performance test, messages, images and default messages.

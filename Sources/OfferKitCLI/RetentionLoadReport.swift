@@ -1,5 +1,6 @@
 import Foundation
 import OfferJSON
+import OfferKitSigningCLI
 
 /// What `retention try-endpoint --count` measured, judged as Apple's performance test judges: a
 /// success is a 200 with a valid `RealtimeResponseBody` within 700 ms

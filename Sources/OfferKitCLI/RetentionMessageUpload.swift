@@ -1,5 +1,6 @@
 import ArgumentParser
 import OfferJSON
+import OfferKitSigningCLI
 import OfferRetentionAPI
 import OfferSigning
 

@@ -3,6 +3,7 @@ import Foundation
 import OfferConnect
 import OfferConnectAPI
 import OfferJSON
+import OfferKitSigningCLI
 import OfferRetentionAPI
 import OfferRetentionClient
 import OfferSigning

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OfferKitSigningCLI
 import OfferRetentionTesting
 
 /// `offerkit retention test-chain`: a fresh test chain in a folder, to try an endpoint with.

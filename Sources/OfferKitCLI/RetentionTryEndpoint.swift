@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NIOSSL
 import OfferJSON
+import OfferKitSigningCLI
 import OfferRetentionAPI
 import OfferRetentionTesting
 import OfferSigning

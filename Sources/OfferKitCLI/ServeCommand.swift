@@ -4,6 +4,7 @@ import Logging
 import NIOPosix
 import OfferCodes
 import OfferJSON
+import OfferKitSigningCLI
 import OfferLedger
 import OfferService
 

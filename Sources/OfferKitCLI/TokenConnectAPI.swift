@@ -1,4 +1,5 @@
 import ArgumentParser
+import OfferKitSigningCLI
 import OfferSigning
 
 struct TokenConnectAPI: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OfferKitSigningCLI
 import OfferSigning
 
 /// `offerkit vectors --out DIR`: language-neutral interop vectors for the key in use.

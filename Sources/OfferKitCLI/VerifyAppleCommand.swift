@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OfferAppleVerification
 import OfferJSON
+import OfferKitSigningCLI
 import X509
 
 /// `offerkit verify-apple`: verifies a JWS the App Store signed and prints its payload.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OfferKitSigningCLI
 import OfferSigning
 
 struct VerifyCommand: ParsableCommand {

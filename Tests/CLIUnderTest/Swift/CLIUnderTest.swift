@@ -1,6 +1,7 @@
 import CLIUnderTestShim
 import Foundation
 import OfferKitCLI
+import OfferKitSigningCLI
 
 /// `offerkit` for the end-to-end tests: this test binary, which contains the CLI (OfferKitCLI), started
 /// through a link named `offerkit`.
@@ -13,29 +14,48 @@ import OfferKitCLI
 public enum CLIUnderTest {
     /// A link named `offerkit` to this test binary, in a temporary folder of this process's (removed at
     /// exit). On systems without `/proc/self/exe`, the `offerkit` built next to the test bundle.
-    public static let executable: URL = {
-        let name = String(cString: offerkit_tests_cli_name())
+    public static let executable: URL = link(named: String(cString: offerkit_tests_cli_name()))
+
+    /// `offerkit` built with its sign commands only (OfferKitSigningCLI's tree, what the package builds
+    /// without its trait AllCommands): a link to this test binary under another name, beside
+    /// ``executable``. On systems without `/proc/self/exe`, none (`nil`): the package's own build
+    /// of that `offerkit` is a build of its own.
+    public static let signingOnlyExecutable: URL? = {
+        #if os(Linux)
+            return link(named: String(cString: offerkit_tests_signing_cli_name()))
+        #else
+            return nil
+        #endif
+    }()
+
+    /// A link named `name` to this test binary, in the folder of this process's links.
+    private static func link(named name: String) -> URL {
         #if os(Linux)
             let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "offerkit-tests-cli-\(UUID().uuidString)")
-            let link = folder.appendingPathComponent(name)
+            let link = URL(fileURLWithPath: linkFolder).appendingPathComponent(name)
             do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 try FileManager.default.createSymbolicLink(at: link, withDestinationURL: binary)
             } catch {
                 fatalError("cannot link \(link.path) to the test binary \(binary.path): \(error)")
             }
-            linkFolder = folder.path
-            atexit { try? FileManager.default.removeItem(atPath: CLIUnderTest.linkFolder) }
             return link
         #else
             return Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(name)
         #endif
-    }()
+    }
 
-    /// The folder of ``executable``'s link, removed at exit.
-    nonisolated(unsafe) private static var linkFolder = ""
+    /// The folder of the links, made once and removed at exit.
+    private static let linkFolder: String = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offerkit-tests-cli-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            fatalError("cannot create \(folder.path) for the links to the test binary: \(error)")
+        }
+        atexit { try? FileManager.default.removeItem(atPath: CLIUnderTest.linkFolder) }
+        return folder.path
+    }()
 }
 
 /// Called by the C initializer when this process was started as `offerkit`: the CLI's `main`.
@@ -48,5 +68,13 @@ public enum CLIUnderTest {
 @_cdecl("offerkit_tests_run_as_offerkit")
 public func offerkitTestsRunAsOfferkit() -> Never {
     EntryPoint.start()
+    while true { pause() }
+}
+
+/// Called by the C initializer when this process was started as `offerkit` built with its sign commands
+/// only: that `offerkit`'s `main`, run as ``offerkitTestsRunAsOfferkit()`` runs the full one.
+@_cdecl("offerkit_tests_run_as_offerkit_signing_only")
+public func offerkitTestsRunAsOfferkitSigningOnly() -> Never {
+    SigningEntryPoint.start()
     while true { pause() }
 }

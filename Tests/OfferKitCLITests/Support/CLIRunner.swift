@@ -74,16 +74,18 @@ enum CLI {
     ///   - cwd: the working directory; the package root when nil.
     ///   - peakMemory: run under GNU time (`/usr/bin/time`, ``peakMemoryMeasurable``) and report the
     ///     peak resident size in ``CLIResult/peakKilobytes``: a resource bound, never a timed one.
+    ///   - executable: the `offerkit` to run: ``binary`` (every command), or the one with the sign
+    ///     commands only (``CLIUnderTest/signingOnlyExecutable``).
     static func run(
         _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil, cwd: URL? = nil,
-        peakMemory: Bool = false
+        peakMemory: Bool = false, executable: URL = binary
     ) async throws -> CLIResult {
         let peakFile = FileManager.default.temporaryDirectory.appendingPathComponent(
             "offerkit-peak-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: peakFile) }
         let child = try ChildProcess(
-            URL(fileURLWithPath: peakMemory ? "/usr/bin/time" : binary.path),
-            peakMemory ? ["-f", "%M", "-o", peakFile.path, binary.path] + arguments : arguments,
+            URL(fileURLWithPath: peakMemory ? "/usr/bin/time" : executable.path),
+            peakMemory ? ["-f", "%M", "-o", peakFile.path, executable.path] + arguments : arguments,
             environment: Self.environment(adding: environment), currentDirectory: cwd ?? packageRoot,
             stdin: stdin.map { .data($0) } ?? .none, watchdog: 120)
         let ending = await child.ending()

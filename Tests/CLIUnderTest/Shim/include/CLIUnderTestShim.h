@@ -6,4 +6,8 @@
 /// tests.
 const char *offerkit_tests_cli_name(void);
 
+/// The name under which the test binary is `offerkit` built with its sign commands only (the package
+/// without its trait AllCommands): OfferKitSigningCLI's entry point, run the same way.
+const char *offerkit_tests_signing_cli_name(void);
+
 #endif

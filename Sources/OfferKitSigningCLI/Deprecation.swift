@@ -2,20 +2,20 @@ import Foundation
 import OfferSigning
 
 /// Notes on stderr for deprecated spellings that are still accepted as input (docs/signing.md, "Names").
-enum Deprecation {
+package enum Deprecation {
     /// Prints `offerkit: note: …` on stderr. `text` starts with `note: `.
-    static func note(_ text: String) {
+    package static func note(_ text: String) {
         FileHandle.standardError.write(Data("offerkit: \(text)\n".utf8))
     }
 
     /// Notes a deprecated flag that was used: `--old` is now `--new`.
-    static func flag(_ old: String, replacedBy new: String) {
+    package static func flag(_ old: String, replacedBy new: String) {
         note("note: \(old) is deprecated; the flag is now \(new)")
     }
 
     /// Notes a deprecated subcommand name (an alias such as `sign promotional-offer-v1`), read from
     /// the command line: ArgumentParser resolves an alias without saying which name was typed.
-    static func noteSubcommandSpelling(after group: String, arguments: [String] = CommandLine.arguments) {
+    package static func noteSubcommandSpelling(after group: String, arguments: [String] = CommandLine.arguments) {
         guard let index = arguments.dropFirst().firstIndex(of: group), index + 1 < arguments.count,
             let text = SigningOperation.deprecationNote(for: arguments[index + 1])
         else { return }
@@ -24,9 +24,9 @@ enum Deprecation {
 
     /// The value of a flag that has a current and a deprecated spelling: the current one, else the
     /// deprecated one (with a note). Giving both is a usage error.
-    static func value<Value>(_ current: Value?, _ currentName: String, deprecated: Value?, _ deprecatedName: String)
-        throws -> Value?
-    {
+    package static func value<Value>(
+        _ current: Value?, _ currentName: String, deprecated: Value?, _ deprecatedName: String
+    ) throws -> Value? {
         switch (current, deprecated) {
         case (_?, _?):
             throw CLIError.usage("\(currentName) and \(deprecatedName) are the same flag: give only \(currentName)")

@@ -3,36 +3,38 @@ import Foundation
 import OfferJSON
 
 /// `--format text` (the bare value, for `$(...)`) or `--format json` (one object with every field).
-enum OutputFormat: String, ExpressibleByArgument, CaseIterable, EnumeratedValue {
+package enum OutputFormat: String, ExpressibleByArgument, CaseIterable, EnumeratedValue {
     case text
     case json
 }
 
-struct OutputOptions: ParsableArguments {
+package struct OutputOptions: ParsableArguments {
+    package init() {}
+
     @Option(help: "Output format: text (the bare value) or json (an object with every field).")
-    var format: OutputFormat = .text
+    package var format: OutputFormat = .text
 }
 
 /// Writing to stdout and stderr.
-enum Output {
+package enum Output {
     /// Prints `text` and a newline to stdout.
-    static func line(_ text: String) {
+    package static func line(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
     /// Prints one JSON object (sorted keys, unescaped slashes) and a newline to stdout.
-    static func json<Value: Encodable>(_ value: Value) throws {
+    package static func json<Value: Encodable>(_ value: Value) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         FileHandle.standardOutput.write(try encoder.encode(value) + Data("\n".utf8))
     }
 
     /// A line on stderr, prefixed `offerkit: `.
-    static func note(_ text: String) {
+    package static func note(_ text: String) {
         FileHandle.standardError.write(Data("offerkit: \(text)\n".utf8))
     }
 
-    static func warning(_ text: String) {
+    package static func warning(_ text: String) {
         FileHandle.standardError.write(Data("offerkit: warning: \(text)\n".utf8))
     }
 
@@ -40,7 +42,7 @@ enum Output {
     /// or others (mode 644)`reason`; run chmod 600 on it".
     /// Only a regular file gets it: a directory, a FIFO or a device (`/dev/null`, `/dev/stdin`) has a
     /// mode that says nothing about who can read what it passes on, and is refused or read elsewhere.
-    static func warnIfExposed(_ path: String, name: String, reason: String = "") {
+    package static func warnIfExposed(_ path: String, name: String, reason: String = "") {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
             attributes[.type] as? FileAttributeType == .typeRegular,
             let mode = (attributes[.posixPermissions] as? NSNumber)?.uint16Value, mode & 0o077 != 0

@@ -1,6 +1,5 @@
 import Foundation
 import OfferJSON
-import OfferService
 import OfferSigning
 
 /// A JSON file mapping bundle IDs to key file, key ID and issuer ID:
@@ -14,14 +13,21 @@ import OfferSigning
 /// the service reads its `apps`: duplicate names are refused, and each error names its field. Every
 /// member may be left out (flags and the environment fill the rest). A relative `keyFile` is
 /// resolved against the config file's folder.
-struct ConfigFile {
-    typealias App = AppCredentialsEntry
+package struct ConfigFile {
+    package typealias App = AppCredentialsEntry
 
-    let path: String
+    package let path: String
     /// The apps, in the order the file lists them.
-    let apps: [App]
+    package let apps: [App]
 
-    init(path: String) throws {
+    /// The members of a service configuration (`offerkit serve --config`), in its documented order:
+    /// the service's `ServiceConfiguration.members`, which a test holds this list equal to (the
+    /// signing commands are built without the service).
+    package static let serviceConfigurationMembers = [
+        "apps", "connectApiKey", "apiKeys", "limits", "ledger", "tls", "retention",
+    ]
+
+    package init(path: String) throws {
         let bytes: [UInt8]
         do {
             bytes = try BoundedInput.read(path: path, limit: InputFile.configLimit, accepting: .regularFile)
@@ -47,12 +53,12 @@ struct ConfigFile {
     /// configuration (`within` then says so in messages).
     /// - Throws: for a service configuration with a member that a service configuration does not
     ///   have, which neither format explains.
-    static func entries(of json: JSONValue, path: String) throws -> (entries: JSONValue, within: String) {
+    package static func entries(of json: JSONValue, path: String) throws -> (entries: JSONValue, within: String) {
         guard case .object(let members) = json, case .object(let apps)? = json["apps"],
             apps.allSatisfy({ if case .object = $0.value { true } else { false } })
         else { return (json, "") }
         // A service configuration: its apps are the entries; the other members are the service's.
-        let known = ServiceConfiguration.members
+        let known = serviceConfigurationMembers
         if let unknown = members.first(where: { !known.contains($0.key) }) {
             throw CLIError.credentials(
                 "config file \(path) has \"apps\", as a service configuration (offerkit serve --config) does, but "
@@ -64,7 +70,7 @@ struct ConfigFile {
     }
 
     /// The entry for `bundleId`, or the only entry when no bundle ID is given.
-    func app(for bundleId: String?) throws -> (bundleId: String, app: App) {
+    package func app(for bundleId: String?) throws -> (bundleId: String, app: App) {
         if let bundleId {
             guard let app = apps.first(where: { $0.bundleId == bundleId }) else {
                 throw CLIError.credentials(
@@ -81,7 +87,7 @@ struct ConfigFile {
     }
 
     /// `keyFile` resolved against the config's folder.
-    func keyPath(_ app: App) -> String? {
+    package func keyPath(_ app: App) -> String? {
         app.resolvedKeyFile(folder: URL(fileURLWithPath: path).deletingLastPathComponent().path)
     }
 }

@@ -8,24 +8,24 @@ import OfferSigning
 /// what must be a regular file (a campaign, a recipients list, Apple's code CSV) is refused
 /// unopened when it is a FIFO or a device; a single artifact (a request, a JWS, a public key, a
 /// certificate, an image) may also be a FIFO, `/dev/stdin` or a shell's `<(…)`.
-enum InputFile {
+package enum InputFile {
     /// An Advanced Commerce request (`--request`): 1 MiB, the service's default body limit.
-    static let requestLimit = 1 << 20
+    package static let requestLimit = 1 << 20
     /// A JWS (`verify --jws-file`) or a public key PEM: 1 MiB.
-    static let tokenLimit = 1 << 20
+    package static let tokenLimit = 1 << 20
     /// A campaign file: 16 MiB (a campaign that lists its custom codes inline stays far below).
-    static let campaignLimit = 16 << 20
+    package static let campaignLimit = 16 << 20
     /// A `--config` file: 1 MiB.
-    static let configLimit = 1 << 20
+    package static let configLimit = 1 << 20
     /// Apple's one-time-use code CSV (`codes import --csv`) and a `--recipients` file: 256 MiB.
-    static let tableLimit = 256 << 20
+    package static let tableLimit = 256 << 20
 
     /// The bytes of `path` (stdin for `-`), at most `limit` of them.
     /// - Parameters:
     ///   - what: the input's name in the message for one that is too large, such as "a campaign file".
     ///   - accepting: what a path may name: a stream too (a single artifact, the default), or a
     ///     regular file only (a campaign, a table).
-    static func read(
+    package static func read(
         _ path: String, limit: Int, what: String, accepting: BoundedInput.Accepting = .fileOrStream
     ) throws -> [UInt8] {
         let name = path == "-" ? "stdin" : path

@@ -2,36 +2,38 @@ import ArgumentParser
 
 /// The credential flags of the commands that sign with an In-App Purchase key (signing, `token
 /// server-api`, `batch`, `verify`, `retention`, `vectors`).
-struct CredentialOptions: ParsableArguments {
+package struct CredentialOptions: ParsableArguments {
+    package init() {}
+
     @Option(
         name: .customLong("key-file"),
         help: "The In-App Purchase key (SubscriptionKey_<ID>.p8), or '-' to read it from stdin.")
-    var keyFile: String?
+    package var keyFile: String?
 
     @Option(
         name: .customLong("key-env"),
         help: "The name of an environment variable that holds the key (PEM or its base64 body).")
-    var keyEnv: String?
+    package var keyEnv: String?
 
     @Option(name: .customLong("key-id"), help: "The key ID (10 characters); inferred from SubscriptionKey_<ID>.p8.")
-    var keyId: String?
+    package var keyId: String?
 
     @Option(name: .customLong("issuer-id"), help: "The issuer ID (a UUID) from App Store Connect.")
-    var issuerId: String?
+    package var issuerId: String?
 
     @Option(name: .customLong("bundle-id"), help: "The app's bundle ID.")
-    var bundleId: String?
+    package var bundleId: String?
 
     @Option(help: "A JSON file mapping bundle IDs to {\"keyFile\", \"keyId\", \"issuerId\"}.")
-    var config: String?
+    package var config: String?
 
-    var inputs: CredentialInputs {
+    package var inputs: CredentialInputs {
         CredentialInputs(
             keyFile: keyFile, keyEnv: keyEnv, keyId: keyId, issuerId: issuerId, bundleId: bundleId, config: config)
     }
 
     /// See ``CredentialInputs/checkStandardInput(_:)``.
-    func checkStandardInput(_ others: KeyValuePairs<String, String?>) throws {
+    package func checkStandardInput(_ others: KeyValuePairs<String, String?>) throws {
         try inputs.checkStandardInput(others)
     }
 }

@@ -4,9 +4,11 @@ import OfferSigning
 
 /// `--nonce` and `--issued-at` (the deprecated `--iat` still accepted, hidden), for reproducible
 /// JWS (tests, vectors). Leave them out in production.
-struct RequestOverrides: ParsableArguments {
+package struct RequestOverrides: ParsableArguments {
+    package init() {}
+
     @Option(help: "A fixed nonce (UUID v4). Default: a fresh random one.")
-    var nonce: String?
+    package var nonce: String?
 
     @Option(
         name: .customLong("issued-at"),
@@ -14,24 +16,24 @@ struct RequestOverrides: ParsableArguments {
         help:
             "A fixed issued-at time in UNIX seconds (\(ClaimTime.earliestSeconds) to \(ClaimTime.latestSeconds)). Default: now."
     )
-    var issuedAtSeconds: Int64?
+    package var issuedAtSeconds: Int64?
 
     @Option(name: .customLong("iat"), parsing: .unconditional, help: .hidden)
-    var iat: Int64?
+    package var iat: Int64?
 
-    func validate() throws {
+    package func validate() throws {
         if issuedAtSeconds != nil, iat != nil {
             throw ValidationError("--issued-at and --iat are the same flag: give only --issued-at")
         }
     }
 
-    func parsedNonce() throws -> UUID? {
+    package func parsedNonce() throws -> UUID? {
         try nonce.map(Self.uuid)
     }
 
     /// `--issued-at` (or `--iat`, with a note) as a date, range-checked while it is still the exact
     /// integer that was given. Errors name the flag as given.
-    func issuedAt() throws -> Date? {
+    package func issuedAt() throws -> Date? {
         guard let seconds = try Deprecation.value(issuedAtSeconds, "--issued-at", deprecated: iat, "--iat") else {
             return nil
         }
@@ -39,7 +41,7 @@ struct RequestOverrides: ParsableArguments {
         return Date(timeIntervalSince1970: TimeInterval(try ClaimTime.checkSeconds(seconds, field: field)))
     }
 
-    static func uuid(_ text: String) throws -> UUID {
+    package static func uuid(_ text: String) throws -> UUID {
         guard let uuid = UUID(uuidString: text) else {
             throw CLIError.invalidInput(
                 "--nonce \(text.count > 40 ? "(\(text.count) characters, not shown)" : text) is invalid: "
@@ -50,9 +52,9 @@ struct RequestOverrides: ParsableArguments {
 }
 
 /// The JSON printed by `--format json` for a StoreKit JWS.
-struct SignedJWSOutput: Encodable {
+package struct SignedJWSOutput: Encodable {
     /// Prints the bare JWS, or the JSON object with the fields `details` fills in.
-    static func print(
+    package static func print(
         _ signed: CompactJWS, keyId: String, format: OutputFormat, details: (inout SignedJWSOutput) -> Void = { _ in }
     ) throws {
         switch format {

@@ -1,7 +1,10 @@
 import ArgumentParser
 
-struct SignCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// `offerkit sign`: the StoreKit requests signed with the In-App Purchase key, in both command trees.
+package struct SignCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "sign",
         abstract: "Sign a StoreKit request.",
         subcommands: [

@@ -4,37 +4,45 @@ import OfferSigning
 
 /// Credentials resolved from flags, then the environment, then a config file, then (with nothing
 /// given at all, from a folder holding keys-example/) the demo key.
-struct Credentials {
-    let key: SigningKey
-    let issuerId: String?
-    let bundleId: String?
+package struct Credentials {
+    package let key: SigningKey
+    package let issuerId: String?
+    package let bundleId: String?
     /// Whether the key's ID was given or inferred; `false` only when resolved with
     /// `keyIdRequired: false` (then ``key`` carries ``unknownKeyId``, which is never shown).
-    let keyIdKnown: Bool
+    package let keyIdKnown: Bool
 
     /// The key ID a key without one is loaded with, for `key inspect` only.
-    static let unknownKeyId = "0000000000"
+    package static let unknownKeyId = "0000000000"
 
-    static let demoWarning =
+    /// Where credentials come from, in the help of `offerkit` (either command tree).
+    package static let helpText = """
+        Credentials: --key-file, --key-env, --key-id, --issuer-id, --bundle-id, --config; or OFFERKIT_KEY_FILE, \
+        OFFERKIT_KEY, OFFERKIT_KEY_ID, OFFERKIT_ISSUER_ID, OFFERKIT_BUNDLE_ID, OFFERKIT_CONFIG. Flags beat the \
+        environment, which beats the config file. The demo key is used, with a warning, only when none of \
+        these is given and the current folder contains keys-example/config.json (a checkout of OfferKit).
+        """
+
+    package static let demoWarning =
         "offerkit: warning: no credentials given; using the demo key in keys-example/ (Apple rejects its signatures)"
 
-    enum KeySource {
+    package enum KeySource {
         case file(String)
         case standardInput
         case environment(String)
     }
 
     /// A credential a command needs besides the key and its key ID.
-    enum Need: CaseIterable {
+    package enum Need: CaseIterable {
         case issuerId
         case bundleId
     }
 
     /// What signing needs: the issuer ID and the bundle ID as well as the key.
-    static let signing: Set<Need> = [.issuerId, .bundleId]
+    package static let signing: Set<Need> = [.issuerId, .bundleId]
 
     /// Resolves the signing flags' key, key ID and what `needs` names.
-    init(
+    package init(
         _ options: CredentialOptions, needs: Set<Need> = [],
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws {
@@ -46,7 +54,7 @@ struct Credentials {
     ///   inspect`): a missing one is not an error then (see ``keyIdKnown``).
     /// - Throws: ``CLIError/credentials(_:)`` listing every missing credential at once, each with
     ///   every place it can come from.
-    init(
+    package init(
         _ options: CredentialInputs, needs: Set<Need> = [], keyIdRequired: Bool = true,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws {
@@ -100,22 +108,22 @@ struct Credentials {
     }
 
     /// What flags and environment say, before any config file or the demo key.
-    struct Identifiers {
-        var keySource: KeySource?
-        var keyId: String?
-        var issuerId: String?
-        var bundleId: String?
-        var configPath: String?
+    package struct Identifiers {
+        package var keySource: KeySource?
+        package var keyId: String?
+        package var issuerId: String?
+        package var bundleId: String?
+        package var configPath: String?
 
-        var givenAnything: Bool {
+        package var givenAnything: Bool {
             keySource != nil || keyId != nil || issuerId != nil || bundleId != nil || configPath != nil
         }
 
-        init(_ options: CredentialOptions, environment: [String: String]) throws {
+        package init(_ options: CredentialOptions, environment: [String: String]) throws {
             try self.init(options.inputs, environment: environment)
         }
 
-        init(_ options: CredentialInputs, environment: [String: String]) throws {
+        package init(_ options: CredentialInputs, environment: [String: String]) throws {
             // A variable that is set but empty (an unset CI secret) is an error, never "not given".
             for name in [
                 "OFFERKIT_KEY_FILE", "OFFERKIT_KEY", "OFFERKIT_KEY_ID", "OFFERKIT_ISSUER_ID",
@@ -141,11 +149,11 @@ struct Credentials {
     }
 
     /// A credential that was not given, with every place it can come from.
-    enum Missing {
+    package enum Missing {
         case key, keyId, issuerId, bundleId
 
         /// `issuer ID (--issuer-id, OFFERKIT_ISSUER_ID or the config's issuerId)`.
-        var text: String {
+        package var text: String {
             switch self {
             case .key:
                 "key (--key-file, --key-env, OFFERKIT_KEY_FILE, OFFERKIT_KEY or the config's keyFile)"
@@ -159,19 +167,19 @@ struct Credentials {
     }
 
     /// The needed identifiers among `issuerId` and `bundleId` that are `nil`.
-    static func missing(_ needs: Set<Need>, _ issuerId: String?, _ bundleId: String?) -> [Missing] {
+    package static func missing(_ needs: Set<Need>, _ issuerId: String?, _ bundleId: String?) -> [Missing] {
         (needs.contains(.issuerId) && issuerId == nil ? [.issuerId] : [])
             + (needs.contains(.bundleId) && bundleId == nil ? [.bundleId] : [])
     }
 
     /// When the demo key is used: docs/signing.md (Credentials) says the same, word for word.
-    static let demoKeyRule =
+    package static let demoKeyRule =
         "the demo key is used only when no credential flag or OFFERKIT_* variable is given at all "
         + "and the current folder contains keys-example/config.json, as a checkout of OfferKit does"
 
     /// `missing: issuer ID (…), bundle ID (…); the config file is named by --config or OFFERKIT_CONFIG`,
     /// led by "no key given" and followed by ``demoKeyRule`` when the key is among them.
-    static func missingMessage(_ missing: [Missing]) -> String {
+    package static func missingMessage(_ missing: [Missing]) -> String {
         (missing.contains(.key) ? "no key given; " : "")
             + "missing: " + missing.map(\.text).joined(separator: ", ")
             + (missing.contains(where: { $0 != .keyId })
@@ -179,11 +187,11 @@ struct Credentials {
             + (missing.contains(.key) ? "; \(demoKeyRule)" : "")
     }
 
-    static let noKeyIdMessage = missingMessage([.keyId])
+    package static let noKeyIdMessage = missingMessage([.keyId])
 
     /// An `OfferSigner` for these credentials; issuer and bundle IDs are required (resolve with
     /// `needs: Credentials.signing` to have them reported with everything else missing).
-    func signer() throws -> OfferSigner {
+    package func signer() throws -> OfferSigner {
         guard let issuerId, let bundleId else {
             throw CLIError.credentials(Self.missingMessage(Self.missing(Self.signing, issuerId, bundleId)))
         }
@@ -191,7 +199,7 @@ struct Credentials {
     }
 
     /// `SubscriptionKey_2X9R4HXF34.p8` or `AuthKey_2X9R4HXF34.p8` → `2X9R4HXF34`.
-    static func inferKeyId(fromFileName path: String) -> String? {
+    package static func inferKeyId(fromFileName path: String) -> String? {
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         for prefix in ["SubscriptionKey_", "AuthKey_", "ApiKey_"] where name.hasPrefix(prefix) {
             let candidate = String(name.dropFirst(prefix.count))
@@ -201,13 +209,13 @@ struct Credentials {
     }
 
     /// keys-example/config.json in the working directory (see ``demoKeyRule``).
-    static func demoConfigPath() -> String? {
+    package static func demoConfigPath() -> String? {
         let path = FileManager.default.currentDirectoryPath + "/keys-example/config.json"
         return FileManager.default.fileExists(atPath: path) ? path : nil
     }
 
     /// The key from stdin (`--key-file -`), at most ``SigningKey/maximumKeyBytes``.
-    static func standardInputKey() throws -> [UInt8] {
+    package static func standardInputKey() throws -> [UInt8] {
         do {
             return try BoundedInput.readStandardInput(limit: SigningKey.maximumKeyBytes)
         } catch .tooLarge(let limit) {
@@ -218,7 +226,7 @@ struct Credentials {
     }
 
     /// Warns when a key file can be read by group or others.
-    static func warnIfExposed(_ path: String) {
+    package static func warnIfExposed(_ path: String) {
         Output.warnIfExposed(path, name: "key file \(path)")
     }
 }

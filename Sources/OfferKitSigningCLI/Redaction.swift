@@ -3,11 +3,11 @@
 /// The library never puts key bytes in its errors, but ArgumentParser echoes a rejected option
 /// value verbatim (`The value '…' is invalid for '--iat'`), and a key pasted into the wrong
 /// option must not reach a terminal or a CI log.
-enum Redaction {
+package enum Redaction {
     /// Runs of 32 or more standard-base64 characters that mix upper case, lower case and digits
     /// (as every PEM body line does) become `<redacted: N characters>`, except App Store Connect
     /// paths (``isAPIPath(_:)``).
-    static func redactKeyMaterial(in text: String) -> String {
+    package static func redactKeyMaterial(in text: String) -> String {
         var result = ""
         var run = ""
         func flush() {
@@ -36,7 +36,7 @@ enum Redaction {
     /// only (key material pasted after `/v1/` mixes them, and stays redacted); after `/inApps/v1/` the last
     /// segment may also be the first group of a UUID (at most 8 lower-case hex digits, which the UUID's
     /// `-` ends).
-    static func isAPIPath(_ run: String) -> Bool {
+    package static func isAPIPath(_ run: String) -> Bool {
         let segments: [Substring]
         if run.hasPrefix("/v1/") || run.hasPrefix("/v2/") {
             segments = run.dropFirst(4).split(separator: "/", omittingEmptySubsequences: false)

@@ -1,0 +1,32 @@
+import Foundation
+
+/// The entry point of `offerkit` built with its `sign` commands only (``OfferKitSigningCommand``):
+/// `Sources/offerkit/main.swift` calls ``main()`` when the package trait `AllCommands` is off.
+public enum SigningEntryPoint {
+    /// Parses `CommandLine.arguments`, runs the command and exits with its documented status:
+    /// ``start()``, then `dispatchMain()`.
+    public static func main() -> Never {
+        start()
+        dispatchMain()
+    }
+
+    /// Starts the command of `CommandLine.arguments` in a task of its own and returns at once; the task
+    /// exits the process with the command's documented status when it ends (see the full tree's
+    /// `EntryPoint.start()`, which this mirrors).
+    public static func start() {
+        Task {
+            await run(Array(CommandLine.arguments.dropFirst()))
+            exit(0)
+        }
+    }
+
+    static func run(_ arguments: [String]) async {
+        do {
+            try CommandLineRun.checkArgumentsAreUTF8()
+            try OfferKitSigningCommand.checkCommand(arguments)
+        } catch {
+            CommandLineRun.fail(error, root: OfferKitSigningCommand.self, exitStatus: ExitStatus.ofSigning)
+        }
+        await CommandLineRun.run(OfferKitSigningCommand.self, arguments: arguments, exitStatus: ExitStatus.ofSigning)
+    }
+}
