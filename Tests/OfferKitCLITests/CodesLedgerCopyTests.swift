@@ -281,17 +281,55 @@ struct CodesLedgerCopyTests {
 
         guard case .at(let url)? = CLIPostgres.ledger("postgres") else { return }
         let schema = Self.schema(of: url)
-        // Killed once the copy's transaction writes this schema's codes (it holds their table's row-exclusive
-        // lock until it ends). Not any `INSERT INTO codes` on the server: other tests insert codes into
-        // schemas of their own at the same time, and the copy was once killed before it had begun.
-        let killedPostgres = try await KilledCopy(from: files.ledger, to: url, in: files) {
-            (try? await Self.psql(
-                url,
-                "SELECT count(*) FROM pg_locks WHERE relation = to_regclass('\(schema).codes') "
-                    + "AND mode = 'RowExclusiveLock'"
-            )).flatMap { $0 }.map { $0 != "0" } ?? false
+        // Killed in the middle of its transaction, and surely so: the target is an empty ledger whose codes
+        // table a session of the test's holds in SHARE mode, so the copy writes its campaigns, offers and
+        // batches, then waits to write codes, and is killed while it waits. (Killed once it held the codes
+        // table's lock, it could finish first: 400,000 codes take PostgreSQL about a second, and a psql
+        // per look takes a loaded machine longer.)
+        let migrate = try await CLI.run(["codes", "ledger", "migrate", "--ledger", url], cwd: files.folder.url)
+        #expect(migrate.status == 0, "\(migrate)")
+        let holder = "offerkit-test-lock-\(UUID().uuidString.prefix(8))"
+        let locker = try ChildProcess(
+            command: "psql",
+            [
+                String(CLIPostgres.withPassword(url).prefix { $0 != "?" })
+                    + "?sslmode=disable&application_name=\(holder)",
+                "-Atc", "BEGIN; LOCK TABLE \(schema).codes IN SHARE MODE; SELECT pg_sleep(120); COMMIT;",
+            ], watchdog: 150)
+        let releaseLock = {
+            _ = try? await Self.psql(
+                url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(holder)'")
+            _ = await locker.kill()
         }
+        var locked = false
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !locked, locker.isRunning, ContinuousClock.now < deadline {
+            locked =
+                try await Self.psql(
+                    url,
+                    "SELECT count(*) FROM pg_locks WHERE relation = to_regclass('\(schema).codes') "
+                        + "AND mode = 'ShareLock' AND granted") == "1"
+            if !locked { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        guard locked else {
+            await releaseLock()
+            Issue.record("the test's session never held \(schema).codes in SHARE mode: \(locker.stderr)")
+            return
+        }
+        var waitedFor = ""
+        let killedPostgres = try await KilledCopy(from: files.ledger, to: url, in: files) {
+            waitedFor =
+                (try? await Self.psql(
+                    url,
+                    "SELECT coalesce(string_agg(mode, ','), '') FROM pg_locks "
+                        + "WHERE relation = to_regclass('\(schema).codes') AND NOT granted"
+                )).flatMap { $0 } ?? ""
+            return !waitedFor.isEmpty
+        }
+        // The killed copy's server session ends (rolled back) once the lock is free: it finds its client gone.
+        await releaseLock()
         try #require(killedPostgres.wasRunning, "the copy finished before it was killed, so nothing was tested")
+        #expect(waitedFor == "RowExclusiveLock", "the copy was killed while it waited to write codes: \(waitedFor)")
         let left = try await Self.psql(
             url, "SELECT (SELECT count(*) FROM \(schema).codes) + (SELECT count(*) FROM \(schema).batches)")
         #expect(left == nil || left == "0", "\(left ?? "")")
