@@ -216,6 +216,18 @@ public final class AppStoreConnectStandIn: @unchecked Sendable {
         _ = try await control("POST", "/_standin/faults", body: Data(json.utf8))
     }
 
+    /// `POST /_standin/release`: lets every request a `hold-before` fault holds go on.
+    ///
+    /// - Returns: how many requests were held.
+    @discardableResult
+    public func release() async throws -> Int {
+        let answer = try await control("POST", "/_standin/release", body: Data("{}".utf8))
+        guard let object = try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any],
+            let released = object["released"] as? Int
+        else { throw Failure.request(path: "/_standin/release", detail: "the answer has no count \"released\"") }
+        return released
+    }
+
     /// `POST /_standin/reset`: no resources, counters, log or faults; the start-up configuration.
     public func reset() async throws {
         _ = try await control("POST", "/_standin/reset", body: Data("{}".utf8))

@@ -707,8 +707,8 @@ class StandIn(standin_support.StandInApp):
         fault = self._pick_fault(method, path, template, faultable=api)
 
         def process():
-            # After a slow-before fault's wait the request is judged at the time it is processed.
-            slept = fault is not None and fault[0] == "slow-before"
+            # After a slow-before or hold-before fault's wait the request is judged at the time it is processed.
+            slept = fault is not None and fault[0] in ("slow-before", "hold-before")
             return self._process(method, path, query, headers, body, time.time() if slept else now)
 
         return self._answer_with_fault(fault, method, path, process)

@@ -37,7 +37,12 @@ from cryptography.hazmat.primitives import serialization
 AUDIENCE = "appstoreconnect-v1"
 TOKEN_SKEW_SECONDS = 60
 FAULT_KINDS = ("rate-limit", "rate-limit-no-retry-after", "server-error", "unavailable", "drop-before",
-               "drop-after", "slow", "slow-before")
+               "drop-after", "slow", "slow-before", "hold-before")
+# Kinds a random setup may pick: not `hold-before`, whose request waits for `POST /_standin/release`.
+RANDOM_FAULT_KINDS = tuple(kind for kind in FAULT_KINDS if kind != "hold-before")
+# The longest a `hold-before` request waits for `POST /_standin/release`: a test that forgets to release it
+# does not hang its client for ever.
+HOLD_LIMIT_SECONDS = 600
 # The faults that answer (or drop) a request without processing it.
 UNPROCESSED_FAULTS = ("rate-limit", "rate-limit-no-retry-after", "server-error", "unavailable", "drop-before")
 
@@ -197,8 +202,8 @@ class Faults:
             if unknown:
                 raise ValueError(f"random has unknown members {sorted(unknown)}")
             kinds = chance.get("kinds", [])
-            if not isinstance(kinds, list) or not kinds or any(kind not in FAULT_KINDS for kind in kinds):
-                raise ValueError(f"random.kinds must list fault kinds of {FAULT_KINDS}")
+            if not isinstance(kinds, list) or not kinds or any(kind not in RANDOM_FAULT_KINDS for kind in kinds):
+                raise ValueError(f"random.kinds must list fault kinds of {RANDOM_FAULT_KINDS}")
             probability = chance.get("probability", 0)
             if not isinstance(probability, (int, float)) or isinstance(probability, bool) or not 0 <= probability <= 1:
                 raise ValueError("random.probability must be a number from 0 to 1")
@@ -292,7 +297,7 @@ class StandInApp:
     def control_operations(cls):
         """The control operations, as the 404 of another `/_standin/` request lists them."""
         return ", ".join([f"GET {path}" for path in cls.CONTROL_GETS]
-                         + [f"POST {path}" for path in (*cls.CONTROL_POSTS, "/_standin/reset")])
+                         + [f"POST {path}" for path in (*cls.CONTROL_POSTS, "/_standin/release", "/_standin/reset")])
 
     def _reset_shared(self, counters):
         """What every stand-in's `reset()` starts from: the counters both keep (`requests`, `tokenFailures`,
@@ -302,6 +307,36 @@ class StandInApp:
                          "faultsInjected": {}, **counters}
         self.accepted_tokens = set()    # SHA-256 of each token string that passed verification
         self.faults = Faults()
+        self.release_held()
+
+    # -- held requests (the `hold-before` fault) ------------------------------------------------------
+
+    def _hold(self):
+        """Waits until `release_held()` (`POST /_standin/release`, a reset), at most HOLD_LIMIT_SECONDS."""
+        holds = self._holds()
+        with holds:
+            generation = self.hold_generation
+            self.held += 1
+            try:
+                holds.wait_for(lambda: self.hold_generation != generation, timeout=HOLD_LIMIT_SECONDS)
+            finally:
+                self.held -= 1
+
+    def release_held(self):
+        """Lets every request a `hold-before` fault holds go on; answers how many there were."""
+        holds = self._holds()
+        with holds:
+            released = self.held
+            self.hold_generation += 1
+            holds.notify_all()
+        return released
+
+    def _holds(self):
+        # Made on first use: subclasses set up their own state before the first reset.
+        if "_hold_condition" not in self.__dict__:
+            self.hold_generation, self.held = 0, 0
+            self._hold_condition = threading.Condition()
+        return self._hold_condition
 
     def _count(self, name, key=None, amount=1):
         """Adds to a counter; call under the lock."""
@@ -337,7 +372,8 @@ class StandInApp:
 
         `rate-limit`, `rate-limit-no-retry-after`, `server-error`, `unavailable` answer without processing,
         `drop-before` closes the connection unanswered; `slow-before` waits `slowSeconds`, then processes;
-        `drop-after` processes and closes unanswered; `slow` processes at once and answers after `slowSeconds`.
+        `hold-before` waits for `POST /_standin/release`, then processes; `drop-after` processes and closes
+        unanswered; `slow` processes at once and answers after `slowSeconds`.
         """
         kind = fault[0] if fault else None
         if kind in UNPROCESSED_FAULTS:
@@ -347,6 +383,8 @@ class StandInApp:
             return self._fault_reply(kind, fault[1])
         if kind == "slow-before":
             time.sleep(self.config["slowSeconds"])
+        elif kind == "hold-before":
+            self._hold()
         reply = process()
         if kind == "drop-after":
             self._relabel(method, path, "answer dropped (drop-after)")
@@ -386,6 +424,8 @@ class StandInApp:
             if path == "/_standin/reset" and method == "POST":
                 self.reset()
                 return self._control_answer(200, {"reset": True})
+            if path == "/_standin/release" and method == "POST":
+                return self._control_answer(200, {"released": self.release_held()})
             if path in self.CONTROL_POSTS and method == "POST":
                 try:
                     update = json.loads(body.decode("utf-8") or "{}")

@@ -1082,6 +1082,38 @@ class FaultTests(StandInTestCase):
         answer = self.s.request("POST", self.CUSTOM, custom_code(self.offer, "WAITED"), timeout=5)
         self.assertEqual(answer.status, 201)
 
+    def test_hold_before_waits_for_release_then_processes(self):
+        self.fault("hold-before")
+        answers = []
+        client = threading.Thread(target=lambda: answers.append(
+            self.s.request("POST", self.CUSTOM, custom_code(self.offer, "HELD"), timeout=60, fresh=True)))
+        client.start()
+        deadline = time.time() + 30
+        while self.s.state()["faultsInjected"].get("hold-before", 0) < 1 and time.time() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.3)
+        self.assertEqual(self.custom_codes(), [], "nothing while it is held")
+        self.assertEqual(self.s.request("GET", f"/v1/subscriptionOfferCodes/{self.offer}").status, 200,
+                         "other requests are answered meanwhile")
+        self.assertEqual(self.s.control("POST", "/_standin/release"), {"released": 1})
+        client.join(60)
+        self.assertEqual([answer.status for answer in answers], [201])
+        self.assertEqual(self.custom_codes(), ["HELD"])
+        self.assertEqual(self.s.control("POST", "/_standin/release"), {"released": 0}, "nothing is held now")
+
+    def test_a_reset_releases_what_is_held(self):
+        self.fault("hold-before")
+        answers = []
+        client = threading.Thread(target=lambda: answers.append(
+            self.s.request("POST", self.CUSTOM, custom_code(self.offer, "RESET"), timeout=60, fresh=True)))
+        client.start()
+        deadline = time.time() + 30
+        while self.s.state()["faultsInjected"].get("hold-before", 0) < 1 and time.time() < deadline:
+            time.sleep(0.01)
+        self.s.reset()
+        client.join(60)
+        self.assertEqual(len(answers), 1, "the held request was answered after the reset")
+
     def test_skip_and_times(self):
         self.fault("server-error", skip=2, times=2)
         statuses = [self.s.request("POST", self.CUSTOM, custom_code(self.offer, f"ST{i}")).status for i in range(6)]
@@ -1104,7 +1136,8 @@ class FaultTests(StandInTestCase):
 
     def test_fault_setup_is_checked(self):
         for setup in ({"script": [{"fault": "explode"}]}, {"script": [{"fault": "slow", "every": 2}]},
-                      {"random": {"probability": 2, "kinds": ["slow"]}}, {"other": []}):
+                      {"random": {"probability": 2, "kinds": ["slow"]}}, {"other": []},
+                      {"random": {"probability": 0.5, "kinds": ["hold-before"]}}):
             with self.subTest(setup):
                 self.assertEqual(self.s.request("POST", "/_standin/faults", setup, token=None).status, 400)
 

@@ -292,7 +292,7 @@ class RouteTests(StandInTestCase):
         listed = answer.json["error"].split("; expected ")[1].split(", ")
         self.assertEqual(listed, ["GET /_standin/state", "GET /_standin/faults", "GET /_standin/test-root.pem",
                                   "POST /_standin/config", "POST /_standin/faults", "POST /_standin/review",
-                                  "POST /_standin/reset"])
+                                  "POST /_standin/release", "POST /_standin/reset"])
         for operation in listed:
             method, path = operation.split(" ")
             with self.subTest(operation):
