@@ -154,7 +154,7 @@ struct CodesApplyProofTests {
         // plus up to 20 ms. Then 4 in the one-time-use codes phase: at the first or second `GET …/values`
         // of the run, plus up to 50 ms (the codes are asked for, waited for and imported one batch at a
         // time: each of these runs gets through one batch at most, so each is killed).
-        var random = SeededRandom(seed: 17)
+        var random = SplitMix64(seed: 17)  // the same kill points on every run
         let targets = (0..<16).map { _ in Int.random(in: 0..<plan.count, using: &random) }.sorted()
         var kills = 0
         var killedCreating = 0
@@ -247,20 +247,5 @@ struct CodesApplyProofTests {
         campaign["offers"] = offers
         return String(
             decoding: try JSONSerialization.data(withJSONObject: campaign, options: [.sortedKeys]), as: UTF8.self)
-    }
-}
-
-/// SplitMix64: the same kill points on every run of the test.
-private struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }

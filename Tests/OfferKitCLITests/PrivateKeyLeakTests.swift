@@ -1,4 +1,5 @@
 import Foundation
+import InteropSupport
 import OfferSigning
 import Testing
 
@@ -18,10 +19,11 @@ struct PrivateKeyLeakTests {
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> CLIResult {
         let result = try await CLI.run(arguments, environment: environment, stdin: stdin)
-        for secret in OutputLog.shared.allSecrets {
+        let secrets = OutputLog.shared.allSecrets
+        let leaks = LeakScanner(secrets).firstLeaks(in: result.stdout + "\n" + result.stderr)
+        for (index, secret) in secrets.enumerated() {
             #expect(
-                OutputLog.leak(of: secret, in: result.stdout + "\n" + result.stderr) == nil,
-                "\(secret.name) leaked by `offerkit \(arguments.joined(separator: " "))`",
+                leaks[index] == nil, "\(secret.name) leaked by `offerkit \(arguments.joined(separator: " "))`",
                 sourceLocation: sourceLocation
             )
         }
@@ -43,6 +45,70 @@ struct PrivateKeyLeakTests {
         // Nor is the ASN.1 prefix every P-256 PKCS#8 key starts with.
         #expect(OutputLog.leak(of: demo, in: "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg") == nil)
         #expect(body.hasPrefix("MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg"))
+    }
+
+    /// The one-pass scanner finds, for every secret, the window a window-by-window search of the
+    /// text and of the text without whitespace finds: planted windows, split windows, junk around.
+    @Test func theScannerFindsWhatAWindowByWindowSearchFinds() throws {
+        let other = try SigningKey.generate(keyId: "LEAKSCAN01")
+        let log = OutputLog()
+        log.registerSecret(pem: DemoKey.privatePEM, name: "demo")
+        log.registerSecret(pem: other.privateKeyPKCS8PEM, name: "other")
+        let secrets = log.allSecrets
+        let scanner = LeakScanner(secrets)
+        var random = SplitMix64(seed: 2026)
+        let junk = Array("ABCxyz0189+/= \n\t\r,.:-_\"{}".utf8)
+        var leaked = 0
+        for trial in 0..<300 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 1...6, using: &random) {
+                if Bool.random(using: &random) {
+                    let secret = secrets[Int.random(in: 0..<secrets.count, using: &random)]
+                    let window = Array(secret.windows)[Int.random(in: 0..<secret.windows.count, using: &random)]
+                    var planted = Self.bytes(of: window)
+                    // A part of it, or the window broken by whitespace.
+                    if Bool.random(using: &random) {
+                        planted = Array(planted.prefix(Int.random(in: 4...16, using: &random)))
+                    }
+                    if Bool.random(using: &random) {
+                        planted.insert(10, at: Int.random(in: 1...planted.count - 1, using: &random))
+                    }
+                    bytes += planted
+                } else {
+                    for _ in 0..<Int.random(in: 0...20, using: &random) {
+                        bytes.append(junk.randomElement(using: &random)!)
+                    }
+                }
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            let found = scanner.firstLeaks(in: text)
+            leaked += found.count
+            for (index, secret) in secrets.enumerated() {
+                #expect(
+                    found[index] == Self.searchWindowByWindow(secret, in: text),
+                    "trial \(trial): \(text.debugDescription)")
+            }
+        }
+        #expect((100...500).contains(leaked), "\(leaked) leaks in 300 texts: the texts should hold some, not all")
+    }
+
+    /// Every window of the text, then of the text without whitespace, looked up one by one.
+    static func searchWindowByWindow(_ secret: OutputLog.Secret, in text: String) -> String? {
+        let raw = Array(text.utf8)
+        let joined = raw.filter { ![9, 10, 13, 32].contains($0) }
+        for bytes in [raw, joined] where bytes.count >= OutputLog.windowLength {
+            for start in 0...(bytes.count - OutputLog.windowLength)
+            where secret.windows.contains(OutputLog.Window(bytes[start..<(start + OutputLog.windowLength)])) {
+                return String(decoding: bytes[start..<(start + OutputLog.windowLength)], as: UTF8.self)
+            }
+        }
+        return nil
+    }
+
+    static func bytes(of window: OutputLog.Window) -> [UInt8] {
+        [window.high, window.low].flatMap { word in
+            stride(from: 56, through: 0, by: -8).map { UInt8(truncatingIfNeeded: word >> UInt64($0)) }
+        }
     }
 
     @Test func keyMaterialInTheWrongPlaceIsNotEchoed() async throws {
@@ -138,6 +204,7 @@ struct PrivateKeyLeakTests {
         let runs = OutputLog.shared.allRuns
         let secrets = OutputLog.shared.allSecrets
         #expect(!secrets.isEmpty)
-        for run in runs { OutputLog.check(run, against: secrets) }
+        let scanner = LeakScanner(secrets)
+        for run in runs { OutputLog.check(run, against: secrets, with: scanner) }
     }
 }

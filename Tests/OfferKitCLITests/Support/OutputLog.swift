@@ -43,6 +43,11 @@ final class OutputLog: @unchecked Sendable {
             self.high = high
             self.low = low
         }
+
+        init(high: UInt64, low: UInt64) {
+            self.high = high
+            self.low = low
+        }
     }
 
     static let windowLength = 16
@@ -50,6 +55,8 @@ final class OutputLog: @unchecked Sendable {
     private let lock = NSLock()
     private var runs: [CLIResult] = []
     private var secrets: [Secret] = []
+    /// Scans for every secret in ``secrets`` (made again when one is registered).
+    private var scanner = LeakScanner([])
 
     /// The base64 body of a PEM document: everything between the BEGIN and END lines, joined.
     static func base64Body(ofPEM pem: String) -> String {
@@ -87,17 +94,19 @@ final class OutputLog: @unchecked Sendable {
         let secret = Secret(name: name, windows: Self.windows(of: body).subtracting(publicWindows))
         let recorded = lock.withLock {
             secrets.append(secret)
+            scanner = LeakScanner(secrets)
             return runs
         }
-        for run in recorded { Self.check(run, against: [secret]) }
+        let alone = LeakScanner([secret])
+        for run in recorded { Self.check(run, against: [secret], with: alone) }
     }
 
     func record(_ run: CLIResult) {
-        let known = lock.withLock {
+        let (known, scanner): ([Secret], LeakScanner) = lock.withLock {
             runs.append(run)
-            return secrets
+            return (secrets, self.scanner)
         }
-        Self.check(run, against: known)
+        Self.check(run, against: known, with: scanner)
     }
 
     var allRuns: [CLIResult] { lock.withLock { runs } }
@@ -105,23 +114,18 @@ final class OutputLog: @unchecked Sendable {
 
     /// The first leaked window of `secret` in `text` (also across line breaks), if any.
     static func leak(of secret: Secret, in text: String) -> String? {
-        let raw = Array(text.utf8)
-        let joined = raw.filter { ![9, 10, 13, 32].contains($0) }
-        for bytes in [raw, joined] where bytes.count >= windowLength {
-            for start in 0...(bytes.count - windowLength)
-            where secret.windows.contains(Window(bytes[start..<(start + windowLength)])) {
-                return String(decoding: bytes[start..<(start + windowLength)], as: UTF8.self)
-            }
-        }
-        return nil
+        LeakScanner([secret]).firstLeaks(in: text)[0]
     }
 
+    /// Records an issue for each of `secrets` that `run`'s stdout or stderr leaks; `scanner` scans
+    /// for exactly those secrets, in that order.
     @discardableResult
-    static func check(_ run: CLIResult, against secrets: [Secret]) -> Bool {
+    static func check(_ run: CLIResult, against secrets: [Secret], with scanner: LeakScanner) -> Bool {
         var clean = true
-        for secret in secrets {
-            for (stream, text) in [("stdout", run.stdout), ("stderr", run.stderr)] {
-                if let window = leak(of: secret, in: text) {
+        let leaks = [("stdout", scanner.firstLeaks(in: run.stdout)), ("stderr", scanner.firstLeaks(in: run.stderr))]
+        for (index, secret) in secrets.enumerated() {
+            for (stream, found) in leaks {
+                if let window = found[index] {
                     clean = false
                     let command = "offerkit " + run.arguments.joined(separator: " ")
                     let message =
