@@ -13,12 +13,19 @@ struct HelpTests {
     struct Command: CustomStringConvertible {
         let path: [String]
         let type: any ParsableCommand.Type
+        /// The help text, one line per option (no wrapping). Made once: ArgumentParser checks every
+        /// command's declaration again each time it builds a help text in a debug build, which cost
+        /// the suite a few percent of its CPU time when each test asked anew.
+        let help: String
+
+        init(path: [String], type: any ParsableCommand.Type) {
+            self.path = path
+            self.type = type
+            help = OfferKitCommand.helpMessage(for: type, columns: 10_000)
+        }
 
         var description: String { (["offerkit"] + path).joined(separator: " ") }
         var name: String { path.joined(separator: " ") }
-
-        /// The help text, one line per option (no wrapping).
-        var help: String { OfferKitCommand.helpMessage(for: type, columns: 10_000) }
 
         /// The usage line, after `USAGE: `.
         var usage: String {
