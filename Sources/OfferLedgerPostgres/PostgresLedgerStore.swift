@@ -42,7 +42,8 @@ package final class PostgresLedgerStore: LedgerStore {
     let connector: PostgresConnector
     var logger: Logger { connector.logger }
 
-    package var name: String { location.description }
+    /// The location without its password (made once: the ledger names itself in every row it checks).
+    package let name: String
 
     /// How long a writer waits for another one that holds the ledger.
     package static let lockTimeoutSeconds = 30
@@ -50,6 +51,7 @@ package final class PostgresLedgerStore: LedgerStore {
     init(location: PostgresLocation, connector: PostgresConnector) {
         self.location = location
         self.connector = connector
+        name = location.description
     }
 
     package func read<T>(_ operation: String, _ body: (any LedgerTransaction) async throws -> T) async throws -> T {
