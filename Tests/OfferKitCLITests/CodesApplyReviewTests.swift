@@ -68,8 +68,8 @@ struct CodesApplyReviewTests {
         let second = try await bench.connect("apply", campaign)
         let fetch = try await bench.connect("fetch", campaign, ["--values-wait", "0"])
         let untouched = try await bench.totalRequests()
-        first.signal(SIGCONT)
         #expect(try await bench.standIn.release() == 1, "the first run's offer POST was held until now")
+        first.signal(SIGCONT)
         for refused in [second, fetch] {
             #expect(refused.status == 5, "\(refused)")
             #expect(

@@ -214,7 +214,8 @@ class Faults:
                            "kinds": list(kinds), "retryAfter": chance.get("retryAfter", 1)}
 
     def pick(self, method, path):
-        """The fault for this request as (kind, retryAfter), or None. Call under the state lock."""
+        """The fault for this request as (kind, retryAfter), or None. Call under the state lock. (`_pick_fault`
+        adds the release a `hold-before` request waits for.)"""
         chosen = None
         for entry in self.script:
             if entry["method"] not in (None, method) or not path.startswith(entry["pathPrefix"]):
@@ -311,22 +312,29 @@ class StandInApp:
 
     # -- held requests (the `hold-before` fault) ------------------------------------------------------
 
-    def _hold(self):
-        """Waits until `release_held()` (`POST /_standin/release`, a reset), at most HOLD_LIMIT_SECONDS."""
+    def _take_hold_ticket(self):
+        """Counts a request a `hold-before` fault holds from now on; answers the release it waits for. Taken
+        when the fault is picked (under the state lock, with the fault counted), so a release or reset that
+        comes before the request starts waiting still lets it go."""
         holds = self._holds()
         with holds:
-            generation = self.hold_generation
             self.held += 1
-            try:
-                holds.wait_for(lambda: self.hold_generation != generation, timeout=HOLD_LIMIT_SECONDS)
-            finally:
+            return self.hold_generation
+
+    def _hold(self, ticket):
+        """Waits until the release after `ticket` (`POST /_standin/release`, a reset), at most
+        HOLD_LIMIT_SECONDS."""
+        holds = self._holds()
+        with holds:
+            released = holds.wait_for(lambda: self.hold_generation != ticket, timeout=HOLD_LIMIT_SECONDS)
+            if not released:
                 self.held -= 1
 
     def release_held(self):
         """Lets every request a `hold-before` fault holds go on; answers how many there were."""
         holds = self._holds()
         with holds:
-            released = self.held
+            released, self.held = self.held, 0
             self.hold_generation += 1
             holds.notify_all()
         return released
@@ -365,6 +373,8 @@ class StandInApp:
                 fault = self.faults.pick(method, path)
                 if fault:
                     self._count("faultsInjected", fault[0])
+                    if fault[0] == "hold-before":
+                        fault = (*fault, self._take_hold_ticket())
         return fault
 
     def _answer_with_fault(self, fault, method, path, process):
@@ -384,7 +394,7 @@ class StandInApp:
         if kind == "slow-before":
             time.sleep(self.config["slowSeconds"])
         elif kind == "hold-before":
-            self._hold()
+            self._hold(fault[2])
         reply = process()
         if kind == "drop-after":
             self._relabel(method, path, "answer dropped (drop-after)")

@@ -1083,14 +1083,7 @@ class FaultTests(StandInTestCase):
         self.assertEqual(answer.status, 201)
 
     def test_hold_before_waits_for_release_then_processes(self):
-        self.fault("hold-before")
-        answers = []
-        client = threading.Thread(target=lambda: answers.append(
-            self.s.request("POST", self.CUSTOM, custom_code(self.offer, "HELD"), timeout=60, fresh=True)))
-        client.start()
-        deadline = time.time() + 30
-        while self.s.state()["faultsInjected"].get("hold-before", 0) < 1 and time.time() < deadline:
-            time.sleep(0.01)
+        client, answers = self.post_held("HELD")
         time.sleep(0.3)
         self.assertEqual(self.custom_codes(), [], "nothing while it is held")
         self.assertEqual(self.s.request("GET", f"/v1/subscriptionOfferCodes/{self.offer}").status, 200,
@@ -1102,17 +1095,26 @@ class FaultTests(StandInTestCase):
         self.assertEqual(self.s.control("POST", "/_standin/release"), {"released": 0}, "nothing is held now")
 
     def test_a_reset_releases_what_is_held(self):
+        client, answers = self.post_held("RESET")
+        self.s.reset()  # at once: a reset before the request waits lets it go as well
+        client.join(60)
+        self.assertEqual(len(answers), 1, "the held request was answered after the reset")
+        self.assertEqual(self.s.control("POST", "/_standin/release"), {"released": 0}, "the reset released it")
+
+    def post_held(self, code):
+        """POSTs custom code `code` from a thread under a hold-before fault; returns once the stand-in holds it,
+        with the thread and the list its answer will be appended to."""
         self.fault("hold-before")
         answers = []
         client = threading.Thread(target=lambda: answers.append(
-            self.s.request("POST", self.CUSTOM, custom_code(self.offer, "RESET"), timeout=60, fresh=True)))
+            self.s.request("POST", self.CUSTOM, custom_code(self.offer, code), timeout=60, fresh=True)))
         client.start()
+        # Until the stand-in has picked the fault: the request is held from then on.
         deadline = time.time() + 30
-        while self.s.state()["faultsInjected"].get("hold-before", 0) < 1 and time.time() < deadline:
+        while self.s.state()["faultsInjected"].get("hold-before", 0) < 1:
+            self.assertLess(time.time(), deadline, "the request never reached the stand-in")
             time.sleep(0.01)
-        self.s.reset()
-        client.join(60)
-        self.assertEqual(len(answers), 1, "the held request was answered after the reset")
+        return client, answers
 
     def test_skip_and_times(self):
         self.fault("server-error", skip=2, times=2)
