@@ -287,13 +287,14 @@ struct CodesLedgerCopyTests {
         // table's lock, it could finish first: 400,000 codes take PostgreSQL about a second, and a psql
         // per look takes a loaded machine longer.)
         let migrate = try await CLI.run(["codes", "ledger", "migrate", "--ledger", url], cwd: files.folder.url)
-        #expect(migrate.status == 0, "\(migrate)")
+        try #require(migrate.status == 0, "\(migrate)")
         let holder = "offerkit-test-lock-\(UUID().uuidString.prefix(8))"
         let locker = try ChildProcess(
             command: "psql",
             [
                 String(CLIPostgres.withPassword(url).prefix { $0 != "?" })
-                    + "?sslmode=disable&application_name=\(holder)",
+                    + "?sslmode=disable&application_name=\(holder)"
+                    + "&options=-c%20client_connection_check_interval%3D1000",
                 "-Atc", "BEGIN; LOCK TABLE \(schema).codes IN SHARE MODE; SELECT pg_sleep(120); COMMIT;",
             ], watchdog: 150)
         let releaseLock = {
@@ -301,33 +302,43 @@ struct CodesLedgerCopyTests {
                 url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(holder)'")
             _ = await locker.kill()
         }
-        var locked = false
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !locked, locker.isRunning, ContinuousClock.now < deadline {
-            locked =
-                try await Self.psql(
-                    url,
-                    "SELECT count(*) FROM pg_locks WHERE relation = to_regclass('\(schema).codes') "
-                        + "AND mode = 'ShareLock' AND granted") == "1"
-            if !locked { try await Task.sleep(for: .milliseconds(20)) }
-        }
-        guard locked else {
-            await releaseLock()
-            Issue.record("the test's session never held \(schema).codes in SHARE mode: \(locker.stderr)")
-            return
-        }
+        // The lock is let go however this part ends: a failure must not leave the table locked.
         var waitedFor = ""
-        let killedPostgres = try await KilledCopy(from: files.ledger, to: url, in: files) {
-            waitedFor =
-                (try? await Self.psql(
-                    url,
-                    "SELECT coalesce(string_agg(mode, ','), '') FROM pg_locks "
-                        + "WHERE relation = to_regclass('\(schema).codes') AND NOT granted"
-                )).flatMap { $0 } ?? ""
-            return !waitedFor.isEmpty
+        let killedPostgres: KilledCopy?
+        do {
+            var locked = false
+            let deadline = ContinuousClock.now + .seconds(30)
+            while !locked, locker.isRunning, ContinuousClock.now < deadline {
+                locked =
+                    try await Self.psql(
+                        url,
+                        "SELECT count(*) FROM pg_locks WHERE relation = to_regclass('\(schema).codes') "
+                            + "AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+                            + "AND mode = 'ShareLock' AND granted") == "1"
+                if !locked { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            if locked {
+                killedPostgres = try await KilledCopy(from: files.ledger, to: url, in: files) {
+                    waitedFor =
+                        (try? await Self.psql(
+                            url,
+                            "SELECT coalesce(string_agg(mode, ','), '') FROM pg_locks "
+                                + "WHERE relation = to_regclass('\(schema).codes') AND NOT granted "
+                                + "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+                        )).flatMap { $0 } ?? ""
+                    return !waitedFor.isEmpty
+                }
+            } else {
+                Issue.record("the test's session never held \(schema).codes in SHARE mode: \(locker.stderr)")
+                killedPostgres = nil
+            }
+        } catch {
+            await releaseLock()
+            throw error
         }
         // The killed copy's server session ends (rolled back) once the lock is free: it finds its client gone.
         await releaseLock()
+        guard let killedPostgres else { return }
         try #require(killedPostgres.wasRunning, "the copy finished before it was killed, so nothing was tested")
         #expect(waitedFor == "RowExclusiveLock", "the copy was killed while it waited to write codes: \(waitedFor)")
         let left = try await Self.psql(
