@@ -16,10 +16,11 @@ struct LeakScanner {
     private var allowed = [Bool](repeating: false, count: 256)
     /// A bit per hash of each secret window (``bit(of:)``).
     private var filter = [UInt64](repeating: 0, count: 1 << 14)
-    private let count: Int
+    /// The secrets it scans for, in the order of the indices it reports.
+    let secrets: [OutputLog.Secret]
 
     init(_ secrets: [OutputLog.Secret]) {
-        count = secrets.count
+        self.secrets = secrets
         for (index, secret) in secrets.enumerated() {
             for window in secret.windows {
                 owners[window, default: []].append(index)
@@ -36,7 +37,7 @@ struct LeakScanner {
     /// The first leaked window of each secret found in `text`, by the secret's index: a window as
     /// written first, else one across whitespace (tab, line feed, carriage return, space).
     func firstLeaks(in text: String) -> [Int: String] {
-        guard count > 0 else { return [:] }
+        guard !secrets.isEmpty else { return [:] }
         var text = text
         return text.withUTF8 { scan($0) }
     }

@@ -98,15 +98,15 @@ final class OutputLog: @unchecked Sendable {
             return runs
         }
         let alone = LeakScanner([secret])
-        for run in recorded { Self.check(run, against: [secret], with: alone) }
+        for run in recorded { Self.check(run, with: alone) }
     }
 
     func record(_ run: CLIResult) {
-        let (known, scanner): ([Secret], LeakScanner) = lock.withLock {
+        let scanner = lock.withLock {
             runs.append(run)
-            return (secrets, self.scanner)
+            return self.scanner
         }
-        Self.check(run, against: known, with: scanner)
+        Self.check(run, with: scanner)
     }
 
     var allRuns: [CLIResult] { lock.withLock { runs } }
@@ -117,13 +117,12 @@ final class OutputLog: @unchecked Sendable {
         LeakScanner([secret]).firstLeaks(in: text)[0]
     }
 
-    /// Records an issue for each of `secrets` that `run`'s stdout or stderr leaks; `scanner` scans
-    /// for exactly those secrets, in that order.
+    /// Records an issue for each of the scanner's secrets that `run`'s stdout or stderr leaks.
     @discardableResult
-    static func check(_ run: CLIResult, against secrets: [Secret], with scanner: LeakScanner) -> Bool {
+    static func check(_ run: CLIResult, with scanner: LeakScanner) -> Bool {
         var clean = true
         let leaks = [("stdout", scanner.firstLeaks(in: run.stdout)), ("stderr", scanner.firstLeaks(in: run.stderr))]
-        for (index, secret) in secrets.enumerated() {
+        for (index, secret) in scanner.secrets.enumerated() {
             for (stream, found) in leaks {
                 if let window = found[index] {
                     clean = false
