@@ -272,6 +272,23 @@ struct SubscriptionOfferTests {
         #expect(throws: RequestPlanningError.self) { try RequestPlanner().planSubscriptionOffers(campaign) }
     }
 
+    @Test func theRefusalNamesTheLookUpThatFindsTheId() {
+        for (type, flag) in [
+            (ProductType.autoRenewableSubscription, "--subscription"), (.consumable, "--in-app-purchase"),
+            (.nonConsumable, "--in-app-purchase"), (.nonRenewingSubscription, "--in-app-purchase"),
+        ] {
+            let product = ProductReference(id: "6450000009", productId: "com.example.offerkit.gems", type: type)
+            let error = RequestPlanningError.pricePointNotLookedUp(
+                offer: "offer 1 (\"Gems\")", product: PricePointQuery.Product(product), territory: "JPN",
+                customerPrice: "480")
+            #expect(
+                error.localizedDescription.hasSuffix(
+                    "write its price point id instead, as {\"territory\": \"JPN\", \"pricePoint\": \"ID\"}: "
+                        + "`offerkit codes lookup price-points \(flag) 6450000009 --territory JPN --customer-price 480` "
+                        + "prints it"), "\(error.localizedDescription)")
+        }
+    }
+
     // MARK: Planning
 
     @Test func plansOneRequestPerOfferAndIntroductoryTerritory() async throws {

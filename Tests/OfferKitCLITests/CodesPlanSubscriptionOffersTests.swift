@@ -92,6 +92,11 @@ struct CodesPlanSubscriptionOffersTests {
             plan.stderr.contains(
                 "win-back offer 1 (\"winback_2027\"): the USA price is the customer price 4.99, whose price point "
                     + "was not looked up"), "\(plan.stderr)")
+        // It names the command that finds the id to write.
+        #expect(
+            plan.stderr.contains(
+                "`offerkit codes lookup price-points --subscription 6450000001 --territory USA --customer-price 4.99` "
+                    + "prints it"), "\(plan.stderr)")
     }
 
     @Test func applyRefusesOffersItDoesNotCreateYet() async throws {

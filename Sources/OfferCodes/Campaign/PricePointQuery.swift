@@ -7,6 +7,22 @@ public struct PricePointQuery: Sendable, Hashable, CustomStringConvertible {
         case subscription(id: String)
         /// Another in-app purchase, by its App Store Connect id (`GET /v2/inAppPurchases/{id}/pricePoints`).
         case inAppPurchase(id: String)
+
+        /// The product whose price points an offer of `product` is priced with.
+        public init(_ product: ProductReference) {
+            self =
+                product.type == .autoRenewableSubscription
+                ? .subscription(id: product.id) : .inAppPurchase(id: product.id)
+        }
+
+        /// The flag of `offerkit codes lookup price-points` that names it: `--subscription ID` or
+        /// `--in-app-purchase ID`.
+        public var lookupFlag: String {
+            switch self {
+            case .subscription(let id): "--subscription \(id)"
+            case .inAppPurchase(let id): "--in-app-purchase \(id)"
+            }
+        }
     }
 
     public var product: Product

@@ -54,10 +54,7 @@ public struct PriceResolution: Sendable {
             }
         }
         for index in resolved.offers.indices {
-            let product = resolved.offers[index].product
-            let owner: PricePointQuery.Product =
-                product.type == .autoRenewableSubscription
-                ? .subscription(id: product.id) : .inAppPurchase(id: product.id)
+            let owner = PricePointQuery.Product(resolved.offers[index].product)
             try await resolve(&resolved.offers[index].prices, product: owner, at: "$.offers[\(index)]")
         }
         for index in resolved.promotionalOffers.indices {

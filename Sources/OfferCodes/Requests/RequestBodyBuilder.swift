@@ -11,8 +11,8 @@ enum RequestBodyBuilder {
         let api = OfferCodeAPI(offer.product.type)
         if let price = offer.prices.first(where: \.needsPricePoint) {
             throw .pricePointNotLookedUp(
-                offer: "offer \(number) (\"\(offer.referenceName)\")", territory: price.territory,
-                customerPrice: price.customerPrice?.text ?? "")
+                offer: "offer \(number) (\"\(offer.referenceName)\")", product: PricePointQuery.Product(offer.product),
+                territory: price.territory, customerPrice: price.customerPrice?.text ?? "")
         }
         guard offer.product.type.allowedPaymentModes.contains(offer.paymentMode) else {
             throw .paymentModeNotAllowed(

@@ -9,7 +9,7 @@ extension RequestPlanner {
     ///   - campaign: a campaign that ``CampaignValidator`` accepted, its customer prices looked up
     ///     (``PriceResolution``).
     ///   - body: called with each planned request, in order.
-    /// - Throws: ``RequestPlanningError/pricePointNotLookedUp(offer:territory:customerPrice:)`` for
+    /// - Throws: ``RequestPlanningError/pricePointNotLookedUp(offer:product:territory:customerPrice:)`` for
     ///   a customer price without its price point; whatever `body` throws; `CancellationError` when
     ///   the current task is cancelled (checked before each request).
     public func forEachSubscriptionOfferRequest(

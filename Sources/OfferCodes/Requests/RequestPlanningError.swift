@@ -15,7 +15,8 @@ public enum RequestPlanningError: Error, Sendable, Equatable, LocalizedError {
     /// The caller supplied a different number of codes than the generated batch holds.
     case generatedCodeCount(offer: Int, referenceName: String, batch: Int, expected: Int, supplied: Int)
     /// A price names a customer price whose price point was not looked up (``PriceResolution``).
-    case pricePointNotLookedUp(offer: String, territory: String, customerPrice: String)
+    case pricePointNotLookedUp(
+        offer: String, product: PricePointQuery.Product, territory: String, customerPrice: String)
     /// A promotional, introductory or win-back offer has a payment mode subscriptions do not have.
     case subscriptionPaymentMode(offer: String, paymentMode: PaymentMode)
 
@@ -32,11 +33,12 @@ public enum RequestPlanningError: Error, Sendable, Equatable, LocalizedError {
             return
                 "offer \(offer) (\"\(name)\"): custom-code batch \(batch) generates \(expected) codes, but \(supplied) "
                 + "were supplied; record the batch's generated codes in the ledger before planning its requests"
-        case .pricePointNotLookedUp(let offer, let territory, let price):
+        case .pricePointNotLookedUp(let offer, let product, let territory, let price):
             return
                 "\(offer): the \(territory) price is the customer price \(price), whose price point was not looked up "
-                + "in App Store Connect; write the price point id instead (App Store Connect lists a subscription's "
-                + "price points at GET /v1/subscriptions/{id}/pricePoints?filter[territory]=\(territory))"
+                + "in App Store Connect; write its price point id instead, as {\"territory\": \"\(territory)\", "
+                + "\"pricePoint\": \"ID\"}: `offerkit codes lookup price-points \(product.lookupFlag) --territory "
+                + "\(territory) --customer-price \(price)` prints it"
         case .subscriptionPaymentMode(let offer, let mode):
             return
                 "\(offer): `paymentMode` \(mode.rawValue) is not available for a subscription offer; expected one of "

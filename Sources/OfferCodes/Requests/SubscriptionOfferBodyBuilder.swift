@@ -32,7 +32,7 @@ enum SubscriptionOfferBodyBuilder {
             ("subscription", RequestBodyBuilder.link(type: "subscriptions", id: offer.terms.subscription.id)),
             ("territory", RequestBodyBuilder.link(type: "territories", id: price.territory)),
         ]
-        if let pricePoint = try pricePoint(price, mode: offer.terms.paymentMode, label: label) {
+        if let pricePoint = try pricePoint(price, terms: offer.terms, label: label) {
             relationships.append(
                 ("subscriptionPricePoint", RequestBodyBuilder.link(type: "subscriptionPricePoints", id: pricePoint)))
         }
@@ -113,7 +113,7 @@ enum SubscriptionOfferBodyBuilder {
             var relationships: [(key: String, value: JSONValue)] = [
                 ("territory", RequestBodyBuilder.link(type: "territories", id: price.territory))
             ]
-            if let pricePoint = try pricePoint(price, mode: terms.paymentMode, label: label) {
+            if let pricePoint = try pricePoint(price, terms: terms, label: label) {
                 relationships.append(
                     ("subscriptionPricePoint", RequestBodyBuilder.link(type: "subscriptionPricePoints", id: pricePoint))
                 )
@@ -137,12 +137,13 @@ enum SubscriptionOfferBodyBuilder {
 
     /// The price point a price entry sends: none for a free trial or a free territory.
     private static func pricePoint(
-        _ price: TerritoryPrice, mode: PaymentMode, label: String
+        _ price: TerritoryPrice, terms: SubscriptionOfferTerms, label: String
     ) throws(RequestPlanningError) -> String? {
         if price.needsPricePoint {
             throw .pricePointNotLookedUp(
-                offer: label, territory: price.territory, customerPrice: price.customerPrice?.text ?? "")
+                offer: label, product: .subscription(id: terms.subscription.id), territory: price.territory,
+                customerPrice: price.customerPrice?.text ?? "")
         }
-        return mode == .freeTrial ? nil : price.pricePoint
+        return terms.paymentMode == .freeTrial ? nil : price.pricePoint
     }
 }
