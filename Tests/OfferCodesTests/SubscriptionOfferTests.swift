@@ -282,11 +282,19 @@ struct SubscriptionOfferTests {
                 offer: "offer 1 (\"Gems\")", product: PricePointQuery.Product(product), territory: "JPN",
                 customerPrice: "480")
             #expect(
-                error.localizedDescription.hasSuffix(
+                error.localizedDescription.contains(
                     "write its price point id instead, as {\"territory\": \"JPN\", \"pricePoint\": \"ID\"}: "
                         + "`offerkit codes lookup price-points \(flag) 6450000009 --territory JPN --customer-price 480` "
-                        + "prints it"), "\(error.localizedDescription)")
+                        + "prints it (with your App Store Connect API key's options"), "\(error.localizedDescription)")
         }
+        // Campaign text that is not a plain id never reaches the printed command.
+        for id in ["6450000001 --api-base-url https://elsewhere.example", "1`id`", "1\nofferkit: x", "1'2", ""] {
+            let product = PricePointQuery.Product.subscription(id: id)
+            #expect(product.lookupFlag == "--subscription ID", "\(id.debugDescription)")
+        }
+        #expect(
+            PricePointQuery.Product.inAppPurchase(id: "com.example_1-2").lookupFlag
+                == "--in-app-purchase com.example_1-2")
     }
 
     // MARK: Planning

@@ -15,13 +15,24 @@ public struct PricePointQuery: Sendable, Hashable, CustomStringConvertible {
                 ? .subscription(id: product.id) : .inAppPurchase(id: product.id)
         }
 
-        /// The flag of `offerkit codes lookup price-points` that names it: `--subscription ID` or
-        /// `--in-app-purchase ID`.
+        /// The flag of `offerkit codes lookup price-points` that names it: `--subscription 6450000001`
+        /// or `--in-app-purchase 6450000009`. An id that is not plain letters, digits, `.`, `_` and
+        /// `-` (validation lets any text through) is written `ID`, so that the command printed in an
+        /// error never carries campaign text as options or shell syntax.
         public var lookupFlag: String {
-            switch self {
-            case .subscription(let id): "--subscription \(id)"
-            case .inAppPurchase(let id): "--in-app-purchase \(id)"
-            }
+            let (flag, id) =
+                switch self {
+                case .subscription(let id): ("--subscription", id)
+                case .inAppPurchase(let id): ("--in-app-purchase", id)
+                }
+            let plain =
+                !id.isEmpty && id.utf8.count <= 64
+                && id.unicodeScalars.allSatisfy {
+                    $0.isASCII
+                        && ($0.properties.isAlphabetic || $0.properties.numericType != nil
+                            || "._-".unicodeScalars.contains($0))
+                }
+            return "\(flag) \(plain ? id : "ID")"
         }
     }
 

@@ -38,7 +38,8 @@ public enum RequestPlanningError: Error, Sendable, Equatable, LocalizedError {
                 "\(offer): the \(territory) price is the customer price \(price), whose price point was not looked up "
                 + "in App Store Connect; write its price point id instead, as {\"territory\": \"\(territory)\", "
                 + "\"pricePoint\": \"ID\"}: `offerkit codes lookup price-points \(product.lookupFlag) --territory "
-                + "\(territory) --customer-price \(price)` prints it"
+                + "\(territory) --customer-price \(price)` prints it (with your App Store Connect API key's options, "
+                + "as for `codes apply`)"
         case .subscriptionPaymentMode(let offer, let mode):
             return
                 "\(offer): `paymentMode` \(mode.rawValue) is not available for a subscription offer; expected one of "
