@@ -95,6 +95,34 @@ struct HelpTests {
         }
     }
 
+    @Test("every `offerkit …` command the sources name (messages, help, docs comments) exists")
+    func namedCommandsExist() throws {
+        let names = Set(Self.commands.map(\.name))
+        let groups = Set(Self.commands.filter { !$0.type.configuration.subcommands.isEmpty }.map(\.name))
+        // Prose, not a command: "This offerkit was built with its sign commands only".
+        let prose: Set<Substring> = ["was"]
+        var unknown: [String] = []
+        let sources = CLI.packageRoot.appendingPathComponent("Sources")
+        let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+        for case let file as URL in files where file.pathExtension == "swift" {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for match in text.matches(of: /offerkit ([a-z][a-z-]*(?: [a-z][a-z-]*)*)/) {
+                let words = match.1.split(separator: " ")
+                guard let first = words.first, !prose.contains(first) else { continue }
+                // Down the tree while the path so far has subcommands; after a leaf come its arguments.
+                var path = ""
+                for word in words where groups.contains(path) {
+                    path = path.isEmpty ? String(word) : path + " " + word
+                    guard names.contains(path) else {
+                        unknown.append("\(file.lastPathComponent): offerkit \(path)")
+                        break
+                    }
+                }
+            }
+        }
+        #expect(unknown.isEmpty, "commands that do not exist: \(unknown)")
+    }
+
     @Test("App Store Connect commands describe an App Store Connect API key, never an In-App Purchase key")
     func connectCommandsDescribeTheirKey() {
         let found = Self.commands.filter { Self.connectCommands.contains($0.name) }

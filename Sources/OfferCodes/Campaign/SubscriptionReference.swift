@@ -6,7 +6,7 @@ public struct SubscriptionReference: Sendable, Equatable {
     /// promotional offer's signature names.
     public var productId: String
     /// How often the subscription renews, when the campaign says: a pay-as-you-go offer's
-    /// duration must be it. `offerkit connect subscriptions` prints it.
+    /// duration must be it. `offerkit codes lookup subscriptions` prints it.
     public var period: SubscriptionPeriod?
 
     public init(id: String, productId: String, period: SubscriptionPeriod? = nil) {

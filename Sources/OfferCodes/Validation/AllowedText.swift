@@ -13,7 +13,7 @@ enum AllowedText {
         "an array of offers (a campaign lists at least one offer of any kind: offers, promotionalOffers, "
         + "introductoryOffers, winBackOffers)"
     static let subscription =
-        "an object with id, productId and optionally period (offerkit connect subscriptions lists them)"
+        "an object with id, productId and optionally period (offerkit codes lookup subscriptions lists them)"
     static let subscriptionId = "a non-empty string: the subscription's App Store Connect id"
     static let promotionalReferenceName =
         "a non-empty string of at most \(CampaignLimits.maximumReferenceNameLength) characters, without control "

@@ -89,7 +89,7 @@ struct SubscriptionOfferRules {
             if let id = subscription.id, id.allSatisfy(\.isWhitespace) {
                 findings.add(
                     path["subscription"]["id"], rule: "empty-value",
-                    "the subscription's App Store Connect id is empty; give its Apple ID (offerkit connect "
+                    "the subscription's App Store Connect id is empty; give its Apple ID (offerkit codes lookup "
                         + "subscriptions lists them)", allowed: AllowedText.subscriptionId)
             }
             if let productId = subscription.productId, productId.allSatisfy(\.isWhitespace) {
