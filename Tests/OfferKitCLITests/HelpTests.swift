@@ -102,6 +102,7 @@ struct HelpTests {
         // Prose, not a command: "This offerkit was built with its sign commands only".
         let prose: Set<Substring> = ["was"]
         var unknown: [String] = []
+        var checked = 0
         let sources = CLI.packageRoot.appendingPathComponent("Sources")
         let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
         for case let file as URL in files where file.pathExtension == "swift" {
@@ -109,6 +110,7 @@ struct HelpTests {
             for match in text.matches(of: /offerkit ([a-z][a-z-]*(?: [a-z][a-z-]*)*)/) {
                 let words = match.1.split(separator: " ")
                 guard let first = words.first, !prose.contains(first) else { continue }
+                checked += 1
                 // Down the tree while the path so far has subcommands; after a leaf come its arguments.
                 var path = ""
                 for word in words where groups.contains(path) {
@@ -120,6 +122,7 @@ struct HelpTests {
                 }
             }
         }
+        #expect(checked > 100, "only \(checked) commands named in Sources: is the scan reading them?")
         #expect(unknown.isEmpty, "commands that do not exist: \(unknown)")
     }
 
