@@ -36,12 +36,24 @@ struct RetentionEndToEndTests {
         defer { fixture.stop() }
         let serve = try await RetentionServe.trusting(fixture.standIn)
         let requests = 100
-        try await Self.deliver(fixture, to: serve, requests: requests, concurrency: 10)
-
         let set = try await fixture.run(["url", "set", Self.realtimeURL])
         #expect(set.status == 0, "\(set)")
         let get = try await fixture.run(["url", "get"])
         #expect(get.status == 0 && get.output == Self.realtimeURL, "\(get)")
+
+        // A warm-up run first, its verdict not judged: a team runs Apple's test against a service that is
+        // up. The first wave of a new debug-build service (10 at once: chain checks, caches and the key made
+        // on first use) was once answered in about 800 ms on a loaded machine, past Apple's 700 ms.
+        try await Self.deliver(fixture, to: serve, requests: 10, concurrency: 10)
+        let warmUp = try await fixture.run([
+            "performance-test", "start", "--original-transaction-id", Self.transaction, "--wait", "--poll-interval",
+            "1",
+        ])
+        #expect(warmUp.status == 0 || warmUp.status == 1, "\(warmUp)")
+        let decisionsBefore =
+            RetentionServe.sample(
+                #"offerkit_retention_decisions_total{kind="promotionalOffer"}"#, in: try await serve.metrics()) ?? 0
+        try await Self.deliver(fixture, to: serve, requests: requests, concurrency: 10)
 
         let started = try await fixture.run([
             "performance-test", "start", "--original-transaction-id", Self.transaction, "--wait", "--poll-interval",
@@ -67,7 +79,7 @@ struct RetentionEndToEndTests {
         // What the stand-in saw: every answer a valid RealtimeResponseBody with a V2 promotional offer.
         let app = try await fixture.standIn.app()
         #expect(app["performanceTestPassed"] as? Bool == true)
-        let test = try #require((app["performanceTests"] as? [[String: Any]])?.first)
+        let test = try #require((app["performanceTests"] as? [[String: Any]])?.last)
         #expect(
             test["answerKinds"] as? [String: Int] == ["promotionalOffer.promotionalOfferSignatureV2": requests],
             "\(test)")
@@ -96,12 +108,12 @@ struct RetentionEndToEndTests {
         let metrics = try await serve.metrics()
         let decisions = RetentionServe.sample(
             #"offerkit_retention_decisions_total{kind="promotionalOffer"}"#, in: metrics)
-        #expect(decisions == Double(requests), "\(metrics)")
+        #expect(decisions.map { $0 - decisionsBefore } == Double(requests), "\(metrics)")
         #expect(!metrics.contains("offerkit_retention_rejections_total{"), "\(metrics)")
         let run = await serve.stop()
         #expect(run.status == 0, "\(run)")
         let logged = run.stderr.split(separator: "\n").filter { $0.contains("retention.decision=promotionalOffer") }
-        #expect(logged.count == requests, "one log line per request")
+        #expect(logged.count == Int(decisionsBefore) + requests, "one log line per request, the warm-up's too")
         #expect(!run.stderr.contains(Self.transaction), "no payload in the logs")
     }
 
@@ -138,7 +150,7 @@ struct RetentionEndToEndTests {
 
         let app = try await fixture.standIn.app()
         #expect(app["performanceTestPassed"] as? Bool == false)
-        let test = try #require((app["performanceTests"] as? [[String: Any]])?.first)
+        let test = try #require((app["performanceTests"] as? [[String: Any]])?.last)
         #expect(test["answerKinds"] as? [String: Int] == [:], "\(test)")
         let notes = (test["answers"] as? [[String: Any]] ?? []).map { $0["note"] as? String }
         #expect(!notes.isEmpty && notes.allSatisfy { $0 == "HTTP 401" }, "\(notes)")
