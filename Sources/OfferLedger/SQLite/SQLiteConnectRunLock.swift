@@ -51,22 +51,6 @@ enum ConnectRunLockFile {
     }
 }
 
-/// A flag that is claimed once.
-package final class ReleaseOnce: @unchecked Sendable {
-    private let lock = NSLock()
-    private var claimed = false
-
-    package init() {}
-
-    /// `true` the first time only.
-    package func claim() -> Bool {
-        lock.withLock {
-            defer { claimed = true }
-            return !claimed
-        }
-    }
-}
-
 /// The `codes apply` locks of in-memory ledgers, within the process.
 final class ProcessLocks: @unchecked Sendable {
     static let shared = ProcessLocks()
