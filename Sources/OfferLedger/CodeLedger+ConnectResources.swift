@@ -12,14 +12,15 @@ extension CodeLedger {
     }
 
     /// Records App Store Connect resources atomically, under the ledger's write lock: each one is
-    /// inserted, or replaces the record of the same campaign, offer, kind and key.
+    /// inserted, or replaces the record of the same campaign, offer kind, offer, kind and key.
     ///
     /// A resource recorded `ConnectResource.State.created` keeps its id and body digest for
     /// good: recording it again in another state, with another id or another body throws
     /// ``LedgerError/connectResourceConflict(resource:problem:)`` and nothing is recorded, so that
     /// no run can lose or replace the id of something App Store Connect created.
     ///
-    /// - Throws: ``LedgerError/unknownOffer(offer:campaign:)`` when the offer is not recorded,
+    /// - Throws: ``LedgerError/unknownOffer(offer:campaign:)`` when an offer code's offer is not
+    ///   recorded, ``LedgerError/unknownCampaign(campaign:)`` when the campaign is not,
     ///   ``LedgerError/connectResourceConflict(resource:problem:)`` for a resource that breaks
     ///   `ConnectResource`'s rules or would change a created one.
     public func recordConnectResources(_ resources: [ConnectResource]) async throws {
@@ -27,16 +28,22 @@ extension CodeLedger {
         let operation = "record \(resources.count) App Store Connect resources"
         try requireWritable(operation)
         try await store.write(.ledger, operation) { tx in
-            var offers = Set<[String]>()
+            var checked = Set<[String]>()
             for resource in resources {
-                if offers.insert([resource.campaign, resource.offer]).inserted {
-                    guard try await tx.offerState(campaign: resource.campaign, offer: resource.offer) != nil else {
-                        throw LedgerError.unknownOffer(offer: resource.offer, campaign: resource.campaign)
+                // An offer code's offer must be recorded; a promotional, introductory or win-back
+                // offer has no offers row, and its campaign must be.
+                let offer = resource.offerKind == .offerCode ? resource.offer : ""
+                if checked.insert([resource.campaign, offer]).inserted {
+                    if resource.offerKind == .offerCode {
+                        guard try await tx.offerState(campaign: resource.campaign, offer: offer) != nil else {
+                            throw LedgerError.unknownOffer(offer: resource.offer, campaign: resource.campaign)
+                        }
+                    } else if try await tx.campaignApp(resource.campaign) == nil {
+                        throw LedgerError.unknownCampaign(campaign: resource.campaign)
                     }
                 }
                 let existing = try await tx.connectResourceRows(
-                    campaign: resource.campaign,
-                    resource: (offer: resource.offer, kind: resource.kind.rawValue, key: resource.key)
+                    campaign: resource.campaign, resource: ConnectResourceKey(resource)
                 ).first.map { try LedgerRow.ConnectResource($0, path: name).checkedResource(path: name) }
                 if let problem = ConnectResource.conflict(replacing: existing, with: resource) {
                     throw LedgerError.connectResourceConflict(resource: resource.label, problem: problem)

@@ -10,8 +10,9 @@ import PostgresNIO
 /// `apps`, `campaigns` and `offers` (each with a `seq` identity that keeps the order they were
 /// first recorded), `batches` (with `stored_codes`, `codes_digest` and `checksum`, see the
 /// batch digests), `codes` (unique per app by `code_key`; since v4 with each row's `digest`),
-/// `assignments`, `connect_resources`, and since v4 `code_lanes` and `offers.revision`. Applied
-/// migrations are listed in `offerkit_migrations`.
+/// `assignments`, `connect_resources`, since v4 `code_lanes` and `offers.revision`, and since v5
+/// `connect_resources.offer_kind` (its foreign key then names the campaign only, as the SQLite
+/// ledger's v6 does). Applied migrations are listed in `offerkit_migrations`.
 ///
 /// Since v4 the schema also holds the claim's statement, `offerkit_claim_code` (see
 /// ``claimFunction4``), and `offerkit_check_code`, which checks a code against its digest.
@@ -39,6 +40,7 @@ enum PostgresLedgerSchema {
         Migration(
             identifier: migrationPrefix + "postgres-v4", sql: version4,
             wholeStatements: [checkFunction4, claimFunction4]),
+        Migration(identifier: migrationPrefix + "postgres-v5", sql: "", wholeStatements: version5),
     ]
 
     /// The ledger's tables and their columns (`name type` with `not null` where it applies), in
@@ -52,11 +54,40 @@ enum PostgresLedgerSchema {
             columns["offers"]?.append("revision bigint not null")
             columns["code_lanes"] = version4LaneColumns
         }
+        if applied >= 5 { columns["connect_resources"]?.append("offer_kind text not null") }
         return columns
     }
 
     /// Every table of the ledger, after all migrations.
     static var allTables: Set<String> { Set(expectedColumns(applied: migrations.count).keys) }
+
+    /// The campaign list each App Store Connect resource's offer comes from, part of its identity;
+    /// the foreign key to `offers` goes (promotional, introductory and win-back offers have no
+    /// `offers` row). The constraints to drop are found by what they are, in the catalog, not by
+    /// the names PostgreSQL gave them: a ledger's names need not be the default ones.
+    private static let version5 = [
+        """
+        DO $$
+        DECLARE
+            found text;
+        BEGIN
+            FOR found IN
+                SELECT conname FROM pg_constraint
+                WHERE conrelid = 'connect_resources'::regclass AND contype IN ('f', 'u')
+            LOOP
+                EXECUTE format('ALTER TABLE connect_resources DROP CONSTRAINT %I', found);
+            END LOOP;
+        END
+        $$
+        """,
+        """
+        ALTER TABLE connect_resources ADD COLUMN offer_kind TEXT NOT NULL DEFAULT 'offerCode'
+            CHECK (offer_kind IN ('offerCode', 'promotionalOffer', 'introductoryOffer', 'winBackOffer'))
+        """,
+        "ALTER TABLE connect_resources ADD CHECK (offer_kind = 'offerCode' OR kind = 'offer')",
+        "ALTER TABLE connect_resources ADD FOREIGN KEY (campaign) REFERENCES campaigns(name)",
+        "ALTER TABLE connect_resources ADD UNIQUE (campaign, offer_kind, offer, kind, key)",
+    ]
 
     private static let version2AssignmentColumns = [
         "id bigint not null", "batch_id bigint not null", "seq bigint not null", "campaign text not null",

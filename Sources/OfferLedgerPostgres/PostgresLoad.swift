@@ -92,16 +92,16 @@ enum PostgresLoad {
                     [
                         $0.id, $0.campaign, $0.offer, $0.kind.rawValue, $0.key, $0.requestId, $0.resourceType,
                         $0.state.rawValue, $0.ascId.map { $0 as Any } ?? NSNull(), $0.bodyDigest,
-                        $0.error.map { $0 as Any } ?? NSNull(), $0.updatedAt.text,
+                        $0.error.map { $0 as Any } ?? NSNull(), $0.updatedAt.text, $0.offerKind.rawValue,
                     ] as [Any]
                 })
             try await tx.query(
                 """
                 INSERT INTO connect_resources (id, campaign, offer, kind, key, request_id, resource_type, state, asc_id,
-                    body_digest, error, updated_at)
+                    body_digest, error, updated_at, offer_kind)
                 OVERRIDING SYSTEM VALUE
                 SELECT (e->>0)::bigint, e->>1, e->>2, e->>3, e->>4, e->>5, e->>6, e->>7, e->>8, e->>9, e->>10,
-                    (e->>11)::timestamptz
+                    (e->>11)::timestamptz, e->>12
                 FROM json_array_elements(\(rows)::json) AS e
                 """)
         }

@@ -173,12 +173,10 @@ final class PostgresTransaction: LedgerTransaction {
 
     private static let resourceColumns = """
         id, campaign, offer, kind, key, request_id, resource_type, state, asc_id, body_digest, error, \
-        \(text("updated_at"))
+        \(text("updated_at")), offer_kind
         """
 
-    func connectResourceRows(campaign: String, resource: (offer: String, kind: String, key: String)?) async throws
-        -> [[LedgerValue]]
-    {
+    func connectResourceRows(campaign: String, resource: ConnectResourceKey?) async throws -> [[LedgerValue]] {
         guard let resource else {
             return try await query(
                 PostgresQuery(
@@ -189,8 +187,9 @@ final class PostgresTransaction: LedgerTransaction {
             PostgresQuery(
                 unsafeSQL: """
                     SELECT \(Self.resourceColumns) FROM connect_resources
-                    WHERE campaign = $1 AND offer = $2 AND kind = $3 AND key = $4
-                    """, binds: try Self.binds(campaign, resource.offer, resource.kind, resource.key)))
+                    WHERE campaign = $1 AND offer_kind = $2 AND offer = $3 AND kind = $4 AND key = $5
+                    """,
+                binds: try Self.binds(campaign, resource.offerKind, resource.offer, resource.kind, resource.key)))
     }
 
     func createdConnectIds(kinds: [String]) async throws -> [[LedgerValue]] {
@@ -340,12 +339,13 @@ final class PostgresTransaction: LedgerTransaction {
         let (campaign, offer, kind, key) = (resource.campaign, resource.offer, resource.kind.rawValue, resource.key)
         let (requestId, type, state) = (resource.requestId, resource.resourceType, resource.state.rawValue)
         let (id, digest, error, date) = (resource.id, resource.bodyDigest, resource.error, resource.updatedAt)
+        let offerKind = resource.offerKind.rawValue
         try await query(
             """
             INSERT INTO connect_resources (campaign, offer, kind, key, request_id, resource_type, state, asc_id,
-            body_digest, error, updated_at) VALUES (\(campaign), \(offer), \(kind), \(key), \(requestId), \(type),
-            \(state), \(id), \(digest), \(error), \(date))
-            ON CONFLICT (campaign, offer, kind, key) DO UPDATE SET request_id = excluded.request_id,
+            body_digest, error, updated_at, offer_kind) VALUES (\(campaign), \(offer), \(kind), \(key), \(requestId),
+            \(type), \(state), \(id), \(digest), \(error), \(date), \(offerKind))
+            ON CONFLICT (campaign, offer_kind, offer, kind, key) DO UPDATE SET request_id = excluded.request_id,
             resource_type = excluded.resource_type, state = excluded.state, asc_id = excluded.asc_id,
             body_digest = excluded.body_digest, error = excluded.error, updated_at = excluded.updated_at
             """)

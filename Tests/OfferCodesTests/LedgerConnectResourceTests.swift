@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @testable import OfferCodes
@@ -231,4 +232,82 @@ struct LedgerConnectResourceTests {
         #expect(resource.error!.utf8.count <= ConnectResource.maximumErrorBytes)
         #expect(resource.error!.hasSuffix("…"))
     }
+
+    /// A ledger from before offer kinds (SQLite v5, PostgreSQL v4) keeps its resources through the
+    /// migration, each an offer code's; then a promotional offer named like an offer code is a
+    /// resource of its own. The constraints the PostgreSQL migration drops are found by what they
+    /// are: the downgraded ledger names them unlike PostgreSQL's defaults.
+    @Test(arguments: LedgerBackend.allCases)
+    func anOlderLedgerKeepsItsResourcesAndGetsOfferKinds(backend: LedgerBackend) async throws {
+        try await backend.withSharedPlace { place in
+            let created = Self.resource(state: .created, id: "6500000001")
+            try await place.withLedger { ledger in
+                let campaign = F.campaign("spring", offers: ["Half", "Gems"])
+                try await F.record(
+                    ledger, F.batch("spring", "Half", codeCount: 2), of: campaign, codes: F.numberedCodes("HALF", 2))
+                try await ledger.recordConnectResources([created])
+                if case .postgres = place {
+                    for statement in Self.postgresDowngrade { try await ledger.store.executeUnchecked(statement) }
+                }
+            }
+            if case .sqliteFile(let path) = place {
+                let queue = try DatabaseQueue(path: path)
+                try await queue.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA foreign_keys = OFF")
+                    try db.inTransaction {
+                        try db.execute(sql: "ALTER TABLE connect_resources RENAME TO resources_v6")
+                        try SQLiteLedgerSchema.migrations[3].apply(db, path)  // connect_resources as v4 made it
+                        try db.execute(
+                            sql: """
+                                INSERT INTO connect_resources SELECT id, campaign, offer, kind, key, request_id,
+                                    resource_type, state, asc_id, body_digest, error, updated_at FROM resources_v6;
+                                DROP TABLE resources_v6;
+                                DELETE FROM grdb_migrations WHERE identifier = 'offerkit-ledger-v6';
+                                """)
+                        return .commit
+                    }
+                }
+                try await queue.close()
+            }
+            try await place.withLedger { ledger in
+                #expect(try await ledger.connectResources(campaign: "spring") == [created])
+                let promotional = ConnectResource(
+                    campaign: "spring", offerKind: .promotionalOffer, offer: "Half", kind: .offer, key: "",
+                    requestId: "promotional-offer-1", resourceType: "subscriptionPromotionalOffers", state: .planned,
+                    bodyDigest: Self.otherDigest, updatedAt: Self.time)
+                try await ledger.recordConnectResources([promotional])
+                #expect(try await ledger.connectResources(campaign: "spring") == [created, promotional])
+                // A promotional offer's campaign must be recorded (it has no offers row to check).
+                var elsewhere = promotional
+                elsewhere.campaign = "autumn"
+                await #expect(throws: LedgerError.unknownCampaign(campaign: "autumn")) {
+                    try await ledger.recordConnectResources([elsewhere])
+                }
+            }
+        }
+    }
+
+    /// `connect_resources` as PostgreSQL migration v3 made it, with constraint names of its own.
+    static let postgresDowngrade = [
+        "ALTER TABLE connect_resources DROP COLUMN offer_kind",
+        """
+        DO $$
+        DECLARE
+            found text;
+        BEGIN
+            FOR found IN
+                SELECT conname FROM pg_constraint WHERE conrelid = 'connect_resources'::regclass AND contype = 'f'
+            LOOP
+                EXECUTE format('ALTER TABLE connect_resources DROP CONSTRAINT %I', found);
+            END LOOP;
+        END
+        $$
+        """,
+        """
+        ALTER TABLE connect_resources ADD CONSTRAINT resources_of_offers FOREIGN KEY (campaign, offer)
+            REFERENCES offers(campaign, name)
+        """,
+        "ALTER TABLE connect_resources ADD CONSTRAINT one_resource_each UNIQUE (campaign, offer, kind, key)",
+        "DELETE FROM offerkit_migrations WHERE identifier = 'offerkit-ledger-postgres-v5'",
+    ]
 }

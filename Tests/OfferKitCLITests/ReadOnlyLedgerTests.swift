@@ -152,7 +152,7 @@ struct ReadOnlyLedgerTests {
         }
     }
 
-    /// Turns a ledger of this OfferKit (schema 4) into one an OfferKit before `codes apply` wrote
+    /// Turns a ledger of this OfferKit (schema 6) into one an OfferKit before `codes apply` wrote
     /// (schema 3: without `connect_resources`), with Python's sqlite3, not OfferKit's code.
     static func downgradeToVersion3(_ path: String) async throws {
         let script = """
@@ -162,7 +162,7 @@ struct ReadOnlyLedgerTests {
             db.execute("ALTER TABLE codes DROP COLUMN digest")
             db.execute("ALTER TABLE offers DROP COLUMN revision")
             db.execute("DROP TABLE connect_resources")
-            db.execute("DELETE FROM grdb_migrations WHERE identifier IN ('offerkit-ledger-v4', 'offerkit-ledger-v5')")
+            db.execute("DELETE FROM grdb_migrations WHERE identifier IN ('offerkit-ledger-v4', 'offerkit-ledger-v5', 'offerkit-ledger-v6')")
             db.commit()
             db.close()
             """

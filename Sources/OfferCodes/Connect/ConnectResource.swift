@@ -1,11 +1,13 @@
 import Foundation
 
-/// One App Store Connect resource of a campaign's plan (an offer code, a one-time-use batch or a
-/// custom code), as `offerkit codes apply` records it in the ledger: what it is, how far sending
-/// it got, and the id App Store Connect gave it.
+/// One App Store Connect resource of a campaign's plan (an offer code, a one-time-use batch, a
+/// custom code, or a promotional, introductory or win-back offer), as `offerkit codes apply`
+/// records it in the ledger: what it is, how far sending it got, and the id App Store Connect
+/// gave it.
 ///
-/// A resource is identified within its campaign by its offer, its ``Kind`` and its ``key``, not
-/// by its place in the plan, so that a request id (`offer-2-custom-code-7`) is only a label.
+/// A resource is identified within its campaign by its ``offerKind``, its offer, its ``Kind`` and
+/// its ``key``, not by its place in the plan, so that a request id (`offer-2-custom-code-7`) is
+/// only a label.
 ///
 /// Its ``State`` moves `planned` → `sent` → `created` (or `failed`): `sent` is recorded, and on
 /// disk, before the request leaves, so that a run that stops with the outcome unknown (a
@@ -39,13 +41,19 @@ public struct ConnectResource: Sendable, Equatable {
 
     /// The campaign's name.
     public var campaign: String
-    /// The offer's reference name.
+    /// Which list of the campaign declares its offer: offer codes (`offers`), or a promotional,
+    /// introductory or win-back offer.
+    public var offerKind: CampaignOfferKind
+    /// What identifies its offer within the campaign's list: an offer code's reference name, a
+    /// promotional or win-back offer's offer identifier, an introductory offer's subscription id
+    /// (``PlannedRequest/Subject/name``).
     public var offer: String
     /// Offer, one-time-use batch or custom code.
     public var kind: Kind
     /// The resource within its offer: `""` for the offer, the batch's position in the offer's
     /// `oneTimeUseCodes` (from 0, as text) for a one-time-use batch, the code upper-cased for a
-    /// custom code. See ``key(kind:batchIndex:code:)``.
+    /// custom code (see ``key(kind:batchIndex:code:)``); for an introductory offer its territory
+    /// and start date (``PlannedRequest/Subject/key``).
     public var key: String
     /// The id of its request in the plan (`offer-1-custom-code-3`), for people.
     public var requestId: String
@@ -65,10 +73,12 @@ public struct ConnectResource: Sendable, Equatable {
     public var updatedAt: Date
 
     public init(
-        campaign: String, offer: String, kind: Kind, key: String, requestId: String, resourceType: String,
-        state: State, id: String? = nil, bodyDigest: String, error: String? = nil, updatedAt: Date
+        campaign: String, offerKind: CampaignOfferKind = .offerCode, offer: String, kind: Kind, key: String,
+        requestId: String, resourceType: String, state: State, id: String? = nil, bodyDigest: String,
+        error: String? = nil, updatedAt: Date
     ) {
         self.campaign = campaign
+        self.offerKind = offerKind
         self.offer = offer
         self.kind = kind
         self.key = key
@@ -89,6 +99,33 @@ public struct ConnectResource: Sendable, Equatable {
         case .oneTimeUse: String(batchIndex)
         case .customCode: code.uppercased()
         }
+    }
+
+    /// The resource `request` of the campaign's plan creates, as planned (``State/planned``) at `now`.
+    package init(planned request: PlannedRequest, campaign: Campaign, now: Date) {
+        let subject = request.subject
+        guard subject.offerKind == .offerCode, subject.name == nil else {
+            self.init(
+                campaign: campaign.name, offerKind: subject.offerKind, offer: subject.name ?? "", kind: subject.kind,
+                key: subject.key, requestId: request.id, resourceType: request.resourceType, state: .planned,
+                bodyDigest: request.bodyDigest, updatedAt: now)
+            return
+        }
+        let offer = campaign.offers[subject.offerIndex]
+        self.init(
+            campaign: campaign.name, offer: offer.referenceName, kind: subject.kind, key: subject.key,
+            requestId: request.id, resourceType: OfferCodeAPI(offer.product.type).resourceType(subject.kind),
+            state: .planned, bodyDigest: request.bodyDigest, updatedAt: now)
+    }
+
+    /// What identifies the resource within its campaign, as one text: offer kind, offer, kind and key.
+    package var identity: String {
+        Self.identity(offerKind: offerKind, offer: offer, kind: kind, key: key)
+    }
+
+    /// ``identity`` of the resource with these parts.
+    package static func identity(offerKind: CampaignOfferKind, offer: String, kind: Kind, key: String) -> String {
+        [offerKind.rawValue, offer, kind.rawValue, key].joined(separator: "\u{0}")
     }
 
     /// The longest App Store Connect id the ledger stores, in UTF-8 bytes.
@@ -119,6 +156,9 @@ public struct ConnectResource: Sendable, Equatable {
             }
         }
         if state == .failed, error == nil { return "it failed but records no error" }
+        if offerKind != .offerCode, kind != .offer {
+            return "a \(offerKind.displayName) is one resource, not a \(kind.rawValue)"
+        }
         if bodyDigest.utf8.count != 64
             || !bodyDigest.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
         {
@@ -139,6 +179,11 @@ public struct ConnectResource: Sendable, Equatable {
             return "it is recorded as created with id \(existing.id ?? "?"), not \(new.id ?? "?")"
         }
         if new.bodyDigest != existing.bodyDigest {
+            if new.offerKind != .offerCode {
+                return "it was created from another request body than the campaign now plans (codes apply creates, "
+                    + "and never changes, a \(new.offerKind.displayName): restore the campaign as it was applied, or "
+                    + "change the offer in App Store Connect)"
+            }
             return "it was created from another request body than the campaign now plans (App Store Connect "
                 + "cannot change an offer code once created: restore the campaign as it was applied)"
         }
@@ -156,11 +201,14 @@ public struct ConnectResource: Sendable, Equatable {
         return cut + "…"
     }
 
-    /// "offer-1-custom-code-3 (custom code of offer "Spring")", for messages.
+    /// "offer-1-custom-code-3 (custom code of offer "Spring")", "promotional-offer-1 (promotional
+    /// offer "comeback_monthly_3")", for messages.
     public var label: String {
         let what: String
         switch kind {
-        case .offer: what = "offer"
+        case .offer where offerKind == .introductoryOffer:
+            return "\(requestId) (introductory offer of subscription \(ProblemText.quoted(offer)) in \(key))"
+        case .offer: what = offerKind == .offerCode ? "offer" : offerKind.displayName
         case .oneTimeUse: what = "one-time-use batch oneTimeUseCodes[\(key)] of offer"
         case .customCode: what = "custom code of offer"
         }

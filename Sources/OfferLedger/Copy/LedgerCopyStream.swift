@@ -143,8 +143,9 @@ final class LedgerCopyStream: LedgerRowSink {
         try await loader.load(.assignments(chunk))
     }
 
-    /// Checks each resource as the ledger's reads do (its offer exists, it keeps the rules of
-    /// ``ConnectResource``); the rows go on as they are.
+    /// Checks each resource as the ledger's reads do (an offer code's offer exists, a promotional,
+    /// introductory or win-back offer's campaign does, it keeps the rules of ``ConnectResource``);
+    /// the rows go on as they are.
     func connectResources(_ chunk: [LedgerRow.ConnectResource]) async throws {
         try enter(.connectResources)
         for row in chunk {
@@ -153,8 +154,12 @@ final class LedgerCopyStream: LedgerRowSink {
                     "the App Store Connect resources came out of the order of their ids (\(row.id) after \(last))")
             }
             lastResourceId = row.id
-            guard offers.contains([row.campaign, row.offer]) else {
-                throw corrupt("App Store Connect resource \(row.id) names an offer that has no row")
+            if row.offerKind == .offerCode {
+                guard offers.contains([row.campaign, row.offer]) else {
+                    throw corrupt("App Store Connect resource \(row.id) names an offer that has no row")
+                }
+            } else if campaignApps[row.campaign] == nil {
+                throw corrupt("App Store Connect resource \(row.id) names a campaign that has no row")
             }
             if let problem = row.resource.problem {
                 throw corrupt("the recorded App Store Connect resource \(row.id) is damaged: \(problem)")

@@ -201,6 +201,7 @@ package enum LedgerRow {
     package struct ConnectResource: Sendable, Equatable {
         package var id: Int64
         package var campaign: String
+        package var offerKind: CampaignOfferKind
         package var offer: String
         package var kind: OfferCodes.ConnectResource.Kind
         package var key: String
@@ -214,12 +215,14 @@ package enum LedgerRow {
         package var updatedAt: Timestamp
 
         package init(
-            id: Int64, campaign: String, offer: String, kind: OfferCodes.ConnectResource.Kind, key: String,
-            requestId: String, resourceType: String, state: OfferCodes.ConnectResource.State, ascId: String?,
-            bodyDigest: String, error: String?, updatedAt: Timestamp
+            id: Int64, campaign: String, offerKind: CampaignOfferKind, offer: String,
+            kind: OfferCodes.ConnectResource.Kind, key: String, requestId: String, resourceType: String,
+            state: OfferCodes.ConnectResource.State, ascId: String?, bodyDigest: String, error: String?,
+            updatedAt: Timestamp
         ) {
             self.id = id
             self.campaign = campaign
+            self.offerKind = offerKind
             self.offer = offer
             self.kind = kind
             self.key = key
@@ -233,9 +236,12 @@ package enum LedgerRow {
         }
 
         /// Decodes `id, campaign, offer, kind, key, request_id, resource_type, state, asc_id,
-        /// body_digest, error, updated_at` (the time as text).
+        /// body_digest, error, updated_at, offer_kind` (the time as text).
         package init(_ values: [LedgerValue], path: String) throws {
             let row = StoredRow(values, table: "a connect_resources row", path: path)
+            guard let offerKind = CampaignOfferKind(rawValue: try row.text(12, "offer_kind")) else {
+                throw row.corrupt("offer_kind", "offerCode, promotionalOffer, introductoryOffer or winBackOffer")
+            }
             guard let kind = OfferCodes.ConnectResource.Kind(rawValue: try row.text(3, "kind")) else {
                 throw row.corrupt("kind", "offer, oneTimeUse or customCode")
             }
@@ -243,8 +249,9 @@ package enum LedgerRow {
                 throw row.corrupt("state", "planned, sent, created or failed")
             }
             self.init(
-                id: try row.integer(0, "id"), campaign: try row.text(1, "campaign"), offer: try row.text(2, "offer"),
-                kind: kind, key: try row.text(4, "key"), requestId: try row.text(5, "request_id"),
+                id: try row.integer(0, "id"), campaign: try row.text(1, "campaign"), offerKind: offerKind,
+                offer: try row.text(2, "offer"), kind: kind, key: try row.text(4, "key"),
+                requestId: try row.text(5, "request_id"),
                 resourceType: try row.text(6, "resource_type"), state: state, ascId: try row.optionalText(8, "asc_id"),
                 bodyDigest: try row.text(9, "body_digest"), error: try row.optionalText(10, "error"),
                 updatedAt: try row.timestamp(11, "updated_at"))
@@ -264,7 +271,7 @@ package enum LedgerRow {
         /// the copy checks it by the same rules (``OfferCodes/ConnectResource/problem``).
         package var resource: OfferCodes.ConnectResource {
             OfferCodes.ConnectResource(
-                campaign: campaign, offer: offer, kind: kind, key: key, requestId: requestId,
+                campaign: campaign, offerKind: offerKind, offer: offer, kind: kind, key: key, requestId: requestId,
                 resourceType: resourceType, state: state, id: ascId, bodyDigest: bodyDigest, error: error,
                 updatedAt: updatedAt.date)
         }

@@ -14,8 +14,9 @@ import OfferJSON
 ///              "totals": [{"environment": "PRODUCTION", "codeCount": 200, "storedCodes": 200, "assigned": 57,
 ///                          "left": 143}]}],
 ///  "usage": {"quarter": "2027-Q1", "productionCodes": 12000, "productionLimit": 1000000, …},
-///  "appStoreConnect": [{"request": "offer-1", "offer": "…", "kind": "offer", "key": "", "state": "created",
-///                       "id": "6450000101", "error": null, "updatedAt": "2027-03-15T09:30:00.125Z"}]}
+///  "appStoreConnect": [{"request": "offer-1", "offerKind": "offerCode", "offer": "…", "kind": "offer",
+///                       "key": "", "state": "created", "id": "6450000101", "error": null,
+///                       "updatedAt": "2027-03-15T09:30:00.125Z"}]}
 /// ```
 ///
 /// Every member is always present (`null` when it has no value). It reads the ledger's values
@@ -140,7 +141,8 @@ public struct CampaignStatusReport: Sendable, Equatable {
 
     private static func json(resource: ConnectResource) -> JSONValue {
         .object([
-            ("request", .string(resource.requestId)), ("offer", .string(resource.offer)),
+            ("request", .string(resource.requestId)), ("offerKind", .string(resource.offerKind.rawValue)),
+            ("offer", .string(resource.offer)),
             ("kind", .string(resource.kind.rawValue)), ("key", .string(resource.key)),
             ("state", .string(resource.state.rawValue)), ("id", resource.id.map(JSONValue.string) ?? .null),
             ("error", resource.error.map(JSONValue.string) ?? .null),

@@ -119,13 +119,14 @@ enum SQLiteCodeRows {
                 db,
                 """
                 INSERT INTO connect_resources (id, campaign, offer, kind, key, request_id, resource_type, state, asc_id,
-                    body_digest, error, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    body_digest, error, updated_at, offer_kind)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, chunk
             ) {
                 [
                     $0.id, $0.campaign, $0.offer, $0.kind.rawValue, $0.key, $0.requestId, $0.resourceType,
                     $0.state.rawValue, $0.ascId, $0.bodyDigest, $0.error, $0.updatedAt.sqliteText,
+                    $0.offerKind.rawValue,
                 ]
             }
         }

@@ -25,6 +25,11 @@ import GRDB
 ///   holds once their batches' digests are checked), `offers.revision` (counts the changes of
 ///   the offer's batches and switch, for claims that remember them) and `code_lanes` (each
 ///   batch's ``CodeLane``s, which the ledger builds after opening from the assignments).
+/// - Since v6: `connect_resources.offer_kind`, the campaign list the resource's offer comes from
+///   (`offerCode`, `promotionalOffer`, `introductoryOffer`, `winBackOffer`; see
+///   ``ConnectResource/offerKind``), part of its identity. The table was rebuilt for it: its
+///   foreign key names the campaign only, since promotional, introductory and win-back offers
+///   have no `offers` row (the ledger checks an offer code's offer before recording its resource).
 ///
 /// Applied migrations are listed in `grdb_migrations`, the table of GRDB's `DatabaseMigrator`
 /// (which created the ledgers of earlier OfferKit versions). OfferKit runs the migrations itself,
@@ -58,6 +63,7 @@ enum SQLiteLedgerSchema {
             try db.execute(sql: version5)
             try digestAll(db, path: path)
         },
+        Migration(identifier: migrationPrefix + "v6") { db, _ in try db.execute(sql: version6) },
     ]
 
     /// The first migrations a read-only open needs applied: what the ledger reads (the digests of
@@ -274,6 +280,36 @@ enum SQLiteLedgerSchema {
             FOREIGN KEY (campaign, offer) REFERENCES offers(campaign, name),
             UNIQUE (campaign, offer, kind, key)
         );
+        """
+
+    /// The campaign list each App Store Connect resource's offer comes from. SQLite cannot drop a
+    /// foreign key or a unique constraint, so the table is made anew and its rows copied, ids and all.
+    private static let version6 = """
+        CREATE TABLE connect_resources_v6 (
+            id INTEGER PRIMARY KEY,
+            campaign TEXT NOT NULL REFERENCES campaigns(name),
+            offer TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('offer', 'oneTimeUse', 'customCode')),
+            key TEXT NOT NULL,
+            request_id TEXT NOT NULL,
+            resource_type TEXT NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('planned', 'sent', 'created', 'failed')),
+            asc_id TEXT CHECK (state <> 'created' OR asc_id IS NOT NULL),
+            body_digest TEXT NOT NULL CHECK (length(body_digest) = 64),
+            error TEXT,
+            updated_at TEXT NOT NULL,
+            offer_kind TEXT NOT NULL DEFAULT 'offerCode'
+                CHECK (offer_kind IN ('offerCode', 'promotionalOffer', 'introductoryOffer', 'winBackOffer')),
+            CHECK (offer_kind = 'offerCode' OR kind = 'offer'),
+            UNIQUE (campaign, offer_kind, offer, kind, key)
+        );
+        INSERT INTO connect_resources_v6 (id, campaign, offer, kind, key, request_id, resource_type, state, asc_id,
+            body_digest, error, updated_at, offer_kind)
+        SELECT id, campaign, offer, kind, key, request_id, resource_type, state, asc_id, body_digest, error,
+            updated_at, 'offerCode'
+        FROM connect_resources ORDER BY id;
+        DROP TABLE connect_resources;
+        ALTER TABLE connect_resources_v6 RENAME TO connect_resources;
         """
 
     /// The digest of each code row, the revision of each offer, and the code lanes.

@@ -184,18 +184,22 @@ final class SQLiteTransaction: LedgerTransaction {
 
     // MARK: App Store Connect resources
 
-    func connectResourceRows(campaign: String, resource: (offer: String, kind: String, key: String)?) async throws
-        -> [[LedgerValue]]
-    {
-        let columns =
-            "id, campaign, offer, kind, key, request_id, resource_type, state, asc_id, body_digest, error, "
-            + "updated_at"
+    /// The columns of a `connect_resources` row, as ``LedgerRow/ConnectResource`` decodes them.
+    static let resourceColumns =
+        "id, campaign, offer, kind, key, request_id, resource_type, state, asc_id, body_digest, error, updated_at, "
+        + "offer_kind"
+
+    func connectResourceRows(campaign: String, resource: ConnectResourceKey?) async throws -> [[LedgerValue]] {
+        let columns = Self.resourceColumns
         guard let resource else {
             return try await rows("SELECT \(columns) FROM connect_resources WHERE campaign = ? ORDER BY id", [campaign])
         }
         return try await rows(
-            "SELECT \(columns) FROM connect_resources WHERE campaign = ? AND offer = ? AND kind = ? AND key = ?",
-            [campaign, resource.offer, resource.kind, resource.key])
+            """
+            SELECT \(columns) FROM connect_resources
+            WHERE campaign = ? AND offer_kind = ? AND offer = ? AND kind = ? AND key = ?
+            """,
+            [campaign, resource.offerKind, resource.offer, resource.kind, resource.key])
     }
 
     func createdConnectIds(kinds: [String]) async throws -> [[LedgerValue]] {
@@ -359,15 +363,15 @@ final class SQLiteTransaction: LedgerTransaction {
         try await execute(
             """
             INSERT INTO connect_resources (campaign, offer, kind, key, request_id, resource_type, state, asc_id,
-            body_digest, error, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (campaign, offer, kind, key) DO UPDATE SET request_id = excluded.request_id,
+            body_digest, error, updated_at, offer_kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (campaign, offer_kind, offer, kind, key) DO UPDATE SET request_id = excluded.request_id,
             resource_type = excluded.resource_type, state = excluded.state, asc_id = excluded.asc_id,
             body_digest = excluded.body_digest, error = excluded.error, updated_at = excluded.updated_at
             """,
             [
                 resource.campaign, resource.offer, resource.kind.rawValue, resource.key, resource.requestId,
                 resource.resourceType, resource.state.rawValue, resource.id, resource.bodyDigest, resource.error,
-                LedgerTimestamp.text(resource.updatedAt),
+                LedgerTimestamp.text(resource.updatedAt), resource.offerKind.rawValue,
             ])
     }
 
@@ -393,11 +397,7 @@ final class SQLiteTransaction: LedgerTransaction {
                 FROM assignments WHERE id > ? ORDER BY id
                 """
             case .connectResources:
-                """
-                SELECT id, campaign, offer, kind, key, request_id, resource_type, state, asc_id, body_digest, error,
-                    updated_at
-                FROM connect_resources WHERE id > ? ORDER BY id
-                """
+                "SELECT \(Self.resourceColumns) FROM connect_resources WHERE id > ? ORDER BY id"
             }
         return try await rows(select + " LIMIT ?", [afterKey, limit])
     }

@@ -113,10 +113,9 @@ package protocol LedgerTransaction {
 
     // MARK: App Store Connect resources
 
-    /// ``LedgerRow/ConnectResource/columns`` of the campaign's resources, in `id` order; of one
-    /// resource when `kind` and `key` are given (and `offer`).
-    func connectResourceRows(campaign: String, resource: (offer: String, kind: String, key: String)?) async throws
-        -> [[LedgerValue]]
+    /// The columns ``LedgerRow/ConnectResource/init(_:path:)`` decodes, of the campaign's
+    /// resources in `id` order; of one resource when it is given (its offer kind, offer, kind and key).
+    func connectResourceRows(campaign: String, resource: ConnectResourceKey?) async throws -> [[LedgerValue]]
     /// The App Store Connect ids recorded as created, of every campaign, for these kinds.
     func createdConnectIds(kinds: [String]) async throws -> [[LedgerValue]]
 
@@ -164,6 +163,22 @@ package protocol LedgerTransaction {
     func finishLoad() async throws
     /// How many rows each table holds (codes per batch).
     func rowCounts() async throws -> LedgerRow.Counts
+}
+
+/// What identifies an App Store Connect resource within its campaign (the raw values of
+/// ``ConnectResource``'s `offerKind`, `offer`, `kind` and `key`).
+package struct ConnectResourceKey: Sendable {
+    package let offerKind: String
+    package let offer: String
+    package let kind: String
+    package let key: String
+
+    package init(_ resource: ConnectResource) {
+        offerKind = resource.offerKind.rawValue
+        offer = resource.offer
+        kind = resource.kind.rawValue
+        key = resource.key
+    }
 }
 
 /// The tables a copy reads row by row (batches and codes have their own reads).

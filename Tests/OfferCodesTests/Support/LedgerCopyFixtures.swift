@@ -91,6 +91,12 @@ enum LedgerCopyFixtures {
             "spring", "Apple", .oneTimeUse, key: ConnectResource.key(kind: .oneTimeUse, batchIndex: 1),
             request: "offer-3-one-time-use-2", type: "subscriptionOfferCodeOneTimeUseCodes")
         try await ledger.recordConnectResources([appleBatch])
+        // A promotional offer has no offers row: it is the campaign's, identified by its offer identifier.
+        let comeback = ConnectResource(
+            campaign: "spring", offerKind: .promotionalOffer, offer: "comeback_3", kind: .offer, key: "",
+            requestId: "promotional-offer-1", resourceType: "subscriptionPromotionalOffers", state: .planned,
+            bodyDigest: digest("7f"), updatedAt: time(0))
+        try await ledger.recordConnectResources([comeback])
         try await ledger.recordConnectResources([
             half.with(state: .sent, at: time(1)), halfCode.with(state: .sent, at: time(1)),
             gems.with(state: .sent, at: time(1)), apple.with(state: .sent, at: time(1)),
@@ -106,6 +112,7 @@ enum LedgerCopyFixtures {
             fall.with(state: .created, id: "6744210002", at: time(2.25)),
             fallCode.with(state: .created, id: "6744210003", at: time(2.5)),
             appleBatch.with(state: .created, id: "b2c3d4e5-0000-4000-8000-00000000000a", at: time(3.999)),
+            comeback.with(state: .created, id: "6744210004", at: time(4)),
         ])
     }
 
@@ -273,9 +280,7 @@ enum LedgerCopyFixtures {
         func laneCounts(batchId: Int64, personalLanes: Int64?) async throws -> [[LedgerValue]] {
             try await tx.laneCounts(batchId: batchId, personalLanes: personalLanes)
         }
-        func connectResourceRows(campaign: String, resource: (offer: String, kind: String, key: String)?)
-            async throws -> [[LedgerValue]]
-        {
+        func connectResourceRows(campaign: String, resource: ConnectResourceKey?) async throws -> [[LedgerValue]] {
             try await tx.connectResourceRows(campaign: campaign, resource: resource)
         }
         func createdConnectIds(kinds: [String]) async throws -> [[LedgerValue]] {
