@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
-"""A strict local stand-in for the App Store Connect API's offer-code endpoints and look-ups (a TEST TOOL).
+"""A strict local stand-in for the App Store Connect API's offer endpoints and look-ups (a TEST TOOL).
 
-`offerkit codes apply` sends a campaign's offer-code plan to App Store Connect; no test can reach
-Apple, so the tests run this server instead. It is at least as strict as Apple's documentation:
-every request body is validated against Apple's own 4.4.1 request schema and against a strict copy
-that refuses unknown members; every JSON answer is validated against Apple's response schema before
-it is sent; bearer tokens are verified (ES256, `kid`, `aud`, `iss` or `sub`, lifetime); the
-documented offer-code rules are enforced with Apple-format error bodies; and a control API under
-`/_standin/` exposes the state, changes the configuration and injects faults (dropped connections,
-429s, 5xx, slow answers). See README.md next to this file for the rules, the error codes (which are
-documented by Apple and which are guesses) and the control API.
+`offerkit codes apply` sends a campaign's plan to App Store Connect: offer codes, and promotional,
+introductory and win-back offers of subscriptions; no test can reach Apple, so the tests run this
+server instead. It is at least as strict as Apple's documentation: every request body is validated
+against Apple's own 4.4.1 request schema and against a strict copy that refuses unknown members;
+every JSON answer is validated against Apple's response schema before it is sent; bearer tokens are
+verified (ES256, `kid`, `aud`, `iss` or `sub`, lifetime); the documented rules of each kind of offer
+are enforced with Apple-format error bodies; the lists a client reads after an unknown outcome are
+served (offer codes, and a subscription's promotional, introductory and win-back offers); and a
+control API under `/_standin/` exposes the state, changes the configuration and injects faults
+(dropped connections, 429s, 5xx, slow answers). See README.md next to this file for the rules, the
+error codes (which are documented by Apple and which are guesses) and the control API.
 
 Usage:
   app_store_connect.py --schemas SCHEMAS_JSON --public-key PEM --key-id KEY_ID
@@ -63,6 +65,37 @@ TERRITORY = re.compile(r"^[A-Z]{3}$")
 CUSTOM_CODE = re.compile(r"^[A-Za-z0-9]+$")
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
+# Promotional, introductory and win-back offers (README.md lists each rule with its source):
+# "You can have up to 10 subscription offers active at any given time per subscription" (StoreKit,
+# Setting Up Subscription Offers).
+PROMOTIONAL_OFFERS_PER_SUBSCRIPTION = 10
+# "You can have one current and one future introductory offer set up per country or region" (App Store
+# Connect Help, Reference > Pricing and availability).
+INTRODUCTORY_OFFERS_PER_TERRITORY = 2
+# "a maximum of 350 win-back offers per subscription", "a maximum of 5 win-back offers per storefront, per
+# subscription at a time" (App Store Connect Help, Set up win-back offers).
+WIN_BACK_OFFERS_PER_SUBSCRIPTION = 350
+WIN_BACK_OFFERS_PER_TERRITORY_AT_A_TIME = 5
+# WinBackOfferCreateRequest.Data.Attributes (App Store Connect API): "Possible values are 1 to 24 (months
+# as integers), 36 (3 years), 48 (4 years), and 60 (5 years)"; the wait between offers "Possible values are
+# 2 to 24 months"; "Minimum length for a win-back offer is 3 days"; referenceName "alphanumeric characters,
+# spaces, periods, and underscores, up to 65 characters"; offerId "alphanumeric characters, periods, and
+# underscores, up to 100 characters".
+WIN_BACK_PAID_MONTHS = frozenset(range(1, 25)) | {36, 48, 60}
+WIN_BACK_WAIT_MONTHS = range(2, 25)
+WIN_BACK_MINIMUM_DAYS = 3
+WIN_BACK_REFERENCE_NAME = re.compile(r"[A-Za-z0-9 ._]{1,65}")  # used with fullmatch
+WIN_BACK_OFFER_ID = re.compile(r"[A-Za-z0-9._]{1,100}")  # used with fullmatch
+# Not in the stored copies of Apple's pages (reported from App Store Connect Help, as OfferKit's validator
+# cites it): the months since a customer last subscribed range over 1 to 24.
+WIN_BACK_SINCE_MONTHS = range(1, 25)
+# Durations per mode, reported from App Store Connect Help's table of supported durations (OfferKit's
+# validator applies the same reading): pay up front lasts a month to a year; pay as you go charges the
+# subscription's own period, a year at most in all; a free trial lasts any SubscriptionOfferDuration.
+PAY_UP_FRONT_DURATIONS = frozenset({"ONE_MONTH", "TWO_MONTHS", "THREE_MONTHS", "SIX_MONTHS", "ONE_YEAR"})
+PAY_AS_YOU_GO_MAXIMUM_PERIODS = {"ONE_WEEK": 12, "ONE_MONTH": 12, "TWO_MONTHS": 6, "THREE_MONTHS": 4,
+                                 "SIX_MONTHS": 2, "ONE_YEAR": 1}
+
 NOT_AUTHORIZED_DETAIL = ("Provide a properly configured and signed bearer token, and make sure that it has not "
                          "expired. Learn more about Generating Tokens for API Requests "
                          "https://developer.apple.com/go/?id=api-generating-tokens")
@@ -77,7 +110,10 @@ class Kind:
 
     def __init__(self, type_, role, family, version="v1", **extra):
         self.type = type_
-        self.role = role            # "offer", "oneTimeUse", "custom", "price"
+        # "offer" (offer codes), "oneTimeUse", "custom", "price", "subscriptionOffer" (promotional and
+        # win-back offers: prices inline, an identifier unique among the subscription's offers),
+        # "introductory" (one territory and price point each)
+        self.role = role
         self.family = family        # "subscription" or "inAppPurchase"
         self.version = version
         for key, value in extra.items():
@@ -107,12 +143,35 @@ KINDS = {
     "inAppPurchaseOfferPrices": Kind(
         "inAppPurchaseOfferPrices", "price", "inAppPurchase", offer_type="inAppPurchaseOfferCodes",
         price_point_relationship="pricePoint", price_point_type="inAppPurchasePricePoints"),
+    # `identifier`, `name_attribute`, `periods`: the attributes holding the offer identifier, the reference name
+    # and the number of periods; `shows_subscription`: whether Apple's response schema has a subscription
+    # relationship.
+    "subscriptionPromotionalOffers": Kind(
+        "subscriptionPromotionalOffers", "subscriptionOffer", "subscription", product_type="subscriptions",
+        product_relationship="subscription", price_type="subscriptionPromotionalOfferPrices",
+        price_point_relationship="subscriptionPricePoint", price_point_type="subscriptionPricePoints",
+        identifier="offerCode", name_attribute="name", periods="numberOfPeriods", shows_subscription=True),
+    "winBackOffers": Kind(
+        "winBackOffers", "subscriptionOffer", "subscription", product_type="subscriptions",
+        product_relationship="subscription", price_type="winBackOfferPrices",
+        price_point_relationship="subscriptionPricePoint", price_point_type="subscriptionPricePoints",
+        identifier="offerId", name_attribute="referenceName", periods="periodCount", shows_subscription=False),
+    "subscriptionIntroductoryOffers": Kind(
+        "subscriptionIntroductoryOffers", "introductory", "subscription", product_type="subscriptions",
+        product_relationship="subscription", price_point_relationship="subscriptionPricePoint",
+        price_point_type="subscriptionPricePoints", periods="numberOfPeriods"),
+    "subscriptionPromotionalOfferPrices": Kind(
+        "subscriptionPromotionalOfferPrices", "price", "subscription", offer_type="subscriptionPromotionalOffers",
+        price_point_relationship="subscriptionPricePoint", price_point_type="subscriptionPricePoints"),
+    "winBackOfferPrices": Kind(
+        "winBackOfferPrices", "price", "subscription", offer_type="winBackOffers",
+        price_point_relationship="subscriptionPricePoint", price_point_type="subscriptionPricePoints"),
 }
 
 PRODUCT_COLLECTIONS = {"subscriptions": "subscriptionOfferCodes", "inAppPurchases": "inAppPurchaseOfferCodes"}
 
-# The look-ups a campaign's ids come from (the `subscription_offers` set's GET lists; its offer operations
-# are not served yet): path template -> what the catalog lists there.
+# The look-ups a campaign's ids come from (GET lists of the `subscription_offers` set): path template -> what
+# the catalog lists there.
 LOOKUPS = {
     "/v1/apps": "apps",
     "/v1/apps/{id}/subscriptionGroups": "subscriptionGroups",
@@ -122,8 +181,39 @@ LOOKUPS = {
     "/v2/inAppPurchases/{id}/pricePoints": "inAppPurchasePricePoints",
 }
 
+# The offer operations of the `subscription_offers` set the stand-in serves (with the look-ups, all it loads of
+# that set's paths: the set's other operations answer 404 as any other path).
+SUBSCRIPTION_OFFER_OPERATIONS = (
+    ("post", "/v1/subscriptionPromotionalOffers"), ("get", "/v1/subscriptionPromotionalOffers/{id}"),
+    ("get", "/v1/subscriptionPromotionalOffers/{id}/prices"), ("get", "/v1/subscriptions/{id}/promotionalOffers"),
+    ("post", "/v1/subscriptionIntroductoryOffers"), ("get", "/v1/subscriptions/{id}/introductoryOffers"),
+    ("post", "/v1/winBackOffers"), ("get", "/v1/winBackOffers/{id}"), ("get", "/v1/winBackOffers/{id}/prices"),
+    ("get", "/v1/subscriptions/{id}/winBackOffers"),
+)
+
+# Query parameters served beyond `limit`, `cursor` and `fields[…]`, per operation, with the `include` values
+# served; every other parameter Apple documents answers 501 (so a client that needs it notices at once).
+SERVED_PARAMETERS = {
+    "/v1/subscriptions/{id}/pricePoints": {"filter[territory]", "include"},
+    "/v2/inAppPurchases/{id}/pricePoints": {"filter[territory]", "include"},
+    "/v1/subscriptions/{id}/promotionalOffers": {"filter[territory]", "include", "limit[prices]"},
+    "/v1/subscriptionPromotionalOffers/{id}": {"include", "limit[prices]"},
+    "/v1/subscriptionPromotionalOffers/{id}/prices": {"filter[territory]", "include"},
+    "/v1/subscriptions/{id}/introductoryOffers": {"filter[territory]", "include"},
+    "/v1/subscriptions/{id}/winBackOffers": {"include", "limit[prices]"},
+    "/v1/winBackOffers/{id}": {"include", "limit[prices]"},
+    "/v1/winBackOffers/{id}/prices": {"filter[territory]", "include"},
+}
+SERVED_INCLUDES = {"territory", "subscriptionPricePoint", "prices"}  # not `subscription` (501)
+PRICES_INCLUDED_DEFAULT = 50  # `limit[prices]` when not given: its documented maximum (the stand-in's choice)
+
 # (collection of the parent, relationship name) -> kind of the related resources
 RELATED = {
+    ("subscriptions", "promotionalOffers"): "subscriptionPromotionalOffers",
+    ("subscriptions", "introductoryOffers"): "subscriptionIntroductoryOffers",
+    ("subscriptions", "winBackOffers"): "winBackOffers",
+    ("subscriptionPromotionalOffers", "prices"): "subscriptionPromotionalOfferPrices",
+    ("winBackOffers", "prices"): "winBackOfferPrices",
     ("subscriptions", "offerCodes"): "subscriptionOfferCodes",
     ("inAppPurchases", "offerCodes"): "inAppPurchaseOfferCodes",
     ("subscriptionOfferCodes", "oneTimeUseCodes"): "subscriptionOfferCodeOneTimeUseCodes",
@@ -147,7 +237,7 @@ class Resource:
         self.product = product        # (type, id) of the product
         self.created_on = created_on  # the stand-in's today at creation (for the quarter limits)
         self.prices = []              # offers: price resource ids, in the order sent
-        self.relationships = {}       # prices: territory and price point
+        self.relationships = {}       # prices and introductory offers: territory and price point
         self.values_seed = None       # one-time-use batches: the codes are drawn from this at creation
         self.values = None            # ... and materialized on the first ready GET
         self.values_requests = 0
@@ -157,9 +247,9 @@ class Resource:
         entry = {"type": self.kind.type, "id": self.id, "order": self.order, "attributes": self.attributes,
                  "parent": {"type": self.parent[0], "id": self.parent[1]},
                  "product": {"type": self.product[0], "id": self.product[1]}, "createdOn": self.created_on}
-        if self.kind.role == "offer":
+        if self.kind.role in ("offer", "subscriptionOffer"):
             entry["prices"] = list(self.prices)
-        if self.kind.role == "price":
+        if self.kind.role in ("price", "introductory"):
             entry["relationships"] = self.relationships
         if self.kind.role == "oneTimeUse":
             entry["valuesRequests"] = self.values_requests
@@ -193,6 +283,8 @@ class Catalog:
             raise ValueError('the catalog must be {"apps": [...], "prices": {...}}')
         self.apps, self.group_subscriptions, self.app_groups, self.app_purchases = [], {}, {}, {}
         self.subscription_ids, self.purchase_ids, seen = [], [], set()
+        self.group_of, self.period_of = {}, {}  # subscription id -> its group's id, its subscriptionPeriod
+        self._points = {}                       # (product id, point id) -> price point, made on first use
 
         def entry(value, where, fields, type_):
             if not isinstance(value, dict) or not isinstance(value.get("id"), str) or not value["id"]:
@@ -214,6 +306,8 @@ class Catalog:
                     members.append(entry(subscription, f"{where}.subscriptionGroups[{g}].subscriptions[{i}]",
                                          self.SUBSCRIPTION_FIELDS, "subscriptions"))
                     self.subscription_ids.append(subscription["id"])
+                    self.group_of[subscription["id"]] = group["id"]
+                    self.period_of[subscription["id"]] = members[-1]["attributes"].get("subscriptionPeriod")
             purchases = self.app_purchases.setdefault(app["id"], [])
             for i, purchase in enumerate(self._array(app, "inAppPurchases", where)):
                 purchases.append(entry(purchase, f"{where}.inAppPurchases[{i}]", self.PURCHASE_FIELDS, "inAppPurchases"))
@@ -260,6 +354,14 @@ class Catalog:
         return [self._price_point(what, id_, territory, index, price)
                 for territory, entry in self.prices.items()
                 for index, price in enumerate(entry["customerPrices"])]
+
+    def subscription_price_point(self, product_id, point_id):
+        """The catalog's price point `point_id` of subscription `product_id` (as `list` makes it), or None."""
+        if not self._points.get((product_id, None)):
+            points = self.list("subscriptionPricePoints", product_id) or []
+            self._points.update({(product_id, point["id"]): point for point in points})
+            self._points[(product_id, None)] = True
+        return self._points.get((product_id, point_id))
 
     @staticmethod
     def _price_point(type_, product_id, territory, index, price):
@@ -455,7 +557,7 @@ class Route:
 
 
 class Routes:
-    """The operations of Apple's offer-code paths document: 404 for other paths, 405 for other methods."""
+    """The operations served (of Apple's paths documents): 404 for other paths, 405 for other methods."""
 
     def __init__(self, paths):
         self.routes = []
@@ -784,6 +886,7 @@ class StandIn(standin_support.StandInApp):
                                    f"The parameter '{name}' was given more than once", parameter=name)
             params[name] = value
         listing = "limit" in route.parameters
+        served = SERVED_PARAMETERS.get(route.template, set())
         for name, value in params.items():
             if name == "cursor" and listing:
                 continue
@@ -791,35 +894,39 @@ class StandIn(standin_support.StandInApp):
             if documented is None:
                 raise ApiError.one(400, "PARAMETER_ERROR.ILLEGAL", "A parameter was used illegally",
                                    f"The parameter '{name}' can not be used with this request", parameter=name)
-            if name == "limit":
+            allowed = documented.get("schema", {}).get("items", {}).get("enum", [])
+            if name == "limit" or (name.startswith("limit[") and name in served):
                 maximum = documented.get("schema", {}).get("maximum", PAGE_MAX)
                 if not re.fullmatch(r"[0-9]{1,5}", value) or not 1 <= int(value) <= maximum:
-                    raise ApiError.one(400, "PARAMETER_ERROR.INVALID", "A parameter has an invalid value",
-                                       f"'{value}' is not a valid value for the parameter 'limit': expected an "
-                                       f"integer from 1 to {maximum}", parameter="limit")
-            elif name == "filter[territory]" and route.template in LOOKUPS:
+                    raise self._invalid_parameter(name, f"'{value}' is not a valid value for the parameter '{name}': "
+                                                        f"expected an integer from 1 to {maximum}")
+            elif name == "filter[territory]" and name in served:
                 for territory in value.split(","):
-                    if not TERRITORY.match(territory):
-                        raise ApiError.one(400, "PARAMETER_ERROR.INVALID", "A parameter has an invalid value",
-                                           f"'{territory}' is not a valid territory id for 'filter[territory]'",
-                                           parameter=name)
-            elif name == "include" and route.template in LOOKUPS and LOOKUPS[route.template].endswith("PricePoints"):
-                allowed = documented.get("schema", {}).get("items", {}).get("enum", [])
+                    if not TERRITORY.fullmatch(territory):
+                        raise self._invalid_parameter(name, f"'{territory}' is not a valid territory id for '{name}'")
+            elif name == "include" and name in served:
                 for field in value.split(","):
                     if field not in allowed:
-                        raise ApiError.one(400, "PARAMETER_ERROR.INVALID", "A parameter has an invalid value",
-                                           f"'{field}' is not a valid relationship name for 'include'", parameter=name)
+                        raise self._invalid_parameter(name, f"'{field}' is not a valid relationship name for 'include'")
+                    if field not in SERVED_INCLUDES:
+                        raise self._not_implemented(name, f"include={field}")
             elif name.startswith("fields["):
-                allowed = documented.get("schema", {}).get("items", {}).get("enum", [])
                 for field in value.split(","):
                     if field not in allowed:
-                        raise ApiError.one(400, "PARAMETER_ERROR.INVALID", "A parameter has an invalid value",
-                                           f"'{field}' is not a valid field name for '{name}'", parameter=name)
+                        raise self._invalid_parameter(name, f"'{field}' is not a valid field name for '{name}'")
             else:
-                raise ApiError.one(501, "NOT_IMPLEMENTED_BY_STAND_IN", "The stand-in does not implement this parameter",
-                                   f"App Store Connect documents '{name}' for this request, but the local stand-in "
-                                   f"does not implement it", parameter=name)
+                raise self._not_implemented(name, f"'{name}'")
         return params
+
+    @staticmethod
+    def _invalid_parameter(name, detail):
+        return ApiError.one(400, "PARAMETER_ERROR.INVALID", "A parameter has an invalid value", detail, parameter=name)
+
+    @staticmethod
+    def _not_implemented(name, what):
+        return ApiError.one(501, "NOT_IMPLEMENTED_BY_STAND_IN", "The stand-in does not implement this parameter",
+                            f"App Store Connect documents {what} for this request, but the local stand-in does not "
+                            "implement it", parameter=name)
 
     def _request_document(self, route, headers, body):
         if media_type(headers) != "application/json":
@@ -877,6 +984,10 @@ class StandIn(standin_support.StandInApp):
         attributes = data["attributes"]
         if kind.role == "offer":
             resource, repeated = self._create_offer(kind, data, document.get("included", []))
+        elif kind.role == "subscriptionOffer":
+            resource, repeated = self._create_subscription_offer(kind, data, document.get("included", [])), False
+        elif kind.role == "introductory":
+            resource, repeated = self._create_introductory_offer(kind, data, document.get("included", [])), False
         else:
             resource, repeated = self._create_child(kind, data, attributes)
         body = {"data": self._serialize(resource), "links": {"self": self.base_url + path}}
@@ -1034,6 +1145,316 @@ class StandIn(standin_support.StandInApp):
             return f"The price point '{point_id}' is for territory {decoded['t']}, not {territory}"
         return None
 
+    # -- promotional, introductory and win-back offers -------------------------------------------
+    # The rules and their sources: README.md, "The rules"; the numbers: the constants at the top.
+
+    def _create_subscription_offer(self, kind, data, included):
+        """A promotional or win-back offer and its inline prices. Creating the same offer again (same
+        subscription and identifier) is refused, as the identifier must be unique, and counted in
+        `repeatedCreates`."""
+        attributes, relationships = data["attributes"], data["relationships"]
+        subscription = relationships["subscription"]["data"]["id"]
+        errors = self._subscription_errors(subscription) + self._terms_errors(kind, attributes, subscription)
+        if kind.type == "winBackOffers":
+            errors += self._win_back_errors(attributes)
+        else:
+            for member in ("name", "offerCode"):
+                if not attributes[member].strip():
+                    errors.append(attribute_invalid(f"{member} must not be empty", f"/data/attributes/{member}"))
+        prices = self._price_entries(kind, attributes["offerMode"], subscription, relationships["prices"]["data"],
+                                     included, errors)
+        if errors:
+            self._rule_failure(errors)
+        with self.lock:
+            self._check_unique(kind, subscription, attributes)
+            siblings = self._offers_of(kind.type, subscription)
+            if kind.type == "winBackOffers":
+                self._check_win_back_limits(siblings, attributes, prices)
+            elif len(siblings) >= PROMOTIONAL_OFFERS_PER_SUBSCRIPTION:
+                self._rule_failure([state_error(
+                    f"Subscription {subscription} already has {len(siblings)} promotional offers; at most "
+                    f"{PROMOTIONAL_OFFERS_PER_SUBSCRIPTION} may be active at a time", "/data")], locked=True)
+            subscription_ref = ("subscriptions", subscription)
+            offer = self._store(kind, dict(attributes), subscription_ref, subscription_ref)
+            for territory, point in prices:
+                price = self._store(KINDS[kind.price_type], {}, (kind.type, offer.id), subscription_ref)
+                price.relationships = {"territory": territory, "pricePoint": point}
+                offer.prices.append(price.id)
+            return offer
+
+    def _create_introductory_offer(self, kind, data, included):
+        """An introductory offer of one territory. Creating it again (same subscription, territory and
+        startDate) is refused, as its dates overlap the first one's, and counted in `repeatedCreates`."""
+        if included:
+            raise ApiError.one(501, "NOT_IMPLEMENTED_BY_STAND_IN", "The stand-in does not implement this member",
+                               "App Store Connect documents inline price points (included) for this request, but "
+                               "the local stand-in does not implement them: name an existing price point",
+                               pointer="/included")
+        attributes, relationships = data["attributes"], data["relationships"]
+        subscription = relationships["subscription"]["data"]["id"]
+        errors = self._subscription_errors(subscription) + self._terms_errors(kind, attributes, subscription)
+        territory = self._introductory_territory(relationships, errors)
+        point = self._introductory_price_point(attributes["offerMode"], subscription, territory, relationships,
+                                               errors)
+        errors += self._introductory_date_errors(attributes)
+        if errors:
+            self._rule_failure(errors)
+        with self.lock:
+            self._check_introductory_overlap(kind, subscription, territory, attributes)
+            subscription_ref = ("subscriptions", subscription)
+            offer = self._store(kind, dict(attributes), subscription_ref, subscription_ref)
+            offer.relationships = {"territory": territory, "pricePoint": point}
+            return offer
+
+    def _subscription_errors(self, subscription):
+        """409 entries when `subscription` is not one of the app's subscriptions (the POSTs document no 404)."""
+        if subscription in self.products["subscriptions"]:
+            return []
+        hint = " (it is one of the app's inAppPurchases)" if subscription in self.products["inAppPurchases"] else ""
+        return [relationship_invalid(f"There is no resource of type 'subscriptions' with id '{subscription}' in "
+                                     f"this app{hint}", "/data/relationships/subscription/data/id")]
+
+    def _terms_errors(self, kind, attributes, subscription):
+        """409 entries for a number of periods or a duration the offer's mode does not allow: periods as for offer
+        codes (1 for FREE_TRIAL and PAY_UP_FRONT); durations as README.md reports them."""
+        mode, duration, periods = attributes["offerMode"], attributes["duration"], attributes[kind.periods]
+        periods_pointer, duration_pointer = f"/data/attributes/{kind.periods}", "/data/attributes/duration"
+        errors = []
+        if mode in ("FREE_TRIAL", "PAY_UP_FRONT") and periods != 1:
+            errors.append(attribute_invalid(f"{kind.periods} must be 1 for offerMode {mode}, not {periods}",
+                                            periods_pointer))
+        if mode == "PAY_UP_FRONT" and duration not in PAY_UP_FRONT_DURATIONS:
+            errors.append(attribute_invalid(f"A PAY_UP_FRONT offer lasts one to twelve months "
+                                            f"({', '.join(sorted(PAY_UP_FRONT_DURATIONS))}), not {duration}",
+                                            duration_pointer))
+        if mode != "PAY_AS_YOU_GO":
+            return errors
+        maximum = PAY_AS_YOU_GO_MAXIMUM_PERIODS.get(duration)
+        period = self.catalog.period_of.get(subscription)  # known only for the catalog's subscriptions
+        if maximum is None:
+            errors.append(attribute_invalid(f"{duration} is not a subscription period; a PAY_AS_YOU_GO offer charges "
+                                            "for each of the subscription's own periods", duration_pointer))
+        elif period and period != duration:
+            errors.append(attribute_invalid(f"{duration} is not the period of subscription {subscription} "
+                                            f"({period}); a PAY_AS_YOU_GO offer charges for each of its periods",
+                                            duration_pointer))
+        if not 1 <= periods <= (maximum or 12):
+            errors.append(attribute_invalid(f"{kind.periods} must be 1 to {maximum or 12} for a PAY_AS_YOU_GO offer "
+                                            f"of {duration} periods (a year at most), not {periods}", periods_pointer))
+        return errors
+
+    def _win_back_errors(self, attributes):
+        """409 entries for what WinBackOfferCreateRequest's attributes document (names, eligibility, dates)."""
+        errors = []
+
+        def invalid(detail, member):
+            errors.append(attribute_invalid(detail, "/data/attributes/" + member))
+
+        if not WIN_BACK_REFERENCE_NAME.fullmatch(attributes["referenceName"]):
+            invalid("referenceName must be 1 to 65 letters, digits, spaces, periods and underscores", "referenceName")
+        if not WIN_BACK_OFFER_ID.fullmatch(attributes["offerId"]):
+            invalid("offerId must be 1 to 100 letters, digits, periods and underscores", "offerId")
+        paid = attributes["customerEligibilityPaidSubscriptionDurationInMonths"]
+        if paid not in WIN_BACK_PAID_MONTHS:
+            invalid(f"{paid} is not a paid subscription duration: 1 to 24 months, 36, 48 or 60",
+                    "customerEligibilityPaidSubscriptionDurationInMonths")
+        since, member = (attributes["customerEligibilityTimeSinceLastSubscribedInMonths"],
+                         "customerEligibilityTimeSinceLastSubscribedInMonths")
+        for end in ("minimum", "maximum"):
+            if end not in since:
+                invalid(f"{member} needs its {end}", f"{member}/{end}")
+            elif since[end] not in WIN_BACK_SINCE_MONTHS:
+                invalid(f"{since[end]} months since the last subscription is outside 1 to 24", f"{member}/{end}")
+        if "minimum" in since and "maximum" in since and since["minimum"] > since["maximum"]:
+            invalid(f"the minimum {since['minimum']} is above the maximum {since['maximum']}", member)
+        wait = attributes.get("customerEligibilityWaitBetweenOffersInMonths")
+        if wait is not None and wait not in WIN_BACK_WAIT_MONTHS:
+            invalid(f"{wait} months between offers is outside 2 to 24", "customerEligibilityWaitBetweenOffersInMonths")
+        start, end = self._span(attributes)
+        earliest = self.today() + datetime.timedelta(days=1)
+        if start < earliest:
+            invalid(f"startDate {start} is before {earliest}: the first available date is today + 1 day",
+                    "startDate")
+        if end is not None and end < start + datetime.timedelta(days=WIN_BACK_MINIMUM_DAYS):
+            invalid(f"endDate {end} is less than {WIN_BACK_MINIMUM_DAYS} days after startDate {start}: a win-back "
+                    f"offer runs for {WIN_BACK_MINIMUM_DAYS} days at least", "endDate")
+        return errors
+
+    def _introductory_territory(self, relationships, errors):
+        """The one territory of an introductory offer, or None with an entry in `errors`."""
+        data = (relationships.get("territory") or {}).get("data")
+        if data is None:
+            errors.append(conflict("ENTITY_ERROR.RELATIONSHIP.REQUIRED",
+                                   "The provided entity is missing a required relationship",
+                                   "An introductory offer is for one territory: name it",
+                                   "/data/relationships/territory"))
+            return None
+        if not TERRITORY.fullmatch(data["id"]):
+            errors.append(relationship_invalid(f"'{data['id']}' is not a territory (a three-letter code such as USA)",
+                                               "/data/relationships/territory/data/id"))
+            return None
+        return data["id"]
+
+    def _introductory_price_point(self, mode, subscription, territory, relationships, errors):
+        """The price point of an introductory offer (None for a FREE_TRIAL), as for an offer code's prices."""
+        relationship = relationships.get("subscriptionPricePoint")
+        point = relationship.get("data") if relationship is not None else None
+        pointer = "/data/relationships/subscriptionPricePoint"
+        if mode == "FREE_TRIAL":
+            if relationship is not None:
+                errors.append(relationship_invalid("A FREE_TRIAL offer has no price point", pointer))
+            return None
+        if point is None:
+            errors.append(conflict("ENTITY_ERROR.RELATIONSHIP.REQUIRED",
+                                   "The provided entity is missing a required relationship",
+                                   f"A {mode} introductory offer needs a price point", pointer))
+            return None
+        problem = territory and self._price_point_problem(point["id"], subscription, territory)
+        if problem:
+            errors.append(relationship_invalid(problem, pointer + "/data/id"))
+        return point["id"]
+
+    def _introductory_date_errors(self, attributes):
+        """startDate not before today; endDate after startDate (after today without one)."""
+        today, errors = self.today(), []
+        start, end = self._span(attributes, today)
+        if start < today:
+            errors.append(attribute_invalid(f"startDate {start} is in the past (today is {today})",
+                                            "/data/attributes/startDate"))
+        if end is not None and end <= max(start, today):
+            errors.append(attribute_invalid(f"endDate {end} is not after {max(start, today)}",
+                                            "/data/attributes/endDate"))
+        return errors
+
+    def _check_introductory_overlap(self, kind, subscription, territory, attributes):
+        """Refuses an introductory offer whose dates overlap another's of the subscription in the territory, or a
+        third one not yet ended there (one current and one future); call under the lock."""
+        today = self.today()
+        span = self._span(attributes, today)
+        running = [offer for offer in self._offers_of(kind.type, subscription)
+                   if offer.relationships["territory"] == territory and not self._ended(offer, today)]
+        clash = next((offer for offer in running if self._overlap(self._stored_span(offer), span)), None)
+        pointer = "/data/relationships/territory/data/id"
+        if clash is not None:
+            if clash.attributes.get("startDate") == attributes.get("startDate"):
+                self._count("repeatedCreates")
+                self.counters["repeatedCreateLog"].append(
+                    {"type": kind.type, "product": subscription, "territory": territory,
+                     "startDate": attributes.get("startDate"), "id": clash.id})
+            start, end = self._stored_span(clash)
+            self._rule_failure([state_error(
+                f"{territory} already has an introductory offer of subscription {subscription} ({clash.id}, from "
+                f"{start} to {end or 'no end'}) at the same time; a territory has one at a time", pointer)],
+                locked=True)
+        if len(running) >= INTRODUCTORY_OFFERS_PER_TERRITORY:
+            self._rule_failure([state_error(
+                f"{territory} already has a current and a future introductory offer of subscription {subscription} "
+                f"({', '.join(offer.id for offer in running)})", pointer)], locked=True)
+
+    def _check_unique(self, kind, subscription, attributes):
+        """Refuses an offer identifier another offer of the subscription's group has (compared ignoring case), and
+        a win-back reference name another offer of the group has; the same offer again (kind, subscription and
+        identifier) is counted in `repeatedCreates`. Call under the lock."""
+        identifier, errors = attributes[kind.identifier], []
+        # A win-back offerId and referenceName must not be used by a promotional offer, an offer code or another
+        # win-back offer (Create a Win-Back Offer), "in the same subscription group" (Set up win-back offers); an
+        # offer code's only name in the API is `name`, an introductory offer has none. A promotional offer's
+        # identifier is held to the same rule among promotional and win-back offers (a guess).
+        kinds = ("winBackOffers", "subscriptionPromotionalOffers") + (
+            ("subscriptionOfferCodes",) if kind.type == "winBackOffers" else ())
+        others = [resource for resource in self._group_offers(subscription) if resource.kind.type in kinds]
+
+        def identifier_of(other):
+            return other.attributes[getattr(other.kind, "identifier", "name")]
+
+        def repeats(other):
+            return other.kind is kind and other.product[1] == subscription and identifier_of(other) == identifier
+
+        same = [other for other in others if identifier_of(other).casefold() == identifier.casefold()]
+        if same:
+            other = next((other for other in same if repeats(other)), same[0])
+            if repeats(other):
+                self._count("repeatedCreates")
+                self.counters["repeatedCreateLog"].append(
+                    {"type": kind.type, "product": subscription, kind.identifier: identifier, "id": other.id})
+            errors.append(attribute_invalid(
+                f"The offer identifier '{identifier}' is already used by {other.kind.type} {other.id} of subscription "
+                f"{other.product[1]} in the same subscription group", f"/data/attributes/{kind.identifier}"))
+        name = attributes[kind.name_attribute]
+        if kind.type == "winBackOffers":
+            used = next((other for other in others if other.attributes[getattr(other.kind, "name_attribute", "name")]
+                         == name), None)
+            if used is not None:
+                errors.append(attribute_invalid(f"The reference name '{name}' is already used by {used.kind.type} "
+                                                f"{used.id} in the same subscription group",
+                                                "/data/attributes/referenceName"))
+        if errors:
+            self._rule_failure(errors, locked=True)
+
+    def _check_win_back_limits(self, siblings, attributes, prices):
+        """Apple's limits: win-back offers per subscription, and running at once per territory; under the lock."""
+        if len(siblings) >= WIN_BACK_OFFERS_PER_SUBSCRIPTION:
+            self._rule_failure([state_error(
+                f"The subscription already has {len(siblings)} win-back offers; at most "
+                f"{WIN_BACK_OFFERS_PER_SUBSCRIPTION}", "/data")], locked=True)
+        span, errors = self._span(attributes), []
+        for index, (territory, _) in enumerate(prices):
+            spans = [self._span(offer.attributes) for offer in siblings if territory in self._territories(offer)]
+            if self._most_at_once(spans, span) >= WIN_BACK_OFFERS_PER_TERRITORY_AT_A_TIME:
+                errors.append(state_error(
+                    f"{WIN_BACK_OFFERS_PER_TERRITORY_AT_A_TIME} win-back offers of the subscription already run in "
+                    f"{territory} at a time during this offer's dates; at most "
+                    f"{WIN_BACK_OFFERS_PER_TERRITORY_AT_A_TIME} per storefront at a time",
+                    f"/included/{index}/relationships/territory/data/id"))
+        if errors:
+            self._rule_failure(errors, locked=True)
+
+    def _offers_of(self, type_, subscription):
+        """The subscription's offers of `type_`, in creation order; call under the lock."""
+        return [self.resources[id_] for id_ in self.children.get(("subscriptions", subscription, type_), [])]
+
+    def _group_offers(self, subscription):
+        """Every offer of the subscriptions in `subscription`'s group (the catalog's groups; a subscription the
+        catalog does not know is a group of its own); call under the lock."""
+        group = self.catalog.group_of.get(subscription)
+        members = [id_ for id_ in self.products["subscriptions"]
+                   if id_ == subscription or (group is not None and self.catalog.group_of.get(id_) == group)]
+        return [offer for member in members
+                for type_ in ("subscriptionPromotionalOffers", "winBackOffers", "subscriptionOfferCodes")
+                for offer in self._offers_of(type_, member)]
+
+    def _territories(self, resource):
+        """The territories an offer or price is for; call under the lock."""
+        if resource.kind.role in ("offer", "subscriptionOffer"):
+            return {self.resources[id_].relationships["territory"] for id_ in resource.prices}
+        return {resource.relationships["territory"]}
+
+    @staticmethod
+    def _span(attributes, default_start=None):
+        """(startDate, endDate or None for no end) as dates; `default_start` when there is no startDate."""
+        start, end = attributes.get("startDate"), attributes.get("endDate")
+        return (datetime.date.fromisoformat(start) if start else default_start,
+                datetime.date.fromisoformat(end) if end else None)
+
+    def _stored_span(self, offer):
+        """An introductory offer's days: from its startDate, or the day it was created."""
+        return self._span(offer.attributes, datetime.date.fromisoformat(offer.created_on))
+
+    def _ended(self, offer, today):
+        end = self._stored_span(offer)[1]
+        return end is not None and end < today
+
+    @staticmethod
+    def _overlap(first, second):
+        """Whether two (start, end or None) spans of days share a day."""
+        return (first[1] is None or first[1] >= second[0]) and (second[1] is None or second[1] >= first[0])
+
+    @classmethod
+    def _most_at_once(cls, spans, span):
+        """The most of `spans` running on one day of `span` (counts change only where one starts)."""
+        days = [span[0]] + [start for start, _ in spans if cls._overlap((start, start), span) and start > span[0]]
+        return max(sum(1 for other in spans if cls._overlap(other, (day, day))) for day in days)
+
     def _create_child(self, kind, data, attributes):
         offer_id = data["relationships"]["offerCode"]["data"]["id"]
         today = self.today()
@@ -1150,9 +1571,13 @@ class StandIn(standin_support.StandInApp):
     def _get_instance(self, route, path, query, id_, params):
         resource = self._find(route.segments[1], id_)
         with self.lock:
-            data = self._serialize(resource, params)
-        return self._json_reply(200, {"data": data, "links": {"self": self._self_link(path, query)}},
-                                route.success_schema)
+            included = []
+            body = {"data": self._serialize(resource, params, included),
+                    "links": {"self": self._self_link(path, query)}}
+            included += self._included([resource], params)
+        if included:
+            body["included"] = included
+        return self._json_reply(200, body, route.success_schema)
 
     def _update(self, route, path, id_, document):
         kind = KINDS[route.segments[1]]
@@ -1185,10 +1610,15 @@ class StandIn(standin_support.StandInApp):
             parent = (self._find(collection, id_).kind.type, id_)
         limit, offset = self._window(params)
         with self.lock:
-            members = self.children.get((parent[0], parent[1], child_type), [])
-            page = [self.resources[i] for i in members[offset:offset + limit]]
-            data = [{"type": r.kind.type, "id": r.id} if linkage else self._serialize(r, params) for r in page]
-        return self._paged_reply(route, path, params, data, len(members), limit, offset)
+            members = [self.resources[i] for i in self.children.get((parent[0], parent[1], child_type), [])]
+            if "filter[territory]" in params:  # an offer is listed when it has a price in one of the territories
+                wanted = set(params["filter[territory]"].split(","))
+                members = [r for r in members if self._territories(r) & wanted]
+            page, included = members[offset:offset + limit], []
+            data = [{"type": r.kind.type, "id": r.id} if linkage else self._serialize(r, params, included)
+                    for r in page]
+            included += self._included(page, params)
+        return self._paged_reply(route, path, params, data, len(members), limit, offset, included)
 
     def _window(self, params):
         """(limit, offset) of a list request: `limit` (default 20) and the offset its `cursor` names."""
@@ -1234,10 +1664,7 @@ class StandIn(standin_support.StandInApp):
                 resource["attributes"] = {k: v for k, v in resource["attributes"].items() if k in wanted_fields}
             if include:
                 resource["relationships"] = {"territory": {"data": {"type": "territories", "id": item["territory"]}}}
-                territories[item["territory"]] = {
-                    "type": "territories", "id": item["territory"],
-                    "attributes": {"currency": self.catalog.currency(item["territory"])},
-                    "links": {"self": f"{self.base_url}/v1/territories/{item['territory']}"}}
+                territories[item["territory"]] = self._territory_resource(item["territory"])
             version = "v2" if item["type"] == "inAppPurchases" else "v1"
             resource["links"] = {"self": f"{self.base_url}/{version}/{item['type']}/{item['id']}"}
             data.append(resource)
@@ -1313,8 +1740,9 @@ class StandIn(standin_support.StandInApp):
 
     # -- serialization ------------------------------------------------------------------------
 
-    def _serialize(self, resource, params=None):
-        """The resource as Apple's response schema shapes it; call under the lock."""
+    def _serialize(self, resource, params=None, included=None):
+        """The resource as Apple's response schema shapes it; call under the lock. With `included` (a list) and
+        `include=prices`, an offer's prices (`limit[prices]` of them) are listed and appended to `included`."""
         kind = resource.kind
         self_url = f"{self.base_url}/{kind.version}/{kind.type}/{resource.id}"
         item = {"type": kind.type, "id": resource.id}
@@ -1325,25 +1753,46 @@ class StandIn(standin_support.StandInApp):
         def related(name):
             return {"links": {"self": f"{self_url}/relationships/{name}", "related": f"{self_url}/{name}"}}
 
+        def to_one(type_, id_):
+            return {"data": {"type": type_, "id": id_}}
+
         if kind.role == "offer":
             if kind.family == "subscription":
-                relationships["subscription"] = {"data": {"type": "subscriptions", "id": resource.product[1]}}
+                relationships["subscription"] = to_one("subscriptions", resource.product[1])
             for name in ("oneTimeUseCodes", "customCodes", "prices"):
                 relationships[name] = related(name)
         elif kind.role in ("oneTimeUse", "custom"):
             if kind.family == "subscription":
-                relationships["offerCode"] = {"data": {"type": kind.offer_type, "id": resource.parent[1]}}
+                relationships["offerCode"] = to_one(kind.offer_type, resource.parent[1])
             if kind.role == "oneTimeUse":
                 relationships["values"] = {"links": {"related": f"{self_url}/values"}}
+        elif kind.role == "subscriptionOffer":
+            if kind.shows_subscription:
+                relationships["subscription"] = to_one("subscriptions", resource.product[1])
+            relationships["prices"] = related("prices")
+            if included is not None and "prices" in self._includes(params):
+                limit = int((params or {}).get("limit[prices]", PRICES_INCLUDED_DEFAULT))
+                shown = resource.prices[:limit]
+                relationships["prices"]["data"] = [{"type": kind.price_type, "id": id_} for id_ in shown]
+                relationships["prices"]["meta"] = {"paging": {"total": len(resource.prices), "limit": limit}}
+                included += [self._serialize(self.resources[id_], params) for id_ in shown]
         else:
-            relationships["territory"] = {"data": {"type": "territories", "id": resource.relationships["territory"]}}
+            # Prices and introductory offers: the territory and price point a client tells them apart by.
+            if kind.role == "introductory":
+                relationships["subscription"] = to_one("subscriptions", resource.product[1])
+            relationships["territory"] = to_one("territories", resource.relationships["territory"])
             if resource.relationships["pricePoint"] is not None:
-                relationships[kind.price_point_relationship] = {
-                    "data": {"type": kind.price_point_type, "id": resource.relationships["pricePoint"]}}
+                relationships[kind.price_point_relationship] = to_one(kind.price_point_type,
+                                                                      resource.relationships["pricePoint"])
         if relationships:
             item["relationships"] = relationships
         item["links"] = {"self": self_url}
-        fields = (params or {}).get(f"fields[{kind.type}]")
+        return self._apply_fields(item, params)
+
+    @staticmethod
+    def _apply_fields(item, params):
+        """Keeps only the attributes and relationships `fields[type]` names, when it is given."""
+        fields = (params or {}).get(f"fields[{item['type']}]")
         if fields is not None:
             wanted = set(fields.split(","))
             for section in ("attributes", "relationships"):
@@ -1351,6 +1800,43 @@ class StandIn(standin_support.StandInApp):
                     item[section] = {key: value for key, value in item[section].items() if key in wanted}
                     if not item[section]:
                         del item[section]
+        return item
+
+    @staticmethod
+    def _includes(params):
+        return set((params or {}).get("include", "").split(",")) - {""}
+
+    def _included(self, resources, params):
+        """The territories and subscription price points `include` names for `resources` (introductory offers,
+        prices), each once; call under the lock."""
+        names, found = self._includes(params), {}
+        for resource in resources:
+            if resource.kind.role not in ("introductory", "price") or \
+                    resource.kind.price_point_type != "subscriptionPricePoints":
+                continue
+            territory, point = resource.relationships["territory"], resource.relationships["pricePoint"]
+            if "territory" in names and ("territories", territory) not in found:
+                found[("territories", territory)] = self._territory_resource(territory)
+            if "subscriptionPricePoint" in names and point is not None and ("point", point) not in found:
+                found[("point", point)] = self._price_point_resource(resource.product[1], point)
+        return [self._apply_fields(item, params) for item in found.values()]
+
+    def _territory_resource(self, territory):
+        """A `territories` resource; its currency when the catalog prices the territory."""
+        item = {"type": "territories", "id": territory}
+        if territory in self.catalog.prices:
+            item["attributes"] = {"currency": self.catalog.currency(territory)}
+        item["links"] = {"self": f"{self.base_url}/v1/territories/{territory}"}
+        return item
+
+    def _price_point_resource(self, product_id, point_id):
+        """A `subscriptionPricePoints` resource: the catalog's (amounts, territory) when it has the point."""
+        item = {"type": "subscriptionPricePoints", "id": point_id}
+        point = self.catalog.subscription_price_point(product_id, point_id)
+        if point is not None:
+            item["attributes"] = dict(point["attributes"])
+            item["relationships"] = {"territory": {"data": {"type": "territories", "id": point["territory"]}}}
+        item["links"] = {"self": f"{self.base_url}/v1/subscriptionPricePoints/{point_id}"}
         return item
 
     def _self_link(self, path, query):
@@ -1424,15 +1910,20 @@ def read_json(path, what):
 
 
 def products_from_campaign(campaign):
-    """{"subscriptions": [...], "inAppPurchases": [...]} from a campaign file's offers[].product."""
+    """{"subscriptions": [...], "inAppPurchases": [...]} from a campaign file's offers[].product and the
+    subscriptions of its promotionalOffers, introductoryOffers and winBackOffers."""
     products = {"subscriptions": [], "inAppPurchases": []}
-    for index, offer in enumerate(campaign.get("offers", []) if isinstance(campaign, dict) else []):
-        product = offer.get("product") if isinstance(offer, dict) else None
-        if not isinstance(product, dict) or not isinstance(product.get("id"), str):
-            fail(f"the campaign's offers[{index}].product has no \"id\"")
-        key = "subscriptions" if product.get("type") == "AUTO_RENEWABLE_SUBSCRIPTION" else "inAppPurchases"
-        if product["id"] not in products[key]:
-            products[key].append(product["id"])
+    campaign = campaign if isinstance(campaign, dict) else {}
+    for member, holder in (("offers", "product"), ("promotionalOffers", "subscription"),
+                           ("introductoryOffers", "subscription"), ("winBackOffers", "subscription")):
+        for index, offer in enumerate(campaign.get(member, [])):
+            product = offer.get(holder) if isinstance(offer, dict) else None
+            if not isinstance(product, dict) or not isinstance(product.get("id"), str):
+                fail(f"the campaign's {member}[{index}].{holder} has no \"id\"")
+            subscription = holder == "subscription" or product.get("type") == "AUTO_RENEWABLE_SUBSCRIPTION"
+            key = "subscriptions" if subscription else "inAppPurchases"
+            if product["id"] not in products[key]:
+                products[key].append(product["id"])
     return products
 
 
@@ -1440,7 +1931,8 @@ def parse_arguments(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--schemas", required=True, help="offer_code_schemas_4.4.1.json")
-    parser.add_argument("--paths", help="offer_code_paths_<version>.json (default: next to --schemas)")
+    parser.add_argument("--paths", help="offer_code_paths_<version>.json (default: next to --schemas; the "
+                        "operations served of subscription_offers_paths_<version>.json next to --schemas are added)")
     parser.add_argument("--public-key", required=True, help="the API key's public key (PEM)")
     parser.add_argument("--key-id", required=True, help="the kid tokens must carry")
     parser.add_argument("--issuer-id", help="the iss tokens must carry (team keys)")
@@ -1473,22 +1965,23 @@ def parse_arguments(argv):
 
 def build(arguments):
     """The StandIn for parsed arguments (exits 2 on unusable input)."""
-    # Every set of the version beside --schemas (validate_asc_requests.load_sets): the offer codes' operations,
-    # and the look-ups of the subscription_offers set.
+    # Every set of the version beside --schemas (validate_asc_requests.load_sets), so that the schemas of both
+    # sets' operations resolve: the offer codes' operations, and of the subscription_offers set the look-ups and
+    # the offer operations the stand-in serves.
     version, schemas, _ = asc_schemas.load_sets(arguments.schemas)
     folder = os.path.dirname(os.path.abspath(arguments.schemas))
     paths_file = arguments.paths or os.path.join(folder, f"offer_code_paths_{version}.json")
     paths = read_json(paths_file, "paths file").get("paths")
     if not isinstance(paths, dict):
         fail(f"{paths_file} has no top-level \"paths\" object")
-    lookups_file = os.path.join(folder, f"subscription_offers_paths_{version}.json")
-    if os.path.exists(lookups_file):
-        lookup_paths = read_json(lookups_file, "paths file").get("paths")
-        if not isinstance(lookup_paths, dict):
-            fail(f"{lookups_file} has no top-level \"paths\" object")
-        for template in LOOKUPS:
-            if template in lookup_paths and "get" in lookup_paths[template]:
-                paths.setdefault(template, {})["get"] = lookup_paths[template]["get"]
+    offers_file = os.path.join(folder, f"subscription_offers_paths_{version}.json")
+    if os.path.exists(offers_file):
+        offer_paths = read_json(offers_file, "paths file").get("paths")
+        if not isinstance(offer_paths, dict):
+            fail(f"{offers_file} has no top-level \"paths\" object")
+        for method, template in [("get", template) for template in LOOKUPS] + list(SUBSCRIPTION_OFFER_OPERATIONS):
+            if method in offer_paths.get(template, {}):
+                paths.setdefault(template, {})[method] = offer_paths[template][method]
     catalog = read_json(arguments.catalog, "catalog") if arguments.catalog else None
     if arguments.products:
         try:
