@@ -15,7 +15,9 @@ import OfferSigning
 ///    checking that no created resource was made from another body than the campaign now plans.
 /// 2. For each offer in campaign order: creates it unless the ledger holds its id; then its
 ///    one-time-use batches (one after the other) and its custom codes (in parallel, at most
-///    ``ConnectTransport/Settings/parallel`` requests in flight), each unless created.
+///    ``ConnectTransport/Settings/parallel`` requests in flight), each unless created. Then the
+///    campaign's promotional, introductory (one per territory) and win-back offers, in parallel,
+///    each unless created.
 /// 3. Fetches the codes of each created one-time-use batch whose codes the ledger lacks
 ///    (`GET …/values`, `text/csv`), waiting while App Store Connect has not produced them, and
 ///    imports them as `codes import` does.
@@ -124,7 +126,9 @@ public struct ApplyRun: Sendable {
         counters.withLockedValue { $0.summary.planned = planned.count }
         events(.progress(done: 0, total: planned.count))
 
-        let byOffer = Dictionary(grouping: zip(requests, planned), by: { $0.0.subject.offerIndex })
+        let pairs = Array(zip(requests, planned))
+        let byOffer = Dictionary(
+            grouping: pairs.filter { $0.0.subject.offerKind == .offerCode }, by: { $0.0.subject.offerIndex })
         try await withThrowingTaskGroup(of: Void.self) { group in
             var inFlight = 0
             for offerIndex in campaign.offers.indices {
@@ -170,6 +174,22 @@ public struct ApplyRun: Sendable {
                     group.addTask(operation: task)
                     inFlight += 1
                 }
+            }
+            // Promotional, introductory and win-back offers: each stands alone (its subscription
+            // is named by id), in parallel like custom codes.
+            for (request, resource) in pairs where request.subject.offerKind != .offerCode {
+                if inFlight >= transport.settings.parallel {
+                    try await group.next()
+                    inFlight -= 1
+                }
+                group.addTask {
+                    if self.stopped {
+                        self.finish(1, .unfinished)
+                        return
+                    }
+                    _ = try await self.ensure(request, resource, book: book, parentId: nil)
+                }
+                inFlight += 1
             }
             try await group.waitForAll()
         }

@@ -42,6 +42,9 @@ package struct ConnectLister: Sendable {
             observe: observe)
     }
 
+    /// A lister on the transport of a run (`codes apply`'s lookups after an unknown outcome).
+    init(transport: ConnectTransport) { self.transport = transport }
+
     /// Every resource of the list at `path` (`/v1/apps`, …) with the query `query` (names and
     /// values as Apple documents them, unencoded), following `links.next` on the same base URL, at most
     /// ``pageLimit`` pages and ``byteLimit`` bytes.

@@ -12,19 +12,12 @@ actor ResourceBook {
 
     init(ledger: CodeLedger) { self.ledger = ledger }
 
-    /// The identity of a resource in the book: offer, kind and key.
-    static func identity(offer: String, kind: ConnectResource.Kind, key: String) -> String {
-        offer + "\u{0}" + kind.rawValue + "\u{0}" + key
-    }
+    /// The identity of a resource in the book (``ConnectResource/identity``).
+    static func identity(_ resource: ConnectResource) -> String { resource.identity }
 
     /// The resource `request` creates, as planned now (state planned).
     static func planned(_ request: PlannedRequest, campaign: Campaign, now: Date) -> ConnectResource {
-        let offer = campaign.offers[request.subject.offerIndex]
-        let digest = request.bodyDigest
-        return ConnectResource(
-            campaign: campaign.name, offer: offer.referenceName, kind: request.subject.kind, key: request.subject.key,
-            requestId: request.id, resourceType: OfferCodeAPI(offer.product.type).resourceType(request.subject.kind),
-            state: .planned, bodyDigest: digest, updatedAt: now)
+        ConnectResource(planned: request, campaign: campaign, now: now)
     }
 
     /// Reads what the ledger holds for the campaign and records the plan's new resources as
@@ -34,14 +27,11 @@ actor ResourceBook {
     ///   another body than the plan's (nothing is recorded then), and ledger errors.
     func load(_ plan: [ConnectResource], campaign: String) async throws {
         let recorded = try await ledger.connectResources(campaign: campaign)
-        for resource in recorded {
-            resources[Self.identity(offer: resource.offer, kind: resource.kind, key: resource.key)] = resource
-        }
+        for resource in recorded { resources[Self.identity(resource)] = resource }
         var changed: [String] = []
         var new: [ConnectResource] = []
         for resource in plan {
-            let identity = Self.identity(offer: resource.offer, kind: resource.kind, key: resource.key)
-            if let existing = resources[identity] {
+            if let existing = resources[Self.identity(resource)] {
                 switch existing.state {
                 case .created where existing.bodyDigest != resource.bodyDigest:
                     changed.append(resource.label)
@@ -64,26 +54,24 @@ actor ResourceBook {
         guard changed.isEmpty else { throw ConnectError.planChanged(resources: changed) }
         let planned = new
         try await ledger.recordConnectResources(planned)
-        for resource in new {
-            resources[Self.identity(offer: resource.offer, kind: resource.kind, key: resource.key)] = resource
-        }
+        for resource in new { resources[Self.identity(resource)] = resource }
     }
 
     /// The resource's current record.
     func resource(_ planned: ConnectResource) -> ConnectResource {
-        resources[Self.identity(offer: planned.offer, kind: planned.kind, key: planned.key)] ?? planned
+        resources[Self.identity(planned)] ?? planned
     }
 
-    /// The record of a resource, if the ledger has one.
+    /// The record of an offer code's resource, if the ledger has one.
     func recorded(offer: String, kind: ConnectResource.Kind, key: String) -> ConnectResource? {
-        resources[Self.identity(offer: offer, kind: kind, key: key)]
+        resources[ConnectResource.identity(offerKind: .offerCode, offer: offer, kind: kind, key: key)]
     }
 
     /// Records a new state, in the ledger first.
     @discardableResult
     func record(_ resource: ConnectResource) async throws -> ConnectResource {
         try await ledger.recordConnectResources([resource])
-        resources[Self.identity(offer: resource.offer, kind: resource.kind, key: resource.key)] = resource
+        resources[Self.identity(resource)] = resource
         return resource
     }
 
@@ -99,7 +87,7 @@ actor ResourceBook {
     /// The App Store Connect ids recorded for resources other than `resource` (of any campaign of
     /// the ledger): a lookup does not take one of them for another resource.
     func idsInUse(except resource: ConnectResource) -> Set<String> {
-        let identity = Self.identity(offer: resource.offer, kind: resource.kind, key: resource.key)
+        let identity = Self.identity(resource)
         var ids = otherCampaignIds
         if let own = resources[identity]?.id { ids.remove(own) }
         for (key, value) in resources where key != identity && value.state == .created {

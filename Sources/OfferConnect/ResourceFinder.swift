@@ -5,7 +5,10 @@ import OfferJSON
 /// Looks a resource up in App Store Connect after a request whose outcome is unknown, through
 /// the list endpoints of API 4.4.1 (`limit` 200, following `links.next`): an offer by its name
 /// among the product's offer codes, a custom code by its code, a one-time-use batch by its count,
-/// expiry and environment among those of the offer that no other batch has taken.
+/// expiry and environment among those of the offer that no other batch has taken; a promotional
+/// offer by its offer identifier (`offerCode`) and a win-back offer by its `offerId` among the
+/// subscription's, both unique within a subscription; an introductory offer among the
+/// subscription's in its territory by its dates, terms and price point.
 struct ResourceFinder {
     let transport: ConnectTransport
 
@@ -20,6 +23,9 @@ struct ResourceFinder {
     func find(
         _ request: PlannedRequest, campaign: Campaign, offerId: String?, taken: Set<String>
     ) async throws -> String? {
+        if request.subject.offerKind != .offerCode {
+            return try await findSubscriptionOffer(request, taken: taken)
+        }
         let offer = campaign.offers[request.subject.offerIndex]
         let api = OfferCodeAPI(offer.product.type)
         let path: String
@@ -70,5 +76,59 @@ struct ResourceFinder {
             )
         }
         return found.first
+    }
+
+    /// A promotional, introductory or win-back offer's id, if its subscription has it (see the
+    /// type's description).
+    private func findSubscriptionOffer(_ request: PlannedRequest, taken: Set<String>) async throws -> String? {
+        let data = request.body["data"]
+        let planned = data?["attributes"]
+        let kind = request.subject.offerKind
+        guard case .string(let subscription)? = data?["relationships"]?["subscription"]?["data"]?["id"],
+            let path = SubscriptionOfferAPI.listPath(kind, subscriptionId: ConnectLister.percentEncode(subscription))
+        else { return nil }
+        var query = [("limit", "200")]
+        let territory = Self.related(data, "territory")
+        if kind == .introductoryOffer, let territory {
+            query = [("filter[territory]", territory), ("include", "territory,subscriptionPricePoint")] + query
+        }
+        let listing: ConnectLister.Listing
+        do {
+            listing = try await ConnectLister(transport: transport).list(path, query: query)
+        } catch let missing as ConnectLister.NotFound {
+            throw ConnectError.lookupFailed(request: request.id, reason: missing.detail)
+        }
+        let found = listing.items.filter { item in
+            guard !taken.contains(item.id) else { return false }
+            switch kind {
+            case .promotionalOffer: return Self.same(item.attributes, planned, "offerCode")
+            case .winBackOffer: return Self.same(item.attributes, planned, "offerId")
+            case .introductoryOffer:
+                return ["startDate", "endDate", "duration", "offerMode", "numberOfPeriods"].allSatisfy {
+                    Self.same(item.attributes, planned, $0)
+                } && (item.related("territory") ?? territory) == territory
+                    && item.related("subscriptionPricePoint") == Self.related(data, "subscriptionPricePoint")
+            case .offerCode: return false
+            }
+        }
+        if found.count > 1 {
+            throw ConnectError.lookupFailed(
+                request: request.id,
+                reason: "\(found.count) \(kind.displayName)s of subscription \(subscription) (ids "
+                    + "\(found.prefix(5).map(\.id).joined(separator: ", "))) match it and none is recorded in the ledger: "
+                    + "decide in App Store Connect which is the campaign's")
+        }
+        return found.first?.id
+    }
+
+    /// Whether member `name` of both attribute objects is the same (or absent from both).
+    private static func same(_ found: JSONValue, _ planned: JSONValue?, _ name: String) -> Bool {
+        found[name] == planned?[name]
+    }
+
+    /// The id of the planned resource's to-one relationship `name`.
+    private static func related(_ data: JSONValue?, _ name: String) -> String? {
+        if case .string(let id)? = data?["relationships"]?[name]?["data"]?["id"] { return id }
+        return nil
     }
 }

@@ -6,8 +6,9 @@ package enum CampaignPointer {
     /// The campaign path for `pointer` in the body of the request that creates `subject`:
     /// `$.offers[1].prices[0].pricePoint`, or at least the offer or batch.
     package static func campaignPath(_ pointer: String?, subject: PlannedRequest.Subject) -> String {
-        let offer = "$.offers[\(subject.offerIndex)]"
         let parts = (pointer ?? "").split(separator: "/").map(String.init)
+        if subject.offerKind != .offerCode { return subscriptionOfferPath(parts, subject: subject) }
+        let offer = "$.offers[\(subject.offerIndex)]"
         switch subject.kind {
         case .offer:
             if parts.count >= 2, parts[0] == "included", let index = Int(parts[1]) {
@@ -45,6 +46,44 @@ package enum CampaignPointer {
             }
             return batch
         }
+    }
+
+    /// The path of a promotional, introductory or win-back offer's field: its prices (`included`
+    /// entries, or an introductory offer's territory and price point, which stand for its
+    /// `prices` entry), its subscription, or the attribute's campaign name.
+    private static func subscriptionOfferPath(_ parts: [String], subject: PlannedRequest.Subject) -> String {
+        let offer = "$.\(subject.offerKind.campaignMember)[\(subject.offerIndex)]"
+        if parts.count >= 2, parts[0] == "included", let index = Int(parts[1]) {
+            let field = parts.contains { $0.lowercased().contains("pricepoint") } ? ".pricePoint" : ""
+            return "\(offer).prices[\(index)]\(field)"
+        }
+        if parts.count >= 3, parts[0] == "data", parts[1] == "relationships" {
+            switch parts[2] {
+            case "subscription": return "\(offer).subscription.id"
+            case "territory": return "\(offer).prices[\(subject.batchIndex)].territory"
+            case "subscriptionPricePoint": return "\(offer).prices[\(subject.batchIndex)].pricePoint"
+            case "prices": return "\(offer).prices"
+            default: return offer
+            }
+        }
+        if parts.count >= 3, parts[0] == "data", parts[1] == "attributes" {
+            let field: String
+            switch parts[2] {
+            case "name": field = "referenceName"
+            case "offerCode", "offerId": field = "offerIdentifier"
+            case "offerMode": field = "paymentMode"
+            case "periodCount": field = "numberOfPeriods"
+            case "customerEligibilityPaidSubscriptionDurationInMonths":
+                field = "customerEligibility.paidSubscriptionDurationInMonths"
+            case "customerEligibilityTimeSinceLastSubscribedInMonths":
+                field = "customerEligibility.timeSinceLastSubscribedInMonths"
+            case "customerEligibilityWaitBetweenOffersInMonths":
+                field = "customerEligibility.waitBetweenOffersInMonths"
+            default: field = parts[2]
+            }
+            return offer + "." + field
+        }
+        return offer
     }
 
     /// The campaign's name for an offer attribute of App Store Connect.

@@ -54,8 +54,9 @@ extension ConnectError: LocalizedError {
         case .planChanged(let resources):
             let shown = resources.prefix(5).joined(separator: "; ") + (resources.count > 5 ? "; …" : "")
             return "\(resources.count) resource(s) were created in App Store Connect from other values than the "
-                + "campaign now has (\(shown)); App Store Connect cannot edit an offer code once created. Restore "
-                + "the campaign as it was applied, or make a new campaign (with new reference names). Nothing was sent."
+                + "campaign now has (\(shown)); App Store Connect cannot edit an offer code once created, and "
+                + "`codes apply` never changes an offer it created. Restore the campaign as it was applied, or make a "
+                + "new campaign (with new reference names and offer identifiers). Nothing was sent."
         case .refused(let request, let errors):
             return "App Store Connect refused \(request): \(errors). Nothing was changed."
         case .notCreated(let what):

@@ -89,12 +89,6 @@ struct CodesApply: AsyncParsableCommand {
     static func plan(_ options: CampaignOptions, ledger: CodeLedger) async throws -> (Campaign, [PlannedRequest]) {
         try await ledger.checkIntegrity(thorough: false)
         let campaign = try await CodesPlan.withRecordedExpiry(options.load(ledger: ledger), ledger: ledger)
-        guard !campaign.hasSubscriptionOffers else {
-            throw CLIError.usage(
-                "campaign \(campaign.name) declares promotional, introductory or win-back offers, which `offerkit codes "
-                    + "apply` does not create yet; `offerkit codes plan` lists their requests. Apply the offer codes from "
-                    + "a campaign file without promotionalOffers, introductoryOffers and winBackOffers")
-        }
         try await RecordedBatchCheck.verify(campaign, ledger: ledger)
         let recorded = try await ledger.batches(campaign: campaign.name)
         let expected = campaign.offers.reduce(0) { $0 + $1.customCodes.count + $1.oneTimeUseCodes.count }
@@ -104,7 +98,7 @@ struct CodesApply: AsyncParsableCommand {
                     + "`offerkit codes generate` with the same ledger first, so that its codes and limits are recorded")
         }
         let codes = try await CustomCodeSource.read(campaign: campaign, ledger: ledger)
-        return (campaign, try RequestPlanner().plan(campaign, customCodes: codes.codes))
+        return (campaign, try RequestPlanner().planCampaign(campaign, customCodes: codes.codes))
     }
 
     /// Prints the summary and ends with the run's exit status.

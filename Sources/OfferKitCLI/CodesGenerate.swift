@@ -126,6 +126,12 @@ struct CodesGenerate: AsyncParsableCommand {
         let today = try CampaignOptions.day(today)
         let campaign = try await CampaignOptions.load(path: campaignPath, ledger: ledger, today: today)
         try await RecordedBatchCheck.verify(campaign, ledger: ledger)
+        if campaign.offers.isEmpty {
+            // No codes to record: the campaign itself, which `codes apply` records its promotional,
+            // introductory and win-back offers under.
+            try await ledger.recordCampaign(campaign)
+            Output.note("campaign \(campaign.name) recorded; it has no offer codes to generate")
+        }
         for offer in campaign.offers {
             for (batchIndex, batch) in offer.oneTimeUseCodes.enumerated() {
                 let record = LedgerBatch(

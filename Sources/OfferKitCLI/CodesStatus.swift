@@ -38,7 +38,7 @@ struct CodesStatus: AsyncParsableCommand {
         let report = StatusReport(
             status, today: today,
             unrecordedOffers: campaign.offers.map(\.referenceName).filter { !recorded.contains($0) },
-            resources: resources)
+            resources: resources, declaresSubscriptionOffers: campaign.hasSubscriptionOffers)
         switch format {
         case .json:
             for note in report.notes { Output.note(note) }

@@ -1,3 +1,4 @@
+import Foundation
 import OfferCodes
 import OfferConnect
 import OfferConnectAPI
@@ -23,13 +24,10 @@ struct DryRunReport {
     }
 
     private func entries() -> [(request: PlannedRequest, resource: ConnectResource?, action: Action)] {
-        var byIdentity: [String: ConnectResource] = [:]
-        for resource in recorded {
-            byIdentity[resource.offer + "\u{0}" + resource.kind.rawValue + "\u{0}" + resource.key] = resource
-        }
+        let byIdentity = Dictionary(recorded.map { ($0.identity, $0) }, uniquingKeysWith: { first, _ in first })
+        let now = Date()
         return requests.map { request in
-            let offer = campaign.offers[request.subject.offerIndex].referenceName
-            let resource = byIdentity[offer + "\u{0}" + request.subject.kind.rawValue + "\u{0}" + request.subject.key]
+            let resource = byIdentity[ConnectResource(planned: request, campaign: campaign, now: now).identity]
             let action: Action =
                 switch resource?.state {
                 case .created where resource?.bodyDigest != request.bodyDigest: .changed
@@ -49,7 +47,8 @@ struct DryRunReport {
             let items: [JSONValue] = entries.map { entry in
                 var members: [(key: String, value: JSONValue)] = [
                     ("request", .string(entry.request.id)),
-                    ("offer", .string(campaign.offers[entry.request.subject.offerIndex].referenceName)),
+                    ("offerKind", .string(entry.request.subject.offerKind.rawValue)),
+                    ("offer", .string(offer(entry.request))),
                     ("kind", .string(entry.request.subject.kind.rawValue)),
                     ("state", .string(entry.resource?.state.rawValue ?? "planned")),
                     ("action", .string(Self.actionName(entry.action))),
@@ -65,7 +64,9 @@ struct DryRunReport {
         case .text:
             var lines = ["campaign \(campaign.name): nothing is sent (--dry-run)"]
             for (offerIndex, offer) in campaign.offers.enumerated() {
-                let own = entries.filter { $0.request.subject.offerIndex == offerIndex }
+                let own = entries.filter {
+                    $0.request.subject.offerKind == .offerCode && $0.request.subject.offerIndex == offerIndex
+                }
                 for entry in own where entry.request.subject.kind != .customCode {
                     lines.append(
                         "  \(entry.request.id) (\(entry.request.subject.kind == .offer ? "offer \(ProblemText.quoted(offer.referenceName))" : "one-time-use batch")): \(describe(entry))"
@@ -87,6 +88,10 @@ struct DryRunReport {
                     }
                 }
             }
+            for entry in entries where entry.request.subject.offerKind != .offerCode {
+                let resource = ConnectResource(planned: entry.request, campaign: campaign, now: Date())
+                lines.append("  \(resource.label): \(describe(entry))")
+            }
             let counts = Dictionary(grouping: entries, by: \.action).mapValues(\.count)
             lines.append(
                 "  total: \(counts[.exists] ?? 0) exist, \(counts[.create] ?? 0) would be created, "
@@ -94,6 +99,12 @@ struct DryRunReport {
                     + ((counts[.changed] ?? 0) > 0 ? ", \(counts[.changed] ?? 0) changed: apply refuses to run" : ""))
             Output.line(lines.joined(separator: "\n"))
         }
+    }
+
+    /// What identifies the request's offer: an offer code's reference name, a promotional or
+    /// win-back offer's identifier, an introductory offer's subscription id.
+    private func offer(_ request: PlannedRequest) -> String {
+        request.subject.name ?? campaign.offers[request.subject.offerIndex].referenceName
     }
 
     private func describe(_ entry: (request: PlannedRequest, resource: ConnectResource?, action: Action)) -> String {

@@ -10,12 +10,16 @@ struct StatusReport {
     /// Offers of the campaign file that the ledger does not hold (not generated yet): the table
     /// lists them, and with `--format json` a note on stderr names them (the JSON is the ledger's).
     let unrecordedOffers: [String]
+    /// Whether the campaign file declares promotional, introductory or win-back offers.
+    let declaresSubscriptionOffers: Bool
 
     init(
-        _ status: CampaignStatus, today: CalendarDate, unrecordedOffers: [String], resources: [ConnectResource] = []
+        _ status: CampaignStatus, today: CalendarDate, unrecordedOffers: [String], resources: [ConnectResource] = [],
+        declaresSubscriptionOffers: Bool = false
     ) {
         report = CampaignStatusReport(status, today: today, resources: resources)
         self.unrecordedOffers = unrecordedOffers
+        self.declaresSubscriptionOffers = declaresSubscriptionOffers
     }
 
     /// The notes printed on stderr with `--format json`: one per offer the ledger does not hold.
@@ -74,6 +78,7 @@ struct StatusReport {
             lines.append("")
             lines.append("Offer \"\(name)\": not in the ledger yet (offerkit codes generate records it)")
         }
+        lines += subscriptionOfferLines()
         lines.append("")
         lines.append(
             "App \(status.appAppleId) in \(usage.quarter): \(Self.number(usage.productionCodes)) of "
@@ -83,19 +88,33 @@ struct StatusReport {
         return lines.joined(separator: "\n")
     }
 
+    /// A resource's state for people: `created (id 6450000101)`, `failed: <Apple's errors>`, …
+    private static func describe(_ resource: ConnectResource) -> String {
+        var text = resource.state.rawValue
+        if let id = resource.id { text += " (id \(id))" }
+        if resource.state == .sent { text += ": outcome unknown, looked up before it is sent again" }
+        if resource.state != .created, let error = resource.error { text += ": \(error)" }
+        return text
+    }
+
+    /// What `codes apply` did with the campaign's promotional, introductory and win-back offers:
+    /// one line each, or that they are not applied yet.
+    private func subscriptionOfferLines() -> [String] {
+        let own = report.resources.filter { $0.offerKind != .offerCode }
+        guard declaresSubscriptionOffers || !own.isEmpty else { return [] }
+        var lines = ["", "Promotional, introductory and win-back offers in App Store Connect:"]
+        if own.isEmpty { lines.append("  not applied yet (offerkit codes apply)") }
+        for resource in own { lines.append("  \(resource.label): \(Self.describe(resource))") }
+        return lines
+    }
+
     /// What `codes apply` did with the offer's App Store Connect resources: the offer and each
     /// one-time-use batch on a line, custom codes counted by state, and every resource that is not
     /// created listed with its error.
     private func connectLines(offer: String) -> [String] {
-        let own = report.resources.filter { $0.offer == offer }
+        let own = report.resources.filter { $0.offerKind == .offerCode && $0.offer == offer }
         guard !own.isEmpty else { return ["  App Store Connect: not applied yet (offerkit codes apply)"] }
-        func describe(_ resource: ConnectResource) -> String {
-            var text = resource.state.rawValue
-            if let id = resource.id { text += " (id \(id))" }
-            if resource.state == .sent { text += ": outcome unknown, looked up before it is sent again" }
-            if resource.state != .created, let error = resource.error { text += ": \(error)" }
-            return text
-        }
+        let describe = Self.describe
         var lines = ["  App Store Connect:"]
         for resource in own where resource.kind != .customCode {
             let name = resource.kind == .offer ? "offer" : "one-time-use \((Int(resource.key) ?? 0) + 1)"

@@ -102,6 +102,34 @@ extension CodeLedger {
         }
     }
 
+    /// Records the campaign (its app, bundle ID and offers) without a batch, atomically, under the
+    /// ledger's write lock: what a campaign of promotional, introductory and win-back offers only
+    /// needs before `codes apply` records their App Store Connect resources. Recording it again
+    /// changes nothing but a new bundle ID or new offers.
+    ///
+    /// - Throws: ``LedgerError/campaignRecordedForAnotherApp(campaign:recordedAppAppleId:appAppleId:)``,
+    ///   ``LedgerError/activeOfferLimitExceeded(campaign:appAppleId:active:limit:)`` (nothing is
+    ///   recorded then).
+    public func recordCampaign(_ campaign: Campaign) async throws {
+        try requireWritable("record campaign \"\(campaign.name)\"")
+        let appAppleId = campaign.app.appAppleId
+        try await store.write(.ledger, "record campaign \"\(campaign.name)\"") { tx in
+            if let recorded = try await recordedApp(tx, campaign: campaign.name),
+                recorded.app.appAppleId != appAppleId
+            {
+                throw LedgerError.campaignRecordedForAnotherApp(
+                    campaign: campaign.name, recordedAppAppleId: recorded.app.appAppleId, appAppleId: appAppleId)
+            }
+            let offersBefore = try await tx.offerCount(campaign: campaign.name)
+            _ = try await tx.upsertCampaign(campaign)
+            if try await tx.offerCount(campaign: campaign.name) > offersBefore {
+                try LedgerLimitCheck.checkActiveOffers(
+                    try await tx.activeOfferCount(appAppleId: appAppleId), campaign: campaign.name,
+                    appAppleId: appAppleId)
+            }
+        }
+    }
+
     /// Records one batch of codes atomically: the campaign (or its new bundle ID) and all of its
     /// offers (new offers are active; a recorded offer keeps its switch), the batch, its codes
     /// and their digests, in one transaction that holds the ledger's write lock from its first

@@ -272,7 +272,8 @@ struct LedgerConnectResourceTests {
             try await place.withLedger { ledger in
                 #expect(try await ledger.connectResources(campaign: "spring") == [created])
                 let promotional = ConnectResource(
-                    campaign: "spring", offerKind: .promotionalOffer, offer: "Half", kind: .offer, key: "",
+                    campaign: "spring", offerKind: .promotionalOffer, offer: "Half", kind: .offer,
+                    key: "com.example.monthly",
                     requestId: "promotional-offer-1", resourceType: "subscriptionPromotionalOffers", state: .planned,
                     bodyDigest: Self.otherDigest, updatedAt: Self.time)
                 try await ledger.recordConnectResources([promotional])

@@ -311,7 +311,11 @@ struct SubscriptionOfferTests {
                 "win-back-offer-1 POST /v1/winBackOffers WinBackOfferCreateRequest",
             ])
         #expect(requests.allSatisfy { $0.dependsOn.isEmpty })
-        #expect(requests.map(\.subject.key) == ["", "USA 2027-04-01", "GBR 2027-04-01", ""])
+        // A promotional or win-back offer's key is its subscription's product ID: what the ledger knows it by.
+        #expect(
+            requests.map(\.subject.key) == [
+                "com.example.offerkit.monthly", "USA 2027-04-01", "GBR 2027-04-01", "com.example.offerkit.monthly",
+            ])
         #expect(
             requests.map(\.subject.offerKind) == [
                 .promotionalOffer, .introductoryOffer, .introductoryOffer, .winBackOffer,

@@ -100,7 +100,7 @@ struct CodesApplyProofTests {
         "Under random faults of every kind, repeated runs end in the clean run's state, nothing created twice",
         .enabled(reason) { await available || Independent.isCI })
     func underFaults() async throws {
-        // The example campaign with a tenth of its generated custom codes (144 resources instead of 1,314),
+        // The example campaign with a tenth of its generated custom codes (149 resources instead of 1,319),
         // to keep the run short in CI; every product type, payment mode and kind of resource stays.
         let proof = try await ApplyProof(
             campaignText: Self.exampleCampaign(name: "spring-2027-faults", shrinkingBy: 10))

@@ -169,6 +169,16 @@ struct CodesLookupTests {
             let found = try await Self.lookup(standIn, monthly + ["--territory", "USA", "--customer-price", price])
             #expect(found.status == 0 && found.output == Self.pricePoint("6450000001", "USA", 4), "\(found)")
         }
+        // docs/offer-codes.md's walk-through from an empty app to a signed offer: 1.99 is the USA price
+        // point the promotional offer of examples/subscription-offers.json names.
+        let example = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: CLI.packageRoot.appendingPathComponent("examples/subscription-offers.json")))
+                as? [String: Any])
+        let promotional = try #require((example["promotionalOffers"] as? [[String: Any]])?.first)
+        let usa = (promotional["prices"] as? [[String: Any]])?.first { $0["territory"] as? String == "USA" }
+        let documented = try await Self.lookup(standIn, monthly + ["--territory", "USA", "--customer-price", "1.99"])
+        #expect(documented.status == 0 && documented.output == usa?["pricePoint"] as? String, "\(documented)")
         let yen = try await Self.lookup(
             standIn,
             ["price-points", "--in-app-purchase", "6450000009", "--territory", "JPN", "--customer-price", "120"])
@@ -207,7 +217,7 @@ struct CodesLookupTests {
             #expect(refused.status == 2 && refused.stderr.contains(message), "\(refused)")
         }
         let gets = try await Self.gets(standIn, "/v1/subscriptions/{id}/pricePoints")
-        #expect(gets == 6, "usage errors send nothing")
+        #expect(gets == 7, "usage errors send nothing")
     }
 
     @Test(

@@ -3,7 +3,7 @@ import Testing
 
 /// `offerkit codes plan` and `codes apply` with a campaign of promotional, introductory and
 /// win-back offers: planned (bodies checked against Apple's schemas by Python's `jsonschema`), and
-/// refused by `apply`, which does not create them yet.
+/// listed by `apply --dry-run` (`CodesApplySubscriptionOffersTests` applies them).
 @Suite("offerkit codes plan: promotional, introductory and win-back offers")
 struct CodesPlanSubscriptionOffersTests {
     static let subscription =
@@ -99,18 +99,27 @@ struct CodesPlanSubscriptionOffersTests {
                     + "prints it"), "\(plan.stderr)")
     }
 
-    @Test func applyRefusesOffersItDoesNotCreateYet() async throws {
+    /// `generate` records a campaign without offer codes (what `apply` records its offers under), and
+    /// `apply --dry-run` lists each offer it would create, reading the ledger only.
+    @Test func generateRecordsTheCampaignAndTheDryRunListsItsOffers() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
         let campaign = try files.write(Self.campaign(), to: "offers.json")
+        let early = try await files.run("apply", campaign, ["--dry-run"])
+        #expect(early.status == 2 && early.stderr.contains("run `offerkit codes generate`"), "\(early)")
         let generate = try await files.run("generate", campaign)
         #expect(generate.status == 0, "\(generate)")
+        #expect(generate.stderr.contains("campaign offers-2027 recorded; it has no offer codes to generate"))
         let apply = try await files.run("apply", campaign, ["--dry-run"])
-        #expect(apply.status == 2, "\(apply)")
+        #expect(apply.status == 0, "\(apply)")
         #expect(
-            apply.stderr.contains(
-                "declares promotional, introductory or win-back offers, which `offerkit codes apply` does not create yet"
-            ),
-            "\(apply.stderr)")
+            apply.stdout.split(separator: "\n").map(String.init) == [
+                "campaign offers-2027: nothing is sent (--dry-run)",
+                "  promotional-offer-1 (promotional offer \"comeback_monthly_3\"): would be created",
+                "  introductory-offer-1-USA (introductory offer of subscription \"6450000001\" in USA): would be created",
+                "  introductory-offer-1-GBR (introductory offer of subscription \"6450000001\" in GBR): would be created",
+                "  win-back-offer-1 (win-back offer \"winback_2027\"): would be created",
+                "  total: 0 exist, 4 would be created, 0 looked up first, 0 sent again after a refusal",
+            ], "\(apply)")
     }
 }

@@ -46,9 +46,10 @@ struct CodesPlanTests {
 
         let result = try await Schemas.validate(planFiles: [document, array, ledgerlessPlan])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        // 6 offers, 5 one-time-use batches, 1,303 custom codes, twice; then 2 + 1 + 3.
+        // 6 offers, 5 one-time-use batches, 1,303 custom codes, 1 promotional offer, 3 introductory offer
+        // territories, 1 win-back offer, twice; then 2 + 1 + 3.
         #expect(
-            result.stdout.contains("\(2 * 1314 + 6) requests valid against App Store Connect API 4.4.1 schemas"),
+            result.stdout.contains("\(2 * 1319 + 6) requests valid against App Store Connect API 4.4.1 schemas"),
             "\(result.stdout)")
     }
 
@@ -62,7 +63,7 @@ struct CodesPlanTests {
         #expect(document["campaign"] == .string("spring-2027"))
         #expect(document["app"]?["appAppleId"] == .string(CampaignFiles.appAppleId))
         let requests = try #require(document["requests"]?.array)
-        #expect(requests.count == 1314)
+        #expect(requests.count == 1319)
         #expect(Set(requests.compactMap { $0["id"]?.string }).count == requests.count, "request ids repeat")
 
         let lines = try await files.run(

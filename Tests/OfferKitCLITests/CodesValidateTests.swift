@@ -49,7 +49,8 @@ struct CodesValidateTests {
 
     static let exampleSummary =
         "valid: spring-2027 (app 1234567890): 6 offers, 5 one-time-use batches (1820 codes), "
-        + "5 custom-code batches (1303 codes)"
+        + "5 custom-code batches (1303 codes), 1 promotional offer, 1 introductory offer (3 territories), "
+        + "1 win-back offer"
 
     @Test func exampleCampaignIsValid() async throws {
         let files = try CampaignFiles.make()

@@ -65,7 +65,7 @@ struct PlanCampaignTests {
     /// `offerkit codes plan` prints.
     static func libraryPlan(_ campaign: String, _ supplied: [[Int]: [String]]) throws -> JSONValue {
         let model = try CampaignValidator(today: today).validate(json: Array(campaign.utf8)).validCampaign()
-        let requests = try RequestPlanner().plan(model) { offer, batch in supplied[[offer, batch]] ?? [] }
+        let requests = try RequestPlanner().planCampaign(model) { offer, batch in supplied[[offer, batch]] ?? [] }
         return RequestPlanner.document(campaign: model, requests: requests)
     }
 
@@ -91,6 +91,13 @@ struct PlanCampaignTests {
                 let generated = (batch["generate"] as? [String: Any])?["count"] as? Int
                 expectedCount += generated ?? (batch["codes"] as? [Any])?.count ?? 0
             }
+        }
+        // One request per promotional and win-back offer, one per introductory offer's territory.
+        for member in ["promotionalOffers", "winBackOffers"] {
+            expectedCount += (file?[member] as? [Any])?.count ?? 0
+        }
+        for offer in (file?["introductoryOffers"] as? [[String: Any]]) ?? [] {
+            expectedCount += (offer["prices"] as? [Any])?.count ?? 0
         }
         guard case .array(let requests)? = response.json?["requests"] else {
             Issue.record("no requests in \(response.text.prefix(500))")

@@ -52,8 +52,9 @@ public struct ConnectResource: Sendable, Equatable {
     public var kind: Kind
     /// The resource within its offer: `""` for the offer, the batch's position in the offer's
     /// `oneTimeUseCodes` (from 0, as text) for a one-time-use batch, the code upper-cased for a
-    /// custom code (see ``key(kind:batchIndex:code:)``); for an introductory offer its territory
-    /// and start date (``PlannedRequest/Subject/key``).
+    /// custom code (see ``key(kind:batchIndex:code:)``); for a promotional or win-back offer its
+    /// subscription's product identifier, for an introductory offer its territory and start date
+    /// (``PlannedRequest/Subject/key``).
     public var key: String
     /// The id of its request in the plan (`offer-1-custom-code-3`), for people.
     public var requestId: String

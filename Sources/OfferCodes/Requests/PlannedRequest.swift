@@ -48,6 +48,9 @@ public struct PlannedRequest: Sendable, Equatable {
         /// For an introductory offer: its territory and, when it has one, its start date
         /// (`USA`, `USA 2027-03-01`), so that a current and a future offer are two resources.
         public var territoryKey: String?
+        /// For a promotional, introductory or win-back offer: its subscription's product identifier
+        /// (`com.example.monthly`), what StoreKit and the signatures name it by.
+        public var productId: String?
 
         public init(offerIndex: Int, kind: ConnectResource.Kind, batchIndex: Int = 0, customCode: String? = nil) {
             self.offerKind = .offerCode
@@ -60,7 +63,7 @@ public struct PlannedRequest: Sendable, Equatable {
         /// A promotional, introductory or win-back offer's subject.
         public init(
             offerKind: CampaignOfferKind, offerIndex: Int, name: String, priceIndex: Int = 0,
-            territoryKey: String? = nil
+            territoryKey: String? = nil, productId: String? = nil
         ) {
             self.offerKind = offerKind
             self.offerIndex = offerIndex
@@ -68,15 +71,17 @@ public struct PlannedRequest: Sendable, Equatable {
             batchIndex = priceIndex
             self.name = name
             self.territoryKey = territoryKey
+            self.productId = productId
         }
 
         /// The resource's key within its offer (``ConnectResource/key``): for a promotional or
-        /// win-back offer `""`, for an introductory offer ``territoryKey``.
+        /// win-back offer its subscription's ``productId`` (so that the ledger knows which
+        /// product's offers it holds), for an introductory offer ``territoryKey``.
         public var key: String {
             switch offerKind {
             case .offerCode: ConnectResource.key(kind: kind, batchIndex: batchIndex, code: customCode ?? "")
             case .introductoryOffer: territoryKey ?? ""
-            case .promotionalOffer, .winBackOffer: ""
+            case .promotionalOffer, .winBackOffer: productId ?? ""
             }
         }
     }

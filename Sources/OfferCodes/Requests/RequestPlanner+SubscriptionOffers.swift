@@ -23,7 +23,9 @@ extension RequestPlanner {
                     path: OfferCodeAPI.createPath(SubscriptionOfferAPI.promotionalType),
                     schema: SubscriptionOfferAPI.promotionalSchema, dependsOn: [],
                     body: try SubscriptionOfferBodyBuilder.promotional(offer, number: index + 1),
-                    subject: .init(offerKind: .promotionalOffer, offerIndex: index, name: offer.offerIdentifier)))
+                    subject: .init(
+                        offerKind: .promotionalOffer, offerIndex: index, name: offer.offerIdentifier,
+                        productId: offer.terms.subscription.productId)))
         }
         for (index, offer) in campaign.introductoryOffers.enumerated() {
             for (priceIndex, price) in offer.terms.prices.enumerated() {
@@ -38,7 +40,7 @@ extension RequestPlanner {
                             offer, number: index + 1, priceIndex: priceIndex),
                         subject: .init(
                             offerKind: .introductoryOffer, offerIndex: index, name: offer.terms.subscription.id,
-                            priceIndex: priceIndex, territoryKey: key)))
+                            priceIndex: priceIndex, territoryKey: key, productId: offer.terms.subscription.productId)))
             }
         }
         for (index, offer) in campaign.winBackOffers.enumerated() {
@@ -49,7 +51,9 @@ extension RequestPlanner {
                     path: OfferCodeAPI.createPath(SubscriptionOfferAPI.winBackType),
                     schema: SubscriptionOfferAPI.winBackSchema, dependsOn: [],
                     body: try SubscriptionOfferBodyBuilder.winBack(offer, number: index + 1),
-                    subject: .init(offerKind: .winBackOffer, offerIndex: index, name: offer.offerIdentifier)))
+                    subject: .init(
+                        offerKind: .winBackOffer, offerIndex: index, name: offer.offerIdentifier,
+                        productId: offer.terms.subscription.productId)))
         }
     }
 

@@ -210,7 +210,22 @@ package enum CodeSchemas {
                 .string(
                     StringRules(minLength: 1),
                     description: "The plan's request id, such as `offer-1-custom-code-3` (`offerkit codes plan`).")),
-            .init("offer", .string(StringRules(minLength: 1), description: "The offer's `referenceName`.")),
+            .init(
+                "offerKind",
+                .enumeration(
+                    CampaignOfferKind.allCases.map(\.rawValue),
+                    description: """
+                        The campaign list of its offer: `offerCode` (`offers`), `promotionalOffer`, \
+                        `introductoryOffer` or `winBackOffer`.
+                        """)),
+            .init(
+                "offer",
+                .string(
+                    StringRules(minLength: 1),
+                    description: """
+                        An offer code's `referenceName`; a promotional or win-back offer's `offerIdentifier`; an \
+                        introductory offer's subscription id.
+                        """)),
             .init(
                 "kind",
                 .enumeration(
@@ -221,7 +236,9 @@ package enum CodeSchemas {
                 .string(
                     description: """
                         Which one within the offer: empty for the offer, the batch's position from 0 for a \
-                        one-time-use batch, the code upper-cased for a custom code.
+                        one-time-use batch, the code upper-cased for a custom code; for a promotional or win-back \
+                        offer its subscription's product identifier; for an introductory offer its territory and \
+                        start date (`USA`, `USA 2027-03-01`).
                         """)),
             .init(
                 "state",
@@ -402,7 +419,8 @@ package enum CodeSchemas {
           "usage": {"quarter": "2027-Q1", "productionCodes": 12000, "productionLimit": 1000000, "sandboxCodes": 20,
             "sandboxLimit": 10000, "activeOffers": 5, "activeOfferLimit": 10},
           "appStoreConnect": [
-            {"request": "offer-1", "offer": "Spring trial, 1 month free", "kind": "offer", "key": "",
+            {"request": "offer-1", "offerKind": "offerCode", "offer": "Spring trial, 1 month free", "kind": "offer",
+              "key": "",
               "state": "created", "id": "6450000101", "error": null, "updatedAt": "2027-03-15T09:30:00.125Z"}
           ]
         }

@@ -93,7 +93,8 @@ enum LedgerCopyFixtures {
         try await ledger.recordConnectResources([appleBatch])
         // A promotional offer has no offers row: it is the campaign's, identified by its offer identifier.
         let comeback = ConnectResource(
-            campaign: "spring", offerKind: .promotionalOffer, offer: "comeback_3", kind: .offer, key: "",
+            campaign: "spring", offerKind: .promotionalOffer, offer: "comeback_3", kind: .offer,
+            key: "com.example.monthly",
             requestId: "promotional-offer-1", resourceType: "subscriptionPromotionalOffers", state: .planned,
             bodyDigest: digest("7f"), updatedAt: time(0))
         try await ledger.recordConnectResources([comeback])

@@ -21,7 +21,10 @@ struct StandInState {
             guard let data = request["body"]?["data"], data["type"]?.string == type else { return false }
             for (name, value) in data["attributes"]?.object ?? [:] where attributes[name] != value { return false }
             if request["dependsOn"]?.array?.isEmpty ?? true {
-                let product = (data["relationships"]?.object ?? [:]).values.compactMap { $0["data"]?["id"]?.string }
+                // The product: an offer code's subscription or in-app purchase, a promotional, introductory or
+                // win-back offer's subscription (an introductory offer also names its territory and price point).
+                let relationships = data["relationships"]?.object ?? [:]
+                let product = ["subscription", "inAppPurchase"].compactMap { relationships[$0]?["data"]?["id"]?.string }
                 return product == [parent]
             }
             return offerId != nil && parent == offerId

@@ -56,6 +56,7 @@ from .campaign_problem import CampaignProblem
 from .campaign_status import CampaignStatus
 from .campaign_status_app_store_connect_item import CampaignStatusAppStoreConnectItem
 from .campaign_status_app_store_connect_item_kind import CampaignStatusAppStoreConnectItemKind
+from .campaign_status_app_store_connect_item_offer_kind import CampaignStatusAppStoreConnectItemOfferKind
 from .campaign_status_app_store_connect_item_state import CampaignStatusAppStoreConnectItemState
 from .campaign_status_offers_item import CampaignStatusOffersItem
 from .campaign_status_offers_item_batches_item import CampaignStatusOffersItemBatchesItem
@@ -155,6 +156,7 @@ __all__ = (
     "CampaignStatus",
     "CampaignStatusAppStoreConnectItem",
     "CampaignStatusAppStoreConnectItemKind",
+    "CampaignStatusAppStoreConnectItemOfferKind",
     "CampaignStatusAppStoreConnectItemState",
     "CampaignStatusOffersItem",
     "CampaignStatusOffersItemBatchesItem",

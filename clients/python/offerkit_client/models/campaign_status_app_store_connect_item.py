@@ -6,6 +6,7 @@ from typing import Any, TypeVar, cast
 from attrs import define as _attrs_define
 
 from ..models.campaign_status_app_store_connect_item_kind import CampaignStatusAppStoreConnectItemKind
+from ..models.campaign_status_app_store_connect_item_offer_kind import CampaignStatusAppStoreConnectItemOfferKind
 from ..models.campaign_status_app_store_connect_item_state import CampaignStatusAppStoreConnectItemState
 
 T = TypeVar("T", bound="CampaignStatusAppStoreConnectItem")
@@ -17,11 +18,15 @@ class CampaignStatusAppStoreConnectItem:
 
     Attributes:
         request (str): The plan's request id, such as `offer-1-custom-code-3` (`offerkit codes plan`).
-        offer (str): The offer's `referenceName`.
+        offer_kind (CampaignStatusAppStoreConnectItemOfferKind): The campaign list of its offer: `offerCode` (`offers`),
+            `promotionalOffer`, `introductoryOffer` or `winBackOffer`.
+        offer (str): An offer code's `referenceName`; a promotional or win-back offer's `offerIdentifier`; an
+            introductory offer's subscription id.
         kind (CampaignStatusAppStoreConnectItemKind): The offer, one of its one-time-use batches, or one of its custom
             codes.
         key (str): Which one within the offer: empty for the offer, the batch's position from 0 for a one-time-use
-            batch, the code upper-cased for a custom code.
+            batch, the code upper-cased for a custom code; for a promotional or win-back offer its subscription's product
+            identifier; for an introductory offer its territory and start date (`USA`, `USA 2027-03-01`).
         state (CampaignStatusAppStoreConnectItemState): `planned`, `sent` (the outcome is unknown: looked up before it
             is sent again), `created` or `failed`.
         id (None | str): App Store Connect's id, once created.
@@ -30,6 +35,7 @@ class CampaignStatusAppStoreConnectItem:
     """
 
     request: str
+    offer_kind: CampaignStatusAppStoreConnectItemOfferKind
     offer: str
     kind: CampaignStatusAppStoreConnectItemKind
     key: str
@@ -40,6 +46,8 @@ class CampaignStatusAppStoreConnectItem:
 
     def to_dict(self) -> dict[str, Any]:
         request = self.request
+
+        offer_kind = self.offer_kind.value
 
         offer = self.offer
 
@@ -62,6 +70,7 @@ class CampaignStatusAppStoreConnectItem:
         field_dict.update(
             {
                 "request": request,
+                "offerKind": offer_kind,
                 "offer": offer,
                 "kind": kind,
                 "key": key,
@@ -78,6 +87,8 @@ class CampaignStatusAppStoreConnectItem:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
         request = d.pop("request")
+
+        offer_kind = CampaignStatusAppStoreConnectItemOfferKind(d.pop("offerKind"))
 
         offer = d.pop("offer")
 
@@ -105,6 +116,7 @@ class CampaignStatusAppStoreConnectItem:
 
         campaign_status_app_store_connect_item = cls(
             request=request,
+            offer_kind=offer_kind,
             offer=offer,
             kind=kind,
             key=key,

@@ -3334,7 +3334,20 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/schemas/CampaignStatus/AppStoreConnectPayload/request`.
                 public var request: Swift.String
-                /// The offer's `referenceName`.
+                /// The campaign list of its offer: `offerCode` (`offers`), `promotionalOffer`, `introductoryOffer` or `winBackOffer`.
+                ///
+                /// - Remark: Generated from `#/components/schemas/CampaignStatus/AppStoreConnectPayload/offerKind`.
+                @frozen public enum OfferKindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case offerCode = "offerCode"
+                    case promotionalOffer = "promotionalOffer"
+                    case introductoryOffer = "introductoryOffer"
+                    case winBackOffer = "winBackOffer"
+                }
+                /// The campaign list of its offer: `offerCode` (`offers`), `promotionalOffer`, `introductoryOffer` or `winBackOffer`.
+                ///
+                /// - Remark: Generated from `#/components/schemas/CampaignStatus/AppStoreConnectPayload/offerKind`.
+                public var offerKind: Components.Schemas.CampaignStatus.AppStoreConnectPayloadPayload.OfferKindPayload
+                /// An offer code's `referenceName`; a promotional or win-back offer's `offerIdentifier`; an introductory offer's subscription id.
                 ///
                 /// - Remark: Generated from `#/components/schemas/CampaignStatus/AppStoreConnectPayload/offer`.
                 public var offer: Swift.String
@@ -3350,7 +3363,7 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/schemas/CampaignStatus/AppStoreConnectPayload/kind`.
                 public var kind: Components.Schemas.CampaignStatus.AppStoreConnectPayloadPayload.KindPayload
-                /// Which one within the offer: empty for the offer, the batch's position from 0 for a one-time-use batch, the code upper-cased for a custom code.
+                /// Which one within the offer: empty for the offer, the batch's position from 0 for a one-time-use batch, the code upper-cased for a custom code; for a promotional or win-back offer its subscription's product identifier; for an introductory offer its territory and start date (`USA`, `USA 2027-03-01`).
                 ///
                 /// - Remark: Generated from `#/components/schemas/CampaignStatus/AppStoreConnectPayload/key`.
                 public var key: Swift.String
@@ -3383,15 +3396,17 @@ extension Components {
                 ///
                 /// - Parameters:
                 ///   - request: The plan's request id, such as `offer-1-custom-code-3` (`offerkit codes plan`).
-                ///   - offer: The offer's `referenceName`.
+                ///   - offerKind: The campaign list of its offer: `offerCode` (`offers`), `promotionalOffer`, `introductoryOffer` or `winBackOffer`.
+                ///   - offer: An offer code's `referenceName`; a promotional or win-back offer's `offerIdentifier`; an introductory offer's subscription id.
                 ///   - kind: The offer, one of its one-time-use batches, or one of its custom codes.
-                ///   - key: Which one within the offer: empty for the offer, the batch's position from 0 for a one-time-use batch, the code upper-cased for a custom code.
+                ///   - key: Which one within the offer: empty for the offer, the batch's position from 0 for a one-time-use batch, the code upper-cased for a custom code; for a promotional or win-back offer its subscription's product identifier; for an introductory offer its territory and start date (`USA`, `USA 2027-03-01`).
                 ///   - state: `planned`, `sent` (the outcome is unknown: looked up before it is sent again), `created` or `failed`.
                 ///   - id: App Store Connect's id, once created.
                 ///   - error: Apple's errors when it failed, or why the outcome is unknown; else `null`.
                 ///   - updatedAt: When its state last changed: ISO 8601 in UTC.
                 public init(
                     request: Swift.String,
+                    offerKind: Components.Schemas.CampaignStatus.AppStoreConnectPayloadPayload.OfferKindPayload,
                     offer: Swift.String,
                     kind: Components.Schemas.CampaignStatus.AppStoreConnectPayloadPayload.KindPayload,
                     key: Swift.String,
@@ -3401,6 +3416,7 @@ extension Components {
                     updatedAt: Swift.String
                 ) {
                     self.request = request
+                    self.offerKind = offerKind
                     self.offer = offer
                     self.kind = kind
                     self.key = key
@@ -3411,6 +3427,7 @@ extension Components {
                 }
                 public enum CodingKeys: String, CodingKey {
                     case request
+                    case offerKind
                     case offer
                     case kind
                     case key
@@ -3424,6 +3441,10 @@ extension Components {
                     self.request = try container.decode(
                         Swift.String.self,
                         forKey: .request
+                    )
+                    self.offerKind = try container.decode(
+                        Components.Schemas.CampaignStatus.AppStoreConnectPayloadPayload.OfferKindPayload.self,
+                        forKey: .offerKind
                     )
                     self.offer = try container.decode(
                         Swift.String.self,
@@ -3455,6 +3476,7 @@ extension Components {
                     )
                     try decoder.ensureNoAdditionalProperties(knownKeys: [
                         "request",
+                        "offerKind",
                         "offer",
                         "kind",
                         "key",

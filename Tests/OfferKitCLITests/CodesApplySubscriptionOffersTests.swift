@@ -1,0 +1,264 @@
+import Foundation
+import InteropSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `offerkit codes apply` with promotional, introductory and win-back offers (issue 32): each created in
+/// App Store Connect exactly once, under faults and SIGKILL, its id recorded, refusals mapped to campaign
+/// paths, `--dry-run` and `status` showing them.
+///
+/// Judged by the App Store Connect stand-in's state (`Tests/StandIns/`), which validates every body
+/// against Apple's schemas and counts repeated creates, through ``ApplyProof``'s checks.
+@Suite("offerkit codes apply: promotional, introductory and win-back offers", .serialized)
+struct CodesApplySubscriptionOffersTests {
+    static let reason = CodesApplyProofTests.reason
+    static var available: Bool {
+        get async { await CodesApplyProofTests.available || Independent.isCI }
+    }
+
+    /// `examples/subscription-offers.json` with `extra` more promotional and win-back offers each (copies
+    /// with other identifiers), renamed: 1 + extra promotional, 3 introductory (one per territory) and
+    /// 1 + extra win-back resources.
+    static func campaign(name: String, extra: Int = 0) throws -> String {
+        let path = CLI.packageRoot.appendingPathComponent("examples/subscription-offers.json")
+        var campaign = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: path)) as? [String: Any])
+        campaign["name"] = name
+        for member in ["promotionalOffers", "winBackOffers"] {
+            var offers = try #require(campaign[member] as? [[String: Any]])
+            let first = try #require(offers.first)
+            for number in 0..<extra {
+                var copy = first
+                copy["referenceName"] = "\(first["referenceName"] ?? "") \(number + 2)"
+                copy["offerIdentifier"] = "\(first["offerIdentifier"] ?? "")_\(number + 2)"
+                offers.append(copy)
+            }
+            campaign[member] = offers
+        }
+        let data = try JSONSerialization.data(withJSONObject: campaign, options: [.sortedKeys])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The example's request ids, in plan order.
+    static let exampleRequests = [
+        "promotional-offer-1", "introductory-offer-1-USA", "introductory-offer-1-GBR", "introductory-offer-1-JPN",
+        "win-back-offer-1",
+    ]
+
+    // MARK: A clean run
+
+    @Test(
+        "A clean run creates each promotional, introductory and win-back offer once and records its id; a second run sends nothing (SQLite)",
+        .enabled(reason) { await available })
+    func cleanRunOnSQLite() async throws {
+        try await cleanRun(ledger: .folder)
+    }
+
+    @Test("The same clean run on a PostgreSQL ledger", .enabled(reason) { await available })
+    func cleanRunOnPostgreSQL() async throws {
+        guard let ledger = CLIPostgres.ledger("postgres") else { return }
+        try await cleanRun(ledger: ledger)
+    }
+
+    private func cleanRun(ledger: CampaignFiles.LedgerChoice) async throws {
+        let proof = try await ApplyProof(campaignText: Self.campaign(name: "offers-clean"), ledger: ledger)
+        defer { proof.stop() }
+        try await #require(try proof.codes("generate").status == 0)
+        let plan = try await proof.plan()
+        #expect(plan.compactMap { $0["id"]?.string } == Self.exampleRequests)
+        let dryRun = try await proof.codes("apply", ["--dry-run"])
+        #expect(dryRun.status == 0, "\(dryRun)")
+        #expect(
+            dryRun.stdout.contains(
+                "  promotional-offer-1 (promotional offer \"comeback_half_3m\"): would be created"), "\(dryRun)")
+        #expect(
+            dryRun.stdout.contains(
+                "  introductory-offer-1-GBR (introductory offer of subscription \"6450000001\" in GBR): would be created"
+            ), "\(dryRun)")
+
+        let first = try await proof.apply()
+        try #require(first.status == 0, "\(first)")
+        let summary = try #require(first.json, "\(first)")
+        #expect(summary["planned"]?.int == 5)
+        #expect(summary["created"]?.int == 5)
+        #expect(summary["refused"]?.array?.isEmpty == true)
+        try await proof.checkEndState(plan: plan)
+
+        // The ledger says what each is, with App Store Connect's id.
+        let status = try await proof.status()
+        let recorded = status["appStoreConnect"]?.array ?? []
+        #expect(
+            recorded.map {
+                "\($0["request"]?.string ?? "?") \($0["offerKind"]?.string ?? "?") \($0["offer"]?.string ?? "?")"
+            }
+                == [
+                    "promotional-offer-1 promotionalOffer comeback_half_3m",
+                    "introductory-offer-1-USA introductoryOffer 6450000001",
+                    "introductory-offer-1-GBR introductoryOffer 6450000001",
+                    "introductory-offer-1-JPN introductoryOffer 6450000001",
+                    "win-back-offer-1 winBackOffer winback_3m_for_1",
+                ])
+        let text = try await proof.codes("status")
+        #expect(text.status == 0, "\(text)")
+        #expect(text.stdout.contains("Promotional, introductory and win-back offers in App Store Connect:"), "\(text)")
+        #expect(
+            text.stdout.contains(
+                "  win-back-offer-1 (win-back offer \"winback_3m_for_1\"): created (id "), "\(text)")
+
+        let before = try await proof.state()
+        let second = try await proof.apply()
+        #expect(second.status == 0, "\(second)")
+        #expect(second.json?["created"]?.int == 0)
+        #expect(second.json?["alreadyThere"]?.int == 5)
+        let after = try await proof.state()
+        #expect(
+            after.posts.count == before.posts.count, "the second run sent \(after.posts.dropFirst(before.posts.count))")
+        let totals = try await proof.dryRunTotals()
+        #expect(totals == (5, 0, 0, 0), "\(totals)")
+    }
+
+    // MARK: Faults
+
+    @Test(
+        "A create whose answer is lost (dropped, 5xx, timed out) is looked up, never sent twice; a 429 is sent again after its wait",
+        .enabled(reason) { await available })
+    func faultsOnEveryKind() async throws {
+        let proof = try await ApplyProof(campaignText: Self.campaign(name: "offers-faults", extra: 1))
+        defer { proof.stop() }
+        try await #require(try proof.codes("generate").status == 0)
+        let plan = try await proof.plan()
+        // One fault of each kind on the first create of each offer type, whatever the order of the run.
+        try await proof.standIn.configure(#"{"slowSeconds": 1.25}"#)
+        let script = [
+            ("/v1/subscriptionPromotionalOffers", "drop-after", 0),
+            ("/v1/subscriptionPromotionalOffers", "server-error", 0),
+            ("/v1/subscriptionIntroductoryOffers", "slow-before", 0),
+            ("/v1/subscriptionIntroductoryOffers", "unavailable", 1), ("/v1/winBackOffers", "slow", 0),
+            ("/v1/winBackOffers", "rate-limit", 0), ("/v1/winBackOffers", "drop-before", 0),
+        ].map { path, kind, skip in
+            #"{"method": "POST", "pathPrefix": "\#(path)", "skip": \#(skip), "times": 1, "fault": "\#(kind)", "retryAfter": 1}"#
+        }
+        try await proof.standIn.setFaults(#"{"script": [\#(script.joined(separator: ", "))]}"#)
+        var runs: [CLIResult] = []
+        while runs.last?.status != 0, runs.count < 6 {
+            let run = try await proof.apply(["--timeout", "1"])
+            runs.append(run)
+            try #require([0, 5].contains(run.status), "\(run)")
+        }
+        try #require(runs.last?.status == 0, "no run finished: \(runs.last.map(\.description) ?? "")")
+        let state = try await proof.state()
+        let injected = state.raw["faultsInjected"]?.object ?? [:]
+        for kind in ["drop-after", "server-error", "slow-before", "unavailable", "slow", "rate-limit", "drop-before"] {
+            #expect((injected[kind]?.int ?? 0) >= 1, "no \(kind) fault was injected: \(injected)")
+        }
+        try await proof.standIn.setFaults("{}")
+        try await proof.checkEndState(plan: plan)
+        let totals = try await proof.dryRunTotals()
+        #expect(totals == (plan.count, 0, 0, 0), "\(totals)")
+    }
+
+    // MARK: SIGKILL
+
+    @Test(
+        "Killed with SIGKILL at 8 points and run again, apply ends with each offer created once and recorded",
+        .enabled(reason) { await available })
+    func killedAtRandomPoints() async throws {
+        let proof = try await ApplyProof(campaignText: Self.campaign(name: "offers-killed", extra: 4))
+        defer { proof.stop() }
+        try await #require(try proof.codes("generate").status == 0)
+        let plan = try await proof.plan()
+        #expect(plan.count == 13)
+        try await proof.standIn.configure(#"{"slowSeconds": 0.15}"#)
+        try await proof.standIn.setFaults(
+            #"{"random": {"seed": 3, "probability": 1.0, "kinds": ["slow-before"], "retryAfter": 1}}"#)
+        var random = SplitMix64(seed: 32)
+        var kills = 0
+        for round in 0..<8 {
+            let existing = try await proof.state().connectResources.count
+            guard existing < plan.count else { break }
+            // One request at a time, each answered after 150 ms: a run takes about 2 s, and each kill lands in it.
+            let run = try BackgroundRun(proof.applyCommand(["--verbose", "--parallel", "1"]), in: proof.files)
+            let target = existing + 1
+            _ = await run.poll(upTo: 100) { existing + CodesApplyProofTests.created(in: run.stderr) >= target }
+            try await Task.sleep(for: .microseconds(Int.random(in: 0...150_000, using: &random)))
+            let killed = await run.kill()
+            guard killed else { continue }
+            kills += 1
+            // Right after the kill: whatever the stand-in holds is recorded created, or sent (looked up next).
+            let state = try await proof.state()
+            let status = try await proof.status()
+            let (created, sent) = try proof.checkLedger(plan: plan, state: state, status: status)
+            let totals = try await proof.dryRunTotals()
+            #expect(totals.exist == created && totals.lookUp == sent && totals.retry == 0, "round \(round): \(totals)")
+        }
+        #expect(kills >= 4, "only \(kills) runs were killed before they finished")
+        try await proof.standIn.setFaults("{}")
+        let last = try await proof.apply()
+        #expect(last.status == 0, "\(last)")
+        try await proof.checkEndState(plan: plan)
+        let totals = try await proof.dryRunTotals()
+        #expect(totals == (plan.count, 0, 0, 0), "\(totals)")
+    }
+
+    // MARK: Refusals and changes
+
+    @Test(
+        "A refused offer is recorded failed with Apple's error at its campaign path (exit 4), the rest is created, and the next run sends only it",
+        .enabled(reason) { await available })
+    func aRefusalNamesTheCampaignPath() async throws {
+        let proof = try await ApplyProof(campaignText: Self.campaign(name: "offers-refused"))
+        defer { proof.stop() }
+        try await #require(try proof.codes("generate").status == 0)
+        // A week on in App Store Connect: the win-back offer's start (the campaign's today + 7 days) is past.
+        try await proof.standIn.configure(#"{"today": "2027-01-25"}"#)
+        let refused = try await proof.apply()
+        #expect(refused.status == 4, "\(refused)")
+        let summary = try #require(refused.json, "\(refused)")
+        #expect(summary["created"]?.int == 4)
+        let refusal = try #require(summary["refused"]?.array?.first, "\(refused)")
+        #expect(refusal["resource"]?.string == "win-back-offer-1 (win-back offer \"winback_3m_for_1\")")
+        #expect(
+            refusal["errors"]?.array?.compactMap { $0["campaignPath"]?.string } == ["$.winBackOffers[0].startDate"],
+            "\(refusal)")
+        let status = try await proof.status()
+        let winBack = status["appStoreConnect"]?.array?.first { $0["request"]?.string == "win-back-offer-1" }
+        #expect(winBack?["state"]?.string == "failed" && winBack?["error"]?.string?.isEmpty == false, "\(status)")
+
+        try await proof.standIn.configure(#"{"today": "2027-01-15"}"#)
+        let before = try await proof.state().posts.count
+        let again = try await proof.apply()
+        #expect(again.status == 0, "\(again)")
+        #expect(again.json?["created"]?.int == 1 && again.json?["alreadyThere"]?.int == 4, "\(again)")
+        let state = try await proof.state()
+        #expect(state.posts.count == before + 1)
+        #expect(state.raw["repeatedCreates"]?.int == 0 && state.connectResources.count == 5)
+        let totals = try await proof.dryRunTotals()
+        #expect(totals == (5, 0, 0, 0), "\(totals)")
+    }
+
+    @Test(
+        "An applied promotional offer the campaign now plans differently stops apply before anything is sent (exit 2)",
+        .enabled(reason) { await available })
+    func aChangedOfferIsNotSent() async throws {
+        let proof = try await ApplyProof(campaignText: Self.campaign(name: "offers-changed"))
+        defer { proof.stop() }
+        try await #require(try proof.codes("generate").status == 0)
+        try await #require(try proof.apply().status == 0)
+        let text = try String(contentsOfFile: proof.campaign, encoding: .utf8)
+        let changed = text.replacingOccurrences(of: #""numberOfPeriods":3"#, with: #""numberOfPeriods":2"#)
+        try #require(changed != text)
+        try changed.write(toFile: proof.campaign, atomically: true, encoding: .utf8)
+        let before = try await proof.state().posts.count
+        let run = try await proof.apply()
+        #expect(run.status != 0, "\(run)")
+        #expect(
+            run.stderr.contains("promotional-offer-1 (promotional offer \"comeback_half_3m\")")
+                && run.stderr.contains("Nothing was sent"), "\(run)")
+        #expect(try await proof.state().posts.count == before)
+    }
+}
