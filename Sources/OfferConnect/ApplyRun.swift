@@ -309,7 +309,9 @@ public struct ApplyRun: Sendable {
                         errors[index].campaignPath = CampaignPointer.campaignPath(pointer, subject: request.subject)
                     }
                     let text = errors.map(\.summary).joined(separator: "; ")
-                    try await book.record(resource.with(state: .failed, error: text, at: Date()))
+                    // After an unknown outcome the refusal may be of this very resource (a duplicate the
+                    // list did not show yet): it stays sent, and the next run looks it up before sending.
+                    try await book.record(resource.with(state: uncertain ? .sent : .failed, error: text, at: Date()))
                     let refusal = ApplySummary.Refusal(resource: resource.label, errors: errors)
                     counters.withLockedValue { $0.summary.refused.append(refusal) }
                     events(.refused(refusal))

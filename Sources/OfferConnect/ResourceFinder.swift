@@ -98,18 +98,28 @@ struct ResourceFinder {
         } catch let missing as ConnectLister.NotFound {
             throw ConnectError.lookupFailed(request: request.id, reason: missing.detail)
         }
-        let found = listing.items.filter { item in
-            guard !taken.contains(item.id) else { return false }
-            switch kind {
-            case .promotionalOffer: return Self.same(item.attributes, planned, "offerCode")
-            case .winBackOffer: return Self.same(item.attributes, planned, "offerId")
-            case .introductoryOffer:
-                return ["startDate", "endDate", "duration", "offerMode", "numberOfPeriods"].allSatisfy {
-                    Self.same(item.attributes, planned, $0)
-                } && (item.related("territory") ?? territory) == territory
-                    && item.related("subscriptionPricePoint") == Self.related(data, "subscriptionPricePoint")
-            case .offerCode: return false
+        let candidates = listing.items.filter { !taken.contains($0.id) }
+        let found: [ConnectListPage.Item]
+        switch kind {
+        case .promotionalOffer, .winBackOffer:
+            // The identifier is unique in the subscription group: an offer that has it is this one,
+            // or one made otherwise, which must not be taken for it.
+            let identifier = kind == .promotionalOffer ? "offerCode" : "offerId"
+            found = candidates.filter { Self.same($0.attributes, planned, identifier) }
+            if let other = found.first(where: { !Self.sameAttributes($0.attributes, planned) }) {
+                throw ConnectError.lookupFailed(
+                    request: request.id,
+                    reason: "App Store Connect has a \(kind.displayName) with this identifier (id \(other.id)) whose "
+                        + "terms differ from the campaign's: it was not made from this campaign. Remove it in App "
+                        + "Store Connect, or give the campaign's offer another offerIdentifier")
             }
+        case .introductoryOffer:
+            found = candidates.filter { item in
+                Self.sameAttributes(item.attributes, planned)
+                    && (item.related("territory") ?? territory) == territory
+                    && item.related("subscriptionPricePoint") == Self.related(data, "subscriptionPricePoint")
+            }
+        case .offerCode: found = []
         }
         if found.count > 1 {
             throw ConnectError.lookupFailed(
@@ -121,9 +131,21 @@ struct ResourceFinder {
         return found.first?.id
     }
 
-    /// Whether member `name` of both attribute objects is the same (or absent from both).
+    /// Whether member `name` of both attribute objects is the same, or absent (or `null`) in both.
     private static func same(_ found: JSONValue, _ planned: JSONValue?, _ name: String) -> Bool {
-        found[name] == planned?[name]
+        func value(_ object: JSONValue?) -> JSONValue? {
+            guard let member = object?[name], member != .null else { return nil }
+            return member
+        }
+        return value(found) == value(planned)
+    }
+
+    /// Whether every attribute the plan sends is the found resource's, and the found resource has
+    /// no date the plan leaves out (App Store Connect may add attributes of its own).
+    private static func sameAttributes(_ found: JSONValue, _ planned: JSONValue?) -> Bool {
+        guard case .object(let members)? = planned else { return false }
+        return members.allSatisfy { same(found, planned, $0.key) }
+            && ["startDate", "endDate"].allSatisfy { same(found, planned, $0) }
     }
 
     /// The id of the planned resource's to-one relationship `name`.

@@ -54,8 +54,15 @@ package enum CampaignPointer {
     private static func subscriptionOfferPath(_ parts: [String], subject: PlannedRequest.Subject) -> String {
         let offer = "$.\(subject.offerKind.campaignMember)[\(subject.offerIndex)]"
         if parts.count >= 2, parts[0] == "included", let index = Int(parts[1]) {
-            let field = parts.contains { $0.lowercased().contains("pricepoint") } ? ".pricePoint" : ""
+            let field =
+                parts.contains { $0.lowercased().contains("pricepoint") }
+                ? ".pricePoint" : (parts.contains("territory") ? ".territory" : "")
             return "\(offer).prices[\(index)]\(field)"
+        }
+        if parts.count >= 5, parts[0] == "data", parts[1] == "relationships", parts[2] == "prices",
+            parts[3] == "data", let index = Int(parts[4])
+        {
+            return "\(offer).prices[\(index)]"
         }
         if parts.count >= 3, parts[0] == "data", parts[1] == "relationships" {
             switch parts[2] {
@@ -81,7 +88,8 @@ package enum CampaignPointer {
                 field = "customerEligibility.waitBetweenOffersInMonths"
             default: field = parts[2]
             }
-            return offer + "." + field
+            // A member of an object attribute: `…InMonths/minimum`.
+            return offer + "." + ([field] + parts.dropFirst(3)).joined(separator: ".")
         }
         return offer
     }

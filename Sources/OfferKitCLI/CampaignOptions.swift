@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OfferCodes
+import OfferJSON
 import OfferKitSigningCLI
 import OfferLedger
 import OfferLedgerPostgres
@@ -36,6 +37,23 @@ struct CampaignOptions: ParsableArguments {
     }
 
     func readCampaignBytes() throws -> [UInt8] { try Self.readBytes(campaign) }
+
+    /// Reads and validates the campaign for what `plan` and `apply` send to App Store Connect: as
+    /// of `--today` when given, else of the day the ledger first recorded the campaign (`codes
+    /// generate`), else today. Relative dates (a win-back offer's `"startDate": "P7D"`) then name
+    /// the same days on every run, so that a run resumed on a later day plans the same requests,
+    /// and dates checked when the campaign was recorded are not refused once they pass (App Store
+    /// Connect still refuses what it would not take, at the campaign's path).
+    func loadAsRecorded(ledger: CodeLedger?) async throws -> Campaign {
+        let bytes = try readCampaignBytes()
+        var day = try day()
+        if today == nil, let ledger, case .string(let name)? = try? JSONValue.parse(bytes)["name"],
+            let recorded = try await ledger.campaignRecordedDay(name)
+        {
+            day = recorded
+        }
+        return try await CampaignValidator(today: day).validate(json: bytes, against: ledger).validCampaign()
+    }
 
     static func load(path: String, ledger: CodeLedger?, today: CalendarDate) async throws -> Campaign {
         try await CampaignValidator(today: today).validate(json: readBytes(path), against: ledger).validCampaign()

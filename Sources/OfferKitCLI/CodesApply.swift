@@ -88,7 +88,7 @@ struct CodesApply: AsyncParsableCommand {
     /// The campaign as recorded and its plan, after the checks `codes plan` makes.
     static func plan(_ options: CampaignOptions, ledger: CodeLedger) async throws -> (Campaign, [PlannedRequest]) {
         try await ledger.checkIntegrity(thorough: false)
-        let campaign = try await CodesPlan.withRecordedExpiry(options.load(ledger: ledger), ledger: ledger)
+        let campaign = try await CodesPlan.withRecordedExpiry(options.loadAsRecorded(ledger: ledger), ledger: ledger)
         try await RecordedBatchCheck.verify(campaign, ledger: ledger)
         let recorded = try await ledger.batches(campaign: campaign.name)
         let expected = campaign.offers.reduce(0) { $0 + $1.customCodes.count + $1.oneTimeUseCodes.count }

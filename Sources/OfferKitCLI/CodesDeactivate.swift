@@ -48,7 +48,7 @@ struct CodesDeactivate: AsyncParsableCommand {
             return
         }
         let recorded = try await ledger.connectResources(campaign: campaign.name).first {
-            $0.offer == offer && $0.kind == .offer && $0.state == .created
+            $0.offerKind == .offerCode && $0.offer == offer && $0.kind == .offer && $0.state == .created
         }
         guard let recorded, let id = recorded.id else {
             throw ConnectError.notCreated(what: "Offer \"\(offer)\" of campaign \"\(campaign.name)\"")

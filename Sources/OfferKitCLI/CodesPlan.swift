@@ -45,7 +45,7 @@ struct CodesPlan: AsyncParsableCommand {
         let (campaign, codes) = try await noLedger.withReadable(options.ledger) { ledger in
             // Given codes are looked up in the ledger's index: check that it matches the codes table.
             try await ledger?.checkIntegrity(thorough: true)
-            let campaign = try await Self.withRecordedExpiry(options.load(ledger: ledger), ledger: ledger)
+            let campaign = try await Self.withRecordedExpiry(options.loadAsRecorded(ledger: ledger), ledger: ledger)
             if let ledger { try await RecordedBatchCheck.verify(campaign, ledger: ledger) }
             let codes = try await CustomCodeSource.read(campaign: campaign, ledger: ledger)
             return (campaign, codes)

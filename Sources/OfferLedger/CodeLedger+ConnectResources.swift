@@ -53,6 +53,17 @@ extension CodeLedger {
         }
     }
 
+    /// The day (UTC) the campaign was first recorded (by `codes generate` or `codes import`), or
+    /// `nil` when the ledger does not hold it: the day `plan` and `apply` resolve the campaign's
+    /// relative dates from, so that a run on another day sends the same requests.
+    public func campaignRecordedDay(_ campaign: String) async throws -> CalendarDate? {
+        try await store.read("read when campaign \"\(campaign)\" was recorded") { tx in
+            guard let values = try await tx.campaignRecordedAt(campaign) else { return nil }
+            let time = try StoredRow(values, table: "a campaigns row", path: name).timestamp(0, "recorded_at")
+            return CalendarDate(unixSeconds: Int64(time.date.timeIntervalSince1970.rounded(.down)))
+        }
+    }
+
     /// The App Store Connect ids the ledger records as created, of every campaign, for the kinds
     /// given: a lookup after an unknown outcome never takes one of them for another resource.
     public func createdConnectIds(kinds: Set<ConnectResource.Kind>) async throws -> Set<String> {

@@ -54,6 +54,14 @@ final class PostgresTransaction: LedgerTransaction {
         try await query(PostgresQuery(unsafeSQL: "SELECT id, \(Self.text("recorded_at")) FROM batches"))
     }
 
+    func campaignRecordedAt(_ campaign: String) async throws -> [LedgerValue]? {
+        try await query(
+            PostgresQuery(
+                unsafeSQL: "SELECT \(Self.text("recorded_at")) FROM campaigns WHERE name = $1",
+                binds: try Self.binds(campaign))
+        ).first
+    }
+
     func campaignApp(_ campaign: String) async throws -> [LedgerValue]? {
         try await query(
             "SELECT c.app_id, a.app_apple_id, c.bundle_id FROM campaigns c LEFT JOIN apps a ON a.id = c.app_id WHERE c.name = \(campaign)"

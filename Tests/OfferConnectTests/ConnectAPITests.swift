@@ -97,6 +97,39 @@ struct ConnectAPITests {
         #expect(CampaignPointer.campaignPath(pointer, subject: subject) == path)
     }
 
+    /// Apple's pointers into a promotional, introductory or win-back offer's body, as campaign paths.
+    @Test(arguments: [
+        (CampaignOfferKind.promotionalOffer, "/data/attributes/offerCode", "$.promotionalOffers[2].offerIdentifier"),
+        (.promotionalOffer, "/data/attributes/name", "$.promotionalOffers[2].referenceName"),
+        (
+            .promotionalOffer, "/included/1/relationships/subscriptionPricePoint/data/id",
+            "$.promotionalOffers[2].prices[1].pricePoint"
+        ),
+        (
+            .promotionalOffer, "/included/0/relationships/territory/data/id",
+            "$.promotionalOffers[2].prices[0].territory"
+        ),
+        (.promotionalOffer, "/data/relationships/prices/data/1", "$.promotionalOffers[2].prices[1]"),
+        (.promotionalOffer, "/data/relationships/subscription/data/id", "$.promotionalOffers[2].subscription.id"),
+        (.introductoryOffer, "/data/relationships/territory/data/id", "$.introductoryOffers[2].prices[1].territory"),
+        (
+            .introductoryOffer, "/data/relationships/subscriptionPricePoint/data/id",
+            "$.introductoryOffers[2].prices[1].pricePoint"
+        ),
+        (.introductoryOffer, "/data/attributes/startDate", "$.introductoryOffers[2].startDate"),
+        (.winBackOffer, "/data/attributes/offerId", "$.winBackOffers[2].offerIdentifier"),
+        (.winBackOffer, "/data/attributes/periodCount", "$.winBackOffers[2].numberOfPeriods"),
+        (
+            .winBackOffer, "/data/attributes/customerEligibilityTimeSinceLastSubscribedInMonths/minimum",
+            "$.winBackOffers[2].customerEligibility.timeSinceLastSubscribedInMonths.minimum"
+        ),
+        (.winBackOffer, "/data", "$.winBackOffers[2]"),
+    ])
+    func subscriptionOfferPointersMapToTheCampaign(kind: CampaignOfferKind, pointer: String, path: String) {
+        let subject = PlannedRequest.Subject(offerKind: kind, offerIndex: 2, name: "x", priceIndex: 1)
+        #expect(CampaignPointer.campaignPath(pointer, subject: subject) == path)
+    }
+
     @Test func listPagesWithRelationshipsAndIncludedResources() throws {
         let body = Array(
             """

@@ -1,5 +1,6 @@
 import Foundation
 import InteropSupport
+import OfferSigning
 import Testing
 
 #if canImport(Glibc)
@@ -156,16 +157,55 @@ struct CodesApplySubscriptionOffersTests {
         for kind in ["drop-after", "server-error", "slow-before", "unavailable", "slow", "rate-limit", "drop-before"] {
             #expect((injected[kind]?.int ?? 0) >= 1, "no \(kind) fault was injected: \(injected)")
         }
+        // Each kind's answers that were lost were settled by reading the subscription's list, not by a second POST.
+        let requests = state.raw["requests"]?.object ?? [:]
+        for list in ["promotionalOffers", "introductoryOffers", "winBackOffers"] {
+            #expect(
+                (requests["GET /v1/subscriptions/{id}/\(list)"]?.int ?? 0) >= 1,
+                "\(list) was never looked up: \(requests)")
+        }
+        let rateLimited = state.posts.filter { $0.path == "/v1/winBackOffers" }.map(\.outcome)
+        #expect(rateLimited.contains { $0.hasPrefix("fault rate-limit") }, "\(rateLimited)")
         try await proof.standIn.setFaults("{}")
         try await proof.checkEndState(plan: plan)
         let totals = try await proof.dryRunTotals()
         #expect(totals == (plan.count, 0, 0, 0), "\(totals)")
     }
 
+    @Test(
+        "After a lost answer, an offer of App Store Connect with the identifier but other terms is not taken for the campaign's: it stays unsettled (exit 5)",
+        .enabled(reason) { await available })
+    func aLookalikeIsNotAdopted() async throws {
+        let proof = try await ApplyProof(campaignText: Self.campaign(name: "offers-lookalike"))
+        defer { proof.stop() }
+        try await #require(try proof.codes("generate").status == 0)
+        let plan = try await proof.plan()
+        // Made by hand in App Store Connect: the campaign's identifier, 2 periods instead of 3.
+        let body = try #require(plan.first { $0["id"]?.string == "promotional-offer-1" }?["body"])
+        let handMade = body.canonical.replacingOccurrences(of: #""numberOfPeriods":3"#, with: #""numberOfPeriods":2"#)
+        try #require(handMade != body.canonical)
+        let token = try ConnectAPITokenSigner(key: DemoKey.key, issuer: .team(issuerId: DemoKey.issuerId))
+            .token(lifetime: 600).token
+        let made = try await proof.standIn.request(
+            "POST", "/v1/subscriptionPromotionalOffers", body: Data(handMade.utf8), bearer: token,
+            headers: ["Content-Type": "application/json"])
+        try #require(made.status == 201, "\(made.text)")
+        // The campaign's POST is lost before App Store Connect reads it: the lookup finds the hand-made one.
+        try await proof.standIn.setFaults(
+            #"{"script": [{"method": "POST", "pathPrefix": "/v1/subscriptionPromotionalOffers", "times": 1, "fault": "drop-before"}]}"#
+        )
+        let run = try await proof.apply(["--timeout", "1"])
+        #expect(run.status == 5, "\(run)")
+        #expect(run.stderr.contains("whose terms differ from the campaign's"), "\(run)")
+        let status = try await proof.status()
+        let promotional = status["appStoreConnect"]?.array?.first { $0["request"]?.string == "promotional-offer-1" }
+        #expect(promotional?["state"]?.string == "sent" && promotional?["id"] == .null, "\(status)")
+    }
+
     // MARK: SIGKILL
 
     @Test(
-        "Killed with SIGKILL at 8 points and run again, apply ends with each offer created once and recorded",
+        "Killed with SIGKILL at up to 8 points (at least 4) and run again, apply ends with each offer created once and recorded",
         .enabled(reason) { await available })
     func killedAtRandomPoints() async throws {
         let proof = try await ApplyProof(campaignText: Self.campaign(name: "offers-killed", extra: 4))
@@ -242,7 +282,7 @@ struct CodesApplySubscriptionOffersTests {
     }
 
     @Test(
-        "An applied promotional offer the campaign now plans differently stops apply before anything is sent (exit 2)",
+        "An applied promotional offer the campaign now plans differently stops apply before anything is sent (exit 4)",
         .enabled(reason) { await available })
     func aChangedOfferIsNotSent() async throws {
         let proof = try await ApplyProof(campaignText: Self.campaign(name: "offers-changed"))
@@ -255,7 +295,7 @@ struct CodesApplySubscriptionOffersTests {
         try changed.write(toFile: proof.campaign, atomically: true, encoding: .utf8)
         let before = try await proof.state().posts.count
         let run = try await proof.apply()
-        #expect(run.status != 0, "\(run)")
+        #expect(run.status == 4, "\(run)")
         #expect(
             run.stderr.contains("promotional-offer-1 (promotional offer \"comeback_half_3m\")")
                 && run.stderr.contains("Nothing was sent"), "\(run)")

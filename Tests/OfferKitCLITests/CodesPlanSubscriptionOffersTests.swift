@@ -1,4 +1,5 @@
 import Foundation
+import OfferCodes
 import Testing
 
 /// `offerkit codes plan` and `codes apply` with a campaign of promotional, introductory and
@@ -121,5 +122,40 @@ struct CodesPlanSubscriptionOffersTests {
                 "  win-back-offer-1 (win-back offer \"winback_2027\"): would be created",
                 "  total: 0 exist, 4 would be created, 0 looked up first, 0 sent again after a refusal",
             ], "\(apply)")
+    }
+
+    /// Without `--today`, `plan` reads the campaign as of the day the ledger recorded it: a relative
+    /// start date names the same day on every later run, and once that day has passed the plan is
+    /// still made (not refused for a past start date), so that an interrupted `apply` resumes.
+    @Test func relativeDatesCountFromTheDayTheCampaignWasRecorded() async throws {
+        let files = try CampaignFiles.make()
+        defer { files.remove() }
+        let campaign = try files.write(
+            Self.campaign().replacingOccurrences(of: #""startDate": "2027-04-01""#, with: #""startDate": "P7D""#),
+            to: "offers.json")
+        let generate = try await CLI.run(
+            ["codes", "generate", campaign, "--ledger", files.ledger], cwd: files.folder.url)
+        try #require(generate.status == 0, "\(generate)")
+        // Recorded 30 days ago: what a ledger made last month says.
+        let recorded = CalendarDate(unixSeconds: Int64(Date().timeIntervalSince1970) - 30 * 86_400)
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("UPDATE campaigns SET recorded_at = ? WHERE name = 'offers-2027'", (sys.argv[2] + "T09:00:00.000Z",))
+            db.commit()
+            """
+        let moved = try await AwaitedProcess.run("python3", ["-c", script, files.ledger, recorded.description])
+        try #require(moved.status == 0, "\(moved)")
+        for _ in 0..<2 {
+            let plan = try await CLI.run(
+                ["codes", "plan", campaign, "--ledger", files.ledger, "--format", "json-lines"], cwd: files.folder.url)
+            #expect(plan.status == 0, "\(plan)")
+            let winBack = plan.stdout.split(separator: "\n").first { $0.contains(#""id":"win-back-offer-1""#) }
+            #expect(
+                winBack?.contains(#""startDate":"\#(recorded.adding(days: 7))""#) == true, "\(winBack ?? "")")
+        }
+        // With --today, the plan is as of that day (and a start date before it is refused).
+        let today = try await files.run("plan", campaign, ["--format", "json-lines"])
+        #expect(today.status == 0 && today.stdout.contains(#""startDate":"2027-01-22""#), "\(today)")
     }
 }

@@ -54,6 +54,10 @@ final class SQLiteTransaction: LedgerTransaction {
         try await rows("SELECT id, recorded_at FROM batches")
     }
 
+    func campaignRecordedAt(_ campaign: String) async throws -> [LedgerValue]? {
+        try await rows("SELECT recorded_at FROM campaigns WHERE name = ?", [campaign]).first
+    }
+
     func campaignApp(_ campaign: String) async throws -> [LedgerValue]? {
         try await rows(
             "SELECT c.app_id, a.app_apple_id, c.bundle_id FROM campaigns c LEFT JOIN apps a ON a.id = c.app_id "

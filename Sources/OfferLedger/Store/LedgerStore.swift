@@ -72,6 +72,8 @@ package protocol LedgerTransaction {
     func batchTimes() async throws -> [[LedgerValue]]
     /// `app_id, app_apple_id, bundle_id` of the campaign's app (and its bundle ID), or `nil` when the campaign is not recorded.
     func campaignApp(_ campaign: String) async throws -> [LedgerValue]?
+    /// `recorded_at` of the campaign (as text, ``LedgerRow/Timestamp``), or `nil` when it is not recorded.
+    func campaignRecordedAt(_ campaign: String) async throws -> [LedgerValue]?
     /// The names of the app's campaigns.
     func appCampaigns(appAppleId: String) async throws -> [[LedgerValue]]
     /// The names of the app's active offers outside `excludingCampaign`, in the order their

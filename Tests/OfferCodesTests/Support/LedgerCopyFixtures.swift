@@ -244,6 +244,9 @@ enum LedgerCopyFixtures {
         }
         func batchTimes() async throws -> [[LedgerValue]] { try await tx.batchTimes() }
         func campaignApp(_ campaign: String) async throws -> [LedgerValue]? { try await tx.campaignApp(campaign) }
+        func campaignRecordedAt(_ campaign: String) async throws -> [LedgerValue]? {
+            try await tx.campaignRecordedAt(campaign)
+        }
         func appCampaigns(appAppleId: String) async throws -> [[LedgerValue]] {
             try await tx.appCampaigns(appAppleId: appAppleId)
         }
