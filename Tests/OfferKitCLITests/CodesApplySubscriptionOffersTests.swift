@@ -133,14 +133,15 @@ struct CodesApplySubscriptionOffersTests {
         defer { proof.stop() }
         try await #require(try proof.codes("generate").status == 0)
         let plan = try await proof.plan()
-        // One fault of each kind on the first create of each offer type, whatever the order of the run.
+        // One fault of each kind on the first creates of each offer type, whatever the order of the run.
         try await proof.standIn.configure(#"{"slowSeconds": 1.25}"#)
         let script = [
+            // Each on a request of its own: the n-th POST of the path (skip n - 1).
             ("/v1/subscriptionPromotionalOffers", "drop-after", 0),
-            ("/v1/subscriptionPromotionalOffers", "server-error", 0),
+            ("/v1/subscriptionPromotionalOffers", "server-error", 1),
             ("/v1/subscriptionIntroductoryOffers", "slow-before", 0),
             ("/v1/subscriptionIntroductoryOffers", "unavailable", 1), ("/v1/winBackOffers", "slow", 0),
-            ("/v1/winBackOffers", "rate-limit", 0), ("/v1/winBackOffers", "drop-before", 0),
+            ("/v1/winBackOffers", "rate-limit", 1), ("/v1/winBackOffers", "drop-before", 2),
         ].map { path, kind, skip in
             #"{"method": "POST", "pathPrefix": "\#(path)", "skip": \#(skip), "times": 1, "fault": "\#(kind)", "retryAfter": 1}"#
         }
