@@ -4,7 +4,7 @@ import OfferJSON
 import OfferKitSigningCLI
 import OfferSigning
 
-struct BatchCommand: ParsableCommand {
+struct BatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "batch",
         abstract: "Sign JSON Lines requests: one result line per input line, in input order, on every core.",
@@ -29,15 +29,37 @@ struct BatchCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Worker threads. Default: one per core.")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
+    @Option(
+        name: .customLong("ledger"),
+        help: ArgumentHelp(
+            "A code ledger (as for offerkit codes): a promotional offer (either type) whose offerIdentifier is not one "
+                + "of the product's offers the ledger records as created by offerkit codes apply fails its line (a "
+                + "product it knows none of is not checked). Read once, at the start.",
+            valueName: "path-or-url"))
+    var ledger: String?
+
     @OptionGroup var credentials: CredentialOptions
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
     }
 
-    func run() throws {
+    func run() async throws {
         try credentials.checkStandardInput(["--input": input])
-        let batch = BatchSigner(signer: try Credentials(credentials, needs: Credentials.signing).signer())
+        let signer = try Credentials(credentials, needs: Credentials.signing).signer()
+        var offerCheck: (@Sendable (String, String) -> String?)?
+        if let ledger {
+            let offers = try await LedgerOfferCheck.appliedOffers(ledger: ledger)
+            offerCheck = { productId, offerIdentifier in
+                do {
+                    try offers.check(productId: productId, offerIdentifier: offerIdentifier)
+                    return nil
+                } catch {
+                    return error.localizedDescription
+                }
+            }
+        }
+        let batch = BatchSigner(signer: signer, offerCheck: offerCheck)
         let source = try openInput()
         let sink = try OutputSink(path: output)
         var reader = LineReader(source: source, name: input == "-" ? "stdin" : input)

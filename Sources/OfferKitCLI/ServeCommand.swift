@@ -190,6 +190,8 @@ struct ServeCommand: AsyncParsableCommand {
     private func serve(_ configuration: ServiceConfiguration, tls: ServiceTLS?, ledger: CodeLedger?) async throws {
         let service = try OfferService(
             configuration: configuration, ledger: ledger, authentication: noAuth ? .disabled : .required)
+        // Before listening: a rule that would sign an offer App Store Connect does not have.
+        try await service.checkRetentionOffers(source: config)
         let keyFiles =
             configuration.apps.values.map(\.keyFile)
             + [configuration.connectAPI?.keyFile, configuration.tls?.privateKey].compactMap { $0 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import OfferSigning
 
-struct SignLegacyPromotionalOffer: ParsableCommand {
+struct SignLegacyPromotionalOffer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "legacy-promotional-offer",
         abstract: "Sign a promotional offer the legacy way (signature version 1, SKPaymentDiscount).",
@@ -49,9 +49,9 @@ struct SignLegacyPromotionalOffer: ParsableCommand {
         var bundleId: String
     }
 
-    func run() throws {
+    func run() async throws {
         Deprecation.noteSubcommandSpelling(after: "sign")
-        let offerId = try offer.value()
+        let offerId = try await offer.checkedValue(productId: productId)
         let signer = try Credentials(credentials, needs: Credentials.signing).signer()
         let request = LegacyPromotionalOfferRequest(
             productId: productId, offerIdentifier: offerId, appAccountToken: appAccountToken)

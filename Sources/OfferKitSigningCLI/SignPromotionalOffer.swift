@@ -1,7 +1,7 @@
 import ArgumentParser
 import OfferSigning
 
-struct SignPromotionalOffer: ParsableCommand {
+struct SignPromotionalOffer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "promotional-offer",
         abstract: "Sign a promotional offer as a V2 compact JWS (StoreKit promotionalOffer(_:compactJWS:)).",
@@ -24,8 +24,8 @@ struct SignPromotionalOffer: ParsableCommand {
     @OptionGroup var credentials: CredentialOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
-        let offerId = try offer.value()
+    func run() async throws {
+        let offerId = try await offer.checkedValue(productId: productId)
         let signer = try Credentials(credentials, needs: Credentials.signing).signer()
         let request = PromotionalOfferRequest(
             productId: productId, offerIdentifier: offerId, transactionId: transactionId)

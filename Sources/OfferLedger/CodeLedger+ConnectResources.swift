@@ -64,6 +64,19 @@ extension CodeLedger {
         }
     }
 
+    /// The promotional offers `codes apply` created, of every campaign, by their subscription's
+    /// product ID: what a promotional offer's signature may name (``AppliedPromotionalOffers``).
+    public func appliedPromotionalOffers() async throws -> AppliedPromotionalOffers {
+        try await store.read("read the promotional offers created in App Store Connect") { tx in
+            var offers: [String: Set<String>] = [:]
+            for values in try await tx.createdPromotionalOfferRows() {
+                let row = StoredRow(values, table: "a connect_resources row", path: name)
+                offers[try row.text(0, "key"), default: []].insert(try row.text(1, "offer"))
+            }
+            return AppliedPromotionalOffers(offers: offers.mapValues { $0.sorted() })
+        }
+    }
+
     /// The App Store Connect ids the ledger records as created, of every campaign, for the kinds
     /// given: a lookup after an unknown outcome never takes one of them for another resource.
     public func createdConnectIds(kinds: Set<ConnectResource.Kind>) async throws -> Set<String> {

@@ -87,6 +87,7 @@ enum PostgresLedgerSchema {
         "ALTER TABLE connect_resources ADD CHECK (offer_kind = 'offerCode' OR kind = 'offer')",
         "ALTER TABLE connect_resources ADD FOREIGN KEY (campaign) REFERENCES campaigns(name)",
         "ALTER TABLE connect_resources ADD UNIQUE (campaign, offer_kind, offer, kind, key)",
+        "CREATE INDEX connect_resources_by_offer_kind ON connect_resources(offer_kind, state)",
     ]
 
     private static let version2AssignmentColumns = [

@@ -200,6 +200,14 @@ final class PostgresTransaction: LedgerTransaction {
                 binds: try Self.binds(campaign, resource.offerKind, resource.offer, resource.kind, resource.key)))
     }
 
+    func createdPromotionalOfferRows() async throws -> [[LedgerValue]] {
+        try await query(
+            """
+            SELECT key, offer FROM connect_resources
+            WHERE offer_kind = 'promotionalOffer' AND state = 'created' ORDER BY id
+            """)
+    }
+
     func createdConnectIds(kinds: [String]) async throws -> [[LedgerValue]] {
         try await query(
             """

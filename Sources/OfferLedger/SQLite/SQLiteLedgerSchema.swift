@@ -284,6 +284,7 @@ enum SQLiteLedgerSchema {
 
     /// The campaign list each App Store Connect resource's offer comes from. SQLite cannot drop a
     /// foreign key or a unique constraint, so the table is made anew and its rows copied, ids and all.
+    /// The index finds the promotional offers a signature may name without reading every custom code.
     private static let version6 = """
         CREATE TABLE connect_resources_v6 (
             id INTEGER PRIMARY KEY,
@@ -310,6 +311,7 @@ enum SQLiteLedgerSchema {
         FROM connect_resources ORDER BY id;
         DROP TABLE connect_resources;
         ALTER TABLE connect_resources_v6 RENAME TO connect_resources;
+        CREATE INDEX connect_resources_by_offer_kind ON connect_resources(offer_kind, state);
         """
 
     /// The digest of each code row, the revision of each offer, and the code lanes.

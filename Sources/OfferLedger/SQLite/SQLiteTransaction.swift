@@ -206,6 +206,14 @@ final class SQLiteTransaction: LedgerTransaction {
             [campaign, resource.offerKind, resource.offer, resource.kind, resource.key])
     }
 
+    func createdPromotionalOfferRows() async throws -> [[LedgerValue]] {
+        try await rows(
+            """
+            SELECT key, offer FROM connect_resources
+            WHERE offer_kind = 'promotionalOffer' AND state = 'created' ORDER BY id
+            """, [])
+    }
+
     func createdConnectIds(kinds: [String]) async throws -> [[LedgerValue]] {
         let list = kinds.map { _ in "?" }.joined(separator: ", ")
         return try await rows(

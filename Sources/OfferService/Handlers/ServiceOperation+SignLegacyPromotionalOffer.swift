@@ -9,6 +9,7 @@ extension ServiceOperation {
         .signLegacyPromotionalOffer, body: LegacyPromotionalOfferBody.self
     ) { body, request in
         let signer = try request.signer(for: body.bundleId)
+        try await request.checkPromotionalOffer(productId: body.offer.productId, body.offer.offerIdentifier)
         let signature = try signer.sign(body.offer, nonce: body.nonce)
         request.state.metrics.signed(SigningOperation.legacyPromotionalOffer)
         return OperationResponse(body: LegacyPromotionalOfferBody.response(signature))

@@ -13,10 +13,15 @@ import OfferLedger
 public final class ServiceLedger: Sendable {
     /// The ledger.
     public let ledger: CodeLedger
+    /// The promotional offers it knows, for the signing operations.
+    let appliedOffers: AppliedOfferCache
 
     /// A ledger for the service.
     public init(_ ledger: CodeLedger) {
         self.ledger = ledger
+        appliedOffers = AppliedOfferCache { logger in
+            try await Self.run(ledger, logger: logger, campaignField: nil) { try await $0.appliedPromotionalOffers() }
+        }
     }
 
     /// Runs `body` with the ledger. A ``LedgerError`` becomes the service's problem for it
@@ -32,7 +37,14 @@ public final class ServiceLedger: Sendable {
     func run<T: Sendable>(
         logger: Logger, campaignField: String?, _ body: @escaping @Sendable (CodeLedger) async throws -> T
     ) async throws -> T {
-        let ledger = self.ledger
+        try await Self.run(ledger, logger: logger, campaignField: campaignField, body)
+    }
+
+    /// ``run(logger:campaignField:_:)`` with `ledger`.
+    static func run<T: Sendable>(
+        _ ledger: CodeLedger, logger: Logger, campaignField: String?,
+        _ body: @escaping @Sendable (CodeLedger) async throws -> T
+    ) async throws -> T {
         do {
             return try await Self.answeringCancellation { try await body(ledger) }
         } catch let error as LedgerError {

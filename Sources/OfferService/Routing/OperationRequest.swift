@@ -53,6 +53,18 @@ public struct OperationRequest: Sendable {
         return signer
     }
 
+    /// Checks, when the service has a ledger, that a promotional offer's signature names one of the
+    /// product's offers the ledger knows (`AppliedPromotionalOffers`); without a ledger, or for a
+    /// product it knows no promotional offer of, nothing is refused.
+    ///
+    /// - Throws: an `invalid-field` problem at `offerIdentifier` naming the product's offers; 503
+    ///   `ledger-unavailable` when the ledger cannot be read.
+    func checkPromotionalOffer(productId: String, _ offerIdentifier: String) async throws {
+        guard let ledger = state.ledger else { return }
+        try await ledger.appliedOffers.check(
+            productId: productId, offerIdentifier: offerIdentifier, field: "offerIdentifier", logger: logger)
+    }
+
     /// Checks that the API key may act for the app `bundleId` and that the service serves it.
     ///
     /// - Parameters:

@@ -56,9 +56,22 @@ public struct BatchSigner: Sendable {
     public static let maximumLineBytes = 4 << 20
 
     public let signer: OfferSigner
+    /// Checks a promotional offer (either signature) before it is signed: returns why it may not be
+    /// signed (its line fails with `invalid-input` at `offerIdentifier`), or `nil`. Called on the
+    /// batch's worker threads. The `offerkit batch --ledger` check of the offers a ledger knows.
+    public let offerCheck: (@Sendable (_ productId: String, _ offerIdentifier: String) -> String?)?
 
-    public init(signer: OfferSigner) {
+    public init(
+        signer: OfferSigner, offerCheck: (@Sendable (_ productId: String, _ offerIdentifier: String) -> String?)? = nil
+    ) {
         self.signer = signer
+        self.offerCheck = offerCheck
+    }
+
+    /// Throws the line's failure when ``offerCheck`` refuses the offer.
+    private func check(productId: String, offerIdentifier: String) throws(LineFailure) {
+        guard let problem = offerCheck?(productId, offerIdentifier) else { return }
+        throw LineFailure(code: .invalidInput, field: "offerIdentifier", message: problem)
     }
 
     /// The outcome of one line.
@@ -172,6 +185,7 @@ public struct BatchSigner: Sendable {
                 productId: try fields.requiredString("productId"),
                 offerIdentifier: try fields.requiredString("offerIdentifier"),
                 transactionId: try fields.optionalString("transactionId"))
+            try check(productId: request.productId, offerIdentifier: request.offerIdentifier)
             write(try signer.sign(request, nonce: try fields.nonce(), issuedAt: try fields.issuedAt()), into: &writer)
         case .introductoryOfferEligibility:
             try fields.allow(["productId", "allowIntroductoryOffer", "transactionId", "nonce", "issuedAt"])
@@ -202,6 +216,7 @@ public struct BatchSigner: Sendable {
                 productId: try fields.requiredString("productId"),
                 offerIdentifier: try fields.requiredString("offerIdentifier"),
                 appAccountToken: try fields.optionalString("appAccountToken") ?? "")
+            try check(productId: request.productId, offerIdentifier: request.offerIdentifier)
             let signature = try signer.sign(
                 request, nonce: try fields.nonce(), timestamp: try fields.integer("timestamp"))
             writer.member("keyId", signature.keyId)

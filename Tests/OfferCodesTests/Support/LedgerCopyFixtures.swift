@@ -287,6 +287,9 @@ enum LedgerCopyFixtures {
         func connectResourceRows(campaign: String, resource: ConnectResourceKey?) async throws -> [[LedgerValue]] {
             try await tx.connectResourceRows(campaign: campaign, resource: resource)
         }
+        func createdPromotionalOfferRows() async throws -> [[LedgerValue]] {
+            try await tx.createdPromotionalOfferRows()
+        }
         func createdConnectIds(kinds: [String]) async throws -> [[LedgerValue]] {
             try await tx.createdConnectIds(kinds: kinds)
         }

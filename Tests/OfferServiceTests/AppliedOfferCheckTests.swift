@@ -1,0 +1,163 @@
+import Foundation
+import HummingbirdTesting
+import OfferCodes
+import OfferJSON
+import OfferLedger
+import Testing
+
+@testable import OfferService
+
+/// With a code ledger, the signing operations refuse a promotional offer the ledger does not know
+/// for its product (issue 32 item 4): `codes apply` created the product's offers, and a signature
+/// for any other verifies but is not applied on the customer's device. On SQLite and PostgreSQL.
+@Suite("Signing promotional offers against the ledger's offers")
+struct AppliedOfferCheckTests {
+    typealias F = CodeLedgerFixtures
+    static let product = "com.example.offerkit.monthly"
+
+    /// A promotional offer of `product` as `codes apply` records it.
+    static func promotional(
+        _ identifier: String, state: ConnectResource.State = .created, product: String = product, number: Int = 1
+    ) -> ConnectResource {
+        ConnectResource(
+            campaign: F.campaignName, offerKind: .promotionalOffer, offer: identifier, kind: .offer, key: product,
+            requestId: "promotional-offer-\(number)", resourceType: "subscriptionPromotionalOffers", state: state,
+            id: state == .created ? "67440000\(number)" : nil, bodyDigest: String(repeating: "ab", count: 32),
+            error: state == .failed ? "409 STATE_ERROR" : nil, updatedAt: Date())
+    }
+
+    static func body(_ identifier: String, product: String = product) -> String {
+        #"{"bundleId":"\#(ServiceFixtures.app)","productId":"\#(product)","offerIdentifier":"\#(identifier)"}"#
+    }
+
+    @Test("the ledger reads the created promotional offers by product; planned, sent and failed ones are not offers")
+    func theLedgerKnowsCreatedOffers() async throws {
+        for backend in LedgerBackend.allCases {
+            try await F.withLedger(backend) { ledger in
+                #expect(try await ledger.appliedPromotionalOffers() == AppliedPromotionalOffers())
+                try await ledger.recordConnectResources([
+                    Self.promotional("comeback", number: 1), Self.promotional("loyal", number: 2),
+                    Self.promotional("planned", state: .planned, number: 3),
+                    Self.promotional("sent", state: .sent, number: 4),
+                    Self.promotional("failed", state: .failed, number: 5),
+                    Self.promotional("yearly", product: "com.example.offerkit.yearly", number: 6),
+                ])
+                let offers = try await ledger.appliedPromotionalOffers()
+                #expect(
+                    offers.offers == [
+                        Self.product: ["comeback", "loyal"], "com.example.offerkit.yearly": ["yearly"],
+                    ])
+                #expect(throws: Never.self) { try offers.check(productId: Self.product, offerIdentifier: "loyal") }
+                #expect(throws: Never.self) { try offers.check(productId: "another.product", offerIdentifier: "any") }
+                #expect(throws: PromotionalOfferError.self) {
+                    try offers.check(productId: Self.product, offerIdentifier: "planned")
+                }
+            }
+        }
+    }
+
+    @Test(
+        "a single, a legacy and a batch signature of an offer the ledger does not know for the product: 422 at offerIdentifier naming its offers",
+        arguments: LedgerBackend.allCases)
+    func unknownOffersAreRefused(backend: LedgerBackend) async throws {
+        try await F.withLedger(backend) { ledger in
+            try await ledger.recordConnectResources([Self.promotional("comeback")])
+            let app = ServiceFixtures.application(try F.service(ledger: ledger))
+            try await app.test(.router) { client in
+                let key = ServiceFixtures.admin.secret
+                for path in ["/v1/signatures/promotional-offer", "/v1/signatures/legacy-promotional-offer"] {
+                    let known = try await client.call(.post, path, body: Self.body("comeback"), key: key)
+                    #expect(known.status == 200, "\(known.text)")
+                    let unknown = try await client.call(.post, path, body: Self.body("comeback_typo"), key: key)
+                    #expect(unknown.status == 422, "\(unknown.text)")
+                    #expect(unknown.json?["type"] == .string("urn:offerkit:problem:invalid-field"))
+                    #expect(unknown.json?["field"] == .string("offerIdentifier"))
+                    var detail = ""
+                    if case .string(let text)? = unknown.json?["detail"] { detail = text }
+                    #expect(
+                        detail.contains(#"offerIdentifier "comeback_typo" is not a promotional offer of product "#)
+                            && detail.contains(": comeback."), "\(detail)")
+                    // A product the ledger knows no promotional offer of is not checked.
+                    let other = try await client.call(
+                        .post, path, body: Self.body("anything", product: "com.example.offerkit.yearly"), key: key)
+                    #expect(other.status == 200, "\(other.text)")
+                }
+                let batch = try await client.call(
+                    .post, "/v1/signatures/batch",
+                    body: #"{"requests":[{"type":"promotional-offer","#
+                        + Self.body("comeback").dropFirst() + #",{"type":"promotional-offer","#
+                        + Self.body("nope").dropFirst() + "]}",
+                    key: key)
+                #expect(batch.status == 200, "\(batch.text)")
+                var results: [JSONValue] = []
+                if case .array(let items)? = batch.json?["results"] { results = items }
+                #expect(results.count == 2)
+                #expect(results.first?["jws"] != nil, "\(batch.text)")
+                #expect(results.last?["status"] == .integer(422), "\(batch.text)")
+                #expect(results.last?["problem"]?["field"] == .string("offerIdentifier"), "\(batch.text)")
+            }
+        }
+    }
+
+    @Test(
+        "an offer codes apply created after the service started is signable at once (the ledger is read again before a refusal)",
+        arguments: LedgerBackend.allCases)
+    func aNewOfferIsSignableAtOnce(backend: LedgerBackend) async throws {
+        try await F.withLedger(backend) { ledger in
+            try await ledger.recordConnectResources([Self.promotional("comeback")])
+            let app = ServiceFixtures.application(try F.service(ledger: ledger))
+            try await app.test(.router) { client in
+                let key = ServiceFixtures.admin.secret
+                let path = "/v1/signatures/promotional-offer"
+                #expect(try await client.call(.post, path, body: Self.body("comeback"), key: key).status == 200)
+                #expect(try await client.call(.post, path, body: Self.body("loyal"), key: key).status == 422)
+                try await ledger.recordConnectResources([Self.promotional("loyal", number: 2)])
+                // A refusal reads the ledger again once its copy is a second old.
+                try await Task.sleep(for: .milliseconds(1100))
+                let now = try await client.call(.post, path, body: Self.body("loyal"), key: key)
+                #expect(now.status == 200, "\(now.text)")
+            }
+        }
+    }
+
+    @Test("without a ledger, nothing is checked")
+    func withoutALedger() async throws {
+        let app = ServiceFixtures.application(try ServiceFixtures.service())
+        try await app.test(.router) { client in
+            let signed = try await client.call(
+                .post, "/v1/signatures/promotional-offer", body: Self.body("whatever"),
+                key: ServiceFixtures.admin.secret)
+            #expect(signed.status == 200, "\(signed.text)")
+        }
+    }
+
+    /// The example rules sign WINBACK50 of the monthly product in two rules (rules 0 and 1).
+    @Test(
+        "Retention Messaging rules whose promotional offer the ledger does not know for the product stop the service from starting, each rule named",
+        arguments: LedgerBackend.allCases)
+    func retentionRulesAreChecked(backend: LedgerBackend) async throws {
+        try await F.withLedger(backend) { ledger in
+            var configuration = RetentionServiceFixtures.configuration()
+            configuration.apiKeys += [F.codesOnly.key]
+            let service = try OfferService(configuration: configuration, ledger: ledger, clock: F.clock)
+            // The ledger knows no promotional offer of the product: nothing to check against.
+            try await service.checkRetentionOffers(source: "service.json")
+            try await ledger.recordConnectResources([Self.promotional("comeback")])
+            let error = await #expect(throws: ConfigurationError.self) {
+                try await service.checkRetentionOffers(source: "service.json")
+            }
+            guard case .invalidFields(let problems)? = error else {
+                Issue.record("expected the rules' problems, got \(String(describing: error))")
+                return
+            }
+            #expect(
+                problems.map(\.field) == [
+                    #"retention.apps["\#(ServiceFixtures.app)"][0].promotionalOffer.offerIdentifier"#,
+                    #"retention.apps["\#(ServiceFixtures.app)"][1].promotionalOffer.offerIdentifier"#,
+                ])
+            #expect(problems.allSatisfy { $0.message.contains(#""WINBACK50" is not a promotional offer"#) })
+            try await ledger.recordConnectResources([Self.promotional("WINBACK50", number: 2)])
+            try await service.checkRetentionOffers(source: "service.json")
+        }
+    }
+}
