@@ -300,7 +300,11 @@ public struct ApplyRun: Sendable {
                     lastReason = "429 RATE_LIMIT_EXCEEDED"
                     try await transport.waitAfterRateLimit(answer, attempt: attempt)
                 case .refused(let answer):
-                    if uncertain, let id = try await lookUp(request, resource, book: book, parentId: parentId) {
+                    // A promotional, introductory or win-back offer refused as a conflict may be the offer
+                    // itself, made by hand or by a run whose answer was lost: one identical to the plan's
+                    // is recorded as this resource (one with other terms stops the run, see ResourceFinder).
+                    let mayExist = uncertain || (request.subject.offerKind != .offerCode && answer.status == 409)
+                    if mayExist, let id = try await lookUp(request, resource, book: book, parentId: parentId) {
                         return id
                     }
                     var errors = AppleErrorDetail.parse(status: answer.status, body: answer.body)
@@ -309,9 +313,7 @@ public struct ApplyRun: Sendable {
                         errors[index].campaignPath = CampaignPointer.campaignPath(pointer, subject: request.subject)
                     }
                     let text = errors.map(\.summary).joined(separator: "; ")
-                    // After an unknown outcome the refusal may be of this very resource (a duplicate the
-                    // list did not show yet): it stays sent, and the next run looks it up before sending.
-                    try await book.record(resource.with(state: uncertain ? .sent : .failed, error: text, at: Date()))
+                    try await book.record(resource.with(state: .failed, error: text, at: Date()))
                     let refusal = ApplySummary.Refusal(resource: resource.label, errors: errors)
                     counters.withLockedValue { $0.summary.refused.append(refusal) }
                     events(.refused(refusal))

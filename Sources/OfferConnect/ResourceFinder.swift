@@ -131,13 +131,24 @@ struct ResourceFinder {
         return found.first?.id
     }
 
-    /// Whether member `name` of both attribute objects is the same, or absent (or `null`) in both.
+    /// Whether member `name` of both attribute objects is the same, or absent (or `null`) in both;
+    /// a `null` member of an object is the same as none, at any depth.
     private static func same(_ found: JSONValue, _ planned: JSONValue?, _ name: String) -> Bool {
         func value(_ object: JSONValue?) -> JSONValue? {
             guard let member = object?[name], member != .null else { return nil }
-            return member
+            return withoutNulls(member)
         }
         return value(found) == value(planned)
+    }
+
+    /// `value` without the `null` members of its objects.
+    private static func withoutNulls(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members):
+            .object(members.filter { $0.value != .null }.map { ($0.key, withoutNulls($0.value)) })
+        case .array(let items): .array(items.map(withoutNulls))
+        default: value
+        }
     }
 
     /// Whether every attribute the plan sends is the found resource's, and the found resource has

@@ -50,9 +50,10 @@ struct BatchCommand: AsyncParsableCommand {
         var offerCheck: (@Sendable (String, String) -> String?)?
         if let ledger {
             let offers = try await LedgerOfferCheck.appliedOffers(ledger: ledger)
+            let bundleId = signer.bundleId
             offerCheck = { productId, offerIdentifier in
                 do {
-                    try offers.check(productId: productId, offerIdentifier: offerIdentifier)
+                    try offers.check(bundleId: bundleId, productId: productId, offerIdentifier: offerIdentifier)
                     return nil
                 } catch {
                     return error.localizedDescription

@@ -7,9 +7,10 @@ extension LedgerOfferCheck {
     /// --ledger`: the ledger, opened to read only, must know the offer when it knows the product's
     /// promotional offers (`AppliedPromotionalOffers`). A refusal is invalid input (exit 4).
     static func installLedger() {
-        install { ledger, productId, offerIdentifier in
+        install { ledger, bundleId, productId, offerIdentifier in
             do {
-                try await appliedOffers(ledger: ledger).check(productId: productId, offerIdentifier: offerIdentifier)
+                try await appliedOffers(ledger: ledger).check(
+                    bundleId: bundleId, productId: productId, offerIdentifier: offerIdentifier)
             } catch let error as PromotionalOfferError {
                 throw CLIError.invalidInput(error.localizedDescription)
             }

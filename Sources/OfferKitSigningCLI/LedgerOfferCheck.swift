@@ -1,28 +1,38 @@
-import Synchronization
+import Foundation
 
 /// How `sign promotional-offer` and `sign legacy-promotional-offer` check `--offer-identifier`
 /// against a code ledger (`--ledger`): the full `offerkit` installs the check when it starts
 /// (it links the ledger); the sign-only build has none, and refuses `--ledger` with the reason.
 package enum LedgerOfferCheck {
-    /// Checks that a signature for the product may name the offer: throws when the ledger knows the
-    /// product's promotional offers and this is not one of them.
+    /// Checks that a signature for the app's product may name the offer: throws when the ledger
+    /// knows the product's promotional offers and this is not one of them.
     package typealias Check =
-        @Sendable (_ ledger: String, _ productId: String, _ offerIdentifier: String) async throws -> Void
+        @Sendable (_ ledger: String, _ bundleId: String, _ productId: String, _ offerIdentifier: String) async throws
+        -> Void
 
-    private static let installed = Mutex<Check?>(nil)
+    private static let installed = Installed()
 
     /// Installs the check (the full `offerkit`, before it parses its arguments).
     package static func install(_ check: @escaping Check) {
-        installed.withLock { $0 = check }
+        installed.set(check)
+    }
+
+    /// The installed check, under a lock (an `NSLock`: `Synchronization.Mutex` needs macOS 15).
+    private final class Installed: @unchecked Sendable {
+        private let lock = NSLock()
+        private var check: Check?
+
+        func set(_ check: @escaping Check) { lock.withLock { self.check = check } }
+        func get() -> Check? { lock.withLock { check } }
     }
 
     /// Runs the installed check, or refuses `--ledger` when none is installed.
-    static func check(ledger: String, productId: String, offerIdentifier: String) async throws {
-        guard let check = installed.withLock({ $0 }) else {
+    static func check(ledger: String, bundleId: String, productId: String, offerIdentifier: String) async throws {
+        guard let check = installed.get() else {
             throw CLIError.usage(
                 "--ledger needs the full offerkit (built with its AllCommands trait): this build signs only, and has "
                     + "no code ledger to read the product's promotional offers from")
         }
-        try await check(ledger, productId, offerIdentifier)
+        try await check(ledger, bundleId, productId, offerIdentifier)
     }
 }

@@ -36,14 +36,18 @@ struct OfferIdentifierOption: ParsableArguments {
             + "[--bundle-id <bundle-id>] [--config <config>] [--format <format>]"
     }
 
-    /// The offer identifier given (noting `--offer-id` when that is how it was given).
-    /// The offer identifier, checked against `--ledger` when given (``LedgerOfferCheck``).
-    func checkedValue(productId: String) async throws -> String {
+    /// The offer identifier, checked against `--ledger` when given (``LedgerOfferCheck``) for the
+    /// app `bundleId` (the signer's).
+    func checkedValue(bundleId: String, productId: String) async throws -> String {
         let value = try value()
-        if let ledger { try await LedgerOfferCheck.check(ledger: ledger, productId: productId, offerIdentifier: value) }
+        if let ledger {
+            try await LedgerOfferCheck.check(
+                ledger: ledger, bundleId: bundleId, productId: productId, offerIdentifier: value)
+        }
         return value
     }
 
+    /// The offer identifier given (noting `--offer-id` when that is how it was given).
     func value() throws -> String {
         guard
             let value = try Deprecation.value(

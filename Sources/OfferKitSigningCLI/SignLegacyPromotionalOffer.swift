@@ -51,8 +51,8 @@ struct SignLegacyPromotionalOffer: AsyncParsableCommand {
 
     func run() async throws {
         Deprecation.noteSubcommandSpelling(after: "sign")
-        let offerId = try await offer.checkedValue(productId: productId)
         let signer = try Credentials(credentials, needs: Credentials.signing).signer()
+        let offerId = try await offer.checkedValue(bundleId: signer.bundleId, productId: productId)
         let request = LegacyPromotionalOfferRequest(
             productId: productId, offerIdentifier: offerId, appAccountToken: appAccountToken)
         let signature = try signer.sign(request, nonce: try nonce.map(RequestOverrides.uuid), timestamp: timestamp)

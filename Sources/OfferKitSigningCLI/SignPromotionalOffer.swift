@@ -25,8 +25,8 @@ struct SignPromotionalOffer: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let offerId = try await offer.checkedValue(productId: productId)
         let signer = try Credentials(credentials, needs: Credentials.signing).signer()
+        let offerId = try await offer.checkedValue(bundleId: signer.bundleId, productId: productId)
         let request = PromotionalOfferRequest(
             productId: productId, offerIdentifier: offerId, transactionId: transactionId)
         let jws = try signer.sign(request, nonce: try overrides.parsedNonce(), issuedAt: try overrides.issuedAt())

@@ -64,16 +64,18 @@ extension CodeLedger {
         }
     }
 
-    /// The promotional offers `codes apply` created, of every campaign, by their subscription's
-    /// product ID: what a promotional offer's signature may name (``AppliedPromotionalOffers``).
+    /// The promotional offers `codes apply` created, of every campaign, by their campaign's app
+    /// and their subscription's product ID: what a promotional offer's signature may name
+    /// (``AppliedPromotionalOffers``).
     public func appliedPromotionalOffers() async throws -> AppliedPromotionalOffers {
         try await store.read("read the promotional offers created in App Store Connect") { tx in
-            var offers: [String: Set<String>] = [:]
+            var offers: [String: [String: Set<String>]] = [:]
             for values in try await tx.createdPromotionalOfferRows() {
                 let row = StoredRow(values, table: "a connect_resources row", path: name)
-                offers[try row.text(0, "key"), default: []].insert(try row.text(1, "offer"))
+                offers[try row.text(0, "bundle_id"), default: [:]][try row.text(1, "key"), default: []].insert(
+                    try row.text(2, "offer"))
             }
-            return AppliedPromotionalOffers(offers: offers.mapValues { $0.sorted() })
+            return AppliedPromotionalOffers(offers: offers.mapValues { $0.mapValues { $0.sorted() } })
         }
     }
 

@@ -2,20 +2,22 @@ import Foundation
 
 /// Why a promotional offer may not be signed (``AppliedPromotionalOffers``).
 public enum PromotionalOfferError: Error, LocalizedError, Sendable, Equatable {
-    /// The ledger knows the product's promotional offers, and this identifier is not one of them.
-    case notCreated(offerIdentifier: String, productId: String, known: [String])
+    /// The ledger knows the app's promotional offers of the product, and this identifier is not
+    /// one of them.
+    case notCreated(offerIdentifier: String, productId: String, bundleId: String, known: [String])
 
     /// The most identifiers a message lists.
     static let listed = 20
 
     public var errorDescription: String? {
         switch self {
-        case .notCreated(let offerIdentifier, let productId, let known):
+        case .notCreated(let offerIdentifier, let productId, let bundleId, let known):
             let shown = known.prefix(Self.listed).joined(separator: ", ") + (known.count > Self.listed ? ", …" : "")
-            return "offerIdentifier \"\(offerIdentifier)\" is not a promotional offer of product \(productId) in "
-                + "App Store Connect, as the ledger records them (created by `offerkit codes apply`): \(shown). A "
-                + "signature for another offer verifies but the App Store does not apply it; name one of these, or "
-                + "add the offer to the campaign and apply it"
+            return "offerIdentifier \"\(offerIdentifier)\" is not one of the promotional offers of product "
+                + "\"\(productId)\" (app \(bundleId)) that `offerkit codes apply` created, as the ledger records "
+                + "them: \(shown). A signature for an offer App Store Connect does not have verifies but the App "
+                + "Store does not apply it: name one of these, or declare the offer in a campaign and apply it "
+                + "(an offer already in App Store Connect is recorded when the campaign declares it as it is)"
         }
     }
 }

@@ -203,8 +203,8 @@ final class PostgresTransaction: LedgerTransaction {
     func createdPromotionalOfferRows() async throws -> [[LedgerValue]] {
         try await query(
             """
-            SELECT key, offer FROM connect_resources
-            WHERE offer_kind = 'promotionalOffer' AND state = 'created' ORDER BY id
+            SELECT c.bundle_id, r.key, r.offer FROM connect_resources r JOIN campaigns c ON c.name = r.campaign
+            WHERE r.offer_kind = 'promotionalOffer' AND r.state = 'created' ORDER BY r.id
             """)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdTesting
+import Logging
 import OfferCodes
 import OfferJSON
 import OfferLedger
@@ -30,30 +31,89 @@ struct AppliedOfferCheckTests {
         #"{"bundleId":"\#(ServiceFixtures.app)","productId":"\#(product)","offerIdentifier":"\#(identifier)"}"#
     }
 
-    @Test("the ledger reads the created promotional offers by product; planned, sent and failed ones are not offers")
+    @Test(
+        "the ledger reads the created promotional offers by app and product; planned, sent and failed ones, and other kinds, are not offers"
+    )
     func theLedgerKnowsCreatedOffers() async throws {
         for backend in LedgerBackend.allCases {
             try await F.withLedger(backend) { ledger in
                 #expect(try await ledger.appliedPromotionalOffers() == AppliedPromotionalOffers())
+                let winBack = ConnectResource(
+                    campaign: F.campaignName, offerKind: .winBackOffer, offer: "winback", kind: .offer,
+                    key: Self.product,
+                    requestId: "win-back-offer-1", resourceType: "winBackOffers", state: .created, id: "6744999999",
+                    bodyDigest: String(repeating: "cd", count: 32), updatedAt: Date())
                 try await ledger.recordConnectResources([
                     Self.promotional("comeback", number: 1), Self.promotional("loyal", number: 2),
                     Self.promotional("planned", state: .planned, number: 3),
                     Self.promotional("sent", state: .sent, number: 4),
                     Self.promotional("failed", state: .failed, number: 5),
-                    Self.promotional("yearly", product: "com.example.offerkit.yearly", number: 6),
+                    Self.promotional("yearly", product: "com.example.offerkit.yearly", number: 6), winBack,
                 ])
                 let offers = try await ledger.appliedPromotionalOffers()
                 #expect(
                     offers.offers == [
-                        Self.product: ["comeback", "loyal"], "com.example.offerkit.yearly": ["yearly"],
+                        ServiceFixtures.app: [
+                            Self.product: ["comeback", "loyal"], "com.example.offerkit.yearly": ["yearly"],
+                        ]
                     ])
-                #expect(throws: Never.self) { try offers.check(productId: Self.product, offerIdentifier: "loyal") }
-                #expect(throws: Never.self) { try offers.check(productId: "another.product", offerIdentifier: "any") }
-                #expect(throws: PromotionalOfferError.self) {
-                    try offers.check(productId: Self.product, offerIdentifier: "planned")
+                let app = ServiceFixtures.app
+                #expect(throws: Never.self) {
+                    try offers.check(bundleId: app, productId: Self.product, offerIdentifier: "loyal")
+                }
+                #expect(throws: Never.self) {
+                    try offers.check(bundleId: app, productId: "another.product", offerIdentifier: "any")
+                }
+                // Another app's product of the same ID: this ledger knows none of its offers.
+                #expect(throws: Never.self) {
+                    try offers.check(bundleId: "com.example.other", productId: Self.product, offerIdentifier: "any")
+                }
+                for notAnOffer in ["planned", "sent", "failed", "winback"] {
+                    #expect(throws: PromotionalOfferError.self) {
+                        try offers.check(bundleId: app, productId: Self.product, offerIdentifier: notAnOffer)
+                    }
                 }
             }
         }
+    }
+
+    /// The cache the service checks from, on a ledger that fails or does not answer.
+    @Test("a ledger that fails or hangs: the last copy answers, one read at a time; without a copy, 503")
+    func theCacheOutlivesTheLedger() async throws {
+        let known = AppliedPromotionalOffers(offers: [ServiceFixtures.app: [Self.product: ["comeback"]]])
+        let mode = LockedBox("fail")
+        let reads = LockedBox(0)
+        let cache = AppliedOfferCache {
+            reads.update { $0 += 1 }
+            switch mode.value {
+            case "fail": throw CancellationError()
+            case "hang": try await Task.sleep(for: .seconds(3600))
+            default: break
+            }
+            return known
+        }
+        let logger = Logger(label: "test")
+        func check(_ offer: String) async throws {
+            try await cache.check(
+                bundleId: ServiceFixtures.app, productId: Self.product, offerIdentifier: offer,
+                field: "offerIdentifier",
+                logger: logger)
+        }
+        // No copy yet and the ledger fails: 503, nothing signed.
+        await #expect(throws: ServiceProblem.self) { try await check("comeback") }
+        mode.set("answer")
+        try await Task.sleep(for: .milliseconds(1100))  // past the pause after a failure
+        try await check("comeback")
+        await #expect(throws: ServiceProblem.self) { try await check("other") }
+        // The ledger hangs: after the deadline, the last copy answers; many checks wait for one read.
+        mode.set("hang")
+        try await Task.sleep(for: .seconds(5))
+        let before = reads.value
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<20 { group.addTask { try await check("comeback") } }
+            try await group.waitForAll()
+        }
+        #expect(reads.value == before + 1, "\(reads.value - before) reads for 20 checks")
     }
 
     @Test(
@@ -75,8 +135,9 @@ struct AppliedOfferCheckTests {
                     var detail = ""
                     if case .string(let text)? = unknown.json?["detail"] { detail = text }
                     #expect(
-                        detail.contains(#"offerIdentifier "comeback_typo" is not a promotional offer of product "#)
-                            && detail.contains(": comeback."), "\(detail)")
+                        detail.contains(
+                            #"offerIdentifier "comeback_typo" is not one of the promotional offers of product "com.example.offerkit.monthly""#
+                        ) && detail.contains(": comeback."), "\(detail)")
                     // A product the ledger knows no promotional offer of is not checked.
                     let other = try await client.call(
                         .post, path, body: Self.body("anything", product: "com.example.offerkit.yearly"), key: key)
@@ -155,9 +216,21 @@ struct AppliedOfferCheckTests {
                     #"retention.apps["\#(ServiceFixtures.app)"][0].promotionalOffer.offerIdentifier"#,
                     #"retention.apps["\#(ServiceFixtures.app)"][1].promotionalOffer.offerIdentifier"#,
                 ])
-            #expect(problems.allSatisfy { $0.message.contains(#""WINBACK50" is not a promotional offer"#) })
+            #expect(problems.allSatisfy { $0.message.contains(#""WINBACK50" is not one of the promotional offers"#) })
             try await ledger.recordConnectResources([Self.promotional("WINBACK50", number: 2)])
             try await service.checkRetentionOffers(source: "service.json")
         }
     }
+}
+
+/// A value tests share with a closure the cache calls.
+final class LockedBox<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) { stored = value }
+
+    var value: Value { lock.withLock { stored } }
+    func set(_ value: Value) { lock.withLock { stored = value } }
+    func update(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
 }

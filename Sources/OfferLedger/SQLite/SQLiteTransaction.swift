@@ -209,8 +209,8 @@ final class SQLiteTransaction: LedgerTransaction {
     func createdPromotionalOfferRows() async throws -> [[LedgerValue]] {
         try await rows(
             """
-            SELECT key, offer FROM connect_resources
-            WHERE offer_kind = 'promotionalOffer' AND state = 'created' ORDER BY id
+            SELECT c.bundle_id, r.key, r.offer FROM connect_resources r JOIN campaigns c ON c.name = r.campaign
+            WHERE r.offer_kind = 'promotionalOffer' AND r.state = 'created' ORDER BY r.id
             """, [])
     }
 

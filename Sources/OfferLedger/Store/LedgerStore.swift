@@ -118,8 +118,8 @@ package protocol LedgerTransaction {
     /// The columns ``LedgerRow/ConnectResource/init(_:path:)`` decodes, of the campaign's
     /// resources in `id` order; of one resource when it is given (its offer kind, offer, kind and key).
     func connectResourceRows(campaign: String, resource: ConnectResourceKey?) async throws -> [[LedgerValue]]
-    /// `key, offer` (product ID, offer identifier) of every promotional offer recorded as created,
-    /// of every campaign, in the order recorded.
+    /// `bundle_id, key, offer` (the campaign's bundle ID, product ID, offer identifier) of every
+    /// promotional offer recorded as created, of every campaign, in the order recorded.
     func createdPromotionalOfferRows() async throws -> [[LedgerValue]]
     /// The App Store Connect ids recorded as created, of every campaign, for these kinds.
     func createdConnectIds(kinds: [String]) async throws -> [[LedgerValue]]

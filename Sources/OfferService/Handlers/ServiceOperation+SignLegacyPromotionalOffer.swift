@@ -9,7 +9,8 @@ extension ServiceOperation {
         .signLegacyPromotionalOffer, body: LegacyPromotionalOfferBody.self
     ) { body, request in
         let signer = try request.signer(for: body.bundleId)
-        try await request.checkPromotionalOffer(productId: body.offer.productId, body.offer.offerIdentifier)
+        try await request.checkPromotionalOffer(
+            bundleId: body.bundleId, productId: body.offer.productId, body.offer.offerIdentifier)
         let signature = try signer.sign(body.offer, nonce: body.nonce)
         request.state.metrics.signed(SigningOperation.legacyPromotionalOffer)
         return OperationResponse(body: LegacyPromotionalOfferBody.response(signature))

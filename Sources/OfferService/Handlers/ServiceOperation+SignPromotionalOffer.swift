@@ -7,7 +7,8 @@ extension ServiceOperation {
     static let signPromotionalOffer = ServiceOperation(.signPromotionalOffer, body: PromotionalOfferBody.self) {
         body, request in
         let signer = try request.signer(for: body.bundleId)
-        try await request.checkPromotionalOffer(productId: body.offer.productId, body.offer.offerIdentifier)
+        try await request.checkPromotionalOffer(
+            bundleId: body.bundleId, productId: body.offer.productId, body.offer.offerIdentifier)
         let jws = try signer.sign(body.offer, nonce: body.nonce)
         request.state.metrics.signed(SigningOperation.promotionalOffer)
         return OperationResponse(body: CommonSchemas.signedJWS(jws, keyId: signer.key.keyId))

@@ -24,7 +24,7 @@ extension OfferService {
                     continue
                 }
                 do {
-                    try offers.check(productId: productId, offerIdentifier: offerIdentifier)
+                    try offers.check(bundleId: bundleId, productId: productId, offerIdentifier: offerIdentifier)
                 } catch {
                     problems.append(
                         ConfigurationProblem(

@@ -19,9 +19,7 @@ public final class ServiceLedger: Sendable {
     /// A ledger for the service.
     public init(_ ledger: CodeLedger) {
         self.ledger = ledger
-        appliedOffers = AppliedOfferCache { logger in
-            try await Self.run(ledger, logger: logger, campaignField: nil) { try await $0.appliedPromotionalOffers() }
-        }
+        appliedOffers = AppliedOfferCache { try await ledger.appliedPromotionalOffers() }
     }
 
     /// Runs `body` with the ledger. A ``LedgerError`` becomes the service's problem for it

@@ -59,10 +59,11 @@ public struct OperationRequest: Sendable {
     ///
     /// - Throws: an `invalid-field` problem at `offerIdentifier` naming the product's offers; 503
     ///   `ledger-unavailable` when the ledger cannot be read.
-    func checkPromotionalOffer(productId: String, _ offerIdentifier: String) async throws {
+    func checkPromotionalOffer(bundleId: String, productId: String, _ offerIdentifier: String) async throws {
         guard let ledger = state.ledger else { return }
         try await ledger.appliedOffers.check(
-            productId: productId, offerIdentifier: offerIdentifier, field: "offerIdentifier", logger: logger)
+            bundleId: bundleId, productId: productId, offerIdentifier: offerIdentifier, field: "offerIdentifier",
+            logger: logger)
     }
 
     /// Checks that the API key may act for the app `bundleId` and that the service serves it.

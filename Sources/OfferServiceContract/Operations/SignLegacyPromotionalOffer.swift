@@ -18,7 +18,8 @@ extension OperationContract {
             and make the purchase with the same app account token (or application username) that was signed.
             """,
         scope: .legacyPromotionalOffer, body: LegacyPromotionalOfferBody.self,
-        responseSchema: LegacyPromotionalOfferBody.responseSchema, problems: [.unknownApp, .forbidden]
+        responseSchema: LegacyPromotionalOfferBody.responseSchema,
+        problems: [.unknownApp, .forbidden, .ledgerUnavailable]
     ).computingOnly().limitingBundles(to: .requestBundleId)
 
     /// `POST /v1/signatures/promotional-offer-v1`: the earlier path of ``signLegacyPromotionalOffer``,

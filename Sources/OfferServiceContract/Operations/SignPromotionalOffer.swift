@@ -14,7 +14,7 @@ extension OperationContract {
             recommended. A `nonce`, when given, must be a version-4 UUID.
             """,
         scope: .promotionalOffer, body: PromotionalOfferBody.self, responseSchema: CommonSchemas.signedJWS,
-        problems: [.unknownApp, .forbidden]
+        problems: [.unknownApp, .forbidden, .ledgerUnavailable]
     ).computingOnly().limitingBundles(to: .requestBundleId)
 }
 

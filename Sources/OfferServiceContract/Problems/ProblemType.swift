@@ -131,7 +131,8 @@ extension ProblemType {
         explanation: """
             The service's code ledger could not be read or written (its database cannot be reached, another writer \
             held it too long, or it looks damaged). Retry: a claim is idempotent, so a retry returns the same code \
-            if this one was recorded after all. The log has the cause under the request id.
+            if this one was recorded after all. A promotional offer's signature gets it only when the service has \
+            a ledger and has never read its promotional offers. The log has the cause under the request id.
             """)
     public static let internalError = ProblemType(
         slug: "internal-error", status: 500, title: "Internal error",

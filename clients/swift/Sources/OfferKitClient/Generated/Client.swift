@@ -70,7 +70,7 @@ import HTTPTypes
 /// | `rate-limited` | 429 | Too many requests for this API key | The API key's rate limit is used up; retry after the seconds in `Retry-After`. |
 /// | `timeout` | 503 | The request took too long | The operation did not finish within the service's request timeout; it was stopped. |
 /// | `unavailable` | 503 | The service is not ready | The service is shutting down or not yet ready; retry against another instance. |
-/// | `ledger-unavailable` | 503 | The code ledger is unavailable | The service's code ledger could not be read or written (its database cannot be reached, another writer held it too long, or it looks damaged). Retry: a claim is idempotent, so a retry returns the same code if this one was recorded after all. The log has the cause under the request id. |
+/// | `ledger-unavailable` | 503 | The code ledger is unavailable | The service's code ledger could not be read or written (its database cannot be reached, another writer held it too long, or it looks damaged). Retry: a claim is idempotent, so a retry returns the same code if this one was recorded after all. A promotional offer's signature gets it only when the service has a ledger and has never read its promotional offers. The log has the cause under the request id. |
 /// | `internal-error` | 500 | Internal error | Something failed inside the service. Nothing about it is exposed; the log has it under the request id. |
 public struct Client: APIProtocol {
     /// The underlying HTTP client.
@@ -502,11 +502,18 @@ public struct Client: APIProtocol {
                         body: body
                     ))
                 case 503:
-                    let headers: Operations.SignPromotionalOffer.Output.ServiceUnavailable.Headers = .init(xRequestId: try converter.getRequiredHeaderFieldAsURI(
-                        in: response.headerFields,
-                        name: "X-Request-Id",
-                        as: Components.Headers.XRequestId.self
-                    ))
+                    let headers: Operations.SignPromotionalOffer.Output.ServiceUnavailable.Headers = .init(
+                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        retryAfter: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Retry-After",
+                            as: Components.Headers.RetryAfter.self
+                        )
+                    )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Operations.SignPromotionalOffer.Output.ServiceUnavailable.Body
                     let chosenContentType = try converter.bestContentType(
@@ -946,11 +953,18 @@ public struct Client: APIProtocol {
                         body: body
                     ))
                 case 503:
-                    let headers: Operations.SignLegacyPromotionalOffer.Output.ServiceUnavailable.Headers = .init(xRequestId: try converter.getRequiredHeaderFieldAsURI(
-                        in: response.headerFields,
-                        name: "X-Request-Id",
-                        as: Components.Headers.XRequestId.self
-                    ))
+                    let headers: Operations.SignLegacyPromotionalOffer.Output.ServiceUnavailable.Headers = .init(
+                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        retryAfter: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Retry-After",
+                            as: Components.Headers.RetryAfter.self
+                        )
+                    )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Operations.SignLegacyPromotionalOffer.Output.ServiceUnavailable.Body
                     let chosenContentType = try converter.bestContentType(
@@ -6046,11 +6060,18 @@ public struct Client: APIProtocol {
                         body: body
                     ))
                 case 503:
-                    let headers: Operations.SignLegacyPromotionalOfferDeprecatedPath.Output.ServiceUnavailable.Headers = .init(xRequestId: try converter.getRequiredHeaderFieldAsURI(
-                        in: response.headerFields,
-                        name: "X-Request-Id",
-                        as: Components.Headers.XRequestId.self
-                    ))
+                    let headers: Operations.SignLegacyPromotionalOfferDeprecatedPath.Output.ServiceUnavailable.Headers = .init(
+                        xRequestId: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        retryAfter: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Retry-After",
+                            as: Components.Headers.RetryAfter.self
+                        )
+                    )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Operations.SignLegacyPromotionalOfferDeprecatedPath.Output.ServiceUnavailable.Body
                     let chosenContentType = try converter.bestContentType(

@@ -916,12 +916,21 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/signatures/promotional-offer/POST/responses/503/headers/X-Request-Id`.
                     public var xRequestId: Components.Headers.XRequestId
+                    /// Seconds to wait before retrying: always with `rate-limited` and `ledger-unavailable`, and with `unavailable` when the service is shutting down.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/signatures/promotional-offer/POST/responses/503/headers/Retry-After`.
+                    public var retryAfter: Components.Headers.RetryAfter?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
                     ///   - xRequestId: The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
-                    public init(xRequestId: Components.Headers.XRequestId) {
+                    ///   - retryAfter: Seconds to wait before retrying: always with `rate-limited` and `ledger-unavailable`, and with `unavailable` when the service is shutting down.
+                    public init(
+                        xRequestId: Components.Headers.XRequestId,
+                        retryAfter: Components.Headers.RetryAfter? = nil
+                    ) {
                         self.xRequestId = xRequestId
+                        self.retryAfter = retryAfter
                     }
                 }
                 /// Received HTTP response headers
@@ -958,6 +967,8 @@ public enum Operations {
                     self.body = body
                 }
             }
+            /// `ledger-unavailable`: The code ledger is unavailable. The service's code ledger could not be read or written (its database cannot be reached, another writer held it too long, or it looks damaged). Retry: a claim is idempotent, so a retry returns the same code if this one was recorded after all. A promotional offer's signature gets it only when the service has a ledger and has never read its promotional offers. The log has the cause under the request id.
+            ///
             /// `timeout`: The request took too long. The operation did not finish within the service's request timeout; it was stopped.
             ///
             /// - Remark: Generated from `#/paths//v1/signatures/promotional-offer/post(signPromotionalOffer)/responses/503`.
@@ -1917,12 +1928,21 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/signatures/legacy-promotional-offer/POST/responses/503/headers/X-Request-Id`.
                     public var xRequestId: Components.Headers.XRequestId
+                    /// Seconds to wait before retrying: always with `rate-limited` and `ledger-unavailable`, and with `unavailable` when the service is shutting down.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/signatures/legacy-promotional-offer/POST/responses/503/headers/Retry-After`.
+                    public var retryAfter: Components.Headers.RetryAfter?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
                     ///   - xRequestId: The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
-                    public init(xRequestId: Components.Headers.XRequestId) {
+                    ///   - retryAfter: Seconds to wait before retrying: always with `rate-limited` and `ledger-unavailable`, and with `unavailable` when the service is shutting down.
+                    public init(
+                        xRequestId: Components.Headers.XRequestId,
+                        retryAfter: Components.Headers.RetryAfter? = nil
+                    ) {
                         self.xRequestId = xRequestId
+                        self.retryAfter = retryAfter
                     }
                 }
                 /// Received HTTP response headers
@@ -1959,6 +1979,8 @@ public enum Operations {
                     self.body = body
                 }
             }
+            /// `ledger-unavailable`: The code ledger is unavailable. The service's code ledger could not be read or written (its database cannot be reached, another writer held it too long, or it looks damaged). Retry: a claim is idempotent, so a retry returns the same code if this one was recorded after all. A promotional offer's signature gets it only when the service has a ledger and has never read its promotional offers. The log has the cause under the request id.
+            ///
             /// `timeout`: The request took too long. The operation did not finish within the service's request timeout; it was stopped.
             ///
             /// - Remark: Generated from `#/paths//v1/signatures/legacy-promotional-offer/post(signLegacyPromotionalOffer)/responses/503`.
@@ -9916,7 +9938,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `ledger-unavailable`: The code ledger is unavailable. The service's code ledger could not be read or written (its database cannot be reached, another writer held it too long, or it looks damaged). Retry: a claim is idempotent, so a retry returns the same code if this one was recorded after all. The log has the cause under the request id.
+            /// `ledger-unavailable`: The code ledger is unavailable. The service's code ledger could not be read or written (its database cannot be reached, another writer held it too long, or it looks damaged). Retry: a claim is idempotent, so a retry returns the same code if this one was recorded after all. A promotional offer's signature gets it only when the service has a ledger and has never read its promotional offers. The log has the cause under the request id.
             ///
             /// `timeout`: The request took too long. The operation did not finish within the service's request timeout; it was stopped.
             ///
@@ -10610,7 +10632,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `ledger-unavailable`: The code ledger is unavailable. The service's code ledger could not be read or written (its database cannot be reached, another writer held it too long, or it looks damaged). Retry: a claim is idempotent, so a retry returns the same code if this one was recorded after all. The log has the cause under the request id.
+            /// `ledger-unavailable`: The code ledger is unavailable. The service's code ledger could not be read or written (its database cannot be reached, another writer held it too long, or it looks damaged). Retry: a claim is idempotent, so a retry returns the same code if this one was recorded after all. A promotional offer's signature gets it only when the service has a ledger and has never read its promotional offers. The log has the cause under the request id.
             ///
             /// `timeout`: The request took too long. The operation did not finish within the service's request timeout; it was stopped.
             ///
@@ -13351,12 +13373,21 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/signatures/promotional-offer-v1/POST/responses/503/headers/X-Request-Id`.
                     public var xRequestId: Components.Headers.XRequestId
+                    /// Seconds to wait before retrying: always with `rate-limited` and `ledger-unavailable`, and with `unavailable` when the service is shutting down.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/signatures/promotional-offer-v1/POST/responses/503/headers/Retry-After`.
+                    public var retryAfter: Components.Headers.RetryAfter?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
                     ///   - xRequestId: The request's id, on every response: the caller's `X-Request-Id` when it is 1–128 characters of `A–Z a–z 0–9 . _ : -`, otherwise a fresh one. The log line and any problem carry it.
-                    public init(xRequestId: Components.Headers.XRequestId) {
+                    ///   - retryAfter: Seconds to wait before retrying: always with `rate-limited` and `ledger-unavailable`, and with `unavailable` when the service is shutting down.
+                    public init(
+                        xRequestId: Components.Headers.XRequestId,
+                        retryAfter: Components.Headers.RetryAfter? = nil
+                    ) {
                         self.xRequestId = xRequestId
+                        self.retryAfter = retryAfter
                     }
                 }
                 /// Received HTTP response headers
@@ -13393,6 +13424,8 @@ public enum Operations {
                     self.body = body
                 }
             }
+            /// `ledger-unavailable`: The code ledger is unavailable. The service's code ledger could not be read or written (its database cannot be reached, another writer held it too long, or it looks damaged). Retry: a claim is idempotent, so a retry returns the same code if this one was recorded after all. A promotional offer's signature gets it only when the service has a ledger and has never read its promotional offers. The log has the cause under the request id.
+            ///
             /// `timeout`: The request took too long. The operation did not finish within the service's request timeout; it was stopped.
             ///
             /// - Remark: Generated from `#/paths//v1/signatures/promotional-offer-v1/post(signLegacyPromotionalOfferDeprecatedPath)/responses/503`.
