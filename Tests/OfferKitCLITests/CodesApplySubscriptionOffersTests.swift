@@ -203,6 +203,32 @@ struct CodesApplySubscriptionOffersTests {
         #expect(promotional?["state"]?.string == "sent" && promotional?["id"] == .null, "\(status)")
     }
 
+    @Test(
+        "An identical offer already in App Store Connect (made by hand) is recorded when its create is refused with 409, not left failed",
+        .enabled(reason) { await available })
+    func anIdenticalOfferIsAdopted() async throws {
+        let proof = try await ApplyProof(campaignText: Self.campaign(name: "offers-adopted"))
+        defer { proof.stop() }
+        try await #require(try proof.codes("generate").status == 0)
+        let plan = try await proof.plan()
+        let body = try #require(plan.first { $0["id"]?.string == "promotional-offer-1" }?["body"])
+        let token = try ConnectAPITokenSigner(key: DemoKey.key, issuer: .team(issuerId: DemoKey.issuerId))
+            .token(lifetime: 600).token
+        let made = try await proof.standIn.request(
+            "POST", "/v1/subscriptionPromotionalOffers", body: Data(body.canonical.utf8), bearer: token,
+            headers: ["Content-Type": "application/json"])
+        try #require(made.status == 201, "\(made.text)")
+        let handMadeId = try #require(JSON.parse(made.text)?["data"]?["id"]?.string)
+        let run = try await proof.apply()
+        #expect(run.status == 0, "\(run)")
+        #expect(run.json?["created"]?.int == 4 && run.json?["alreadyThere"]?.int == 1, "\(run)")
+        #expect(run.json?["refused"]?.array?.isEmpty == true, "\(run)")
+        let status = try await proof.status()
+        let promotional = status["appStoreConnect"]?.array?.first { $0["request"]?.string == "promotional-offer-1" }
+        #expect(promotional?["state"]?.string == "created" && promotional?["id"]?.string == handMadeId, "\(status)")
+        #expect(try await proof.state().resources.count { $0.type == "subscriptionPromotionalOffers" } == 1)
+    }
+
     // MARK: SIGKILL
 
     @Test(
