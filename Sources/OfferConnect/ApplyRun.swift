@@ -120,7 +120,7 @@ public struct ApplyRun: Sendable {
         let started = ContinuousClock.now
         let book = ResourceBook(ledger: ledger)
         let now = Date()
-        let planned = requests.map { ResourceBook.planned($0, campaign: campaign, now: now) }
+        let planned = requests.map { ConnectResource(planned: $0, campaign: campaign, now: now) }
         try await book.load(planned, campaign: campaign.name)
         try await book.loadIdsInUse()
         counters.withLockedValue { $0.summary.planned = planned.count }

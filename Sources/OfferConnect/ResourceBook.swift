@@ -12,14 +12,6 @@ actor ResourceBook {
 
     init(ledger: CodeLedger) { self.ledger = ledger }
 
-    /// The identity of a resource in the book (``ConnectResource/identity``).
-    static func identity(_ resource: ConnectResource) -> String { resource.identity }
-
-    /// The resource `request` creates, as planned now (state planned).
-    static func planned(_ request: PlannedRequest, campaign: Campaign, now: Date) -> ConnectResource {
-        ConnectResource(planned: request, campaign: campaign, now: now)
-    }
-
     /// Reads what the ledger holds for the campaign and records the plan's new resources as
     /// planned, in one transaction.
     ///
@@ -27,11 +19,11 @@ actor ResourceBook {
     ///   another body than the plan's (nothing is recorded then), and ledger errors.
     func load(_ plan: [ConnectResource], campaign: String) async throws {
         let recorded = try await ledger.connectResources(campaign: campaign)
-        for resource in recorded { resources[Self.identity(resource)] = resource }
+        for resource in recorded { resources[resource.identity] = resource }
         var changed: [String] = []
         var new: [ConnectResource] = []
         for resource in plan {
-            if let existing = resources[Self.identity(resource)] {
+            if let existing = resources[resource.identity] {
                 switch existing.state {
                 case .created where existing.bodyDigest != resource.bodyDigest:
                     changed.append(resource.label)
@@ -54,12 +46,12 @@ actor ResourceBook {
         guard changed.isEmpty else { throw ConnectError.planChanged(resources: changed) }
         let planned = new
         try await ledger.recordConnectResources(planned)
-        for resource in new { resources[Self.identity(resource)] = resource }
+        for resource in new { resources[resource.identity] = resource }
     }
 
     /// The resource's current record.
     func resource(_ planned: ConnectResource) -> ConnectResource {
-        resources[Self.identity(planned)] ?? planned
+        resources[planned.identity] ?? planned
     }
 
     /// The record of an offer code's resource, if the ledger has one.
@@ -71,7 +63,7 @@ actor ResourceBook {
     @discardableResult
     func record(_ resource: ConnectResource) async throws -> ConnectResource {
         try await ledger.recordConnectResources([resource])
-        resources[Self.identity(resource)] = resource
+        resources[resource.identity] = resource
         return resource
     }
 
@@ -87,7 +79,7 @@ actor ResourceBook {
     /// The App Store Connect ids recorded for resources other than `resource` (of any campaign of
     /// the ledger): a lookup does not take one of them for another resource.
     func idsInUse(except resource: ConnectResource) -> Set<String> {
-        let identity = Self.identity(resource)
+        let identity = resource.identity
         var ids = otherCampaignIds
         if let own = resources[identity]?.id { ids.remove(own) }
         for (key, value) in resources where key != identity && value.state == .created {
