@@ -12,7 +12,7 @@ import PostgresNIO
 /// batch digests), `codes` (unique per app by `code_key`; since v4 with each row's `digest`),
 /// `assignments`, `connect_resources`, since v4 `code_lanes` and `offers.revision`, and since v5
 /// `connect_resources.offer_kind` (its foreign key then names the campaign only, as the SQLite
-/// ledger's v6 does). Applied migrations are listed in `offerkit_migrations`.
+/// ledger's v6 does), and since v6 `price_points` (the SQLite ledger's v7). Applied migrations are listed in `offerkit_migrations`.
 ///
 /// Since v4 the schema also holds the claim's statement, `offerkit_claim_code` (see
 /// ``claimFunction4``), and `offerkit_check_code`, which checks a code against its digest.
@@ -41,6 +41,7 @@ enum PostgresLedgerSchema {
             identifier: migrationPrefix + "postgres-v4", sql: version4,
             wholeStatements: [checkFunction4, claimFunction4]),
         Migration(identifier: migrationPrefix + "postgres-v5", sql: "", wholeStatements: version5),
+        Migration(identifier: migrationPrefix + "postgres-v6", sql: version6),
     ]
 
     /// The ledger's tables and their columns (`name type` with `not null` where it applies), in
@@ -55,6 +56,7 @@ enum PostgresLedgerSchema {
             columns["code_lanes"] = version4LaneColumns
         }
         if applied >= 5 { columns["connect_resources"]?.append("offer_kind text not null") }
+        if applied >= 6 { columns["price_points"] = version6PricePointColumns }
         return columns
     }
 
@@ -88,6 +90,27 @@ enum PostgresLedgerSchema {
         "ALTER TABLE connect_resources ADD FOREIGN KEY (campaign) REFERENCES campaigns(name)",
         "ALTER TABLE connect_resources ADD UNIQUE (campaign, offer_kind, offer, kind, key)",
         "CREATE INDEX connect_resources_by_offer_kind ON connect_resources(offer_kind, state)",
+    ]
+
+    /// The customer prices resolved to price points (see the SQLite ledger's `price_points`).
+    private static let version6 = """
+        CREATE TABLE price_points (
+            id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            campaign TEXT NOT NULL REFERENCES campaigns(name),
+            product_type TEXT NOT NULL CHECK (product_type IN ('subscription', 'inAppPurchase')),
+            product_id TEXT NOT NULL CHECK (length(product_id) > 0),
+            territory TEXT NOT NULL CHECK (length(territory) = 3),
+            customer_price TEXT NOT NULL CHECK (length(customer_price) > 0),
+            price_point TEXT NOT NULL CHECK (length(price_point) > 0),
+            recorded_at TIMESTAMPTZ NOT NULL,
+            UNIQUE (campaign, product_type, product_id, territory, customer_price)
+        )
+        """
+
+    private static let version6PricePointColumns = [
+        "id bigint not null", "campaign text not null", "product_type text not null", "product_id text not null",
+        "territory text not null", "customer_price text not null", "price_point text not null",
+        "recorded_at timestamp with time zone not null",
     ]
 
     private static let version2AssignmentColumns = [

@@ -104,6 +104,23 @@ enum PostgresLoad {
                     (e->>11)::timestamptz, e->>12
                 FROM json_array_elements(\(rows)::json) AS e
                 """)
+        case .pricePoints(let chunk):
+            guard !chunk.isEmpty else { return }
+            let rows = try json(
+                chunk.map {
+                    [
+                        $0.id, $0.campaign, $0.price.query.product.type, $0.price.query.product.id,
+                        $0.price.query.territory, $0.price.customerPrice, $0.price.pricePoint, $0.recordedAt.text,
+                    ] as [Any]
+                })
+            try await tx.query(
+                """
+                INSERT INTO price_points (id, campaign, product_type, product_id, territory, customer_price,
+                    price_point, recorded_at)
+                OVERRIDING SYSTEM VALUE
+                SELECT (e->>0)::bigint, e->>1, e->>2, e->>3, e->>4, e->>5, e->>6, (e->>7)::timestamptz
+                FROM json_array_elements(\(rows)::json) AS e
+                """)
         }
     }
 

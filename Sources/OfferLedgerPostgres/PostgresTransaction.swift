@@ -216,6 +216,19 @@ final class PostgresTransaction: LedgerTransaction {
             """)
     }
 
+    // MARK: Price points
+
+    private static let pricePointColumns = """
+        id, campaign, product_type, product_id, territory, customer_price, price_point, \(text("recorded_at"))
+        """
+
+    func pricePointRows(campaign: String) async throws -> [[LedgerValue]] {
+        try await query(
+            PostgresQuery(
+                unsafeSQL: "SELECT \(Self.pricePointColumns) FROM price_points WHERE campaign = $1 ORDER BY id",
+                binds: try Self.binds(campaign)))
+    }
+
     // MARK: Writing
 
     func upsertCampaign(_ campaign: Campaign) async throws -> Int64 {
@@ -367,6 +380,17 @@ final class PostgresTransaction: LedgerTransaction {
             """)
     }
 
+    func insertPricePoint(_ price: ResolvedPrice, campaign: String) async throws {
+        let (type, id, territory) = (price.query.product.type, price.query.product.id, price.query.territory)
+        let (customerPrice, pricePoint) = (price.customerPrice, price.pricePoint)
+        try await query(
+            """
+            INSERT INTO price_points (campaign, product_type, product_id, territory, customer_price, price_point,
+            recorded_at) VALUES (\(campaign), \(type), \(id), \(territory), \(customerPrice), \(pricePoint), now())
+            ON CONFLICT (campaign, product_type, product_id, territory, customer_price) DO NOTHING
+            """)
+    }
+
     // MARK: Copying a whole ledger
 
     func copyRows(_ table: LedgerTable, afterKey: Int64, limit: Int) async throws -> [[LedgerValue]] {
@@ -387,6 +411,7 @@ final class PostgresTransaction: LedgerTransaction {
                 FROM assignments WHERE id > $1 ORDER BY id
                 """
             case .connectResources: "SELECT \(Self.resourceColumns) FROM connect_resources WHERE id > $1 ORDER BY id"
+            case .pricePoints: "SELECT \(Self.pricePointColumns) FROM price_points WHERE id > $1 ORDER BY id"
             }
         return try await query(
             PostgresQuery(unsafeSQL: select + " LIMIT $2", binds: try Self.binds(afterKey, Int64(limit))))
@@ -415,7 +440,7 @@ final class PostgresTransaction: LedgerTransaction {
         let schema = store.location.schema
         for (table, column) in [
             ("apps", "id"), ("campaigns", "seq"), ("offers", "seq"), ("batches", "id"), ("assignments", "id"),
-            ("connect_resources", "id"),
+            ("connect_resources", "id"), ("price_points", "id"),
         ] {
             try await query(
                 PostgresQuery(
@@ -436,6 +461,7 @@ final class PostgresTransaction: LedgerTransaction {
         counts.offers = try await count("offers")
         counts.assignments = try await count("assignments")
         counts.connectResources = try await count("connect_resources")
+        counts.pricePoints = try await count("price_points")
         for row in try await query("SELECT batch_id, count(*) FROM codes GROUP BY batch_id") {
             guard case .integer(let batch) = row[0], case .integer(let codes) = row[1] else { continue }
             counts.codesPerBatch[batch] = Int(codes)

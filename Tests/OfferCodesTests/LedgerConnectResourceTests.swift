@@ -262,7 +262,8 @@ struct LedgerConnectResourceTests {
                                 INSERT INTO connect_resources SELECT id, campaign, offer, kind, key, request_id,
                                     resource_type, state, asc_id, body_digest, error, updated_at FROM resources_v6;
                                 DROP TABLE resources_v6;
-                                DELETE FROM grdb_migrations WHERE identifier = 'offerkit-ledger-v6';
+                                DROP TABLE price_points;
+                                DELETE FROM grdb_migrations WHERE identifier IN ('offerkit-ledger-v6', 'offerkit-ledger-v7');
                                 """)
                         return .commit
                     }
@@ -309,6 +310,10 @@ struct LedgerConnectResourceTests {
             REFERENCES offers(campaign, name)
         """,
         "ALTER TABLE connect_resources ADD CONSTRAINT one_resource_each UNIQUE (campaign, offer, kind, key)",
-        "DELETE FROM offerkit_migrations WHERE identifier = 'offerkit-ledger-postgres-v5'",
+        "DROP TABLE price_points",
+        """
+        DELETE FROM offerkit_migrations
+        WHERE identifier IN ('offerkit-ledger-postgres-v5', 'offerkit-ledger-postgres-v6')
+        """,
     ]
 }

@@ -45,6 +45,9 @@ struct LedgerCopyTests {
             rows.connectResources[index].updatedAt = LedgerRow.Timestamp(
                 rows.connectResources[index].updatedAt.sqliteText)!
         }
+        for index in rows.pricePoints.indices {
+            rows.pricePoints[index].recordedAt = LedgerRow.Timestamp(rows.pricePoints[index].recordedAt.sqliteText)!
+        }
         return rows
     }
 
@@ -92,6 +95,19 @@ struct LedgerCopyTests {
         let last = try await C.Rows(ledger).connectResources.last
         #expect(last?.campaign == "winter", sourceLocation: sourceLocation)
         #expect(last!.id > before.connectResources.map(\.id).max()!, sourceLocation: sourceLocation)
+        // A price point is recorded with a new id; a recorded one is kept.
+        let snowPrice = ResolvedPrice(
+            query: PricePointQuery(product: .subscription(id: "6450000001"), territory: "USA"), customerPrice: "4.99",
+            pricePoint: "pp-winter")
+        let recorded = try await ledger.recordPricePoints([snowPrice], campaign: "winter")
+        #expect(recorded == [snowPrice], sourceLocation: sourceLocation)
+        let prices = try await C.Rows(ledger).pricePoints
+        #expect(prices.last?.campaign == "winter", sourceLocation: sourceLocation)
+        #expect(prices.last!.id > before.pricePoints.map(\.id).max()!, sourceLocation: sourceLocation)
+        #expect(
+            try await ledger.recordedPricePoints(campaign: "spring").map(\.pricePoint)
+                == before.pricePoints.filter { $0.campaign == "spring" }.map(\.price.pricePoint),
+            sourceLocation: sourceLocation)
     }
 
     @Test func sqliteToANewSQLiteFileKeepsEverything() async throws {
@@ -106,6 +122,8 @@ struct LedgerCopyTests {
             #expect(report.counts.codes == 30 + 2 + 5 + 4 + 3)
             #expect(report.counts.assignments == 3 + 1 + 4 + 1 + 1 + 1)
             #expect(report.counts.connectResources == 4 + 2 + 1 + 1)
+            #expect(report.counts.pricePoints == 2 + 1 + 1)
+            #expect(try await C.Rows(source).pricePoints.map(\.campaign) == ["spring", "spring", "autumn", "spring"])
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["copy.sqlite"])
             let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
             #expect(mode?.intValue == 0o600)

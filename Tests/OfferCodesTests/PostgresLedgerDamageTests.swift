@@ -92,10 +92,11 @@ struct PostgresLedgerDamageTests {
     }
 
     /// Takes the ledger back to OfferKit's first PostgreSQL schema, as that version left it: no
-    /// assignments, App Store Connect resources, digests of codes or code lanes; one migration.
+    /// assignments, App Store Connect resources, digests of codes, code lanes or price points; one migration.
     static func makeFirstVersion(_ ledger: CodeLedger) async throws {
         for sql in [
-            "DROP TABLE connect_resources", "DROP TABLE code_lanes", "DROP TABLE assignments",
+            "DROP TABLE price_points", "DROP TABLE connect_resources", "DROP TABLE code_lanes",
+            "DROP TABLE assignments",
             "DROP FUNCTION offerkit_claim_code", "DROP FUNCTION offerkit_check_code",
             "ALTER TABLE codes DROP COLUMN digest",
             "ALTER TABLE offers DROP COLUMN revision",

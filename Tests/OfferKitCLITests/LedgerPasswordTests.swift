@@ -73,7 +73,7 @@ struct LedgerPasswordTests {
         let migrate = try await CLI.run(
             ["codes", "ledger", "migrate", "--ledger", server.withoutPassword],
             cwd: files.folder.url)
-        #expect(migrate.status == 0 && migrate.stdout.contains("schema version 0 to 5"), "\(migrate)")
+        #expect(migrate.status == 0 && migrate.stdout.contains("schema version 0 to 6"), "\(migrate)")
         Expect.failure(
             try await files.run("status", CampaignFiles.example, ledger: ledger), status: 4,
             mentioning: ["spring-2027"])

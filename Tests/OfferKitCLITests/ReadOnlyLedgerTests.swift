@@ -52,13 +52,13 @@ struct ReadOnlyLedgerTests {
             let result = try await files.run(command, CampaignFiles.example, arguments)
             Expect.failure(
                 result, status: 5,
-                mentioning: ["schema version 3 of 6", "changed nothing", "offerkit codes ledger migrate --ledger"])
+                mentioning: ["schema version 3 of 7", "changed nothing", "offerkit codes ledger migrate --ledger"])
             #expect(Snapshot(files, files.ledger) == before, "codes \(command) \(arguments) changed the ledger")
         }
         let migrate = try await CLI.run(
             ["codes", "ledger", "migrate", "--ledger", files.ledger], cwd: files.folder.url)
         #expect(migrate.status == 0, "\(migrate)")
-        #expect(migrate.stdout.contains("brought up to date: schema version 3 to 6"), "\(migrate)")
+        #expect(migrate.stdout.contains("brought up to date: schema version 3 to 7"), "\(migrate)")
         let again = try await CLI.run(["codes", "ledger", "migrate", "--ledger", files.ledger], cwd: files.folder.url)
         #expect(again.status == 0 && again.stdout.contains("is up to date; nothing was changed"), "\(again)")
         let status = try await files.run("status", CampaignFiles.example)
@@ -152,7 +152,7 @@ struct ReadOnlyLedgerTests {
         }
     }
 
-    /// Turns a ledger of this OfferKit (schema 6) into one an OfferKit before `codes apply` wrote
+    /// Turns a ledger of this OfferKit (schema 7) into one an OfferKit before `codes apply` wrote
     /// (schema 3: without `connect_resources`), with Python's sqlite3, not OfferKit's code.
     static func downgradeToVersion3(_ path: String) async throws {
         let script = """
@@ -162,7 +162,8 @@ struct ReadOnlyLedgerTests {
             db.execute("ALTER TABLE codes DROP COLUMN digest")
             db.execute("ALTER TABLE offers DROP COLUMN revision")
             db.execute("DROP TABLE connect_resources")
-            db.execute("DELETE FROM grdb_migrations WHERE identifier IN ('offerkit-ledger-v4', 'offerkit-ledger-v5', 'offerkit-ledger-v6')")
+            db.execute("DROP TABLE price_points")
+            db.execute("DELETE FROM grdb_migrations WHERE identifier IN ('offerkit-ledger-v4', 'offerkit-ledger-v5', 'offerkit-ledger-v6', 'offerkit-ledger-v7')")
             db.commit()
             db.close()
             """

@@ -15,6 +15,43 @@ public struct PricePointQuery: Sendable, Hashable, CustomStringConvertible {
                 ? .subscription(id: product.id) : .inAppPurchase(id: product.id)
         }
 
+        /// `subscription` for ``subscription(id:)``, the ledger's and `--format json`'s name of the kind.
+        public static let subscriptionType = "subscription"
+        /// `inAppPurchase` for ``inAppPurchase(id:)``.
+        public static let inAppPurchaseType = "inAppPurchase"
+
+        /// ``subscriptionType`` or ``inAppPurchaseType``.
+        public var type: String {
+            switch self {
+            case .subscription: Self.subscriptionType
+            case .inAppPurchase: Self.inAppPurchaseType
+            }
+        }
+
+        /// What it is, as messages name it: `subscription` or `in-app purchase`.
+        public var noun: String {
+            switch self {
+            case .subscription: "subscription"
+            case .inAppPurchase: "in-app purchase"
+            }
+        }
+
+        /// The product's App Store Connect id.
+        public var id: String {
+            switch self {
+            case .subscription(let id), .inAppPurchase(let id): id
+            }
+        }
+
+        /// The product of a ``type`` and an id, or `nil` for a type that is neither.
+        public init?(type: String, id: String) {
+            switch type {
+            case Self.subscriptionType: self = .subscription(id: id)
+            case Self.inAppPurchaseType: self = .inAppPurchase(id: id)
+            default: return nil
+            }
+        }
+
         /// The flag of `offerkit codes lookup price-points` that names it: `--subscription 6450000001`
         /// or `--in-app-purchase 6450000009`. An id that is not plain letters, digits, `.`, `_` and
         /// `-` (validation lets any text through) is written `ID`, so that the command printed in an
@@ -47,9 +84,6 @@ public struct PricePointQuery: Sendable, Hashable, CustomStringConvertible {
 
     /// `subscription 6450000001 in USA`.
     public var description: String {
-        switch product {
-        case .subscription(let id): "subscription \(id) in \(territory)"
-        case .inAppPurchase(let id): "in-app purchase \(id) in \(territory)"
-        }
+        "\(product.noun) \(product.id) in \(territory)"
     }
 }

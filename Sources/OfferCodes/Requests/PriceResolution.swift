@@ -1,17 +1,46 @@
 /// Fills in the price point of every price a campaign names by its customer price
-/// (`{"territory": "USA", "customerPrice": "4.99"}`), from App Store Connect's price points, so
-/// that ``RequestPlanner`` can plan it.
+/// (`{"territory": "USA", "customerPrice": "4.99"}`), so that ``RequestPlanner`` can plan it: first
+/// from the price points resolved before (``ResolvedPrice``, as a ledger records them), then from
+/// App Store Connect's price points.
 ///
-/// Each product and territory is looked up once, however many prices name it. A customer price
-/// matches a price point whose `customerPrice` is the same number (`4.99`, `480` = `480.0`). Every
-/// price that matches no price point, or more than one, is reported at once, with its path.
+/// Each product and territory is looked up once, however many prices name it, and only when a
+/// price there has no recorded price point. A customer price matches a price point whose
+/// `customerPrice` is the same number (`4.99`, `480` = `480.0`). Every price that matches no
+/// price point, or more than one, is reported at once, with its path.
 public struct PriceResolution: Sendable {
     /// Lists the price points of one product in one territory (App Store Connect, or a recorded answer).
     public typealias Lookup = @Sendable (PricePointQuery) async throws -> [PricePoint]
 
+    /// A price that names a customer price and has no price point yet.
+    public struct Unresolved: Sendable, Equatable {
+        /// Where the campaign names it: `$.winBackOffers[0].prices[0].customerPrice`.
+        public var path: String
+        /// The product and territory whose price points have it.
+        public var query: PricePointQuery
+        public var customerPrice: CustomerPrice
+    }
+
+    /// What ``resolve(_:)`` made of a campaign.
+    public struct Resolved: Sendable {
+        /// The campaign with the price point of each customer price filled in (the customer price kept).
+        public var campaign: Campaign
+        /// The prices resolved by a look-up now (not from the recorded ones), in campaign order, each once.
+        public var lookedUp: [ResolvedPrice]
+
+        public init(campaign: Campaign, lookedUp: [ResolvedPrice]) {
+            self.campaign = campaign
+            self.lookedUp = lookedUp
+        }
+    }
+
+    let recorded: [ResolvedPrice]
     let lookup: Lookup
 
-    public init(lookup: @escaping Lookup) {
+    /// - Parameters:
+    ///   - recorded: price points resolved before; a price they cover is not looked up again.
+    ///   - lookup: lists price points, for the prices `recorded` does not cover.
+    public init(recorded: [ResolvedPrice] = [], lookup: @escaping Lookup) {
+        self.recorded = recorded
         self.lookup = lookup
     }
 
@@ -21,61 +50,113 @@ public struct PriceResolution: Sendable {
     ///   at the price's `customerPrice`) listing every price that could not be resolved; whatever
     ///   the lookup throws; `CancellationError` when the task is cancelled.
     public func resolve(_ campaign: Campaign) async throws -> Campaign {
-        var resolved = campaign
+        try await resolution(of: campaign).campaign
+    }
+
+    /// The campaign resolved (see ``resolve(_:)``), and which prices a look-up resolved, to record.
+    public func resolution(of campaign: Campaign) async throws -> Resolved {
+        var resolved = Self.applying(recorded, to: campaign)
         var cache: [PricePointQuery: [PricePoint]] = [:]
         var problems: [ValidationProblem] = []
-        func resolve(_ prices: inout [TerritoryPrice], product: PricePointQuery.Product, at path: String) async throws {
-            for index in prices.indices {
-                guard prices[index].needsPricePoint, let customerPrice = prices[index].customerPrice else { continue }
-                try Task.checkCancellation()
-                let query = PricePointQuery(product: product, territory: prices[index].territory)
-                let points: [PricePoint]
-                if let known = cache[query] {
-                    points = known
-                } else {
-                    points = try await lookup(query).filter { $0.territory == query.territory }
-                    cache[query] = points
-                }
-                let matches = points.filter { customerPrice.isSame(as: $0.customerPrice) }
-                let entryPath = "\(path).prices[\(index)].customerPrice"
-                if matches.count == 1 {
-                    prices[index].pricePoint = matches[0].id
-                } else if matches.isEmpty {
-                    problems.append(Self.notFound(customerPrice, query: query, among: points, at: entryPath))
-                } else {
-                    problems.append(
-                        ValidationProblem(
-                            path: entryPath, rule: "customer-price-ambiguous",
-                            message: "\(query) has \(matches.count) price points with the customer price "
-                                + "\(customerPrice) (\(matches.map(\.id).joined(separator: ", "))); write the "
-                                + "pricePoint id you mean instead of the customer price",
-                            allowed: "a customer price that names exactly one price point"))
+        var lookedUp: [ResolvedPrice] = []
+        for slot in Self.slots(of: resolved) {
+            let price = resolved[keyPath: slot.keyPath]
+            guard price.needsPricePoint, let customerPrice = price.customerPrice else { continue }
+            try Task.checkCancellation()
+            let query = PricePointQuery(product: slot.product, territory: price.territory)
+            let points: [PricePoint]
+            if let known = cache[query] {
+                points = known
+            } else {
+                points = try await lookup(query).filter { $0.territory == query.territory }
+                cache[query] = points
+            }
+            let matches = points.filter { customerPrice.isSame(as: $0.customerPrice) }
+            let entryPath = "\(slot.path).customerPrice"
+            if matches.count == 1 {
+                resolved[keyPath: slot.keyPath].pricePoint = matches[0].id
+                let found = ResolvedPrice(
+                    query: query, customerPrice: customerPrice.normalized, pricePoint: matches[0].id)
+                if !lookedUp.contains(found) { lookedUp.append(found) }
+            } else if matches.isEmpty {
+                problems.append(Self.notFound(customerPrice, query: query, among: points, at: entryPath))
+            } else {
+                problems.append(
+                    ValidationProblem(
+                        path: entryPath, rule: "customer-price-ambiguous",
+                        message: "\(query) has \(matches.count) price points with the customer price "
+                            + "\(customerPrice) (\(matches.map(\.id).joined(separator: ", "))); write the "
+                            + "pricePoint id you mean instead of the customer price",
+                        allowed: "a customer price that names exactly one price point"))
+            }
+        }
+        guard problems.isEmpty else { throw CampaignProblems(problems) }
+        return Resolved(campaign: resolved, lookedUp: lookedUp)
+    }
+
+    /// The campaign with the price points of `recorded` filled in; nothing is looked up.
+    public static func applying(_ recorded: [ResolvedPrice], to campaign: Campaign) -> Campaign {
+        guard !recorded.isEmpty else { return campaign }
+        var known: [PricePointQuery: [String: String]] = [:]
+        for price in recorded { known[price.query, default: [:]][price.customerPrice] = price.pricePoint }
+        var resolved = campaign
+        for slot in slots(of: campaign) {
+            let price = campaign[keyPath: slot.keyPath]
+            guard price.needsPricePoint, let customerPrice = price.customerPrice else { continue }
+            let query = PricePointQuery(product: slot.product, territory: price.territory)
+            if let id = known[query]?[customerPrice.normalized] { resolved[keyPath: slot.keyPath].pricePoint = id }
+        }
+        return resolved
+    }
+
+    /// The prices of `campaign` that name a customer price and have no price point yet, in campaign order.
+    public static func unresolved(in campaign: Campaign) -> [Unresolved] {
+        slots(of: campaign).compactMap { slot in
+            let price = campaign[keyPath: slot.keyPath]
+            guard price.needsPricePoint, let customerPrice = price.customerPrice else { return nil }
+            return Unresolved(
+                path: "\(slot.path).customerPrice",
+                query: PricePointQuery(product: slot.product, territory: price.territory), customerPrice: customerPrice)
+        }
+    }
+
+    /// One price of a campaign: where it is, the product whose price points it names, and its
+    /// path (`$.promotionalOffers[0].prices[1]`).
+    private struct Slot {
+        let keyPath: WritableKeyPath<Campaign, TerritoryPrice>
+        let product: PricePointQuery.Product
+        let path: String
+    }
+
+    /// Every price of the campaign, in campaign order.
+    private static func slots(of campaign: Campaign) -> [Slot] {
+        var slots: [Slot] = []
+        for (index, offer) in campaign.offers.enumerated() {
+            for entry in offer.prices.indices {
+                slots.append(
+                    Slot(
+                        keyPath: \.offers[index].prices[entry], product: PricePointQuery.Product(offer.product),
+                        path: "$.offers[\(index)].prices[\(entry)]"))
+            }
+        }
+        func add(
+            _ list: String, _ terms: [SubscriptionOfferTerms],
+            _ keyPath: (Int) -> WritableKeyPath<Campaign, SubscriptionOfferTerms>
+        ) {
+            for (index, offer) in terms.enumerated() {
+                for entry in offer.prices.indices {
+                    slots.append(
+                        Slot(
+                            keyPath: keyPath(index).appending(path: \.prices[entry]),
+                            product: .subscription(id: offer.subscription.id),
+                            path: "$.\(list)[\(index)].prices[\(entry)]"))
                 }
             }
         }
-        for index in resolved.offers.indices {
-            let owner = PricePointQuery.Product(resolved.offers[index].product)
-            try await resolve(&resolved.offers[index].prices, product: owner, at: "$.offers[\(index)]")
-        }
-        for index in resolved.promotionalOffers.indices {
-            let owner = PricePointQuery.Product.subscription(
-                id: resolved.promotionalOffers[index].terms.subscription.id)
-            try await resolve(
-                &resolved.promotionalOffers[index].terms.prices, product: owner, at: "$.promotionalOffers[\(index)]")
-        }
-        for index in resolved.introductoryOffers.indices {
-            let owner = PricePointQuery.Product.subscription(
-                id: resolved.introductoryOffers[index].terms.subscription.id)
-            try await resolve(
-                &resolved.introductoryOffers[index].terms.prices, product: owner, at: "$.introductoryOffers[\(index)]")
-        }
-        for index in resolved.winBackOffers.indices {
-            let owner = PricePointQuery.Product.subscription(id: resolved.winBackOffers[index].terms.subscription.id)
-            try await resolve(
-                &resolved.winBackOffers[index].terms.prices, product: owner, at: "$.winBackOffers[\(index)]")
-        }
-        guard problems.isEmpty else { throw CampaignProblems(problems) }
-        return resolved
+        add("promotionalOffers", campaign.promotionalOffers.map(\.terms)) { \.promotionalOffers[$0].terms }
+        add("introductoryOffers", campaign.introductoryOffers.map(\.terms)) { \.introductoryOffers[$0].terms }
+        add("winBackOffers", campaign.winBackOffers.map(\.terms)) { \.winBackOffers[$0].terms }
+        return slots
     }
 
     /// The problem of a customer price no price point has, naming the nearest ones.

@@ -46,6 +46,9 @@ extension CodeLedger {
             try await chunks(tx, .connectResources, { try LedgerRow.ConnectResource($0, path: name) }) {
                 try await sink.connectResources($0)
             }
+            try await chunks(tx, .pricePoints, { try LedgerRow.PricePoint($0, path: name) }) {
+                try await sink.pricePoints($0)
+            }
         }
     }
 

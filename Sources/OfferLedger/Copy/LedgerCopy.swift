@@ -91,5 +91,6 @@ package struct LedgerCopy {
         }
         try check("assignments", expected.assignments, found.assignments)
         try check("App Store Connect resources", expected.connectResources, found.connectResources)
+        try check("price points", expected.pricePoints, found.pricePoints)
     }
 }

@@ -26,9 +26,11 @@ final class LedgerCopyStream: LedgerRowSink {
     private var stage = Stage.apps
     /// The id of the last App Store Connect resource (they come in `id` order).
     private var lastResourceId: Int64?
+    /// The id of the last price point (they come in `id` order).
+    private var lastPricePointId: Int64?
 
     private enum Stage: Int, Comparable {
-        case apps, campaigns, offers, batches, codes, assignments, connectResources, ended
+        case apps, campaigns, offers, batches, codes, assignments, connectResources, pricePoints, ended
 
         static func < (lhs: Stage, rhs: Stage) -> Bool { lhs.rawValue < rhs.rawValue }
     }
@@ -167,6 +169,22 @@ final class LedgerCopyStream: LedgerRowSink {
         }
         expected.connectResources += chunk.count
         try await loader.load(.connectResources(chunk))
+    }
+
+    /// Checks that each resolved price point names a recorded campaign; the rows go on as they are.
+    func pricePoints(_ chunk: [LedgerRow.PricePoint]) async throws {
+        try enter(.pricePoints)
+        for row in chunk {
+            if let last = lastPricePointId, row.id <= last {
+                throw corrupt("the price points came out of the order of their ids (\(row.id) after \(last))")
+            }
+            lastPricePointId = row.id
+            guard campaignApps[row.campaign] != nil else {
+                throw corrupt("price point row \(row.id) names a campaign that has no row")
+            }
+        }
+        expected.pricePoints += chunk.count
+        try await loader.load(.pricePoints(chunk))
     }
 
     /// Ends the stream: checks the codes of the batches not closed yet.

@@ -277,6 +277,55 @@ package enum LedgerRow {
         }
     }
 
+    /// A `price_points` row: a customer price `codes plan` or `codes apply` resolved to its
+    /// App Store Connect price point (``OfferCodes/ResolvedPrice``), with its id, which keeps the
+    /// order recorded.
+    package struct PricePoint: Sendable, Equatable {
+        package var id: Int64
+        package var campaign: String
+        package var price: ResolvedPrice
+        package var recordedAt: Timestamp
+
+        package init(id: Int64, campaign: String, price: ResolvedPrice, recordedAt: Timestamp) {
+            self.id = id
+            self.campaign = campaign
+            self.price = price
+            self.recordedAt = recordedAt
+        }
+
+        /// The columns it decodes, in order.
+        package static let columns =
+            "id, campaign, product_type, product_id, territory, customer_price, price_point, recorded_at"
+
+        /// Decodes ``columns`` (the time as text); a value OfferKit does not write (an unknown product
+        /// type, a customer price that is not one, an empty id) is damage.
+        package init(_ values: [LedgerValue], path: String) throws {
+            let row = StoredRow(values, table: "a price_points row", path: path)
+            let productId = try row.text(3, "product_id")
+            guard !productId.isEmpty,
+                let product = PricePointQuery.Product(type: try row.text(2, "product_type"), id: productId)
+            else {
+                throw row.corrupt("product_type and product_id", "subscription or inAppPurchase, and an id")
+            }
+            let territory = try row.text(4, "territory")
+            guard territory.utf8.count == 3, territory.utf8.allSatisfy({ (65...90).contains($0) }) else {
+                throw row.corrupt("territory", "3 capital letters")
+            }
+            let customerPrice = try row.text(5, "customer_price")
+            guard CustomerPrice(customerPrice)?.normalized == customerPrice else {
+                throw row.corrupt("customer_price", "a customer price without leading or trailing zeros")
+            }
+            let pricePoint = try row.text(6, "price_point")
+            guard !pricePoint.isEmpty else { throw row.corrupt("price_point", "a price point id") }
+            self.init(
+                id: try row.integer(0, "id"), campaign: try row.text(1, "campaign"),
+                price: ResolvedPrice(
+                    query: PricePointQuery(product: product, territory: territory), customerPrice: customerPrice,
+                    pricePoint: pricePoint),
+                recordedAt: try row.timestamp(7, "recorded_at"))
+        }
+    }
+
     /// A time as a ledger stores it, exactly: ISO 8601 in UTC, `2027-01-05T09:30:00.125Z` with 3
     /// fraction digits (SQLite's milliseconds) or 6 (PostgreSQL's microseconds).
     ///
@@ -332,6 +381,7 @@ package enum LedgerRow {
         package var codesPerBatch: [Int64: Int] = [:]
         package var assignments = 0
         package var connectResources = 0
+        package var pricePoints = 0
 
         package init() {}
 
@@ -341,7 +391,7 @@ package enum LedgerRow {
         /// Whether nothing is recorded.
         package var isEmpty: Bool {
             apps == 0 && campaigns == 0 && offers == 0 && batches == 0 && codesPerBatch.isEmpty && assignments == 0
-                && connectResources == 0
+                && connectResources == 0 && pricePoints == 0
         }
     }
 }

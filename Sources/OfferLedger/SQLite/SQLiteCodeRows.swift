@@ -129,6 +129,20 @@ enum SQLiteCodeRows {
                     $0.offerKind.rawValue,
                 ]
             }
+        case .pricePoints(let chunk):
+            try insert(
+                db,
+                """
+                INSERT INTO price_points (id, campaign, product_type, product_id, territory, customer_price,
+                    price_point, recorded_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, chunk
+            ) {
+                [
+                    $0.id, $0.campaign, $0.price.query.product.type, $0.price.query.product.id,
+                    $0.price.query.territory, $0.price.customerPrice, $0.price.pricePoint, $0.recordedAt.sqliteText,
+                ]
+            }
         }
     }
 

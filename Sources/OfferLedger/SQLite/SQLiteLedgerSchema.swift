@@ -30,6 +30,10 @@ import GRDB
 ///   ``ConnectResource/offerKind``), part of its identity. The table was rebuilt for it: its
 ///   foreign key names the campaign only, since promotional, introductory and win-back offers
 ///   have no `offers` row (the ledger checks an offer code's offer before recording its resource).
+/// - `price_points` (since v7): the customer prices `codes plan` and `codes apply` resolved to
+///   App Store Connect price points (``ResolvedPrice``), one per campaign, product, territory and
+///   customer price (its number without leading or trailing zeros), kept once recorded, so that
+///   every later plan of the campaign sends the same price point.
 ///
 /// Applied migrations are listed in `grdb_migrations`, the table of GRDB's `DatabaseMigrator`
 /// (which created the ledgers of earlier OfferKit versions). OfferKit runs the migrations itself,
@@ -64,6 +68,7 @@ enum SQLiteLedgerSchema {
             try digestAll(db, path: path)
         },
         Migration(identifier: migrationPrefix + "v6") { db, _ in try db.execute(sql: version6) },
+        Migration(identifier: migrationPrefix + "v7") { db, _ in try db.execute(sql: version7) },
     ]
 
     /// The first migrations a read-only open needs applied: what the ledger reads (the digests of
@@ -312,6 +317,21 @@ enum SQLiteLedgerSchema {
         DROP TABLE connect_resources;
         ALTER TABLE connect_resources_v6 RENAME TO connect_resources;
         CREATE INDEX connect_resources_by_offer_kind ON connect_resources(offer_kind, state);
+        """
+
+    /// The customer prices resolved to price points.
+    private static let version7 = """
+        CREATE TABLE price_points (
+            id INTEGER PRIMARY KEY,
+            campaign TEXT NOT NULL REFERENCES campaigns(name),
+            product_type TEXT NOT NULL CHECK (product_type IN ('subscription', 'inAppPurchase')),
+            product_id TEXT NOT NULL CHECK (length(product_id) > 0),
+            territory TEXT NOT NULL CHECK (length(territory) = 3),
+            customer_price TEXT NOT NULL CHECK (length(customer_price) > 0),
+            price_point TEXT NOT NULL CHECK (length(price_point) > 0),
+            recorded_at TEXT NOT NULL,
+            UNIQUE (campaign, product_type, product_id, territory, customer_price)
+        );
         """
 
     /// The digest of each code row, the revision of each offer, and the code lanes.

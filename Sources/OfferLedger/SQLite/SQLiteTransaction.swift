@@ -221,6 +221,13 @@ final class SQLiteTransaction: LedgerTransaction {
             StatementArguments(kinds))
     }
 
+    // MARK: Price points
+
+    func pricePointRows(campaign: String) async throws -> [[LedgerValue]] {
+        try await rows(
+            "SELECT \(LedgerRow.PricePoint.columns) FROM price_points WHERE campaign = ? ORDER BY id", [campaign])
+    }
+
     // MARK: Writing
 
     func upsertCampaign(_ campaign: Campaign) async throws -> Int64 {
@@ -387,6 +394,19 @@ final class SQLiteTransaction: LedgerTransaction {
             ])
     }
 
+    func insertPricePoint(_ price: ResolvedPrice, campaign: String) async throws {
+        try await execute(
+            """
+            INSERT INTO price_points (campaign, product_type, product_id, territory, customer_price, price_point,
+            recorded_at) VALUES (?, ?, ?, ?, ?, ?, \(Self.now))
+            ON CONFLICT (campaign, product_type, product_id, territory, customer_price) DO NOTHING
+            """,
+            [
+                campaign, price.query.product.type, price.query.product.id, price.query.territory,
+                price.customerPrice, price.pricePoint,
+            ])
+    }
+
     /// SQL for the current UTC time, ISO 8601 with milliseconds.
     static let now = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
@@ -410,6 +430,8 @@ final class SQLiteTransaction: LedgerTransaction {
                 """
             case .connectResources:
                 "SELECT \(Self.resourceColumns) FROM connect_resources WHERE id > ? ORDER BY id"
+            case .pricePoints:
+                "SELECT \(LedgerRow.PricePoint.columns) FROM price_points WHERE id > ? ORDER BY id"
             }
         return try await rows(select + " LIMIT ?", [afterKey, limit])
     }
@@ -439,6 +461,7 @@ final class SQLiteTransaction: LedgerTransaction {
             counts.offers = try count("offers")
             counts.assignments = try count("assignments")
             counts.connectResources = try count("connect_resources")
+            counts.pricePoints = try count("price_points")
             for row in try SQLiteRows.all(db, "SELECT batch_id, COUNT(*) FROM codes GROUP BY batch_id") {
                 guard case .integer(let batch) = row[0], case .integer(let codes) = row[1] else {
                     throw LedgerError.corrupt(path: path, reason: "a value in codes.batch_id is not a number")

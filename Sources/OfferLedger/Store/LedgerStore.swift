@@ -124,6 +124,12 @@ package protocol LedgerTransaction {
     /// The App Store Connect ids recorded as created, of every campaign, for these kinds.
     func createdConnectIds(kinds: [String]) async throws -> [[LedgerValue]]
 
+    // MARK: Price points
+
+    /// The columns ``LedgerRow/PricePoint/init(_:path:)`` decodes, of the campaign's resolved
+    /// customer prices, in `id` order.
+    func pricePointRows(campaign: String) async throws -> [[LedgerValue]]
+
     // MARK: Writing
 
     /// Records the campaign's app (if new), the campaign (or updates its bundle ID) and its offers
@@ -153,6 +159,9 @@ package protocol LedgerTransaction {
     func insertAssignments(_ assignments: [NewAssignment], scope: AssignmentScope) async throws
     /// Inserts the resource, or replaces the record of the same campaign, offer, kind and key.
     func upsertConnectResource(_ resource: ConnectResource) async throws
+    /// Inserts a resolved customer price, unless the campaign has one for the same product,
+    /// territory and customer price (which is kept).
+    func insertPricePoint(_ price: ResolvedPrice, campaign: String) async throws
 
     // MARK: Copying a whole ledger
 
@@ -190,6 +199,7 @@ package struct ConnectResourceKey: Sendable {
 package enum LedgerTable: String, Sendable, CaseIterable {
     case apps, campaigns, offers, assignments
     case connectResources = "connect_resources"
+    case pricePoints = "price_points"
 }
 
 /// Rows a copy loads into a table.
@@ -201,6 +211,7 @@ package enum LedgerRows: Sendable {
     case codes([LedgerRow.Code], batch: LedgerRow.Batch)
     case assignments([LedgerRow.Assignment])
     case connectResources([LedgerRow.ConnectResource])
+    case pricePoints([LedgerRow.PricePoint])
 
     /// What failed to load, as an operation names it: `write the copied assignments`.
     package var operation: String {
@@ -213,6 +224,7 @@ package enum LedgerRows: Sendable {
             case .codes: "codes"
             case .assignments: "assignments"
             case .connectResources: "App Store Connect resources"
+            case .pricePoints: "price points"
             }
         return "write the copied " + what
     }

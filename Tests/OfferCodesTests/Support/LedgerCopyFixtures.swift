@@ -24,7 +24,8 @@ enum LedgerCopyFixtures {
     /// lower case, no expiry), Apple's one-time-use codes (one batch imported, one not), sandbox
     /// codes, a code with a non-ASCII letter; assignments by export and claim, personal and
     /// shared; an inactive offer; App Store Connect resources of both campaigns, recorded in turns
-    /// (so that their ids interleave), in every state (see ``recordConnectResources(_:)``).
+    /// (so that their ids interleave), in every state (see ``recordConnectResources(_:)``); price
+    /// points of both campaigns, recorded in turns.
     static func fill(_ ledger: CodeLedger) async throws {
         try await F.record(
             ledger, F.batch("spring", "Half", codeCount: 30), of: spring, codes: F.numberedCodes("HALF", 30))
@@ -52,6 +53,21 @@ enum LedgerCopyFixtures {
         _ = try await ledger.claim(recipient: "zoë ✓", scope: scope("autumn", "Fall"))
         try await ledger.setOfferActive(false, offer: "Sandbox", campaign: "spring")
         try await recordConnectResources(ledger)
+        func price(_ product: PricePointQuery.Product, _ territory: String, _ customerPrice: String) -> ResolvedPrice {
+            ResolvedPrice(
+                query: PricePointQuery(product: product, territory: territory), customerPrice: customerPrice,
+                pricePoint: "pp-\(product.id)-\(territory)-\(customerPrice)")
+        }
+        _ = try await ledger.recordPricePoints(
+            [
+                price(.subscription(id: "6450000001"), "USA", "4.99"),
+                price(.subscription(id: "6450000001"), "JPN", "480"),
+            ],
+            campaign: "spring")
+        _ = try await ledger.recordPricePoints(
+            [price(.inAppPurchase(id: "6450000009"), "GBR", "0.5")], campaign: "autumn")
+        _ = try await ledger.recordPricePoints(
+            [price(.inAppPurchase(id: "6450000009"), "USA", "1.99")], campaign: "spring")
     }
 
     /// A body digest (64 lower-case hex digits).
@@ -156,6 +172,7 @@ enum LedgerCopyFixtures {
         var codes: [Int64: [LedgerRow.Code]] = [:]
         var assignments: [LedgerRow.Assignment] = []
         var connectResources: [LedgerRow.ConnectResource] = []
+        var pricePoints: [LedgerRow.PricePoint] = []
 
         init(_ ledger: CodeLedger) async throws {
             try await ledger.streamSnapshot(into: self)
@@ -170,16 +187,17 @@ enum LedgerCopyFixtures {
         }
         func assignments(_ chunk: [LedgerRow.Assignment]) async throws { assignments += chunk }
         func connectResources(_ chunk: [LedgerRow.ConnectResource]) async throws { connectResources += chunk }
+        func pricePoints(_ chunk: [LedgerRow.PricePoint]) async throws { pricePoints += chunk }
 
         var isEmpty: Bool {
             apps.isEmpty && campaigns.isEmpty && offers.isEmpty && batches.isEmpty && codes.isEmpty
-                && assignments.isEmpty && connectResources.isEmpty
+                && assignments.isEmpty && connectResources.isEmpty && pricePoints.isEmpty
         }
 
         static func == (lhs: Rows, rhs: Rows) -> Bool {
             lhs.apps == rhs.apps && lhs.campaigns == rhs.campaigns && lhs.offers == rhs.offers
                 && lhs.batches == rhs.batches && lhs.codes == rhs.codes && lhs.assignments == rhs.assignments
-                && lhs.connectResources == rhs.connectResources
+                && lhs.connectResources == rhs.connectResources && lhs.pricePoints == rhs.pricePoints
         }
     }
 
@@ -322,6 +340,12 @@ enum LedgerCopyFixtures {
         }
         func upsertConnectResource(_ resource: ConnectResource) async throws {
             try await tx.upsertConnectResource(resource)
+        }
+        func pricePointRows(campaign: String) async throws -> [[LedgerValue]] {
+            try await tx.pricePointRows(campaign: campaign)
+        }
+        func insertPricePoint(_ price: ResolvedPrice, campaign: String) async throws {
+            try await tx.insertPricePoint(price, campaign: campaign)
         }
         func copyRows(_ table: LedgerTable, afterKey: Int64, limit: Int) async throws -> [[LedgerValue]] {
             try await tx.copyRows(table, afterKey: afterKey, limit: limit)
