@@ -22,6 +22,9 @@ struct CodesApply: AsyncParsableCommand {
             fetches each new one-time-use batch's codes and imports them (as `codes import` does). Run \
             `offerkit codes generate` first (with the same ledger).
 
+            A price written as a customer price is sent with the price point `codes plan` recorded for it, or \
+            looked up and recorded now (see `codes plan`).
+
             Credentials: an App Store Connect API key (team key with --issuer-id, or --individual), given as \
             for `offerkit token connect-api`. Exit 4 when App Store Connect refused something (the rest is \
             kept), 5 when it could not be reached, 3 when it refused the key.
@@ -63,7 +66,8 @@ struct CodesApply: AsyncParsableCommand {
     }
 
     private func apply(ledger: CodeLedger) async throws {
-        let (campaign, requests) = try await Self.plan(options, ledger: ledger)
+        let (campaign, requests) = try await Self.plan(
+            options, ledger: ledger, prices: CampaignPriceResolver(connect: connect), recordPrices: !dryRun)
         if dryRun {
             try DryRunReport(
                 campaign: campaign, requests: requests,
@@ -85,8 +89,11 @@ struct CodesApply: AsyncParsableCommand {
         try Self.report(summary, campaign: campaign, format: format, options: options)
     }
 
-    /// The campaign as recorded and its plan, after the checks `codes plan` makes.
-    static func plan(_ options: CampaignOptions, ledger: CodeLedger) async throws -> (Campaign, [PlannedRequest]) {
+    /// The campaign as recorded and its plan, after the checks `codes plan` makes, its customer
+    /// prices resolved as `codes plan` resolves them (and recorded, with `recordPrices`).
+    static func plan(
+        _ options: CampaignOptions, ledger: CodeLedger, prices: CampaignPriceResolver, recordPrices: Bool
+    ) async throws -> (Campaign, [PlannedRequest]) {
         try await ledger.checkIntegrity(thorough: false)
         let campaign = try await CodesPlan.withRecordedExpiry(options.loadAsRecorded(ledger: ledger), ledger: ledger)
         try await RecordedBatchCheck.verify(campaign, ledger: ledger)
@@ -98,7 +105,12 @@ struct CodesApply: AsyncParsableCommand {
                     + "`offerkit codes generate` with the same ledger first, so that its codes and limits are recorded")
         }
         let codes = try await CustomCodeSource.read(campaign: campaign, ledger: ledger)
-        return (campaign, try RequestPlanner().planCampaign(campaign, customCodes: codes.codes))
+        let resolved = try await prices.resolve(
+            campaign, recorded: try await ledger.recordedPricePoints(campaign: campaign.name))
+        let priced =
+            recordPrices
+            ? try await CampaignPriceResolver.record(resolved, of: campaign, in: ledger) : resolved.campaign
+        return (priced, try RequestPlanner().planCampaign(priced, customCodes: codes.codes))
     }
 
     /// Prints the summary and ends with the run's exit status.

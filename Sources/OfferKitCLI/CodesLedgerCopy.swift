@@ -135,6 +135,7 @@ struct CodesLedgerCopy: AsyncParsableCommand {
         Output.line("codes: \(grouped(counts.codes))")
         Output.line("assignments: \(grouped(counts.assignments))")
         Output.line("App Store Connect resources: \(grouped(counts.connectResources))")
+        Output.line("price points: \(grouped(counts.pricePoints))")
         Output.line("verified: the target holds these counts, as the source does")
     }
 }

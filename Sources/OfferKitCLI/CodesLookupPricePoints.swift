@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OfferCodes
 import OfferConnect
 import OfferKitSigningCLI
 
@@ -64,12 +65,13 @@ struct CodesLookupPricePoints: AsyncParsableCommand {
         guard (subscription == nil) != (inAppPurchase == nil) else {
             throw CLIError.usage("give exactly one of --subscription and --in-app-purchase")
         }
-        let product =
-            try subscription.map {
-                Product(type: "subscription", id: try LookupOptions.checkedId($0, flag: "--subscription"))
+        let owner: PricePointQuery.Product =
+            if let subscription {
+                .subscription(id: try LookupOptions.checkedId(subscription, flag: "--subscription"))
+            } else {
+                .inAppPurchase(id: try LookupOptions.checkedId(inAppPurchase ?? "", flag: "--in-app-purchase"))
             }
-            ?? Product(
-                type: "inAppPurchase", id: try LookupOptions.checkedId(inAppPurchase ?? "", flag: "--in-app-purchase"))
+        let product = Product(type: owner.type, id: owner.id)
         if let territory, territory.utf8.count != 3 || !territory.utf8.allSatisfy({ (65...90).contains($0) }) {
             throw CLIError.usage(
                 "--territory must be a territory's App Store Connect id: 3 capital letters (ISO 3166-1 alpha-3) "
@@ -79,19 +81,14 @@ struct CodesLookupPricePoints: AsyncParsableCommand {
         if customerPrice != nil, territory == nil {
             throw CLIError.usage("--customer-price needs --territory: a customer price is in a territory's currency")
         }
-        let flag = product.type == "subscription" ? "--subscription" : "--in-app-purchase"
-        let path =
-            product.type == "subscription"
-            ? "/v1/subscriptions/\(LookupOptions.segment(product.id))/pricePoints"
-            : "/v2/inAppPurchases/\(LookupOptions.segment(product.id))/pricePoints"
-        var query = [("include", "territory"), ("limit", "8000")]
-        if let territory { query.insert(("filter[territory]", territory), at: 0) }
+        let isSubscription = owner.type == PricePointQuery.Product.subscriptionType
+        let flag = isSubscription ? "--subscription" : "--in-app-purchase"
+        let query = ConnectLister.pricePointQuery(territory: territory)
         let listing = try await options.withLister { lister in
             try await LookupOptions.list(
-                lister, path, query: query,
+                lister, owner.pricePointsPath, query: query,
                 missing:
-                    "\(flag) \(product.id): App Store Connect has no \(product.type == "subscription" ? "subscription" : "in-app purchase") with this id"
-            )
+                    "\(flag) \(product.id): App Store Connect has no \(owner.noun) with this id")
         }
         var points = listing.items.map { item in
             let territory = item.related("territory")

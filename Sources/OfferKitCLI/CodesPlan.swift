@@ -16,7 +16,13 @@ struct CodesPlan: AsyncParsableCommand {
             then the campaign's promotional, introductory (one request per territory) and win-back offers. \
             A body that needs an id App Store Connect returns holds a placeholder "<id of REQUEST>": replace it \
             with data.id of the 201 response to that request (listed in dependsOn). Generated custom codes are \
-            read from the ledger: run `codes generate` first. Nothing is sent and nothing is recorded.
+            read from the ledger: run `codes generate` first. Nothing is sent to App Store Connect.
+
+            A price written as a customer price ({"territory": "USA", "customerPrice": "4.99"}) is planned with \
+            the price point the ledger recorded for it; one not recorded yet is looked up in App Store Connect \
+            with the API key (options as for `codes apply`) and recorded in the ledger when it holds the campaign \
+            (`codes generate` records it), so that every later plan and `codes apply` send the same price point. \
+            Without a key, such a price is refused, naming the look-up that finds its id.
 
             --format document (default): one JSON document. --format json-lines: one compact request per line, \
             streamed (for very large campaigns and for scripts).
@@ -29,6 +35,7 @@ struct CodesPlan: AsyncParsableCommand {
 
     @OptionGroup var options: CampaignOptions
     @OptionGroup var noLedger: NoLedgerOption
+    @OptionGroup(title: "Looking up customer prices") var connect: ConnectOptions
 
     @Option(help: "document (one JSON document) or json-lines (one request per line).")
     var format: Format = .document
@@ -42,13 +49,30 @@ struct CodesPlan: AsyncParsableCommand {
     func validate() throws { try noLedger.check(options.ledger) }
 
     func run() async throws {
-        let (campaign, codes) = try await noLedger.withReadable(options.ledger) { ledger in
+        let (read, codes, recorded, isRecorded) = try await noLedger.withReadable(options.ledger) { ledger in
             // Given codes are looked up in the ledger's index: check that it matches the codes table.
             try await ledger?.checkIntegrity(thorough: true)
             let campaign = try await Self.withRecordedExpiry(options.loadAsRecorded(ledger: ledger), ledger: ledger)
             if let ledger { try await RecordedBatchCheck.verify(campaign, ledger: ledger) }
             let codes = try await CustomCodeSource.read(campaign: campaign, ledger: ledger)
-            return (campaign, codes)
+            let isRecorded = try await ledger?.campaignRecordedDay(campaign.name) != nil
+            let recorded = isRecorded ? try await ledger?.recordedPricePoints(campaign: campaign.name) ?? [] : []
+            return (campaign, codes, recorded, isRecorded)
+        }
+        let resolved = try await CampaignPriceResolver(connect: connect).resolve(read, recorded: recorded)
+        var campaign = resolved.campaign
+        if !resolved.lookedUp.isEmpty {
+            if isRecorded {
+                campaign = try await options.ledger.withWritable { ledger in
+                    try await CampaignPriceResolver.record(resolved, of: read, in: ledger)
+                }
+            } else {
+                Output.note(
+                    "looked up \(resolved.lookedUp.count) customer price(s) in App Store Connect but recorded none: "
+                        + (noLedger.disabled ? "--no-ledger" : "the ledger does not hold campaign \(read.name)")
+                        + "; run `offerkit codes generate` first, so that plan records them and every later plan "
+                        + "sends the same price points")
+            }
         }
         let sink = try OutputSink(path: out, overwrite: force)
         do {

@@ -15,6 +15,14 @@ struct LookupOptions: ParsableArguments {
 
     /// Runs `body` with a lister of the API key, then closes its connections however `body` ends.
     func withLister<Value>(_ body: (ConnectLister) async throws -> Value) async throws -> Value {
+        try await Self.withLister(connect, body)
+    }
+
+    /// Runs `body` with a lister of `connect`'s API key, then closes its connections however
+    /// `body` ends; App Store Connect's failures are stated as a look-up's (``lookupError(_:)``).
+    static func withLister<Value>(_ connect: ConnectOptions, _ body: (ConnectLister) async throws -> Value)
+        async throws -> Value
+    {
         let verbose = connect.verbose
         let lister = ConnectLister(
             address: try connect.address(), signer: try connect.signer(), tokenLifetime: connect.tokenLifetime,

@@ -115,6 +115,7 @@ struct CodesLedgerCopyTests {
         #expect(there.stdout.contains("campaigns: 2\n") && there.stdout.contains("codes: 1,306\n"), "\(there)")
         #expect(there.stdout.contains("assignments: 3\n"), "\(there)")
         #expect(there.stdout.contains("App Store Connect resources: 3\n"), "\(there)")
+        #expect(there.stdout.contains("price points: 0\n"), "\(there)")
         #expect(
             there.stdout.contains("  oneTimeUseCodes[0] of offer \"Gems\" in campaign \"imports\": 3 codes\n"),
             "\(there)")
