@@ -33,7 +33,10 @@ struct CodesApply: AsyncParsableCommand {
     @OptionGroup var options: CampaignOptions
     @OptionGroup var connect: ConnectOptions
 
-    @Flag(help: "Print what would be created and what exists already, from the ledger; send nothing.")
+    @Flag(
+        help: ArgumentHelp(
+            "Print what would be created and what exists already, from the ledger; create and record nothing (a "
+                + "customer price the ledger has no price point for is looked up: GET requests only)."))
     var dryRun = false
 
     @Option(
@@ -105,12 +108,17 @@ struct CodesApply: AsyncParsableCommand {
                     + "`offerkit codes generate` with the same ledger first, so that its codes and limits are recorded")
         }
         let codes = try await CustomCodeSource.read(campaign: campaign, ledger: ledger)
+        // apply records what it looks up before it sends anything that names a price point.
         let resolved = try await prices.resolve(
             campaign, recorded: try await ledger.recordedPricePoints(campaign: campaign.name))
         let priced =
             recordPrices
             ? try await CampaignPriceResolver.record(resolved, of: campaign, in: ledger) : resolved.campaign
-        return (priced, try RequestPlanner().planCampaign(priced, customCodes: codes.codes))
+        do {
+            return (priced, try RequestPlanner().planCampaign(priced, customCodes: codes.codes))
+        } catch let error as RequestPlanningError {
+            throw CampaignPriceResolver.explained(error)
+        }
     }
 
     /// Prints the summary and ends with the run's exit status.

@@ -21,8 +21,9 @@ struct CodesPlan: AsyncParsableCommand {
             A price written as a customer price ({"territory": "USA", "customerPrice": "4.99"}) is planned with \
             the price point the ledger recorded for it; one not recorded yet is looked up in App Store Connect \
             with the API key (options as for `codes apply`) and recorded in the ledger when it holds the campaign \
-            (`codes generate` records it), so that every later plan and `codes apply` send the same price point. \
-            Without a key, such a price is refused, naming the look-up that finds its id.
+            (`codes generate` records it): the one thing plan writes, so that every later plan and `codes apply` \
+            send the same price point. Without credentials such a price is refused, naming the look-up that \
+            finds its id. A checkout's demo key looks prices up only with --api-base-url (a stand-in).
 
             --format document (default): one JSON document. --format json-lines: one compact request per line, \
             streamed (for very large campaigns and for scripts).
@@ -49,33 +50,10 @@ struct CodesPlan: AsyncParsableCommand {
     func validate() throws { try noLedger.check(options.ledger) }
 
     func run() async throws {
-        let (read, codes, recorded, isRecorded) = try await noLedger.withReadable(options.ledger) { ledger in
-            // Given codes are looked up in the ledger's index: check that it matches the codes table.
-            try await ledger?.checkIntegrity(thorough: true)
-            let campaign = try await Self.withRecordedExpiry(options.loadAsRecorded(ledger: ledger), ledger: ledger)
-            if let ledger { try await RecordedBatchCheck.verify(campaign, ledger: ledger) }
-            let codes = try await CustomCodeSource.read(campaign: campaign, ledger: ledger)
-            let isRecorded = try await ledger?.campaignRecordedDay(campaign.name) != nil
-            let recorded = isRecorded ? try await ledger?.recordedPricePoints(campaign: campaign.name) ?? [] : []
-            return (campaign, codes, recorded, isRecorded)
-        }
-        let resolved = try await CampaignPriceResolver(connect: connect).resolve(read, recorded: recorded)
-        var campaign = resolved.campaign
-        if !resolved.lookedUp.isEmpty {
-            if isRecorded {
-                campaign = try await options.ledger.withWritable { ledger in
-                    try await CampaignPriceResolver.record(resolved, of: read, in: ledger)
-                }
-            } else {
-                Output.note(
-                    "looked up \(resolved.lookedUp.count) customer price(s) in App Store Connect but recorded none: "
-                        + (noLedger.disabled ? "--no-ledger" : "the ledger does not hold campaign \(read.name)")
-                        + "; run `offerkit codes generate` first, so that plan records them and every later plan "
-                        + "sends the same price points")
-            }
-        }
+        // Opened first: a refused --out costs no look-up.
         let sink = try OutputSink(path: out, overwrite: force)
         do {
+            let (campaign, codes) = try await pricedCampaign()
             switch format {
             case .document:
                 let requests = try RequestPlanner().planCampaign(campaign, customCodes: codes.codes)
@@ -88,9 +66,52 @@ struct CodesPlan: AsyncParsableCommand {
                 }
             }
             try sink.finish()
+        } catch let error as RequestPlanningError {
+            sink.abandon()
+            throw CampaignPriceResolver.explained(error)
         } catch {
             sink.abandon()
             throw error
+        }
+    }
+
+    /// The campaign as the ledger recorded it, its customer prices resolved (and what a look-up
+    /// found recorded), and the codes of its generated batches.
+    private func pricedCampaign() async throws -> (Campaign, CustomCodeSource) {
+        let (read, codes, recorded, isRecorded) = try await noLedger.withReadable(options.ledger) { ledger in
+            // Given codes are looked up in the ledger's index: check that it matches the codes table.
+            try await ledger?.checkIntegrity(thorough: true)
+            let campaign = try await Self.withRecordedExpiry(options.loadAsRecorded(ledger: ledger), ledger: ledger)
+            if let ledger { try await RecordedBatchCheck.verify(campaign, ledger: ledger) }
+            let codes = try await CustomCodeSource.read(campaign: campaign, ledger: ledger)
+            let isRecorded = try await ledger?.campaignRecordedDay(campaign.name) != nil
+            let recorded = isRecorded ? try await ledger?.recordedPricePoints(campaign: campaign.name) ?? [] : []
+            return (campaign, codes, recorded, isRecorded)
+        }
+        let resolved = try await CampaignPriceResolver(connect: connect).resolve(read, recorded: recorded)
+        guard !resolved.lookedUp.isEmpty else { return (resolved.campaign, codes) }
+        let notRecorded =
+            "looked up \(resolved.lookedUp.count) customer price(s) in App Store Connect but recorded none"
+        guard isRecorded else {
+            Output.note(
+                notRecorded + ": "
+                    + (noLedger.disabled ? "--no-ledger" : "the ledger does not hold campaign \(read.name)")
+                    + "; run `offerkit codes generate` first, so that plan records them and every later plan "
+                    + "sends the same price points")
+            return (resolved.campaign, codes)
+        }
+        do {
+            // The one write of plan: what the look-up found, so that every later plan agrees.
+            let campaign = try await options.ledger.withExisting { ledger in
+                guard let ledger else { throw LedgerError.unknownCampaign(campaign: read.name) }
+                return try await CampaignPriceResolver.record(resolved, of: read, in: ledger)
+            }
+            return (campaign, codes)
+        } catch let error as LedgerError {
+            Output.note(
+                notRecorded + ": \(error.localizedDescription); this plan uses what the look-up found, and the next "
+                    + "plan looks them up again")
+            return (resolved.campaign, codes)
         }
     }
 }

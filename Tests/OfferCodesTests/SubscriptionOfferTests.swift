@@ -248,6 +248,48 @@ struct SubscriptionOfferTests {
         #expect(await queries.all.count == 2)
     }
 
+    @Test func recordedPricePointsAreUsedAndOnlyTheOthersLookedUp() async throws {
+        let queries = QueryLog()
+        let campaign = try #require(try Self.validate(Self.campaignJSON()).campaign)
+        let open = PriceResolution.unresolved(in: campaign)
+        #expect(open.map(\.path).contains("$.winBackOffers[0].prices[0].customerPrice"))
+        // USA 4.99 was recorded with an id the list no longer has: the recorded one is kept.
+        let usa = PricePointQuery(product: .subscription(id: "6450000001"), territory: "USA")
+        let recorded = [ResolvedPrice(query: usa, customerPrice: "4.99", pricePoint: "pp-recorded")]
+        let resolution = PriceResolution(recorded: recorded, maximumConcurrentLookups: 4) { query in
+            await queries.add(query)
+            return Self.pricePoints[query] ?? []
+        }
+        let resolved = try await resolution.resolution(of: campaign)
+        #expect(resolved.campaign.winBackOffers[0].terms.prices[0].pricePoint == "pp-recorded")
+        #expect(PriceResolution.unresolved(in: resolved.campaign).isEmpty)
+        #expect(!resolved.lookedUp.contains { $0.pricePoint == "pp-recorded" })
+        #expect(Set(resolved.lookedUp).count == resolved.lookedUp.count)
+        // Applying what was looked up and recorded resolves the campaign the same way, with no look-up.
+        let again = PriceResolution.applying(recorded + resolved.lookedUp, to: campaign)
+        #expect(again == resolved.campaign)
+        #expect(Set(await queries.all).count == (await queries.all).count)
+    }
+
+    @Test func lookUpsRunAtMostTheGivenNumberAtOnce() async throws {
+        let gauge = ConcurrencyGauge()
+        var campaign = try #require(try Self.validate(Self.campaignJSON()).campaign)
+        let territories = ["USA", "JPN", "GBR", "FRA", "DEU", "CAN", "AUS", "BRA"]
+        campaign.promotionalOffers[0].terms.prices = territories.map {
+            TerritoryPrice(territory: $0, customerPrice: CustomerPrice("1.49")!)
+        }
+        let resolution = PriceResolution(maximumConcurrentLookups: 3) { query in
+            await gauge.enter()
+            try await Task.sleep(for: .milliseconds(20))
+            await gauge.leave()
+            return (Self.pricePoints[query] ?? [])
+                + [PricePoint(id: "pp-\(query.territory)", territory: query.territory, customerPrice: "1.49")]
+        }
+        let resolved = try await resolution.resolution(of: campaign)
+        #expect(resolved.campaign.promotionalOffers[0].terms.prices.map(\.pricePoint) == territories.map { "pp-\($0)" })
+        #expect(await gauge.peak <= 3)
+    }
+
     @Test func reportsEveryPriceWithoutAPricePoint() async throws {
         var campaign = try #require(try Self.validate(Self.campaignJSON()).campaign)
         campaign.promotionalOffers[0].terms.prices[1] = TerritoryPrice(
@@ -480,4 +522,17 @@ actor QueryLog {
     private(set) var all: [PricePointQuery] = []
 
     func add(_ query: PricePointQuery) { all.append(query) }
+}
+
+/// The most calls inside at once.
+actor ConcurrencyGauge {
+    private var inside = 0
+    private(set) var peak = 0
+
+    func enter() {
+        inside += 1
+        peak = max(peak, inside)
+    }
+
+    func leave() { inside -= 1 }
 }

@@ -34,12 +34,13 @@ struct CodesPlanCustomerPricesTests {
 
     static let pricePointList = "/v1/subscriptions/{id}/pricePoints"
 
-    /// The price point ids of the plan's promotional offer, in territory order.
+    /// The price point ids of the plan's first request (an offer with its prices), in territory order.
     static func pricePoints(ofPlan text: String) throws -> [String] {
         let document = try #require(JSON.parse(text))
         let body = try #require(document["requests"]?[0]?["body"])
-        return (body["included"]?.array ?? []).compactMap {
-            $0["relationships"]?["subscriptionPricePoint"]?["data"]?["id"]?.string
+        return (body["included"]?.array ?? []).compactMap { included in
+            let relationships = included["relationships"]?.object ?? [:]
+            return relationships.filter { $0.key != "territory" }.values.compactMap { $0["data"]?["id"]?.string }.first
         }
     }
 
@@ -73,7 +74,7 @@ struct CodesPlanCustomerPricesTests {
         // Without a key nothing is looked up: the refusal names both ways on.
         let refused = try await files.run("plan", campaign, ledger: ledger)
         #expect(refused.status == 4, "\(refused)")
-        #expect(refused.stderr.contains("or give `codes plan` that key, and it looks the price point up"), "\(refused)")
+        #expect(refused.stderr.contains("or give this command that key, and it looks the price point up"), "\(refused)")
 
         let first = try await files.run("plan", campaign, Self.key(standIn), ledger: ledger)
         try #require(first.status == 0, "\(first)")
@@ -188,5 +189,75 @@ struct CodesPlanCustomerPricesTests {
                 "$.promotionalOffers[0].prices[0].customerPrice, $.promotionalOffers[0].prices[1].customerPrice, "
                     + "$.promotionalOffers[0].prices[2].customerPrice: App Store Connect has no subscription with the "
                     + "id \"6459999999\""), "\(plan)")
+        // An id that is not one path segment is refused before anything is sent.
+        let gets = try await CodesLookupTests.gets(standIn, Self.pricePointList)
+        let dots = try files.write(Self.campaign().replacingOccurrences(of: "6450000001", with: ".."), to: "dots.json")
+        let refused = try await files.run("plan", dots, Self.key(standIn) + ["--no-ledger"], ledger: .none)
+        #expect(refused.status == 4, "\(refused)")
+        #expect(refused.stderr.contains("the subscription id \"..\" is not an App Store Connect id"), "\(refused)")
+        #expect(try await CodesLookupTests.gets(standIn, Self.pricePointList) == gets)
+    }
+
+    @Test(
+        "An offer code's price of an in-app purchase is looked up in the in-app purchase's price points",
+        .enabled(Fixture.reason) { await Fixture.enabled })
+    func anOfferCodePriceOfAnInAppPurchase() async throws {
+        let standIn = try await AppStoreConnectStandIn.start(
+            catalog: AppStoreConnectStandIn.exampleCatalog, today: CampaignFiles.today)
+        defer { standIn.stop() }
+        let files = try CampaignFiles.make()
+        defer { files.remove() }
+        let offer = CampaignFiles.offer("Pro at 0.99", oneTimeUse: [CampaignFiles.oneTimeUse(count: 10)])
+            .replacingOccurrences(
+                of: #"[{"territory": "USA", "free": true}, {"territory": "GBR", "free": true}]"#,
+                with: #"[{"territory": "USA", "customerPrice": "0.99"}, {"territory": "GBR", "customerPrice": "0.99"}]"#
+            )
+        let campaign = try files.write(CampaignFiles.campaign(name: "pro-2027", offers: [offer]), to: "pro.json")
+        try #require(try await files.run("generate", campaign).status == 0)
+        let plan = try await files.run("plan", campaign, Self.key(standIn))
+        #expect(plan.status == 0, "\(plan)")
+        #expect(
+            try Self.pricePoints(ofPlan: plan.stdout) == [
+                CodesLookupTests.pricePoint("6450000010", "USA", 0),
+                CodesLookupTests.pricePoint("6450000010", "GBR", 0),
+            ])
+        #expect(try await CodesLookupTests.gets(standIn, "/v2/inAppPurchases/{id}/pricePoints") == 2)
+        #expect(try await CodesLookupTests.gets(standIn, Self.pricePointList) == 0)
+    }
+
+    @Test(
+        "Credentials decide: none in a checkout looks nothing up at Apple; part of them names what is missing",
+        .enabled(Fixture.reason) { await Fixture.enabled })
+    func whichCredentialsLookUp() async throws {
+        let standIn = try await AppStoreConnectStandIn.start(
+            catalog: AppStoreConnectStandIn.exampleCatalog, today: CampaignFiles.today)
+        defer { standIn.stop() }
+        let files = try CampaignFiles.make()
+        defer { files.remove() }
+        let campaign = try files.write(Self.campaign(), to: "prices.json")
+        try FileManager.default.copyItem(
+            at: CLI.packageRoot.appendingPathComponent("keys-example"),
+            to: files.folder.url.appendingPathComponent("keys-example"))
+        // A checkout's demo key goes to a stand-in the command names, never to Apple.
+        let atApple = try await files.run("plan", campaign, ["--no-ledger"], ledger: .none)
+        #expect(atApple.status == 4, "\(atApple)")
+        #expect(atApple.stderr.contains("or give this command that key"), "\(atApple)")
+        let atStandIn = try await files.run(
+            "plan", campaign, ["--no-ledger"], ledger: .none,
+            environment: ["OFFERKIT_CONNECT_API_URL": standIn.baseURL])
+        #expect(atStandIn.status == 0, "\(atStandIn)")
+        #expect(try Self.pricePoints(ofPlan: atStandIn.stdout) == Self.expectedPricePoints)
+        // An issuer ID without a key: the key is named as missing, not skipped.
+        let partial = try await files.run(
+            "plan", campaign, ["--no-ledger", "--api-base-url", standIn.baseURL, "--issuer-id", DemoKey.issuerId],
+            ledger: .none)
+        #expect(partial.status != 0 && partial.stderr.contains("no key given"), "\(partial)")
+        // A refused --out costs no look-up.
+        _ = try files.write("kept", to: "plan.json")
+        let gets = try await CodesLookupTests.gets(standIn, Self.pricePointList)
+        let refused = try await files.run(
+            "plan", campaign, Self.key(standIn) + ["--no-ledger", "--out", "plan.json"], ledger: .none)
+        #expect(refused.status != 0, "\(refused)")
+        #expect(try await CodesLookupTests.gets(standIn, Self.pricePointList) == gets)
     }
 }

@@ -4,7 +4,8 @@
 /// App Store Connect's price points.
 ///
 /// Each product and territory is looked up once, however many prices name it, and only when a
-/// price there has no recorded price point. A customer price matches a price point whose
+/// price there has no recorded price point; at most ``maximumConcurrentLookups`` look-ups run at
+/// once. The outcome does not depend on the order the answers come in. A customer price matches a price point whose
 /// `customerPrice` is the same number (`4.99`, `480` = `480.0`). Every price that matches no
 /// price point, or more than one, is reported at once, with its path.
 public struct PriceResolution: Sendable {
@@ -35,12 +36,16 @@ public struct PriceResolution: Sendable {
 
     let recorded: [ResolvedPrice]
     let lookup: Lookup
+    /// How many look-ups run at once (at least 1).
+    public let maximumConcurrentLookups: Int
 
     /// - Parameters:
     ///   - recorded: price points resolved before; a price they cover is not looked up again.
+    ///   - maximumConcurrentLookups: how many look-ups run at once (values below 1 count as 1).
     ///   - lookup: lists price points, for the prices `recorded` does not cover.
-    public init(recorded: [ResolvedPrice] = [], lookup: @escaping Lookup) {
+    public init(recorded: [ResolvedPrice] = [], maximumConcurrentLookups: Int = 1, lookup: @escaping Lookup) {
         self.recorded = recorded
+        self.maximumConcurrentLookups = max(1, maximumConcurrentLookups)
         self.lookup = lookup
     }
 
@@ -56,21 +61,17 @@ public struct PriceResolution: Sendable {
     /// The campaign resolved (see ``resolve(_:)``), and which prices a look-up resolved, to record.
     public func resolution(of campaign: Campaign) async throws -> Resolved {
         var resolved = Self.applying(recorded, to: campaign)
-        var cache: [PricePointQuery: [PricePoint]] = [:]
+        let open = Self.unresolved(in: resolved)
+        var queries: [PricePointQuery] = []
+        for price in open where !queries.contains(price.query) { queries.append(price.query) }
+        let lists = try await lookUp(queries)
         var problems: [ValidationProblem] = []
         var lookedUp: [ResolvedPrice] = []
         for slot in Self.slots(of: resolved) {
             let price = resolved[keyPath: slot.keyPath]
             guard price.needsPricePoint, let customerPrice = price.customerPrice else { continue }
-            try Task.checkCancellation()
             let query = PricePointQuery(product: slot.product, territory: price.territory)
-            let points: [PricePoint]
-            if let known = cache[query] {
-                points = known
-            } else {
-                points = try await lookup(query).filter { $0.territory == query.territory }
-                cache[query] = points
-            }
+            let points = lists[query] ?? []
             let matches = points.filter { customerPrice.isSame(as: $0.customerPrice) }
             let entryPath = "\(slot.path).customerPrice"
             if matches.count == 1 {
@@ -92,6 +93,28 @@ public struct PriceResolution: Sendable {
         }
         guard problems.isEmpty else { throw CampaignProblems(problems) }
         return Resolved(campaign: resolved, lookedUp: lookedUp)
+    }
+
+    /// The price points of each query (those of its territory only), looked up at most
+    /// ``maximumConcurrentLookups`` at a time.
+    private func lookUp(_ queries: [PricePointQuery]) async throws -> [PricePointQuery: [PricePoint]] {
+        let lookup = lookup
+        return try await withThrowingTaskGroup(of: (PricePointQuery, [PricePoint]).self) { group in
+            var lists: [PricePointQuery: [PricePoint]] = [:]
+            var next = queries.makeIterator()
+            func start() -> Bool {
+                guard let query = next.next() else { return false }
+                group.addTask { (query, try await lookup(query).filter { $0.territory == query.territory }) }
+                return true
+            }
+            for _ in 0..<maximumConcurrentLookups where !start() { break }
+            while let (query, points) = try await group.next() {
+                try Task.checkCancellation()
+                lists[query] = points
+                _ = start()
+            }
+            return lists
+        }
     }
 
     /// The campaign with the price points of `recorded` filled in; nothing is looked up.

@@ -39,8 +39,7 @@ public enum RequestPlanningError: Error, Sendable, Equatable, LocalizedError {
                 + "in App Store Connect; write its price point id instead, as {\"territory\": \"\(territory)\", "
                 + "\"pricePoint\": \"ID\"}: `offerkit codes lookup price-points \(product.lookupFlag) --territory "
                 + "\(territory) --customer-price \(price)` prints it (with your App Store Connect API key's options, "
-                + "as for `codes apply`); or give `codes plan` that key, and it looks the price point up and records it "
-                + "in the ledger"
+                + "as for `codes apply`)"
         case .subscriptionPaymentMode(let offer, let mode):
             return
                 "\(offer): `paymentMode` \(mode.rawValue) is not available for a subscription offer; expected one of "
