@@ -21,7 +21,7 @@ extension ConnectLister {
         return query
     }
 
-    /// The price points of the query's product in its territory, as ``PriceResolution`` looks
+    /// The price points of the query's product in its territory, as `PriceResolution` looks
     /// them up: a price point without a `customerPrice` is left out, one of another territory too.
     ///
     /// - Throws: what ``list(_:query:)`` throws (``NotFound`` when the product does not exist).

@@ -2,7 +2,7 @@ import OfferCodes
 
 extension CodeLedger {
     /// The customer prices of the campaign resolved to price points (by `codes plan` or `codes
-    /// apply`), in the order they were recorded: what ``PriceResolution`` takes as recorded, so
+    /// apply`), in the order they were recorded: what `PriceResolution` (OfferCodes) takes as recorded, so
     /// that a later plan sends the same price points.
     public func recordedPricePoints(campaign: String) async throws -> [ResolvedPrice] {
         try await store.read("read the price points of campaign \"\(campaign)\"") { tx in

@@ -31,7 +31,7 @@ import GRDB
 ///   foreign key names the campaign only, since promotional, introductory and win-back offers
 ///   have no `offers` row (the ledger checks an offer code's offer before recording its resource).
 /// - `price_points` (since v7): the customer prices `codes plan` and `codes apply` resolved to
-///   App Store Connect price points (``ResolvedPrice``), one per campaign, product, territory and
+///   App Store Connect price points (`ResolvedPrice`), one per campaign, product, territory and
 ///   customer price (its number without leading or trailing zeros), kept once recorded, so that
 ///   every later plan of the campaign sends the same price point.
 ///
