@@ -106,7 +106,7 @@ let package = Package(
         .target(
             name: "OfferRetentionTesting",
             dependencies: [
-                "OfferJSON", "OfferSigning", "OfferAppleVerification",
+                "OfferJSON", "OfferSigning", "OfferAppleVerification", "OfferRetention",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -210,7 +210,7 @@ let package = Package(
                 "OfferKitSigningCLI", "OfferJSON", "OfferSigning", "OfferCodes", "OfferLedger", "OfferService",
                 "OfferSnippets", "OfferLedgerPostgres",
                 "OfferConnect", "OfferConnectAPI", "OfferAppleVerification", "OfferRetentionAPI",
-                "OfferRetentionClient", "OfferRetentionTesting",
+                "OfferRetention", "OfferRetentionClient", "OfferRetentionTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -348,7 +348,7 @@ let package = Package(
             name: "OfferKitCLITests",
             dependencies: [
                 "CLIUnderTest", "OfferJSON", "OfferSigning", "InteropSupport", "AppleTestChain", "TLSTestSupport",
-                "OfferRetentionTesting", "OfferAppleVerification", "SuiteWidth",
+                "OfferRetention", "OfferRetentionTesting", "OfferAppleVerification", "SuiteWidth",
                 // The command tree, read in-process by the test of every command's --help.
                 "OfferKitCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // The `sign` commands' own tree; the service's configuration members, which theirs must equal.

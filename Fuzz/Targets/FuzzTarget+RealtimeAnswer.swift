@@ -1,4 +1,5 @@
 import OfferJSON
+import OfferRetention
 import OfferRetentionTesting
 
 extension FuzzTarget {

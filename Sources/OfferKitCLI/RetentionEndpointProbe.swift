@@ -6,6 +6,7 @@ import NIOSSL
 import OfferAppleVerification
 import OfferConnect
 import OfferJSON
+import OfferRetention
 import OfferRetentionTesting
 import OfferSigning
 

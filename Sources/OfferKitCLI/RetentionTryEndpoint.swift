@@ -4,6 +4,7 @@ import NIOSSL
 import OfferJSON
 import OfferKitSigningCLI
 import OfferRetentionAPI
+import OfferRetention
 import OfferRetentionTesting
 import OfferSigning
 

@@ -3,39 +3,34 @@ import OfferAppleVerification
 import OfferJSON
 import OfferSigning
 
-/// The answer of the Get Retention Message endpoint (Apple's `RealtimeResponseBody`): exactly one
-/// of `message`, `alternateProduct`, `promotionalOffer`, `advancedCommerceInfo`, or `{}`, with
-/// only the members Apple documents, offers signed when it is made.
+/// The answer of the Get Retention Message endpoint (Apple's `RealtimeResponseBody`) to one
+/// request: the ``RealtimeAnswer`` a decision makes, offers signed when it is made.
 public enum RealtimeResponseBody {
-    /// The JSON for `decision`, signing what it offers for `request` with `signer`.
+    /// The JSON for `decision` (``RealtimeAnswer/body``), signing what it offers for `request` with `signer`.
     /// - Throws: ``RetentionHookFailure/unusable(reason:)`` when the signing library refuses a
     ///   field, or an Advanced Commerce request is not a single change.
     public static func encode(
         _ decision: RetentionDecision, for request: DecodedRealtimeRequestBody, signer: OfferSigner
     ) throws(RetentionHookFailure) -> [UInt8] {
-        var writer = JSONWriter(capacity: 1024)
-        writer.beginObject()
+        try answer(decision, for: request, signer: signer).body
+    }
+
+    /// The answer `decision` makes for `request`, its offers signed with `signer`.
+    /// - Throws: as ``encode(_:for:signer:)``.
+    public static func answer(
+        _ decision: RetentionDecision, for request: DecodedRealtimeRequestBody, signer: OfferSigner
+    ) throws(RetentionHookFailure) -> RealtimeAnswer {
         switch decision {
         case .message(let messageIdentifier):
-            writer.key("message")
-            writer.beginObject()
-            writer.member("messageIdentifier", messageIdentifier)
-            writer.endObject()
+            return .message(messageIdentifier: messageIdentifier)
         case .alternateProduct(let messageIdentifier, let productId, let billingPlanType):
             guard !productId.isEmpty, Check.isPlainText(productId.utf8) else {
                 throw .unusable(reason: "alternateProduct.productId is empty or holds control characters")
             }
-            writer.key("alternateProduct")
-            writer.beginObject()
-            writer.member("messageIdentifier", messageIdentifier)
-            writer.member("productId", productId)
-            writer.member("billingPlanType", billingPlanType?.rawValue)
-            writer.endObject()
+            return .alternateProduct(
+                messageIdentifier: messageIdentifier, productId: productId, billingPlanType: billingPlanType?.rawValue)
         case .promotionalOffer(
             let messageIdentifier, let productId, let offerIdentifier, let version, let appAccountToken):
-            writer.key("promotionalOffer")
-            writer.beginObject()
-            writer.member("messageIdentifier", messageIdentifier)
             switch version {
             case .v2:
                 guard appAccountToken == nil else {
@@ -47,24 +42,21 @@ public enum RealtimeResponseBody {
                     productId: productId, offerIdentifier: offerIdentifier,
                     transactionId: request.originalTransactionId)
                 let jws = try signed("promotionalOffer") { try signer.sign(offer) }
-                writer.member("promotionalOfferSignatureV2", jws.serialization)
+                return .promotionalOfferV2(messageIdentifier: messageIdentifier, jws: jws.serialization)
             case .v1:
                 let offer = LegacyPromotionalOfferRequest(
                     productId: productId, offerIdentifier: offerIdentifier,
                     appAccountToken: appAccountToken?.uuidString ?? "")
                 let signature = try signed("promotionalOffer") { try signer.sign(offer) }
-                writer.key("promotionalOfferSignatureV1")
-                writer.beginObject()
-                writer.member("encodedSignature", signature.signature)
-                writer.member("productId", signature.productId)
-                writer.member("nonce", signature.nonce)
-                writer.member("timestamp", signature.timestamp)
-                writer.member("keyId", signature.keyId)
-                writer.member("offerIdentifier", signature.offerIdentifier)
-                writer.member("appAccountToken", appAccountToken)
-                writer.endObject()
+                // The answer carries the token in lower case, as Apple's examples write UUIDs.
+                return .promotionalOfferV1(
+                    messageIdentifier: messageIdentifier,
+                    signature: LegacyPromotionalOfferSignature(
+                        keyId: signature.keyId, nonce: signature.nonce, timestamp: signature.timestamp,
+                        signature: signature.signature, productId: signature.productId,
+                        offerIdentifier: signature.offerIdentifier,
+                        appAccountToken: appAccountToken?.uuidString.lowercased() ?? ""))
             }
-            writer.endObject()
         case .advancedCommerceInfo(let messageIdentifier, var modify):
             do {
                 try RetentionRules.check(modify, path: "advancedCommerceInfo.request")
@@ -74,16 +66,12 @@ public enum RealtimeResponseBody {
             modify.transactionId = request.originalTransactionId
             modify.requestInfo.requestReferenceId = signer.nonces.next()
             let jws = try signed("advancedCommerceInfo") { try signer.sign(.modifySubscription(modify)) }
-            writer.key("advancedCommerceInfo")
-            writer.beginObject()
-            writer.member("messageIdentifier", messageIdentifier)
-            writer.member("advancedCommerceData", base64: advancedCommerceData(token: jws.serialization))
-            writer.endObject()
+            return .advancedCommerceInfo(
+                messageIdentifier: messageIdentifier,
+                advancedCommerceData: advancedCommerceData(token: jws.serialization))
         case .default:
-            break
+            return .default
         }
-        writer.endObject()
-        return writer.bytes
     }
 
     /// The `advancedCommerceData` before base64: the UTF-8 JSON `{"signatureInfo":{"token":"<JWS>"}}`

@@ -1,5 +1,6 @@
 import Foundation
 import OfferJSON
+import OfferRetention
 import OfferSigning
 
 extension RealtimeAnswer {

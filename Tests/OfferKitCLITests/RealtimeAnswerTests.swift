@@ -1,4 +1,5 @@
 import Foundation
+import OfferRetention
 import OfferRetentionTesting
 import Testing
 

@@ -2,10 +2,15 @@ import Foundation
 import OfferJSON
 import OfferSigning
 
-/// An answer of a Get Retention Message endpoint, read strictly as Apple's `RealtimeResponseBody`:
-/// a JSON object with at most one of `message`, `alternateProduct`, `promotionalOffer` and
-/// `advancedCommerceInfo` (none: `{}`, Apple's default message), no other member, each with only
-/// the members Apple documents, identifiers as UUIDs.
+/// An answer of a Get Retention Message endpoint, Apple's `RealtimeResponseBody`: a JSON object
+/// with at most one of `message`, `alternateProduct`, `promotionalOffer` and `advancedCommerceInfo`
+/// (none: `{}`, Apple's default message), no other member, each with only the members Apple
+/// documents, identifiers as UUIDs.
+///
+/// The one description of the answer in OfferKit: the endpoint writes its answers with ``body``
+/// (``RealtimeResponseBody`` signs what a decision offers, then writes it here), and
+/// ``init(body:)`` reads an answer strictly (`offerkit retention try-endpoint`, the tests, and
+/// `OfferRetentionTesting`'s `verify`), so that what is written is what is read.
 ///
 /// ```swift
 /// let answer = try RealtimeAnswer(body: bytes)
@@ -38,6 +43,61 @@ public enum RealtimeAnswer: Equatable, Sendable {
         case .advancedCommerceInfo: "advancedCommerceInfo"
         case .default: "default"
         }
+    }
+
+    /// The answer as the endpoint sends it: compact JSON, members in Apple's order, UUIDs in lower
+    /// case, `advancedCommerceData` in standard base64, a V1 signature's `appAccountToken` only when
+    /// it has one. ``init(body:)`` reads it back as it is.
+    public var body: [UInt8] {
+        var writer = JSONWriter(capacity: 1024)
+        writer.beginObject()
+        switch self {
+        case .message(let messageIdentifier):
+            writer.key("message")
+            writer.beginObject()
+            writer.member("messageIdentifier", messageIdentifier)
+            writer.endObject()
+        case .alternateProduct(let messageIdentifier, let productId, let billingPlanType):
+            writer.key("alternateProduct")
+            writer.beginObject()
+            writer.member("messageIdentifier", messageIdentifier)
+            writer.member("productId", productId)
+            writer.member("billingPlanType", billingPlanType)
+            writer.endObject()
+        case .promotionalOfferV2(let messageIdentifier, let jws):
+            writer.key("promotionalOffer")
+            writer.beginObject()
+            writer.member("messageIdentifier", messageIdentifier)
+            writer.member("promotionalOfferSignatureV2", jws)
+            writer.endObject()
+        case .promotionalOfferV1(let messageIdentifier, let signature):
+            writer.key("promotionalOffer")
+            writer.beginObject()
+            writer.member("messageIdentifier", messageIdentifier)
+            writer.key("promotionalOfferSignatureV1")
+            writer.beginObject()
+            writer.member("encodedSignature", signature.signature)
+            writer.member("productId", signature.productId)
+            writer.member("nonce", signature.nonce)
+            writer.member("timestamp", signature.timestamp)
+            writer.member("keyId", signature.keyId)
+            writer.member("offerIdentifier", signature.offerIdentifier)
+            if !signature.appAccountToken.isEmpty {
+                writer.member("appAccountToken", signature.appAccountToken.lowercased())
+            }
+            writer.endObject()
+            writer.endObject()
+        case .advancedCommerceInfo(let messageIdentifier, let advancedCommerceData):
+            writer.key("advancedCommerceInfo")
+            writer.beginObject()
+            writer.member("messageIdentifier", messageIdentifier)
+            writer.member("advancedCommerceData", base64: advancedCommerceData)
+            writer.endObject()
+        case .default:
+            break
+        }
+        writer.endObject()
+        return writer.bytes
     }
 
     /// Reads `body` strictly.
