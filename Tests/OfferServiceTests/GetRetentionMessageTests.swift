@@ -113,6 +113,53 @@ struct GetRetentionMessageTests {
         }
     }
 
+    /// The served document describes the answer for clients; ``RealtimeAnswer`` writes it. Every kind
+    /// the model writes validates (jsonschema, Draft 2020-12) against the document's
+    /// `RealtimeResponseBody`, so that the description cannot drift from what is sent.
+    @Test(
+        "every answer RealtimeAnswer writes validates against the served document's RealtimeResponseBody",
+        .enabled(OpenAPIPython.reason) { await OpenAPIPython.shouldRun })
+    func documentedAnswerIsTheWrittenOne() async throws {
+        let app = ServiceFixtures.application(try F.service())
+        let document = try await app.test(.router) { client in
+            try #require(try await client.call(.get, "/openapi.json").json)
+        }
+        let message = UUID()
+        let answers: [RealtimeAnswer] = [
+            .message(messageIdentifier: message),
+            .alternateProduct(messageIdentifier: message, productId: "com.example.yearly", billingPlanType: "MONTHLY"),
+            .promotionalOfferV2(messageIdentifier: message, jws: "eyJhbGciOiJFUzI1NiJ9.eyJ4IjoxfQ.c2ln"),
+            .promotionalOfferV1(
+                messageIdentifier: message,
+                signature: LegacyPromotionalOfferSignature(
+                    keyId: "DEMOKEY123", nonce: UUID(), timestamp: 1_800_000_000_000, signature: "MEUCIQ==",
+                    productId: "com.example.monthly", offerIdentifier: "comeback",
+                    appAccountToken: UUID().uuidString.lowercased())),
+            .advancedCommerceInfo(messageIdentifier: message, advancedCommerceData: Array("{}".utf8)),
+            .default,
+        ]
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("answers-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(document.serialized()).write(to: folder.appendingPathComponent("openapi.json"))
+        let bodies = answers.map { String(decoding: $0.body, as: UTF8.self) }
+        try Data(("[" + bodies.joined(separator: ",") + "]").utf8).write(to: folder.appendingPathComponent("answers.json"))
+        let script = """
+            import json, sys, jsonschema
+            document = json.load(open(sys.argv[1]))
+            schema = {"$ref": "#/components/schemas/RealtimeResponseBody", "components": document["components"]}
+            validator = jsonschema.Draft202012Validator(schema)
+            errors = [f"{index}: {error.message}" for index, answer in enumerate(json.load(open(sys.argv[2])))
+                      for error in validator.iter_errors(answer)]
+            print("\\n".join(errors) if errors else "all valid")
+            """
+        let result = try await OpenAPIPython.run([
+            "-c", script, folder.appendingPathComponent("openapi.json").path,
+            folder.appendingPathComponent("answers.json").path,
+        ])
+        #expect(result.status == 0 && result.stdout.contains("all valid"), "\(result)\n\(bodies)")
+    }
+
     @Test("without a retention section the path is not served, and the served document leaves it out")
     func absentWithoutConfiguration() async throws {
         let app = ServiceFixtures.application(try ServiceFixtures.service())
