@@ -13,8 +13,8 @@ let package = Package(
         .library(name: "OfferSnippets", targets: ["OfferSnippets"]),
         .library(name: "OfferLedgerPostgres", targets: ["OfferLedgerPostgres"]),
         .library(name: "OfferAppleVerification", targets: ["OfferAppleVerification"]),
-        .library(name: "OfferRetention", targets: ["OfferRetention"]),
-        .library(name: "OfferRetentionTesting", targets: ["OfferRetentionTesting"]),
+        .library(name: "OfferRetentionEndpoint", targets: ["OfferRetentionEndpoint"]),
+        .library(name: "OfferRetentionEndpointTesting", targets: ["OfferRetentionEndpointTesting"]),
         .executable(name: "offerkit", targets: ["offerkit"]),
     ],
     traits: [
@@ -92,7 +92,7 @@ let package = Package(
         // The Get Retention Message endpoint's engine (Retention Messaging): rules, decisions, the decider
         // hook, verified requests answered with offers signed on the spot, the replay cache. No HTTP, no files.
         .target(
-            name: "OfferRetention",
+            name: "OfferRetentionEndpoint",
             dependencies: [
                 "OfferJSON", "OfferSigning", "OfferAppleVerification",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -104,9 +104,9 @@ let package = Package(
         // answers read strictly: to try a Get Retention Message endpoint (`offerkit retention try-endpoint`)
         // and to test a decider, without Apple.
         .target(
-            name: "OfferRetentionTesting",
+            name: "OfferRetentionEndpointTesting",
             dependencies: [
-                "OfferJSON", "OfferSigning", "OfferAppleVerification", "OfferRetention",
+                "OfferJSON", "OfferSigning", "OfferAppleVerification", "OfferRetentionEndpoint",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -166,7 +166,8 @@ let package = Package(
         .target(
             name: "OfferService",
             dependencies: [
-                "OfferJSON", "OfferSigning", "OfferCodes", "OfferLedger", "OfferAppleVerification", "OfferRetention",
+                "OfferJSON", "OfferSigning", "OfferCodes", "OfferLedger", "OfferAppleVerification",
+                "OfferRetentionEndpoint",
                 "OfferServiceContract",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -210,7 +211,7 @@ let package = Package(
                 "OfferKitSigningCLI", "OfferJSON", "OfferSigning", "OfferCodes", "OfferLedger", "OfferService",
                 "OfferSnippets", "OfferLedgerPostgres",
                 "OfferConnect", "OfferConnectAPI", "OfferAppleVerification", "OfferRetentionAPI",
-                "OfferRetention", "OfferRetentionClient", "OfferRetentionTesting",
+                "OfferRetentionEndpoint", "OfferRetentionClient", "OfferRetentionEndpointTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -235,7 +236,7 @@ let package = Package(
             dependencies: [
                 "OfferJSON", "OfferSigning", "OfferCodes", "OfferLedger", "OfferConnectAPI", "OfferAppleVerification",
                 "OfferRetentionAPI",
-                "OfferRetention", "OfferRetentionTesting", "OfferService",
+                "OfferRetentionEndpoint", "OfferRetentionEndpointTesting", "OfferService",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 // http-framing: NIO's HTTP/1.1 parser with and without the service's ConnectionGuard.
@@ -262,12 +263,12 @@ let package = Package(
         .target(name: "SuiteWidth", path: "Tests/SuiteWidth"),
         // Makes every job of Swift's global executor run late (a busy machine), in a test's child process.
         .target(name: "LateGlobalExecutor", path: "Tests/LateGlobalExecutor"),
-        // The test chain of OfferRetentionTesting with the broken variants a verifier must refuse, and the
+        // The test chain of OfferRetentionEndpointTesting with the broken variants a verifier must refuse, and the
         // example rules, for the tests of the Get Retention Message endpoint; used by tests only.
         .target(
             name: "AppleTestChain",
             dependencies: [
-                "OfferJSON", "OfferAppleVerification", "OfferRetentionTesting",
+                "OfferJSON", "OfferAppleVerification", "OfferRetentionEndpointTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -296,9 +297,9 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "OfferRetentionTests",
+            name: "OfferRetentionEndpointTests",
             dependencies: [
-                "OfferRetention", "OfferAppleVerification", "OfferSigning", "OfferJSON", "InteropSupport",
+                "OfferRetentionEndpoint", "OfferAppleVerification", "OfferSigning", "OfferJSON", "InteropSupport",
                 "AppleTestChain", "LateGlobalExecutor",
             ]
         ),
@@ -329,7 +330,7 @@ let package = Package(
                 // OfferLedgerPostgres: the claim and status operations are tested on both ledgers.
                 "OfferService", "OfferJSON", "OfferSigning", "OfferCodes", "OfferLedger", "OfferLedgerPostgres",
                 "InteropSupport",
-                "OfferRetention", "OfferAppleVerification", "AppleTestChain", "TLSTestSupport",
+                "OfferRetentionEndpoint", "OfferAppleVerification", "AppleTestChain", "TLSTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -348,7 +349,7 @@ let package = Package(
             name: "OfferKitCLITests",
             dependencies: [
                 "CLIUnderTest", "OfferJSON", "OfferSigning", "InteropSupport", "AppleTestChain", "TLSTestSupport",
-                "OfferRetention", "OfferRetentionTesting", "OfferAppleVerification", "SuiteWidth",
+                "OfferRetentionEndpoint", "OfferRetentionEndpointTesting", "OfferAppleVerification", "SuiteWidth",
                 // The command tree, read in-process by the test of every command's --help.
                 "OfferKitCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // The `sign` commands' own tree; the service's configuration members, which theirs must equal.
@@ -369,7 +370,8 @@ if Context.environment["OFFERKIT_FUZZ"] == "1" {
     let sanitizers: [String] = ["-sanitize=fuzzer,address"]
     let instrumented: Set<String> = [
         "OfferJSON", "OfferSigning", "OfferCodes", "OfferLedger", "OfferConnectAPI", "OfferAppleVerification",
-        "OfferRetentionAPI", "OfferRetention", "OfferRetentionTesting", "OfferServiceContract", "OfferService",
+        "OfferRetentionAPI", "OfferRetentionEndpoint", "OfferRetentionEndpointTesting", "OfferServiceContract",
+        "OfferService",
         "FuzzTargets", "offerkit-fuzz",
     ]
     for target in package.targets where instrumented.contains(target.name) {

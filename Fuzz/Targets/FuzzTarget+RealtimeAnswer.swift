@@ -1,6 +1,6 @@
 import OfferJSON
-import OfferRetention
-import OfferRetentionTesting
+import OfferRetentionEndpoint
+import OfferRetentionEndpointTesting
 
 extension FuzzTarget {
     /// `RealtimeAnswer(body:)`: an endpoint's answer as `offerkit retention try-endpoint` reads it. An

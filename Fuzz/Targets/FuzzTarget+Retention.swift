@@ -1,5 +1,5 @@
 import OfferJSON
-import OfferRetention
+import OfferRetentionEndpoint
 import OfferSigning
 
 extension FuzzTarget {

@@ -6,8 +6,8 @@ import NIOSSL
 import OfferAppleVerification
 import OfferConnect
 import OfferJSON
-import OfferRetention
-import OfferRetentionTesting
+import OfferRetentionEndpoint
+import OfferRetentionEndpointTesting
 import OfferSigning
 
 /// Sends real-time requests signed on a test chain to a Get Retention Message endpoint and judges

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import OfferKitSigningCLI
-import OfferRetentionTesting
+import OfferRetentionEndpointTesting
 
 /// `offerkit retention test-chain`: a fresh test chain in a folder, to try an endpoint with.
 struct RetentionTestChainCommand: ParsableCommand {

@@ -4,8 +4,8 @@ import NIOSSL
 import OfferJSON
 import OfferKitSigningCLI
 import OfferRetentionAPI
-import OfferRetention
-import OfferRetentionTesting
+import OfferRetentionEndpoint
+import OfferRetentionEndpointTesting
 import OfferSigning
 
 /// `offerkit retention try-endpoint`: real-time requests signed on a test chain, sent to a Get

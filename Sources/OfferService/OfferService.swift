@@ -4,7 +4,7 @@ import Hummingbird
 import Logging
 import OfferCodes
 import OfferLedger
-import OfferRetention
+import OfferRetentionEndpoint
 // Re-exported: the service's public API speaks in the contract's types (an operation's
 // `OperationContract`, `JSONSchema`, `ProblemType`, `OperationScope`, `ServiceLimits`,
 // `OpenAPIDocument`), which were this module's own before the contract became a module of its

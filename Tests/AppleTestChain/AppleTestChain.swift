@@ -1,11 +1,11 @@
 import Crypto
 import Foundation
 import OfferJSON
-import OfferRetentionTesting
+import OfferRetentionEndpointTesting
 import SwiftASN1
 import X509
 
-/// The test chain of `OfferRetentionTesting` (``RetentionTestChain``: a root, an intermediate with
+/// The test chain of `OfferRetentionEndpointTesting` (``RetentionTestChain``: a root, an intermediate with
 /// Apple's Worldwide Developer Relations extension and a leaf with the App Store signing extension)
 /// and, made with the same keys and names, the broken variants a verifier must refuse (``Variant``).
 ///

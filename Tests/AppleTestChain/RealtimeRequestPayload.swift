@@ -1,6 +1,6 @@
 import Foundation
 import OfferAppleVerification
-import OfferRetentionTesting
+import OfferRetentionEndpointTesting
 
 /// The payload of a Retention Messaging real-time request (`DecodedRealtimeRequestBody`), as the
 /// App Store signs it, for the tests.

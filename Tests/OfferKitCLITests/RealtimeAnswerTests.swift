@@ -1,6 +1,6 @@
 import Foundation
-import OfferRetention
-import OfferRetentionTesting
+import OfferRetentionEndpoint
+import OfferRetentionEndpointTesting
 import Testing
 
 /// `RealtimeAnswer(body:)`, the reader of `retention try-endpoint`: Apple's `RealtimeResponseBody`

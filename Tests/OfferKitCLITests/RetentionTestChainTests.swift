@@ -1,7 +1,7 @@
 import Foundation
 import OfferAppleVerification
 import OfferJSON
-import OfferRetentionTesting
+import OfferRetentionEndpointTesting
 import Testing
 
 /// `RetentionTestChain.sign`: the header segment, encoded once when the chain is made or read, is

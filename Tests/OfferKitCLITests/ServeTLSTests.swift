@@ -1,6 +1,6 @@
 import AppleTestChain
 import Foundation
-import OfferRetentionTesting
+import OfferRetentionEndpointTesting
 import OfferSigning
 import TLSTestSupport
 import Testing

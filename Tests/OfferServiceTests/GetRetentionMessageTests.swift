@@ -6,7 +6,7 @@ import HummingbirdTesting
 import Logging
 import OfferAppleVerification
 import OfferJSON
-import OfferRetention
+import OfferRetentionEndpoint
 import OfferSigning
 import Testing
 
@@ -143,7 +143,8 @@ struct GetRetentionMessageTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data(document.serialized()).write(to: folder.appendingPathComponent("openapi.json"))
         let bodies = answers.map { String(decoding: $0.body, as: UTF8.self) }
-        try Data(("[" + bodies.joined(separator: ",") + "]").utf8).write(to: folder.appendingPathComponent("answers.json"))
+        try Data(("[" + bodies.joined(separator: ",") + "]").utf8).write(
+            to: folder.appendingPathComponent("answers.json"))
         let script = """
             import json, sys, jsonschema
             document = json.load(open(sys.argv[1]))

@@ -3,7 +3,7 @@ import NIOHTTP1
 import OfferCodes
 import OfferJSON
 import OfferLedger
-import OfferRetention
+import OfferRetentionEndpoint
 import OfferService
 import OfferSigning
 import Testing
@@ -28,7 +28,7 @@ struct OperationContractTests {
         }
     }
 
-    @Test("the Get Retention Message endpoint's body limit is the one OfferRetention reads with")
+    @Test("the Get Retention Message endpoint's body limit is the one OfferRetentionEndpoint reads with")
     func retentionBodyLimit() {
         #expect(RetentionSchemas.maximumRequestBytes == RealtimeRequestBody.maximumBytes)
         #expect(OperationContract.getRetentionMessage(path: "/x").rawBodyLimit == RealtimeRequestBody.maximumBytes)

@@ -1,5 +1,5 @@
 import Foundation
-import OfferRetention
+import OfferRetentionEndpoint
 
 /// A service configuration that cannot be used. Messages name the file and field; they never
 /// contain key material.

@@ -1,5 +1,5 @@
 import OfferAppleVerification
-import OfferRetention
+import OfferRetentionEndpoint
 
 /// The `retention` section of a service configuration: the Get Retention Message endpoint that the
 /// App Store calls while a customer looks at cancelling a subscription.

@@ -1,7 +1,7 @@
 import Foundation
 import OfferAppleVerification
 import OfferJSON
-import OfferRetention
+import OfferRetentionEndpoint
 
 extension ServiceConfiguration {
     /// The members of the `retention` section.

@@ -1,6 +1,6 @@
 import Dispatch
 import Logging
-import OfferRetention
+import OfferRetentionEndpoint
 import OfferServiceContract
 
 extension ServiceOperation {

@@ -1,5 +1,5 @@
 import OfferLedger
-import OfferRetention
+import OfferRetentionEndpoint
 
 extension OfferService {
     /// With a code ledger and Retention Messaging rules, checks that each rule's promotional offer

@@ -1,6 +1,6 @@
 import Metrics
 import NIOConcurrencyHelpers
-import OfferRetention
+import OfferRetentionEndpoint
 import OfferSigning
 import Prometheus
 

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import OfferAppleVerification
 import OfferJSON
-import OfferRetention
+import OfferRetentionEndpoint
 import OfferSigning
 import SwiftASN1
 import X509

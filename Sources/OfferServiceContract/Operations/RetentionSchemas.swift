@@ -2,12 +2,12 @@ import OfferJSON
 
 /// The schemas of the Get Retention Message endpoint: Apple's `RealtimeRequestBody` and
 /// `RealtimeResponseBody` with Apple's member names. They document the endpoint; its body is read
-/// by `RealtimeRequestBody` of `OfferRetention`, whatever the schemas say.
+/// by `RealtimeRequestBody` of `OfferRetentionEndpoint`, whatever the schemas say.
 package enum RetentionSchemas {
     /// The endpoint's path when the service's `retention` section names none (the service's
     /// `RetentionConfiguration.defaultPath`), and the path of the committed document.
     package static let defaultPath = "/v1/retention/realtime"
-    /// The largest body the endpoint reads: `RealtimeRequestBody.maximumBytes` of `OfferRetention`
+    /// The largest body the endpoint reads: `RealtimeRequestBody.maximumBytes` of `OfferRetentionEndpoint`
     /// (a test of the service checks that they agree).
     package static let maximumRequestBytes = 64 * 1024
 

@@ -10,7 +10,7 @@ import OfferSigning
 /// The one description of the answer in OfferKit: the endpoint writes its answers with ``body``
 /// (``RealtimeResponseBody`` signs what a decision offers, then writes it here), and
 /// ``init(body:)`` reads an answer strictly (`offerkit retention try-endpoint`, the tests, and
-/// `OfferRetentionTesting`'s `verify`), so that what is written is what is read.
+/// `OfferRetentionEndpointTesting`'s `verify`), so that what is written is what is read.
 ///
 /// ```swift
 /// let answer = try RealtimeAnswer(body: bytes)

@@ -1,7 +1,7 @@
 import AppleTestChain
 import Foundation
 import OfferAppleVerification
-import OfferRetention
+import OfferRetentionEndpoint
 import OfferSigning
 import Testing
 

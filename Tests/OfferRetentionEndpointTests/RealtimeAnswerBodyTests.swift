@@ -1,5 +1,5 @@
 import Foundation
-import OfferRetention
+import OfferRetentionEndpoint
 import OfferSigning
 import Testing
 

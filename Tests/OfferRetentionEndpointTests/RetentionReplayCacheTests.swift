@@ -1,6 +1,6 @@
 import AppleTestChain
 import Foundation
-import OfferRetention
+import OfferRetentionEndpoint
 import OfferSigning
 import Testing
 

@@ -2,7 +2,7 @@ import AppleTestChain
 import Foundation
 import InteropSupport
 import OfferJSON
-import OfferRetention
+import OfferRetentionEndpoint
 import Testing
 
 /// The endpoint's answers and refusals, checked by independent tools

@@ -1,6 +1,6 @@
 import Foundation
 import OfferJSON
-import OfferRetention
+import OfferRetentionEndpoint
 import OfferSigning
 
 extension RealtimeAnswer {
@@ -9,7 +9,7 @@ extension RealtimeAnswer {
     /// real-time answer), a V1 signature over its fields for `bundleId`, an Advanced Commerce
     /// request's JWS (a `MODIFY_SUBSCRIPTION` of `originalTransactionId`). Other answers sign nothing.
     /// - Returns: whether there was a signature to verify.
-    /// - Throws: ``RealtimeAnswerError/notVerified(path:reason:)``.
+    /// - Throws: `RealtimeAnswerError.notVerified(path:reason:)`.
     @discardableResult
     public func verify(with verifier: JWSVerifier, bundleId: String, originalTransactionId: String)
         throws(RealtimeAnswerError) -> Bool

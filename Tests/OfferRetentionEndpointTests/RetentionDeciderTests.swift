@@ -4,7 +4,7 @@ import InteropSupport
 import LateGlobalExecutor
 import OfferAppleVerification
 import OfferJSON
-import OfferRetention
+import OfferRetentionEndpoint
 import OfferSigning
 import Testing
 

@@ -1,7 +1,7 @@
 import AppleTestChain
 import Foundation
 import OfferAppleVerification
-import OfferRetention
+import OfferRetentionEndpoint
 import OfferSigning
 
 /// The demo key's signers, the example rules and responders over the Swift-made test chain.
