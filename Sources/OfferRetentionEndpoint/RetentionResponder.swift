@@ -35,6 +35,7 @@ public struct RetentionResponder: Sendable {
     public let settings: RetentionSettings
     public let decider: any RetentionDecider
     private let rules: RuleDecider?
+    private let offerCheck: RetentionOfferCheck?
     private let clock: SigningClock
     private let cache: RetentionReplayCache
 
@@ -48,11 +49,13 @@ public struct RetentionResponder: Sendable {
     ///   - settings: the environments, trusted roots, request age and time budgets.
     ///   - decider: chooses each answer (``RuleDecider`` for rules, or your own ``RetentionDecider``).
     ///   - clock: the time `signedDate` is checked against (the signers keep their own).
+    ///   - offerCheck: asked about every promotional offer a decision names, before it is signed
+    ///     (the service's code ledger); `nil` signs what the decider chose.
     /// - Throws: ``RetentionSetupError`` for two apps with one App Apple ID, no environment, no
     ///   root, or a setting out of range.
     public init(
         apps: [RetentionApp], settings: RetentionSettings, decider: any RetentionDecider,
-        clock: SigningClock = .system
+        clock: SigningClock = .system, offerCheck: RetentionOfferCheck? = nil
     ) throws(RetentionSetupError) {
         guard !settings.environments.isEmpty else { throw .noEnvironments }
         guard !settings.rootCertificates.isEmpty else { throw .noTrustedRoots }
@@ -95,6 +98,7 @@ public struct RetentionResponder: Sendable {
         self.settings = settings
         self.decider = decider
         self.rules = decider as? RuleDecider
+        self.offerCheck = offerCheck
         self.clock = clock
         self.cache = RetentionReplayCache(capacity: settings.replayCacheCapacity)
     }
@@ -151,12 +155,17 @@ public struct RetentionResponder: Sendable {
         case .differentPayload: replay = .differentPayload
         case .miss: break
         }
-        let decided: Result<RetentionDecision, RetentionHookFailure>
+        var decided: Result<RetentionDecision, RetentionHookFailure>
         if let rules {
             decided = .success(rules.decision(for: request, bundleId: app.bundleId))
         } else {
             decided = await DeciderCall.decide(
                 decider, request: request, bundleId: app.bundleId, budget: settings.deciderTimeBudget)
+        }
+        if let offerCheck, case .success(let decision) = decided,
+            let refusal = await offerCheck.refusal(of: decision, bundleId: app.bundleId)
+        {
+            decided = .failure(.unusable(reason: refusal))
         }
         let encoded = decided.flatMap { decision in
             Result { () throws(RetentionHookFailure) in

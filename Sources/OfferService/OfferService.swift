@@ -38,7 +38,8 @@ public struct OfferService: Sendable {
     ///   - nonces: where the signatures' nonces come from (random UUIDs by default).
     ///   - retentionDecider: with a `retention` section, what decides the Get Retention
     ///     Message endpoint's answers instead of its rules (`RetentionDecider`: the hook for a choice
-    ///     that needs your own data); the service verifies each request before and signs the offer after.
+    ///     that needs your own data); the service verifies each request before and signs the offer after
+    ///     (with `ledger`, only a promotional offer the ledger knows for its product: another is answered `{}`).
     ///   - retentionDeciderTimeBudget: how long `retentionDecider` may take before the
     ///     request is answered `{}` (more than 0, at most 60 s; Apple waits about 700 ms in all).
     /// - Throws: ``ConfigurationError`` when a key or root certificate cannot be loaded,
@@ -59,17 +60,19 @@ public struct OfferService: Sendable {
         if authentication == .required, configuration.apiKeys.isEmpty { throw .noAPIKeys }
         if let location = configuration.ledger, ledger == nil { throw .ledgerNotOpened(location: location.description) }
         let apps = try AppRegistry(configuration: configuration, clock: clock, nonces: nonces)
+        let serviceLedger = ledger.map { ServiceLedger($0) }
         var retention: RetentionEndpoint?
         if let section = configuration.retention {
+            // With a ledger, every promotional offer a decision names is checked before it is signed.
             retention = try RetentionEndpoint(
                 configuration: section, apps: configuration.apps, registry: apps, decider: retentionDecider,
-                deciderTimeBudget: retentionDeciderTimeBudget, clock: clock)
+                deciderTimeBudget: retentionDeciderTimeBudget, clock: clock,
+                offerCheck: serviceLedger?.retentionOfferCheck(logger: Logger(label: "offerkit.retention")))
         }
         self.init(
             state: ServiceState(
                 apps: apps, apiKeys: APIKeyStore(keys: configuration.apiKeys), limits: configuration.limits,
-                authentication: authentication, metrics: metrics, clock: clock,
-                ledger: ledger.map { ServiceLedger($0) },
+                authentication: authentication, metrics: metrics, clock: clock, ledger: serviceLedger,
                 retention: retention))
     }
 

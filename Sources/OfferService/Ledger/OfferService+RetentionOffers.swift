@@ -6,8 +6,9 @@ extension OfferService {
     /// is one of its product's offers the ledger records as created by `offerkit codes apply`
     /// (`AppliedPromotionalOffers`): an offer App Store Connect does not have would be signed into
     /// every matching answer, and fail on the customer's device. A product the ledger knows no
-    /// promotional offer of is not checked, nor is a decider of the embedding app's own. `offerkit
-    /// serve` runs it before it listens.
+    /// promotional offer of is not checked. A decider of the embedding app's own is checked at each
+    /// answer instead (`RetentionOfferCheck`): an unknown offer is answered `{}`. `offerkit serve`
+    /// runs this before it listens.
     ///
     /// - Parameter source: the configuration's file, for the problems.
     /// - Throws: `ConfigurationError.invalidFields` with a problem per rule, at

@@ -1,6 +1,7 @@
 import Logging
 import OfferCodes
 import OfferLedger
+import OfferRetentionEndpoint
 
 /// The code ledger a service hands out codes from (`POST /v1/codes/claim`) and reads campaign
 /// status in (`GET /v1/campaigns/{name}/status`).
@@ -20,6 +21,25 @@ public final class ServiceLedger: Sendable {
     public init(_ ledger: CodeLedger) {
         self.ledger = ledger
         appliedOffers = AppliedOfferCache { try await ledger.appliedPromotionalOffers() }
+    }
+
+    /// The Get Retention Message endpoint's check of the promotional offers decisions name: the
+    /// signing operations' check (``AppliedOfferCache``), its refusal or `ledger-unavailable` as
+    /// the reason the answer is `{}`; the ledger's failures are logged with `logger`.
+    func retentionOfferCheck(logger: Logger) -> RetentionOfferCheck {
+        let offers = appliedOffers
+        return RetentionOfferCheck { bundleId, productId, offerIdentifier in
+            do {
+                try await offers.check(
+                    bundleId: bundleId, productId: productId, offerIdentifier: offerIdentifier,
+                    field: "promotionalOffer.offerIdentifier", logger: logger)
+                return nil
+            } catch let problem as ServiceProblem {
+                return problem.detail
+            } catch {
+                return "the ledger's offers could not be read (\(String(reflecting: type(of: error))))"
+            }
+        }
     }
 
     /// Runs `body` with the ledger. A ``LedgerError`` becomes the service's problem for it

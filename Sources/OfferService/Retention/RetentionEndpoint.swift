@@ -30,13 +30,15 @@ public struct RetentionEndpoint: Sendable {
 
     /// The endpoint of `configuration`: its roots read (Apple Root CA – G3, and roots of your own for
     /// the test environments only), every app with an App Apple ID served with its signer, the rules
-    /// deciding unless `decider` is given.
+    /// deciding unless `decider` is given, each promotional offer a decision names checked with
+    /// `offerCheck` when given (the service's code ledger).
     /// - Throws: ``ConfigurationError`` when roots of your own come with Production
     ///   (``RetentionConfiguration/checkTrust(source:)``), a root certificate cannot be read, or the
     ///   responder cannot be made.
     init(
         configuration: RetentionConfiguration, apps: [String: AppCredentials], registry: AppRegistry,
-        decider: (any RetentionDecider)?, deciderTimeBudget: Duration, clock: SigningClock
+        decider: (any RetentionDecider)?, deciderTimeBudget: Duration, clock: SigningClock,
+        offerCheck: RetentionOfferCheck? = nil
     ) throws(ConfigurationError) {
         // Also for a configuration made in code: roots of your own never answer production.
         try configuration.checkTrust(source: "RetentionConfiguration")
@@ -66,7 +68,8 @@ public struct RetentionEndpoint: Sendable {
             maxRequestAgeSeconds: configuration.maxRequestAgeSeconds, deciderTimeBudget: deciderTimeBudget)
         do {
             let responder = try RetentionResponder(
-                apps: served, settings: settings, decider: decider ?? RuleDecider(configuration.rules), clock: clock)
+                apps: served, settings: settings, decider: decider ?? RuleDecider(configuration.rules), clock: clock,
+                offerCheck: offerCheck)
             self.init(path: configuration.path, responder: responder, trustedRoots: trusted)
         } catch {
             throw .retentionNotSetUp(reason: error.errorDescription ?? "\(error)")
