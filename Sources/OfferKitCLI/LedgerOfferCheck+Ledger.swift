@@ -12,7 +12,7 @@ extension LedgerOfferCheck {
                 try await appliedOffers(ledger: ledger).check(
                     bundleId: bundleId, productId: productId, offerIdentifier: offerIdentifier)
             } catch let error as PromotionalOfferError {
-                throw CLIError.invalidInput(error.localizedDescription)
+                throw CLIError.invalidInput(error.message(naming: "--offer-identifier"))
             }
         }
     }

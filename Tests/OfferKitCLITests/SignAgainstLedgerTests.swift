@@ -40,7 +40,7 @@ struct SignAgainstLedgerTests {
             #expect(unknown.status == 4, "\(unknown)")
             #expect(
                 unknown.stderr.contains(
-                    #"offerIdentifier "comeback_half_3n" is not one of the promotional offers of product "com.example.offerkit.monthly""#
+                    #"--offer-identifier "comeback_half_3n" is not one of the promotional offers of product "com.example.offerkit.monthly""#
                 )
                     && unknown.stderr.contains(": comeback_half_3m."), "\(unknown)")
             #expect(unknown.stdout.isEmpty, "nothing is signed: \(unknown)")
