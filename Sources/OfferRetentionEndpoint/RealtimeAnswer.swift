@@ -47,7 +47,9 @@ public enum RealtimeAnswer: Equatable, Sendable {
 
     /// The answer as the endpoint sends it: compact JSON, members in Apple's order, UUIDs in lower
     /// case, `advancedCommerceData` in standard base64, a V1 signature's `appAccountToken` only when
-    /// it has one. ``init(body:)`` reads it back as it is.
+    /// it has one. ``init(body:)`` reads back every answer ``RealtimeResponseBody`` makes as it was
+    /// made; an answer put together by hand is read strictly (an empty `productId`, a
+    /// `billingPlanType` Apple does not have, a JWS that is not three parts are refused).
     public var body: [UInt8] {
         var writer = JSONWriter(capacity: 1024)
         writer.beginObject()

@@ -47,15 +47,9 @@ public enum RealtimeResponseBody {
                 let offer = LegacyPromotionalOfferRequest(
                     productId: productId, offerIdentifier: offerIdentifier,
                     appAccountToken: appAccountToken?.uuidString ?? "")
+                // The answer carries what was signed (the signer writes the token in lower case).
                 let signature = try signed("promotionalOffer") { try signer.sign(offer) }
-                // The answer carries the token in lower case, as Apple's examples write UUIDs.
-                return .promotionalOfferV1(
-                    messageIdentifier: messageIdentifier,
-                    signature: LegacyPromotionalOfferSignature(
-                        keyId: signature.keyId, nonce: signature.nonce, timestamp: signature.timestamp,
-                        signature: signature.signature, productId: signature.productId,
-                        offerIdentifier: signature.offerIdentifier,
-                        appAccountToken: appAccountToken?.uuidString.lowercased() ?? ""))
+                return .promotionalOfferV1(messageIdentifier: messageIdentifier, signature: signature)
             }
         case .advancedCommerceInfo(let messageIdentifier, var modify):
             do {

@@ -49,8 +49,8 @@ public struct RetentionResponder: Sendable {
     ///   - settings: the environments, trusted roots, request age and time budgets.
     ///   - decider: chooses each answer (``RuleDecider`` for rules, or your own ``RetentionDecider``).
     ///   - clock: the time `signedDate` is checked against (the signers keep their own).
-    ///   - offerCheck: asked about every promotional offer a decision names, before it is signed
-    ///     (the service's code ledger); `nil` signs what the decider chose.
+    ///   - offerCheck: asked about every promotional offer a decider of your own names, before it is
+    ///     signed (the service's code ledger); `nil` signs what the decider chose. Rules are not asked.
     /// - Throws: ``RetentionSetupError`` for two apps with one App Apple ID, no environment, no
     ///   root, or a setting out of range.
     public init(
@@ -162,7 +162,8 @@ public struct RetentionResponder: Sendable {
             decided = await DeciderCall.decide(
                 decider, request: request, bundleId: app.bundleId, budget: settings.deciderTimeBudget)
         }
-        if let offerCheck, case .success(let decision) = decided,
+        // Rules were checked when the service started; a decider's choice is checked now.
+        if rules == nil, let offerCheck, case .success(let decision) = decided,
             let refusal = await offerCheck.refusal(of: decision, bundleId: app.bundleId)
         {
             decided = .failure(.unusable(reason: refusal))

@@ -116,6 +116,39 @@ struct AppliedOfferCheckTests {
         #expect(reads.value == before + 1, "\(reads.value - before) reads for 20 checks")
     }
 
+    /// The Get Retention Message endpoint's check answers from the copy it has: only the first copy
+    /// is waited for, and not past `firstRead`; a hanging ledger then refuses, saying why.
+    @Test("the retention check never waits for a read once it has a copy; without one it says the ledger was not read")
+    func theRetentionCheckDoesNotWait() async throws {
+        let known = AppliedPromotionalOffers(offers: [ServiceFixtures.app: [Self.product: ["comeback"]]])
+        let mode = LockedBox("hang")
+        let reads = LockedBox(0)
+        let cache = AppliedOfferCache {
+            reads.update { $0 += 1 }
+            while mode.value == "hang" { try await Task.sleep(for: .milliseconds(10)) }  // until the test lets go
+            return known
+        }
+        func check(_ offer: String) async -> String? {
+            await cache.checkWithoutWaiting(
+                bundleId: ServiceFixtures.app, productId: Self.product, offerIdentifier: offer,
+                field: "promotionalOffer.offerIdentifier", firstRead: .milliseconds(50), logger: Logger(label: "test"))
+        }
+        // No copy, and the ledger does not answer: refused, naming why; the read goes on.
+        let hanging = await check("comeback")
+        #expect(hanging?.contains("were not read yet") == true, "\(hanging ?? "nil")")
+        #expect(reads.value == 1)
+        // The read ends (the check above did not wait for it); from then on the copy answers.
+        mode.set("answer")
+        try await cache.check(
+            bundleId: ServiceFixtures.app, productId: "warm.up", offerIdentifier: "any", field: "offerIdentifier",
+            logger: Logger(label: "test"))
+        #expect(await check("comeback") == nil)
+        let refusal = await check("other")
+        #expect(
+            refusal?.hasPrefix(#"promotionalOffer.offerIdentifier "other" is not one of the promotional offers"#)
+                == true, "\(refusal ?? "nil")")
+    }
+
     @Test(
         "a single, a legacy and a batch signature of an offer the ledger does not know for the product: 422 at offerIdentifier naming its offers",
         arguments: LedgerBackend.allCases)

@@ -33,12 +33,18 @@ struct RetentionOfferCheckTests {
             signature: .v2)
     }
 
-    static func service(ledger: CodeLedger, decision: RetentionDecision, metrics: ServiceMetrics) throws
+    /// The service, its copy of the ledger's offers read first (as a signing request would): the
+    /// endpoint waits at most 300 ms for the first copy, less than a loaded test run may need.
+    static func service(ledger: CodeLedger, decision: RetentionDecision, metrics: ServiceMetrics) async throws
         -> OfferService
     {
-        try OfferService(
+        let service = try OfferService(
             configuration: R.configuration(), ledger: ledger, metrics: metrics,
             retentionDecider: Fixed(decision: decision), retentionDeciderTimeBudget: .seconds(60))
+        try await service.state.ledger?.appliedOffers.check(
+            bundleId: ServiceFixtures.app, productId: "warm.up", offerIdentifier: "any", field: "offerIdentifier",
+            logger: Logger(label: "test"))
+        return service
     }
 
     @Test(arguments: LedgerBackend.allCases)
@@ -46,7 +52,8 @@ struct RetentionOfferCheckTests {
         try await F.withLedger(backend) { ledger in
             try await ledger.recordConnectResources([AppliedOfferCheckTests.promotional("comeback")])
             // Known: signed, for this customer.
-            let known = try Self.service(ledger: ledger, decision: Self.offer("comeback"), metrics: ServiceMetrics())
+            let known = try await Self.service(
+                ledger: ledger, decision: Self.offer("comeback"), metrics: ServiceMetrics())
             try await ServiceFixtures.application(known).test(.router) { client in
                 let response = try await client.call(.post, R.path, body: try R.body())
                 #expect(response.status == 200)
@@ -56,7 +63,8 @@ struct RetentionOfferCheckTests {
             let records = LogRecords()
             let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
             let metrics = ServiceMetrics()
-            let unknown = try Self.service(ledger: ledger, decision: Self.offer("comeback_typo"), metrics: metrics)
+            let unknown = try await Self.service(
+                ledger: ledger, decision: Self.offer("comeback_typo"), metrics: metrics)
             try await unknown.testApplication(operations: unknown.routedOperations, logger: logger).test(.router) {
                 client in
                 let response = try await client.call(.post, R.path, body: try R.body())
@@ -66,7 +74,7 @@ struct RetentionOfferCheckTests {
             let text = "\(warning?.message ?? "") \(warning?.metadata ?? [:])"
             #expect(text.contains("comeback_typo") && text.contains("comeback"), "\(records.all)")
             // A product the ledger knows no promotional offer of is signed as before.
-            let other = try Self.service(
+            let other = try await Self.service(
                 ledger: ledger, decision: Self.offer("anything", product: "com.example.offerkit.yearly"),
                 metrics: ServiceMetrics())
             try await ServiceFixtures.application(other).test(.router) { client in

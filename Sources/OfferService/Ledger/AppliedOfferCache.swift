@@ -54,17 +54,68 @@ final class AppliedOfferCache: Sendable {
             try await self.offers(maxAge: Self.recheckAge, logger: logger).check(
                 bundleId: bundleId, productId: productId, offerIdentifier: offerIdentifier)
         } catch let error as PromotionalOfferError {
-            throw ServiceProblem(.invalidField, detail: error.localizedDescription, field: field)
+            throw ServiceProblem(.invalidField, detail: error.message(naming: field), field: field)
+        }
+    }
+
+    /// The check of the Get Retention Message endpoint, which Apple waits for about 700 ms in
+    /// all: it answers from the copy it has and never waits for a read, except for the first copy
+    /// (at most `firstRead`). A copy older than ``maxAge`` (or, before a refusal, ``recheckAge``)
+    /// is read again in the background, so that the next request sees an offer `codes apply`
+    /// created meanwhile.
+    ///
+    /// - Returns: `nil` to sign, or why not (the product's offers, or that none were read yet).
+    func checkWithoutWaiting(
+        bundleId: String, productId: String, offerIdentifier: String, field: String, firstRead: Duration,
+        logger: Logger
+    ) async -> String? {
+        var (copy, reading) = begin(maxAge: Self.maxAge, logger: logger)
+        if copy == nil, let reading {
+            copy = try? await Self.value(of: reading, within: firstRead)
+        }
+        guard let copy else {
+            return "the ledger's promotional offers were not read yet (the ledger did not answer within "
+                + "\(firstRead)); nothing is signed until they are"
+        }
+        do {
+            try copy.check(bundleId: bundleId, productId: productId, offerIdentifier: offerIdentifier)
+            return nil
+        } catch let error as PromotionalOfferError {
+            _ = begin(maxAge: Self.recheckAge, logger: logger)  // read again for the next request
+            return error.message(naming: field)
+        } catch {
+            return "\(error)"
         }
     }
 
     /// The ledger's offers as read at most `maxAge` ago, or the last copy when the ledger does not
     /// answer (see the type's description).
     private func offers(maxAge: Duration, logger: Logger) async throws -> AppliedPromotionalOffers {
+        let (copy, reading) = begin(maxAge: maxAge, logger: logger)
+        guard let reading else { return copy ?? AppliedPromotionalOffers() }
+        do {
+            return try await Self.value(of: reading, within: Self.deadline)
+        } catch {
+            // A failed read logs itself; a read that is slow is logged here.
+            if error is DeadlinePassed {
+                logger.error(
+                    "the ledger's promotional offers were not read; signing checks the last copy",
+                    metadata: ["error": "\(error)", "copy": "\(copy == nil ? "none" : "kept")"])
+            }
+            guard let copy else { throw CodeSchemas.ledgerUnavailable }
+            return copy
+        }
+    }
+
+    /// The copy, and the read under way when the copy is older than `maxAge` (started now unless
+    /// one is under way, or the last failed less than ``retryAfterFailure`` ago). A read that fails
+    /// is logged with `logger` (once, by the read itself).
+    private func begin(maxAge: Duration, logger: Logger) -> (
+        AppliedPromotionalOffers?, Task<AppliedPromotionalOffers, any Error>?
+    ) {
         let now = ContinuousClock.now
         let box = self.box
-        let (copy, reading) = box.withLockedValue {
-            state -> (AppliedPromotionalOffers?, Task<AppliedPromotionalOffers, any Error>?) in
+        return box.withLockedValue { state in
             if let copy = state.copy, let readAt = state.readAt, now - readAt < maxAge { return (copy, nil) }
             if let reading = state.reading { return (state.copy, reading) }
             if let copy = state.copy, let attempted = state.attemptedAt, now - attempted < Self.retryAfterFailure {
@@ -73,25 +124,22 @@ final class AppliedOfferCache: Sendable {
             state.attemptedAt = now
             let reading = Task { [read] in
                 defer { box.withLockedValue { $0.reading = nil } }
-                let offers = try await read()
-                box.withLockedValue { state in
-                    state.copy = offers
-                    state.readAt = now
+                do {
+                    let offers = try await read()
+                    box.withLockedValue { state in
+                        state.copy = offers
+                        state.readAt = now
+                    }
+                    return offers
+                } catch {
+                    logger.error(
+                        "the ledger's promotional offers were not read; the checks use the last copy",
+                        metadata: ["error": "\(error.localizedDescription)"])
+                    throw error
                 }
-                return offers
             }
             state.reading = reading
             return (state.copy, reading)
-        }
-        guard let reading else { return copy ?? AppliedPromotionalOffers() }
-        do {
-            return try await Self.value(of: reading, within: Self.deadline)
-        } catch {
-            logger.error(
-                "the ledger's promotional offers were not read; signing checks the last copy",
-                metadata: ["error": "\(error.localizedDescription)", "copy": "\(copy == nil ? "none" : "kept")"])
-            guard let copy else { throw CodeSchemas.ledgerUnavailable }
-            return copy
         }
     }
 

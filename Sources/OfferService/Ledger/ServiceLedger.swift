@@ -23,22 +23,16 @@ public final class ServiceLedger: Sendable {
         appliedOffers = AppliedOfferCache { try await ledger.appliedPromotionalOffers() }
     }
 
-    /// The Get Retention Message endpoint's check of the promotional offers decisions name: the
-    /// signing operations' check (``AppliedOfferCache``), its refusal or `ledger-unavailable` as
-    /// the reason the answer is `{}`; the ledger's failures are logged with `logger`.
+    /// The Get Retention Message endpoint's check of the promotional offers a decider names: the
+    /// signing operations' copy of the ledger's offers (``AppliedOfferCache``), without waiting for
+    /// a read (Apple waits about 700 ms in all), except for the first copy; failures to read are
+    /// logged with `logger`.
     func retentionOfferCheck(logger: Logger) -> RetentionOfferCheck {
         let offers = appliedOffers
         return RetentionOfferCheck { bundleId, productId, offerIdentifier in
-            do {
-                try await offers.check(
-                    bundleId: bundleId, productId: productId, offerIdentifier: offerIdentifier,
-                    field: "promotionalOffer.offerIdentifier", logger: logger)
-                return nil
-            } catch let problem as ServiceProblem {
-                return problem.detail
-            } catch {
-                return "the ledger's offers could not be read (\(String(reflecting: type(of: error))))"
-            }
+            await offers.checkWithoutWaiting(
+                bundleId: bundleId, productId: productId, offerIdentifier: offerIdentifier,
+                field: "promotionalOffer.offerIdentifier", firstRead: .milliseconds(300), logger: logger)
         }
     }
 
