@@ -44,6 +44,23 @@ struct CodesPlanCustomerPricesTests {
         }
     }
 
+    /// A stand-in serving the example catalog, and a folder for the campaign and its ledger.
+    static func start() async throws -> (AppStoreConnectStandIn, CampaignFiles) {
+        let standIn = try await AppStoreConnectStandIn.start(
+            catalog: AppStoreConnectStandIn.exampleCatalog, today: CampaignFiles.today)
+        do {
+            return (standIn, try CampaignFiles.make())
+        } catch {
+            standIn.stop()
+            throw error
+        }
+    }
+
+    static func stop(_ standIn: AppStoreConnectStandIn, _ files: CampaignFiles) {
+        standIn.stop()
+        files.remove()
+    }
+
     /// `--api-base-url STAND-IN` and the demo team key.
     static func key(_ standIn: AppStoreConnectStandIn) -> [String] {
         ["--api-base-url", standIn.baseURL] + Fixture.teamKey
@@ -63,11 +80,8 @@ struct CodesPlanCustomerPricesTests {
     }
 
     private func resolvesRecordsAndApplies(ledger: CampaignFiles.LedgerChoice) async throws {
-        let standIn = try await AppStoreConnectStandIn.start(
-            catalog: AppStoreConnectStandIn.exampleCatalog, today: CampaignFiles.today)
-        defer { standIn.stop() }
-        let files = try CampaignFiles.make()
-        defer { files.remove() }
+        let (standIn, files) = try await Self.start()
+        defer { Self.stop(standIn, files) }
         let campaign = try files.write(Self.campaign(), to: "prices.json")
         try #require(try await files.run("generate", campaign, ledger: ledger).status == 0)
 
@@ -107,11 +121,8 @@ struct CodesPlanCustomerPricesTests {
         "apply looks up and records a customer price plan did not, and a later plan uses the recorded one",
         .enabled(Fixture.reason) { await Fixture.enabled })
     func applyRecordsWhatItLooksUp() async throws {
-        let standIn = try await AppStoreConnectStandIn.start(
-            catalog: AppStoreConnectStandIn.exampleCatalog, today: CampaignFiles.today)
-        defer { standIn.stop() }
-        let files = try CampaignFiles.make()
-        defer { files.remove() }
+        let (standIn, files) = try await Self.start()
+        defer { Self.stop(standIn, files) }
         let campaign = try files.write(Self.campaign(), to: "prices.json")
         try #require(try await files.run("generate", campaign).status == 0)
         // --dry-run looks up but records nothing.
@@ -129,11 +140,8 @@ struct CodesPlanCustomerPricesTests {
         "A customer price App Store Connect does not list is refused at its path, with the nearest prices",
         .enabled(Fixture.reason) { await Fixture.enabled })
     func anUnlistedPriceIsRefusedAtItsPath() async throws {
-        let standIn = try await AppStoreConnectStandIn.start(
-            catalog: AppStoreConnectStandIn.exampleCatalog, today: CampaignFiles.today)
-        defer { standIn.stop() }
-        let files = try CampaignFiles.make()
-        defer { files.remove() }
+        let (standIn, files) = try await Self.start()
+        defer { Self.stop(standIn, files) }
         let campaign = try files.write(Self.campaign(usa: "2.98"), to: "prices.json")
         try #require(try await files.run("generate", campaign).status == 0)
         let plan = try await files.run("plan", campaign, Self.key(standIn))
@@ -152,11 +160,8 @@ struct CodesPlanCustomerPricesTests {
         "Without a ledger that holds the campaign, plan looks prices up and says it recorded none",
         .enabled(Fixture.reason) { await Fixture.enabled })
     func withoutTheCampaignInALedgerNothingIsRecorded() async throws {
-        let standIn = try await AppStoreConnectStandIn.start(
-            catalog: AppStoreConnectStandIn.exampleCatalog, today: CampaignFiles.today)
-        defer { standIn.stop() }
-        let files = try CampaignFiles.make()
-        defer { files.remove() }
+        let (standIn, files) = try await Self.start()
+        defer { Self.stop(standIn, files) }
         let campaign = try files.write(Self.campaign(), to: "prices.json")
         for ledger in [["--no-ledger"], []] {
             let plan = try await files.run(
@@ -175,11 +180,8 @@ struct CodesPlanCustomerPricesTests {
         "A subscription App Store Connect does not have is named with the prices that need it",
         .enabled(Fixture.reason) { await Fixture.enabled })
     func anUnknownProductIsNamed() async throws {
-        let standIn = try await AppStoreConnectStandIn.start(
-            catalog: AppStoreConnectStandIn.exampleCatalog, today: CampaignFiles.today)
-        defer { standIn.stop() }
-        let files = try CampaignFiles.make()
-        defer { files.remove() }
+        let (standIn, files) = try await Self.start()
+        defer { Self.stop(standIn, files) }
         let campaign = try files.write(
             Self.campaign().replacingOccurrences(of: "6450000001", with: "6459999999"), to: "prices.json")
         let plan = try await files.run("plan", campaign, Self.key(standIn) + ["--no-ledger"], ledger: .none)
@@ -202,11 +204,8 @@ struct CodesPlanCustomerPricesTests {
         "An offer code's price of an in-app purchase is looked up in the in-app purchase's price points",
         .enabled(Fixture.reason) { await Fixture.enabled })
     func anOfferCodePriceOfAnInAppPurchase() async throws {
-        let standIn = try await AppStoreConnectStandIn.start(
-            catalog: AppStoreConnectStandIn.exampleCatalog, today: CampaignFiles.today)
-        defer { standIn.stop() }
-        let files = try CampaignFiles.make()
-        defer { files.remove() }
+        let (standIn, files) = try await Self.start()
+        defer { Self.stop(standIn, files) }
         let offer = CampaignFiles.offer("Pro at 0.99", oneTimeUse: [CampaignFiles.oneTimeUse(count: 10)])
             .replacingOccurrences(
                 of: #"[{"territory": "USA", "free": true}, {"territory": "GBR", "free": true}]"#,
@@ -229,11 +228,8 @@ struct CodesPlanCustomerPricesTests {
         "Credentials decide: none in a checkout looks nothing up at Apple; part of them names what is missing",
         .enabled(Fixture.reason) { await Fixture.enabled })
     func whichCredentialsLookUp() async throws {
-        let standIn = try await AppStoreConnectStandIn.start(
-            catalog: AppStoreConnectStandIn.exampleCatalog, today: CampaignFiles.today)
-        defer { standIn.stop() }
-        let files = try CampaignFiles.make()
-        defer { files.remove() }
+        let (standIn, files) = try await Self.start()
+        defer { Self.stop(standIn, files) }
         let campaign = try files.write(Self.campaign(), to: "prices.json")
         try FileManager.default.copyItem(
             at: CLI.packageRoot.appendingPathComponent("keys-example"),
