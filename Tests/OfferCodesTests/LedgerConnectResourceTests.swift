@@ -234,8 +234,8 @@ struct LedgerConnectResourceTests {
     }
 
     /// A ledger from before offer kinds (SQLite v5, PostgreSQL v4) keeps its resources through the
-    /// migration, each an offer code's; then a promotional offer named like an offer code is a
-    /// resource of its own. The constraints the PostgreSQL migration drops are found by what they
+    /// migrations, each an offer code's; then a promotional offer named like an offer code is a
+    /// resource of its own, and price points (SQLite v7, PostgreSQL v6) are recorded. The constraints the PostgreSQL migration drops are found by what they
     /// are: the downgraded ledger names them unlike PostgreSQL's defaults.
     @Test(arguments: LedgerBackend.allCases)
     func anOlderLedgerKeepsItsResourcesAndGetsOfferKinds(backend: LedgerBackend) async throws {
@@ -285,6 +285,11 @@ struct LedgerConnectResourceTests {
                 await #expect(throws: LedgerError.unknownCampaign(campaign: "autumn")) {
                     try await ledger.recordConnectResources([elsewhere])
                 }
+                // The later migrations ran too: price points are recorded in the migrated ledger.
+                let price = ResolvedPrice(
+                    query: PricePointQuery(product: .subscription(id: "6450000001"), territory: "USA"),
+                    customerPrice: "4.99", pricePoint: "pp-usa-499")
+                #expect(try await ledger.recordPricePoints([price], campaign: "spring") == [price])
             }
         }
     }
