@@ -2,8 +2,8 @@ import OfferCodes
 
 extension CodeLedger {
     /// The customer prices of the campaign resolved to price points (by `codes plan` or `codes
-    /// apply`), in the order they were recorded: what `PriceResolution` (OfferCodes) takes as recorded, so
-    /// that a later plan sends the same price points.
+    /// apply`), in the order they were recorded: what `PriceResolution` (OfferCodes) takes as
+    /// recorded, so that a later plan sends the same price points.
     public func recordedPricePoints(campaign: String) async throws -> [ResolvedPrice] {
         try await store.read("read the price points of campaign \"\(campaign)\"") { tx in
             try await tx.pricePointRows(campaign: campaign).map { try LedgerRow.PricePoint($0, path: name).price }

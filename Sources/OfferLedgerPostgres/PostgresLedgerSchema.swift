@@ -12,7 +12,8 @@ import PostgresNIO
 /// batch digests), `codes` (unique per app by `code_key`; since v4 with each row's `digest`),
 /// `assignments`, `connect_resources`, since v4 `code_lanes` and `offers.revision`, and since v5
 /// `connect_resources.offer_kind` (its foreign key then names the campaign only, as the SQLite
-/// ledger's v6 does), and since v6 `price_points` (the SQLite ledger's v7). Applied migrations are listed in `offerkit_migrations`.
+/// ledger's v6 does), and since v6 `price_points` (the SQLite ledger's v7). Applied migrations are
+/// listed in `offerkit_migrations`.
 ///
 /// Since v4 the schema also holds the claim's statement, `offerkit_claim_code` (see
 /// ``claimFunction4``), and `offerkit_check_code`, which checks a code against its digest.

@@ -235,8 +235,9 @@ struct LedgerConnectResourceTests {
 
     /// A ledger from before offer kinds (SQLite v5, PostgreSQL v4) keeps its resources through the
     /// migrations, each an offer code's; then a promotional offer named like an offer code is a
-    /// resource of its own, and price points (SQLite v7, PostgreSQL v6) are recorded. The constraints the PostgreSQL migration drops are found by what they
-    /// are: the downgraded ledger names them unlike PostgreSQL's defaults.
+    /// resource of its own, and price points (SQLite v7, PostgreSQL v6) are recorded. The
+    /// constraints the PostgreSQL migration drops are found by what they are: the downgraded
+    /// ledger names them unlike PostgreSQL's defaults.
     @Test(arguments: LedgerBackend.allCases)
     func anOlderLedgerKeepsItsResourcesAndGetsOfferKinds(backend: LedgerBackend) async throws {
         try await backend.withSharedPlace { place in

@@ -15,7 +15,4 @@ public struct ResolvedPrice: Sendable, Hashable {
         self.customerPrice = customerPrice
         self.pricePoint = pricePoint
     }
-
-    /// `the customer price 4.99 of subscription 6450000001 in USA`.
-    public var label: String { "the customer price \(customerPrice) of \(query)" }
 }

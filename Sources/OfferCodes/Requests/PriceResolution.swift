@@ -5,9 +5,9 @@
 ///
 /// Each product and territory is looked up once, however many prices name it, and only when a
 /// price there has no recorded price point; at most ``maximumConcurrentLookups`` look-ups run at
-/// once. The outcome does not depend on the order the answers come in. A customer price matches a price point whose
-/// `customerPrice` is the same number (`4.99`, `480` = `480.0`). Every price that matches no
-/// price point, or more than one, is reported at once, with its path.
+/// once. The outcome does not depend on the order the answers come in. A customer price matches
+/// a price point whose `customerPrice` is the same number (`4.99`, `480` = `480.0`). Every price
+/// that matches no price point, or more than one, is reported at once, with its path.
 public struct PriceResolution: Sendable {
     /// Lists the price points of one product in one territory (App Store Connect, or a recorded answer).
     public typealias Lookup = @Sendable (PricePointQuery) async throws -> [PricePoint]
@@ -18,6 +18,7 @@ public struct PriceResolution: Sendable {
         public var path: String
         /// The product and territory whose price points have it.
         public var query: PricePointQuery
+        /// What customers pay, as the campaign wrote it.
         public var customerPrice: CustomerPrice
     }
 

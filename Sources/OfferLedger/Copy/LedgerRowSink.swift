@@ -2,7 +2,8 @@
 /// the apps, the campaigns, the offers, the batches (each list in recorded order, whole: they are
 /// small), then each batch's codes (batch by batch in the order of the batches, each in chunks,
 /// in `seq` order), then the assignments, then the App Store Connect resources (each in chunks,
-/// in `id` order), then the resolved price points (in chunks, in `id` order). A call that throws stops the stream, and the read throws that error.
+/// in `id` order), then the resolved price points (in chunks, in `id` order). A call that throws
+/// stops the stream, and the read throws that error.
 package protocol LedgerRowSink: AnyObject {
     func apps(_ rows: [LedgerRow.App]) async throws
     func campaigns(_ rows: [LedgerRow.Campaign]) async throws
