@@ -22,7 +22,9 @@ import PostgresNIO
 /// A claim is one statement, in a transaction of its own: the function `offerkit_claim_code` of
 /// the ledger's schema (see ``PostgresLedgerSchema``), which locks one of the batch's code lanes
 /// with `FOR UPDATE SKIP LOCKED` (claims at the same moment take other lanes instead of waiting),
-/// checks the code's row against its digest, and records the assignment.
+/// checks the code's row against its digest, and records the assignment. The call is a prepared
+/// statement (``ClaimStatement``), and it runs on the event loop of its connection
+/// (``EventLoopTaskExecutor``).
 ///
 /// ## Durability
 ///
@@ -109,15 +111,14 @@ package final class PostgresLedgerStore: LedgerStore {
         let operation = "claim a code of offer \"\(request.scope.offer)\""
         do {
             return try await connector.withConnection(operation) { connection in
-                let scope = request.scope
-                let query: PostgresQuery = """
-                    SELECT r_outcome, r_batch, r_seq, r_code, r_channel, r_assigned_at FROM offerkit_claim_code(
-                        \(scope.campaign), \(scope.offer), \(scope.environment.rawValue), \(request.recipient),
-                        \(request.channel.rawValue), \(LedgerTimestamp.text(request.assignedAt)), \(request.revision),
-                        \(request.batchIds), \(request.shared))
-                    """
-                let rows = try await connection.query(query, logger: logger).collect()
-                guard let row = rows.first else { return .exhausted }
+                let row = try await withTaskExecutorPreference(EventLoopTaskExecutor(connection.eventLoop)) {
+                    var rows = try await connection.execute(ClaimStatement(request: request), logger: logger)
+                        .makeAsyncIterator()
+                    guard let row = try await rows.next() else { return nil as PostgresRow? }
+                    while try await rows.next() != nil {}
+                    return row
+                }
+                guard let row else { return .exhausted }
                 var values = try PostgresValues.values(row)
                 guard case .text(let outcome) = values.removeFirst() else { return .exhausted }
                 switch outcome {

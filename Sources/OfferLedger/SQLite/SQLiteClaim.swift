@@ -24,21 +24,35 @@ enum SQLiteClaim {
     static func commit(_ requests: [ClaimRequest], db: Database, path: String) throws
         -> [Result<ClaimOutcome, any Error>]
     {
-        try db.execute(sql: "BEGIN IMMEDIATE")
+        // Statements prepared once per connection (parsing them again cost a tenth of the SQL's
+        // time per claim, one claim at a time); a group of one needs no savepoint: its failure
+        // leaves nothing to keep.
+        func run(_ sql: String) throws { try db.cachedStatement(sql: sql).execute() }
+        try run("BEGIN IMMEDIATE")
         var results: [Result<ClaimOutcome, any Error>] = []
         do {
-            for request in requests {
-                try db.execute(sql: "SAVEPOINT claim")
+            if requests.count == 1 {
                 do {
-                    results.append(.success(try claim(request, db: db, path: path)))
-                    try db.execute(sql: "RELEASE claim")
+                    results.append(.success(try claim(requests[0], db: db, path: path)))
                 } catch {
-                    try db.execute(sql: "ROLLBACK TO claim")
-                    try db.execute(sql: "RELEASE claim")
-                    results.append(.failure(SQLiteLedgerStore.translate(error, path: path, operation: "claim a code")))
+                    try run("ROLLBACK")
+                    return [.failure(SQLiteLedgerStore.translate(error, path: path, operation: "claim a code"))]
+                }
+            } else {
+                for request in requests {
+                    try run("SAVEPOINT claim")
+                    do {
+                        results.append(.success(try claim(request, db: db, path: path)))
+                        try run("RELEASE claim")
+                    } catch {
+                        try run("ROLLBACK TO claim")
+                        try run("RELEASE claim")
+                        results.append(
+                            .failure(SQLiteLedgerStore.translate(error, path: path, operation: "claim a code")))
+                    }
                 }
             }
-            try db.execute(sql: "COMMIT")
+            try run("COMMIT")
         } catch {
             if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK") }
             throw error
