@@ -249,6 +249,10 @@ def main():
     # commits them in groups: those rows show what a busy service gets, without a target.
     sqlite_eight = [claim_rate(c) for c in claims if c["backend"] == "sqlite" and c["clients"] == 8
                     and c.get("tasks", 1) == 1]
+    # The floor under SQLite's one-at-a-time row: the claim's statements in a bare loop of Python's sqlite3.
+    floor = claim_rate(json.loads((directory / "claims-floor.json").read_text()))
+    row("claims, the SQLite claim's statements in a bare loop (Python's sqlite3, one at a time, same pragmas; "
+        "Benchmarks/sqlite_claim_floor.py)", f"{floor:,.0f}/s", "1.00× (floor)", "", "")
     for claim in claims:
         if claim["duplicates"]:
             fail(f"{claim['duplicates']} codes went to two recipients ({claim})")
@@ -260,11 +264,14 @@ def main():
         if backend == "postgres" and clients == 8 and tasks == 1:
             floor = max([3000] + sqlite_eight)
             target, met = "≥ 3,000/s and ≥ the SQLite 8-process row", verdict(per_second >= floor)
+        ratio = "0 duplicates"
+        if backend == "sqlite" and clients == 1 and tasks == 1:
+            ratio += f"; {per_second / floor:.2f}× the bare loop"
         where = "SQLite (WAL, synchronous FULL)" if backend == "sqlite" else (
             f"PostgreSQL 15 on loopback (fsync/synchronous_commit {arguments.postgres_settings})")
         under_way = "one claim at a time" if tasks == 1 else f"{tasks} claims under way"
         row(f"claims, {clients} client process{'es' if clients > 1 else ''} ({under_way} each), {where}",
-            f"{per_second:,.0f}/s ({claim['claims']:,} in {claim['seconds']:.2f} s)", "0 duplicates", target, met)
+            f"{per_second:,.0f}/s ({claim['claims']:,} in {claim['seconds']:.2f} s)", ratio, target, met)
     seconds_text, kilobytes = (directory / "export.time").read_text().split()
     export_mb = int(kilobytes) * 1024 / 1e6
     row(f"`codes export --recipients`, {arguments.export_codes:,} recipients assigned and written (SQLite)",
