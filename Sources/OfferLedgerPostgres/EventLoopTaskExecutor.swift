@@ -9,6 +9,11 @@ import NIOCore
 /// claims/s (6 runs) to 3,160–3,810/s (8 runs); one process uses 18 % less CPU per claim and
 /// wakes its event loop 3 times per claim instead of 4. Nothing that runs here blocks: the event
 /// loop only sends, receives and resumes.
+///
+/// A job given to a loop that has shut down would never run (NIO drops it), and its task would
+/// wait for ever: the ledger's `PostgresClient` runs on postgres-nio's default group, NIO's
+/// singleton, which is never shut down. (`OfferService` has a type of the same few lines for
+/// its batches; that module does not link postgres-nio, nor this one Hummingbird.)
 final class EventLoopTaskExecutor: TaskExecutor {
     let eventLoop: any EventLoop
 

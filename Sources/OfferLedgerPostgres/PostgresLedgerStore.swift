@@ -111,12 +111,21 @@ package final class PostgresLedgerStore: LedgerStore {
         let operation = "claim a code of offer \"\(request.scope.offer)\""
         do {
             return try await connector.withConnection(operation) { connection in
-                let row = try await withTaskExecutorPreference(EventLoopTaskExecutor(connection.eventLoop)) {
-                    var rows = try await connection.execute(ClaimStatement(request: request), logger: logger)
-                        .makeAsyncIterator()
-                    guard let row = try await rows.next() else { return nil as PostgresRow? }
-                    while try await rows.next() != nil {}
-                    return row
+                let row: PostgresRow?
+                do {
+                    row = try await withTaskExecutorPreference(EventLoopTaskExecutor(connection.eventLoop)) {
+                        var rows = try await connection.execute(ClaimStatement(request: request), logger: logger)
+                            .makeAsyncIterator()
+                        guard let row = try await rows.next() else { return nil as PostgresRow? }
+                        while try await rows.next() != nil {}
+                        return row
+                    }
+                } catch let error as PSQLError where error.code == .server && !Self.isRecipientRace(error) {
+                    // postgres-nio remembers a failed prepare for the connection's life (every later
+                    // claim on it would fail the same way, say after the claim function was away
+                    // while a schema was restored): the pool makes a new connection instead.
+                    try? await connection.close()
+                    throw error
                 }
                 guard let row else { return .exhausted }
                 var values = try PostgresValues.values(row)
@@ -129,15 +138,19 @@ package final class PostgresLedgerStore: LedgerStore {
                 default: return .exhausted
                 }
             }
-        } catch let error as PSQLError
-            where error.serverInfo?[.sqlState] == "23505"
-            && error.serverInfo?[.constraintName]?.hasSuffix("recipient_key") == true
-        {
+        } catch let error as PSQLError where Self.isRecipientRace(error) {
             // A claim of the same recipient committed first: it holds its code now.
             return .raced
         } catch {
             throw translate(error, operation: operation)
         }
+    }
+
+    /// Whether `error` is the unique index of the recipient refusing a claim: a claim of the same
+    /// recipient committed first.
+    static func isRecipientRace(_ error: PSQLError) -> Bool {
+        error.serverInfo?[.sqlState] == "23505"
+            && error.serverInfo?[.constraintName]?.hasSuffix("recipient_key") == true
     }
 
     /// PostgreSQL keeps its pages and indexes consistent itself (its `amcheck` extension checks

@@ -130,4 +130,22 @@ struct PostgresLedgerDamageTests {
             await #expect(throws: LedgerError.notALedger(path: other.description)) { try await Self.open(other) }
         }
     }
+
+    /// A claim prepares its statement once per connection (postgres-nio remembers a failed
+    /// prepare for the connection's life): a claim that fails while the claim function is away
+    /// (a schema being restored) must not leave a connection that fails every later claim.
+    @Test func claimsWorkAgainOnceTheClaimFunctionIsBack() async throws {
+        try await Self.withRecorded { ledger, _ in
+            let scope = AssignmentScope(campaign: "winter", offer: "W", today: CalendarDate("2027-01-20")!)
+            let signature = "(TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, BIGINT, BIGINT[], BOOLEAN)"
+            try await ledger.store.executeUnchecked(
+                "ALTER FUNCTION offerkit_claim_code\(signature) RENAME TO offerkit_claim_code_away")
+            await #expect(throws: LedgerError.self) { _ = try await ledger.claim(recipient: "early", scope: scope) }
+            try await ledger.store.executeUnchecked(
+                "ALTER FUNCTION offerkit_claim_code_away\(signature) RENAME TO offerkit_claim_code")
+            for recipient in ["first", "second", "third"] {
+                #expect(try await ledger.claim(recipient: recipient, scope: scope).isNew)
+            }
+        }
+    }
 }

@@ -35,7 +35,8 @@ enum SQLiteClaim {
                 do {
                     results.append(.success(try claim(requests[0], db: db, path: path)))
                 } catch {
-                    try run("ROLLBACK")
+                    // SQLite may have rolled back already (a full disk, an I/O error).
+                    if db.isInsideTransaction { try run("ROLLBACK") }
                     return [.failure(SQLiteLedgerStore.translate(error, path: path, operation: "claim a code"))]
                 }
             } else {
@@ -45,6 +46,8 @@ enum SQLiteClaim {
                         results.append(.success(try claim(request, db: db, path: path)))
                         try run("RELEASE claim")
                     } catch {
+                        // SQLite rolled the whole transaction back itself: the group's claims are gone.
+                        guard db.isInsideTransaction else { throw error }
                         try run("ROLLBACK TO claim")
                         try run("RELEASE claim")
                         results.append(
