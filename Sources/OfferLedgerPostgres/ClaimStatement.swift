@@ -4,8 +4,8 @@ import PostgresNIO
 
 /// A claim (``ClaimRequest``) as a prepared statement: the call of `offerkit_claim_code`, parsed
 /// and planned once per connection of the pool; each claim then sends only its values. Sent as
-/// a new statement each time, parsing and planning the call took a tenth of the server's time
-/// per claim (8 processes claiming at once), and describing its result a share of the client's.
+/// a new statement each time, parsing and planning the call took about a tenth of the server's
+/// time per claim (a profile of 8 processes claiming at once).
 ///
 /// The function is found through the connection's `search_path` (the ledger's schema) when a
 /// connection first prepares the statement: each ledger has a pool of its own.

@@ -24,9 +24,8 @@ enum SQLiteClaim {
     static func commit(_ requests: [ClaimRequest], db: Database, path: String) throws
         -> [Result<ClaimOutcome, any Error>]
     {
-        // Statements prepared once per connection (parsing them again cost a tenth of the SQL's
-        // time per claim, one claim at a time); a group of one needs no savepoint: its failure
-        // leaves nothing to keep.
+        // Statements prepared once per connection rather than parsed again for every group; a
+        // group of one needs no savepoint: its failure leaves nothing to keep.
         func run(_ sql: String) throws { try db.cachedStatement(sql: sql).execute() }
         try run("BEGIN IMMEDIATE")
         var results: [Result<ClaimOutcome, any Error>] = []
