@@ -3,7 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "OfferKit",
-    platforms: [.macOS(.v14)],
+    // macOS 15: the service and the PostgreSQL claim use task executors (`TaskExecutor`,
+    // `withTaskExecutorPreference`), and the tests Synchronization's `Mutex`.
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "OfferSigning", targets: ["OfferSigning"]),
         .library(name: "OfferCodes", targets: ["OfferCodes"]),

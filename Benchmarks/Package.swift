@@ -5,7 +5,7 @@ import PackageDescription
 
 let package = Package(
     name: "OfferKitBenchmarks",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "OfferKit", path: ".."),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),

@@ -11,7 +11,7 @@ import PackageDescription
 
 let package = Package(
     name: "OfferKitClientTests",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "OfferKit", path: "../.."),
         .package(name: "OfferKitClient", path: "../swift"),
