@@ -23,10 +23,26 @@ public final class AppStoreConnectStandIn: @unchecked Sendable {
     public struct Products: Sendable {
         public var subscriptions: [String]
         public var inAppPurchases: [String]
+        /// The product ID of each id that has one here: what `GET /v1/subscriptions/{id}` and
+        /// `GET /v2/inAppPurchases/{id}` answer (`codes apply` checks the campaign's against it).
+        public var productIds: [String: String]
 
-        public init(subscriptions: [String] = [], inAppPurchases: [String] = []) {
+        public init(subscriptions: [String] = [], inAppPurchases: [String] = [], productIds: [String: String] = [:]) {
             self.subscriptions = subscriptions
             self.inAppPurchases = inAppPurchases
+            self.productIds = productIds
+        }
+
+        /// `--products`: a kind's ids as a list when none has a product ID, or as {"id": "productId"}
+        /// when every one has (some but not all is a mistake of the test).
+        var json: [String: Any] {
+            func kind(_ ids: [String]) -> Any {
+                let named = ids.filter { productIds[$0] != nil }
+                if named.isEmpty { return ids }
+                precondition(named.count == ids.count, "give a product ID for every id of a kind, or for none: \(ids)")
+                return Dictionary(uniqueKeysWithValues: ids.map { ($0, productIds[$0]!) })
+            }
+            return ["subscriptions": kind(subscriptions), "inAppPurchases": kind(inAppPurchases)]
         }
     }
 
@@ -113,9 +129,7 @@ public final class AppStoreConnectStandIn: @unchecked Sendable {
     public static func start(
         products: Products, individual: Bool = false, today: String? = nil, extraArguments: [String] = []
     ) async throws -> AppStoreConnectStandIn {
-        let json = try JSONSerialization.data(
-            withJSONObject: ["subscriptions": products.subscriptions, "inAppPurchases": products.inAppPurchases],
-            options: [.sortedKeys])
+        let json = try JSONSerialization.data(withJSONObject: products.json, options: [.sortedKeys])
         return try await launch(
             ["--products", String(decoding: json, as: UTF8.self)], individual: individual, today: today,
             extraArguments: extraArguments)

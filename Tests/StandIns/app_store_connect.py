@@ -181,8 +181,12 @@ LOOKUPS = {
     "/v2/inAppPurchases/{id}/pricePoints": "inAppPurchasePricePoints",
 }
 
-# The offer operations of the `subscription_offers` set the stand-in serves (with the look-ups, all it loads of
-# that set's paths: the set's other operations answer 404 as any other path).
+# The products themselves (GETs of the `subscription_offers` set): `codes apply` reads each product's `productId`
+# before it creates offers. path template -> the collection, whose ids are `products`.
+PRODUCT_READS = {"/v1/subscriptions/{id}": "subscriptions", "/v2/inAppPurchases/{id}": "inAppPurchases"}
+
+# The offer operations of the `subscription_offers` set the stand-in serves (with the look-ups and the product
+# reads, all it loads of that set's paths: the set's other operations answer 404 as any other path).
 SUBSCRIPTION_OFFER_OPERATIONS = (
     ("post", "/v1/subscriptionPromotionalOffers"), ("get", "/v1/subscriptionPromotionalOffers/{id}"),
     ("get", "/v1/subscriptionPromotionalOffers/{id}/prices"), ("get", "/v1/subscriptions/{id}/promotionalOffers"),
@@ -284,6 +288,7 @@ class Catalog:
         self.apps, self.group_subscriptions, self.app_groups, self.app_purchases = [], {}, {}, {}
         self.subscription_ids, self.purchase_ids, seen = [], [], set()
         self.group_of, self.period_of = {}, {}  # subscription id -> its group's id, its subscriptionPeriod
+        self.product_attributes = {}            # product id -> its attributes (productId, name, ...)
         self._points = {}                       # (product id, point id) -> price point, made on first use
 
         def entry(value, where, fields, type_):
@@ -306,12 +311,14 @@ class Catalog:
                     members.append(entry(subscription, f"{where}.subscriptionGroups[{g}].subscriptions[{i}]",
                                          self.SUBSCRIPTION_FIELDS, "subscriptions"))
                     self.subscription_ids.append(subscription["id"])
+                    self.product_attributes[subscription["id"]] = members[-1]["attributes"]
                     self.group_of[subscription["id"]] = group["id"]
                     self.period_of[subscription["id"]] = members[-1]["attributes"].get("subscriptionPeriod")
             purchases = self.app_purchases.setdefault(app["id"], [])
             for i, purchase in enumerate(self._array(app, "inAppPurchases", where)):
                 purchases.append(entry(purchase, f"{where}.inAppPurchases[{i}]", self.PURCHASE_FIELDS, "inAppPurchases"))
                 self.purchase_ids.append(purchase["id"])
+                self.product_attributes[purchase["id"]] = purchases[-1]["attributes"]
         prices = document.get("prices", {})
         if not isinstance(prices, dict):
             raise ValueError("prices must be an object of territories")
@@ -695,15 +702,25 @@ class StandIn(standin_support.StandInApp):
         self.routes = Routes(paths)
         self.verifier = verifier
         self.catalog = Catalog({"apps": [], "prices": {}} if catalog is None else catalog)
-        self.products = {"subscriptions": list(products.get("subscriptions", [])),
-                         "inAppPurchases": list(products.get("inAppPurchases", []))}
+        # Each kind's ids, and the product ID of those given as {"id": "productId"} or in the catalog.
+        self.products = {"subscriptions": [], "inAppPurchases": []}
+        self.product_ids = {}
+        for key in self.products:
+            given = products.get(key, [])
+            self.products[key] = list(given)
+            if isinstance(given, dict):
+                self.product_ids.update({id_: value for id_, value in given.items() if isinstance(value, str)})
         for key, ids in self.catalog.products().items():
             self.products[key] += [id_ for id_ in ids if id_ not in self.products[key]]
+        for id_, attributes in self.catalog.product_attributes.items():
+            if "productId" in attributes:
+                self.product_ids.setdefault(id_, attributes["productId"])
         self.accept_opaque_price_points = accept_opaque_price_points
         self.verbose = verbose
         self.startup_today = today
         self.base_url = "http://127.0.0.1"
         self.lock = threading.Lock()
+        self._written = threading.local()  # per handler thread: the log entry of the request it handles
         self.rng = random.SystemRandom()
         self.reset()
 
@@ -804,6 +821,7 @@ class StandIn(standin_support.StandInApp):
     def _handle_api(self, method, path, query, headers, body):
         """Answers one request outside `/_standin/`; only `/v1` and `/v2` requests are faulted."""
         now = time.time()
+        self._written.entry = None  # the log entry of this request, once `_log_write` makes it
         api = path.startswith("/v1/") or path.startswith("/v2/")
         template = self.routes.template_of(method, path) if api else "(unknown path)"
         fault = self._pick_fault(method, path, template, faultable=api)
@@ -860,6 +878,8 @@ class StandIn(standin_support.StandInApp):
             params = self._query(route, query)
             if route.template in LOOKUPS:
                 return self._lookup(route, path, params, id_)
+            if route.template in PRODUCT_READS:
+                return self._product(route, path, params, id_)
             if route.request_schema:
                 document = self._request_document(route, headers, body)
                 if method == "POST":
@@ -1640,6 +1660,29 @@ class StandIn(standin_support.StandInApp):
             body["included"] = included
         return self._json_reply(200, body, route.success_schema)
 
+    def _product(self, route, path, params, id_):
+        """One of the app's products (`GET /v1/subscriptions/{id}`, `GET /v2/inAppPurchases/{id}`): its productId
+        (given with `--products` as {"id": "productId"}, from `--products-from-campaign`, or the catalog's) and
+        the catalog's other attributes; `fields[…]` keeps the attributes named. 404 for an id not among
+        `products`. A product given by id alone has no productId here: a client that needs one sees it missing."""
+        collection = PRODUCT_READS[route.template]
+        if id_ not in self.products[collection]:
+            raise not_found(collection, id_)
+        attributes = dict(self.catalog.product_attributes.get(id_, {}))
+        if id_ in self.product_ids:
+            attributes["productId"] = self.product_ids[id_]
+        else:
+            attributes.pop("productId", None)
+        fields = params.get(f"fields[{collection}]")
+        if fields is not None:
+            wanted = set(fields.split(","))
+            attributes = {name: value for name, value in attributes.items() if name in wanted}
+        version = "v2" if collection == "inAppPurchases" else "v1"
+        body = {"data": {"type": collection, "id": id_, "attributes": attributes,
+                         "links": {"self": f"{self.base_url}/{version}/{collection}/{id_}"}},
+                "links": {"self": f"{self.base_url}{path}"}}
+        return self._json_reply(200, body, route.success_schema)
+
     def _lookup(self, route, path, params, id_):
         """A look-up list of the catalog (`--catalog`): apps, an app's subscription groups and in-app purchases,
         a group's subscriptions, a product's price points (`filter[territory]`, `include=territory`)."""
@@ -1859,18 +1902,25 @@ class StandIn(standin_support.StandInApp):
         return reply
 
     def _log_write(self, method, path, status, outcome, resource):
-        """Appends to the log of POSTs and PATCHes."""
+        """Appends to the log of POSTs and PATCHes, and remembers the entry as this thread's request's."""
+        entry = {"method": method, "path": path, "status": status, "outcome": outcome,
+                 "type": resource.kind.type if resource else None, "id": resource.id if resource else None}
         with self.lock:
-            self.posts.append({"seq": len(self.posts) + 1, "method": method, "path": path, "status": status,
-                               "outcome": outcome, "type": resource.kind.type if resource else None,
-                               "id": resource.id if resource else None})
+            entry = {"seq": len(self.posts) + 1, **entry}
+            self.posts.append(entry)
+        self._written.entry = entry
 
     def _relabel(self, method, path, note):
-        """Notes a fault's effect on the logged POST or PATCH."""
+        """Notes a fault's effect on the logged POST or PATCH: this request's entry (each request is handled on a
+        thread of its own), not the newest of its path, which may be a concurrent request's."""
         if method not in ("POST", "PATCH"):
             return
+        entry = getattr(self._written, "entry", None)
         with self.lock:
-            standin_support.relabel_last(self.posts, method, path, note)
+            if entry is not None and entry["method"] == method and entry["path"] == path:
+                entry["outcome"] += f"; {note}"
+            else:
+                standin_support.relabel_last(self.posts, method, path, note)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1910,9 +1960,10 @@ def read_json(path, what):
 
 
 def products_from_campaign(campaign):
-    """{"subscriptions": [...], "inAppPurchases": [...]} from a campaign file's offers[].product and the
-    subscriptions of its promotionalOffers, introductoryOffers and winBackOffers."""
-    products = {"subscriptions": [], "inAppPurchases": []}
+    """{"subscriptions": {id: productId}, "inAppPurchases": {id: productId}} from a campaign file's
+    offers[].product and the subscriptions of its promotionalOffers, introductoryOffers and winBackOffers (the first
+    productId the campaign gives a product; None when it gives none)."""
+    products = {"subscriptions": {}, "inAppPurchases": {}}
     campaign = campaign if isinstance(campaign, dict) else {}
     for member, holder in (("offers", "product"), ("promotionalOffers", "subscription"),
                            ("introductoryOffers", "subscription"), ("winBackOffers", "subscription")):
@@ -1923,7 +1974,8 @@ def products_from_campaign(campaign):
             subscription = holder == "subscription" or product.get("type") == "AUTO_RENEWABLE_SUBSCRIPTION"
             key = "subscriptions" if subscription else "inAppPurchases"
             if product["id"] not in products[key]:
-                products[key].append(product["id"])
+                product_id = product.get("productId")
+                products[key][product["id"]] = product_id if isinstance(product_id, str) else None
     return products
 
 
@@ -1937,7 +1989,8 @@ def parse_arguments(argv):
     parser.add_argument("--key-id", required=True, help="the kid tokens must carry")
     parser.add_argument("--issuer-id", help="the iss tokens must carry (team keys)")
     parser.add_argument("--individual", action="store_true", help="individual key: sub = user, no iss")
-    parser.add_argument("--products", help='JSON {"subscriptions": [ids], "inAppPurchases": [ids]}')
+    parser.add_argument("--products", help='JSON {"subscriptions": [ids], "inAppPurchases": [ids]}, or '
+                        '{"id": "productId", ...} in place of a list (the productId GET /v1/subscriptions/{id} answers)')
     parser.add_argument("--products-from-campaign", help="derive --products from a campaign file")
     parser.add_argument("--catalog", help="JSON file of apps, subscription groups, subscriptions, in-app purchases "
                         "and prices the look-ups list (their products are the app's products too)")
@@ -1979,7 +2032,8 @@ def build(arguments):
         offer_paths = read_json(offers_file, "paths file").get("paths")
         if not isinstance(offer_paths, dict):
             fail(f"{offers_file} has no top-level \"paths\" object")
-        for method, template in [("get", template) for template in LOOKUPS] + list(SUBSCRIPTION_OFFER_OPERATIONS):
+        for method, template in [("get", template) for template in list(LOOKUPS) + list(PRODUCT_READS)] \
+                + list(SUBSCRIPTION_OFFER_OPERATIONS):
             if method in offer_paths.get(template, {}):
                 paths.setdefault(template, {})[method] = offer_paths[template][method]
     catalog = read_json(arguments.catalog, "catalog") if arguments.catalog else None
@@ -1989,8 +2043,11 @@ def build(arguments):
         except ValueError as error:
             fail(f"--products is not JSON: {error}")
         if not isinstance(products, dict) or set(products) - {"subscriptions", "inAppPurchases"} or not all(
-                isinstance(ids, list) and all(isinstance(i, str) for i in ids) for ids in products.values()):
-            fail('--products must be {"subscriptions": ["id", ...], "inAppPurchases": ["id", ...]}')
+                (isinstance(ids, list) and all(isinstance(i, str) for i in ids))
+                or (isinstance(ids, dict) and all(isinstance(p, str) for p in ids.values()))
+                for ids in products.values()):
+            fail('--products must be {"subscriptions": ["id", ...], "inAppPurchases": ["id", ...]}, or with '
+                 '{"id": "productId", ...} in place of a list')
     elif arguments.products_from_campaign:
         products = products_from_campaign(read_json(arguments.products_from_campaign, "campaign"))
     else:

@@ -291,6 +291,25 @@ class StartupTests(unittest.TestCase):
         finally:
             standin.stop()
 
+    def test_product_ids_given_with_the_products_or_from_a_campaign(self):
+        cases = [
+            ("given", lambda: StandIn(products={"subscriptions": {"6450000001": "com.example.given"},
+                                                "inAppPurchases": []}), "com.example.given"),
+            ("from the campaign", lambda: StandIn("--products-from-campaign", CAMPAIGN),
+             "com.example.offerkit.monthly"),
+            ("by id alone", lambda: StandIn(products={"subscriptions": ["6450000001"], "inAppPurchases": []}), None),
+        ]
+        for name, start, expected in cases:
+            with self.subTest(name):
+                standin = start()
+                try:
+                    answer = standin.request("GET", "/v1/subscriptions/6450000001")
+                    self.assertEqual(answer.status, 200, answer)
+                    self.assertEqual(answer.json["data"]["attributes"].get("productId"), expected)
+                    self.assertEqual(standin.state()["products"]["subscriptions"][0], "6450000001")
+                finally:
+                    standin.stop()
+
     def test_products_from_a_campaign_of_subscription_offers(self):
         standin = StandIn("--products-from-campaign", SUBSCRIPTION_OFFERS_CAMPAIGN)
         try:
@@ -889,6 +908,23 @@ class LookupTests(StandInTestCase):
             ("6450000009", "CONSUMABLE"), ("6450000010", "NON_CONSUMABLE"), ("6450000011", "NON_RENEWING_SUBSCRIPTION")])
         self.assertTrue(purchases[0]["links"]["self"].endswith("/v2/inAppPurchases/6450000009"))
 
+    def test_a_product_by_id_with_its_product_id(self):
+        answer = self.s.request("GET", "/v1/subscriptions/6450000001")
+        self.assertEqual(answer.status, 200, answer)
+        self.assertEqual(answer.json["data"]["type"], "subscriptions")
+        self.assertEqual(answer.json["data"]["attributes"]["productId"], "com.example.offerkit.monthly")
+        self.assertEqual(answer.json["data"]["attributes"]["subscriptionPeriod"], "ONE_MONTH")
+        only = self.s.request("GET", "/v2/inAppPurchases/6450000010?fields%5BinAppPurchases%5D=productId")
+        self.assertEqual(only.status, 200, only)
+        self.assertEqual(only.json["data"]["attributes"], {"productId": "com.example.offerkit.pro"})
+        self.assertTrue(only.json["data"]["links"]["self"].endswith("/v2/inAppPurchases/6450000010"))
+        self.assertError(self.s.request("GET", "/v1/subscriptions/6450000010"), 404, "NOT_FOUND")
+        self.assertError(self.s.request("GET", "/v2/inAppPurchases/6459999999"), 404, "NOT_FOUND")
+        self.assertEqual(self.s.request("GET", "/v1/subscriptions/6450000001?include=prices").status, 501)
+        state = self.s.state()
+        self.assertEqual(state["requests"]["GET /v1/subscriptions/{id}"], 3)
+        self.assertEqual(state["responseSchemaFailures"], 0)
+
     def test_price_points_by_territory_with_their_currency(self):
         path = "/v1/subscriptions/6450000001/pricePoints"
         usa, pages, included = self.all_pages(path, "?filter%5Bterritory%5D=USA&include=territory&limit=15")
@@ -1486,7 +1522,7 @@ class SubscriptionOfferFaultTests(SubscriptionOfferTestCase):
         self.assertEqual(answer.headers["Allow"], "GET")
         self.assertError(self.s.request("PATCH", f"{PROMOTIONAL}/1", {}), 405, "METHOD_NOT_ALLOWED")
         self.assertError(self.s.request("GET", INTRODUCTORY), 405, "METHOD_NOT_ALLOWED")
-        self.assertError(self.s.request("GET", f"/v1/subscriptions/{SUBSCRIPTIONS[0]}"), 404, "NOT_FOUND")
+        self.assertError(self.s.request("GET", "/v1/apps/1234567890"), 404, "NOT_FOUND")
         self.assertError(self.s.request("GET", f"/v1/subscriptions/{SUBSCRIPTIONS[0]}/relationships/winBackOffers"),
                          404, "NOT_FOUND")
 
