@@ -13,6 +13,9 @@ import OfferSigning
 /// ## What a run does
 /// 1. Records the plan's resources in the ledger as `planned` (those not yet recorded), after
 ///    checking that no created resource was made from another body than the campaign now plans.
+///    Before it records them, checks for the offers still to create that each product has in App
+///    Store Connect the product identifier the campaign gives it (``ProductCheck``): a run whose
+///    campaign names another sends and records nothing.
 /// 2. For each offer in campaign order: creates it unless the ledger holds its id; then its
 ///    one-time-use batches (one after the other) and its custom codes (in parallel, at most
 ///    ``ConnectTransport/Settings/parallel`` requests in flight), each unless created. Then the
@@ -83,7 +86,9 @@ public struct ApplyRun: Sendable {
     /// Applies the plan (and fetches one-time-use codes). Returns the summary; a run that
     /// stopped early says why in ``ApplySummary/stoppedBy``.
     ///
-    /// - Throws: ``ConnectError/planChanged(resources:)`` (nothing sent) and ledger errors.
+    /// - Throws: ``ConnectError/planChanged(resources:)`` and
+    ///   ``ConnectError/productIdMismatch(paths:product:id:campaign:connect:)`` (nothing sent, nothing
+    ///   recorded), and ledger errors.
     public func run() async throws -> ApplySummary {
         try await whileLocked { try await applyPlan() }
     }
@@ -121,12 +126,28 @@ public struct ApplyRun: Sendable {
         let book = ResourceBook(ledger: ledger)
         let now = Date()
         let planned = requests.map { ConnectResource(planned: $0, campaign: campaign, now: now) }
-        try await book.load(planned, campaign: campaign.name)
+        try await book.read(planned, campaign: campaign.name)
         try await book.loadIdsInUse()
+        let pairs = Array(zip(requests, planned))
+        // The products of the offers still to create, checked before the plan is recorded: a
+        // refused campaign leaves the ledger as it was.
+        var pending: [PlannedRequest] = []
+        for (request, resource) in pairs where request.subject.kind == .offer {
+            let recorded = await book.resource(resource)
+            if recorded.state != .created || recorded.id == nil { pending.append(request) }
+        }
         counters.withLockedValue { $0.summary.planned = planned.count }
+        do {
+            try await ProductCheck(transport: transport).verify(ProductCheck.references(in: campaign, for: pending))
+        } catch let error as ConnectError {
+            if case .productIdMismatch = error { throw error }
+            // App Store Connect not reached, the key refused, the hour spent: the run stops as at
+            // any request, before it sent anything.
+            stop(error)
+        }
+        try await book.recordPlan()
         events(.progress(done: 0, total: planned.count))
 
-        let pairs = Array(zip(requests, planned))
         let byOffer = Dictionary(
             grouping: pairs.filter { $0.0.subject.offerKind == .offerCode }, by: { $0.0.subject.offerIndex })
         try await withThrowingTaskGroup(of: Void.self) { group in

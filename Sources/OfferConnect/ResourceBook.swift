@@ -12,12 +12,22 @@ actor ResourceBook {
 
     init(ledger: CodeLedger) { self.ledger = ledger }
 
+    /// The plan's resources that ``read(_:campaign:)`` found new or changed, to record as planned.
+    private var unrecorded: [ConnectResource] = []
+
     /// Reads what the ledger holds for the campaign and records the plan's new resources as
-    /// planned, in one transaction.
+    /// planned, in one transaction (``read(_:campaign:)``, then ``recordPlan()``).
+    func load(_ plan: [ConnectResource], campaign: String) async throws {
+        try await read(plan, campaign: campaign)
+        try await recordPlan()
+    }
+
+    /// Reads what the ledger holds for the campaign and checks the plan against it; records
+    /// nothing (``recordPlan()`` records the plan's new resources).
     ///
     /// - Throws: ``ConnectError/planChanged(resources:)`` when a created resource was made from
-    ///   another body than the plan's (nothing is recorded then), and ledger errors.
-    func load(_ plan: [ConnectResource], campaign: String) async throws {
+    ///   another body than the plan's, and ledger errors.
+    func read(_ plan: [ConnectResource], campaign: String) async throws {
         let recorded = try await ledger.connectResources(campaign: campaign)
         for resource in recorded { resources[resource.identity] = resource }
         var changed: [String] = []
@@ -44,9 +54,15 @@ actor ResourceBook {
             }
         }
         guard changed.isEmpty else { throw ConnectError.planChanged(resources: changed) }
-        let planned = new
+        unrecorded = new
+    }
+
+    /// Records the plan's new resources that ``read(_:campaign:)`` found, as planned, in one transaction.
+    func recordPlan() async throws {
+        let planned = unrecorded
         try await ledger.recordConnectResources(planned)
-        for resource in new { resources[resource.identity] = resource }
+        for resource in planned { resources[resource.identity] = resource }
+        unrecorded = []
     }
 
     /// The resource's current record.

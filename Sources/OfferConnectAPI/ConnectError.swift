@@ -1,4 +1,5 @@
 import Foundation
+import OfferCodes
 
 /// Why `codes apply`, `codes fetch`, `codes deactivate --apply` or `codes lookup` stopped. Messages never hold a
 /// token or key material.
@@ -25,6 +26,10 @@ public enum ConnectError: Error, Equatable, Sendable {
     case refused(request: String, errors: String)
     /// The campaign has no resource of that name (for `deactivate --apply`), or it was never created.
     case notCreated(what: String)
+    /// App Store Connect's `product` (`subscription` or `in-app purchase`) of id `id` has the
+    /// product identifier `connect`, while the campaign, at `paths`, gives it `campaign`: offers
+    /// would be created on one product and signed for another. Nothing was sent.
+    case productIdMismatch(paths: [String], product: String, id: String, campaign: String, connect: String)
 }
 
 extension ConnectError: LocalizedError {
@@ -62,6 +67,16 @@ extension ConnectError: LocalizedError {
         case .notCreated(let what):
             return "\(what) was not created in App Store Connect by `offerkit codes apply` (the ledger has no id "
                 + "for it); expected a resource that `codes apply` created."
+        case .productIdMismatch(let paths, let product, let id, let campaign, let connect):
+            let lookup = product == "subscription" ? "subscriptions" : "in-app-purchases"
+            // Both in full (up to 256 characters): two product IDs may differ only near their ends.
+            let ours = ProblemText.quoted(campaign, clippedAt: 256)
+            let theirs = ProblemText.quoted(connect, clippedAt: 256)
+            return "\(paths.joined(separator: ", ")) \(paths.count == 1 ? "is" : "are") \(ours), but App Store "
+                + "Connect's \(product) \(ProblemText.quoted(id)) has the product ID \(theirs): its offers would be "
+                + "created on one product and name another in apps and signatures, so no purchase of them could "
+                + "succeed. Nothing was sent; expected the id and product ID of one product (`offerkit codes lookup "
+                + "\(lookup)` lists both)."
         }
     }
 }

@@ -36,7 +36,7 @@ extension ExitStatus {
             case .invalidBaseURL: .usage
             case .notAuthorized: .credentials
             case .unreachable, .unexpectedAnswer, .lookupFailed, .hourlyLimitSpent: .io
-            case .planChanged, .notCreated, .refused: .invalidInput
+            case .planChanged, .notCreated, .refused, .productIdMismatch: .invalidInput
             }
         case let error as RetentionAPIError:
             switch error {

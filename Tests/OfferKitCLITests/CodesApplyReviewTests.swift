@@ -77,7 +77,7 @@ struct CodesApplyReviewTests {
                     "Another `offerkit codes apply` or `codes fetch` is working on campaign \"busy\" with this ledger; "
                         + "nothing was sent."), "\(refused)")
         }
-        #expect(untouched == 1, "the refused runs sent nothing")
+        #expect(untouched == 2, "the first run's product read and held POST; the refused runs sent nothing")
 
         let (finished, exited) = await first.finish(killAfter: 120)
         #expect(exited && finished.status == 0, "\(finished)")
@@ -388,7 +388,11 @@ struct CodesApplyReviewTests {
         #expect(result.status != 0, "\(result)")
         #expect(result.status == 5, "a lookup that cannot tell, or attempts spent: I/O\n\(result)")
         let requests = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-        #expect(requests.hasPrefix("POST /v1/inAppPurchaseOfferCodes\n"), "\(requests)")
+        #expect(
+            requests.hasPrefix(
+                "GET /v2/inAppPurchases/6450000010?fields%5BinAppPurchases%5D=productId\n"
+                    + "POST /v1/inAppPurchaseOfferCodes\n"), "the product's read (404 here), then the POST: \(requests)"
+        )
         #expect(requests.components(separatedBy: "POST ").count == 2, "one POST: \(requests)")
 
         let status = try await files.run("status", campaign, ["--format", "json"])
@@ -552,7 +556,11 @@ extension CodesApplyReviewTests {
     /// codes are ready at once.
     final class Bench {
         static let products = AppStoreConnectStandIn.Products(
-            subscriptions: ["6450000001"], inAppPurchases: ["6450000009", "6450000010", "6450000011"])
+            subscriptions: ["6450000001"], inAppPurchases: ["6450000009", "6450000010", "6450000011"],
+            productIds: [
+                "6450000001": "com.example.offerkit.monthly", "6450000009": "com.example.offerkit.gems100",
+                "6450000010": "com.example.offerkit.pro", "6450000011": "com.example.offerkit.seasonpass",
+            ])
         /// The demo key (a 0600 copy) as a team key: what the stand-in accepts.
         static let key = [
             "--key-file", DemoKey.privateCopy, "--key-id", DemoKey.keyId, "--issuer-id", DemoKey.issuerId,

@@ -309,6 +309,29 @@ struct CodesApplySubscriptionOffersTests {
     }
 
     @Test(
+        "Offers of a subscription named with another product's ID stop apply before anything is sent (exit 4)",
+        .enabled(reason) { await available })
+    func anotherProductIdIsNotSent() async throws {
+        let text = try Self.campaign(name: "offers-product-id").replacingOccurrences(
+            of: "com.example.offerkit.monthly", with: "com.example.offerkit.yearly")
+        let proof = try await ApplyProof(campaignText: text)
+        defer { proof.stop() }
+        try await #require(try proof.codes("generate").status == 0)
+        let run = try await proof.apply()
+        Expect.failure(
+            run, status: 4,
+            mentioning: [
+                "$.promotionalOffers[0].subscription.productId, $.introductoryOffers[0].subscription.productId, "
+                    + "$.winBackOffers[0].subscription.productId are \"com.example.offerkit.yearly\", but App Store "
+                    + "Connect's subscription \"6450000001\" has the product ID \"com.example.offerkit.monthly\"",
+                "Nothing was sent", "`offerkit codes lookup subscriptions` lists both",
+            ])
+        let state = try await proof.state()
+        #expect(state.posts.isEmpty, "\(state.posts)")
+        #expect(state.raw["requests"]?["GET /v1/subscriptions/{id}"]?.int == 1, "one read for the three offers")
+    }
+
+    @Test(
         "An applied promotional offer the campaign now plans differently stops apply before anything is sent (exit 4)",
         .enabled(reason) { await available })
     func aChangedOfferIsNotSent() async throws {

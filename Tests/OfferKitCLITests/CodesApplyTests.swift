@@ -64,8 +64,9 @@ struct CodesApplyTests {
         #expect(lines.count == 5, "\(apply)")
         let last = lines.last ?? ""
         #expect(
-            last.hasPrefix("  9 requests in ")
-                && last.hasSuffix(" s; rate limit: 3,491 of 3,500 requests left this hour"), "\(apply)")
+            last.hasPrefix("  11 requests in ")
+                && last.hasSuffix(" s; rate limit: 3,489 of 3,500 requests left this hour"),
+            "9 and a read of each of the 2 products: \(apply)")
 
         let ledger = try await fixture.ledgerResources()
         let ids = ledger.mapValues { $0["id"]?.string ?? "?" }
@@ -95,7 +96,7 @@ struct CodesApplyTests {
             #expect(item["action"]?.string == "none" && item["state"]?.string == "created", "\(item)")
             #expect(item["id"]?.string == ids[request], "\(item)")
         }
-        await #expect(try fixture.requestCount() == 9, "the dry runs after the run sent nothing either")
+        await #expect(try fixture.requestCount() == 11, "the dry runs after the run sent nothing either")
     }
 
     @Test(
@@ -253,7 +254,8 @@ struct CodesApplyTests {
         .enabled(Fixture.reason) { await Fixture.enabled })
     func refusedOfferSkipsItsCodes() async throws {
         // "Press" is of a product the app (as the stand-in knows it) does not have.
-        let fixture = try await Fixture(products: .init(inAppPurchases: ["6450000010"]))
+        let fixture = try await Fixture(
+            products: .init(inAppPurchases: ["6450000010"], productIds: ["6450000010": "com.example.offerkit.pro"]))
         defer { fixture.close() }
         let apply = try await fixture.connect("apply")
         #expect(apply.status == 4, "\(apply)")
@@ -292,6 +294,100 @@ struct CodesApplyTests {
         await #expect(try fixture.ledgerActive("Press") == true)
     }
 
+    @Test(
+        "A product ID that is not the product's in App Store Connect: exit 4, both named, nothing created",
+        .enabled(Fixture.reason) { await Fixture.enabled })
+    func productIdOfAnotherProductIsRefused() async throws {
+        // "Press" names in-app purchase 6450000011 with the product ID of 6450000010.
+        let fixture = try await Fixture(
+            products: .init(
+                inAppPurchases: ["6450000010", "6450000011"],
+                productIds: ["6450000010": "com.example.offerkit.pro", "6450000011": "com.example.offerkit.seasonpass"])
+        )
+        defer { fixture.close() }
+        let apply = try await fixture.connect("apply")
+        Expect.failure(
+            apply, status: 4,
+            mentioning: [
+                "$.offers[1].product.productId is \"com.example.offerkit.pro\", but App Store Connect's in-app purchase "
+                    + "\"6450000011\" has the product ID \"com.example.offerkit.seasonpass\"",
+                "Nothing was sent", "`offerkit codes lookup in-app-purchases` lists both",
+            ])
+        let state = try await fixture.state()
+        #expect(state["posts"]?.array?.isEmpty == true, "nothing created: \(state["posts"] ?? .null)")
+        #expect(state["requests"]?["GET /v2/inAppPurchases/{id}"]?.int == 2, "\(state["requests"] ?? .null)")
+        await #expect(try fixture.ledgerResources().isEmpty, "nothing recorded either")
+
+        // The campaign corrected: the run creates everything, and the next run reads no product again.
+        let corrected = ApplyFixture.twoOffers.replacingOccurrences(
+            of: #""id": "6450000011", "productId": "com.example.offerkit.pro""#,
+            with: #""id": "6450000011", "productId": "com.example.offerkit.seasonpass""#)
+        #expect(corrected != ApplyFixture.twoOffers)
+        try fixture.files.write(corrected, to: "campaign.json")
+        let again = try await fixture.connect("apply")
+        #expect(again.status == 0, "\(again)")
+        await #expect(try fixture.ledgerResources().values.allSatisfy { $0["state"]?.string == "created" })
+        let reads = try await fixture.state()["requests"]?["GET /v2/inAppPurchases/{id}"]?.int
+        let third = try await fixture.connect("apply")
+        #expect(third.status == 0, "\(third)")
+        #expect(try await fixture.state()["requests"]?["GET /v2/inAppPurchases/{id}"]?.int == reads)
+    }
+
+    @Test(
+        "Every offer created, a code not: the next run reads no product, a refused key (exit 3) or no App Store Connect (exit 5) stops at the code's POST, and the run after finishes",
+        .enabled(Fixture.reason) { await Fixture.enabled })
+    func offersCreatedThenTheirCodesCannotBeSent() async throws {
+        let fixture = try await Fixture()
+        defer { fixture.close() }
+        // One request at a time: the third custom code's POST (offer-2's, both offers created by then) is asked
+        // to wait longer than OfferKit waits.
+        try await fixture.standIn.setFaults(
+            #"{"script": [{"method": "POST", "pathPrefix": "/v1/inAppPurchaseOfferCodeCustomCodes", "skip": 2, "fault": "rate-limit", "retryAfter": 1000}]}"#
+        )
+        let partial = try await fixture.connect("apply", ["--parallel", "1"])
+        #expect(partial.status == 5, "\(partial)")
+        try await fixture.standIn.setFaults("{}")
+        let before = try await fixture.ledgerStates()
+        #expect(before["offer-2"]?.hasPrefix("created ") == true, "\(before)")
+        #expect(before["offer-2-custom-code-1"] == "planned -", "\(before)")
+        #expect(before.values.filter { $0.hasPrefix("created ") }.count == 6, "\(before)")
+        let requests = try await fixture.requestCount()
+
+        let refused = try await fixture.connect(
+            "apply",
+            credentials: [
+                "--key-file", DemoKey.privateCopy, "--key-id", DemoKey.keyId, "--issuer-id",
+                "11111111-2222-3333-4444-555555555555",
+            ])
+        #expect(refused.status == 3, "\(refused)")
+        #expect(refused.stdout.contains("  stopped: App Store Connect refused the API key (401): "), "\(refused)")
+        await #expect(try fixture.requestCount() == requests + 1, "the code's POST alone, no product read")
+        let posts = try await fixture.state()["posts"]?.array ?? []
+        #expect(posts.last?["path"]?.string == "/v1/inAppPurchaseOfferCodeCustomCodes", "\(posts)")
+
+        let stopped = try await AppStoreConnectStandIn.start(products: .init(inAppPurchases: ["6450000010"]))
+        let deadAddress = stopped.baseURL
+        await stopped.stopped()
+        let unreachable = try await fixture.connect("apply", ["--timeout", "1"], address: deadAddress)
+        #expect(unreachable.status == 5, "\(unreachable)")
+        // 6 attempts to create the code, or (when the request's deadline comes before the refused connection is
+        // reported, --timeout 1) 6 attempts of the lookup that an unknown outcome calls for; no product read.
+        #expect(
+            unreachable.stderr.hasPrefix("offerkit: App Store Connect could not be reached: 6 attempts ")
+                && !unreachable.stderr.contains("/v2/inAppPurchases/"), "\(unreachable)")
+        #expect(unreachable.stdout.contains("  stopped: App Store Connect could not be reached: "), "\(unreachable)")
+
+        let rerun = try await fixture.connect("apply")
+        #expect(rerun.status == 0, "\(rerun)")
+        #expect(
+            Fixture.line(rerun, startingWith: "  created")
+                == Fixture.counts(created: 1, alreadyThere: 6, refused: 0, skipped: 0, unfinished: 0), "\(rerun)")
+        let state = try await fixture.state()
+        #expect(state["creates"]?["inAppPurchaseOfferCodeCustomCodes"] == .int(3), "each code once")
+        #expect(state["repeatedCreates"] == .int(0))
+        #expect(state["requests"]?["GET /v2/inAppPurchases/{id}"]?.int == 2, "only the first run read the products")
+    }
+
     // MARK: Credentials
 
     @Test(
@@ -318,7 +414,8 @@ struct CodesApplyTests {
         let state = try await fixture.state()
         #expect(state["creates"] == .object([:]))
         #expect(state["tokenFailureReasons"] == .object(["iss": .int(1)]))
-        #expect(state["posts"]?.array?.count == 1, "nothing more was sent after the first 401")
+        #expect(state["posts"]?.array?.count == 0, "nothing was created")
+        await #expect(try fixture.requestCount() == 1, "nothing more was sent after the first 401 (a product's read)")
         let ledger = try await fixture.ledgerResources()
         #expect(ledger.count == 7 && ledger.values.allSatisfy { $0["state"]?.string == "planned" }, "\(ledger)")
     }
@@ -353,7 +450,8 @@ struct CodesApplyTests {
         try await fixture.standIn.configure(#"{"valuesNotReady": 1}"#)
         let apply = try await fixture.connect("apply", ["--verbose"])
         #expect(apply.status == 0, "\(apply)")
-        let pattern = /offerkit: (GET|POST) (\/v1\/[A-Za-z]+(\/[0-9]+\/values)?) (\d{3}) (\d+) ms/
+        let pattern =
+            /offerkit: (GET|POST) (\/v1\/[A-Za-z]+(\/[0-9]+\/values)?|\/v2\/inAppPurchases\/[0-9]+\?fields%5BinAppPurchases%5D=productId) (\d{3}) (\d+) ms/
         var requestLines: [(method: String, path: String, status: String)] = []
         for line in apply.stderr.split(separator: "\n").map(String.init) {
             if let match = line.wholeMatch(of: pattern) {
@@ -372,7 +470,10 @@ struct CodesApplyTests {
         #expect(requestLines.filter { $0.method == "POST" }.count == 7)
         #expect(
             requestLines.filter { $0.method == "GET" && $0.status == "404" }.count == 2, "values not ready once each")
-        #expect(requestLines.filter { $0.method == "GET" && $0.status == "200" }.count == 2)
+        #expect(requestLines.filter { $0.path.hasSuffix("/values") && $0.status == "200" }.count == 2)
+        #expect(
+            requestLines.filter { $0.path.hasPrefix("/v2/inAppPurchases/") }.map(\.status) == ["200", "200"],
+            "a read of each product before anything is created")
         #expect(state["valuesNotReadyAnswers"] == .int(2))
 
         // Error messages carry no secret either (ApplyFixture checks every run): a key App Store Connect refuses.
@@ -425,7 +526,12 @@ struct CodesApplyTests {
         let apply = try await fixture.connect("apply", address: fixture.standIn.baseURL + "/")
         #expect(apply.status == 0, "\(apply)")
         let requests = try await fixture.state()["requests"]?.object ?? [:]
-        #expect(requests.keys.allSatisfy { $0.hasPrefix("POST /v1/") || $0.hasPrefix("GET /v1/") }, "\(requests)")
+        #expect(
+            requests.keys.allSatisfy {
+                $0.hasPrefix("POST /v1/") || $0.hasPrefix("GET /v1/") || $0.hasPrefix("GET /v2/")
+            },
+            "\(requests)")
+        #expect(requests["POST /v1/inAppPurchaseOfferCodes"]?.int == 2, "\(requests)")
     }
 
     // MARK: Rate limits
@@ -446,7 +552,7 @@ struct CodesApplyTests {
                 == Fixture.counts(created: 20, alreadyThere: 0, refused: 0, skipped: 0, unfinished: 0), "\(apply)")
         let last = apply.output.split(separator: "\n").last.map(String.init) ?? ""
         let headroom = last.wholeMatch(
-            of: /\ \ 20 requests in \d+\.\d s; rate limit: (\d+) of 36,000 requests left this hour/)
+            of: /\ \ 21 requests in \d+\.\d s; rate limit: (\d+) of 36,000 requests left this hour/)
         #expect(headroom != nil, "\(apply)")
         #expect((headroom.flatMap { Int($0.1) } ?? 99) <= 10, "\(apply)")
         let state = try await fixture.state()
@@ -467,7 +573,7 @@ struct CodesApplyTests {
         #expect(
             Fixture.line(apply, startingWith: "  created")
                 == Fixture.counts(created: 7, alreadyThere: 0, refused: 0, skipped: 0, unfinished: 0), "\(apply)")
-        #expect(apply.stdout.contains("  10 requests in "), "one more request than without the 429: \(apply)")
+        #expect(apply.stdout.contains("  12 requests in "), "one more request than without the 429: \(apply)")
         let requestLines = apply.stderr.split(separator: "\n").filter { $0.hasPrefix("offerkit: POST") }
         #expect(requestLines.first?.hasPrefix("offerkit: POST /v1/inAppPurchaseOfferCodes 429 ") == true, "\(apply)")
         #expect(requestLines.dropFirst().first?.hasPrefix("offerkit: POST /v1/inAppPurchaseOfferCodes 201 ") == true)
@@ -664,10 +770,11 @@ struct CodesApplyTests {
         await stopped.stopped()
         let unreachable = try await fixture.connect("apply", ["--timeout", "1"], address: deadAddress)
         #expect(unreachable.status == 5, "\(unreachable)")
-        // 6 attempts to create the next resource, or (when the request's deadline comes before the refused
-        // connection is reported, --timeout 1) 6 attempts of the lookup that an unknown outcome calls for.
+        // 6 attempts to read the product of offer-2, the offer still to create (a run whose offers all exist
+        // reads none: offersCreatedThenTheirCodesCannotBeSent).
         #expect(
-            unreachable.stderr.hasPrefix("offerkit: App Store Connect could not be reached: 6 attempts "),
+            unreachable.stderr.hasPrefix(
+                "offerkit: App Store Connect could not be reached: 6 attempts of GET /v2/inAppPurchases/6450000011 "),
             "\(unreachable)")
         #expect(
             unreachable.stderr.hasSuffix(

@@ -5,9 +5,9 @@ package enum ProblemText {
     /// The longest value shown in a message; longer ones are clipped with "…".
     static let clipLength = 48
 
-    /// `"value"`, clipped to ``clipLength`` characters, with control characters escaped.
-    package static func quoted(_ value: String) -> String {
-        let clipped = value.count > clipLength ? String(value.prefix(clipLength)) + "…" : value
+    /// `"value"`, clipped to `limit` characters (``clipLength`` unless told), with control characters escaped.
+    package static func quoted(_ value: String, clippedAt limit: Int = clipLength) -> String {
+        let clipped = value.count > limit ? String(value.prefix(limit)) + "…" : value
         var text = "\""
         for scalar in clipped.unicodeScalars {
             if scalar.value < 0x20 || scalar.value == 0x7F {

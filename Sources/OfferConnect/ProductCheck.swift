@@ -1,0 +1,114 @@
+import OfferCodes
+import OfferConnectAPI
+import OfferJSON
+
+/// The check `codes apply` makes before it sends anything: each product whose offers are still to
+/// be created has, in App Store Connect, the product identifier the campaign gives it
+/// (`GET /v1/subscriptions/{id}` or `GET /v2/inAppPurchases/{id}`, asking for `productId` only).
+///
+/// App Store Connect creates an offer on the product its id names and never sees the product
+/// identifier, while an app, a promotional offer's signature and a Retention Messaging answer name
+/// the product identifier. A campaign whose two disagree would create offers on one product and
+/// sign them for another, and every purchase of them would fail: such a run sends nothing
+/// (``ConnectError/productIdMismatch(paths:product:id:campaign:connect:)``). A product App Store
+/// Connect does not have (`404`, or an id that is not one) is left to App Store Connect, which
+/// refuses its offers when they are created: they are recorded `failed` and the other offers go on.
+struct ProductCheck {
+    /// One product the campaign names, with the campaign paths of its product identifier.
+    struct Reference: Equatable {
+        var product: PricePointQuery.Product
+        var productId: String
+        var paths: [String]
+    }
+
+    let transport: ConnectTransport
+
+    /// The products of the offers `requests` create (their other resources are ignored), in
+    /// campaign order: one reference per product and product identifier (two offers that name one
+    /// product with two identifiers are two).
+    static func references(in campaign: Campaign, for requests: [PlannedRequest]) -> [Reference] {
+        var references: [Reference] = []
+        var seen: Set<String> = []
+        for request in requests where request.subject.kind == .offer {
+            let index = request.subject.offerIndex
+            let member = request.subject.offerKind.campaignMember
+            let product: PricePointQuery.Product
+            let productId: String
+            let path: String
+            switch request.subject.offerKind {
+            case .offerCode:
+                guard campaign.offers.indices.contains(index) else { continue }
+                let reference = campaign.offers[index].product
+                (product, productId, path) = (.init(reference), reference.productId, "$.\(member)[\(index)].product")
+            case .promotionalOffer, .introductoryOffer, .winBackOffer:
+                guard let terms = Self.terms(campaign, request.subject.offerKind, index) else { continue }
+                (product, productId, path) = (
+                    .subscription(id: terms.subscription.id), terms.subscription.productId,
+                    "$.\(member)[\(index)].subscription"
+                )
+            }
+            let fullPath = path + ".productId"
+            if let at = references.firstIndex(where: { $0.product == product && $0.productId == productId }) {
+                if seen.insert(fullPath).inserted { references[at].paths.append(fullPath) }
+                continue
+            }
+            seen.insert(fullPath)
+            references.append(Reference(product: product, productId: productId, paths: [fullPath]))
+        }
+        return references
+    }
+
+    private static func terms(_ campaign: Campaign, _ kind: CampaignOfferKind, _ index: Int)
+        -> SubscriptionOfferTerms?
+    {
+        switch kind {
+        case .offerCode: nil
+        case .promotionalOffer:
+            campaign.promotionalOffers.indices.contains(index) ? campaign.promotionalOffers[index].terms : nil
+        case .introductoryOffer:
+            campaign.introductoryOffers.indices.contains(index) ? campaign.introductoryOffers[index].terms : nil
+        case .winBackOffer: campaign.winBackOffers.indices.contains(index) ? campaign.winBackOffers[index].terms : nil
+        }
+    }
+
+    /// Reads each product's identifier, one product at a time, and throws for the first that
+    /// differs from the campaign's.
+    ///
+    /// - Throws: ``ConnectError/productIdMismatch(paths:product:id:campaign:connect:)``;
+    ///   ``ConnectError/unexpectedAnswer(request:what:)`` for an answer without a product
+    ///   identifier; what ``ConnectTransport``'s GET throws.
+    func verify(_ references: [Reference]) async throws {
+        for reference in references {
+            let id = reference.product.id
+            // Not one segment of a path: no such product (App Store Connect refuses its offers).
+            guard !id.isEmpty, id.utf8.count <= ConnectResource.maximumIdBytes, !id.allSatisfy({ $0 == "." })
+            else { continue }
+            let (collection, version) =
+                switch reference.product {
+                case .subscription: ("subscriptions", "v1")
+                case .inAppPurchase: ("inAppPurchases", "v2")
+                }
+            let path = "/\(version)/\(collection)/\(ConnectLister.percentEncode(id))"
+            let answer = try await transport.get(
+                path + ConnectLister.encode([("fields[\(collection)]", "productId")]), answerLimit: Self.answerLimit)
+            if answer.status == 404 { continue }
+            let request = "GET /\(version)/\(collection)/{id} (\(reference.product.noun) \(ProblemText.quoted(id)))"
+            guard answer.status == 200 else {
+                let detail = AppleErrorDetail.parse(status: answer.status, body: answer.body).first?.summary
+                throw ConnectError.unexpectedAnswer(request: request, what: detail ?? "\(answer.status)")
+            }
+            guard case .string(let found)? = (try? JSONValue.parse(answer.body))?["data"]?["attributes"]?["productId"]
+            else {
+                throw ConnectError.unexpectedAnswer(request: request, what: "no data.attributes.productId")
+            }
+            guard found == reference.productId else {
+                throw ConnectError.productIdMismatch(
+                    paths: reference.paths, product: reference.product.noun, id: id,
+                    campaign: reference.productId, connect: found)
+            }
+        }
+    }
+
+    /// The most bytes read of one product (its attributes alone are a few hundred).
+    static let answerLimit = 1 << 20
+}
