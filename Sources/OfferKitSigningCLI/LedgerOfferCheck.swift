@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// How `sign promotional-offer` and `sign legacy-promotional-offer` check `--offer-identifier`
 /// against a code ledger (`--ledger`): the full `offerkit` installs the check when it starts
@@ -10,25 +11,17 @@ package enum LedgerOfferCheck {
         @Sendable (_ ledger: String, _ bundleId: String, _ productId: String, _ offerIdentifier: String) async throws
         -> Void
 
-    private static let installed = Installed()
+    /// The installed check.
+    private static let installed = Mutex<Check?>(nil)
 
     /// Installs the check (the full `offerkit`, before it parses its arguments).
     package static func install(_ check: @escaping Check) {
-        installed.set(check)
-    }
-
-    /// The installed check, under a lock (an `NSLock`: `Synchronization.Mutex` needs macOS 15).
-    private final class Installed: @unchecked Sendable {
-        private let lock = NSLock()
-        private var check: Check?
-
-        func set(_ check: @escaping Check) { lock.withLock { self.check = check } }
-        func get() -> Check? { lock.withLock { check } }
+        installed.withLock { $0 = check }
     }
 
     /// Runs the installed check, or refuses `--ledger` when none is installed.
     static func check(ledger: String, bundleId: String, productId: String, offerIdentifier: String) async throws {
-        guard let check = installed.get() else {
+        guard let check = installed.withLock({ $0 }) else {
             throw CLIError.usage(
                 "--ledger needs the full offerkit (built with its AllCommands trait): this build signs only, and has "
                     + "no code ledger to read the product's promotional offers from")
