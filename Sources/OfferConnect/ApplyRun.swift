@@ -131,22 +131,25 @@ public struct ApplyRun: Sendable {
         let pairs = Array(zip(requests, planned))
         // The products of the offers still to create, checked before the plan is recorded: a
         // refused campaign leaves the ledger as it was.
-        var pending: [PlannedRequest] = []
-        for (request, resource) in pairs where request.subject.kind == .offer {
+        var created: Set<String> = []
+        for (request, resource) in pairs {
             let recorded = await book.resource(resource)
-            if recorded.state != .created || recorded.id == nil { pending.append(request) }
+            if recorded.state == .created, recorded.id != nil { created.insert(request.id) }
         }
         counters.withLockedValue { $0.summary.planned = planned.count }
         do {
-            try await ProductCheck(transport: transport).verify(ProductCheck.references(in: campaign, for: pending))
+            try await ProductCheck(transport: transport).verify(
+                campaign: campaign, offers: requests.filter { $0.subject.kind == .offer },
+                toCreate: { !created.contains($0.id) })
         } catch let error as ConnectError {
             if case .productIdMismatch = error { throw error }
             // App Store Connect not reached, the key refused, the hour spent: the run stops as at
-            // any request, before it sent anything.
+            // any request, before it created anything; what exists is counted as there.
             stop(error)
         }
         try await book.recordPlan()
         events(.progress(done: 0, total: planned.count))
+        if stopped { finish(created.count, .alreadyThere) }
 
         let byOffer = Dictionary(
             grouping: pairs.filter { $0.0.subject.offerKind == .offerCode }, by: { $0.0.subject.offerIndex })

@@ -11,8 +11,9 @@ import OfferJSON
 /// the product identifier. A campaign whose two disagree would create offers on one product and
 /// sign them for another, and every purchase of them would fail: such a run sends nothing
 /// (``ConnectError/productIdMismatch(paths:product:id:campaign:connect:)``). A product App Store
-/// Connect does not have (`404`, or an id that is not one) is left to App Store Connect, which
-/// refuses its offers when they are created: they are recorded `failed` and the other offers go on.
+/// Connect does not have (`404`, another refusal, or an id that is not one) is left to App Store
+/// Connect, which refuses its offers when they are created: they are recorded `failed` and the
+/// other offers go on.
 struct ProductCheck {
     /// One product the campaign names, with the campaign paths of its product identifier.
     struct Reference: Equatable {
@@ -71,6 +72,18 @@ struct ProductCheck {
         }
     }
 
+    /// Checks the products of the `offers` for which `toCreate` holds, naming in a refusal every
+    /// offer of the campaign that gives the product the same identifier (created ones too).
+    func verify(
+        campaign: Campaign, offers: [PlannedRequest], toCreate: (PlannedRequest) -> Bool
+    ) async throws {
+        let pending = Self.references(in: campaign, for: offers.filter(toCreate))
+        try await verify(
+            Self.references(in: campaign, for: offers).filter { reference in
+                pending.contains { $0.product == reference.product && $0.productId == reference.productId }
+            })
+    }
+
     /// Reads each product's identifier, one product at a time, and throws for the first that
     /// differs from the campaign's.
     ///
@@ -91,7 +104,8 @@ struct ProductCheck {
             let path = "/\(version)/\(collection)/\(ConnectLister.percentEncode(id))"
             let answer = try await transport.get(
                 path + ConnectLister.encode([("fields[\(collection)]", "productId")]), answerLimit: Self.answerLimit)
-            if answer.status == 404 { continue }
+            // Not a product App Store Connect has, or an id it refuses: its offers are refused as they are created.
+            if ApplyRun.refusalStatuses.contains(answer.status) { continue }
             let request = "GET /\(version)/\(collection)/{id} (\(reference.product.noun) \(ProblemText.quoted(id)))"
             guard answer.status == 200 else {
                 let detail = AppleErrorDetail.parse(status: answer.status, body: answer.body).first?.summary

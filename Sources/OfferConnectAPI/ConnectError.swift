@@ -28,7 +28,7 @@ public enum ConnectError: Error, Equatable, Sendable {
     case notCreated(what: String)
     /// App Store Connect's `product` (`subscription` or `in-app purchase`) of id `id` has the
     /// product identifier `connect`, while the campaign, at `paths`, gives it `campaign`: offers
-    /// would be created on one product and signed for another. Nothing was sent.
+    /// would be created on one product and signed for another. Nothing was created or recorded.
     case productIdMismatch(paths: [String], product: String, id: String, campaign: String, connect: String)
 }
 
@@ -75,7 +75,7 @@ extension ConnectError: LocalizedError {
             return "\(paths.joined(separator: ", ")) \(paths.count == 1 ? "is" : "are") \(ours), but App Store "
                 + "Connect's \(product) \(ProblemText.quoted(id)) has the product ID \(theirs): its offers would be "
                 + "created on one product and name another in apps and signatures, so no purchase of them could "
-                + "succeed. Nothing was sent; expected the id and product ID of one product (`offerkit codes lookup "
+                + "succeed. Nothing was created; expected the id and product ID of one product (`offerkit codes lookup "
                 + "\(lookup)` lists both)."
         }
     }

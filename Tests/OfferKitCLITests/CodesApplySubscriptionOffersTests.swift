@@ -324,7 +324,7 @@ struct CodesApplySubscriptionOffersTests {
                 "$.promotionalOffers[0].subscription.productId, $.introductoryOffers[0].subscription.productId, "
                     + "$.winBackOffers[0].subscription.productId are \"com.example.offerkit.yearly\", but App Store "
                     + "Connect's subscription \"6450000001\" has the product ID \"com.example.offerkit.monthly\"",
-                "Nothing was sent", "`offerkit codes lookup subscriptions` lists both",
+                "Nothing was created", "`offerkit codes lookup subscriptions` lists both",
             ])
         let state = try await proof.state()
         #expect(state.posts.isEmpty, "\(state.posts)")

@@ -311,7 +311,7 @@ struct CodesApplyTests {
             mentioning: [
                 "$.offers[1].product.productId is \"com.example.offerkit.pro\", but App Store Connect's in-app purchase "
                     + "\"6450000011\" has the product ID \"com.example.offerkit.seasonpass\"",
-                "Nothing was sent", "`offerkit codes lookup in-app-purchases` lists both",
+                "Nothing was created", "`offerkit codes lookup in-app-purchases` lists both",
             ])
         let state = try await fixture.state()
         #expect(state["posts"]?.array?.isEmpty == true, "nothing created: \(state["posts"] ?? .null)")
@@ -339,8 +339,8 @@ struct CodesApplyTests {
     func offersCreatedThenTheirCodesCannotBeSent() async throws {
         let fixture = try await Fixture()
         defer { fixture.close() }
-        // One request at a time: the third custom code's POST (offer-2's, both offers created by then) is asked
-        // to wait longer than OfferKit waits.
+        // With --parallel 1 the custom codes go one after another: the third one's POST (offer-2's, both offers
+        // created by then) is asked to wait longer than OfferKit waits.
         try await fixture.standIn.setFaults(
             #"{"script": [{"method": "POST", "pathPrefix": "/v1/inAppPurchaseOfferCodeCustomCodes", "skip": 2, "fault": "rate-limit", "retryAfter": 1000}]}"#
         )
@@ -781,6 +781,12 @@ struct CodesApplyTests {
                 "Everything that succeeded is recorded in the ledger; run the same command again to continue where it "
                     + "stopped.\n"), "\(unreachable)")
         #expect(unreachable.stdout.contains("  stopped: App Store Connect could not be reached: "), "\(unreachable)")
+        let existing = before.values.filter { $0.hasPrefix("created ") }.count
+        #expect(
+            Fixture.line(unreachable, startingWith: "  created")
+                == Fixture.counts(
+                    created: 0, alreadyThere: existing, refused: 0, skipped: 0, unfinished: 7 - existing),
+            "what exists is counted as there: \(unreachable)")
         // The ledger keeps everything that succeeded, and no more: the rest is planned, or sent (outcome unknown).
         let after = try await fixture.ledgerStates()
         #expect(after.keys.sorted() == before.keys.sorted())
