@@ -118,10 +118,7 @@ struct CodesApplyRegressionTests {
     func stoppedRunCountsEveryResource() async throws {
         let fixture = try await Fixture()
         defer { fixture.close() }
-        let wrongIssuer = [
-            "--key-file", DemoKey.privateCopy, "--key-id", DemoKey.keyId, "--issuer-id",
-            "11111111-2222-3333-4444-555555555555",
-        ]
+        let wrongIssuer = ApplyFixture.wrongIssuerKey
         let text = try await fixture.connect("apply", credentials: wrongIssuer)
         #expect(text.status == 3, "\(text)")
         #expect(

@@ -340,35 +340,22 @@ struct CodesApplyTests {
         let fixture = try await Fixture()
         defer { fixture.close() }
         // With --parallel 1 the custom codes go one after another: the third one's POST (offer-2's, both offers
-        // created by then) is asked to wait longer than OfferKit waits.
-        try await fixture.standIn.setFaults(
-            #"{"script": [{"method": "POST", "pathPrefix": "/v1/inAppPurchaseOfferCodeCustomCodes", "skip": 2, "fault": "rate-limit", "retryAfter": 1000}]}"#
-        )
-        let partial = try await fixture.connect("apply", ["--parallel", "1"])
-        #expect(partial.status == 5, "\(partial)")
-        try await fixture.standIn.setFaults("{}")
+        // created by then) stops the run.
+        try await fixture.applyStopping(atPost: "/v1/inAppPurchaseOfferCodeCustomCodes", skip: 2, ["--parallel", "1"])
         let before = try await fixture.ledgerStates()
         #expect(before["offer-2"]?.hasPrefix("created ") == true, "\(before)")
         #expect(before["offer-2-custom-code-1"] == "planned -", "\(before)")
         #expect(before.values.filter { $0.hasPrefix("created ") }.count == 6, "\(before)")
         let requests = try await fixture.requestCount()
 
-        let refused = try await fixture.connect(
-            "apply",
-            credentials: [
-                "--key-file", DemoKey.privateCopy, "--key-id", DemoKey.keyId, "--issuer-id",
-                "11111111-2222-3333-4444-555555555555",
-            ])
+        let refused = try await fixture.connect("apply", credentials: ApplyFixture.wrongIssuerKey)
         #expect(refused.status == 3, "\(refused)")
         #expect(refused.stdout.contains("  stopped: App Store Connect refused the API key (401): "), "\(refused)")
         await #expect(try fixture.requestCount() == requests + 1, "the code's POST alone, no product read")
         let posts = try await fixture.state()["posts"]?.array ?? []
         #expect(posts.last?["path"]?.string == "/v1/inAppPurchaseOfferCodeCustomCodes", "\(posts)")
 
-        let stopped = try await AppStoreConnectStandIn.start(products: .init(inAppPurchases: ["6450000010"]))
-        let deadAddress = stopped.baseURL
-        await stopped.stopped()
-        let unreachable = try await fixture.connect("apply", ["--timeout", "1"], address: deadAddress)
+        let unreachable = try await fixture.connect("apply", ["--timeout", "1"], address: Fixture.deadAddress())
         #expect(unreachable.status == 5, "\(unreachable)")
         // 6 attempts to create the code, or (when the request's deadline comes before the refused connection is
         // reported, --timeout 1) 6 attempts of the lookup that an unknown outcome calls for; no product read.
@@ -396,12 +383,7 @@ struct CodesApplyTests {
     func wrongIssuerIdIsRefused() async throws {
         let fixture = try await Fixture()
         defer { fixture.close() }
-        let apply = try await fixture.connect(
-            "apply",
-            credentials: [
-                "--key-file", DemoKey.privateCopy, "--key-id", DemoKey.keyId, "--issuer-id",
-                "11111111-2222-3333-4444-555555555555",
-            ])
+        let apply = try await fixture.connect("apply", credentials: ApplyFixture.wrongIssuerKey)
         #expect(apply.status == 3, "\(apply)")
         #expect(apply.stderr.hasPrefix("offerkit: App Store Connect refused the API key (401): "), "\(apply)")
         #expect(
@@ -753,22 +735,13 @@ struct CodesApplyTests {
     func unreachableThenRerun() async throws {
         let fixture = try await Fixture()
         defer { fixture.close() }
-        // A first run that stops part-way: the second offer's POST is asked to wait longer than OfferKit waits.
-        try await fixture.standIn.setFaults(
-            #"{"script": [{"method": "POST", "pathPrefix": "/v1/inAppPurchaseOfferCodes", "skip": 1, "fault": "rate-limit", "retryAfter": 1000}]}"#
-        )
-        let partial = try await fixture.connect("apply")
-        #expect(partial.status == 5, "\(partial)")
-        try await fixture.standIn.setFaults("{}")
+        // A first run that stops part-way, at the second offer's POST.
+        try await fixture.applyStopping(atPost: "/v1/inAppPurchaseOfferCodes", skip: 1)
         let before = try await fixture.ledgerStates()
         #expect(before["offer-1"]?.hasPrefix("created ") == true, "\(before)")
         #expect(before["offer-2"] == "planned -", "\(before)")
 
-        // Another stand-in, stopped: nothing listens at its address any more.
-        let stopped = try await AppStoreConnectStandIn.start(products: .init(inAppPurchases: ["6450000010"]))
-        let deadAddress = stopped.baseURL
-        await stopped.stopped()
-        let unreachable = try await fixture.connect("apply", ["--timeout", "1"], address: deadAddress)
+        let unreachable = try await fixture.connect("apply", ["--timeout", "1"], address: Fixture.deadAddress())
         #expect(unreachable.status == 5, "\(unreachable)")
         // 6 attempts to read the product of offer-2, the offer still to create (a run whose offers all exist
         // reads none: offersCreatedThenTheirCodesCannotBeSent).

@@ -30,6 +30,11 @@ final class ApplyFixture {
     ]
     /// The demo key as an individual key.
     static let individualKey = ["--key-file", DemoKey.privateCopy, "--key-id", DemoKey.keyId, "--individual"]
+    /// The demo key as a team key of another issuer: App Store Connect refuses its tokens (401).
+    static let wrongIssuerKey = [
+        "--key-file", DemoKey.privateCopy, "--key-id", DemoKey.keyId, "--issuer-id",
+        "11111111-2222-3333-4444-555555555555",
+    ]
 
     /// Two offers of in-app purchases (free, so no price points): "Launch" with two one-time-use batches
     /// (5 codes for 30 days, 3 codes for 6 months) and two custom codes, "Press" with one custom code.
@@ -80,6 +85,28 @@ final class ApplyFixture {
                 productsFromCampaign: campaign, individual: individual, today: standInToday)
         }
         try await standIn.configure(#"{"valuesNotReady": 0}"#)
+    }
+
+    /// Runs `apply` (with `arguments`) while the POST of `path` after `skip` others is asked to wait longer
+    /// than OfferKit waits (429 with Retry-After 1000 s): the run stops there, exit 5. The faults are cleared
+    /// after.
+    func applyStopping(
+        atPost path: String, skip: Int, _ arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        try await standIn.setFaults(
+            #"{"script": [{"method": "POST", "pathPrefix": "\#(path)", "skip": \#(skip), "fault": "rate-limit", "retryAfter": 1000}]}"#
+        )
+        let partial = try await connect("apply", arguments)
+        #expect(partial.status == 5, "\(partial)", sourceLocation: sourceLocation)
+        try await standIn.setFaults("{}")
+    }
+
+    /// The address of a stand-in that was started and stopped: nothing listens there any more.
+    static func deadAddress() async throws -> String {
+        let stopped = try await AppStoreConnectStandIn.start(products: .init(inAppPurchases: ["6450000010"]))
+        let address = stopped.baseURL
+        await stopped.stopped()
+        return address
     }
 
     /// Stops the stand-in and removes the folder (call it in a `defer`; safe twice).
