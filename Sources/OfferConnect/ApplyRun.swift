@@ -15,7 +15,7 @@ import OfferSigning
 ///    checking that no created resource was made from another body than the campaign now plans.
 ///    Before it records them, checks for the offers still to create that each product has in App
 ///    Store Connect the product identifier the campaign gives it (``ProductCheck``): a run whose
-///    campaign names another sends and records nothing.
+///    campaign names another creates and records nothing.
 /// 2. For each offer in campaign order: creates it unless the ledger holds its id; then its
 ///    one-time-use batches (one after the other) and its custom codes (in parallel, at most
 ///    ``ConnectTransport/Settings/parallel`` requests in flight), each unless created. Then the
@@ -86,8 +86,8 @@ public struct ApplyRun: Sendable {
     /// Applies the plan (and fetches one-time-use codes). Returns the summary; a run that
     /// stopped early says why in ``ApplySummary/stoppedBy``.
     ///
-    /// - Throws: ``ConnectError/planChanged(resources:)`` and
-    ///   ``ConnectError/productIdMismatch(paths:product:id:campaign:connect:)`` (nothing sent, nothing
+    /// - Throws: ``ConnectError/planChanged(resources:)`` (nothing sent) and
+    ///   ``ConnectError/productIdMismatch(paths:product:id:campaign:connect:)`` (nothing created or
     ///   recorded), and ledger errors.
     public func run() async throws -> ApplySummary {
         try await whileLocked { try await applyPlan() }

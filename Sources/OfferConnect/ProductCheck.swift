@@ -2,15 +2,15 @@ import OfferCodes
 import OfferConnectAPI
 import OfferJSON
 
-/// The check `codes apply` makes before it sends anything: each product whose offers are still to
-/// be created has, in App Store Connect, the product identifier the campaign gives it
+/// The check `codes apply` makes before it creates anything: each product whose offers are still
+/// to be created has, in App Store Connect, the product identifier the campaign gives it
 /// (`GET /v1/subscriptions/{id}` or `GET /v2/inAppPurchases/{id}`, asking for `productId` only).
 ///
 /// App Store Connect creates an offer on the product its id names and never sees the product
 /// identifier, while an app, a promotional offer's signature and a Retention Messaging answer name
 /// the product identifier. A campaign whose two disagree would create offers on one product and
-/// sign them for another, and every purchase of them would fail: such a run sends nothing
-/// (``ConnectError/productIdMismatch(paths:product:id:campaign:connect:)``). A product App Store
+/// sign them for another, and every purchase of them would fail: such a run creates and records
+/// nothing (``ConnectError/productIdMismatch(paths:product:id:campaign:connect:)``). A product App Store
 /// Connect does not have (`404`, another refusal, or an id that is not one) is left to App Store
 /// Connect, which refuses its offers when they are created: they are recorded `failed` and the
 /// other offers go on.

@@ -25,7 +25,7 @@ struct CodesApply: AsyncParsableCommand {
             A price written as a customer price is sent with the price point `codes plan` recorded for it, or \
             looked up and recorded now (see `codes plan`). Before anything is created, each product's product ID in \
             App Store Connect is compared with the campaign's: a campaign that pairs one product's id with another's \
-            product ID sends nothing (exit 4).
+            product ID creates nothing (exit 4).
 
             Credentials: an App Store Connect API key (team key with --issuer-id, or --individual), given as \
             for `offerkit token connect-api`. Exit 4 when App Store Connect refused something (the rest is \
