@@ -65,9 +65,11 @@ package enum BoundedInput {
         try read(InputSource(path: path, accepting: accepting, writerWait: writerWait), limit: limit)
     }
 
-    /// The bytes of standard input, at most `limit` of them.
-    package static func readStandardInput(limit: Int) throws(Failure) -> [UInt8] {
-        try read(InputSource(standardInput: ()), limit: limit)
+    /// The bytes of standard input (or of `descriptor`, a command's stdin), at most `limit` of them.
+    package static func readStandardInput(
+        limit: Int, descriptor: Int32 = STDIN_FILENO
+    ) throws(Failure) -> [UInt8] {
+        try read(InputSource(standardInput: descriptor), limit: limit)
     }
 
     /// The bytes of `source` up to its end, at most `limit` of them.

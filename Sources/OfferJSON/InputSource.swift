@@ -65,9 +65,10 @@ package final class InputSource {
         }
     }
 
-    /// Standard input (left open when the source goes away).
-    package init(standardInput: Void = ()) {
-        descriptor = STDIN_FILENO
+    /// Standard input, or the descriptor a command was given as its stdin (left open when the
+    /// source goes away).
+    package init(standardInput descriptor: Int32 = STDIN_FILENO) {
+        self.descriptor = descriptor
         ownsDescriptor = false
         writerWaitSeconds = 0
     }

@@ -77,7 +77,7 @@ struct APIKeyCreate: ParsableCommand {
         case .text:
             Output.line(secret)
             Output.line(entry.text())
-            FileHandle.standardError.write(
+            CommandContext.current.error.write(
                 Data(
                     """
                     offerkit: the first line is the secret: it is shown only now. Give it to the caller \

@@ -2,16 +2,21 @@ import Foundation
 import NIOConcurrencyHelpers
 import OfferConnect
 import OfferConnectAPI
+import OfferKitSigningCLI
 
 /// What `codes apply` and `codes fetch` show while they run and when they end: the progress line
 /// (on a terminal), `--verbose` request lines and notes on stderr, the summary on stdout.
 final class ApplyReporter: Sendable {
     private let verbose: Bool
     private let progress: NIOLockedValueBox<ProgressReporter>
+    /// The context of the command that made the reporter: events come from the client's tasks and threads.
+    private let context: CommandContext
 
     init(verbose: Bool, label: String) {
         self.verbose = verbose
-        progress = NIOLockedValueBox(ProgressReporter(label, total: nil, step: 1))
+        let context = CommandContext.current
+        self.context = context
+        progress = NIOLockedValueBox(ProgressReporter(label, total: nil, step: 1, context: context))
     }
 
     func handle(_ event: ApplyEvent) {
@@ -21,7 +26,9 @@ final class ApplyReporter: Sendable {
             say(exchange.line)
         case .progress(let done, let total):
             progress.withLockedValue { reporter in
-                if reporter.total != total { reporter = ProgressReporter(reporter.label, total: total, step: 1) }
+                if reporter.total != total {
+                    reporter = ProgressReporter(reporter.label, total: total, step: 1, context: context)
+                }
                 reporter.update(done)
             }
         case .refused(let refusal):
@@ -40,7 +47,7 @@ final class ApplyReporter: Sendable {
     private func say(_ text: String) {
         progress.withLockedValue { reporter in
             reporter.finish()
-            FileHandle.standardError.write(Data("offerkit: \(text)\n".utf8))
+            context.error.write(Data("offerkit: \(text)\n".utf8))
         }
     }
 

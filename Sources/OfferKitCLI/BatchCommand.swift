@@ -101,7 +101,7 @@ struct BatchCommand: AsyncParsableCommand {
 
     /// Stdin for `-`; else the file, FIFO or pipe, opened without blocking (see ``InputSource``).
     private func openInput() throws -> InputSource {
-        if input == "-" { return InputSource(standardInput: ()) }
+        if input == "-" { return InputSource(standardInput: CommandContext.current.standardInput) }
         do {
             return try InputSource(path: input, accepting: .fileOrStream)
         } catch {

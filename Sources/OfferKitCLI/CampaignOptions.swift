@@ -103,7 +103,7 @@ struct LedgerOptions: ParsableArguments {
     /// The locator in use.
     var resolvedPath: String {
         if let path { return path }
-        if let path = ProcessInfo.processInfo.environment["OFFERKIT_LEDGER"], !path.isEmpty { return path }
+        if let path = CommandContext.current.environment["OFFERKIT_LEDGER"], !path.isEmpty { return path }
         return Self.defaultPath
     }
 
@@ -126,7 +126,8 @@ struct LedgerOptions: ParsableArguments {
             // Closed before the process ends, so that the file is whole again, without `-wal` and `-shm`.
             return try await CodeLedger.withSQLite(path: path, access: access, body)
         case .postgres(let location):
-            return try await CodeLedger.withPostgres(location, access: access, body)
+            return try await CodeLedger.withPostgres(
+                location, access: access, environment: CommandContext.current.environment, body)
         }
     }
 

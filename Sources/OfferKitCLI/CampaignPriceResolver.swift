@@ -17,7 +17,7 @@ struct CampaignPriceResolver {
     /// credential at all, when a checkout's demo key (``Credentials/demoKeyRule``) would reach a
     /// stand-in named by `--api-base-url` or `OFFERKIT_CONNECT_API_URL` (never Apple, which
     /// refuses the demo key).
-    func looksUp(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    func looksUp(environment: [String: String] = CommandContext.current.environment) -> Bool {
         let given = connect.credentials
         let anyCredential =
             [given.keyFile, given.keyEnv, given.keyId, given.issuerId, given.bundleId, given.config].contains {

@@ -40,7 +40,7 @@ struct ConnectOptions: ParsableArguments {
     var verbose = false
 
     /// The checked address.
-    func address(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ConnectAPIAddress {
+    func address(environment: [String: String] = CommandContext.current.environment) throws -> ConnectAPIAddress {
         if let apiBaseURL { return try ConnectAPIAddress(apiBaseURL) }
         guard let text = environment[Self.baseURLVariable], !text.isEmpty else { return .apple }
         do {

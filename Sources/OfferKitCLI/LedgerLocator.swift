@@ -20,7 +20,7 @@ enum LedgerLocator {
     static func location(_ text: String, option: String) throws -> LedgerLocation {
         let location: LedgerLocation
         do {
-            location = try LedgerLocation(parsing: text)
+            location = try LedgerLocation(parsing: text, environment: CommandContext.current.environment)
         } catch let error as LedgerLocationError {
             throw CLIError.usage("\(option): \(error.localizedDescription)")
         }

@@ -3,17 +3,16 @@ import OfferKitSigningCLI
 import OfferLedger
 
 extension LedgerOfferCheck {
-    /// Installs the check of `sign promotional-offer --ledger` and `sign legacy-promotional-offer
-    /// --ledger`: the ledger, opened to read only, must know the offer when it knows the product's
-    /// promotional offers (`AppliedPromotionalOffers`). A refusal is invalid input (exit 4).
-    static func installLedger() {
-        install { ledger, bundleId, productId, offerIdentifier in
-            do {
-                try await appliedOffers(ledger: ledger).check(
-                    bundleId: bundleId, productId: productId, offerIdentifier: offerIdentifier)
-            } catch let error as PromotionalOfferError {
-                throw CLIError.invalidInput(error.message(naming: "--offer-identifier"))
-            }
+    /// The check of `sign promotional-offer --ledger` and `sign legacy-promotional-offer --ledger`,
+    /// bound around every command of the full `offerkit`: the ledger, opened to read only, must know
+    /// the offer when it knows the product's promotional offers (`AppliedPromotionalOffers`). A
+    /// refusal is invalid input (exit 4).
+    static let ledger: Check = { ledger, bundleId, productId, offerIdentifier in
+        do {
+            try await appliedOffers(ledger: ledger).check(
+                bundleId: bundleId, productId: productId, offerIdentifier: offerIdentifier)
+        } catch let error as PromotionalOfferError {
+            throw CLIError.invalidInput(error.message(naming: "--offer-identifier"))
         }
     }
 

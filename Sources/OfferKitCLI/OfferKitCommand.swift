@@ -42,13 +42,27 @@ public enum EntryPoint {
     /// `pthread_exit`). A host whose main thread must not end that way (code that runs before `main`,
     /// whose callers cannot be unwound) calls this and keeps its thread waiting instead.
     public static func start() {
-        LedgerOfferCheck.installLedger()
         if CommandLine.arguments.dropFirst().first == "serve" {
             NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         }
         Task {
-            await CommandLineRun.run(OfferKitCommand.self, exitStatus: ExitStatus.ofKnown)
+            await LedgerOfferCheck.$installed.withValue(LedgerOfferCheck.ledger) {
+                await CommandLineRun.run(OfferKitCommand.self, exitStatus: ExitStatus.ofKnown)
+            }
             exit(0)
+        }
+    }
+
+    /// Runs the command of `arguments` (without the program's name) in this process, with `context`'s
+    /// streams and environment, and returns its exit status: what `offerkit` would have exited with.
+    ///
+    /// Every command but `serve` runs this way (`serve` takes the process's signals and its event
+    /// loops over; start it as a process). The working directory is the process's.
+    public static func run(_ arguments: [String], context: CommandContext) async -> Int32 {
+        await CommandContext.$current.withValue(context) {
+            await LedgerOfferCheck.$installed.withValue(LedgerOfferCheck.ledger) {
+                await CommandLineRun.status(OfferKitCommand.self, arguments: arguments, exitStatus: ExitStatus.ofKnown)
+            }
         }
     }
 }

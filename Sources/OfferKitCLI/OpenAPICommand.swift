@@ -40,7 +40,7 @@ struct OpenAPICommand: ParsableCommand {
             case .yaml: OpenAPIDocument.yamlText()
             }
         guard let out else {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            CommandContext.current.output.write(Data(text.utf8))
             return
         }
         // A public description, not a secret: readable by everyone, unlike signatures and codes.

@@ -38,7 +38,7 @@ final class OutputSink {
             temporary = nil
             guard spool else {
                 spooled = false
-                handle = .standardOutput
+                handle = CommandContext.current.output
                 return
             }
             let file = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -123,7 +123,7 @@ final class OutputSink {
         do {
             try handle.seek(toOffset: 0)
             while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                try FileHandle.standardOutput.write(contentsOf: chunk)
+                try CommandContext.current.output.write(contentsOf: chunk)
             }
         } catch {
             throw CLIError.io(path: "stdout", reason: "write failed")

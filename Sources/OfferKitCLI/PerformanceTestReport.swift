@@ -48,7 +48,7 @@ enum PerformanceTestReport {
             let result = try await client.performanceTestResult(requestId: requestId)
             guard result.result == .pending, ContinuousClock.now + interval <= deadline else { return result }
             if verbose {
-                FileHandle.standardError.write(
+                CommandContext.current.error.write(
                     Data(
                         "offerkit: performance test \(requestId) PENDING (numPending \(result.numPending.map(String.init) ?? "?")); asking again in \(interval.components.seconds) s\n"
                             .utf8))

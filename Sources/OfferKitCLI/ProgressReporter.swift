@@ -1,4 +1,5 @@
 import Foundation
+import OfferKitSigningCLI
 
 #if canImport(Glibc)
     import Glibc
@@ -17,14 +18,20 @@ struct ProgressReporter {
     private var lastDraw: UInt64 = 0
     private var drawn = false
     private let step: Int
+    /// Where the line is drawn: the stderr of the command that made the reporter.
+    private let context: CommandContext
 
     /// - Parameters:
     ///   - enabled: `nil` = when stderr is a terminal.
     ///   - step: redraw only when the count is a multiple of it (a power of two); 1 for slow items.
-    init(_ label: String, total: Int?, enabled: Bool? = nil, step: Int = 1024) {
+    ///   - context: the command's streams (the task's own unless given).
+    init(
+        _ label: String, total: Int?, enabled: Bool? = nil, step: Int = 1024, context: CommandContext = .current
+    ) {
+        self.context = context
         self.label = label
         self.total = total
-        self.enabled = enabled ?? (isatty(STDERR_FILENO) == 1)
+        self.enabled = enabled ?? context.errorIsTerminal
         self.step = max(step, 1)
     }
 
@@ -40,7 +47,7 @@ struct ProgressReporter {
     /// Clears the line (call once, when the work ends or fails).
     mutating func finish() {
         guard enabled, drawn else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        context.error.write(Data("\r\u{1B}[2K".utf8))
         drawn = false
     }
 
@@ -49,7 +56,7 @@ struct ProgressReporter {
         if let total, total > 0 {
             text += "/\(Self.grouped(total)) (\(done * 100 / total)%)"
         }
-        FileHandle.standardError.write(Data(text.utf8))
+        context.error.write(Data(text.utf8))
         drawn = true
     }
 

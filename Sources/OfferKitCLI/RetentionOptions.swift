@@ -60,7 +60,7 @@ struct RetentionOptions: ParsableArguments {
     }
 
     /// The address: `--api-base-url`, else `OFFERKIT_SERVER_API_URL`, else `nil` (Apple's).
-    func address(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ConnectAPIAddress? {
+    func address(environment: [String: String] = CommandContext.current.environment) throws -> ConnectAPIAddress? {
         if let apiBaseURL { return try ConnectAPIAddress(apiBaseURL) }
         guard let text = environment[Self.baseURLVariable], !text.isEmpty else { return nil }
         do {
@@ -90,14 +90,16 @@ struct RetentionOptions: ParsableArguments {
         // Connecting gets at most half the request's time (and 10 s), as for `codes apply`.
         settings.connectTimeout = .milliseconds(min(timeout * 500, 10_000))
         let verbose = verbose
+        // Events come from the client's tasks and threads: they go to this command's stderr.
+        let context = CommandContext.current
         return try RetentionClient(
             environment: environment, address: address, signer: signer, tokenLifetime: tokenLifetime,
             settings: settings
         ) { event in
             guard verbose else { return }
             switch event {
-            case .exchange(let exchange): FileHandle.standardError.write(Data("offerkit: \(exchange.line)\n".utf8))
-            case .note(let text): FileHandle.standardError.write(Data("offerkit: \(text)\n".utf8))
+            case .exchange(let exchange): context.writeError("offerkit: \(exchange.line)\n")
+            case .note(let text): context.writeError("offerkit: \(text)\n")
             }
         }
     }

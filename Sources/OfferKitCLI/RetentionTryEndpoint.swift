@@ -168,7 +168,7 @@ struct RetentionTryEndpoint: AsyncParsableCommand {
 
     /// The app's key and bundle ID, when any credential is given (flags, OFFERKIT_* or a config).
     private func verification() throws -> RetentionEndpointProbe.Verification? {
-        let given = try Credentials.Identifiers(credentials, environment: ProcessInfo.processInfo.environment)
+        let given = try Credentials.Identifiers(credentials, environment: CommandContext.current.environment)
         guard given.givenAnything else { return nil }
         let resolved = try Credentials(credentials, needs: [.bundleId])
         return RetentionEndpointProbe.Verification(

@@ -242,7 +242,7 @@ struct ServeCommand: AsyncParsableCommand {
                 : "\(retention.trustedRoots[0]) or the test root\(roots.count == 1 ? "" : "s") "
                     + roots.joined(separator: ", ")
             LogWriter.standardError.flush()  // after the lines logged so far
-            FileHandle.standardError.write(
+            CommandContext.current.error.write(
                 Data(
                     ("offerkit: Get Retention Message endpoint: POST \(retention.path) answers "
                         + "\(environments.joined(separator: " and ")) requests for \(apps.joined(separator: ", ")), "
@@ -253,7 +253,7 @@ struct ServeCommand: AsyncParsableCommand {
             service: service, host: host, port: port, logger: logger, idleTimeoutSeconds: idleTimeout, tls: tls)
         try await runner.run { address in
             LogWriter.standardError.flush()
-            FileHandle.standardError.write(Data("offerkit: listening on \(address.url)\n".utf8))
+            CommandContext.current.error.write(Data("offerkit: listening on \(address.url)\n".utf8))
         }
         logger.notice("stopped")
     }

@@ -94,7 +94,7 @@ struct SnippetCommand: ParsableCommand {
             text = try source.render(language: language ?? "", operation: name, inputs: inputs)
         }
         guard let out else {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            CommandContext.current.output.write(Data(text.utf8))
             return
         }
         try AtomicFile.write(Data(text.utf8), to: out, permissions: 0o644, overwrite: force)

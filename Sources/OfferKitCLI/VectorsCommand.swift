@@ -50,7 +50,7 @@ struct VectorsCommand: ParsableCommand {
         for path in paths {
             try AtomicFile.commit(pending.removeFirst(), to: path, overwrite: force)
         }
-        FileHandle.standardError.write(
+        CommandContext.current.error.write(
             Data("offerkit: wrote \(files.map(\.name).joined(separator: ", ")) to \(out)\n".utf8))
     }
 }

@@ -102,8 +102,8 @@ struct VerifyCommand: ParsableCommand {
             throw CLIError.usage("--public-key - and another input - would both read stdin; give one of them a file")
         }
         // Refuses a set-but-empty variable before anything is compared with it.
-        _ = try Credentials.Identifiers(credentials, environment: ProcessInfo.processInfo.environment)
-        let given = GivenCredentials(credentials, environment: ProcessInfo.processInfo.environment)
+        _ = try Credentials.Identifiers(credentials, environment: CommandContext.current.environment)
+        let given = GivenCredentials(credentials, environment: CommandContext.current.environment)
         let isLegacy = legacySignature != nil || legacySignatureFile != nil
         if isLegacy, let issuer = given[.issuerId] {
             throw CLIError.usage(
@@ -217,7 +217,7 @@ struct VerifyCommand: ParsableCommand {
         let bundleId: String?
         let verifier: JWSVerifier
         if publicKey != nil {
-            let given = try Credentials.Identifiers(credentials, environment: ProcessInfo.processInfo.environment)
+            let given = try Credentials.Identifiers(credentials, environment: CommandContext.current.environment)
             var inferredKeyId: String?
             if case .file(let path)? = given.keySource { inferredKeyId = Credentials.inferKeyId(fromFileName: path) }
             let config = try given.configPath.map {
@@ -239,7 +239,7 @@ struct VerifyCommand: ParsableCommand {
             // The object's keyId names the given key when nothing else does (not when no key is given:
             // then the demo-key rule applies unchanged).
             var options = credentials
-            let given = try Credentials.Identifiers(credentials, environment: ProcessInfo.processInfo.environment)
+            let given = try Credentials.Identifiers(credentials, environment: CommandContext.current.environment)
             if given.keySource != nil, given.keyId == nil, let id = input.keyId { options.keyId = id }
             let resolved = try Credentials(options, needs: input.bundleId == nil ? [.bundleId] : [])
             keyId = input.keyId ?? resolved.key.keyId

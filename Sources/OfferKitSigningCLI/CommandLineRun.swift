@@ -15,14 +15,34 @@ package enum CommandLineRun {
     ) async {
         do {
             try checkArgumentsAreUTF8()
-            var command = try await root.asyncParseAsRoot(arguments)
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
         } catch {
             fail(error, root: root, exitStatus: exitStatus)
+        }
+        let status = await status(
+            root, arguments: arguments ?? Array(CommandLine.arguments.dropFirst()), exitStatus: exitStatus)
+        if status != 0 { exit(status) }
+    }
+
+    /// Parses `arguments` as `root`'s and runs the command with ``CommandContext/current``: its exit
+    /// status, with every message written as ``run(_:arguments:exitStatus:)`` writes it. The process
+    /// goes on whatever the command does.
+    package static func status<Root: AsyncParsableCommand>(
+        _ root: Root.Type, arguments: [String], exitStatus: (any Error) -> ExitStatus?
+    ) async -> Int32 {
+        var context = CommandContext.current
+        context.arguments = arguments
+        return await CommandContext.$current.withValue(context) {
+            do {
+                var command = try await root.asyncParseAsRoot(arguments)
+                if var asyncCommand = command as? any AsyncParsableCommand {
+                    try await asyncCommand.run()
+                } else {
+                    try command.run()
+                }
+                return 0
+            } catch {
+                return report(error, root: root, exitStatus: exitStatus)
+            }
         }
     }
 
@@ -55,20 +75,37 @@ package enum CommandLineRun {
     package static func fail<Root: ParsableCommand>(
         _ error: any Error, root: Root.Type, exitStatus: (any Error) -> ExitStatus?
     ) -> Never {
+        exit(report(error, root: root, exitStatus: exitStatus))
+    }
+
+    /// Writes what `error` says to ``CommandContext/current`` (help and version to stdout, anything
+    /// else to stderr) and returns its exit status (see ``fail(_:root:exitStatus:)``).
+    package static func report<Root: ParsableCommand>(
+        _ error: any Error, root: Root.Type, exitStatus: (any Error) -> ExitStatus?
+    ) -> Int32 {
         if let known = exitStatus(error) {
             printError(error.localizedDescription)
-            exit(known.rawValue)
+            return known.rawValue
         }
-        if let code = error as? ExitCode { exit(code.rawValue) }
-        if root.exitCode(for: error) == .success { root.exit(withError: error) }
-        printError(root.fullMessage(for: error).replacingOccurrences(of: "Error: ", with: ""))
-        exit(ExitStatus.usage.rawValue)
+        if let code = error as? ExitCode { return code.rawValue }
+        let context = CommandContext.current
+        // A terminal's width applies to the process's own stdout only; otherwise `COLUMNS`, else 80,
+        // as ArgumentParser does for output that is not a terminal.
+        let columns = context.isProcess ? nil : context.environment["COLUMNS"].flatMap { Int($0) } ?? 80
+        let status = root.exitCode(for: error)
+        let text = root.fullMessage(for: error, columns: columns)
+        if status == .success {
+            if !text.isEmpty { context.writeOutput(text + "\n") }
+            return status.rawValue
+        }
+        printError(text.replacingOccurrences(of: "Error: ", with: ""))
+        return ExitStatus.usage.rawValue
     }
 
     /// Every line on stderr starts with `offerkit: `, with key material redacted.
     package static func printError(_ message: String) {
         let lines = Redaction.redactKeyMaterial(in: message).split(separator: "\n", omittingEmptySubsequences: true)
         let text = lines.map { "offerkit: \($0)\n" }.joined()
-        FileHandle.standardError.write(Data(text.utf8))
+        CommandContext.current.writeError(text)
     }
 }

@@ -44,7 +44,7 @@ package struct Credentials {
     /// Resolves the signing flags' key, key ID and what `needs` names.
     package init(
         _ options: CredentialOptions, needs: Set<Need> = [],
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = CommandContext.current.environment
     ) throws {
         try self.init(options.inputs, needs: needs, environment: environment)
     }
@@ -56,7 +56,7 @@ package struct Credentials {
     ///   every place it can come from.
     package init(
         _ options: CredentialInputs, needs: Set<Need> = [], keyIdRequired: Bool = true,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = CommandContext.current.environment
     ) throws {
         let resolved = try Identifiers(options, environment: environment)
         var source: KeySource? = resolved.keySource
@@ -70,7 +70,7 @@ package struct Credentials {
             guard let demo = Self.demoConfigPath() else {
                 throw CLIError.credentials(Self.missingMessage([.key, .keyId] + Self.missing(needs, nil, nil)))
             }
-            FileHandle.standardError.write(Data((Self.demoWarning + "\n").utf8))
+            CommandContext.current.error.write(Data((Self.demoWarning + "\n").utf8))
             configPath = demo
         }
         // The config fills only what is still missing. Its key ID belongs to its key file, so it is
@@ -217,7 +217,8 @@ package struct Credentials {
     /// The key from stdin (`--key-file -`), at most ``SigningKey/maximumKeyBytes``.
     package static func standardInputKey() throws -> [UInt8] {
         do {
-            return try BoundedInput.readStandardInput(limit: SigningKey.maximumKeyBytes)
+            return try BoundedInput.readStandardInput(
+                limit: SigningKey.maximumKeyBytes, descriptor: CommandContext.current.standardInput)
         } catch .tooLarge(let limit) {
             throw KeyLoadingError.tooLarge(limit: limit)
         } catch {

@@ -5,7 +5,7 @@ import OfferSigning
 package enum Deprecation {
     /// Prints `offerkit: note: …` on stderr. `text` starts with `note: `.
     package static func note(_ text: String) {
-        FileHandle.standardError.write(Data("offerkit: \(text)\n".utf8))
+        CommandContext.current.error.write(Data("offerkit: \(text)\n".utf8))
     }
 
     /// Notes a deprecated flag that was used: `--old` is now `--new`.
@@ -14,9 +14,11 @@ package enum Deprecation {
     }
 
     /// Notes a deprecated subcommand name (an alias such as `sign promotional-offer-v1`), read from
-    /// the command line: ArgumentParser resolves an alias without saying which name was typed.
-    package static func noteSubcommandSpelling(after group: String, arguments: [String] = CommandLine.arguments) {
-        guard let index = arguments.dropFirst().firstIndex(of: group), index + 1 < arguments.count,
+    /// the command's arguments: ArgumentParser resolves an alias without saying which name was typed.
+    package static func noteSubcommandSpelling(
+        after group: String, arguments: [String] = CommandContext.current.arguments
+    ) {
+        guard let index = arguments.firstIndex(of: group), index + 1 < arguments.count,
             let text = SigningOperation.deprecationNote(for: arguments[index + 1])
         else { return }
         note(text)

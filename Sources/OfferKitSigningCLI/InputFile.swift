@@ -31,7 +31,7 @@ package enum InputFile {
         let name = path == "-" ? "stdin" : path
         do {
             return path == "-"
-                ? try BoundedInput.readStandardInput(limit: limit)
+                ? try BoundedInput.readStandardInput(limit: limit, descriptor: CommandContext.current.standardInput)
                 : try BoundedInput.read(path: path, limit: limit, accepting: accepting)
         } catch .tooLarge(let limit) {
             throw CLIError.invalidInput(

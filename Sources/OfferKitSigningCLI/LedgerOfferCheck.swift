@@ -1,8 +1,7 @@
 import Foundation
-import Synchronization
 
 /// How `sign promotional-offer` and `sign legacy-promotional-offer` check `--offer-identifier`
-/// against a code ledger (`--ledger`): the full `offerkit` installs the check when it starts
+/// against a code ledger (`--ledger`): the full `offerkit` runs its commands with the check bound
 /// (it links the ledger); the sign-only build has none, and refuses `--ledger` with the reason.
 package enum LedgerOfferCheck {
     /// Checks that a signature for the app's product may name the offer: throws when the ledger
@@ -11,17 +10,12 @@ package enum LedgerOfferCheck {
         @Sendable (_ ledger: String, _ bundleId: String, _ productId: String, _ offerIdentifier: String) async throws
         -> Void
 
-    /// The installed check.
-    private static let installed = Mutex<Check?>(nil)
-
-    /// Installs the check (the full `offerkit`, before it parses its arguments).
-    package static func install(_ check: @escaping Check) {
-        installed.withLock { $0 = check }
-    }
+    /// The check of the command running in this task (the full `offerkit` binds it around each command).
+    @TaskLocal package static var installed: Check?
 
     /// Runs the installed check, or refuses `--ledger` when none is installed.
     static func check(ledger: String, bundleId: String, productId: String, offerIdentifier: String) async throws {
-        guard let check = installed.withLock({ $0 }) else {
+        guard let check = installed else {
             throw CLIError.usage(
                 "--ledger needs the full offerkit (built with its AllCommands trait): this build signs only, and has "
                     + "no code ledger to read the product's promotional offers from")

@@ -19,23 +19,23 @@ package struct OutputOptions: ParsableArguments {
 package enum Output {
     /// Prints `text` and a newline to stdout.
     package static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        CommandContext.current.output.write(Data((text + "\n").utf8))
     }
 
     /// Prints one JSON object (sorted keys, unescaped slashes) and a newline to stdout.
     package static func json<Value: Encodable>(_ value: Value) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        FileHandle.standardOutput.write(try encoder.encode(value) + Data("\n".utf8))
+        CommandContext.current.output.write(try encoder.encode(value) + Data("\n".utf8))
     }
 
     /// A line on stderr, prefixed `offerkit: `.
     package static func note(_ text: String) {
-        FileHandle.standardError.write(Data("offerkit: \(text)\n".utf8))
+        CommandContext.current.error.write(Data("offerkit: \(text)\n".utf8))
     }
 
     package static func warning(_ text: String) {
-        FileHandle.standardError.write(Data("offerkit: warning: \(text)\n".utf8))
+        CommandContext.current.error.write(Data("offerkit: warning: \(text)\n".utf8))
     }
 
     /// Warns when the file at `path` can be read by group or others: "`name` is readable by group

@@ -23,10 +23,24 @@ public enum SigningEntryPoint {
     static func run(_ arguments: [String]) async {
         do {
             try CommandLineRun.checkArgumentsAreUTF8()
-            try OfferKitSigningCommand.checkCommand(arguments)
         } catch {
             CommandLineRun.fail(error, root: OfferKitSigningCommand.self, exitStatus: ExitStatus.ofSigning)
         }
-        await CommandLineRun.run(OfferKitSigningCommand.self, arguments: arguments, exitStatus: ExitStatus.ofSigning)
+        let status = await run(arguments, context: .process)
+        if status != 0 { exit(status) }
+    }
+
+    /// Runs the command of `arguments` (without the program's name) in this process, with `context`'s
+    /// streams and environment, and returns its exit status: what the process would have exited with.
+    public static func run(_ arguments: [String], context: CommandContext) async -> Int32 {
+        await CommandContext.$current.withValue(context) {
+            do {
+                try OfferKitSigningCommand.checkCommand(arguments)
+            } catch {
+                return CommandLineRun.report(error, root: OfferKitSigningCommand.self, exitStatus: ExitStatus.ofSigning)
+            }
+            return await CommandLineRun.status(
+                OfferKitSigningCommand.self, arguments: arguments, exitStatus: ExitStatus.ofSigning)
+        }
     }
 }

@@ -19,11 +19,12 @@ public enum LedgerLocation: Sendable, Equatable, CustomStringConvertible {
     ///
     /// - Throws: ``LedgerLocationError`` for an empty locator, a `sqlite:` without a path, and a
     ///   PostgreSQL URL that lacks a user, host or database or has a bad port, schema or option.
-    public init(parsing text: String) throws {
+    /// - Parameter environment: where `PGPASSWORD` is read from (see ``PostgresLocation/init(parsing:environment:)``).
+    public init(parsing text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         if text.isEmpty { throw LedgerLocationError.empty }
         let lowered = text.lowercased()
         if lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") {
-            self = .postgres(try PostgresLocation(parsing: text))
+            self = .postgres(try PostgresLocation(parsing: text, environment: environment))
             return
         }
         if lowered.hasPrefix("sqlite:") {

@@ -73,7 +73,10 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Parses a `postgres://` or `postgresql://` URL; see the type's documentation.
-    public init(parsing text: String) throws(LedgerLocationError) {
+    /// - Parameter environment: where `PGPASSWORD` is read from, for a URL without a password.
+    public init(
+        parsing text: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(LedgerLocationError) {
         let shown = LedgerLocation.redacted(text)
         guard let components = URLComponents(string: text) else {
             throw LedgerLocationError.invalidURL(locator: shown, problem: "it is not a valid URL")
@@ -105,7 +108,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         }
         // An empty PGPASSWORD is none (libpq then reads the password file too).
         let password =
-            components.password ?? ProcessInfo.processInfo.environment["PGPASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+            components.password ?? environment["PGPASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
         do {
             try self.init(
                 user: components.user ?? "", password: password, host: components.host ?? "",

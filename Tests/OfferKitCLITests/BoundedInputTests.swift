@@ -4,7 +4,7 @@ import Testing
 /// Every input is bounded, and nothing blocks forever on a FIFO: a path that must be a regular
 /// file is refused unopened, a FIFO where a stream is allowed waits at most 5 s for its writer,
 /// `batch` bounds its lines.
-@Suite("offerkit: bounded inputs and FIFOs")
+@Suite("offerkit: bounded inputs and FIFOs", .processRuns)
 struct BoundedInputTests {
     /// A folder with a FIFO nobody writes to, for `body`.
     static func withFIFO(_ name: String, _ body: (CampaignFiles, String) async throws -> Void) async throws {

@@ -3,7 +3,7 @@ import InteropSupport
 import Testing
 
 /// `offerkit codes generate` processes started at the same moment on one ledger.
-@Suite("offerkit codes: concurrent runs on one ledger")
+@Suite("offerkit codes: concurrent runs on one ledger", .processRuns)
 struct CodesLedgerRaceTests {
     /// A campaign of one offer whose one given code has `redemptionLimit` redemptions.
     static func redemptions(_ name: String, _ redemptionLimit: Int) -> String {

@@ -3,7 +3,7 @@ import OfferSigning
 import Testing
 
 /// Every documented exit code, with an empty stdout and an `offerkit: ` message on stderr.
-@Suite("offerkit exit codes")
+@Suite("offerkit exit codes", .processRuns)
 struct ExitCodeTests {
     static let sign = ["sign", "promotional-offer", "--product-id", Fixed.productId, "--offer-id", Fixed.offerId]
     static let identity = ["--issuer-id", DemoKey.issuerId, "--bundle-id", DemoKey.bundleId]

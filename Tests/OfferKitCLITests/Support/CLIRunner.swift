@@ -1,7 +1,17 @@
 import CLIUnderTest
 import Foundation
 import InteropSupport
+import OfferKitCLI
+import OfferKitSigningCLI
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// What one run of the `offerkit` executable produced.
 struct CLIResult: Sendable, CustomStringConvertible {
@@ -39,10 +49,18 @@ struct CLIRunnerError: Error, CustomStringConvertible {
     let description: String
 }
 
-/// Runs `offerkit` as a subprocess with a controlled environment, awaited without holding a thread
-/// (``ChildProcess``).
+/// Runs `offerkit` with a controlled environment: in this process (``CommandContext``), or as a
+/// subprocess awaited without holding a thread (``ChildProcess``).
 ///
-/// `offerkit` is this test binary started as the CLI (``CLIUnderTest/executable``): the CLI built with
+/// In-process, the command runs through `EntryPoint.run(_:context:)` with stdin, stdout and stderr on
+/// files of its own and the environment the child would get, on ``CommandThreads``: what a process
+/// would print and exit with, without starting one (about 2,000 runs per suite). A run is a process
+/// when its suite or test asks for one (``ProcessRuns``, `.processRuns`: exit statuses, FIFOs and
+/// stdin, processes racing on one ledger), and whenever in-process could differ: another working directory, a peak-memory measurement, `serve`
+/// (it takes the process's signals over), or an argument naming this process's own stdin or
+/// descriptors (`/dev/stdin`, `/dev/fd/N`). `OFFERKIT_TEST_CLI_PROCESS=1` makes every run a process.
+///
+/// A process is this test binary started as the CLI (``CLIUnderTest/executable``): the CLI built with
 /// the tests, never a separately built binary. The environment is this process's environment without
 /// any `OFFERKIT_*` variable, plus what the test passes. stdout and stderr go to files (no pipe can
 /// fill up), and every run's output is kept in ``OutputLog`` for the private-key scan.
@@ -80,6 +98,24 @@ enum CLI {
         _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil, cwd: URL? = nil,
         peakMemory: Bool = false, executable: URL = binary
     ) async throws -> CLIResult {
+        if !processRuns, !peakMemory, !everyRunIsAProcess,
+            (cwd ?? packageRoot).standardizedFileURL.path == currentDirectory,
+            arguments.first != "serve",
+            !arguments.contains(where: {
+                $0.contains("/dev/stdin") || $0.contains("/dev/fd/") || $0.contains("/proc/self")
+            })
+        {
+            if executable == binary {
+                return try await runInProcess(arguments, environment: environment, stdin: stdin) {
+                    await EntryPoint.run(arguments, context: $0)
+                }
+            }
+            if executable == CLIUnderTest.signingOnlyExecutable {
+                return try await runInProcess(arguments, environment: environment, stdin: stdin) {
+                    await SigningEntryPoint.run(arguments, context: $0)
+                }
+            }
+        }
         let peakFile = FileManager.default.temporaryDirectory.appendingPathComponent(
             "offerkit-peak-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: peakFile) }
@@ -95,6 +131,51 @@ enum CLI {
         let result = CLIResult(
             arguments: arguments, status: ending.rawStatus, stdout: child.stdout, stderr: stderr,
             peakKilobytes: peak.flatMap { Int($0.split(separator: "\n").last ?? "") })
+        OutputLog.shared.record(result)
+        return result
+    }
+
+    /// Whether the runs of this task are processes (``ProcessRuns``).
+    @TaskLocal static var processRuns = false
+
+    /// `OFFERKIT_TEST_CLI_PROCESS=1`: every run is a process, as before commands could run in-process.
+    private static let everyRunIsAProcess = ProcessInfo.processInfo.environment["OFFERKIT_TEST_CLI_PROCESS"] == "1"
+
+    /// This process's working directory, where an in-process command runs: the package root under
+    /// `swift test`, where a run without `cwd` runs.
+    private static let currentDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        .standardizedFileURL.path
+
+    /// Runs `command` in this process with a ``CommandContext`` of files of its own: stdin holds `stdin`
+    /// (empty, as `/dev/null`, when nil), stdout and stderr are read back once it returns.
+    private static func runInProcess(
+        _ arguments: [String], environment: [String: String], stdin: Data?,
+        _ command: @escaping @Sendable (CommandContext) async -> Int32
+    ) async throws -> CLIResult {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("offerkit-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("stdin")
+        let output = folder.appendingPathComponent("stdout")
+        let error = folder.appendingPathComponent("stderr")
+        try (stdin ?? Data()).write(to: input)
+        let descriptors = [
+            open(input.path, O_RDONLY | O_CLOEXEC),
+            open(output.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600),
+            open(error.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600),
+        ]
+        defer { for descriptor in descriptors where descriptor >= 0 { close(descriptor) } }
+        guard descriptors.allSatisfy({ $0 >= 0 }) else {
+            throw CLIRunnerError(description: "cannot open the files of an in-process run in \(folder.path)")
+        }
+        let context = CommandContext(
+            standardInput: descriptors[0], standardOutput: descriptors[1], standardError: descriptors[2],
+            environment: Self.environment(adding: environment))
+        let status = await CommandThreads.shared.run { await command(context) }
+        let result = CLIResult(
+            arguments: arguments, status: status,
+            stdout: String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self),
+            stderr: String(decoding: (try? Data(contentsOf: error)) ?? Data(), as: UTF8.self))
         OutputLog.shared.record(result)
         return result
     }

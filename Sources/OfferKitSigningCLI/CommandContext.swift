@@ -1,0 +1,71 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What a command of `offerkit` reads and writes besides its arguments and files: standard input,
+/// standard output, standard error and the environment.
+///
+/// A process runs its command with its own (``process``). A host that runs commands in its own
+/// process (`EntryPoint.run(_:context:)`, the tests) gives each run a context of its own, a
+/// task-local value: the command and every task it starts write to that context's descriptors and
+/// read that context's environment, never the host's. The working directory is the process's: a
+/// host that needs another one starts a process.
+public struct CommandContext: Sendable {
+    /// The file descriptor commands read stdin from (`--key-file -`, `batch --input -`).
+    public var standardInput: Int32
+    /// The file descriptor of stdout.
+    public var standardOutput: Int32
+    /// The file descriptor of stderr.
+    public var standardError: Int32
+    /// The environment variables the command sees (`OFFERKIT_*`, `PGPASSWORD`, `COLUMNS`, …).
+    public var environment: [String: String]
+    /// The arguments of the command running (without the program's name), as they were given: set
+    /// when it starts, for what ArgumentParser does not say (which spelling of a subcommand was typed).
+    package var arguments: [String] = []
+
+    /// A context over the given descriptors, which stay open and are never closed by a command.
+    public init(standardInput: Int32, standardOutput: Int32, standardError: Int32, environment: [String: String]) {
+        self.standardInput = standardInput
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+        self.environment = environment
+    }
+
+    /// The process's own descriptors 0, 1 and 2 and its environment.
+    public static var process: CommandContext {
+        CommandContext(
+            standardInput: STDIN_FILENO, standardOutput: STDOUT_FILENO, standardError: STDERR_FILENO,
+            environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// The context of the command running in this task: ``process`` unless a host bound another.
+    @TaskLocal public static var current: CommandContext = .process
+
+    /// Whether this is the process's own stdout and stderr (where a terminal's width applies).
+    var isProcess: Bool { standardOutput == STDOUT_FILENO && standardError == STDERR_FILENO }
+
+    /// A handle on stdout (left open).
+    package var output: FileHandle { FileHandle(fileDescriptor: standardOutput, closeOnDealloc: false) }
+
+    /// A handle on stderr (left open).
+    package var error: FileHandle { FileHandle(fileDescriptor: standardError, closeOnDealloc: false) }
+
+    /// Writes `text` to stderr.
+    package func writeError(_ text: String) {
+        error.write(Data(text.utf8))
+    }
+
+    /// Writes `text` to stdout.
+    package func writeOutput(_ text: String) {
+        output.write(Data(text.utf8))
+    }
+
+    /// Whether stderr is a terminal (where progress lines go).
+    package var errorIsTerminal: Bool { isatty(standardError) == 1 }
+}
