@@ -56,11 +56,16 @@ public enum EntryPoint {
     /// Runs the command of `arguments` (without the program's name) in this process, with `context`'s
     /// streams and environment, and returns its exit status: what `offerkit` would have exited with.
     ///
-    /// Every command but `serve` runs this way (`serve` takes the process's signals and its event
-    /// loops over; start it as a process). The working directory is the process's.
+    /// Every command but `serve` runs this way: `serve` takes the process's signals, logs and limits
+    /// over, and is refused here (exit 2); start it as a process. The working directory is the process's.
     public static func run(_ arguments: [String], context: CommandContext) async -> Int32 {
         await CommandContext.$current.withValue(context) {
-            await LedgerOfferCheck.$installed.withValue(LedgerOfferCheck.ledger) {
+            if arguments.first == "serve" {
+                return CommandLineRun.report(
+                    CLIError.usage("serve runs as a process of its own (offerkit serve), not in another program"),
+                    root: OfferKitCommand.self, exitStatus: ExitStatus.ofKnown)
+            }
+            return await LedgerOfferCheck.$installed.withValue(LedgerOfferCheck.ledger) {
                 await CommandLineRun.status(OfferKitCommand.self, arguments: arguments, exitStatus: ExitStatus.ofKnown)
             }
         }

@@ -13,9 +13,10 @@ import Foundation
 ///
 /// A process runs its command with its own (``process``). A host that runs commands in its own
 /// process (`EntryPoint.run(_:context:)`, the tests) gives each run a context of its own, a
-/// task-local value: the command and every task it starts write to that context's descriptors and
-/// read that context's environment, never the host's. The working directory is the process's: a
-/// host that needs another one starts a process.
+/// task-local value: the command, its child tasks and the callbacks it hands to clients (which
+/// take the context along) write to that context's descriptors and read that context's environment.
+/// What is the process's stays so: the working directory, `TMPDIR` for temporary files, and
+/// `serve`, which takes the process's signals and logs over and runs only as a process.
 public struct CommandContext: Sendable {
     /// The file descriptor commands read stdin from (`--key-file -`, `batch --input -`).
     public var standardInput: Int32

@@ -3,6 +3,7 @@ import Foundation
 import InteropSupport
 import OfferKitCLI
 import OfferKitSigningCLI
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -53,7 +54,7 @@ struct CLIRunnerError: Error, CustomStringConvertible {
 /// subprocess awaited without holding a thread (``ChildProcess``).
 ///
 /// In-process, the command runs through `EntryPoint.run(_:context:)` with stdin, stdout and stderr on
-/// files of its own and the environment the child would get, on ``CommandThreads``: what a process
+/// files of its own and the environment the child would get, on a ``CommandThread`` of its own: what a process
 /// would print and exit with, without starting one (about 2,000 runs per suite). A run is a process
 /// when its suite or test asks for one (``ProcessRuns``, `.processRuns`: exit statuses, FIFOs and
 /// stdin, processes racing on one ledger), and whenever in-process could differ: another working directory, a peak-memory measurement, `serve`
@@ -147,14 +148,15 @@ enum CLI {
         .standardizedFileURL.path
 
     /// Runs `command` in this process with a ``CommandContext`` of files of its own: stdin holds `stdin`
-    /// (empty, as `/dev/null`, when nil), stdout and stderr are read back once it returns.
+    /// (empty, as `/dev/null`, when nil), stdout and stderr are read back once it returns. A run that
+    /// has not returned within 120 s fails its test as a process's watchdog would (it cannot be
+    /// killed: its files are left to it, and its thread runs on).
     private static func runInProcess(
         _ arguments: [String], environment: [String: String], stdin: Data?,
         _ command: @escaping @Sendable (CommandContext) async -> Int32
     ) async throws -> CLIResult {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("offerkit-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("stdin")
         let output = folder.appendingPathComponent("stdout")
         let error = folder.appendingPathComponent("stderr")
@@ -164,20 +166,52 @@ enum CLI {
             open(output.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600),
             open(error.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600),
         ]
-        defer { for descriptor in descriptors where descriptor >= 0 { close(descriptor) } }
+        func release() {
+            for descriptor in descriptors where descriptor >= 0 { close(descriptor) }
+            try? FileManager.default.removeItem(at: folder)
+        }
         guard descriptors.allSatisfy({ $0 >= 0 }) else {
+            release()
             throw CLIRunnerError(description: "cannot open the files of an in-process run in \(folder.path)")
         }
         let context = CommandContext(
             standardInput: descriptors[0], standardOutput: descriptors[1], standardError: descriptors[2],
             environment: Self.environment(adding: environment))
-        let status = await CommandThreads.shared.run { await command(context) }
+        let status = await withinWatchdog(seconds: 120) { await CommandThread.run { await command(context) } }
+        let read = { (file: URL) in String(decoding: (try? Data(contentsOf: file)) ?? Data(), as: UTF8.self) }
         let result = CLIResult(
-            arguments: arguments, status: status,
-            stdout: String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self),
-            stderr: String(decoding: (try? Data(contentsOf: error)) ?? Data(), as: UTF8.self))
+            arguments: arguments, status: status ?? -1, stdout: read(output),
+            stderr: read(error)
+                + (status == nil ? "\n[test runner: offerkit did not finish within 120 s in-process; it runs on]" : ""))
+        if status != nil { release() }
         OutputLog.shared.record(result)
         return result
+    }
+
+    /// What `body` returns, or nil once `seconds` have passed without it (`body` runs on regardless).
+    private static func withinWatchdog(
+        seconds: Int, _ body: @escaping @Sendable () async -> Int32
+    ) async -> Int32? {
+        /// The continuation, resumed by whichever comes first.
+        final class Answer: Sendable {
+            let continuation = Mutex<CheckedContinuation<Int32?, Never>?>(nil)
+        }
+        let answer = Answer()
+        let resume = { @Sendable (value: Int32?) in
+            answer.continuation.withLock { $0.take() }?.resume(returning: value)
+        }
+        return await withCheckedContinuation { continuation in
+            answer.continuation.withLock { $0 = continuation }
+            let watchdog = Task {
+                try? await Task.sleep(for: .seconds(seconds))
+                if !Task.isCancelled { resume(nil) }
+            }
+            Task {
+                let status = await body()
+                watchdog.cancel()
+                resume(status)
+            }
+        }
     }
 }
 
