@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import InteropSupport
 import OfferCodes
 import Testing
 
@@ -37,6 +38,36 @@ struct SQLiteLedgerTests {
             try await CodeLedger.withSQLite(path: copy, access: .readOnly) { (ledger: CodeLedger) async throws in
                 #expect(try await F.codes(ledger, campaign: "autumn").map(\.code) == codes)
                 #expect(try await ledger.batches(campaign: "autumn").count == 1)
+            }
+        }
+    }
+
+    /// Opening a ledger a second time in one process leaves the locks of the first opening alone.
+    /// POSIX releases every lock a process holds on a file when it closes any descriptor of that
+    /// file, so nothing but SQLite may open and close the file while the ledger is open: a closed
+    /// descriptor of ours would let another process that closes the file think it was the last,
+    /// fold the write-ahead log into the file and remove it under the open ledger.
+    @Test func openingALedgerAgainKeepsTheLocksOfTheFirstOpening() async throws {
+        try await F.withTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("twice.sqlite").path
+            try await CodeLedger.withSQLite(path: path) { (first: CodeLedger) async throws in
+                _ = try await F.record(
+                    first, F.batch("autumn", "A", codeCount: 5), of: F.campaign("autumn", offers: ["A"]),
+                    codes: F.numberedCodes("TWICE", 5))
+                #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+                try await CodeLedger.withSQLite(path: path, access: .readOnly) { (second: CodeLedger) async throws in
+                    #expect(try await F.codes(second, campaign: "autumn").count == 5)
+                }
+                // Another process reads the file and closes it: were it the last, `-wal` would go.
+                let script =
+                    "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+                    + "c.execute('SELECT count(*) FROM sqlite_master').fetchall(); c.close()"
+                let other = try await ExternalProcess.run(InteropEnvironment.python, ["-c", script, path])
+                #expect(other.status == 0, "\(other.stderr)")
+                #expect(
+                    FileManager.default.fileExists(atPath: path + "-wal"),
+                    "another process removed -wal while the ledger was open")
+                #expect(try await F.codes(first, campaign: "autumn").count == 5)
             }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import OfferJSON
 
 #if canImport(Glibc)
@@ -98,7 +99,6 @@ package final class SQLiteLedgerStore: LedgerStore {
         case .readOnly:
             try checkRegularFile(path, mustExist: true)
         }
-        try checkFormatVersions(path)
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
         let quickCheck = (size ?? .max) <= quickCheckLimit
         do {
@@ -146,7 +146,9 @@ package final class SQLiteLedgerStore: LedgerStore {
     /// its page cache: the writer's, or a reader's.
     private static func connect(_ path: String, cacheKibibytes: Int) async throws -> DatabaseQueue {
         try await offPool {
-            try DatabaseQueue(path: path, configuration: configuration(cacheKibibytes: cacheKibibytes))
+            let queue = try DatabaseQueue(path: path, configuration: configuration(cacheKibibytes: cacheKibibytes))
+            try queue.inDatabase { db in try checkFormatVersions(db, path: path) }
+            return queue
         }
     }
 
@@ -407,14 +409,23 @@ package final class SQLiteLedgerStore: LedgerStore {
     /// Refuses a file whose header gives format versions SQLite does not write (bytes 18 and 19:
     /// 1 for the rollback journal, 2 for the write-ahead log). SQLite itself opens a file that
     /// claims a newer write version read-only, so a flipped bit there would surface only as a
-    /// failed write; OfferKit reports it as damage at once.
-    private static func checkFormatVersions(_ path: String) throws {
-        // Opened without blocking (and refused unless it is a regular file).
-        guard let source = try? InputSource(path: path, accepting: .regularFile) else { return }  // SQLite reports it.
-        var header: [UInt8] = []
-        while header.count < 20, let read = try? source.append(upTo: 20 - header.count, to: &header), read > 0 {}
-        guard header.count == 20, header.prefix(16).elementsEqual("SQLite format 3\u{0}".utf8)
-        else { return }  // Empty (new), or not SQLite: the open that follows decides.
+    /// failed write; OfferKit reports it as damage at once, before the connection is used.
+    ///
+    /// The header is read through the connection's own file (`SQLITE_FCNTL_FILE_POINTER`), never a
+    /// descriptor of ours: closing one would release every POSIX lock this process holds on the
+    /// file, those of another opening of the same ledger included, and another process closing the
+    /// file could then take itself for the last one and remove the write-ahead log in use.
+    private static func checkFormatVersions(_ db: Database, path: String) throws {
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        let found = withUnsafeMutablePointer(to: &file) {
+            sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_FILE_POINTER, $0)
+        }
+        guard found == SQLITE_OK, let file, let readFile = file.pointee.pMethods?.pointee.xRead else { return }
+        var header = [UInt8](repeating: 0, count: 20)
+        // A short read (SQLITE_IOERR_SHORT_READ): an empty file, a new ledger.
+        guard header.withUnsafeMutableBytes({ readFile(file, $0.baseAddress, 20, 0) }) == SQLITE_OK,
+            header.prefix(16).elementsEqual("SQLite format 3\u{0}".utf8)
+        else { return }  // Empty (new), or not SQLite: what follows decides.
         let write = header[18]
         let read = header[19]
         guard (1...2).contains(write), (1...2).contains(read) else {
