@@ -19,7 +19,9 @@ public enum LedgerLocation: Sendable, Equatable, CustomStringConvertible {
     ///
     /// - Throws: ``LedgerLocationError`` for an empty locator, a `sqlite:` without a path, and a
     ///   PostgreSQL URL that lacks a user, host or database or has a bad port, schema or option.
-    /// - Parameter environment: where `PGPASSWORD` is read from (see ``PostgresLocation/init(parsing:environment:)``).
+    /// - Parameters:
+    ///   - text: the locator.
+    ///   - environment: where `PGPASSWORD` is read from (see ``PostgresLocation/init(parsing:environment:)``).
     public init(parsing text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         if text.isEmpty { throw LedgerLocationError.empty }
         let lowered = text.lowercased()

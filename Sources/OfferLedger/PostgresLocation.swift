@@ -33,7 +33,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     /// The schema that holds the ledger when the URL names none.
     public static let defaultSchema = "offerkit"
 
-    /// A location from its parts, checked as ``init(parsing:)`` checks a URL's.
+    /// A location from its parts, checked as ``init(parsing:environment:)`` checks a URL's.
     /// - Throws: ``LedgerLocationError/invalidURL(locator:problem:)`` for an empty user, host or
     ///   database, a database holding `/`, a port outside 1 to 65535, or a schema name that
     ///   ``isSchemaName(_:)`` refuses.
@@ -73,7 +73,9 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Parses a `postgres://` or `postgresql://` URL; see the type's documentation.
-    /// - Parameter environment: where `PGPASSWORD` is read from, for a URL without a password.
+    /// - Parameters:
+    ///   - text: the URL.
+    ///   - environment: where `PGPASSWORD` is read from, for a URL without a password.
     public init(
         parsing text: String, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(LedgerLocationError) {
