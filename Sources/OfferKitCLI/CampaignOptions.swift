@@ -46,13 +46,28 @@ struct CampaignOptions: ParsableArguments {
     /// Connect still refuses what it would not take, at the campaign's path).
     func loadAsRecorded(ledger: CodeLedger?) async throws -> Campaign {
         let bytes = try readCampaignBytes()
-        var day = try day()
-        if today == nil, let ledger, case .string(let name)? = try? JSONValue.parse(bytes)["name"],
+        let today = try day()
+        var day = today
+        var recordedBy: String?
+        if self.today == nil, let ledger, case .string(let name)? = try? JSONValue.parse(bytes)["name"],
             let recorded = try await ledger.campaignRecordedDay(name)
         {
             day = recorded
+            recordedBy = name
         }
-        return try await CampaignValidator(today: day).validate(json: bytes, against: ledger).validCampaign()
+        let report = try await CampaignValidator(today: day).validate(json: bytes, against: ledger)
+        do {
+            return try report.validCampaign()
+        } catch var problems {
+            // The rules say "today": here that is the recorded day, which the reader must be told.
+            if let recordedBy, day != today {
+                problems.note =
+                    "\"today\" above is \(day), the day the ledger first recorded campaign "
+                    + "\(ProblemText.quoted(recordedBy)), from which relative dates count on every run; "
+                    + "--today YYYY-MM-DD counts from another day"
+            }
+            throw problems
+        }
     }
 
     static func load(path: String, ledger: CodeLedger?, today: CalendarDate) async throws -> Campaign {

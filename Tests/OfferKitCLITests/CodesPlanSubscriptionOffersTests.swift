@@ -160,5 +160,26 @@ struct CodesPlanSubscriptionOffersTests {
         // With --today, the plan is as of that day.
         let today = try await files.run("plan", campaign, ["--format", "json-lines"])
         #expect(today.status == 0 && today.stdout.contains(#""startDate":"2027-01-22""#), "\(today)")
+
+        // A start date before the recorded day is refused as of that day, and the message says
+        // that "today" there is the recorded day, not today.
+        let before = day.string(from: recordedAt.addingTimeInterval(-86_400))
+        let past = try files.write(
+            Self.campaign().replacingOccurrences(
+                of: #""startDate": "2027-04-01""#, with: #""startDate": "\#(before)""#),
+            to: "past.json")
+        let refused = try await CLI.run(["codes", "plan", past, "--ledger", files.ledger], cwd: files.folder.url)
+        #expect(refused.status == 4, "\(refused)")
+        let earliest = day.string(from: recordedAt.addingTimeInterval(86_400))
+        #expect(
+            refused.stderr.contains(
+                "\(before) is before \(earliest); App Store Connect schedules a win-back offer from the day after "
+                    + "today at the earliest"),
+            "\(refused)")
+        #expect(
+            refused.stderr.contains(
+                #"offerkit: "today" above is \#(recorded), the day the ledger first recorded campaign "offers-2027", "#
+                    + "from which relative dates count on every run; --today YYYY-MM-DD counts from another day"),
+            "\(refused)")
     }
 }

@@ -40,8 +40,13 @@ public struct ValidationProblem: Sendable, Equatable, CustomStringConvertible {
 /// Thrown when a campaign has problems; carries every problem found, not just the first.
 public struct CampaignProblems: Error, Sendable, Equatable {
     public var problems: [ValidationProblem]
+    /// A line after the problems about all of them (which day "today" is, when it is not today).
+    public var note: String?
 
-    public init(_ problems: [ValidationProblem]) { self.problems = problems }
+    public init(_ problems: [ValidationProblem], note: String? = nil) {
+        self.problems = problems
+        self.note = note
+    }
 }
 
 extension CampaignProblems: CustomStringConvertible, LocalizedError {
@@ -50,6 +55,6 @@ extension CampaignProblems: CustomStringConvertible, LocalizedError {
     public var description: String {
         let count = problems.count
         let header = "the campaign has \(count) problem\(count == 1 ? "" : "s"):"
-        return ([header] + problems.map { "  \($0)" }).joined(separator: "\n")
+        return ([header] + problems.map { "  \($0)" } + (note.map { [$0] } ?? [])).joined(separator: "\n")
     }
 }
