@@ -4,7 +4,7 @@ import OfferLedger
 
 extension LedgerOfferCheck {
     /// The check of `sign promotional-offer --ledger` and `sign legacy-promotional-offer --ledger`,
-    /// bound around every command of the full `offerkit`: the ledger, opened to read only, must know
+    /// in the context of every command of the full `offerkit`: the ledger, opened to read only, must know
     /// the offer when it knows the product's promotional offers (`AppliedPromotionalOffers`). A
     /// refusal is invalid input (exit 4).
     static let ledger: Check = { ledger, bundleId, productId, offerIdentifier in

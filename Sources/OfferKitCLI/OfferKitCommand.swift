@@ -46,7 +46,9 @@ public enum EntryPoint {
             NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         }
         Task {
-            await LedgerOfferCheck.$installed.withValue(LedgerOfferCheck.ledger) {
+            var context = CommandContext.process
+            context.ledgerOfferCheck = LedgerOfferCheck.ledger
+            await CommandContext.$current.withValue(context) {
                 await CommandLineRun.run(OfferKitCommand.self, exitStatus: ExitStatus.ofKnown)
             }
             exit(0)
@@ -59,15 +61,16 @@ public enum EntryPoint {
     /// Every command but `serve` runs this way: `serve` takes the process's signals, logs and limits
     /// over, and is refused here (exit 2); start it as a process. The working directory is the process's.
     public static func run(_ arguments: [String], context: CommandContext) async -> Int32 {
-        await CommandContext.$current.withValue(context) {
+        var context = context
+        context.ledgerOfferCheck = LedgerOfferCheck.ledger
+        return await CommandContext.$current.withValue(context) {
             if arguments.first == "serve" {
                 return CommandLineRun.report(
                     CLIError.usage("serve runs as a process of its own (offerkit serve), not in another program"),
                     root: OfferKitCommand.self, exitStatus: ExitStatus.ofKnown)
             }
-            return await LedgerOfferCheck.$installed.withValue(LedgerOfferCheck.ledger) {
-                await CommandLineRun.status(OfferKitCommand.self, arguments: arguments, exitStatus: ExitStatus.ofKnown)
-            }
+            return await CommandLineRun.status(
+                OfferKitCommand.self, arguments: arguments, exitStatus: ExitStatus.ofKnown)
         }
     }
 }

@@ -29,6 +29,9 @@ public struct CommandContext: Sendable {
     /// The arguments of the command running (without the program's name), as they were given: set
     /// when it starts, for what ArgumentParser does not say (which spelling of a subcommand was typed).
     package var arguments: [String] = []
+    /// How `sign … --ledger` checks an offer identifier against the ledger (``LedgerOfferCheck``): set by
+    /// the full `offerkit`, which links the ledger; none in the sign-only build.
+    package var ledgerOfferCheck: LedgerOfferCheck.Check?
 
     /// A context over the given descriptors, which stay open and are never closed by a command.
     public init(standardInput: Int32, standardOutput: Int32, standardError: Int32, environment: [String: String]) {
