@@ -60,11 +60,11 @@ struct CampaignOptions: ParsableArguments {
             return try report.validCampaign()
         } catch var problems {
             // The rules say "today": here that is the recorded day, which the reader must be told.
-            if let recordedBy, day != today {
+            if let recordedBy, day != today, problems.problems.contains(where: { $0.message.contains("today") }) {
                 problems.note =
                     "\"today\" above is \(day), the day the ledger first recorded campaign "
-                    + "\(ProblemText.quoted(recordedBy)), from which relative dates count on every run; "
-                    + "--today YYYY-MM-DD counts from another day"
+                    + "\(ProblemText.quoted(recordedBy)): plan and apply check dates, expiry limits and quarters as "
+                    + "of that day on every run; --today YYYY-MM-DD checks them as of another"
             }
             throw problems
         }

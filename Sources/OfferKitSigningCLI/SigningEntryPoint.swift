@@ -33,7 +33,9 @@ public enum SigningEntryPoint {
     /// Runs the command of `arguments` (without the program's name) in this process, with `context`'s
     /// streams and environment, and returns its exit status: what the process would have exited with.
     public static func run(_ arguments: [String], context: CommandContext) async -> Int32 {
-        await CommandContext.$current.withValue(context) {
+        var context = context
+        context.ledgerOfferCheck = nil  // this tree has no ledger, whatever context it is given
+        return await CommandContext.$current.withValue(context) {
             do {
                 try OfferKitSigningCommand.checkCommand(arguments)
             } catch {

@@ -68,6 +68,10 @@ struct SQLiteLedgerTests {
                     FileManager.default.fileExists(atPath: path + "-wal"),
                     "another process removed -wal while the ledger was open")
                 #expect(try await F.codes(first, campaign: "autumn").count == 5)
+                _ = try await F.record(
+                    first, F.batch("autumn", "A", index: 1, codeCount: 5), of: F.campaign("autumn", offers: ["A"]),
+                    codes: F.numberedCodes("AGAIN", 5))
+                #expect(try await F.codes(first, campaign: "autumn").count == 10)
             }
         }
     }

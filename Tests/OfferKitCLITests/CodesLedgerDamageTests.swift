@@ -61,7 +61,8 @@ struct CodesLedgerDamageTests {
 
         // The header, the schema, a batch row, codes in the table and in the index.
         var offsets: [(String, UInt64)] = [
-            ("the header magic", 3), ("the header's format versions", 18),
+            ("the header magic", 3), ("the header's write format version", 18),
+            ("the header's read format version", 19),
             ("the header's schema format", 44), ("the header's text encoding", 59),
         ]
         for (text, last) in [

@@ -178,8 +178,13 @@ struct CodesPlanSubscriptionOffersTests {
             "\(refused)")
         #expect(
             refused.stderr.contains(
-                #"offerkit: "today" above is \#(recorded), the day the ledger first recorded campaign "offers-2027", "#
-                    + "from which relative dates count on every run; --today YYYY-MM-DD counts from another day"),
+                #"offerkit: "today" above is \#(recorded), the day the ledger first recorded campaign "offers-2027": "#
+                    + "plan and apply check dates, expiry limits and quarters as of that day on every run; --today "
+                    + "YYYY-MM-DD checks them as of another"),
             "\(refused)")
+        // With --today, "today" is today's word again: no such line.
+        let given = try await CLI.run(
+            ["codes", "plan", past, "--ledger", files.ledger, "--today", recorded], cwd: files.folder.url)
+        #expect(given.status == 4 && !given.stderr.contains(#""today" above"#), "\(given)")
     }
 }

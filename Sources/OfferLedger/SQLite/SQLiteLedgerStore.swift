@@ -409,7 +409,9 @@ package final class SQLiteLedgerStore: LedgerStore {
     /// Refuses a file whose header gives format versions SQLite does not write (bytes 18 and 19:
     /// 1 for the rollback journal, 2 for the write-ahead log). SQLite itself opens a file that
     /// claims a newer write version read-only, so a flipped bit there would surface only as a
-    /// failed write; OfferKit reports it as damage at once, before the connection is used.
+    /// failed write; OfferKit reports it as damage at once, before the connection writes anything
+    /// (GRDB has read the schema by then; a read version SQLite does not know fails there, as
+    /// damage too).
     ///
     /// The header is read through the connection's own file (`SQLITE_FCNTL_FILE_POINTER`), never a
     /// descriptor of ours: closing one would release every POSIX lock this process holds on the
