@@ -42,6 +42,7 @@ public enum EntryPoint {
     /// `pthread_exit`). A host whose main thread must not end that way (code that runs before `main`,
     /// whose callers cannot be unwound) calls this and keeps its thread waiting instead.
     public static func start() {
+        CommandContext.keepProcessTextWidthInRange()
         if CommandLine.arguments.dropFirst().first == "serve" {
             NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         }

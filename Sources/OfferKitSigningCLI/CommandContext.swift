@@ -51,8 +51,31 @@ public struct CommandContext: Sendable {
     /// The context of the command running in this task: ``process`` unless a host bound another.
     @TaskLocal public static var current: CommandContext = .process
 
-    /// Whether this is the process's own stdout and stderr (where a terminal's width applies).
-    var isProcess: Bool { standardOutput == STDOUT_FILENO && standardError == STDERR_FILENO }
+    /// The width help and usage messages wrap at: `COLUMNS` when it is a number, else stdout's terminal's
+    /// width, else 80, as ArgumentParser chooses, but kept within ``textWidths``.
+    var textWidth: Int { min(max(chosenWidth, Self.textWidths.lowerBound), Self.textWidths.upperBound) }
+
+    /// The width ArgumentParser itself would choose.
+    private var chosenWidth: Int { environment["COLUMNS"].flatMap { Int($0) } ?? terminalWidth ?? 80 }
+
+    /// Sets this process's `COLUMNS` to ``textWidth`` when the width ArgumentParser would choose is out of
+    /// ``textWidths``: it also renders help where OfferKit cannot give it a width (`exitCode(for:)`).
+    /// Called once as a process starts, before anything else runs.
+    package static func keepProcessTextWidthInRange() {
+        let process = CommandContext.process
+        if process.chosenWidth != process.textWidth { setenv("COLUMNS", String(process.textWidth), 1) }
+    }
+
+    /// 40 to 10,000 columns: ArgumentParser traps (SIGILL) wrapping a help text to fewer than about 30
+    /// (`COLUMNS=0`, a narrow terminal pane), and no reader needs more.
+    static let textWidths = 40...10_000
+
+    /// The width of the terminal stdout is, if it is one.
+    private var terminalWidth: Int? {
+        var size = winsize()
+        guard ioctl(standardOutput, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
 
     /// A handle on stdout (left open).
     package var output: FileHandle { FileHandle(fileDescriptor: standardOutput, closeOnDealloc: false) }

@@ -89,11 +89,8 @@ package enum CommandLineRun {
         }
         if let code = error as? ExitCode { return code.rawValue }
         let context = CommandContext.current
-        // A terminal's width applies to the process's own stdout only; otherwise `COLUMNS`, else 80,
-        // as ArgumentParser does for output that is not a terminal.
-        let columns = context.isProcess ? nil : context.environment["COLUMNS"].flatMap { Int($0) } ?? 80
         let status = root.exitCode(for: error)
-        let text = root.fullMessage(for: error, columns: columns)
+        let text = root.fullMessage(for: error, columns: context.textWidth)
         if status == .success {
             if !text.isEmpty { context.writeOutput(text + "\n") }
             return status.rawValue

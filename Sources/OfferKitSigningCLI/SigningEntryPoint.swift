@@ -14,6 +14,7 @@ public enum SigningEntryPoint {
     /// exits the process with the command's documented status when it ends (see the full tree's
     /// `EntryPoint.start()`, which this mirrors).
     public static func start() {
+        CommandContext.keepProcessTextWidthInRange()
         Task {
             await run(Array(CommandLine.arguments.dropFirst()))
             exit(0)

@@ -38,4 +38,17 @@ struct CommandContextTests {
         }
         #expect(found.isEmpty, "use CommandContext.current instead:\n\(found.joined(separator: "\n"))")
     }
+
+    /// In-process, help wraps to the context's `COLUMNS`, kept to 40 columns at the least.
+    @Test("help wraps to the context's COLUMNS, at least 40")
+    func helpWrapsToTheContextsColumns() async throws {
+        var help: [String: String] = [:]
+        for columns in ["0", "40", "200"] {
+            let run = try await CLI.run(["codes", "plan", "--help"], environment: ["COLUMNS": columns])
+            #expect(run.status == 0 && run.stdout.contains("USAGE:"), "\(run)")
+            help[columns] = run.stdout
+        }
+        #expect(help["0"] == help["40"], "COLUMNS=0 wraps as 40 does")
+        #expect(help["200"] != help["40"], "COLUMNS=200 wraps wider than 40")
+    }
 }

@@ -22,6 +22,18 @@ struct ExitCodeTests {
         }
     }
 
+    /// `COLUMNS` is input too: a width ArgumentParser cannot wrap help to (it traps under about 30)
+    /// or no number at all still gives the help (exit 0) and usage errors (exit 2), at least 40 wide.
+    @Test("help and usage errors under a COLUMNS of no usable width", arguments: ["0", "-5", "20", "abc", "1e9"])
+    func helpUnderAnyColumns(columns: String) async throws {
+        for arguments in [["--help"], ["codes", "lookup", "apps", "--help"], ["sign", "promotional-offer", "--help"]] {
+            let help = try await CLI.run(arguments, environment: ["COLUMNS": columns])
+            #expect(help.status == 0 && help.stdout.contains("USAGE:"), "\(help)")
+        }
+        let usage = try await CLI.run(["codes", "apply", "--bogus"], environment: ["COLUMNS": columns])
+        #expect(usage.status == 2 && usage.stderr.contains("Usage: offerkit codes apply"), "\(usage)")
+    }
+
     @Test func zeroOnSuccess() async throws {
         let result = try await CLI.run(Self.sign + DemoKey.flags)
         #expect(result.status == 0, "\(result)")
