@@ -54,12 +54,13 @@ struct CLIRunnerError: Error, CustomStringConvertible {
 /// subprocess awaited without holding a thread (``ChildProcess``).
 ///
 /// In-process, the command runs through `EntryPoint.run(_:context:)` with stdin, stdout and stderr on
-/// files of its own and the environment the child would get, on a ``CommandThread`` of its own: what a process
-/// would print and exit with, without starting one (about 2,000 runs per suite). A run is a process
-/// when its suite or test asks for one (``ProcessRuns``, `.processRuns`: exit statuses, FIFOs and
-/// stdin, processes racing on one ledger), and whenever in-process could differ: another working directory, a peak-memory measurement, `serve`
-/// (it takes the process's signals over), or an argument naming this process's own stdin or
-/// descriptors (`/dev/stdin`, `/dev/fd/N`). `OFFERKIT_TEST_CLI_PROCESS=1` makes every run a process.
+/// files of its own and the environment the child would get, on a ``CommandThread`` of its own: what
+/// a process would print and exit with, without starting one. A run is a process when its suite or
+/// test asks for one (``ProcessRuns``, `.processRuns`: exit statuses, FIFOs and stdin, processes
+/// racing on one ledger), and whenever in-process could differ: another working directory, a
+/// peak-memory measurement, `serve` (it takes the process's signals over), or an argument naming
+/// this process's own stdin or descriptors (`/dev/stdin`, `/dev/fd/N`, `/proc/self`).
+/// `OFFERKIT_TEST_CLI_PROCESS=1` makes every run a process.
 ///
 /// A process is this test binary started as the CLI (``CLIUnderTest/executable``): the CLI built with
 /// the tests, never a separately built binary. The environment is this process's environment without
