@@ -84,42 +84,99 @@ struct ProductCheck {
             })
     }
 
-    /// Reads each product's identifier, one product at a time, and throws for the first that
-    /// differs from the campaign's.
+    /// Reads each product's identifier and throws for the first in campaign order that differs
+    /// from the campaign's. The first product is read alone, so that a key App Store Connect
+    /// refuses costs one request, as at any other first request of a run; the others up to
+    /// `--parallel` at once (the transport's ``ConnectTransport/Settings/parallel``), so a campaign
+    /// of many products pays about one round trip per `parallel` products, not one per product.
+    /// Every read is made before any verdict, so the refusal named is the same whatever order the
+    /// answers come in.
     ///
     /// - Throws: ``ConnectError/productIdMismatch(paths:product:id:campaign:connect:)``;
     ///   ``ConnectError/unexpectedAnswer(request:what:)`` for an answer without a product
-    ///   identifier; what ``ConnectTransport``'s GET throws.
+    ///   identifier; what ``ConnectTransport``'s GET throws (the first product's, in campaign order).
     func verify(_ references: [Reference]) async throws {
-        for reference in references {
+        // Not one segment of a path: no such product (App Store Connect refuses its offers).
+        let readable = references.filter { reference in
             let id = reference.product.id
-            // Not one segment of a path: no such product (App Store Connect refuses its offers).
-            guard !id.isEmpty, id.utf8.count <= ConnectResource.maximumIdBytes, !id.allSatisfy({ $0 == "." })
-            else { continue }
-            let (collection, version) =
-                switch reference.product {
-                case .subscription: ("subscriptions", "v1")
-                case .inAppPurchase: ("inAppPurchases", "v2")
+            return !id.isEmpty && id.utf8.count <= ConnectResource.maximumIdBytes && !id.allSatisfy { $0 == "." }
+        }
+        for (reference, answer) in zip(readable, await answers(readable)) {
+            try check(reference, try answer.get())
+        }
+    }
+
+    /// The answer to each product's read, in the order of `references`: the first alone (a failed
+    /// one ends the reads), then the rest at most `parallel` under way at once.
+    private func answers(_ references: [Reference]) async -> [Result<ConnectTransport.Answer, any Error>] {
+        guard let first = references.first else { return [] }
+        let firstAnswer: Result<ConnectTransport.Answer, any Error>
+        do { firstAnswer = .success(try await read(first)) } catch { firstAnswer = .failure(error) }
+        guard case .success = firstAnswer else { return [firstAnswer] }
+        return [firstAnswer] + (await together(Array(references.dropFirst())))
+    }
+
+    /// The answers to `references`' reads, in their order, at most `parallel` under way at once.
+    private func together(_ references: [Reference]) async -> [Result<ConnectTransport.Answer, any Error>] {
+        let parallel = max(1, transport.settings.parallel)
+        return await withTaskGroup(of: (Int, Result<ConnectTransport.Answer, any Error>).self) { group in
+            var answers = [Result<ConnectTransport.Answer, any Error>?](repeating: nil, count: references.count)
+            var next = 0
+            func startNext() {
+                let index = next
+                next += 1
+                group.addTask {
+                    do { return (index, .success(try await read(references[index]))) } catch {
+                        return (index, .failure(error))
+                    }
                 }
-            let path = "/\(version)/\(collection)/\(ConnectLister.percentEncode(id))"
-            let answer = try await transport.get(
-                path + ConnectLister.encode([("fields[\(collection)]", "productId")]), answerLimit: Self.answerLimit)
-            // Not a product App Store Connect has, or an id it refuses: its offers are refused as they are created.
-            if ApplyRun.refusalStatuses.contains(answer.status) { continue }
-            let request = "GET /\(version)/\(collection)/{id} (\(reference.product.noun) \(ProblemText.quoted(id)))"
-            guard answer.status == 200 else {
-                let detail = AppleErrorDetail.parse(status: answer.status, body: answer.body).first?.summary
-                throw ConnectError.unexpectedAnswer(request: request, what: detail ?? "\(answer.status)")
             }
-            guard case .string(let found)? = (try? JSONValue.parse(answer.body))?["data"]?["attributes"]?["productId"]
-            else {
-                throw ConnectError.unexpectedAnswer(request: request, what: "no data.attributes.productId")
+            while next < min(parallel, references.count) { startNext() }
+            while let (index, answer) = await group.next() {
+                answers[index] = answer
+                if next < references.count { startNext() }
             }
-            guard found == reference.productId else {
-                throw ConnectError.productIdMismatch(
-                    paths: reference.paths, product: reference.product.noun, id: id,
-                    campaign: reference.productId, connect: found)
-            }
+            return answers.map { $0 ?? .failure(CancellationError()) }
+        }
+    }
+
+    /// `GET` of one product, asking for its `productId` only.
+    private func read(_ reference: Reference) async throws -> ConnectTransport.Answer {
+        let collection = Self.collection(reference.product)
+        let path = "/\(collection.version)/\(collection.name)/\(ConnectLister.percentEncode(reference.product.id))"
+        return try await transport.get(
+            path + ConnectLister.encode([("fields[\(collection.name)]", "productId")]), answerLimit: Self.answerLimit)
+    }
+
+    /// Judges one product's answer: a refusal is left to App Store Connect, a `200` must carry the
+    /// campaign's product identifier.
+    private func check(_ reference: Reference, _ answer: ConnectTransport.Answer) throws {
+        // Not a product App Store Connect has, or an id it refuses: its offers are refused as they are created.
+        if ApplyRun.refusalStatuses.contains(answer.status) { return }
+        let id = reference.product.id
+        let collection = Self.collection(reference.product)
+        let request =
+            "GET /\(collection.version)/\(collection.name)/{id} (\(reference.product.noun) \(ProblemText.quoted(id)))"
+        guard answer.status == 200 else {
+            let detail = AppleErrorDetail.parse(status: answer.status, body: answer.body).first?.summary
+            throw ConnectError.unexpectedAnswer(request: request, what: detail ?? "\(answer.status)")
+        }
+        guard case .string(let found)? = (try? JSONValue.parse(answer.body))?["data"]?["attributes"]?["productId"]
+        else {
+            throw ConnectError.unexpectedAnswer(request: request, what: "no data.attributes.productId")
+        }
+        guard found == reference.productId else {
+            throw ConnectError.productIdMismatch(
+                paths: reference.paths, product: reference.product.noun, id: id,
+                campaign: reference.productId, connect: found)
+        }
+    }
+
+    /// The App Store Connect collection and API version of a product's kind.
+    private static func collection(_ product: PricePointQuery.Product) -> (name: String, version: String) {
+        switch product {
+        case .subscription: ("subscriptions", "v1")
+        case .inAppPurchase: ("inAppPurchases", "v2")
         }
     }
 

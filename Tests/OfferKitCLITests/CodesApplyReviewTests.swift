@@ -493,7 +493,80 @@ struct CodesApplyReviewTests {
         #expect(offer?["active"]?.bool == false, "\(status)")
     }
 
-    // MARK: 9. Messages
+    // MARK: 9. Product reads at once
+
+    @Test(
+        "The products of a campaign are read at once, up to --parallel: two reads are under way together",
+        .enabled(reason) { await enabled })
+    func productsAreReadTogether() async throws {
+        let bench = try await Bench()
+        defer { bench.close() }
+        func offer(_ name: String, _ id: String, _ productId: String, _ code: String) -> String {
+            CampaignFiles.offer(name, productAscId: id, custom: [CampaignFiles.given([code])])
+                .replacingOccurrences(of: "com.example.offerkit.pro", with: productId)
+        }
+        let campaign = try await bench.campaign(
+            CampaignFiles.campaign(
+                name: "three-products",
+                offers: [
+                    offer("Pro", "6450000010", "com.example.offerkit.pro", "PROONE27"),
+                    offer("Season", "6450000011", "com.example.offerkit.seasonpass", "SEASONONE27"),
+                    offer("Gems", "6450000009", "com.example.offerkit.gems100", "GEMSONE27"),
+                ]),
+            file: "three-products.json")
+        // The first product is read alone (a refused key costs one request); the stand-in then holds the
+        // other two reads until the test releases them: read one after the other, the third would never be
+        // sent while the second is held.
+        try await bench.standIn.setFaults(
+            #"{"script": [{"method": "GET", "pathPrefix": "/v2/inAppPurchases/", "skip": 1, "times": 2, "fault": "hold-before"}]}"#
+        )
+        let run = try Launched.offerkit(
+            bench.arguments("apply", campaign, ["--parallel", "2"]), cwd: bench.files.folder.url)
+        defer { run.kill() }
+        try await bench.waitFor("three product reads") {
+            try await bench.count("GET /v2/inAppPurchases/{id}") >= 3
+        }
+        #expect(try await bench.standIn.release() == 2, "the second and third reads were held at once")
+        let (finished, exited) = await run.finish(killAfter: 120)
+        #expect(exited && finished.status == 0, "\(finished)")
+        #expect(
+            finished.stdout.contains(
+                ApplyFixture.counts(created: 6, alreadyThere: 0, refused: 0, skipped: 0, unfinished: 0)),
+            "\(finished)")
+        await #expect(try bench.count("GET /v2/inAppPurchases/{id}") == 3)
+    }
+
+    @Test(
+        "Read at once, the refusal still names the first product in campaign order whose identifier differs",
+        .enabled(reason) { await enabled })
+    func theFirstDifferingProductIsNamed() async throws {
+        let bench = try await Bench()
+        defer { bench.close() }
+        // Both offers give "com.example.offerkit.pro"; App Store Connect has other identifiers for 6450000011
+        // and 6450000009. The first in campaign order is named, whichever answer comes first.
+        let campaign = try await bench.campaign(
+            CampaignFiles.campaign(
+                name: "two-wrong",
+                offers: [
+                    CampaignFiles.offer("Pro", custom: [CampaignFiles.given(["PROTWO27"])]),
+                    CampaignFiles.offer(
+                        "Season", productAscId: "6450000011", custom: [CampaignFiles.given(["SEASON27"])]),
+                    CampaignFiles.offer("Gems", productAscId: "6450000009", custom: [CampaignFiles.given(["GEMS27"])]),
+                ]),
+            file: "two-wrong.json")
+        for parallel in ["1", "3"] {
+            let run = try await bench.connect("apply", campaign, ["--parallel", parallel])
+            #expect(run.status == 4, "\(run)")
+            #expect(
+                run.stderr.contains(
+                    "Connect's in-app purchase \"6450000011\" has the product ID \"com.example.offerkit.seasonpass\""),
+                "\(run)")
+            #expect(!run.stderr.contains("com.example.offerkit.gems100"), "\(run)")
+        }
+        await #expect(try bench.totalRequests() == 6, "three product reads a run, nothing created")
+    }
+
+    // MARK: 10. Messages
 
     @Test(
         "An error naming an App Store Connect path shows the path, not <redacted: …>",
