@@ -89,54 +89,60 @@ struct ProductCheck {
     /// refuses costs one request, as at any other first request of a run; the others up to
     /// `--parallel` at once (the transport's ``ConnectTransport/Settings/parallel``), so a campaign
     /// of many products pays about one round trip per `parallel` products, not one per product.
-    /// Every read is made before any verdict, so the refusal named is the same whatever order the
-    /// answers come in.
+    /// Once a product fails (its read or its check), no read of a later product starts; the reads
+    /// of earlier ones end, and the first failure in campaign order is thrown, whatever order the
+    /// answers came in.
     ///
     /// - Throws: ``ConnectError/productIdMismatch(paths:product:id:campaign:connect:)``;
     ///   ``ConnectError/unexpectedAnswer(request:what:)`` for an answer without a product
-    ///   identifier; what ``ConnectTransport``'s GET throws (the first product's, in campaign order).
+    ///   identifier; what ``ConnectTransport``'s GET throws; `CancellationError` when the task is
+    ///   cancelled before every product was read.
     func verify(_ references: [Reference]) async throws {
         // Not one segment of a path: no such product (App Store Connect refuses its offers).
         let readable = references.filter { reference in
             let id = reference.product.id
             return !id.isEmpty && id.utf8.count <= ConnectResource.maximumIdBytes && !id.allSatisfy { $0 == "." }
         }
-        for (reference, answer) in zip(readable, await answers(readable)) {
-            try check(reference, try answer.get())
-        }
+        guard let first = readable.first else { return }
+        try await verify(first)
+        if let failure = await together(Array(readable.dropFirst())) { throw failure }
     }
 
-    /// The answer to each product's read, in the order of `references`: the first alone (a failed
-    /// one ends the reads), then the rest at most `parallel` under way at once.
-    private func answers(_ references: [Reference]) async -> [Result<ConnectTransport.Answer, any Error>] {
-        guard let first = references.first else { return [] }
-        let firstAnswer: Result<ConnectTransport.Answer, any Error>
-        do { firstAnswer = .success(try await read(first)) } catch { firstAnswer = .failure(error) }
-        guard case .success = firstAnswer else { return [firstAnswer] }
-        return [firstAnswer] + (await together(Array(references.dropFirst())))
+    /// Reads one product and checks its answer.
+    private func verify(_ reference: Reference) async throws {
+        try check(reference, try await read(reference))
     }
 
-    /// The answers to `references`' reads, in their order, at most `parallel` under way at once.
-    private func together(_ references: [Reference]) async -> [Result<ConnectTransport.Answer, any Error>] {
+    /// Verifies `references` at most `parallel` at once, starting none after a failure (nor once the
+    /// task is cancelled); the first failure in their order, if any.
+    private func together(_ references: [Reference]) async -> (any Error)? {
         let parallel = max(1, transport.settings.parallel)
-        return await withTaskGroup(of: (Int, Result<ConnectTransport.Answer, any Error>).self) { group in
-            var answers = [Result<ConnectTransport.Answer, any Error>?](repeating: nil, count: references.count)
+        return await withTaskGroup(of: (Int, (any Error)?).self) { group in
+            var failures: [Int: any Error] = [:]
             var next = 0
+            var underWay = 0
             func startNext() {
+                guard next < references.count, failures.isEmpty, !Task.isCancelled else { return }
                 let index = next
                 next += 1
+                underWay += 1
                 group.addTask {
-                    do { return (index, .success(try await read(references[index]))) } catch {
-                        return (index, .failure(error))
+                    do {
+                        try await verify(references[index])
+                        return (index, nil)
+                    } catch {
+                        return (index, error)
                     }
                 }
             }
-            while next < min(parallel, references.count) { startNext() }
-            while let (index, answer) = await group.next() {
-                answers[index] = answer
-                if next < references.count { startNext() }
+            while underWay < parallel, next < references.count, failures.isEmpty, !Task.isCancelled { startNext() }
+            while let (index, failure) = await group.next() {
+                underWay -= 1
+                if let failure { failures[index] = failure }
+                startNext()
             }
-            return answers.map { $0 ?? .failure(CancellationError()) }
+            if let first = failures.keys.min() { return failures[first] }
+            return next < references.count ? CancellationError() : nil
         }
     }
 

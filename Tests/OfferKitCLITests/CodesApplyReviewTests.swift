@@ -542,8 +542,8 @@ struct CodesApplyReviewTests {
     func theFirstDifferingProductIsNamed() async throws {
         let bench = try await Bench()
         defer { bench.close() }
-        // Both offers give "com.example.offerkit.pro"; App Store Connect has other identifiers for 6450000011
-        // and 6450000009. The first in campaign order is named, whichever answer comes first.
+        // The three offers give "com.example.offerkit.pro"; App Store Connect has other identifiers for
+        // 6450000011 and 6450000009. The first in campaign order is named, whichever answer comes first.
         let campaign = try await bench.campaign(
             CampaignFiles.campaign(
                 name: "two-wrong",
@@ -554,16 +554,32 @@ struct CodesApplyReviewTests {
                     CampaignFiles.offer("Gems", productAscId: "6450000009", custom: [CampaignFiles.given(["GEMS27"])]),
                 ]),
             file: "two-wrong.json")
-        for parallel in ["1", "3"] {
-            let run = try await bench.connect("apply", campaign, ["--parallel", parallel])
-            #expect(run.status == 4, "\(run)")
+        func expectSeasonNamed(_ run: CLIResult, sourceLocation: SourceLocation = #_sourceLocation) {
+            #expect(run.status == 4, "\(run)", sourceLocation: sourceLocation)
             #expect(
                 run.stderr.contains(
                     "Connect's in-app purchase \"6450000011\" has the product ID \"com.example.offerkit.seasonpass\""),
-                "\(run)")
-            #expect(!run.stderr.contains("com.example.offerkit.gems100"), "\(run)")
+                "\(run)", sourceLocation: sourceLocation)
+            #expect(!run.stderr.contains("com.example.offerkit.gems100"), "\(run)", sourceLocation: sourceLocation)
         }
-        await #expect(try bench.totalRequests() == 6, "three product reads a run, nothing created")
+        // One at a time: the second product differs, so the third is never read.
+        expectSeasonNamed(try await bench.connect("apply", campaign, ["--parallel", "1"]))
+        await #expect(try bench.count("GET /v2/inAppPurchases/{id}") == 2, "no read after the refusal")
+        // At once, the second product's read held until the third's answer (which differs too) is in.
+        try await bench.standIn.setFaults(
+            #"{"script": [{"method": "GET", "pathPrefix": "/v2/inAppPurchases/", "skip": 1, "times": 1, "fault": "hold-before"}]}"#
+        )
+        let run = try Launched.offerkit(
+            bench.arguments("apply", campaign, ["--parallel", "3"]), cwd: bench.files.folder.url)
+        defer { run.kill() }
+        try await bench.waitFor("the third product's read") {
+            try await bench.count("GET /v2/inAppPurchases/{id}") >= 5
+        }
+        #expect(try await bench.standIn.release() == 1, "the second product's read was held")
+        let (finished, exited) = await run.finish(killAfter: 120)
+        #expect(exited, "\(finished)")
+        expectSeasonNamed(finished)
+        await #expect(try bench.totalRequests() == 5, "product reads only, nothing created")
     }
 
     // MARK: 10. Messages
