@@ -517,17 +517,9 @@ struct CodesApplyReviewTests {
         // The first product is read alone (a refused key costs one request); the stand-in then holds the
         // other two reads until the test releases them: read one after the other, the third would never be
         // sent while the second is held.
-        try await bench.standIn.setFaults(
-            #"{"script": [{"method": "GET", "pathPrefix": "/v2/inAppPurchases/", "skip": 1, "times": 2, "fault": "hold-before"}]}"#
-        )
-        let run = try Launched.offerkit(
-            bench.arguments("apply", campaign, ["--parallel", "2"]), cwd: bench.files.folder.url)
-        defer { run.kill() }
-        try await bench.waitFor("three product reads") {
-            try await bench.count("GET /v2/inAppPurchases/{id}") >= 3
-        }
-        #expect(try await bench.standIn.release() == 2, "the second and third reads were held at once")
-        let (finished, exited) = await run.finish(killAfter: 120)
+        let (held, finished, exited) = try await bench.applyHoldingProductReads(
+            campaign, parallel: 2, skip: 1, times: 2, until: 3)
+        #expect(held == 2, "the second and third reads were held at once")
         #expect(exited && finished.status == 0, "\(finished)")
         #expect(
             finished.stdout.contains(
@@ -566,17 +558,9 @@ struct CodesApplyReviewTests {
         expectSeasonNamed(try await bench.connect("apply", campaign, ["--parallel", "1"]))
         await #expect(try bench.count("GET /v2/inAppPurchases/{id}") == 2, "no read after the refusal")
         // At once, the second product's read held until the third's answer (which differs too) is in.
-        try await bench.standIn.setFaults(
-            #"{"script": [{"method": "GET", "pathPrefix": "/v2/inAppPurchases/", "skip": 1, "times": 1, "fault": "hold-before"}]}"#
-        )
-        let run = try Launched.offerkit(
-            bench.arguments("apply", campaign, ["--parallel", "3"]), cwd: bench.files.folder.url)
-        defer { run.kill() }
-        try await bench.waitFor("the third product's read") {
-            try await bench.count("GET /v2/inAppPurchases/{id}") >= 5
-        }
-        #expect(try await bench.standIn.release() == 1, "the second product's read was held")
-        let (finished, exited) = await run.finish(killAfter: 120)
+        let (held, finished, exited) = try await bench.applyHoldingProductReads(
+            campaign, parallel: 3, skip: 1, times: 1, until: 5)
+        #expect(held == 1, "the second product's read was held")
         #expect(exited, "\(finished)")
         expectSeasonNamed(finished)
         await #expect(try bench.totalRequests() == 5, "product reads only, nothing created")
@@ -760,6 +744,24 @@ extension CodesApplyReviewTests {
             #expect(status.status == 0, "\(status)", sourceLocation: sourceLocation)
             let list = status.json?["appStoreConnect"]?.array ?? []
             return Dictionary(list.map { ($0["request"]?.string ?? "?", $0) }, uniquingKeysWith: { first, _ in first })
+        }
+
+        /// Runs `codes apply` at `--parallel` in the background while the stand-in holds `times` of its
+        /// in-app purchase reads after the first `skip`; once it has counted `reads` of them in all, releases
+        /// the held ones and waits for the run. Returns how many were held, the run, and whether it exited.
+        func applyHoldingProductReads(
+            _ campaign: String, parallel: Int, skip: Int, times: Int, until reads: Int64
+        ) async throws -> (held: Int, result: CLIResult, exited: Bool) {
+            try await standIn.setFaults(
+                #"{"script": [{"method": "GET", "pathPrefix": "/v2/inAppPurchases/", "skip": \#(skip), "#
+                    + #""times": \#(times), "fault": "hold-before"}]}"#)
+            let run = try Launched.offerkit(
+                arguments("apply", campaign, ["--parallel", String(parallel)]), cwd: files.folder.url)
+            defer { run.kill() }
+            try await waitFor("\(reads) product reads") { try await count("GET /v2/inAppPurchases/{id}") >= reads }
+            let held = try await standIn.release()
+            let (result, exited) = await run.finish(killAfter: 120)
+            return (held, result, exited)
         }
 
         /// Asks `condition` every 10 ms (sleeping with `Task.sleep`) until it holds; fails the test after
