@@ -22,7 +22,10 @@ struct AppStoreServerStandInTests {
         "The stand-in's own suite passes (tokens, rules, PNG, performance test, faults, Apple's own client)",
         .enabled(RetentionFixture.reason) { await enabled })
     func pythonSuitePasses() async throws {
-        let result = try await Independent.run(Independent.python, [Self.suite])
+        // Beside the other tests, the one test judged by Apple's 700 ms with real answer times is skipped;
+        // .ci/run's retention step runs the suite alone, with it.
+        let result = try await Independent.run(
+            "env", ["OFFERKIT_STANDIN_UNDER_LOAD=1", Independent.python, Self.suite])
         #expect(result.status == 0, "\(result.stderr.suffix(6000))")
         #expect(result.stderr.contains("\nOK"), "\(result.stderr.suffix(2000))")
     }

@@ -43,6 +43,9 @@ OTHER_BUNDLE = "com.example.offerkit.other"
 APP_APPLE_ID = 1234567890
 MONTHLY = "com.example.offerkit.monthly"
 MESSAGE = "3f2b1c4e-8a7d-4f3e-9b2a-1c0d5e6f7a8b"
+# Set by `swift test` (AppStoreServerStandInTests), which runs this suite beside hundreds of other tests: the
+# one test judged by Apple's 700 ms with real answer times is then skipped (.ci/run runs the suite alone).
+UNDER_LOAD = os.environ.get("OFFERKIT_STANDIN_UNDER_LOAD") == "1"
 
 
 def make_token(claims=None, header=None, key=DEMO_PRIVATE, drop=(), lifetime=300):
@@ -624,6 +627,9 @@ class PerformanceTestTests(StandInTestCase):
         self.assertOK(started)
         return endpoint, started.json, self.s.wait_for(started.json["requestId"])
 
+    @unittest.skipIf(UNDER_LOAD, "judged by Apple's 700 ms with real answer times: .ci/run's retention step runs "
+                     "this suite alone for it (OFFERKIT_STANDIN_UNDER_LOAD is set by swift test, which runs it beside "
+                     "hundreds of other tests on the same cores)")
     def test_a_passing_run_signed_as_apple_signs(self):
         endpoint, started, answer = self.run_test()
         self.assertEqual(set(started), {"config", "requestId"})
@@ -695,11 +701,15 @@ class PerformanceTestTests(StandInTestCase):
                          answer.json)
         self.assertIn("longer than 1048576 bytes", self.s.app()["performanceTests"][0]["answers"][0]["note"])
         self.s.reset()
-        _, _, answer = self.run_test("at-limit", maxConcurrentRequests=2, totalRequests=2, totalDuration=100)
+        # Not a test of answer times (test_a_passing_run_signed_as_apple_signs is): a loaded machine may not
+        # answer within Apple's 700 ms.
+        _, _, answer = self.run_test("at-limit", maxConcurrentRequests=2, totalRequests=2, totalDuration=100,
+                                     responseTimeThreshold=10_000)
         self.assertEqual(answer.json["result"], "PASS", answer.json)
 
     def test_the_default_message_answer_counts_as_success(self):
-        _, _, answer = self.run_test("default", maxConcurrentRequests=2, totalRequests=4, totalDuration=100)
+        _, _, answer = self.run_test("default", maxConcurrentRequests=2, totalRequests=4, totalDuration=100,
+                                     responseTimeThreshold=10_000)  # answer times: see the at-limit run above
         self.assertEqual(answer.json["result"], "PASS")
         self.assertEqual(self.s.app()["performanceTests"][0]["answerKinds"], {"{}": 4})
 
@@ -939,8 +949,9 @@ class AppleClientTests(StandInTestCase):
         self.assertEqual(raised.exception.api_error, APIError.REALTIME_URL_NOT_FOUND)
         endpoint = Endpoint(self.s.control("GET", "/_standin/test-root.pem"))
         self.addCleanup(endpoint.stop)
+        # Apple's client through a whole run, not answer times (PerformanceTestTests judge those).
         self.s.configure(deliverTo=endpoint.url, performanceTest={
-            "maxConcurrentRequests": 2, "totalRequests": 6, "totalDuration": 200})
+            "maxConcurrentRequests": 2, "totalRequests": 6, "totalDuration": 200, "responseTimeThreshold": 10_000})
         client.configure_realtime_url(RealtimeUrlRequest(realtimeURL="https://retention.example.test/realtime"))
         self.assertEqual(client.get_realtime_url().realtimeURL, "https://retention.example.test/realtime")
         started = client.initiate_performance_test(PerformanceTestRequest(originalTransactionId="2000000900000001"))
