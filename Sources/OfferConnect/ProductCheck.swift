@@ -104,12 +104,12 @@ struct ProductCheck {
             return !id.isEmpty && id.utf8.count <= ConnectResource.maximumIdBytes && !id.allSatisfy { $0 == "." }
         }
         guard let first = readable.first else { return }
-        try await verify(first)
+        try await verifyOne(first)
         if let failure = await together(Array(readable.dropFirst())) { throw failure }
     }
 
     /// Reads one product and checks its answer.
-    private func verify(_ reference: Reference) async throws {
+    private func verifyOne(_ reference: Reference) async throws {
         try check(reference, try await read(reference))
     }
 
@@ -120,24 +120,22 @@ struct ProductCheck {
         return await withTaskGroup(of: (Int, (any Error)?).self) { group in
             var failures: [Int: any Error] = [:]
             var next = 0
-            var underWay = 0
             func startNext() {
                 guard next < references.count, failures.isEmpty, !Task.isCancelled else { return }
                 let index = next
                 next += 1
-                underWay += 1
                 group.addTask {
                     do {
-                        try await verify(references[index])
+                        try await verifyOne(references[index])
                         return (index, nil)
                     } catch {
                         return (index, error)
                     }
                 }
             }
-            while underWay < parallel, next < references.count, failures.isEmpty, !Task.isCancelled { startNext() }
+            for _ in 0..<parallel { startNext() }
+            // Each read that ends makes room for the next one.
             while let (index, failure) = await group.next() {
-                underWay -= 1
                 if let failure { failures[index] = failure }
                 startNext()
             }
