@@ -289,6 +289,26 @@ let package = Package(
             ],
             path: "Tests/TLSTestSupport"
         ),
+        // What the ledger's tests share: ledgers on both backends, campaigns, the throwaway PostgreSQL
+        // server, the workers of the many-process proofs; used by tests only.
+        .target(
+            name: "LedgerTestSupport",
+            dependencies: [
+                "OfferCodes", "OfferLedger", "OfferLedgerPostgres", "OfferJSON", "InteropSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Tests/LedgerTestSupport"
+        ),
+        // What the CLI's tests share: the runner (in-process or a process), campaign folders, servers,
+        // the stand-ins' fixtures, the apply proofs' checks; used by tests only.
+        .target(
+            name: "CLITestSupport",
+            dependencies: [
+                "CLIUnderTest", "OfferKitCLI", "OfferKitSigningCLI", "OfferSigning", "InteropSupport",
+                "AppleTestChain", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tests/CLITestSupport"
+        ),
         .testTarget(name: "OfferJSONTests", dependencies: ["OfferJSON"]),
         .testTarget(
             name: "OfferAppleVerificationTests",
@@ -322,7 +342,7 @@ let package = Package(
             name: "OfferCodesTests",
             dependencies: [
                 "OfferCodes", "OfferLedger", "OfferJSON", "OfferSigning", "InteropSupport", "FuzzTargets",
-                "OfferLedgerPostgres",
+                "OfferLedgerPostgres", "LedgerTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -350,12 +370,22 @@ let package = Package(
         .testTarget(
             name: "OfferKitCLITests",
             dependencies: [
-                "CLIUnderTest", "OfferJSON", "OfferSigning", "InteropSupport", "AppleTestChain", "TLSTestSupport",
+                "CLIUnderTest", "CLITestSupport", "OfferJSON", "OfferSigning", "InteropSupport", "AppleTestChain",
+                "TLSTestSupport",
                 "OfferRetentionEndpoint", "OfferRetentionEndpointTesting", "OfferAppleVerification", "SuiteWidth",
                 // The command tree, read in-process by the test of every command's --help.
                 "OfferKitCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // The `sign` commands' own tree; the service's configuration members, which theirs must equal.
                 "OfferKitSigningCLI", "OfferService",
+            ]
+        ),
+        // The heavy proofs: claims from many processes, kill -9, `codes apply` under App Store Connect's
+        // faults, two `offerkit serve` instances on one ledger, a PostgreSQL server that goes away.
+        .testTarget(
+            name: "OfferKitProofTests",
+            dependencies: [
+                "CLITestSupport", "LedgerTestSupport", "InteropSupport", "OfferCodes", "OfferLedger",
+                "OfferLedgerPostgres",
             ]
         ),
     ],

@@ -1,6 +1,8 @@
 import OfferCodes
 import Testing
 
+@testable import LedgerTestSupport
+
 @Suite("Calendar dates")
 struct CalendarDateTests {
     @Test func parsesOnlyExactDates() {

@@ -2,6 +2,8 @@ import OfferCodes
 import OfferJSON
 import Testing
 
+@testable import LedgerTestSupport
+
 /// Reading campaign files: the model they give, and every shape problem (syntax, types, members,
 /// enum values, dates) reported at once with its JSON path.
 @Suite("Campaign reader")

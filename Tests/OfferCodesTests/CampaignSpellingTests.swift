@@ -3,6 +3,8 @@ import OfferCodes
 import OfferJSON
 import Testing
 
+@testable import LedgerTestSupport
+
 /// A campaign file's enumerated values (product types, payment modes, durations, eligibilities,
 /// plan types, environments) are read in any case and planned in App Store Connect's spelling.
 @Suite("Campaign spelling")

@@ -2,6 +2,8 @@ import Foundation
 import OfferCodes
 import Testing
 
+@testable import LedgerTestSupport
+
 /// Validation and planning stop when their task is cancelled (a service request that timed out),
 /// while reading alone, and any code outside a cancelled task, run to the end as before.
 @Suite("Campaign validation and planning: cancellation")

@@ -3,6 +3,8 @@ import OfferCodes
 import OfferJSON
 import Testing
 
+@testable import LedgerTestSupport
+
 /// The campaign rules: a valid campaign for every allowed product type and payment mode, a failing
 /// example for every rule (rule id, exact path, helpful wording), dates at their edges, the
 /// ledger-based limits, and every problem of a file reported at once.

@@ -3,6 +3,8 @@ import OfferCodes
 import OfferJSON
 import Testing
 
+@testable import LedgerTestSupport
+
 /// An offer's `displayName`: read into the model, every bad tag, title and shape reported with
 /// the path of its entry, all at once, and the limits at their edges.
 @Suite("Campaign validator: displayName")

@@ -5,6 +5,8 @@ import OfferJSON
 import OfferSigning
 import Testing
 
+@testable import LedgerTestSupport
+
 /// One validation run shows every problem a second run would: a shape problem in an offer (an
 /// unknown member, a price entry with both `pricePoint` and `"free": true`, a missing member, a
 /// wrong type) no longer hides that offer's rule problems.

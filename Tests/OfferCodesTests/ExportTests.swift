@@ -3,6 +3,7 @@ import OfferCodes
 import OfferJSON
 import Testing
 
+@testable import LedgerTestSupport
 @testable import OfferLedger
 
 @Suite("Code exports")

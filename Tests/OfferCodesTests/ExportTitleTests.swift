@@ -2,6 +2,8 @@ import Foundation
 import OfferCodes
 import Testing
 
+@testable import LedgerTestSupport
+
 /// Messages name an offer by its customer-facing title (`displayName`) in the message's language,
 /// else English, never by its reference name; shared codes are the campaign's, never "your code".
 @Suite("Code exports: offer titles and shared codes")

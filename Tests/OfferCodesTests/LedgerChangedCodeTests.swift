@@ -2,6 +2,7 @@ import Foundation
 import OfferCodes
 import Testing
 
+@testable import LedgerTestSupport
 @testable import OfferLedger
 
 /// A code changed in place, in its row and its unique index alike (an `UPDATE`: SQLite's

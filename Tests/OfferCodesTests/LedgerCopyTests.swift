@@ -3,6 +3,7 @@ import OfferCodes
 import OfferLedgerPostgres
 import Testing
 
+@testable import LedgerTestSupport
 @testable import OfferLedger
 
 /// `LedgerCopy`: a whole ledger into a new or empty one, SQLite and PostgreSQL both ways, exactly,

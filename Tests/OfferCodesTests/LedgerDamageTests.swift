@@ -3,6 +3,7 @@ import GRDB
 import InteropSupport
 import Testing
 
+@testable import LedgerTestSupport
 @testable import OfferCodes
 @testable import OfferLedger
 

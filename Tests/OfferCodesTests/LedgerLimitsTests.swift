@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import LedgerTestSupport
 @testable import OfferCodes
 @testable import OfferLedger
 

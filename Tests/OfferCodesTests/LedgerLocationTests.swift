@@ -4,6 +4,8 @@ import OfferLedger
 import OfferLedgerPostgres
 import Testing
 
+@testable import LedgerTestSupport
+
 @Suite("Ledger locators")
 struct LedgerLocationTests {
     @Test func pathsAndSqliteLocatorsSelectSQLite() throws {

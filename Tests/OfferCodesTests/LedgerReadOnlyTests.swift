@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
+@testable import LedgerTestSupport
 @testable import OfferCodes
 @testable import OfferLedger
 @testable import OfferLedgerPostgres

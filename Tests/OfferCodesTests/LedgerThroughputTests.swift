@@ -2,6 +2,7 @@ import Foundation
 import OfferCodes
 import Testing
 
+@testable import LedgerTestSupport
 @testable import OfferLedger
 
 /// How fast each backend records a batch of 1,000,000 generated codes (the size of Apple's quarterly

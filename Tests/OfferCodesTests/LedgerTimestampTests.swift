@@ -2,6 +2,7 @@ import Foundation
 import OfferCodes
 import Testing
 
+@testable import LedgerTestSupport
 @testable import OfferLedger
 
 /// The times of assignments read back exactly as they were printed when the codes were handed out:

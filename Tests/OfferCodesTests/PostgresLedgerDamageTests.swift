@@ -4,6 +4,8 @@ import OfferLedger
 import OfferLedgerPostgres
 import Testing
 
+@testable import LedgerTestSupport
+
 /// A PostgreSQL ledger changed behind OfferKit's back (a hand edit, a restore of part of it) is
 /// reported as damaged, never read silently; the SQLite counterparts are in LedgerDamageTests.
 @Suite("PostgreSQL code ledger: damage")

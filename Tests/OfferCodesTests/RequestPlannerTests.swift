@@ -3,6 +3,8 @@ import OfferCodes
 import OfferJSON
 import Testing
 
+@testable import LedgerTestSupport
+
 @Suite("App Store Connect request planner")
 struct RequestPlannerTests {
     let planner = RequestPlanner()

@@ -4,6 +4,7 @@ import InteropSupport
 import OfferCodes
 import Testing
 
+@testable import LedgerTestSupport
 @testable import OfferLedger
 
 @Suite("SQLite code ledger")

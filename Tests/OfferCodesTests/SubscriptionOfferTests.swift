@@ -3,6 +3,8 @@ import OfferCodes
 import OfferJSON
 import Testing
 
+@testable import LedgerTestSupport
+
 /// Promotional, introductory and win-back offers in a campaign: read, validated (every problem at
 /// once, with paths), customer prices resolved to price points, and planned into create requests
 /// that Apple's App Store Connect API 4.4.1 schemas accept (checked by Python's `jsonschema`).

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit api-key create`.
 @Suite("offerkit api-key")
 struct APIKeyCommandTests {

@@ -3,6 +3,8 @@ import InteropSupport
 import OfferSigning
 import Testing
 
+@testable import CLITestSupport
+
 /// The local App Store Connect stand-in that `offerkit codes apply` is tested against
 /// (`Tests/StandIns/`): its own Python suite, and the Swift launcher the client's tests use.
 ///

@@ -3,6 +3,8 @@ import InteropSupport
 import OfferSigning
 import Testing
 
+@testable import CLITestSupport
+
 /// The local App Store Server API stand-in that `offerkit retention` is tested against
 /// (`Tests/StandIns/app_store_server.py`): its own Python suite, and the Swift launcher the CLI's tests use.
 ///

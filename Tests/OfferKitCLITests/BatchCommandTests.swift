@@ -2,6 +2,8 @@ import Foundation
 import OfferSigning
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit batch`: JSON Lines in, one result line per input line, in input order.
 @Suite("offerkit batch")
 struct BatchCommandTests {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// Every input is bounded, and nothing blocks forever on a FIFO: a path that must be a regular
 /// file is refused unopened, a FIFO where a stream is allowed waits at most 5 s for its writer,
 /// `batch` bounds its lines.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// docs/cli/offerkit.md cannot go stale: it lists every command of the tree as it is now, with every
 /// help text (see ``CLIReference``). docs/generate-cli-reference rewrites it; `.ci/docs` also compares
 /// it byte for byte with what the plugin writes.

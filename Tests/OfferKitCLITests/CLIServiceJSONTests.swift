@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit codes claim|status|validate --format json` and the service's `POST /v1/codes/claim`,
 /// `GET /v1/campaigns/{name}/status` and `POST /v1/campaigns/validate` come from one encoder: for
 /// the same ledger state they answer the same JSON, member by member (and, compact, byte by byte).
@@ -32,7 +34,7 @@ struct CLIServiceJSONTests {
         case .at(let url): locator = url
         default: locator = handOut.files.ledger
         }
-        let key = try await ServeCommandTests.createKey(name: "parity", ["--scope", "codes", "--scope", "campaigns"])
+        let key = try await ServeFixture.createKey(name: "parity", ["--scope", "codes", "--scope", "campaigns"])
         let config = try handOut.files.write(
             """
             {"apps": {"\(DemoKey.bundleId)": {"keyFile": "\(DemoKey.keyPath)", "keyId": "\(DemoKey.keyId)",

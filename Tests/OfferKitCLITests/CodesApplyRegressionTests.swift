@@ -2,6 +2,8 @@ import Foundation
 import InteropSupport
 import Testing
 
+@testable import CLITestSupport
+
 /// Bugs of `codes apply`, `codes fetch` and `codes deactivate --apply` found by ``CodesApplyTests``, each
 /// pinned by the test that failed before its fix.
 @Suite("offerkit codes apply: regressions")

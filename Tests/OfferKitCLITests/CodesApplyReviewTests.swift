@@ -2,6 +2,8 @@ import Foundation
 import InteropSupport
 import Testing
 
+@testable import CLITestSupport
+
 /// Regression tests of what a hostile review of `offerkit codes apply` found (fixed in fd6d2f2, ff4c22e and
 /// c56580d): two runs at once, lookups behind another base URL, another campaign's offer, a create that App
 /// Store Connect completes after the lookup, a campaign fixed after a refusal, an answer that stalls mid-body,

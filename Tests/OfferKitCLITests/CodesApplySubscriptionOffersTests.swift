@@ -3,6 +3,8 @@ import InteropSupport
 import OfferSigning
 import Testing
 
+@testable import CLITestSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -17,9 +19,9 @@ import Testing
 /// against Apple's schemas and counts repeated creates, through ``ApplyProof``'s checks.
 @Suite("offerkit codes apply: promotional, introductory and win-back offers", .serialized)
 struct CodesApplySubscriptionOffersTests {
-    static let reason = CodesApplyProofTests.reason
+    static let reason = ApplyProof.reason
     static var available: Bool {
-        get async { await CodesApplyProofTests.available || Independent.isCI }
+        get async { await ApplyProof.available || Independent.isCI }
     }
 
     /// `examples/subscription-offers.json` with `extra` more promotional and win-back offers each (copies
@@ -251,7 +253,7 @@ struct CodesApplySubscriptionOffersTests {
             // One request at a time, each answered after 150 ms: a run takes about 2 s, and each kill lands in it.
             let run = try BackgroundRun(proof.applyCommand(["--verbose", "--parallel", "1"]), in: proof.files)
             let target = existing + 1
-            _ = await run.poll(upTo: 100) { existing + CodesApplyProofTests.created(in: run.stderr) >= target }
+            _ = await run.poll(upTo: 100) { existing + ApplyProof.created(in: run.stderr) >= target }
             try await Task.sleep(for: .microseconds(Int.random(in: 0...150_000, using: &random)))
             let killed = await run.kill()
             guard killed else { continue }

@@ -3,6 +3,8 @@ import InteropSupport
 import OfferSigning
 import Testing
 
+@testable import CLITestSupport
+
 /// What a user of `offerkit codes apply`, `codes fetch`, `codes deactivate --apply` and `codes status`
 /// sees, run as a subprocess against the local App Store Connect stand-in (`Tests/StandIns/`): exit codes,
 /// stdout and stderr, the ledger (through `codes status`) and the stand-in's state. (The end-to-end,

@@ -2,6 +2,8 @@ import Foundation
 import InteropSupport
 import Testing
 
+@testable import CLITestSupport
+
 /// A code changed in place in the ledger, in its row and its index alike (an `UPDATE`, so that
 /// SQLite's `PRAGMA integrity_check` still answers `ok`): `codes claim` and
 /// `POST /v1/codes/claim` refuse to hand it out, and `codes status` and
@@ -28,8 +30,8 @@ struct CodesChangedCodeTests {
                 """, handOut.files.ledger, update)
             #expect(answer.trimmingCharacters(in: .whitespacesAndNewlines) == "ok", "\(answer)")
         case .at(let url):
-            let schema = CodesLedgerCopyTests.schema(of: url)
-            let changed = try await CodesLedgerCopyTests.psql(
+            let schema = CLIPostgres.schema(of: url)
+            let changed = try await CLIPostgres.psql(
                 url,
                 "UPDATE \(schema).codes SET code_key = '\(changed)' WHERE code_key = '\(recorded)' RETURNING seq")
             // psql prints the row, then the command tag (`UPDATE 1`).
@@ -74,7 +76,7 @@ struct CodesChangedCodeTests {
             case .at(let url): url
             default: handOut.files.ledger
             }
-        let key = try await ServeCommandTests.createKey(name: "changed-code", ["--scope", "codes"])
+        let key = try await ServeFixture.createKey(name: "changed-code", ["--scope", "codes"])
         let config = try handOut.files.write(
             """
             {"apps": {"\(DemoKey.bundleId)": {"keyFile": "\(DemoKey.keyPath)", "keyId": "\(DemoKey.keyId)",

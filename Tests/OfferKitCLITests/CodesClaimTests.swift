@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit codes claim`: one code for one recipient, recorded, the same again on a retry; on
 /// SQLite and on PostgreSQL.
 @Suite("offerkit codes claim")

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit codes deactivate`: inactive offers stop counting against App Store Connect's 10 active offers.
 @Suite("offerkit codes deactivate")
 struct CodesDeactivateTests {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit codes export`: CSV, JSON and messages from the ledger, with links, recipients and templates.
 @Suite("offerkit codes export")
 struct CodesExportTests {

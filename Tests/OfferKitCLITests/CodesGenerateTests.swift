@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit codes generate`, run as the built binary: campaign batches recorded in the ledger,
 /// and plain codes with `--count`.
 @Suite("offerkit codes generate")

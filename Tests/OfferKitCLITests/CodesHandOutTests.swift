@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit codes export --recipients` hands out codes through the ledger, `--reprint` shows
 /// them again, and `status` adds them up; on SQLite and on PostgreSQL.
 @Suite("offerkit codes export --recipients, --reprint and status")

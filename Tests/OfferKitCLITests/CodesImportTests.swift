@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit codes import`: Apple's one-time-use codes (its CSV) attached to their batch, all or nothing.
 @Suite("offerkit codes import")
 struct CodesImportTests {

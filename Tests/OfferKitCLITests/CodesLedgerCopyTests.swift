@@ -2,6 +2,8 @@ import Foundation
 import InteropSupport
 import Testing
 
+@testable import CLITestSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -81,22 +83,6 @@ struct CodesLedgerCopyTests {
         return result.stdout
     }
 
-    /// `psql` against the test server, or `nil` when it is not installed (an issue in CI).
-    static func psql(_ url: String, _ sql: String) async throws -> String? {
-        let base = String(CLIPostgres.withPassword(url).prefix { $0 != "?" }) + "?sslmode=disable"
-        let result = try await ExternalProcess.run("psql", [base, "-Atc", sql])
-        guard result.status == 0 else {
-            if InteropEnvironment.isCI { Issue.record("psql failed: \(result.stderr)") }
-            return nil
-        }
-        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    /// The schema named in a test URL.
-    static func schema(of url: String) -> String {
-        String(url.split(separator: "schema=").last ?? "")
-    }
-
     static func password(of url: String) -> String {
         URLComponents(string: url)?.password ?? CLIPostgres.password ?? "no-password"
     }
@@ -120,10 +106,10 @@ struct CodesLedgerCopyTests {
             there.stdout.contains("  oneTimeUseCodes[0] of offer \"Gems\" in campaign \"imports\": 3 codes\n"),
             "\(there)")
         #expect(there.stdout.contains("verified:"), "\(there)")
-        let resources = try await Self.psql(
+        let resources = try await CLIPostgres.psql(
             url,
             "SELECT string_agg(concat_ws(' ', id, kind, state, asc_id), ', ' ORDER BY id) FROM "
-                + "\(Self.schema(of: url)).connect_resources")
+                + "\(CLIPostgres.schema(of: url)).connect_resources")
         #expect(resources == nil || resources == "1 offer created 6744210001, 2 offer sent, 3 customCode failed")
         let onPostgres = try await files.run("export", CampaignFiles.example, ledger: .at(url))
         #expect(onPostgres.stdout == exported.stdout && onPostgres.status == 0, "\(onPostgres)")
@@ -187,15 +173,16 @@ struct CodesLedgerCopyTests {
         // such as validate create nothing: `codes ledger migrate` creates the empty ledger.
         let migrate = try await CLI.run(["codes", "ledger", "migrate", "--ledger", url], cwd: files.folder.url)
         #expect(migrate.status == 0, "\(migrate)")
-        let schema = Self.schema(of: url)
+        let schema = CLIPostgres.schema(of: url)
         guard
-            try await Self.psql(url, "ALTER TABLE \(schema).codes ADD CONSTRAINT refuse CHECK (code_key <> 'BBBB2222')")
+            try await CLIPostgres.psql(
+                url, "ALTER TABLE \(schema).codes ADD CONSTRAINT refuse CHECK (code_key <> 'BBBB2222')")
                 != nil
         else { return }
         let failed = try await Self.copy(files.ledger, url, in: files)
         Expect.failure(failed, status: 5, mentioning: ["write the copied codes", "refuse", "was left as it was"])
         #expect(!failed.stderr.contains("BBBB2222") && !failed.stderr.contains(Self.password(of: url)))
-        let left = try await Self.psql(
+        let left = try await CLIPostgres.psql(
             url,
             "SELECT (SELECT count(*) FROM \(schema).campaigns) + (SELECT count(*) FROM \(schema).batches) "
                 + "+ (SELECT count(*) FROM \(schema).codes) + (SELECT count(*) FROM \(schema).apps)")
@@ -281,7 +268,7 @@ struct CodesLedgerCopyTests {
         #expect(!files.listing().contains { $0.hasPrefix(".") }, "\(files.listing())")
 
         guard case .at(let url)? = CLIPostgres.ledger("postgres") else { return }
-        let schema = Self.schema(of: url)
+        let schema = CLIPostgres.schema(of: url)
         // Killed in the middle of its transaction, and surely so: the target is an empty ledger whose codes
         // table a session of the test's holds in SHARE mode, so the copy writes its campaigns, offers and
         // batches, then waits to write codes, and is killed while it waits. (Killed once it held the codes
@@ -299,7 +286,7 @@ struct CodesLedgerCopyTests {
                 "-Atc", "BEGIN; LOCK TABLE \(schema).codes IN SHARE MODE; SELECT pg_sleep(120); COMMIT;",
             ], watchdog: 150)
         let releaseLock = {
-            _ = try? await Self.psql(
+            _ = try? await CLIPostgres.psql(
                 url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(holder)'")
             _ = await locker.kill()
         }
@@ -311,7 +298,7 @@ struct CodesLedgerCopyTests {
             let deadline = ContinuousClock.now + .seconds(30)
             while !locked, locker.isRunning, ContinuousClock.now < deadline {
                 locked =
-                    try await Self.psql(
+                    try await CLIPostgres.psql(
                         url,
                         "SELECT count(*) FROM pg_locks WHERE relation = to_regclass('\(schema).codes') "
                             + "AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
@@ -321,7 +308,7 @@ struct CodesLedgerCopyTests {
             if locked {
                 killedPostgres = try await KilledCopy(from: files.ledger, to: url, in: files) {
                     waitedFor =
-                        (try? await Self.psql(
+                        (try? await CLIPostgres.psql(
                             url,
                             "SELECT coalesce(string_agg(mode, ','), '') FROM pg_locks "
                                 + "WHERE relation = to_regclass('\(schema).codes') AND NOT granted "
@@ -342,7 +329,7 @@ struct CodesLedgerCopyTests {
         guard let killedPostgres else { return }
         try #require(killedPostgres.wasRunning, "the copy finished before it was killed, so nothing was tested")
         #expect(waitedFor == "RowExclusiveLock", "the copy was killed while it waited to write codes: \(waitedFor)")
-        let left = try await Self.psql(
+        let left = try await CLIPostgres.psql(
             url, "SELECT (SELECT count(*) FROM \(schema).codes) + (SELECT count(*) FROM \(schema).batches)")
         #expect(left == nil || left == "0", "\(left ?? "")")
         let retry = try await Self.copy(files.ledger, url, in: files)

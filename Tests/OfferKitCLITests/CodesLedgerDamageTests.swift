@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// Every `codes` command that reads a ledger with a flipped byte either works as on the undamaged
 /// ledger, or exits 5 naming the file: never exit 0 with other output, never the usage exit 2.
 @Suite("offerkit codes: a damaged ledger")

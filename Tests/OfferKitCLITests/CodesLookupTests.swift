@@ -3,6 +3,8 @@ import InteropSupport
 import OfferSigning
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit codes lookup …` against the App Store Connect stand-in (`Tests/StandIns/`, `--catalog`): the
 /// ids a campaign names, listed page by page with the key, pacing and retries of `codes apply`.
 @Suite("offerkit codes lookup against the App Store Connect stand-in")

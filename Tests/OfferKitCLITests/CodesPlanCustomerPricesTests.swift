@@ -2,6 +2,8 @@ import Foundation
 import InteropSupport
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit codes plan` and `codes apply` with prices written as customer prices (issue 32): each
 /// looked up in App Store Connect (the stand-in, `--catalog`) once, recorded in the ledger, and
 /// planned from the ledger ever after, so that a re-plan is stable.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit codes plan` and `codes apply` with a campaign of promotional, introductory and
 /// win-back offers: planned (bodies checked against Apple's schemas by Python's `jsonschema`), and
 /// listed by `apply --dry-run` (`CodesApplySubscriptionOffersTests` applies them).

@@ -2,6 +2,8 @@ import Foundation
 import InteropSupport
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit codes plan`, run as the built binary; request bodies are checked against Apple's
 /// schemas by `Tests/Interop/validate_asc_requests.py` (Python's `jsonschema`).
 @Suite("offerkit codes plan")

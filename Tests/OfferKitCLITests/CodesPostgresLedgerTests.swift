@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// `--ledger postgres://…` and `OFFERKIT_LEDGER`: the codes commands on a PostgreSQL ledger, and
 /// the password never printed.
 @Suite("offerkit codes: PostgreSQL ledger")

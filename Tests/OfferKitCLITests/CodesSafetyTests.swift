@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// Regressions from the review of `offerkit codes`: what a user could otherwise hand out by mistake.
 @Suite("offerkit codes: safety")
 struct CodesSafetyTests {

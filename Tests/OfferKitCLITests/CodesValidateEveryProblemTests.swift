@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit codes validate` shows, in one run, the rule problems of an offer that also has shape
 /// problems (issue 15: users ran it four times to see everything).
 @Suite("offerkit codes validate: every problem at once")

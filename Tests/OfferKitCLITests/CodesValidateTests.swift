@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit codes validate`, run as the built binary.
 @Suite("offerkit codes validate")
 struct CodesValidateTests {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// The commands reach the process's streams, environment and arguments only through `CommandContext`,
 /// so that a command run in-process (`EntryPoint.run(_:context:)`, most CLI tests) prints, reads and
 /// behaves as it does in a process of its own.

@@ -2,6 +2,8 @@ import Foundation
 import OfferSigning
 import Testing
 
+@testable import CLITestSupport
+
 /// Where credentials come from, without surprises: sources never mix (a config's key ID never
 /// labels another key), a config only fills gaps, an empty secret is an error rather than the demo
 /// key, `--key-file -` is the only reader of stdin, and a config field's typo is named.

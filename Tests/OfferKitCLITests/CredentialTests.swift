@@ -2,6 +2,8 @@ import Foundation
 import OfferSigning
 import Testing
 
+@testable import CLITestSupport
+
 /// Where the key, key ID, issuer ID and bundle ID come from: flags, environment, config file,
 /// stdin, `OFFERKIT_KEY`; their precedence; key ID inference; the demo key and permission warnings.
 @Suite("offerkit credentials")

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// When the demo key is used: with no credentials at all, from a folder that holds
 /// keys-example/config.json, and nowhere else. The error elsewhere and docs/signing.md (Credentials) say the
 /// same rule.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// Every relative link of README.md and of the guides in docs/ leads somewhere: a file or folder of the
 /// repository, and a heading of a Markdown file when it names an anchor (see ``MarkdownLinks``).
 @Suite("links of README.md and docs/")

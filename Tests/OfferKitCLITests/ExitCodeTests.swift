@@ -2,6 +2,8 @@ import Foundation
 import OfferSigning
 import Testing
 
+@testable import CLITestSupport
+
 /// Every documented exit code, with an empty stdout and an `offerkit: ` message on stderr.
 @Suite("offerkit exit codes", .processRuns)
 struct ExitCodeTests {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// The committed clients (clients/python, clients/swift) have exactly the operations of the committed
 /// openapi.json: a quick check that someone who changed the API also ran `clients/generate`. CI's
 /// `clients/generate --check` compares every byte; this runs with `swift test`, without the generators.

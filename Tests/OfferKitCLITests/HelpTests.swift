@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Testing
 
+@testable import CLITestSupport
 @testable import OfferKitCLI
 
 /// Every command's `--help`, read in-process from the command tree: it offers only options that

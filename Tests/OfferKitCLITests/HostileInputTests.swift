@@ -2,6 +2,7 @@ import Foundation
 import InteropSupport
 import Testing
 
+@testable import CLITestSupport
 @testable import OfferSigning
 
 /// Inputs a hostile or careless user gives the CLI: extreme numbers, huge and endless inputs,

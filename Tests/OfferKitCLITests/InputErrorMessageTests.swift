@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// Input errors name the field in the input's own terms (JSON, flags), with the exit code of
 /// their kind, and never echo a long value (it may be a key pasted into the wrong place).
 @Suite("offerkit input error messages")

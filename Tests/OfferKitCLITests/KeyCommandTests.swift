@@ -2,6 +2,8 @@ import Foundation
 import OfferSigning
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit key inspect` and `offerkit key generate`.
 @Suite("offerkit key")
 struct KeyCommandTests {

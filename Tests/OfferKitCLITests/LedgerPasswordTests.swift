@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// A PostgreSQL ledger's password: never taken from the command line without a warning, read from
 /// `PGPASSWORD` or PostgreSQL's password file instead; a reader creates no schema.
 @Suite("offerkit: PostgreSQL ledger passwords and read-only opening")

@@ -2,6 +2,8 @@ import Foundation
 import OfferSigning
 import Testing
 
+@testable import CLITestSupport
+
 /// `verify --legacy-signature-file` takes the object `sign legacy-promotional-offer --format json`
 /// prints, and with `--public-key` needs no `--key-id`: the object carries the key ID.
 @Suite("offerkit verify: a legacy signature from its JSON object")

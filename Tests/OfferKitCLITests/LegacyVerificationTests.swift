@@ -2,6 +2,8 @@ import Foundation
 import OfferSigning
 import Testing
 
+@testable import CLITestSupport
+
 /// Verifying a legacy promotional offer signature against a public key alone.
 @Suite("offerkit verify, legacy signatures")
 struct LegacyVerificationTests {

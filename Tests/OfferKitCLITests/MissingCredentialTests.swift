@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// Every missing credential is reported in one message, with every place it can come from, so a
 /// second run finds no further gap; and a config file's app entry is read strictly.
 @Suite("offerkit missing credentials")

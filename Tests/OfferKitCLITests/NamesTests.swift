@@ -2,6 +2,8 @@ import Foundation
 import OfferSigning
 import Testing
 
+@testable import CLITestSupport
+
 /// One vocabulary (docs/signing.md, "Names"): the operation and field names every output uses, and the
 /// deprecated spellings still accepted as input with one note on stderr.
 @Suite("names: current spellings printed, deprecated ones accepted with a note")

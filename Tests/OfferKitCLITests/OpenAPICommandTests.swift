@@ -2,6 +2,8 @@ import Foundation
 import InteropSupport
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit openapi`, run as the built binary.
 @Suite("offerkit openapi")
 struct OpenAPICommandTests {

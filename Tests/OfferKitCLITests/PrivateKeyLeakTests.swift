@@ -3,6 +3,8 @@ import InteropSupport
 import OfferSigning
 import Testing
 
+@testable import CLITestSupport
+
 /// No stdout or stderr of any run may contain private-key material: no 16-character window of
 /// the demo key's base64 body, nor of any key `key generate` wrote.
 ///

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// Commands that only read the ledger (validate, plan, status, export's listings, apply
 /// --dry-run) never create, migrate or write one; a ledger written by an older OfferKit is
 /// reported with the command that migrates it; a ledger path must be a regular file.

@@ -2,6 +2,8 @@ import Foundation
 import InteropSupport
 import Testing
 
+@testable import CLITestSupport
+
 /// Every shell walk-through of README.md and of the guides in docs/ runs as written: in a fresh folder
 /// holding a copy of `keys-example/`, `templates/` and `examples/`, with the built `offerkit` first on
 /// `PATH`, each block exits 0. Every other shell block says why it is not run (see ``ReadmeWalkthroughs``).

@@ -3,6 +3,8 @@ import OfferRetentionEndpoint
 import OfferRetentionEndpointTesting
 import Testing
 
+@testable import CLITestSupport
+
 /// `RealtimeAnswer(body:)`, the reader of `retention try-endpoint`: Apple's `RealtimeResponseBody`
 /// strictly, bounded.
 @Suite("RealtimeAnswer: an endpoint's answer read strictly")

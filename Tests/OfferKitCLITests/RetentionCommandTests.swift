@@ -2,6 +2,8 @@ import Foundation
 import InteropSupport
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit retention …` end to end against the App Store Server API stand-in: every command's success
 /// (text and `--format json`), Apple's refusals (exit 4, naming Apple's code and meaning), OfferKit's
 /// own checks before sending (exit 4 or 2, nothing sent), and the tokens as the stand-in saw them.

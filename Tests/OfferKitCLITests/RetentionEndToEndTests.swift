@@ -3,6 +3,8 @@ import Foundation
 import InteropSupport
 import Testing
 
+@testable import CLITestSupport
+
 /// The two halves together, as a team runs them: a real `offerkit serve` is the Get Retention
 /// Message endpoint, `offerkit retention` registers its URL and runs Apple's performance test, and the
 /// App Store Server API stand-in plays Apple: it signs each real-time request with its test chain

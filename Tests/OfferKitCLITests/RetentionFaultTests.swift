@@ -2,6 +2,8 @@ import Foundation
 import InteropSupport
 import Testing
 
+@testable import CLITestSupport
+
 /// How `offerkit retention` rides out what the network and Apple do, judged by the stand-in's state:
 /// `429` with `Retry-After` (a UNIX time in milliseconds) waited for, a wait over the bound refused,
 /// `5xx` and failed connections retried, lost answers settled by a lookup (uploads) or by Apple's

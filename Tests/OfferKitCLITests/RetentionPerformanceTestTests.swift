@@ -3,6 +3,8 @@ import Foundation
 import InteropSupport
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit retention performance-test` end to end: the stand-in runs a real performance test against
 /// the URL it is given, signing each request with its test chain, and the endpoint is a real
 /// `offerkit serve` (``RetentionServe``): trusting the stand-in's root it answers every request, trusting

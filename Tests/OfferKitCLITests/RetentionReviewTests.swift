@@ -2,6 +2,8 @@ import Foundation
 import InteropSupport
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit retention` after the hostile review of issue 18: regressions against the App Store
 /// Server API stand-in.
 @Suite("offerkit retention after the hostile review: regressions", .serialized)

@@ -3,6 +3,8 @@ import Foundation
 import OfferSigning
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit serve` with a `retention` section, run as a real process and called as the App Store
 /// calls it: requests signed on the Swift-made test chain, its root trusted by the configuration.
 @Suite("offerkit serve: the Get Retention Message endpoint")

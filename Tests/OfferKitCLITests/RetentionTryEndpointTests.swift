@@ -3,6 +3,8 @@ import Foundation
 import InteropSupport
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit retention test-chain` and `try-endpoint` against a real `offerkit serve` that trusts the
 /// chain's root: every decision of the example rules, each offer verified with the app's key (and a V2
 /// JWS by PyJWT), an untrusted chain, an unreachable URL, bad flags, and a load of 200 requests.

@@ -2,54 +2,19 @@ import Foundation
 import OfferSigning
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit serve`, run as a real process on a loopback port and called over HTTP.
 @Suite("offerkit serve")
 struct ServeCommandTests {
-    static let servicePath = DemoKey.folder.appendingPathComponent("service.json").path
     static let otherBundleId = "com.example.offerkit.other"
     static let signPath = "/v1/signatures/promotional-offer"
-
-    /// A key made by `offerkit api-key create`: its secret and its entry as JSON text.
-    struct CreatedKey {
-        let secret: String
-        let entryText: String
-    }
-
-    static func createKey(name: String, _ options: [String] = []) async throws -> CreatedKey {
-        let result = try await CLI.run(["api-key", "create", "--name", name, "--format", "json"] + options)
-        try #require(result.status == 0, "\(result)")
-        let object = try #require(
-            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
-        let secret = try #require(object["secret"] as? String)
-        let entry = try #require(object["entry"])
-        let entryText = String(decoding: try JSONSerialization.data(withJSONObject: entry), as: UTF8.self)
-        return CreatedKey(secret: secret, entryText: entryText)
-    }
-
-    /// Starts `offerkit serve --config CONFIG --port 0 options…` (CONFIG: keys-example/service.json
-    /// unless told) with `keys` in OFFERKIT_API_KEYS and `environment` added, and waits for its
-    /// listening line.
-    static func start(
-        _ options: [String] = [], keys: [CreatedKey] = [], config: String = servicePath,
-        environment extra: [String: String] = [:]
-    ) async throws -> (server: ServerProcess, port: Int) {
-        var environment = extra
-        if !keys.isEmpty {
-            environment["OFFERKIT_API_KEYS"] = "[" + keys.map(\.entryText).joined(separator: ",") + "]"
-        }
-        let server = try ServerProcess(
-            ["serve", "--config", config, "--port", "0"] + options, environment: environment)
-        let prefix = "offerkit: listening on http://127.0.0.1:"
-        let line = try await server.waitForStderrLine(containing: prefix)
-        let port = try #require(Int(line.dropFirst(prefix.count)), "no port in \(line)")
-        return (server, port)
-    }
 
     static func offerBody(bundleId: String) -> String {
         #"{"bundleId":"\#(bundleId)","productId":"com.example.offerkit.monthly","offerIdentifier":"WINBACK50"}"#
     }
 
-    static func signHeaders(_ key: CreatedKey?, requestId: String) -> [(String, String)] {
+    static func signHeaders(_ key: ServeFixture.CreatedKey?, requestId: String) -> [(String, String)] {
         var headers = [("Content-Type", "application/json"), ("X-Request-Id", requestId)]
         if let key { headers.append(("Authorization", "Bearer \(key.secret)")) }
         return headers
@@ -74,9 +39,9 @@ struct ServeCommandTests {
     }
 
     @Test func servesSignsAuthenticatesAndExitsZeroOnSIGTERM() async throws {
-        let signer = try await Self.createKey(name: "e2e-signer")
-        let metricsOnly = try await Self.createKey(name: "e2e-metrics", ["--scope", "metrics"])
-        let (server, port) = try await Self.start(keys: [signer, metricsOnly])
+        let signer = try await ServeFixture.createKey(name: "e2e-signer")
+        let metricsOnly = try await ServeFixture.createKey(name: "e2e-metrics", ["--scope", "metrics"])
+        let (server, port) = try await ServeFixture.start(keys: [signer, metricsOnly])
 
         let health = try await HTTPConnection.request("GET", "/healthz", port: port)
         #expect(health.status == 200 && health.json?["status"]?.string == "ok", "\(health)")
@@ -139,11 +104,11 @@ struct ServeCommandTests {
                 rawValue: "SKIPPED LOUDLY: /proc/net/tcp cannot be read (not Linux), so the test cannot tell when the "
                     + "server has read a request; CI never skips this")))
     func aRequestInFlightAtSIGTERMIsAnsweredBeforeExit() async throws {
-        let key = try await Self.createKey(name: "in-flight")
+        let key = try await ServeFixture.createKey(name: "in-flight")
         // The request waits for the shutdown to begin, which on a loaded machine (other suites run
         // in parallel) can take longer than the demo configuration's 10 s request timeout; this test
         // is about the shutdown, so the timeout is out of its way.
-        let (server, port) = try await Self.start(["--timeout", "120"], keys: [key])
+        let (server, port) = try await ServeFixture.start(["--timeout", "120"], keys: [key])
         let body = Array(Self.offerBody(bundleId: Self.otherBundleId).utf8)
         let connection = try HTTPConnection(port: port)
         try connection.send(
@@ -174,8 +139,8 @@ struct ServeCommandTests {
     }
 
     @Test func aBodyThatNeverArrivesIsCutOffByTheRequestTimeout() async throws {
-        let key = try await Self.createKey(name: "slow-body")
-        let (server, port) = try await Self.start(["--timeout", "1"], keys: [key])
+        let key = try await ServeFixture.createKey(name: "slow-body")
+        let (server, port) = try await ServeFixture.start(["--timeout", "1"], keys: [key])
         let body = Array(Self.offerBody(bundleId: Self.otherBundleId).utf8)
         do {
             let connection = try HTTPConnection(port: port)
@@ -199,8 +164,8 @@ struct ServeCommandTests {
 
     @Test(.enabled(Independent.pythonReason) { await Independent.pythonAvailable || Independent.isCI })
     func theServicesSignaturesVerifyWithPyJWTAndCryptography() async throws {
-        let key = try await Self.createKey(name: "independent")
-        let (server, port) = try await Self.start(keys: [key])
+        let key = try await ServeFixture.createKey(name: "independent")
+        let (server, port) = try await ServeFixture.start(keys: [key])
         var tokens: [(token: String, audience: String)] = []
         for (index, bundleId) in [DemoKey.bundleId, Self.otherBundleId].enumerated() {
             let reply = try await HTTPConnection.request(
@@ -219,8 +184,8 @@ struct ServeCommandTests {
         .enabled(Independent.pythonReason) { await Independent.pythonAvailable || Independent.isCI },
         .enabled(Independent.opensslReason) { await Independent.opensslAvailable || Independent.isCI })
     func aBatchOf100IsSignedInOrderAndVerifiesWithPyJWTAndOpenSSL() async throws {
-        let key = try await Self.createKey(name: "batch")
-        let (server, port) = try await Self.start(["--burst", "200"], keys: [key])
+        let key = try await ServeFixture.createKey(name: "batch")
+        let (server, port) = try await ServeFixture.start(["--burst", "200"], keys: [key])
         defer { server.terminate() }
         // 100 items over both apps, three types; every tenth item names an app the service lacks.
         let bundleIds = [DemoKey.bundleId, Self.otherBundleId]
@@ -280,7 +245,7 @@ struct ServeCommandTests {
     }
 
     @Test func noAuthOnLoopbackWarnsLoudlyAndTakesRequestsWithoutAKey() async throws {
-        let (server, port) = try await Self.start(["--no-auth"])
+        let (server, port) = try await ServeFixture.start(["--no-auth"])
         #expect(server.stderr.contains("AUTHENTICATION IS OFF"), "\(server.result())")
         let reply = try await HTTPConnection.request(
             "POST", Self.signPath, port: port, headers: Self.signHeaders(nil, requestId: "no-auth"),
@@ -292,12 +257,12 @@ struct ServeCommandTests {
 
     @Test(arguments: ["0.0.0.0", "::", "192.0.2.10"])
     func noAuthIsRefusedOffLoopback(host: String) async throws {
-        let result = try await CLI.run(["serve", "--config", Self.servicePath, "--no-auth", "--host", host])
+        let result = try await CLI.run(["serve", "--config", ServeFixture.servicePath, "--no-auth", "--host", host])
         Expect.failure(result, status: 2, mentioning: ["--no-auth", host, "loopback"])
     }
 
     @Test func withoutAPIKeysItRefusesToStart() async throws {
-        let result = try await CLI.run(["serve", "--config", Self.servicePath, "--port", "0"])
+        let result = try await CLI.run(["serve", "--config", ServeFixture.servicePath, "--port", "0"])
         Expect.failure(result, status: 3, mentioning: ["no API keys", "offerkit api-key create", "OFFERKIT_API_KEYS"])
     }
 
@@ -314,7 +279,7 @@ struct ServeCommandTests {
 
     @Test func aBadAPIKeyEntryInTheEnvironmentIsNamed() async throws {
         let result = try await CLI.run(
-            ["serve", "--config", Self.servicePath, "--port", "0"],
+            ["serve", "--config", ServeFixture.servicePath, "--port", "0"],
             environment: ["OFFERKIT_API_KEYS": #"[{"name":"x","sha256":"abc","scopes":["*"],"bundleIds":["*"]}]"#])
         Expect.failure(result, status: 3, mentioning: ["OFFERKIT_API_KEYS", "sha256"])
     }
@@ -322,7 +287,7 @@ struct ServeCommandTests {
     @Test func aPortInUseIsAnIOError() async throws {
         let holder = try ListeningSocket()
         let result = try await CLI.run([
-            "serve", "--config", Self.servicePath, "--no-auth", "--port", String(holder.port),
+            "serve", "--config", ServeFixture.servicePath, "--no-auth", "--port", String(holder.port),
         ])
         Expect.failure(result, status: 5, mentioning: ["127.0.0.1:\(holder.port)", "already in use"])
     }
@@ -333,7 +298,7 @@ struct ServeCommandTests {
         ["--backlog", "0"], ["--backlog", "70000"],
     ])
     func outOfRangeFlagsAreUsageErrors(flags: [String]) async throws {
-        let result = try await CLI.run(["serve", "--config", Self.servicePath, "--no-auth"] + flags)
+        let result = try await CLI.run(["serve", "--config", ServeFixture.servicePath, "--no-auth"] + flags)
         Expect.failure(result, status: 2, mentioning: [flags[0]])
     }
 }

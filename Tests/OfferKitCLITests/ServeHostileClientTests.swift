@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -55,15 +57,15 @@ struct ServeHostileClientTests {
             body: chunk + "0\r\n\r\n", halfClose: false, status: 400),
     ]
 
-    static func head(_ path: String, key: ServeCommandTests.CreatedKey, requestId: String, _ fields: String) -> String {
+    static func head(_ path: String, key: ServeFixture.CreatedKey, requestId: String, _ fields: String) -> String {
         "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(key.secret)\r\n"
             + "Content-Type: application/json\r\nX-Request-Id: \(requestId)\r\n\(fields)\r\n\r\n"
     }
 
     @Test func hostileRequestsGetA4xxTheServiceStaysUpAndLogsNo5xx() async throws {
-        let key = try await ServeCommandTests.createKey(name: "hostile")
+        let key = try await ServeFixture.createKey(name: "hostile")
         // A short request timeout, for the bodies that stop arriving.
-        let (server, port) = try await ServeCommandTests.start(["--timeout", "2"], keys: [key])
+        let (server, port) = try await ServeFixture.start(["--timeout", "2"], keys: [key])
         let signPath = ServeCommandTests.signPath
         var expectedStatus: [String: Int] = [:]
 
@@ -167,7 +169,7 @@ struct ServeHostileClientTests {
     }
 
     @Test func connectionsBeyondMaxConnectionsWaitUntilOneCloses() async throws {
-        let (server, port) = try await ServeCommandTests.start([
+        let (server, port) = try await ServeFixture.start([
             "--no-auth", "--max-connections", "3", "--backlog", "16",
         ])
         #expect(server.stderr.contains("limits.backlog=16") && server.stderr.contains("limits.maxConnections=3"))

@@ -1,12 +1,12 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit serve` with a code ledger in its configuration, on SQLite and PostgreSQL: the codes
 /// that `offerkit codes generate` recorded are claimed over HTTP, and a URL's password never shows.
 @Suite("offerkit serve with a ledger")
 struct ServeLedgerTests {
-    static let campaign = "e2e-claims"
-    static let offer = "Press pass"
     static let postgresURL = ProcessInfo.processInfo.environment["OFFERKIT_TEST_POSTGRES_URL"].flatMap {
         $0.isEmpty ? nil : $0
     }
@@ -38,30 +38,6 @@ struct ServeLedgerTests {
         return components.password.flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// A service configuration for the demo app with `ledger`; `unlimited`: rate limits so high
-    /// that tests calling as fast as they can never meet them.
-    static func configuration(ledger: String, unlimited: Bool = false) -> String {
-        """
-        {"apps": {"\(DemoKey.bundleId)": {"keyFile": "\(DemoKey.keyPath)", "keyId": "\(DemoKey.keyId)",
-                  "issuerId": "\(DemoKey.issuerId)"}},
-         \(unlimited ? #""limits": {"requestsPerSecond": 1000000, "burst": 1000000},"# : "")
-         "ledger": \(CampaignFiles.quoted(ledger))}
-        """
-    }
-
-    /// `GET /v1/campaigns/{campaign}/status`.
-    static func status(port: Int, key: ServeCommandTests.CreatedKey) async throws -> HTTPReply {
-        try await HTTPConnection.request(
-            "GET", "/v1/campaigns/\(campaign)/status", port: port, headers: [("Authorization", "Bearer \(key.secret)")])
-    }
-
-    static func claim(_ recipient: String, port: Int, key: ServeCommandTests.CreatedKey) async throws -> HTTPReply {
-        try await HTTPConnection.request(
-            "POST", "/v1/codes/claim", port: port,
-            headers: [("Content-Type", "application/json"), ("Authorization", "Bearer \(key.secret)")],
-            body: #"{"campaign":"\#(campaign)","offer":"\#(offer)","recipient":"\#(recipient)"}"#)
-    }
-
     @Test(
         "codes recorded by the CLI are claimed exactly once over HTTP; status counts them", arguments: Backend.allCases)
     func claimsFromTheConfiguredLedger(backend: Backend) async throws {
@@ -71,31 +47,31 @@ struct ServeLedgerTests {
         let ledgerArgument = backend == .sqlite ? files.file(locator) : locator
         let campaignPath = try files.write(
             CampaignFiles.campaign(
-                name: Self.campaign,
-                offers: [CampaignFiles.offer(Self.offer, custom: [CampaignFiles.given(["PRESSA", "PRESSB"])])]),
+                name: ServeFixture.campaign,
+                offers: [CampaignFiles.offer(ServeFixture.offer, custom: [CampaignFiles.given(["PRESSA", "PRESSB"])])]),
             to: "campaign.json")
         let generated = try await files.run("generate", campaignPath, ledger: .at(ledgerArgument))
         try #require(generated.status == 0, "\(generated)")
 
-        let key = try await ServeCommandTests.createKey(name: "e2e-codes", ["--scope", "codes"])
-        let signer = try await ServeCommandTests.createKey(name: "e2e-signer-only", ["--scope", "promotional-offer"])
-        let config = try files.write(Self.configuration(ledger: locator), to: "service.json")
-        let (server, port) = try await ServeCommandTests.start(keys: [key, signer], config: config)
+        let key = try await ServeFixture.createKey(name: "e2e-codes", ["--scope", "codes"])
+        let signer = try await ServeFixture.createKey(name: "e2e-signer-only", ["--scope", "promotional-offer"])
+        let config = try files.write(ServeFixture.configuration(ledger: locator), to: "service.json")
+        let (server, port) = try await ServeFixture.start(keys: [key, signer], config: config)
 
-        let first = try await Self.claim("reader-1", port: port, key: key)
+        let first = try await ServeFixture.claim("reader-1", port: port, key: key)
         #expect(first.status == 200, "\(first)")
         #expect(first.json?["code"]?.string == "PRESSA" && first.json?["new"]?.bool == true, "\(first)")
         #expect(first.json?["url"]?.string == CampaignFiles.link("PRESSA"))
         #expect(first.header("Cache-Control") == "no-store")
-        let again = try await Self.claim("reader-1", port: port, key: key)
+        let again = try await ServeFixture.claim("reader-1", port: port, key: key)
         #expect(again.json?["code"]?.string == "PRESSA" && again.json?["new"]?.bool == false, "\(again)")
-        await #expect(try Self.claim("reader-2", port: port, key: key).json?["code"]?.string == "PRESSB")
-        let none = try await Self.claim("reader-3", port: port, key: key)
+        await #expect(try ServeFixture.claim("reader-2", port: port, key: key).json?["code"]?.string == "PRESSB")
+        let none = try await ServeFixture.claim("reader-3", port: port, key: key)
         #expect(none.status == 409 && none.json?["type"]?.string == "urn:offerkit:problem:no-code-left", "\(none)")
-        let forbidden = try await Self.claim("reader-4", port: port, key: signer)
+        let forbidden = try await ServeFixture.claim("reader-4", port: port, key: signer)
         #expect(forbidden.status == 403, "\(forbidden)")
 
-        let status = try await Self.status(port: port, key: key)
+        let status = try await ServeFixture.status(port: port, key: key)
         #expect(status.status == 200, "\(status)")
         let batch = status.json?["offers"]?[0]?["batches"]?[0]
         #expect(
@@ -118,9 +94,9 @@ struct ServeLedgerTests {
 
     @Test("without a ledger the routes are 404; a --ledger that cannot be parsed is exit 2 without its password")
     func noLedgerAndBadLocator() async throws {
-        let key = try await ServeCommandTests.createKey(name: "e2e-no-ledger", ["--scope", "codes"])
-        let (server, port) = try await ServeCommandTests.start(keys: [key])
-        let claim = try await Self.claim("reader", port: port, key: key)
+        let key = try await ServeFixture.createKey(name: "e2e-no-ledger", ["--scope", "codes"])
+        let (server, port) = try await ServeFixture.start(keys: [key])
+        let claim = try await ServeFixture.claim("reader", port: port, key: key)
         #expect(claim.status == 404 && claim.json?["type"]?.string == "urn:offerkit:problem:not-found", "\(claim)")
         let document = try await HTTPConnection.request("GET", "/openapi.json", port: port)
         #expect(document.status == 200 && document.json?["paths"]?["/v1/codes/claim"] == nil)
@@ -129,13 +105,13 @@ struct ServeLedgerTests {
 
         let secret = "n0t-Sh0wn-pa55"
         let bad = try await CLI.run([
-            "serve", "--config", ServeCommandTests.servicePath, "--port", "0", "--ledger",
+            "serve", "--config", ServeFixture.servicePath, "--port", "0", "--ledger",
             "mysql://offerkit:\(secret)@db.internal/offers",
         ])
         #expect(bad.status == 2, "\(bad)")
         #expect(bad.stderr.contains("--ledger") && !bad.stderr.contains(secret), "\(bad)")
         let unreachable = try await CLI.run([
-            "serve", "--config", ServeCommandTests.servicePath, "--port", "0", "--ledger",
+            "serve", "--config", ServeFixture.servicePath, "--port", "0", "--ledger",
             "postgres://offerkit:\(secret)@127.0.0.1:1/offers?sslmode=disable",
         ])
         #expect(unreachable.status == 5, "\(unreachable)")

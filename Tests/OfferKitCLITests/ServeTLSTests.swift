@@ -5,6 +5,8 @@ import OfferSigning
 import TLSTestSupport
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit serve` terminating TLS itself, run as a real process and called with tools that are
 /// not OfferKit's: curl and openssl s_client trusting a throwaway CA, PyJWT over the signature.
 @Suite("offerkit serve over TLS")

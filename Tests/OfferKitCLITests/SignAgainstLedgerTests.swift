@@ -3,6 +3,8 @@ import Foundation
 import InteropSupport
 import Testing
 
+@testable import CLITestSupport
+
 /// `sign promotional-offer --ledger`, `sign legacy-promotional-offer --ledger` and `batch --ledger`
 /// (issue 32 item 4): with a ledger that knows the product's promotional offers (created by `codes
 /// apply`, here against the App Store Connect stand-in), an offer identifier that is not one of

@@ -2,6 +2,8 @@ import Foundation
 import OfferSigning
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit sign …` in both formats, rebuilt with the library and verified independently.
 @Suite("offerkit sign")
 struct SignCommandTests {

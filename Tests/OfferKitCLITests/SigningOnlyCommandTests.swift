@@ -5,6 +5,8 @@ import OfferService
 import OfferSigning
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit` built with its sign commands only (the package without its trait AllCommands:
 /// `swift build --disable-default-traits --product offerkit`), run as OfferKitSigningCLI's entry point
 /// (``CLIUnderTest/signingOnlyExecutable``): it signs on the demo key as the README's first command

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// What every server snippet does as a client of a real `offerkit serve`: it signs without a
 /// made-up transaction ID, raises the service's problem with its fields, retries a 429 after its
 /// `Retry-After`, and (Node, Python) runs no example call when imported as a module.
@@ -33,8 +35,8 @@ extension SnippetCommandTests {
 
     static func clientBehaviour(_ toolchain: SnippetToolchain) async throws {
         let language = toolchain.language
-        let key = try await ServeCommandTests.createKey(name: "clients-\(language)")
-        let (server, port) = try await ServeCommandTests.start(keys: [key])
+        let key = try await ServeFixture.createKey(name: "clients-\(language)")
+        let (server, port) = try await ServeFixture.start(keys: [key])
         defer { server.terminate() }
         let folder = try TempDir.make()
         defer { folder.remove() }
@@ -92,7 +94,7 @@ extension SnippetCommandTests {
     /// the problem's status, type, detail and field (read from the error object by a small caller
     /// in the language; curl prints the problem and exits 22; Swift's error describes its fields).
     static func expectProblemFields(
-        _ toolchain: SnippetToolchain, port: Int, key: ServeCommandTests.CreatedKey, in folder: TempDir
+        _ toolchain: SnippetToolchain, port: Int, key: ServeFixture.CreatedKey, in folder: TempDir
     ) async throws {
         let language = toolchain.language
         let source = try await Self.renderPlain(
@@ -172,7 +174,7 @@ extension SnippetCommandTests {
     /// Imported as a module, the Node and Python snippets define their functions and call nothing:
     /// the caller's own line is all that is printed, and the service counts no signing request.
     static func expectImportMakesNoRequest(
-        _ toolchain: SnippetToolchain, port: Int, key: ServeCommandTests.CreatedKey, in folder: TempDir
+        _ toolchain: SnippetToolchain, port: Int, key: ServeFixture.CreatedKey, in folder: TempDir
     ) async throws {
         let source = try await Self.renderPlain(toolchain.language, "promotional-offer", port: port)
         let before = await Self.requestCount(
@@ -206,9 +208,9 @@ extension SnippetCommandTests {
     /// out and then succeeds. The service's metrics show the 429 and both signatures.
     static func expectRateLimitRetried(_ toolchain: SnippetToolchain, in folder: TempDir) async throws {
         let language = toolchain.language
-        let key = try await ServeCommandTests.createKey(name: "limited-\(language)")
-        let metricsKey = try await ServeCommandTests.createKey(name: "metrics-\(language)", ["--scope", "metrics"])
-        let (server, port) = try await ServeCommandTests.start(
+        let key = try await ServeFixture.createKey(name: "limited-\(language)")
+        let metricsKey = try await ServeFixture.createKey(name: "metrics-\(language)", ["--scope", "metrics"])
+        let (server, port) = try await ServeFixture.start(
             ["--rate-limit", "0.2", "--burst", "1"], keys: [key, metricsKey])
         defer { server.terminate() }
         let source = try await Self.renderPlain(language, "server-api-token", port: port)
@@ -238,7 +240,7 @@ extension SnippetCommandTests {
     }
 
     /// The service's metrics (Prometheus text), read with `key`.
-    static func metrics(port: Int, key: ServeCommandTests.CreatedKey) async throws -> String {
+    static func metrics(port: Int, key: ServeFixture.CreatedKey) async throws -> String {
         let reply = try await HTTPConnection.request(
             "GET", "/metrics", port: port, headers: [("Authorization", "Bearer \(key.secret)")])
         try #require(reply.status == 200, "\(reply)")
@@ -257,7 +259,7 @@ extension SnippetCommandTests {
     }
 
     /// Runs `command` with the API key, and requires it to succeed.
-    static func runChecked(_ command: [String], key: ServeCommandTests.CreatedKey) async throws -> Independent.Result {
+    static func runChecked(_ command: [String], key: ServeFixture.CreatedKey) async throws -> Independent.Result {
         let result = try await SnippetToolchain.run(command, apiKey: key.secret)
         try #require(result.status == 0, "\(command[0]): \(result)")
         return result

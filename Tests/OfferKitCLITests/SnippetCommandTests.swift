@@ -2,6 +2,8 @@ import Foundation
 import InteropSupport
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit snippet`: every server snippet is rendered, run with its own toolchain against a
 /// real `offerkit serve` on loopback, and what it prints is verified by PyJWT, `cryptography` and
 /// `openssl`; app snippets are parsed (`swiftc -parse`, `clang -fsyntax-only`).
@@ -73,8 +75,8 @@ struct SnippetCommandTests {
     /// Renders every operation in `toolchain`'s language, runs each against a real `offerkit serve`
     /// with a fresh API key, and verifies what they print.
     static func runAndVerify(_ toolchain: SnippetToolchain) async throws {
-        let key = try await ServeCommandTests.createKey(name: "snippets-\(toolchain.language)")
-        let (server, port) = try await ServeCommandTests.start(keys: [key])
+        let key = try await ServeFixture.createKey(name: "snippets-\(toolchain.language)")
+        let (server, port) = try await ServeFixture.start(keys: [key])
         defer { server.terminate() }
         let folder = try TempDir.make()
         defer { folder.remove() }

@@ -2,6 +2,8 @@ import Foundation
 import OfferSigning
 import Testing
 
+@testable import CLITestSupport
+
 /// The command line reads enumerated values in any case and writes one spelling; one credentials
 /// format serves `--config` and the service's `apps`; `serve` reports every configuration problem.
 @Suite("offerkit: one spelling per value, one credentials format, every problem at once")

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// A file written whole or not at all is made in a staging folder beside it,
 /// `.NAME.offerkit-XXXXXXXX.tmp/`; what a killed run leaves there is removed by the next run that
 /// writes the same file, which says so (`codes ledger copy`'s kill test: CodesLedgerCopyTests).

@@ -2,6 +2,8 @@ import Foundation
 import OfferSigning
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit token server-api` and `offerkit token connect-api` in both formats.
 @Suite("offerkit token")
 struct TokenCommandTests {

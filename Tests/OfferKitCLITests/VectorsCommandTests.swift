@@ -2,6 +2,8 @@ import Foundation
 import InteropSupport
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit vectors --out DIR`, run as the built binary: the files, their independence from us
 /// (Python rebuilds and verifies them), and the README's own commands.
 @Suite("offerkit vectors")

@@ -2,6 +2,8 @@ import AppleTestChain
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit verify-apple`: every case of the Apple-signed test chain through the CLI (exit 0 or
 /// 1 as the library answers), JSON with Apple's field names, kinds read from the payload, usage
 /// and input errors.

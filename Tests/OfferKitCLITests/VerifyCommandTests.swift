@@ -2,6 +2,8 @@ import Foundation
 import OfferSigning
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit verify`: JWS from a flag, a file or stdin; with the key in use or `--public-key`;
 /// tampered and wrongly keyed input exits 1; the legacy form.
 @Suite("offerkit verify")

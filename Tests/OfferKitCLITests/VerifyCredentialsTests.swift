@@ -2,6 +2,8 @@ import Foundation
 import OfferSigning
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit verify` compares every credential given (`--key-id`, `--issuer-id`, `--bundle-id`, or
 /// their `OFFERKIT_*` variables) with what the JWS or legacy signature names, and exits 1 naming
 /// each difference and where the expected value came from; one the artifact cannot carry is a

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit serve` on a PostgreSQL ledger whose server goes away and comes back: claims fail at
 /// once (503 `ledger-unavailable`), not after the pool's 10-second connect timeout, and go on once
 /// the server is back, without a restart of the service.
@@ -23,25 +25,25 @@ struct ServePostgresOutageTests {
             let ledger = postgres.url + "&schema=outage"
             let campaign = try files.write(
                 CampaignFiles.campaign(
-                    name: ServeLedgerTests.campaign,
-                    offers: [CampaignFiles.offer(ServeLedgerTests.offer, custom: [CampaignFiles.generated(count: 20)])]
+                    name: ServeFixture.campaign,
+                    offers: [CampaignFiles.offer(ServeFixture.offer, custom: [CampaignFiles.generated(count: 20)])]
                 ), to: "campaign.json")
             let generated = try await files.run(
                 "generate", campaign, ledger: .at(ledger), environment: postgres.environment)
             try #require(generated.status == 0, "\(generated)")
-            let key = try await ServeCommandTests.createKey(name: "outage", ["--scope", "codes"])
-            let config = try files.write(ServeLedgerTests.configuration(ledger: ledger), to: "service.json")
-            let (server, port) = try await ServeCommandTests.start(
+            let key = try await ServeFixture.createKey(name: "outage", ["--scope", "codes"])
+            let config = try files.write(ServeFixture.configuration(ledger: ledger), to: "service.json")
+            let (server, port) = try await ServeFixture.start(
                 keys: [key], config: config, environment: postgres.environment)
             defer { server.terminate() }
 
-            let before = try await ServeLedgerTests.claim("before", port: port, key: key)
+            let before = try await ServeFixture.claim("before", port: port, key: key)
             try #require(before.status == 200, "\(before)")
 
             try await postgres.halt()
             for attempt in 0..<3 {
                 let asked = ContinuousClock.now
-                let down = try await ServeLedgerTests.claim("during-\(attempt)", port: port, key: key)
+                let down = try await ServeFixture.claim("during-\(attempt)", port: port, key: key)
                 let waited = ContinuousClock.now - asked
                 #expect(down.status == 503 && down.json?["type"]?.string == Self.problem, "\(down)")
                 #expect(down.header("Retry-After") != nil, "\(down)")
@@ -49,7 +51,7 @@ struct ServePostgresOutageTests {
                 // used to wait for the pool's connect timeout (a guard, not a measure of speed).
                 #expect(waited < .seconds(5), "the claim was answered after \(waited)")
             }
-            let status = try await ServeLedgerTests.status(port: port, key: key)
+            let status = try await ServeFixture.status(port: port, key: key)
             #expect(status.status == 503 && status.json?["type"]?.string == Self.problem, "\(status)")
 
             try await postgres.resume()
@@ -58,7 +60,7 @@ struct ServePostgresOutageTests {
             var back: HTTPReply?
             let resumed = ContinuousClock.now
             while back == nil, ContinuousClock.now - resumed < .seconds(60) {
-                let reply = try await ServeLedgerTests.claim("after", port: port, key: key)
+                let reply = try await ServeFixture.claim("after", port: port, key: key)
                 if reply.status == 200 {
                     back = reply
                 } else {
@@ -69,20 +71,20 @@ struct ServePostgresOutageTests {
             let after = try #require(back, "no claim succeeded within 60 s of the server's return")
             #expect(after.json?["new"]?.bool == true, "\(after)")
 
-            let again = try await ServeLedgerTests.claim("before", port: port, key: key)
+            let again = try await ServeFixture.claim("before", port: port, key: key)
             #expect(again.status == 200, "\(again)")
             #expect(
                 again.json?["code"]?.string == before.json?["code"]?.string && again.json?["new"]?.bool == false,
                 "the recipient of before the outage keeps their code\n\(again)")
             var codes: Set<String> = []
             for attempt in 0..<3 {
-                let claim = try await ServeLedgerTests.claim("during-\(attempt)", port: port, key: key)
+                let claim = try await ServeFixture.claim("during-\(attempt)", port: port, key: key)
                 #expect(claim.status == 200 && claim.json?["new"]?.bool == true, "\(claim)")
                 codes.insert(claim.json?["code"]?.string ?? "")
             }
             codes.formUnion([before, after].map { $0.json?["code"]?.string ?? "" })
             #expect(codes.count == 5, "five recipients, five codes: \(codes)")
-            let counted = try await ServeLedgerTests.status(port: port, key: key)
+            let counted = try await ServeFixture.status(port: port, key: key)
             let batch = counted.json?["offers"]?[0]?["batches"]?[0]
             #expect(batch?["assigned"]?.int == 5 && batch?["left"]?.int == 15, "\(counted)")
 

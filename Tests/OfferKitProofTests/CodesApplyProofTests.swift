@@ -2,6 +2,8 @@ import Foundation
 import InteropSupport
 import Testing
 
+@testable import CLITestSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -18,15 +20,6 @@ import Testing
 /// set they run anyway and fail. No assertion depends on time.
 @Suite("offerkit codes apply: exactly once, resumable (issue 17)", .serialized)
 struct CodesApplyProofTests {
-    static var available: Bool {
-        get async { await AppStoreConnectStandIn.unavailableReason == nil }
-    }
-
-    static let reason = Comment(
-        rawValue: "SKIPPED LOUDLY: codes apply is not tested against the App Store Connect stand-in here because "
-            + "\(InteropEnvironment.python) cannot import jsonschema, referencing, jwt and cryptography (run "
-            + ".ci/run, or pip install jsonschema PyJWT cryptography and set OFFERKIT_PYTHON); CI never skips this")
-
     /// Every kind of fault the stand-in injects.
     static let faultKinds = [
         "rate-limit", "rate-limit-no-retry-after", "server-error", "unavailable", "drop-before", "drop-after", "slow",
@@ -37,14 +30,14 @@ struct CodesApplyProofTests {
 
     @Test(
         "A clean run creates every resource of the example campaign once, the ledger holds Apple's ids, a second run sends nothing (SQLite)",
-        .enabled(reason) { await available || Independent.isCI })
+        .enabled(ApplyProof.reason) { await ApplyProof.available || Independent.isCI })
     func cleanRunOnSQLite() async throws {
         try await cleanRun(ledger: .folder)
     }
 
     @Test(
         "The same clean run on a PostgreSQL ledger",
-        .enabled(reason) { await available || Independent.isCI })
+        .enabled(ApplyProof.reason) { await ApplyProof.available || Independent.isCI })
     func cleanRunOnPostgreSQL() async throws {
         guard let ledger = CLIPostgres.ledger("postgres") else { return }
         try await cleanRun(ledger: ledger)
@@ -98,7 +91,7 @@ struct CodesApplyProofTests {
 
     @Test(
         "Under random faults of every kind, repeated runs end in the clean run's state, nothing created twice",
-        .enabled(reason) { await available || Independent.isCI })
+        .enabled(ApplyProof.reason) { await ApplyProof.available || Independent.isCI })
     func underFaults() async throws {
         // The example campaign with a tenth of its generated custom codes (149 resources instead of 1,319),
         // to keep the run short in CI; every product type, payment mode and kind of resource stays.
@@ -142,7 +135,7 @@ struct CodesApplyProofTests {
 
     @Test(
         "Killed with SIGKILL at 20 random points and run again, apply ends in the clean run's state, never creating anything twice",
-        .enabled(reason) { await available || Independent.isCI })
+        .enabled(ApplyProof.reason) { await ApplyProof.available || Independent.isCI })
     func killedAtRandomPoints() async throws {
         let proof = try await ApplyProof()
         defer { proof.stop() }
@@ -163,7 +156,7 @@ struct CodesApplyProofTests {
             let run = try BackgroundRun(proof.applyCommand(["--verbose"]), in: proof.files)
             if round < 16 {
                 let target = targets[round]
-                _ = await run.poll(upTo: 100) { existing + Self.created(in: run.stderr) >= target }
+                _ = await run.poll(upTo: 100) { existing + ApplyProof.created(in: run.stderr) >= target }
                 try await Task.sleep(for: .microseconds(Int.random(in: 0...20_000, using: &random)))
             } else {
                 let values = Int.random(in: 1...2, using: &random)
@@ -199,11 +192,6 @@ struct CodesApplyProofTests {
         #expect(normalized == reference, "the state after the kills differs from a clean run's")
         let totals = try await proof.dryRunTotals()
         #expect(totals == (plan.count, 0, 0, 0), "\(totals)")
-    }
-
-    /// `POST … 201` lines of `--verbose`: resources this run created.
-    static func created(in stderr: String) -> Int {
-        stderr.split(separator: "\n").count(where: { $0.hasPrefix("offerkit: POST ") && $0.contains(" 201 ") })
     }
 
     /// `GET …/values` lines of `--verbose`.

@@ -12,7 +12,7 @@ enum PythonTool {
     typealias Result = ExternalProcess.Result
 
     static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static var isCI: Bool { InteropEnvironment.isCI }
 

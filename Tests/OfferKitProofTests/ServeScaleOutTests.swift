@@ -2,6 +2,8 @@ import Foundation
 import InteropSupport
 import Testing
 
+@testable import CLITestSupport
+
 /// Two `offerkit serve` processes on one PostgreSQL ledger, as behind a load balancer: claims of
 /// the same recipients, concurrent and repeated, spread over both, and one instance killed with
 /// SIGKILL mid-run (then started again). Every recipient ends with exactly one code, no code has
@@ -65,19 +67,19 @@ struct ServeScaleOutTests {
         defer { files.remove() }
         let campaign = try files.write(
             CampaignFiles.campaign(
-                name: ServeLedgerTests.campaign,
+                name: ServeFixture.campaign,
                 offers: [
                     CampaignFiles.offer(
-                        ServeLedgerTests.offer, custom: [CampaignFiles.generated(count: Self.codeCount)])
+                        ServeFixture.offer, custom: [CampaignFiles.generated(count: Self.codeCount)])
                 ]), to: "campaign.json")
         let generated = try await files.run("generate", campaign, ledger: .at(ledger))
         try #require(generated.status == 0, "\(generated)")
-        let key = try await ServeCommandTests.createKey(name: "scale-out", ["--scope", "codes"])
+        let key = try await ServeFixture.createKey(name: "scale-out", ["--scope", "codes"])
         let config = try files.write(
-            ServeLedgerTests.configuration(ledger: ledger, unlimited: true), to: "service.json")
-        let (first, firstPort) = try await ServeCommandTests.start(keys: [key], config: config)
+            ServeFixture.configuration(ledger: ledger, unlimited: true), to: "service.json")
+        let (first, firstPort) = try await ServeFixture.start(keys: [key], config: config)
         defer { first.terminate() }
-        let (second, secondPort) = try await ServeCommandTests.start(keys: [key], config: config)
+        let (second, secondPort) = try await ServeFixture.start(keys: [key], config: config)
         defer { second.terminate() }
 
         let seed = UInt64.random(in: 0...UInt64.max)
@@ -95,7 +97,7 @@ struct ServeScaleOutTests {
             await run.set(1, port: nil)
             let killed = await second.kill()
             #expect(killed.status == 128 + SIGKILL, "\(killed)")
-            let (restarted, port) = try await ServeCommandTests.start(keys: [key], config: config)
+            let (restarted, port) = try await ServeFixture.start(keys: [key], config: config)
             await run.set(1, port: port)
             try await group.waitForAll()
             return (restarted, port)
@@ -121,7 +123,7 @@ struct ServeScaleOutTests {
         let ports = [firstPort, restarted.1]
         var codes: [String] = []
         for recipient in 0..<Self.recipientCount {
-            let reply = try await ServeLedgerTests.claim("r\(recipient)", port: ports[1 - recipient % 2], key: key)
+            let reply = try await ServeFixture.claim("r\(recipient)", port: ports[1 - recipient % 2], key: key)
             let code = reply.json?["code"]?.string ?? ""
             #expect(reply.status == 200 && reply.json?["new"]?.bool == false, "\(reply)")
             #expect(held[recipient] == [code], "seed \(seed): r\(recipient) held \(held[recipient] ?? []), now \(code)")
@@ -133,15 +135,15 @@ struct ServeScaleOutTests {
         #expect(recorded.count == Self.codeCount && Set(codes).isSubset(of: recorded), "\(export)")
 
         for port in ports {
-            let status = try await ServeLedgerTests.status(port: port, key: key)
+            let status = try await ServeFixture.status(port: port, key: key)
             let batch = status.json?["offers"]?[0]?["batches"]?[0]
             #expect(
                 batch?["assigned"]?.int == Int64(Self.recipientCount)
                     && batch?["left"]?.int == Int64(Self.codeCount - Self.recipientCount)
                     && batch?["storedCodes"]?.int == Int64(Self.codeCount), "\(status)")
         }
-        let schema = CodesLedgerCopyTests.schema(of: ledger)
-        if let rows = try await CodesLedgerCopyTests.psql(
+        let schema = CLIPostgres.schema(of: ledger)
+        if let rows = try await CLIPostgres.psql(
             ledger,
             "SELECT count(*), count(DISTINCT recipient), count(DISTINCT (batch_id, seq)) FROM \(schema).assignments")
         {
@@ -158,7 +160,7 @@ struct ServeScaleOutTests {
 
     /// Makes the run's claims until none is left: each on its instance, or on the other one while
     /// it is down or when its connection fails under the claim (the instance was killed).
-    static func work(_ run: Run, key: ServeCommandTests.CreatedKey) async {
+    static func work(_ run: Run, key: ServeFixture.CreatedKey) async {
         while let (recipient, preferred) = await run.take() {
             var instance = preferred
             for attempt in 1... {
@@ -167,7 +169,7 @@ struct ServeScaleOutTests {
                     return
                 }
                 do {
-                    let reply = try await ServeLedgerTests.claim("r\(recipient)", port: port, key: key)
+                    let reply = try await ServeFixture.claim("r\(recipient)", port: port, key: key)
                     if reply.status == 200, let code = reply.json?["code"]?.string, let new = reply.json?["new"]?.bool {
                         await run.record(Answer(recipient: recipient, code: code, new: new))
                     } else {

@@ -5,6 +5,8 @@ import OfferLedger
 import OfferLedgerPostgres
 import Testing
 
+@testable import LedgerTestSupport
+
 /// A process killed with SIGKILL in the middle of recording a batch on PostgreSQL keeps nothing
 /// of it: the server rolls the transaction back when the connection drops, and releases the
 /// write lock. (The SQLite counterpart is `aKilledProcessKeepsNothingOfItsBatch`.)

@@ -1,4 +1,5 @@
 import Foundation
+import InteropSupport
 import Testing
 
 /// The PostgreSQL server for the CLI tests that run on both ledger backends: `OFFERKIT_TEST_POSTGRES_URL`
@@ -43,5 +44,21 @@ enum CLIPostgres {
         }
         let schema = "cli_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         return .at(url + (url.contains("?") ? "&" : "?") + "schema=" + schema)
+    }
+
+    /// `psql` against the test server, or `nil` when it is not installed (an issue in CI).
+    static func psql(_ url: String, _ sql: String) async throws -> String? {
+        let base = String(CLIPostgres.withPassword(url).prefix { $0 != "?" }) + "?sslmode=disable"
+        let result = try await ExternalProcess.run("psql", [base, "-Atc", sql])
+        guard result.status == 0 else {
+            if InteropEnvironment.isCI { Issue.record("psql failed: \(result.stderr)") }
+            return nil
+        }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The schema named in a test URL.
+    static func schema(of url: String) -> String {
+        String(url.split(separator: "schema=").last ?? "")
     }
 }

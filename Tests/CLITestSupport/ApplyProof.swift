@@ -261,4 +261,22 @@ final class ApplyProof {
         }
         return (created, sent.count)
     }
+
+    // MARK: Shared by the apply suites
+
+    /// Whether the App Store Connect stand-in can run here (Python with its modules).
+    static var available: Bool {
+        get async { await AppStoreConnectStandIn.unavailableReason == nil }
+    }
+
+    /// Why the apply suites skip, loudly, where it cannot.
+    static let reason = Comment(
+        rawValue: "SKIPPED LOUDLY: codes apply is not tested against the App Store Connect stand-in here because "
+            + "\(InteropEnvironment.python) cannot import jsonschema, referencing, jwt and cryptography (run "
+            + ".ci/run, or pip install jsonschema PyJWT cryptography and set OFFERKIT_PYTHON); CI never skips this")
+
+    /// `POST … 201` lines of `--verbose`: resources this run created.
+    static func created(in stderr: String) -> Int {
+        stderr.split(separator: "\n").count(where: { $0.hasPrefix("offerkit: POST ") && $0.contains(" 201 ") })
+    }
 }

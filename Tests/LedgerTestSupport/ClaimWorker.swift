@@ -4,7 +4,7 @@ import OfferLedger
 
 @testable import OfferLedger
 
-/// A child process of the claim proofs (``LedgerClaimProofTests``): it opens the ledger, claims a
+/// A child process of the claim proofs (`LedgerClaimProofTests`): it opens the ledger, claims a
 /// code for each recipient of its share, one `claim(recipient:scope:)` call at a time, and
 /// appends each answer to its log as soon as it has it (one `write` per line:
 /// `recipient TAB code TAB 1 if newly assigned, else 0`), then a line `done`. An error ends the

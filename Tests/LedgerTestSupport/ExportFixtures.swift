@@ -7,7 +7,7 @@ enum ExportFixtures {
     static let expiry = CalendarDate("2027-05-31")!
 
     static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let templatesFolder = packageRoot.appendingPathComponent("templates/codes")
 
     static func code(

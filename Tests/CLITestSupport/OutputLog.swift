@@ -7,7 +7,7 @@ import Testing
 ///
 /// Each run is scanned against every known secret when it is recorded, and each secret is
 /// scanned against every recorded run when it is registered, so the check does not depend on
-/// the order in which tests run. ``PrivateKeyLeakTests`` also scans the whole log.
+/// the order in which tests run. `PrivateKeyLeakTests` also scans the whole log.
 final class OutputLog: @unchecked Sendable {
     static let shared: OutputLog = {
         let log = OutputLog()

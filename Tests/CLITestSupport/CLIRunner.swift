@@ -69,7 +69,6 @@ struct CLIRunnerError: Error, CustomStringConvertible {
 enum CLI {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
 
     /// The `offerkit` the tests run.
     static var binary: URL { CLIUnderTest.executable }

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit codes generate` killed with SIGKILL mid-run: an `--out` file never appears
 /// partially, and a batch being recorded leaves nothing in the ledger.
 @Suite("offerkit codes generate, killed mid-run")

@@ -2,6 +2,8 @@ import Foundation
 import InteropSupport
 import Testing
 
+@testable import CLITestSupport
+
 /// `offerkit codes generate` processes started at the same moment on one ledger.
 @Suite("offerkit codes: concurrent runs on one ledger", .processRuns)
 struct CodesLedgerRaceTests {

@@ -2,6 +2,7 @@ import Foundation
 import OfferCodes
 import Testing
 
+@testable import LedgerTestSupport
 @testable import OfferLedger
 
 /// The proof that codes are handed out exactly once when many processes claim at the same time,
