@@ -519,7 +519,7 @@ struct CodesApplyReviewTests {
         // The first product is read alone (a refused key costs one request); the stand-in then holds the
         // other two reads until the test releases them: read one after the other, the third would never be
         // sent while the second is held.
-        let (held, finished, exited) = try await bench.applyHoldingProductReads(
+        let (held, _, finished, exited) = try await bench.applyHoldingProductReads(
             campaign, parallel: 2, skip: 1, times: 2, until: 3)
         #expect(held == 2, "the second and third reads were held at once")
         #expect(exited && finished.status == 0, "\(finished)")
@@ -560,12 +560,52 @@ struct CodesApplyReviewTests {
         expectSeasonNamed(try await bench.connect("apply", campaign, ["--parallel", "1"]))
         await #expect(try bench.count("GET /v2/inAppPurchases/{id}") == 2, "no read after the refusal")
         // At once, the second product's read held until the third's answer (which differs too) is in.
-        let (held, finished, exited) = try await bench.applyHoldingProductReads(
+        let (held, _, finished, exited) = try await bench.applyHoldingProductReads(
             campaign, parallel: 3, skip: 1, times: 1, until: 5)
         #expect(held == 1, "the second product's read was held")
         #expect(exited, "\(finished)")
         expectSeasonNamed(finished)
         await #expect(try bench.totalRequests() == 5, "product reads only, nothing created")
+    }
+
+    @Test(
+        "No more products are read at once than --parallel allows: a fourth read waits while two are held",
+        .enabled(reason) { await enabled })
+    func productReadsStayWithinParallel() async throws {
+        var products = Bench.products
+        products.inAppPurchases.append("6450000012")
+        products.productIds["6450000012"] = "com.example.offerkit.coins500"
+        let bench = try await Bench(products: products)
+        defer { bench.close() }
+        func offer(_ name: String, _ id: String, _ productId: String, _ code: String) -> String {
+            CampaignFiles.offer(name, productAscId: id, custom: [CampaignFiles.given([code])])
+                .replacingOccurrences(of: "com.example.offerkit.pro", with: productId)
+        }
+        // The fourth product's identifier differs from App Store Connect's: once read, the run stops there,
+        // naming it, and creates nothing.
+        let campaign = try await bench.campaign(
+            CampaignFiles.campaign(
+                name: "four-products",
+                offers: [
+                    offer("Pro", "6450000010", "com.example.offerkit.pro", "PROFOUR27"),
+                    offer("Season", "6450000011", "com.example.offerkit.seasonpass", "SEASONFOUR27"),
+                    offer("Gems", "6450000009", "com.example.offerkit.gems100", "GEMSFOUR27"),
+                    offer("Coins", "6450000012", "com.example.offerkit.coins1000", "COINSFOUR27"),
+                ]),
+            file: "four-products.json")
+        // The first read alone, then two held at once; a reader that ignored --parallel 2 would send the
+        // fourth beside them, well within the second it is given before they are released.
+        let (held, readsWhileHeld, finished, exited) = try await bench.applyHoldingProductReads(
+            campaign, parallel: 2, skip: 1, times: 2, until: 3, settle: .seconds(1))
+        #expect(held == 2, "two reads held at once")
+        #expect(readsWhileHeld == 3, "the fourth product is read only once a held read is answered")
+        #expect(exited && finished.status == 4, "\(finished)")
+        #expect(
+            finished.stderr.contains(
+                "Connect's in-app purchase \"6450000012\" has the product ID \"com.example.offerkit.coins500\""),
+            "\(finished)")
+        await #expect(try bench.count("GET /v2/inAppPurchases/{id}") == 4)
+        await #expect(try bench.totalRequests() == 4, "product reads only, nothing created")
     }
 
     // MARK: 10. Messages
@@ -645,11 +685,13 @@ extension CodesApplyReviewTests {
         let standIn: AppStoreConnectStandIn
         let ledger: CampaignFiles.LedgerChoice
 
-        init(ledger: CampaignFiles.LedgerChoice = .folder) async throws {
+        init(ledger: CampaignFiles.LedgerChoice = .folder, products: AppStoreConnectStandIn.Products = products)
+            async throws
+        {
             files = try CampaignFiles.make()
             self.ledger = ledger
             do {
-                standIn = try await AppStoreConnectStandIn.start(products: Self.products, today: CampaignFiles.today)
+                standIn = try await AppStoreConnectStandIn.start(products: products, today: CampaignFiles.today)
                 try await standIn.configure(#"{"valuesNotReady": 0}"#)
             } catch {
                 files.remove()
@@ -751,9 +793,13 @@ extension CodesApplyReviewTests {
         /// Runs `codes apply` at `--parallel` in the background while the stand-in holds `times` of its
         /// in-app purchase reads after the first `skip`; once it has counted `reads` of them in all, releases
         /// the held ones and waits for the run. Returns how many were held, the run, and whether it exited.
+        /// Runs `apply` at `--parallel` with the stand-in holding in-app purchase reads (`skip` let through first,
+        /// then up to `times` held), waits until `reads` have arrived, then, after `settle` (time for a read the
+        /// cap should stop to arrive; no assertion on time), releases them. Returns how many were held and
+        /// how many reads had arrived when they were released.
         func applyHoldingProductReads(
-            _ campaign: String, parallel: Int, skip: Int, times: Int, until reads: Int64
-        ) async throws -> (held: Int, result: CLIResult, exited: Bool) {
+            _ campaign: String, parallel: Int, skip: Int, times: Int, until reads: Int64, settle: Duration = .zero
+        ) async throws -> (held: Int, readsWhileHeld: Int64, result: CLIResult, exited: Bool) {
             try await standIn.setFaults(
                 #"{"script": [{"method": "GET", "pathPrefix": "/v2/inAppPurchases/", "skip": \#(skip), "#
                     + #""times": \#(times), "fault": "hold-before"}]}"#)
@@ -761,9 +807,11 @@ extension CodesApplyReviewTests {
                 arguments("apply", campaign, ["--parallel", String(parallel)]), cwd: files.folder.url)
             defer { run.kill() }
             try await waitFor("\(reads) product reads") { try await count("GET /v2/inAppPurchases/{id}") >= reads }
+            if settle > .zero { try await Task.sleep(for: settle) }
+            let readsWhileHeld = try await count("GET /v2/inAppPurchases/{id}")
             let held = try await standIn.release()
             let (result, exited) = await run.finish(killAfter: 120)
-            return (held, result, exited)
+            return (held, readsWhileHeld, result, exited)
         }
 
         /// Asks `condition` every 10 ms (sleeping with `Task.sleep`) until it holds; fails the test after
