@@ -1,5 +1,4 @@
 import Foundation
-import InteropSupport
 import Testing
 
 /// `offerkit serve` as the end-to-end tests and the proofs run it: API keys made by
