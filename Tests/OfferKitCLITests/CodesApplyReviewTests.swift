@@ -503,17 +503,13 @@ struct CodesApplyReviewTests {
     func productsAreReadTogether() async throws {
         let bench = try await Bench()
         defer { bench.close() }
-        func offer(_ name: String, _ id: String, _ productId: String, _ code: String) -> String {
-            CampaignFiles.offer(name, productAscId: id, custom: [CampaignFiles.given([code])])
-                .replacingOccurrences(of: "com.example.offerkit.pro", with: productId)
-        }
         let campaign = try await bench.campaign(
             CampaignFiles.campaign(
                 name: "three-products",
                 offers: [
-                    offer("Pro", "6450000010", "com.example.offerkit.pro", "PROONE27"),
-                    offer("Season", "6450000011", "com.example.offerkit.seasonpass", "SEASONONE27"),
-                    offer("Gems", "6450000009", "com.example.offerkit.gems100", "GEMSONE27"),
+                    Bench.offer("Pro", "6450000010", "com.example.offerkit.pro", "PROONE27"),
+                    Bench.offer("Season", "6450000011", "com.example.offerkit.seasonpass", "SEASONONE27"),
+                    Bench.offer("Gems", "6450000009", "com.example.offerkit.gems100", "GEMSONE27"),
                 ]),
             file: "three-products.json")
         // The first product is read alone (a refused key costs one request); the stand-in then holds the
@@ -577,20 +573,16 @@ struct CodesApplyReviewTests {
         products.productIds["6450000012"] = "com.example.offerkit.coins500"
         let bench = try await Bench(products: products)
         defer { bench.close() }
-        func offer(_ name: String, _ id: String, _ productId: String, _ code: String) -> String {
-            CampaignFiles.offer(name, productAscId: id, custom: [CampaignFiles.given([code])])
-                .replacingOccurrences(of: "com.example.offerkit.pro", with: productId)
-        }
         // The fourth product's identifier differs from App Store Connect's: once read, the run stops there,
         // naming it, and creates nothing.
         let campaign = try await bench.campaign(
             CampaignFiles.campaign(
                 name: "four-products",
                 offers: [
-                    offer("Pro", "6450000010", "com.example.offerkit.pro", "PROFOUR27"),
-                    offer("Season", "6450000011", "com.example.offerkit.seasonpass", "SEASONFOUR27"),
-                    offer("Gems", "6450000009", "com.example.offerkit.gems100", "GEMSFOUR27"),
-                    offer("Coins", "6450000012", "com.example.offerkit.coins1000", "COINSFOUR27"),
+                    Bench.offer("Pro", "6450000010", "com.example.offerkit.pro", "PROFOUR27"),
+                    Bench.offer("Season", "6450000011", "com.example.offerkit.seasonpass", "SEASONFOUR27"),
+                    Bench.offer("Gems", "6450000009", "com.example.offerkit.gems100", "GEMSFOUR27"),
+                    Bench.offer("Coins", "6450000012", "com.example.offerkit.coins1000", "COINSFOUR27"),
                 ]),
             file: "four-products.json")
         // The first read alone, then two held at once; a reader that ignored --parallel 2 would send the
@@ -676,6 +668,13 @@ extension CodesApplyReviewTests {
                 "6450000001": "com.example.offerkit.monthly", "6450000009": "com.example.offerkit.gems100",
                 "6450000010": "com.example.offerkit.pro", "6450000011": "com.example.offerkit.seasonpass",
             ])
+        /// An offer of the in-app purchase `id` whose product ID the campaign gives as `productId`, with one custom
+        /// code.
+        static func offer(_ name: String, _ id: String, _ productId: String, _ code: String) -> String {
+            CampaignFiles.offer(name, productAscId: id, custom: [CampaignFiles.given([code])])
+                .replacingOccurrences(of: "com.example.offerkit.pro", with: productId)
+        }
+
         /// The demo key (a 0600 copy) as a team key: what the stand-in accepts.
         static let key = [
             "--key-file", DemoKey.privateCopy, "--key-id", DemoKey.keyId, "--issuer-id", DemoKey.issuerId,
