@@ -305,7 +305,7 @@ let package = Package(
             name: "CLITestSupport",
             dependencies: [
                 "CLIUnderTest", "OfferKitCLI", "OfferKitSigningCLI", "OfferSigning", "InteropSupport",
-                "AppleTestChain", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "AppleTestChain",
             ],
             path: "Tests/CLITestSupport"
         ),

@@ -2,6 +2,7 @@ import Foundation
 import OfferCodes
 import Testing
 
+@testable import LedgerTestSupport
 @testable import OfferLedger
 
 /// A ledger with something of everything for the copy tests, and what a ledger holds, read back

@@ -2,6 +2,7 @@ import Foundation
 import OfferCodes
 import OfferLedger
 
+@testable import LedgerTestSupport
 @testable import OfferLedger
 
 /// A child process of the claim proofs (`LedgerClaimProofTests`): it opens the ledger, claims a

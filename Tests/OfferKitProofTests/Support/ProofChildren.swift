@@ -1,6 +1,8 @@
 import Foundation
 import InteropSupport
 
+@testable import LedgerTestSupport
+
 /// The child processes of a proof: this test binary run again (``LedgerFixtures/startChild(test:environment:)``),
 /// each with its output in a file of its own. ``stopAll()`` kills (SIGKILL) those still running,
 /// so a failing test leaves none behind.
