@@ -99,10 +99,7 @@ struct ProductCheck {
     ///   cancelled before every product was read.
     func verify(_ references: [Reference]) async throws {
         // Not one segment of a path: no such product (App Store Connect refuses its offers).
-        let readable = references.filter { reference in
-            let id = reference.product.id
-            return !id.isEmpty && id.utf8.count <= ConnectResource.maximumIdBytes && !id.allSatisfy { $0 == "." }
-        }
+        let readable = references.filter { ConnectResource.isValidId($0.product.id) }
         guard let first = readable.first else { return }
         try await verifyOne(first)
         if let failure = await together(Array(readable.dropFirst())) { throw failure }

@@ -30,7 +30,7 @@ struct ResourceFinder {
         let api = OfferCodeAPI(offer.product.type)
         let path: String
         switch request.subject.kind {
-        case .offer: path = api.offerListPath(productId: offer.product.id)
+        case .offer: path = api.offerListPath(productId: ConnectLister.percentEncode(offer.product.id))
         case .oneTimeUse, .customCode:
             guard let offerId else { return nil }
             path = api.childListPath(offerId: offerId, kind: request.subject.kind)

@@ -65,13 +65,12 @@ struct CampaignPriceResolver {
     static func checkProductIds(_ open: [PriceResolution.Unresolved]) throws {
         for price in open {
             let id = price.query.product.id
-            guard (try? LookupOptions.checkedId(id, flag: "id")) == nil else { continue }
+            guard !ConnectResource.isValidId(id) else { continue }
             let paths = open.filter { $0.query.product == price.query.product }.map(\.path)
             throw CLIError.invalidInput(
                 "\(paths.joined(separator: ", ")): the \(price.query.product.noun) id \(ProblemText.quoted(id)) "
-                    + "is not an App Store Connect id (1 to \(ConnectResource.maximumIdBytes) bytes, not only dots, no "
-                    + "spaces, '/', '?' or '#'), so its price points cannot be looked up; write the id "
-                    + "`offerkit codes lookup` lists")
+                    + "is not an App Store Connect id (\(ConnectResource.idRule)), so its price points cannot be looked "
+                    + "up; write the id `offerkit codes lookup` lists")
         }
     }
 

@@ -74,17 +74,11 @@ struct LookupOptions: ParsableArguments {
         }
     }
 
-    /// An App Store Connect id given as `flag`: 1 to 256 bytes, not only dots, no space, control character,
-    /// `/`, `?` or `#` (it becomes a path segment).
+    /// An App Store Connect id given as `flag` (`ConnectResource.idRule`: it becomes a path segment).
     static func checkedId(_ value: String, flag: String) throws -> String {
-        guard !value.isEmpty, value.utf8.count <= ConnectResource.maximumIdBytes, value.contains(where: { $0 != "." }),
-            !value.unicodeScalars.contains(where: {
-                $0.properties.generalCategory == .control || $0 == " " || $0 == "/" || $0 == "?" || $0 == "#"
-            })
-        else {
+        guard ConnectResource.isValidId(value) else {
             throw CLIError.usage(
-                "\(flag) must be an App Store Connect id (1 to \(ConnectResource.maximumIdBytes) bytes, not only "
-                    + "dots, no spaces, '/', '?' or '#'), such as 6450000001")
+                "\(flag) must be an App Store Connect id (\(ConnectResource.idRule)), such as 6450000001")
         }
         return value
     }

@@ -220,6 +220,28 @@ struct CampaignValidatorTests {
         #expect(found[1].message.contains("such as com.example.app.monthly"))
     }
 
+    /// A product's App Store Connect id becomes one segment of a URL path (`GET /v2/inAppPurchases/{id}`):
+    /// one that could end or leave the segment, or is longer than App Store Connect's, is refused.
+    @Test(arguments: [
+        "6450000001/../../v1/apps", "..", ".", "6450 000001", "6450000001?limit=200", "6450000001#x", "6450\u{7}0001",
+        String(repeating: "9", count: 257),
+    ])
+    func refusesAProductIdThatIsNotOnePathSegment(id: String) throws {
+        let offer = Fixtures.offerJSON(type: .consumable, mode: .oneTime)
+        let product = Fixtures.changing(offer["product"]!, ["id": .string(id)])
+        _ = Fixtures.expectOnly(
+            try Fixtures.problems(ofOffer: Fixtures.changing(offer, ["product": product])), rule: "connect-id",
+            path: "$.offers[0].product.id", message: ["is not an App Store Connect id", "codes lookup"],
+            allowed: "without spaces, control characters, '/', '?' or '#'")
+    }
+
+    @Test(arguments: ["6450000001", "A1b2-C3_d4.e5", String(repeating: "9", count: 256)])
+    func acceptsAProductIdThatIsOnePathSegment(id: String) throws {
+        let offer = Fixtures.offerJSON(type: .consumable, mode: .oneTime)
+        let product = Fixtures.changing(offer["product"]!, ["id": .string(id)])
+        #expect(try Fixtures.problems(ofOffer: Fixtures.changing(offer, ["product": product])) == [])
+    }
+
     @Test(arguments: [
         ("spring 2027", "contains a space"), ("", "is empty"), (String(repeating: "n", count: 65), "65 characters"),
         ("frühling", "U+00FC"),

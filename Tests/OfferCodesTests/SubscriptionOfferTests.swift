@@ -226,6 +226,15 @@ struct SubscriptionOfferTests {
         #expect(report.problems.map(\.rule) == ["offers-not-empty"], "\(report.problems)")
     }
 
+    @Test func refusesASubscriptionIdThatIsNotOnePathSegment() throws {
+        let subscription = CampaignFixtures.changing(Self.monthly, ["id": .string("6450000001/promotionalOffers")])
+        let offer = CampaignFixtures.changing(Self.promotional, ["subscription": subscription])
+        let report = try Self.validate(Self.campaignJSON(promotional: [offer], introductory: [], winBack: []))
+        _ = CampaignFixtures.expectOnly(
+            report.problems, rule: "connect-id", path: "$.promotionalOffers[0].subscription.id",
+            message: ["\"6450000001/promotionalOffers\" is not an App Store Connect id"], allowed: "'/'")
+    }
+
     // MARK: Customer prices
 
     @Test func resolvesCustomerPricesToPricePoints() async throws {

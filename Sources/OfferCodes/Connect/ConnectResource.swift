@@ -131,6 +131,20 @@ public struct ConnectResource: Sendable, Equatable {
 
     /// The longest App Store Connect id the ledger stores, in UTF-8 bytes.
     public static let maximumIdBytes = 256
+
+    /// What an App Store Connect id OfferKit sends may be, in words: it becomes one segment of a URL
+    /// path (`GET /v1/subscriptions/{id}`), so nothing in it may end or leave the segment.
+    public static let idRule =
+        "1 to \(maximumIdBytes) bytes, not only dots, without spaces, control characters, '/', '?' or '#'"
+
+    /// Whether `id` can be an App Store Connect id (``idRule``): checked where a campaign or an
+    /// option gives one, before it reaches a path.
+    public static func isValidId(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= maximumIdBytes && id.contains(where: { $0 != "." })
+            && !id.unicodeScalars.contains(where: {
+                $0.properties.generalCategory == .control || $0 == " " || $0 == "/" || $0 == "?" || $0 == "#"
+            })
+    }
     /// The longest error text the ledger stores, in UTF-8 bytes: longer ones are cut.
     public static let maximumErrorBytes = 4_096
 

@@ -14,7 +14,7 @@ enum AllowedText {
         + "introductoryOffers, winBackOffers)"
     static let subscription =
         "an object with id, productId and optionally period (offerkit codes lookup subscriptions lists them)"
-    static let subscriptionId = "a non-empty string: the subscription's App Store Connect id"
+    static let subscriptionId = "the subscription's App Store Connect id such as 6450000001: \(ConnectResource.idRule)"
     static let promotionalReferenceName =
         "a non-empty string of at most \(CampaignLimits.maximumReferenceNameLength) characters, without control "
         + "characters, unique among the app's offers of every kind"
@@ -47,6 +47,7 @@ enum AllowedText {
     static let displayNameTitle =
         "a non-empty string of at most \(CampaignLimits.maximumTitleLength) characters, without control characters"
     static let productId = "a non-empty string"
+    static let connectId = "an App Store Connect id such as 6450000001: \(ConnectResource.idRule)"
     static let product = "an object with id, productId and type"
     static let app = "an object with bundleId and appAppleId"
     static let customerEligibilities = "a non-empty array of customer eligibilities, each listed once"

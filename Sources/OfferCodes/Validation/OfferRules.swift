@@ -46,7 +46,12 @@ struct OfferRules {
             findings.add(
                 path["id"], rule: "empty-value",
                 "the product's App Store Connect id is empty; give the Apple ID of the subscription or in-app purchase",
-                allowed: AllowedText.productId)
+                allowed: AllowedText.connectId)
+        } else if let id = product.id, !ConnectResource.isValidId(id) {
+            findings.add(
+                path["id"], rule: "connect-id",
+                "\(ProblemText.quoted(id)) is not an App Store Connect id; give the Apple ID of the subscription or "
+                    + "in-app purchase (offerkit codes lookup lists them)", allowed: AllowedText.connectId)
         }
         if let productId = product.productId, productId.allSatisfy(\.isWhitespace) {
             findings.add(

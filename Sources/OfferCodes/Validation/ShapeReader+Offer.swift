@@ -76,7 +76,7 @@ extension ShapeReader {
                 "product", of: offer, required: true, noun: "the product", members: Self.productMembers,
                 allowed: AllowedText.product)
         else { return nil }
-        let id = string("id", of: product, required: true, allowed: AllowedText.productId)
+        let id = string("id", of: product, required: true, allowed: AllowedText.connectId)
         let productId = string("productId", of: product, required: true, allowed: AllowedText.productId)
         let type: ProductType? = enumeration("type", of: product, required: true, naming: "a product type")
         return ProductDraft(id: id, productId: productId, type: type)

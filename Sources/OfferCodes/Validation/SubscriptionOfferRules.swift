@@ -91,6 +91,11 @@ struct SubscriptionOfferRules {
                     path["subscription"]["id"], rule: "empty-value",
                     "the subscription's App Store Connect id is empty; give its Apple ID (offerkit codes lookup "
                         + "subscriptions lists them)", allowed: AllowedText.subscriptionId)
+            } else if let id = subscription.id, !ConnectResource.isValidId(id) {
+                findings.add(
+                    path["subscription"]["id"], rule: "connect-id",
+                    "\(ProblemText.quoted(id)) is not an App Store Connect id; give the subscription's Apple ID "
+                        + "(offerkit codes lookup subscriptions lists them)", allowed: AllowedText.subscriptionId)
             }
             if let productId = subscription.productId, productId.allSatisfy(\.isWhitespace) {
                 findings.add(
