@@ -290,7 +290,7 @@ let package = Package(
             path: "Tests/TLSTestSupport"
         ),
         // What the ledger's tests share: ledgers on both backends, campaigns, the throwaway PostgreSQL
-        // server, the workers of the many-process proofs; used by tests only.
+        // server; used by tests only.
         .target(
             name: "LedgerTestSupport",
             dependencies: [
@@ -385,7 +385,7 @@ let package = Package(
             name: "OfferKitProofTests",
             dependencies: [
                 "CLITestSupport", "LedgerTestSupport", "InteropSupport", "OfferCodes", "OfferLedger",
-                "OfferLedgerPostgres",
+                "OfferLedgerPostgres", "OfferSigning",
             ]
         ),
     ],

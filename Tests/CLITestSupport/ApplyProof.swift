@@ -264,16 +264,28 @@ final class ApplyProof {
 
     // MARK: Shared by the apply suites
 
-    /// Whether the App Store Connect stand-in can run here (Python with its modules).
-    static var available: Bool {
-        get async { await AppStoreConnectStandIn.unavailableReason == nil }
+    /// `examples/subscription-offers.json` with `extra` more promotional and win-back offers each (copies
+    /// with other identifiers), renamed: 1 + extra promotional, 3 introductory (one per territory) and
+    /// 1 + extra win-back resources.
+    static func subscriptionOffersCampaign(name: String, extra: Int = 0) throws -> String {
+        let path = CLI.packageRoot.appendingPathComponent("examples/subscription-offers.json")
+        var campaign = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: path)) as? [String: Any])
+        campaign["name"] = name
+        for member in ["promotionalOffers", "winBackOffers"] {
+            var offers = try #require(campaign[member] as? [[String: Any]])
+            let first = try #require(offers.first)
+            for number in 0..<extra {
+                var copy = first
+                copy["referenceName"] = "\(first["referenceName"] ?? "") \(number + 2)"
+                copy["offerIdentifier"] = "\(first["offerIdentifier"] ?? "")_\(number + 2)"
+                offers.append(copy)
+            }
+            campaign[member] = offers
+        }
+        let data = try JSONSerialization.data(withJSONObject: campaign, options: [.sortedKeys])
+        return String(decoding: data, as: UTF8.self)
     }
-
-    /// Why the apply suites skip, loudly, where it cannot.
-    static let reason = Comment(
-        rawValue: "SKIPPED LOUDLY: codes apply is not tested against the App Store Connect stand-in here because "
-            + "\(InteropEnvironment.python) cannot import jsonschema, referencing, jwt and cryptography (run "
-            + ".ci/run, or pip install jsonschema PyJWT cryptography and set OFFERKIT_PYTHON); CI never skips this")
 
     /// `POST … 201` lines of `--verbose`: resources this run created.
     static func created(in stderr: String) -> Int {

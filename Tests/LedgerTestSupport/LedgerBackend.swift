@@ -9,7 +9,7 @@ import Testing
 ///
 /// PostgreSQL runs use the server at `OFFERKIT_TEST_POSTGRES_URL` (`.ci/postgres start` starts
 /// one), each test in a schema of its own, so tests run in parallel. Without that variable a
-/// PostgreSQL run returns at once, and the test ``PostgresTestServer/configured()`` is reported
+/// PostgreSQL run returns at once, and the test `PostgresTestServerTests/configured()` is reported
 /// as skipped, saying so; in CI (`CI=true`) both fail instead.
 enum LedgerBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite

@@ -585,8 +585,9 @@ struct CodesApplyReviewTests {
                     Bench.offer("Coins", "6450000012", "com.example.offerkit.coins1000", "COINSFOUR27"),
                 ]),
             file: "four-products.json")
-        // The first read alone, then two held at once; a reader that ignored --parallel 2 would send the
-        // fourth beside them, well within the second it is given before they are released.
+        // The first read alone, then two held at once. The cap is held twice, by the product check and by the
+        // HTTP client's connection pool (both at --parallel): a run that let more reads out would send the
+        // fourth beside them, well within the second given before they are released.
         let (held, readsWhileHeld, finished, exited) = try await bench.applyHoldingProductReads(
             campaign, parallel: 2, skip: 1, times: 2, until: 3, settle: .seconds(1))
         #expect(held == 2, "two reads held at once")
@@ -658,9 +659,9 @@ struct CodesApplyReviewTests {
 }
 
 extension CodesApplyReviewTests {
-    /// A campaign folder and its ledger, with a stand-in for the app's products (subscription 6450000001; in-app
-    /// purchases 6450000009, 6450000010, 6450000011) whose day is ``CampaignFiles/today`` and whose one-time-use
-    /// codes are ready at once.
+    /// A campaign folder and its ledger, with a stand-in for the app's products (by default subscription
+    /// 6450000001; in-app purchases 6450000009, 6450000010, 6450000011) whose day is ``CampaignFiles/today``
+    /// and whose one-time-use codes are ready at once.
     final class Bench {
         static let products = AppStoreConnectStandIn.Products(
             subscriptions: ["6450000001"], inAppPurchases: ["6450000009", "6450000010", "6450000011"],
@@ -790,12 +791,10 @@ extension CodesApplyReviewTests {
         }
 
         /// Runs `codes apply` at `--parallel` in the background while the stand-in holds `times` of its
-        /// in-app purchase reads after the first `skip`; once it has counted `reads` of them in all, releases
-        /// the held ones and waits for the run. Returns how many were held, the run, and whether it exited.
-        /// Runs `apply` at `--parallel` with the stand-in holding in-app purchase reads (`skip` let through first,
-        /// then up to `times` held), waits until `reads` have arrived, then, after `settle` (time for a read the
-        /// cap should stop to arrive; no assertion on time), releases them. Returns how many were held and
-        /// how many reads had arrived when they were released.
+        /// in-app purchase reads after the first `skip`; once it has counted `reads` of them in all and
+        /// `settle` has passed (time for a read that the cap should stop to arrive; nothing asserts on time),
+        /// releases the held ones and waits for the run. Returns how many were held, how many reads had arrived
+        /// when they were released, the run, and whether it exited.
         func applyHoldingProductReads(
             _ campaign: String, parallel: Int, skip: Int, times: Int, until reads: Int64, settle: Duration = .zero
         ) async throws -> (held: Int, readsWhileHeld: Int64, result: CLIResult, exited: Bool) {

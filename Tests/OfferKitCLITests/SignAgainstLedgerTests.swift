@@ -15,7 +15,7 @@ struct SignAgainstLedgerTests {
 
     /// A ledger in which `codes apply` created examples/subscription-offers.json's offers.
     static func appliedLedger() async throws -> ApplyProof {
-        let proof = try await ApplyProof(campaignText: CodesApplySubscriptionOffersTests.campaign(name: "signing"))
+        let proof = try await ApplyProof(campaignText: ApplyProof.subscriptionOffersCampaign(name: "signing"))
         try await #require(try proof.codes("generate").status == 0)
         let applied = try await proof.apply()
         try #require(applied.status == 0, "\(applied)")
@@ -24,7 +24,7 @@ struct SignAgainstLedgerTests {
 
     @Test(
         "sign promotional-offer and legacy-promotional-offer: a known offer is signed, another is refused (exit 4) naming the product's offers",
-        .enabled(CodesApplySubscriptionOffersTests.reason) { await CodesApplySubscriptionOffersTests.available })
+        .enabled(ApplyFixture.reason) { await ApplyFixture.enabled })
     func signCommandsCheckTheLedger() async throws {
         let proof = try await Self.appliedLedger()
         defer { proof.stop() }
@@ -59,7 +59,7 @@ struct SignAgainstLedgerTests {
 
     @Test(
         "batch --ledger: a promotional offer the ledger does not know for its product fails its line at offerIdentifier; the rest are signed",
-        .enabled(CodesApplySubscriptionOffersTests.reason) { await CodesApplySubscriptionOffersTests.available })
+        .enabled(ApplyFixture.reason) { await ApplyFixture.enabled })
     func batchChecksTheLedger() async throws {
         let proof = try await Self.appliedLedger()
         defer { proof.stop() }

@@ -30,14 +30,14 @@ struct CodesApplyProofTests {
 
     @Test(
         "A clean run creates every resource of the example campaign once, the ledger holds Apple's ids, a second run sends nothing (SQLite)",
-        .enabled(ApplyProof.reason) { await ApplyProof.available || Independent.isCI })
+        .enabled(ApplyFixture.reason) { await ApplyFixture.enabled })
     func cleanRunOnSQLite() async throws {
         try await cleanRun(ledger: .folder)
     }
 
     @Test(
         "The same clean run on a PostgreSQL ledger",
-        .enabled(ApplyProof.reason) { await ApplyProof.available || Independent.isCI })
+        .enabled(ApplyFixture.reason) { await ApplyFixture.enabled })
     func cleanRunOnPostgreSQL() async throws {
         guard let ledger = CLIPostgres.ledger("postgres") else { return }
         try await cleanRun(ledger: ledger)
@@ -91,7 +91,7 @@ struct CodesApplyProofTests {
 
     @Test(
         "Under random faults of every kind, repeated runs end in the clean run's state, nothing created twice",
-        .enabled(ApplyProof.reason) { await ApplyProof.available || Independent.isCI })
+        .enabled(ApplyFixture.reason) { await ApplyFixture.enabled })
     func underFaults() async throws {
         // The example campaign with a tenth of its generated custom codes (149 resources instead of 1,319),
         // to keep the run short in CI; every product type, payment mode and kind of resource stays.
@@ -135,7 +135,7 @@ struct CodesApplyProofTests {
 
     @Test(
         "Killed with SIGKILL at 20 random points and run again, apply ends in the clean run's state, never creating anything twice",
-        .enabled(ApplyProof.reason) { await ApplyProof.available || Independent.isCI })
+        .enabled(ApplyFixture.reason) { await ApplyFixture.enabled })
     func killedAtRandomPoints() async throws {
         let proof = try await ApplyProof()
         defer { proof.stop() }

@@ -51,7 +51,8 @@ struct OfferRules {
             findings.add(
                 path["id"], rule: "connect-id",
                 "\(ProblemText.quoted(id)) is not an App Store Connect id; give the Apple ID of the subscription or "
-                    + "in-app purchase (offerkit codes lookup lists them)", allowed: AllowedText.connectId)
+                    + "in-app purchase (offerkit codes lookup subscriptions and offerkit codes lookup in-app-purchases "
+                    + "list them)", allowed: AllowedText.connectId)
         }
         if let productId = product.productId, productId.allSatisfy(\.isWhitespace) {
             findings.add(

@@ -8,7 +8,7 @@ import Testing
 /// argument and runs once per backend.
 ///
 /// PostgreSQL runs use the server at `OFFERKIT_TEST_POSTGRES_URL`, each test in a schema of its
-/// own. Without that variable a PostgreSQL run returns at once (the ledger suite in
+/// own. Without that variable a PostgreSQL run returns at once (`PostgresTestServerTests` in
 /// `OfferCodesTests` reports the server as missing); in CI (`CI=true`) it fails instead.
 enum LedgerBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite

@@ -19,34 +19,6 @@ import Testing
 /// against Apple's schemas and counts repeated creates, through ``ApplyProof``'s checks.
 @Suite("offerkit codes apply: promotional, introductory and win-back offers", .serialized)
 struct CodesApplySubscriptionOffersTests {
-    static let reason = ApplyProof.reason
-    static var available: Bool {
-        get async { await ApplyProof.available || Independent.isCI }
-    }
-
-    /// `examples/subscription-offers.json` with `extra` more promotional and win-back offers each (copies
-    /// with other identifiers), renamed: 1 + extra promotional, 3 introductory (one per territory) and
-    /// 1 + extra win-back resources.
-    static func campaign(name: String, extra: Int = 0) throws -> String {
-        let path = CLI.packageRoot.appendingPathComponent("examples/subscription-offers.json")
-        var campaign = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: path)) as? [String: Any])
-        campaign["name"] = name
-        for member in ["promotionalOffers", "winBackOffers"] {
-            var offers = try #require(campaign[member] as? [[String: Any]])
-            let first = try #require(offers.first)
-            for number in 0..<extra {
-                var copy = first
-                copy["referenceName"] = "\(first["referenceName"] ?? "") \(number + 2)"
-                copy["offerIdentifier"] = "\(first["offerIdentifier"] ?? "")_\(number + 2)"
-                offers.append(copy)
-            }
-            campaign[member] = offers
-        }
-        let data = try JSONSerialization.data(withJSONObject: campaign, options: [.sortedKeys])
-        return String(decoding: data, as: UTF8.self)
-    }
-
     /// The example's request ids, in plan order.
     static let exampleRequests = [
         "promotional-offer-1", "introductory-offer-1-USA", "introductory-offer-1-GBR", "introductory-offer-1-JPN",
@@ -57,19 +29,20 @@ struct CodesApplySubscriptionOffersTests {
 
     @Test(
         "A clean run creates each promotional, introductory and win-back offer once and records its id; a second run sends nothing (SQLite)",
-        .enabled(reason) { await available })
+        .enabled(ApplyFixture.reason) { await ApplyFixture.enabled })
     func cleanRunOnSQLite() async throws {
         try await cleanRun(ledger: .folder)
     }
 
-    @Test("The same clean run on a PostgreSQL ledger", .enabled(reason) { await available })
+    @Test("The same clean run on a PostgreSQL ledger", .enabled(ApplyFixture.reason) { await ApplyFixture.enabled })
     func cleanRunOnPostgreSQL() async throws {
         guard let ledger = CLIPostgres.ledger("postgres") else { return }
         try await cleanRun(ledger: ledger)
     }
 
     private func cleanRun(ledger: CampaignFiles.LedgerChoice) async throws {
-        let proof = try await ApplyProof(campaignText: Self.campaign(name: "offers-clean"), ledger: ledger)
+        let proof = try await ApplyProof(
+            campaignText: ApplyProof.subscriptionOffersCampaign(name: "offers-clean"), ledger: ledger)
         defer { proof.stop() }
         try await #require(try proof.codes("generate").status == 0)
         let plan = try await proof.plan()
@@ -129,9 +102,10 @@ struct CodesApplySubscriptionOffersTests {
 
     @Test(
         "A create whose answer is lost (dropped, 5xx, timed out) is looked up, never sent twice; a 429 is sent again after its wait",
-        .enabled(reason) { await available })
+        .enabled(ApplyFixture.reason) { await ApplyFixture.enabled })
     func faultsOnEveryKind() async throws {
-        let proof = try await ApplyProof(campaignText: Self.campaign(name: "offers-faults", extra: 1))
+        let proof = try await ApplyProof(
+            campaignText: ApplyProof.subscriptionOffersCampaign(name: "offers-faults", extra: 1))
         defer { proof.stop() }
         try await #require(try proof.codes("generate").status == 0)
         let plan = try await proof.plan()
@@ -177,9 +151,9 @@ struct CodesApplySubscriptionOffersTests {
 
     @Test(
         "After a lost answer, an offer of App Store Connect with the identifier but other terms is not taken for the campaign's: it stays unsettled (exit 5)",
-        .enabled(reason) { await available })
+        .enabled(ApplyFixture.reason) { await ApplyFixture.enabled })
     func aLookalikeIsNotAdopted() async throws {
-        let proof = try await ApplyProof(campaignText: Self.campaign(name: "offers-lookalike"))
+        let proof = try await ApplyProof(campaignText: ApplyProof.subscriptionOffersCampaign(name: "offers-lookalike"))
         defer { proof.stop() }
         try await #require(try proof.codes("generate").status == 0)
         let plan = try await proof.plan()
@@ -207,9 +181,9 @@ struct CodesApplySubscriptionOffersTests {
 
     @Test(
         "An identical offer already in App Store Connect (made by hand) is recorded when its create is refused with 409, not left failed",
-        .enabled(reason) { await available })
+        .enabled(ApplyFixture.reason) { await ApplyFixture.enabled })
     func anIdenticalOfferIsAdopted() async throws {
-        let proof = try await ApplyProof(campaignText: Self.campaign(name: "offers-adopted"))
+        let proof = try await ApplyProof(campaignText: ApplyProof.subscriptionOffersCampaign(name: "offers-adopted"))
         defer { proof.stop() }
         try await #require(try proof.codes("generate").status == 0)
         let plan = try await proof.plan()
@@ -235,9 +209,10 @@ struct CodesApplySubscriptionOffersTests {
 
     @Test(
         "Killed with SIGKILL at up to 8 points (at least 4) and run again, apply ends with each offer created once and recorded",
-        .enabled(reason) { await available })
+        .enabled(ApplyFixture.reason) { await ApplyFixture.enabled })
     func killedAtRandomPoints() async throws {
-        let proof = try await ApplyProof(campaignText: Self.campaign(name: "offers-killed", extra: 4))
+        let proof = try await ApplyProof(
+            campaignText: ApplyProof.subscriptionOffersCampaign(name: "offers-killed", extra: 4))
         defer { proof.stop() }
         try await #require(try proof.codes("generate").status == 0)
         let plan = try await proof.plan()
@@ -278,9 +253,9 @@ struct CodesApplySubscriptionOffersTests {
 
     @Test(
         "A refused offer is recorded failed with Apple's error at its campaign path (exit 4), the rest is created, and the next run sends only it",
-        .enabled(reason) { await available })
+        .enabled(ApplyFixture.reason) { await ApplyFixture.enabled })
     func aRefusalNamesTheCampaignPath() async throws {
-        let proof = try await ApplyProof(campaignText: Self.campaign(name: "offers-refused"))
+        let proof = try await ApplyProof(campaignText: ApplyProof.subscriptionOffersCampaign(name: "offers-refused"))
         defer { proof.stop() }
         try await #require(try proof.codes("generate").status == 0)
         // A week on in App Store Connect: the win-back offer's start (the campaign's today + 7 days) is past.
@@ -312,9 +287,9 @@ struct CodesApplySubscriptionOffersTests {
 
     @Test(
         "Offers of a subscription named with another product's ID stop apply before anything is sent (exit 4)",
-        .enabled(reason) { await available })
+        .enabled(ApplyFixture.reason) { await ApplyFixture.enabled })
     func anotherProductIdIsNotSent() async throws {
-        let text = try Self.campaign(name: "offers-product-id").replacingOccurrences(
+        let text = try ApplyProof.subscriptionOffersCampaign(name: "offers-product-id").replacingOccurrences(
             of: "com.example.offerkit.monthly", with: "com.example.offerkit.yearly")
         let proof = try await ApplyProof(campaignText: text)
         defer { proof.stop() }
@@ -335,9 +310,9 @@ struct CodesApplySubscriptionOffersTests {
 
     @Test(
         "An applied promotional offer the campaign now plans differently stops apply before anything is sent (exit 4)",
-        .enabled(reason) { await available })
+        .enabled(ApplyFixture.reason) { await ApplyFixture.enabled })
     func aChangedOfferIsNotSent() async throws {
-        let proof = try await ApplyProof(campaignText: Self.campaign(name: "offers-changed"))
+        let proof = try await ApplyProof(campaignText: ApplyProof.subscriptionOffersCampaign(name: "offers-changed"))
         defer { proof.stop() }
         try await #require(try proof.codes("generate").status == 0)
         try await #require(try proof.apply().status == 0)
