@@ -349,8 +349,8 @@ let package = Package(
         .testTarget(
             name: "OfferServiceTests",
             dependencies: [
-                // OfferLedgerPostgres: the claim and status operations are tested on both ledgers.
-                "OfferService", "OfferJSON", "OfferSigning", "OfferCodes", "OfferLedger", "OfferLedgerPostgres",
+                // LedgerTestSupport: the claim and status operations are tested on both ledgers.
+                "OfferService", "OfferJSON", "OfferSigning", "OfferCodes", "OfferLedger", "LedgerTestSupport",
                 "InteropSupport",
                 "OfferRetentionEndpoint", "OfferAppleVerification", "AppleTestChain", "TLSTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -6,6 +6,7 @@ import OfferJSON
 import OfferLedger
 import Testing
 
+@testable import LedgerTestSupport
 @testable import OfferService
 
 /// With a code ledger, the signing operations refuse a promotional offer the ledger does not know

@@ -6,6 +6,7 @@ import OfferLedger
 import OfferSigning
 import Testing
 
+@testable import LedgerTestSupport
 @testable import OfferService
 
 /// `GET /v1/campaigns/{name}/status`, on an SQLite and a PostgreSQL ledger (``CodeLedgerFixtures``).

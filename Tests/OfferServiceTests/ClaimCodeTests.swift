@@ -6,6 +6,7 @@ import OfferLedger
 import OfferSigning
 import Testing
 
+@testable import LedgerTestSupport
 @testable import OfferService
 
 /// `POST /v1/codes/claim`, on an SQLite and a PostgreSQL ledger (``CodeLedgerFixtures``).

@@ -5,6 +5,7 @@ import OfferJSON
 import OfferSigning
 import Testing
 
+@testable import LedgerTestSupport
 @testable import OfferService
 
 /// The service reads every enumerated value of a request or of its configuration in any case and

@@ -9,6 +9,7 @@ import OfferLedger
 import OfferRetentionEndpoint
 import Testing
 
+@testable import LedgerTestSupport
 @testable import OfferService
 
 /// With a code ledger, the Get Retention Message endpoint signs only promotional offers the ledger

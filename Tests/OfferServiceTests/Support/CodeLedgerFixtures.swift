@@ -6,6 +6,8 @@ import OfferService
 import OfferSigning
 import Testing
 
+@testable import LedgerTestSupport
+
 /// A ledger holding campaign `spring-2027` of app 1234567890, and services over it, for the claim
 /// and status operations. "Today" is 2027-02-01 (the services' clock).
 ///
@@ -30,16 +32,8 @@ enum CodeLedgerFixtures {
     /// A key for campaigns, without `codes`.
     static let campaignsOnly = APIKey.generate(name: "campaigns-only", scopes: [.campaigns])
 
-    static let campaign = Campaign(
-        name: campaignName, app: CampaignApp(bundleId: ServiceFixtures.app, appAppleId: appAppleId),
-        offers: offers.map { offer in
-            OfferDefinition(
-                referenceName: offer,
-                product: ProductReference(
-                    id: "6450000009", productId: "com.example.offerkit.gems100", type: .consumable),
-                paymentMode: .oneTime, customerEligibilities: [.nonSpender],
-                prices: [TerritoryPrice(territory: "USA", pricePoint: nil)])
-        })
+    /// Consumable offers of the demo app (``ServiceFixtures/app``), as the ledger's own tests make them.
+    static let campaign = LedgerFixtures.campaign(campaignName, appAppleId: appAppleId, offers: offers)
 
     static func batch(
         _ offer: String, _ kind: LedgerBatch.Kind = .custom, index: Int = 0, redemptionLimit: Int = 1, count: Int,
