@@ -145,6 +145,7 @@ public struct ConnectResource: Sendable, Equatable {
                 $0.properties.generalCategory == .control || $0 == " " || $0 == "/" || $0 == "?" || $0 == "#"
             })
     }
+
     /// The longest error text the ledger stores, in UTF-8 bytes: longer ones are cut.
     public static let maximumErrorBytes = 4_096
 
