@@ -267,7 +267,8 @@ def main():
         ratio = "0 duplicates"
         if backend == "sqlite" and clients == 1 and tasks == 1:
             ratio += f"; {per_second / bare_loop:.2f}× the bare loop"
-        where = "SQLite (WAL, synchronous FULL)" if backend == "sqlite" else (
+        # Each client's claims run on the ledger's write executor (CodeLedger.writeExecutor, SQLite only).
+        where = "SQLite (WAL, synchronous FULL; claims on the ledger's write executor)" if backend == "sqlite" else (
             f"PostgreSQL 15 on loopback (fsync/synchronous_commit {arguments.postgres_settings})")
         under_way = "one claim at a time" if tasks == 1 else f"{tasks} claims under way"
         row(f"claims, {clients} client process{'es' if clients > 1 else ''} ({under_way} each), {where}",

@@ -56,6 +56,27 @@ public final class CodeLedger: AppCodeHistory, Sendable {
     /// the password.
     public var name: String { store.name }
 
+    /// The executor where the ledger's write transactions run (an SQLite ledger's write
+    /// connection: a serial queue of its own, never a thread of Swift's pool), or `nil` when they
+    /// have none (PostgreSQL's run on the event loop of whichever connection they get).
+    ///
+    /// A task that claims codes one after another, each waiting for the one before it, runs
+    /// quicker on it: each claim then runs where it is asked for, instead of going to the
+    /// connection's thread and back (which, on a machine whose other CPU is idle, wakes that CPU
+    /// twice a claim).
+    ///
+    /// ```swift
+    /// try await withTaskExecutorPreference(ledger.writeExecutor) {
+    ///     for recipient in recipients {
+    ///         _ = try await ledger.claim(recipient: recipient, scope: scope)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Only for such a loop: everything the task does on it (nonisolated work) waits for the
+    /// ledger's writes and holds them up, so keep other work, and concurrent requests, off it.
+    public var writeExecutor: (any TaskExecutor)? { store.writeExecutor }
+
     /// Closes the ledger's connections (an SQLite file's last connection folds the write-ahead
     /// log into the file and removes `-wal` and `-shm`); the ledger must not be used afterwards.
     /// Without it they close when the ledger is let go.

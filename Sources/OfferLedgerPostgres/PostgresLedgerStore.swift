@@ -107,6 +107,9 @@ package final class PostgresLedgerStore: LedgerStore {
         }
     }
 
+    /// `nil`: each claim runs on the event loop of the connection it gets (``EventLoopTaskExecutor``).
+    package var writeExecutor: (any TaskExecutor)? { nil }
+
     package func claim(_ request: ClaimRequest) async throws -> ClaimOutcome {
         let operation = "claim a code of offer \"\(request.scope.offer)\""
         do {

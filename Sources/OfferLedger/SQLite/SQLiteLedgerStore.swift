@@ -21,8 +21,8 @@ import OfferJSON
 /// transactions run on connections of their own and see the ledger as of one commit (the
 /// write-ahead log keeps their snapshot while writers go on).
 ///
-/// Each transaction's statements run on GRDB's queue of its connection, one hop at a time: no
-/// thread of Swift's pool waits for the disk. Within the process, the write connection runs one
+/// Each transaction's statements run on its connection's executor (``SQLiteConnection``), one step
+/// at a time: no thread of Swift's pool waits for the disk. Within the process, the write connection runs one
 /// transaction at a time (``AsyncGate``). Claims are committed in groups (``GroupCommit``): the
 /// claims that arrive while one group commits go together in the next transaction, one `fsync`
 /// for all of them, each answered once its group is on disk.
@@ -50,7 +50,7 @@ package final class SQLiteLedgerStore: LedgerStore {
     package var name: String { path ?? Self.memoryLabel }
 
     /// The connection that writes (the only one of an in-memory ledger); `nil` when read-only.
-    private let writer: DatabaseQueue?
+    private let writer: SQLiteConnection?
     /// The connections that read a file, each held by one read transaction at a time.
     private let readers: ReaderPool
     /// One transaction at a time on the write connection.
@@ -59,7 +59,7 @@ package final class SQLiteLedgerStore: LedgerStore {
     /// Whether `PRAGMA quick_check` passed when the ledger was opened.
     private let quickCheckedOnOpen: Bool
 
-    private init(path: String?, writer: DatabaseQueue?, readers: [DatabaseQueue], quickChecked: Bool) {
+    private init(path: String?, writer: SQLiteConnection?, readers: [SQLiteConnection], quickChecked: Bool) {
         self.path = path
         self.writer = writer
         self.readers = ReaderPool(readers)
@@ -69,7 +69,7 @@ package final class SQLiteLedgerStore: LedgerStore {
         claims = GroupCommit { requests in
             guard let writer else { throw LedgerError.readOnly(path: label, operation: "claim a code") }
             return try await gate.run {
-                try await Self.hop(writer, label: label, operation: "claim a code") { db in
+                try await writer.run(label: label, operation: "claim a code") { db in
                     try SQLiteClaim.commit(requests, db: db, path: label)
                 }
             }
@@ -107,7 +107,7 @@ package final class SQLiteLedgerStore: LedgerStore {
                 // writes): SQLite's read-only mode would leave a ledger in WAL mode with `-wal`
                 // and `-shm` files beside it, while the last close of these removes them.
                 let reader = try await connect(path, cacheKibibytes: readerCacheKibibytes)
-                let applied = try await hop(reader, label: path, operation: "open the ledger") { db in
+                let applied = try await reader.run(label: path, operation: "open the ledger") { db in
                     let applied = try SQLiteLedgerSchema.appliedMigrations(db, path: path)
                     if applied > 0, quickCheck { try integrityCheck(db, thorough: false, path: path) }
                     return applied
@@ -116,7 +116,7 @@ package final class SQLiteLedgerStore: LedgerStore {
                 guard applied >= current else {
                     // Closed before the error goes up: the process may end with it, and the file
                     // must be left without `-wal` and `-shm`, as it was.
-                    try? await offPool { try reader.close() }
+                    try? await reader.close()
                     throw LedgerError.olderSchema(path: path, applied: applied, current: current)
                 }
                 let second = try await connect(path, cacheKibibytes: readerCacheKibibytes)
@@ -144,17 +144,17 @@ package final class SQLiteLedgerStore: LedgerStore {
     /// waits would leave no thread for the task that holds the lock, which then could not finish.
     /// Every connection is opened read-write (see ``open(path:access:)``); `cacheKibibytes` is
     /// its page cache: the writer's, or a reader's.
-    private static func connect(_ path: String, cacheKibibytes: Int) async throws -> DatabaseQueue {
+    private static func connect(_ path: String, cacheKibibytes: Int) async throws -> SQLiteConnection {
         try await offPool {
             let queue = try DatabaseQueue(path: path, configuration: configuration(cacheKibibytes: cacheKibibytes))
             try queue.inDatabase { db in try checkFormatVersions(db, path: path) }
-            return queue
+            return SQLiteConnection(queue)
         }
     }
 
     /// Runs `body`, which may block its thread (waiting for the file's lock), on a queue of its
     /// own rather than on Swift's pool.
-    static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    private static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue(label: "OfferKit code ledger").async { continuation.resume(with: Result(catching: body)) }
         }
@@ -163,9 +163,10 @@ package final class SQLiteLedgerStore: LedgerStore {
     /// A ledger that lives in memory and vanishes with the store: for tests and dry runs.
     static func inMemory() async throws -> SQLiteLedgerStore {
         do {
-            let queue = try DatabaseQueue(configuration: configuration(cacheKibibytes: cacheKibibytes))
-            _ = try await prepare(queue, label: memoryLabel, quickCheck: false)
-            return SQLiteLedgerStore(path: nil, writer: queue, readers: [], quickChecked: false)
+            let connection = SQLiteConnection(
+                try DatabaseQueue(configuration: configuration(cacheKibibytes: cacheKibibytes)))
+            _ = try await prepare(connection, label: memoryLabel, quickCheck: false)
+            return SQLiteLedgerStore(path: nil, writer: connection, readers: [], quickChecked: false)
         } catch {
             throw translate(error, path: memoryLabel, operation: "create an in-memory ledger")
         }
@@ -173,8 +174,8 @@ package final class SQLiteLedgerStore: LedgerStore {
 
     /// Checks the schema, and creates or migrates it under the write lock; returns how many
     /// migrations were applied before.
-    private static func prepare(_ writer: DatabaseQueue, label: String, quickCheck: Bool) async throws -> Int {
-        let applied = try await hop(writer, label: label, operation: "open the ledger") { db in
+    private static func prepare(_ writer: SQLiteConnection, label: String, quickCheck: Bool) async throws -> Int {
+        let applied = try await writer.run(label: label, operation: "open the ledger") { db in
             let applied = try SQLiteLedgerSchema.appliedMigrations(db, path: label)
             if applied > 0, quickCheck { try integrityCheck(db, thorough: false, path: label) }
             return applied
@@ -182,7 +183,7 @@ package final class SQLiteLedgerStore: LedgerStore {
         if applied < SQLiteLedgerSchema.migrations.count {
             // Another process may be creating or migrating the same file: decide what to apply
             // only once the write lock is held.
-            try await hop(writer, label: label, operation: "create the ledger's tables") { db in
+            try await writer.run(label: label, operation: "create the ledger's tables") { db in
                 try db.inTransaction(.immediate) {
                     try SQLiteLedgerSchema.migrate(
                         db, from: SQLiteLedgerSchema.appliedMigrations(db, path: label), path: label)
@@ -205,14 +206,14 @@ package final class SQLiteLedgerStore: LedgerStore {
     /// .backup`), never the file alone. The log needs shared memory between processes, so the
     /// ledger's folder must be on a local file system (not NFS), as SQLite's locking already
     /// requires.
-    private static func useWriteAheadLog(_ writer: DatabaseQueue, path: String) async throws {
+    private static func useWriteAheadLog(_ writer: SQLiteConnection, path: String) async throws {
         // Switching needs the file to itself; SQLite answers "busy" at once (without waiting)
         // when other connections are opening or switching it too: try again, as long as a writer
         // would wait.
         let deadline = ContinuousClock.now + .seconds(busyTimeoutSeconds)
         while true {
             do {
-                let mode = try await hop(writer, label: path, operation: "open the ledger") { db in
+                let mode = try await writer.run(label: path, operation: "open the ledger") { db in
                     try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
                 }
                 guard mode == "wal" else {
@@ -252,8 +253,8 @@ package final class SQLiteLedgerStore: LedgerStore {
 
     /// Waits for the file's lock: looks at it again about every millisecond (0.5 to 1.5 ms, at
     /// random, so that waiting processes do not look in step) until ``busyTimeoutSeconds`` have
-    /// passed since the first look, then gives up (`SQLITE_BUSY`). It runs on GRDB's queue of the
-    /// connection that waits, never on Swift's pool.
+    /// passed since the first look, then gives up (`SQLITE_BUSY`). It runs on the executor of the
+    /// connection that waits (``SQLiteConnection``), never on Swift's pool.
     ///
     /// SQLite's own busy timeout (`sqlite3_busy_timeout`) sleeps up to 100 ms between looks; a
     /// writer that commits and begins again at once (a process claiming codes one after the
@@ -318,8 +319,8 @@ package final class SQLiteLedgerStore: LedgerStore {
     }
 
     /// Sets the page cache of `connection` (SQLite frees the pages beyond it at once).
-    private func setCache(_ connection: DatabaseQueue, kibibytes: Int, operation: String) async throws {
-        try await Self.hop(connection, label: name, operation: operation) { db in
+    private func setCache(_ connection: SQLiteConnection, kibibytes: Int, operation: String) async throws {
+        try await connection.run(label: name, operation: operation) { db in
             try db.execute(sql: "PRAGMA cache_size = -\(kibibytes)")
         }
     }
@@ -328,20 +329,21 @@ package final class SQLiteLedgerStore: LedgerStore {
     /// back when anything throws. SQLite and GRDB failures become ``LedgerError``; other errors
     /// pass unchanged.
     private func inTransaction<T>(
-        _ connection: DatabaseQueue, begin: String, operation: String, _ body: (any LedgerTransaction) async throws -> T
+        _ connection: SQLiteConnection, begin: String, operation: String,
+        _ body: (any LedgerTransaction) async throws -> T
     ) async throws -> T {
         let label = name
         func work() async throws -> T {
-            try await Self.hop(connection, label: label, operation: operation) { db in try db.execute(sql: begin) }
+            try await connection.run(label: label, operation: operation) { db in try db.execute(sql: begin) }
             do {
                 let result = try await body(
                     SQLiteTransaction(connection: connection, path: label, operation: operation))
-                try await Self.hop(connection, label: label, operation: operation) { db in
+                try await connection.run(label: label, operation: operation) { db in
                     try db.execute(sql: "COMMIT")
                 }
                 return result
             } catch {
-                _ = try? await Self.hop(connection, label: label, operation: operation) { db in
+                _ = try? await connection.run(label: label, operation: operation) { db in
                     if db.isInsideTransaction { try db.execute(sql: "ROLLBACK") }
                 }
                 throw Self.translate(error, path: label, operation: operation)
@@ -352,19 +354,7 @@ package final class SQLiteLedgerStore: LedgerStore {
         return try await work()
     }
 
-    /// Runs `body` on the connection's queue, and waits for it without holding a thread. Not
-    /// cancelled with the calling task: a transaction's statements all run, or its end rolls it back.
-    static func hop<T: Sendable>(
-        _ connection: DatabaseQueue, label: String, operation: String,
-        _ body: @escaping @Sendable (Database) throws -> T
-    ) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            connection.asyncWriteWithoutTransaction { db in
-                continuation.resume(
-                    with: Result { try body(db) }.mapError { translate($0, path: label, operation: operation) })
-            }
-        }
-    }
+    package var writeExecutor: (any TaskExecutor)? { writer?.executor }
 
     package func claim(_ request: ClaimRequest) async throws -> ClaimOutcome {
         try await claims.submit(request)
@@ -376,7 +366,7 @@ package final class SQLiteLedgerStore: LedgerStore {
         guard let writer else { throw LedgerError.readOnly(path: name, operation: "run SQL") }
         let label = name
         try await gate.run {
-            try await Self.hop(writer, label: label, operation: "run SQL") { db in try db.execute(sql: sql) }
+            try await writer.run(label: label, operation: "run SQL") { db in try db.execute(sql: sql) }
         }
     }
 
@@ -473,7 +463,7 @@ package final class SQLiteLedgerStore: LedgerStore {
     package func closeConnections() async throws {
         let connections = readers.all + (writer.map { [$0] } ?? [])
         do {
-            try await Self.offPool { for connection in connections { try connection.close() } }
+            for connection in connections { try await connection.close() }
         } catch {
             throw Self.translate(error, path: name, operation: "close the ledger")
         }
@@ -539,24 +529,24 @@ func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
 /// The read connections of a file: each read transaction takes one and gives it back; a read
 /// that finds none free waits for one without holding a thread.
 private final class ReaderPool: Sendable {
-    let all: [DatabaseQueue]
+    let all: [SQLiteConnection]
     private struct State {
-        var free: [DatabaseQueue]
-        var waiting: [CheckedContinuation<DatabaseQueue, Never>] = []
+        var free: [SQLiteConnection]
+        var waiting: [CheckedContinuation<SQLiteConnection, Never>] = []
     }
     private let state: LockedValue<State>
 
-    init(_ connections: [DatabaseQueue]) {
+    init(_ connections: [SQLiteConnection]) {
         all = connections
         state = LockedValue(State(free: connections))
     }
 
     /// A free connection, or `nil` when there are none at all (an in-memory ledger).
-    func take() async -> DatabaseQueue? {
+    func take() async -> SQLiteConnection? {
         guard !all.isEmpty else { return nil }
         if let free = state.withLock({ $0.free.popLast() }) { return free }
         return await withCheckedContinuation { continuation in
-            let free = state.withLock { state -> DatabaseQueue? in
+            let free = state.withLock { state -> SQLiteConnection? in
                 if let free = state.free.popLast() { return free }
                 state.waiting.append(continuation)
                 return nil
@@ -565,8 +555,8 @@ private final class ReaderPool: Sendable {
         }
     }
 
-    func give(_ connection: DatabaseQueue) {
-        let waiter = state.withLock { state -> CheckedContinuation<DatabaseQueue, Never>? in
+    func give(_ connection: SQLiteConnection) {
+        let waiter = state.withLock { state -> CheckedContinuation<SQLiteConnection, Never>? in
             guard !state.waiting.isEmpty else {
                 state.free.append(connection)
                 return nil

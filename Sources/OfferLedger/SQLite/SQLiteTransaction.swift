@@ -3,13 +3,13 @@ import GRDB
 import OfferCodes
 
 /// The statements of one SQLite transaction (``LedgerTransaction``), each run on the
-/// transaction's connection (``SQLiteLedgerStore/hop(_:label:operation:_:)``).
+/// transaction's connection (``SQLiteConnection/run(label:operation:_:)``).
 final class SQLiteTransaction: LedgerTransaction {
-    private let connection: DatabaseQueue
+    private let connection: SQLiteConnection
     private let path: String
     private let operation: String
 
-    init(connection: DatabaseQueue, path: String, operation: String) {
+    init(connection: SQLiteConnection, path: String, operation: String) {
         self.connection = connection
         self.path = path
         self.operation = operation
@@ -17,7 +17,7 @@ final class SQLiteTransaction: LedgerTransaction {
 
     /// Runs `body` on the connection, inside the transaction.
     func run<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await SQLiteLedgerStore.hop(connection, label: path, operation: operation, body)
+        try await connection.run(label: path, operation: operation, body)
     }
 
     private func rows(_ sql: String, _ arguments: StatementArguments = []) async throws -> [[LedgerValue]] {
@@ -443,7 +443,7 @@ final class SQLiteTransaction: LedgerTransaction {
     }
 
     func load(_ rows: LedgerRows) async throws {
-        try await SQLiteLedgerStore.hop(connection, label: path, operation: rows.operation) { db in
+        try await connection.run(label: path, operation: rows.operation) { db in
             try SQLiteCodeRows.load(rows, db: db)
         }
     }

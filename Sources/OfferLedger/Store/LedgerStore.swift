@@ -21,6 +21,10 @@ package protocol LedgerStore: Sendable {
     func write<T>(_ lock: LedgerLock, _ operation: String, _ body: (any LedgerTransaction) async throws -> T)
         async throws -> T
 
+    /// Where the store's write transactions run, when they all run on one executor (SQLite's
+    /// write connection); `nil` otherwise. See ``CodeLedger/writeExecutor``.
+    var writeExecutor: (any TaskExecutor)? { get }
+
     /// One claim, in one short transaction of its own (see ``ClaimRequest``).
     func claim(_ request: ClaimRequest) async throws -> ClaimOutcome
 

@@ -218,6 +218,7 @@ enum LedgerCopyFixtures {
         let failAt: Point
 
         var name: String { store.name }
+        var writeExecutor: (any TaskExecutor)? { store.writeExecutor }
 
         func read<T>(_ operation: String, _ body: (any LedgerTransaction) async throws -> T) async throws -> T {
             try await store.read(operation, body)

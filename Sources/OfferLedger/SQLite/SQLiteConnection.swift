@@ -1,0 +1,47 @@
+import GRDB
+
+/// One SQLite connection of the ledger, and the executor its statements run on.
+///
+/// Every step of a transaction runs GRDB's synchronous API on the connection's own
+/// ``SerialQueueExecutor`` (`withTaskExecutorPreference`); libdispatch runs it on that
+/// executor's thread, which is never one of Swift's pool, so no pool thread waits for the disk
+/// or for another process's lock. A task that is already on the executor does not hop at all:
+/// a caller that claims codes one after another can run its loop there
+/// (``CodeLedger/writeExecutor``), and each claim then runs where it was asked for.
+///
+/// Kept because a benchmark row shows it pays (`offerkit-ledger-bench`, release build, 2 cores,
+/// one process claiming one code at a time on SQLite): GRDB's asynchronous access hands every
+/// step to its queue's thread and back, which wakes the other, idle CPU twice per claim (39–98 µs
+/// a claim on this machine, more than OfferKit's own work in the claim). See
+/// `docs/performance.md` for the numbers with and without the loop on the executor.
+final class SQLiteConnection: Sendable {
+    /// The connection (a GRDB queue: its synchronous API, called from ``executor`` only).
+    let database: DatabaseQueue
+    /// Where the connection's statements run.
+    let executor: SerialQueueExecutor
+
+    init(_ database: DatabaseQueue) {
+        self.database = database
+        executor = SerialQueueExecutor(label: "OfferKit code ledger connection")
+    }
+
+    /// Runs `body` on the connection, on its executor, and returns when it has run; SQLite and
+    /// GRDB failures become ``LedgerError``. Not cancelled with the calling task: a transaction's
+    /// statements all run, or its end rolls it back.
+    func run<T: Sendable>(
+        label: String, operation: String, _ body: (Database) throws -> T
+    ) async throws -> T {
+        try await withTaskExecutorPreference(executor) {
+            do {
+                return try database.inDatabase(body)
+            } catch {
+                throw SQLiteLedgerStore.translate(error, path: label, operation: operation)
+            }
+        }
+    }
+
+    /// Closes the connection (see ``SQLiteLedgerStore/closeConnections()``).
+    func close() async throws {
+        try await withTaskExecutorPreference(executor) { try database.close() }
+    }
+}
