@@ -40,6 +40,20 @@ extension FuzzTarget {
         }
     }
 
+    /// Reads a time as a ledger holds it; a time read is read back the same from the text the
+    /// ledger writes for it, and Foundation's ISO 8601 parser reads the same moment (to the
+    /// millisecond, which is all the ledger keeps).
+    static func fuzzLedgerTimestamp(_ input: [UInt8]) {
+        guard let text = String(validating: input, as: UTF8.self), let date = LedgerTimestamp.date(text) else { return }
+        check(LedgerTimestamp.date(LedgerTimestamp.text(date)) == date, "a time read is not read back as written")
+        let foundation = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
+        guard let parsed = try? foundation.parse(text) else {
+            return check(false, "a time the ledger reads is not ISO 8601 to Foundation")
+        }
+        let difference = abs(LedgerTimestamp.milliseconds(parsed).timeIntervalSince(date))
+        check(difference <= 0.001, "Foundation reads another moment in the time")
+    }
+
     /// Parses a ledger locator; a password in it never shows in its description or its error.
     /// A password file: a password found is one field of one line, never empty, never spanning lines.
     static func fuzzPasswordFile(_ input: [UInt8]) {

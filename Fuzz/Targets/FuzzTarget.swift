@@ -33,6 +33,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case recipients
     /// `LedgerLocation(parsing:)`: a `--ledger` path or URL, whose password must never be shown.
     case ledgerLocation = "ledger-location"
+    /// `LedgerTimestamp.date(_:)`: a time as a ledger holds it (SQLite's and PostgreSQL's forms).
+    case ledgerTimestamp = "ledger-timestamp"
     /// `PostgresPasswordFile.password(in:for:)`: PostgreSQL's password file (`~/.pgpass`, `PGPASSFILE`).
     case pgpass
     /// What `codes apply` reads from App Store Connect: error bodies, list pages, `201` bodies,
@@ -71,6 +73,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .credentials: Self.fuzzCredentials(input)
         case .recipients: Self.fuzzRecipients(input)
         case .ledgerLocation: Self.fuzzLedgerLocation(input)
+        case .ledgerTimestamp: Self.fuzzLedgerTimestamp(input)
         case .pgpass: Self.fuzzPasswordFile(input)
         case .connectAnswers: Self.fuzzConnectAnswers(input)
         case .appleSigned: Self.fuzzAppleSigned(input)
