@@ -65,11 +65,9 @@ enum SQLiteClaim {
     /// One claim, inside the group's transaction (which holds the file's write lock).
     private static func claim(_ request: ClaimRequest, db: Database, path: String) throws -> ClaimOutcome {
         let scope = request.scope
-        if let held = try Row.fetchOne(
-            db.cachedStatement(sql: heldSQL),
-            arguments: [scope.campaign, scope.offer, scope.environment.rawValue, request.recipient])
+        if var values = try SQLiteRows.one(
+            db, heldSQL, [scope.campaign, scope.offer, scope.environment.rawValue, request.recipient])
         {
-            var values = SQLiteRows.values(held)
             try verify(values, from: 1, db: db, path: path)
             values.remove(at: 4)
             values.removeFirst()

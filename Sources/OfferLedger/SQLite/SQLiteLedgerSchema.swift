@@ -99,12 +99,10 @@ enum SQLiteLedgerSchema {
         for values in try SQLiteRows.all(db, "SELECT \(StoredBatch.columns) FROM batches ORDER BY id") {
             let stored = try StoredBatch(values, path: path)
             var check = StoredBatch.CodeCheck(stored, path: path)
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT seq, COALESCE(code, code_key) FROM codes WHERE batch_id = ? ORDER BY seq",
-                arguments: [stored.id])
             var digests: [(Int64, [UInt8])] = []
-            while let row = try rows.next() {
-                let values = SQLiteRows.values(row)
+            try SQLiteRows.step(
+                db, "SELECT seq, COALESCE(code, code_key) FROM codes WHERE batch_id = ? ORDER BY seq", [stored.id]
+            ) { values in
                 guard case .integer(let seq) = values[0], case .text(let code) = values[1] else {
                     throw LedgerError.corrupt(
                         path: path, reason: "a codes row of \(StoredBatch.describe(stored.batch)) is unreadable")
@@ -112,6 +110,7 @@ enum SQLiteLedgerSchema {
                 let digest = CodeDigest.of(batchId: stored.id, seq: seq, code: code)
                 _ = try check.add([.integer(seq), .text(code), .blob(digest)])
                 digests.append((seq, digest))
+                return true
             }
             try check.finish(extraRows: 0)
             for (seq, digest) in digests { try update.execute(arguments: [Data(digest), stored.id, seq]) }

@@ -100,16 +100,13 @@ final class SQLiteTransaction: LedgerTransaction {
                 let appId = try Int64.fetchOne(
                     db, sql: "SELECT id FROM apps WHERE app_apple_id = ?", arguments: [appAppleId])
             else { return [] }
-            let statement = try db.cachedStatement(
-                sql: """
-                    SELECT c.code_key FROM codes c JOIN batches b ON b.id = c.batch_id
-                    WHERE c.app_id = ? AND c.code_key = ? AND b.campaign <> ? LIMIT 1
-                    """)
+            let sql = """
+                SELECT c.code_key FROM codes c JOIN batches b ON b.id = c.batch_id
+                WHERE c.app_id = ? AND c.code_key = ? AND b.campaign <> ? LIMIT 1
+                """
             var found: [[LedgerValue]] = []
             for key in keys {
-                if let row = try Row.fetchOne(statement, arguments: [appId, key, excludingCampaign]) {
-                    found.append(SQLiteRows.values(row))
-                }
+                if let row = try SQLiteRows.one(db, sql, [appId, key, excludingCampaign]) { found.append(row) }
             }
             return found
         }
@@ -131,15 +128,12 @@ final class SQLiteTransaction: LedgerTransaction {
 
     func heldAssignments(recipients: [String], scope: AssignmentScope) async throws -> [[LedgerValue]] {
         try await run { db in
-            let statement = try db.cachedStatement(sql: SQLiteClaim.heldSQL)
             var found: [[LedgerValue]] = []
             for recipient in recipients {
                 let arguments: StatementArguments = [
                     scope.campaign, scope.offer, scope.environment.rawValue, recipient,
                 ]
-                if let row = try Row.fetchOne(statement, arguments: arguments) {
-                    found.append(SQLiteRows.values(row))
-                }
+                if let row = try SQLiteRows.one(db, SQLiteClaim.heldSQL, arguments) { found.append(row) }
             }
             return found
         }
@@ -297,11 +291,12 @@ final class SQLiteTransaction: LedgerTransaction {
 
     func takenCodeKeys(appId: Int64, keys: [String]) async throws -> [[LedgerValue]] {
         try await run { db in
-            let statement = try db.cachedStatement(sql: "SELECT code_key FROM codes WHERE app_id = ? AND code_key = ?")
             var taken: [[LedgerValue]] = []
             for key in keys {
-                if let row = try Row.fetchOne(statement, arguments: [appId, key]) {
-                    taken.append(SQLiteRows.values(row))
+                if let row = try SQLiteRows.one(
+                    db, "SELECT code_key FROM codes WHERE app_id = ? AND code_key = ?", [appId, key])
+                {
+                    taken.append(row)
                 }
             }
             return taken
