@@ -42,6 +42,19 @@ struct LedgerChangedCodeTests {
         #expect(!reason.contains("WX"), "the changed code is not shown: \(reason)")
     }
 
+    /// SQLite keeps a NUL byte inside a text (PostgreSQL refuses one): a code given one behind the
+    /// ledger's back is read whole and fails its digest, rather than read as far as the NUL (as
+    /// a C string would be) and handed out as the code it was.
+    @Test func aCodeWithANulInsideIsRefused() async throws {
+        try await LedgerBackend.sqlite.withNewLedger { ledger in
+            try await Self.record(ledger)
+            try await ledger.store.executeUnchecked(
+                "UPDATE codes SET code_key = code_key || char(0) || 'X' WHERE code_key = 'W0'")
+            await Self.expectCorrupt(ledger) { try await ledger.claim(recipient: "ann", scope: Self.scope) }
+            await Self.expectCorrupt(ledger) { try await ledger.status(campaign: "winter", today: Self.scope.today) }
+        }
+    }
+
     @Test(arguments: LedgerBackend.allCases)
     func theNextCodeChangedIsRefusedByClaimsStatusAndExport(backend: LedgerBackend) async throws {
         try await backend.withNewLedger { ledger in

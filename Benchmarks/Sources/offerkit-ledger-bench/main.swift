@@ -9,9 +9,11 @@
 // TASKS (default 1) is how many claims each client has under way at once: with 1, each claim
 // waits for the one before it to commit (one durable commit per claim); with more, the ledger
 // may commit several claims together (SQLite's group commit), as it does in `offerkit serve`.
-// The claims run on the ledger's write executor (`CodeLedger.writeExecutor`), as its
-// documentation advises for a loop of claims; with OFFERKIT_BENCH_ON_POOL=1, on Swift's pool
-// (each claim then goes to the connection's thread and back), for comparison.
+// With TASKS 1, each client's loop of claims runs on the ledger's write executor
+// (`CodeLedger.writeExecutor`), as its documentation advises for such a loop, unless
+// OFFERKIT_BENCH_ON_POOL=1 keeps it on Swift's pool (each claim then goes to the connection's
+// thread and back, as a single claim of `offerkit codes claim` or the service does). With more,
+// the claims stay on Swift's pool, as the service's concurrent requests are.
 // LEDGER is what `--ledger` takes (a new SQLite file path, or a postgres:// URL with a new
 // ?schema=). `run` records a campaign with CLAIMS personal codes, starts CLIENTS copies of itself
 // (`claim LEDGER FIRST COUNT`), each claiming its share for recipients of its own, and times them
@@ -114,9 +116,9 @@ do {
         let count = try number(4, minimum: 0)
         let tasks = arguments.count > 5 ? try number(5, minimum: 1) : 1
         try await withLedger(arguments[2]) { ledger in
-            // On the ledger's write executor, as its documentation advises for a loop of claims
+            // One loop of claims: on the ledger's write executor, as its documentation advises
             // (SQLite: each claim runs where it is asked for; PostgreSQL has none).
-            let onPool = ProcessInfo.processInfo.environment["OFFERKIT_BENCH_ON_POOL"] == "1"
+            let onPool = tasks > 1 || ProcessInfo.processInfo.environment["OFFERKIT_BENCH_ON_POOL"] == "1"
             try await withTaskExecutorPreference(onPool ? nil : ledger.writeExecutor) {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for task in 0..<tasks {

@@ -82,8 +82,14 @@ enum SQLiteLedgerSchema {
         for values in try SQLiteRows.all(db, "SELECT \(StoredBatch.columns) FROM batches ORDER BY id") {
             let stored = try StoredBatch(values, path: path, verifyingChecksum: false)
             var digest = BatchDigest()
-            let cursor = try String.fetchCursor(codes, arguments: [stored.id])
-            while let code = try cursor.next() { digest.add(code) }
+            try SQLiteRows.step(db, codes, [stored.id]) { row in
+                guard case .text(let code) = row[0] else {
+                    throw LedgerError.corrupt(
+                        path: path, reason: "a codes row of \(StoredBatch.describe(stored.batch)) is unreadable")
+                }
+                digest.add(code)
+                return true
+            }
             let codesDigest = digest.finalized()
             let checksum = BatchDigest.checksum(of: stored.batch, storedCodes: digest.count, codesDigest: codesDigest)
             try db.execute(

@@ -21,7 +21,7 @@ import OfferJSON
 /// transactions run on connections of their own and see the ledger as of one commit (the
 /// write-ahead log keeps their snapshot while writers go on).
 ///
-/// Each transaction's statements run on its connection's executor (``SQLiteConnection``), one step
+/// Each transaction's statements run on its connection's executor (``SQLiteLedgerConnection``), one step
 /// at a time: no thread of Swift's pool waits for the disk. Within the process, the write connection runs one
 /// transaction at a time (``AsyncGate``). Claims are committed in groups (``GroupCommit``): the
 /// claims that arrive while one group commits go together in the next transaction, one `fsync`
@@ -50,7 +50,7 @@ package final class SQLiteLedgerStore: LedgerStore {
     package var name: String { path ?? Self.memoryLabel }
 
     /// The connection that writes (the only one of an in-memory ledger); `nil` when read-only.
-    private let writer: SQLiteConnection?
+    private let writer: SQLiteLedgerConnection?
     /// The connections that read a file, each held by one read transaction at a time.
     private let readers: ReaderPool
     /// One transaction at a time on the write connection.
@@ -59,7 +59,8 @@ package final class SQLiteLedgerStore: LedgerStore {
     /// Whether `PRAGMA quick_check` passed when the ledger was opened.
     private let quickCheckedOnOpen: Bool
 
-    private init(path: String?, writer: SQLiteConnection?, readers: [SQLiteConnection], quickChecked: Bool) {
+    private init(path: String?, writer: SQLiteLedgerConnection?, readers: [SQLiteLedgerConnection], quickChecked: Bool)
+    {
         self.path = path
         self.writer = writer
         self.readers = ReaderPool(readers)
@@ -144,11 +145,11 @@ package final class SQLiteLedgerStore: LedgerStore {
     /// waits would leave no thread for the task that holds the lock, which then could not finish.
     /// Every connection is opened read-write (see ``open(path:access:)``); `cacheKibibytes` is
     /// its page cache: the writer's, or a reader's.
-    private static func connect(_ path: String, cacheKibibytes: Int) async throws -> SQLiteConnection {
+    private static func connect(_ path: String, cacheKibibytes: Int) async throws -> SQLiteLedgerConnection {
         try await offPool {
             let queue = try DatabaseQueue(path: path, configuration: configuration(cacheKibibytes: cacheKibibytes))
             try queue.inDatabase { db in try checkFormatVersions(db, path: path) }
-            return SQLiteConnection(queue)
+            return SQLiteLedgerConnection(queue)
         }
     }
 
@@ -163,7 +164,7 @@ package final class SQLiteLedgerStore: LedgerStore {
     /// A ledger that lives in memory and vanishes with the store: for tests and dry runs.
     static func inMemory() async throws -> SQLiteLedgerStore {
         do {
-            let connection = SQLiteConnection(
+            let connection = SQLiteLedgerConnection(
                 try DatabaseQueue(configuration: configuration(cacheKibibytes: cacheKibibytes)))
             _ = try await prepare(connection, label: memoryLabel, quickCheck: false)
             return SQLiteLedgerStore(path: nil, writer: connection, readers: [], quickChecked: false)
@@ -174,7 +175,7 @@ package final class SQLiteLedgerStore: LedgerStore {
 
     /// Checks the schema, and creates or migrates it under the write lock; returns how many
     /// migrations were applied before.
-    private static func prepare(_ writer: SQLiteConnection, label: String, quickCheck: Bool) async throws -> Int {
+    private static func prepare(_ writer: SQLiteLedgerConnection, label: String, quickCheck: Bool) async throws -> Int {
         let applied = try await writer.run(label: label, operation: "open the ledger") { db in
             let applied = try SQLiteLedgerSchema.appliedMigrations(db, path: label)
             if applied > 0, quickCheck { try integrityCheck(db, thorough: false, path: label) }
@@ -206,7 +207,7 @@ package final class SQLiteLedgerStore: LedgerStore {
     /// .backup`), never the file alone. The log needs shared memory between processes, so the
     /// ledger's folder must be on a local file system (not NFS), as SQLite's locking already
     /// requires.
-    private static func useWriteAheadLog(_ writer: SQLiteConnection, path: String) async throws {
+    private static func useWriteAheadLog(_ writer: SQLiteLedgerConnection, path: String) async throws {
         // Switching needs the file to itself; SQLite answers "busy" at once (without waiting)
         // when other connections are opening or switching it too: try again, as long as a writer
         // would wait.
@@ -254,7 +255,7 @@ package final class SQLiteLedgerStore: LedgerStore {
     /// Waits for the file's lock: looks at it again about every millisecond (0.5 to 1.5 ms, at
     /// random, so that waiting processes do not look in step) until ``busyTimeoutSeconds`` have
     /// passed since the first look, then gives up (`SQLITE_BUSY`). It runs on the executor of the
-    /// connection that waits (``SQLiteConnection``), never on Swift's pool.
+    /// connection that waits (``SQLiteLedgerConnection``), never on Swift's pool.
     ///
     /// SQLite's own busy timeout (`sqlite3_busy_timeout`) sleeps up to 100 ms between looks; a
     /// writer that commits and begins again at once (a process claiming codes one after the
@@ -319,7 +320,7 @@ package final class SQLiteLedgerStore: LedgerStore {
     }
 
     /// Sets the page cache of `connection` (SQLite frees the pages beyond it at once).
-    private func setCache(_ connection: SQLiteConnection, kibibytes: Int, operation: String) async throws {
+    private func setCache(_ connection: SQLiteLedgerConnection, kibibytes: Int, operation: String) async throws {
         try await connection.run(label: name, operation: operation) { db in
             try db.execute(sql: "PRAGMA cache_size = -\(kibibytes)")
         }
@@ -329,7 +330,7 @@ package final class SQLiteLedgerStore: LedgerStore {
     /// back when anything throws. SQLite and GRDB failures become ``LedgerError``; other errors
     /// pass unchanged.
     private func inTransaction<T>(
-        _ connection: SQLiteConnection, begin: String, operation: String,
+        _ connection: SQLiteLedgerConnection, begin: String, operation: String,
         _ body: (any LedgerTransaction) async throws -> T
     ) async throws -> T {
         let label = name
@@ -529,24 +530,24 @@ func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
 /// The read connections of a file: each read transaction takes one and gives it back; a read
 /// that finds none free waits for one without holding a thread.
 private final class ReaderPool: Sendable {
-    let all: [SQLiteConnection]
+    let all: [SQLiteLedgerConnection]
     private struct State {
-        var free: [SQLiteConnection]
-        var waiting: [CheckedContinuation<SQLiteConnection, Never>] = []
+        var free: [SQLiteLedgerConnection]
+        var waiting: [CheckedContinuation<SQLiteLedgerConnection, Never>] = []
     }
     private let state: LockedValue<State>
 
-    init(_ connections: [SQLiteConnection]) {
+    init(_ connections: [SQLiteLedgerConnection]) {
         all = connections
         state = LockedValue(State(free: connections))
     }
 
     /// A free connection, or `nil` when there are none at all (an in-memory ledger).
-    func take() async -> SQLiteConnection? {
+    func take() async -> SQLiteLedgerConnection? {
         guard !all.isEmpty else { return nil }
         if let free = state.withLock({ $0.free.popLast() }) { return free }
         return await withCheckedContinuation { continuation in
-            let free = state.withLock { state -> SQLiteConnection? in
+            let free = state.withLock { state -> SQLiteLedgerConnection? in
                 if let free = state.free.popLast() { return free }
                 state.waiting.append(continuation)
                 return nil
@@ -555,8 +556,8 @@ private final class ReaderPool: Sendable {
         }
     }
 
-    func give(_ connection: SQLiteConnection) {
-        let waiter = state.withLock { state -> CheckedContinuation<SQLiteConnection, Never>? in
+    func give(_ connection: SQLiteLedgerConnection) {
+        let waiter = state.withLock { state -> CheckedContinuation<SQLiteLedgerConnection, Never>? in
             guard !state.waiting.isEmpty else {
                 state.free.append(connection)
                 return nil

@@ -44,7 +44,14 @@ enum SQLiteRows {
     static func step(
         _ db: Database, _ sql: String, _ arguments: StatementArguments, _ body: ([LedgerValue]) throws -> Bool
     ) throws {
-        let statement = try db.cachedStatement(sql: sql)
+        try step(db, try db.cachedStatement(sql: sql), arguments, body)
+    }
+
+    /// The same, with a statement at hand (one looked up once for a loop).
+    static func step(
+        _ db: Database, _ statement: Statement, _ arguments: StatementArguments,
+        _ body: ([LedgerValue]) throws -> Bool
+    ) throws {
         try statement.setArguments(arguments)
         let handle = statement.sqliteStatement
         defer { sqlite3_reset(handle) }
@@ -54,21 +61,27 @@ enum SQLiteRows {
             case SQLITE_ROW:
                 var row: [LedgerValue] = []
                 row.reserveCapacity(Int(columns))
-                for column in 0..<columns { row.append(value(handle, column)) }
+                for column in 0..<columns { row.append(try value(handle, column, db: db)) }
                 guard try body(row) else { return }
             case SQLITE_DONE:
                 return
             default:
-                let connection = db.sqliteConnection
-                throw DatabaseError(
-                    resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)),
-                    message: sqlite3_errmsg(connection).map { String(cString: $0) })
+                throw lastError(db)
             }
         }
     }
 
-    /// The value of one column of the current row, as SQLite stores it.
-    private static func value(_ handle: OpaquePointer, _ column: Int32) -> LedgerValue {
+    /// SQLite's last failure on the connection, as GRDB reports it.
+    private static func lastError(_ db: Database) -> DatabaseError {
+        let connection = db.sqliteConnection
+        return DatabaseError(
+            resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)),
+            message: sqlite3_errmsg(connection).map { String(cString: $0) })
+    }
+
+    /// The value of one column of the current row, as SQLite stores it. SQLite answers no
+    /// pointer for a text or blob only when it runs out of memory (or for an empty blob).
+    private static func value(_ handle: OpaquePointer, _ column: Int32, db: Database) throws -> LedgerValue {
         switch sqlite3_column_type(handle, column) {
         case SQLITE_NULL:
             return .null
@@ -76,14 +89,16 @@ enum SQLiteRows {
             return .integer(sqlite3_column_int64(handle, column))
         case SQLITE_TEXT:
             // The text first, then its length (SQLite's order for a value it may convert).
-            let text = sqlite3_column_text(handle, column)
+            guard let text = sqlite3_column_text(handle, column) else { throw lastError(db) }
             let count = Int(sqlite3_column_bytes(handle, column))
-            guard let text, count > 0 else { return .text("") }
             return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
         case SQLITE_BLOB:
             let blob = sqlite3_column_blob(handle, column)
             let count = Int(sqlite3_column_bytes(handle, column))
-            guard let blob, count > 0 else { return .blob([]) }
+            guard let blob else {
+                if count == 0, sqlite3_errcode(db.sqliteConnection) != SQLITE_NOMEM { return .blob([]) }
+                throw lastError(db)
+            }
             return .blob(Array(UnsafeRawBufferPointer(start: blob, count: count)))
         default:
             return .other

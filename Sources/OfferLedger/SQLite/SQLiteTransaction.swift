@@ -3,13 +3,13 @@ import GRDB
 import OfferCodes
 
 /// The statements of one SQLite transaction (``LedgerTransaction``), each run on the
-/// transaction's connection (``SQLiteConnection/run(label:operation:_:)``).
+/// transaction's connection (``SQLiteLedgerConnection/run(label:operation:_:)``).
 final class SQLiteTransaction: LedgerTransaction {
-    private let connection: SQLiteConnection
+    private let connection: SQLiteLedgerConnection
     private let path: String
     private let operation: String
 
-    init(connection: SQLiteConnection, path: String, operation: String) {
+    init(connection: SQLiteLedgerConnection, path: String, operation: String) {
         self.connection = connection
         self.path = path
         self.operation = operation
@@ -100,13 +100,17 @@ final class SQLiteTransaction: LedgerTransaction {
                 let appId = try Int64.fetchOne(
                     db, sql: "SELECT id FROM apps WHERE app_apple_id = ?", arguments: [appAppleId])
             else { return [] }
-            let sql = """
-                SELECT c.code_key FROM codes c JOIN batches b ON b.id = c.batch_id
-                WHERE c.app_id = ? AND c.code_key = ? AND b.campaign <> ? LIMIT 1
-                """
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT c.code_key FROM codes c JOIN batches b ON b.id = c.batch_id
+                    WHERE c.app_id = ? AND c.code_key = ? AND b.campaign <> ? LIMIT 1
+                    """)
             var found: [[LedgerValue]] = []
             for key in keys {
-                if let row = try SQLiteRows.one(db, sql, [appId, key, excludingCampaign]) { found.append(row) }
+                try SQLiteRows.step(db, statement, [appId, key, excludingCampaign]) { row in
+                    found.append(row)
+                    return false
+                }
             }
             return found
         }
@@ -128,12 +132,16 @@ final class SQLiteTransaction: LedgerTransaction {
 
     func heldAssignments(recipients: [String], scope: AssignmentScope) async throws -> [[LedgerValue]] {
         try await run { db in
+            let statement = try db.cachedStatement(sql: SQLiteClaim.heldSQL)
             var found: [[LedgerValue]] = []
             for recipient in recipients {
                 let arguments: StatementArguments = [
                     scope.campaign, scope.offer, scope.environment.rawValue, recipient,
                 ]
-                if let row = try SQLiteRows.one(db, SQLiteClaim.heldSQL, arguments) { found.append(row) }
+                try SQLiteRows.step(db, statement, arguments) { row in
+                    found.append(row)
+                    return false
+                }
             }
             return found
         }
@@ -291,12 +299,12 @@ final class SQLiteTransaction: LedgerTransaction {
 
     func takenCodeKeys(appId: Int64, keys: [String]) async throws -> [[LedgerValue]] {
         try await run { db in
+            let statement = try db.cachedStatement(sql: "SELECT code_key FROM codes WHERE app_id = ? AND code_key = ?")
             var taken: [[LedgerValue]] = []
             for key in keys {
-                if let row = try SQLiteRows.one(
-                    db, "SELECT code_key FROM codes WHERE app_id = ? AND code_key = ?", [appId, key])
-                {
+                try SQLiteRows.step(db, statement, [appId, key]) { row in
                     taken.append(row)
+                    return false
                 }
             }
             return taken

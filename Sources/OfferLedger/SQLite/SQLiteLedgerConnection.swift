@@ -10,11 +10,10 @@ import GRDB
 /// (``CodeLedger/writeExecutor``), and each claim then runs where it was asked for.
 ///
 /// Kept because a benchmark row shows it pays (`offerkit-ledger-bench`, release build, 2 cores,
-/// one process claiming one code at a time on SQLite): GRDB's asynchronous access hands every
-/// step to its queue's thread and back, which wakes the other, idle CPU twice per claim (39–98 µs
-/// a claim on this machine, more than OfferKit's own work in the claim). See
-/// `docs/performance.md` for the numbers with and without the loop on the executor.
-final class SQLiteConnection: Sendable {
+/// one process claiming one code at a time on SQLite): going to the connection's thread and back
+/// wakes the other, idle CPU twice per claim, and the loop on the executor made 3,792–4,084
+/// claims/s against 3,129–3,521/s on Swift's pool in paired runs. See `docs/performance.md`.
+final class SQLiteLedgerConnection: Sendable {
     /// The connection (a GRDB queue: its synchronous API, called from ``executor`` only).
     let database: DatabaseQueue
     /// Where the connection's statements run.
@@ -32,6 +31,8 @@ final class SQLiteConnection: Sendable {
         label: String, operation: String, _ body: (Database) throws -> T
     ) async throws -> T {
         try await withTaskExecutorPreference(executor) {
+            // GRDB's synchronous API waits for the disk: never anywhere but on the executor.
+            executor.assertOnQueue()
             do {
                 return try database.inDatabase(body)
             } catch {
@@ -42,6 +43,9 @@ final class SQLiteConnection: Sendable {
 
     /// Closes the connection (see ``SQLiteLedgerStore/closeConnections()``).
     func close() async throws {
-        try await withTaskExecutorPreference(executor) { try database.close() }
+        try await withTaskExecutorPreference(executor) {
+            executor.assertOnQueue()
+            try database.close()
+        }
     }
 }
