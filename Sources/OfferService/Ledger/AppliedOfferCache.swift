@@ -80,11 +80,10 @@ final class AppliedOfferCache: Sendable {
         do {
             try copy.check(bundleId: bundleId, productId: productId, offerIdentifier: offerIdentifier)
             return nil
-        } catch let error as PromotionalOfferError {
+        } catch {
+            // `check` throws PromotionalOfferError only (typed throws).
             _ = begin(maxAge: Self.recheckAge, logger: logger)  // read again for the next request
             return error.message(naming: field)
-        } catch {
-            return "\(error)"
         }
     }
 
