@@ -27,8 +27,9 @@ struct LedgerWriteExecutorTests {
     }
 
     /// A loop of claims on the executor, and claims from tasks off it at the same time: every
-    /// recipient gets a code of their own, and a claim asked again gets the same code. From the executor the ledger also reads, records a batch and opens another
-    /// ledger on the same file: nothing waits on the executor for the executor itself.
+    /// recipient gets a code of their own, and a claim asked again gets the same code. From the
+    /// executor the ledger also reads, records a batch and opens another ledger on the same file:
+    /// nothing waits on the executor for the executor itself.
     @Test(.timeLimit(.minutes(1)))
     func claimsOnAndOffTheWriteExecutorEachGetACodeOfTheirOwn() async throws {
         try await F.withTemporaryFolder { folder in

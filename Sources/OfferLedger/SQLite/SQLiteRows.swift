@@ -24,8 +24,13 @@ enum SQLiteRows {
 
     /// The first row of a statement, or `nil`.
     static func one(_ db: Database, _ sql: String, _ arguments: StatementArguments = []) throws -> [LedgerValue]? {
+        try one(db, try db.cachedStatement(sql: sql), arguments)
+    }
+
+    /// The same, with a statement at hand (one looked up once for a loop).
+    static func one(_ db: Database, _ statement: Statement, _ arguments: StatementArguments) throws -> [LedgerValue]? {
         var first: [LedgerValue]?
-        try step(db, sql, arguments) { row in
+        try step(db, statement, arguments) { row in
             first = row
             return false
         }

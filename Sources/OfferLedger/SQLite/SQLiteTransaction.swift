@@ -107,10 +107,7 @@ final class SQLiteTransaction: LedgerTransaction {
                     """)
             var found: [[LedgerValue]] = []
             for key in keys {
-                try SQLiteRows.step(db, statement, [appId, key, excludingCampaign]) { row in
-                    found.append(row)
-                    return false
-                }
+                if let row = try SQLiteRows.one(db, statement, [appId, key, excludingCampaign]) { found.append(row) }
             }
             return found
         }
@@ -138,10 +135,7 @@ final class SQLiteTransaction: LedgerTransaction {
                 let arguments: StatementArguments = [
                     scope.campaign, scope.offer, scope.environment.rawValue, recipient,
                 ]
-                try SQLiteRows.step(db, statement, arguments) { row in
-                    found.append(row)
-                    return false
-                }
+                if let row = try SQLiteRows.one(db, statement, arguments) { found.append(row) }
             }
             return found
         }
@@ -302,10 +296,7 @@ final class SQLiteTransaction: LedgerTransaction {
             let statement = try db.cachedStatement(sql: "SELECT code_key FROM codes WHERE app_id = ? AND code_key = ?")
             var taken: [[LedgerValue]] = []
             for key in keys {
-                try SQLiteRows.step(db, statement, [appId, key]) { row in
-                    taken.append(row)
-                    return false
-                }
+                if let row = try SQLiteRows.one(db, statement, [appId, key]) { taken.append(row) }
             }
             return taken
         }
