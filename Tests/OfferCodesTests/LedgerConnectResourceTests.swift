@@ -265,7 +265,11 @@ struct LedgerConnectResourceTests {
                                     resource_type, state, asc_id, body_digest, error, updated_at FROM resources_v6;
                                 DROP TABLE resources_v6;
                                 DROP TABLE price_points;
-                                DELETE FROM grdb_migrations WHERE identifier IN ('offerkit-ledger-v6', 'offerkit-ledger-v7');
+                                DROP INDEX assignments_by_code;
+                                CREATE UNIQUE INDEX assignments_personal ON assignments(batch_id, seq) WHERE shared = 0;
+                                CREATE INDEX assignments_by_code ON assignments(batch_id, seq, shared);
+                                DELETE FROM grdb_migrations
+                                WHERE identifier IN ('offerkit-ledger-v6', 'offerkit-ledger-v7', 'offerkit-ledger-v8');
                                 """)
                         return .commit
                     }

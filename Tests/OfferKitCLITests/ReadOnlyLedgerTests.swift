@@ -54,13 +54,13 @@ struct ReadOnlyLedgerTests {
             let result = try await files.run(command, CampaignFiles.example, arguments)
             Expect.failure(
                 result, status: 5,
-                mentioning: ["schema version 3 of 7", "changed nothing", "offerkit codes ledger migrate --ledger"])
+                mentioning: ["schema version 3 of 8", "changed nothing", "offerkit codes ledger migrate --ledger"])
             #expect(Snapshot(files, files.ledger) == before, "codes \(command) \(arguments) changed the ledger")
         }
         let migrate = try await CLI.run(
             ["codes", "ledger", "migrate", "--ledger", files.ledger], cwd: files.folder.url)
         #expect(migrate.status == 0, "\(migrate)")
-        #expect(migrate.stdout.contains("brought up to date: schema version 3 to 7"), "\(migrate)")
+        #expect(migrate.stdout.contains("brought up to date: schema version 3 to 8"), "\(migrate)")
         let again = try await CLI.run(["codes", "ledger", "migrate", "--ledger", files.ledger], cwd: files.folder.url)
         #expect(again.status == 0 && again.stdout.contains("is up to date; nothing was changed"), "\(again)")
         let status = try await files.run("status", CampaignFiles.example)
@@ -154,7 +154,7 @@ struct ReadOnlyLedgerTests {
         }
     }
 
-    /// Turns a ledger of this OfferKit (schema 7) into one an OfferKit before `codes apply` wrote
+    /// Turns a ledger of this OfferKit (schema 8) into one an OfferKit before `codes apply` wrote
     /// (schema 3: without `connect_resources`), with Python's sqlite3, not OfferKit's code.
     static func downgradeToVersion3(_ path: String) async throws {
         let script = """
@@ -165,7 +165,10 @@ struct ReadOnlyLedgerTests {
             db.execute("ALTER TABLE offers DROP COLUMN revision")
             db.execute("DROP TABLE connect_resources")
             db.execute("DROP TABLE price_points")
-            db.execute("DELETE FROM grdb_migrations WHERE identifier IN ('offerkit-ledger-v4', 'offerkit-ledger-v5', 'offerkit-ledger-v6', 'offerkit-ledger-v7')")
+            db.execute("DROP INDEX assignments_by_code")
+            db.execute("CREATE UNIQUE INDEX assignments_personal ON assignments(batch_id, seq) WHERE shared = 0")
+            db.execute("CREATE INDEX assignments_by_code ON assignments(batch_id, seq, shared)")
+            db.execute("DELETE FROM grdb_migrations WHERE identifier IN ('offerkit-ledger-v4', 'offerkit-ledger-v5', 'offerkit-ledger-v6', 'offerkit-ledger-v7', 'offerkit-ledger-v8')")
             db.commit()
             db.close()
             """

@@ -20,6 +20,16 @@ enum SQLiteClaim {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
+    /// The lane whose next code comes first, of a batch of personal codes (bind batch_id).
+    static let personalLaneSQL = laneSQL(order: "lane + taken * step")
+
+    /// The first code with room, of a batch of shared codes (bind batch_id).
+    static let sharedLaneSQL = laneSQL(order: "lane")
+
+    private static func laneSQL(order: String) -> String {
+        "SELECT \(CodeLane.columns) FROM code_lanes WHERE batch_id = ? AND taken < capacity ORDER BY \(order) LIMIT 1"
+    }
+
     /// Runs `requests` in one transaction and commits it; one result per request, in order.
     static func commit(_ requests: [ClaimRequest], db: Database, path: String) throws
         -> [Result<ClaimOutcome, any Error>]
@@ -82,15 +92,7 @@ enum SQLiteClaim {
         guard try offer.integer(1, "revision") == request.revision else { return .stale }
         guard try offer.boolean(0, "active") else { return .inactive }
         for batchId in request.batchIds {
-            // The lane whose next code comes first (personal), or the first code with room (shared).
-            let order = request.shared ? "lane" : "lane + taken * step"
-            guard
-                let values = try SQLiteRows.one(
-                    db,
-                    """
-                    SELECT \(CodeLane.columns) FROM code_lanes WHERE batch_id = ? AND taken < capacity
-                    ORDER BY \(order) LIMIT 1
-                    """, [batchId])
+            guard let values = try SQLiteRows.one(db, request.shared ? sharedLaneSQL : personalLaneSQL, [batchId])
             else { continue }
             let lane = try CodeLane(values, path: path)
             let seq = lane.nextSeq

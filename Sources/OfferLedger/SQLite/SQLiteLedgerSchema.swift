@@ -34,6 +34,11 @@ import GRDB
 ///   App Store Connect price points (`ResolvedPrice`), one per campaign, product, territory and
 ///   customer price (its number without leading or trailing zeros), kept once recorded, so that
 ///   every later plan of the campaign sends the same price point.
+/// - Since v8: one index of `assignments` by code instead of two. It is unique on `batch_id`,
+///   `seq`, `shared` and a value that is 0 for a personal code and `NULL` for a shared one
+///   (SQLite's unique indexes let `NULL`s repeat): a personal code appears once, a shared code
+///   once per recipient, as the partial unique index of v3 had it. A claim then writes four
+///   pages rather than five (measured: 6 % more claims a second, one at a time).
 ///
 /// Applied migrations are listed in `grdb_migrations`, the table of GRDB's `DatabaseMigrator`
 /// (which created the ledgers of earlier OfferKit versions). OfferKit runs the migrations itself,
@@ -69,11 +74,14 @@ enum SQLiteLedgerSchema {
         },
         Migration(identifier: migrationPrefix + "v6") { db, _ in try db.execute(sql: version6) },
         Migration(identifier: migrationPrefix + "v7") { db, _ in try db.execute(sql: version7) },
+        Migration(identifier: migrationPrefix + "v8") { db, _ in try db.execute(sql: version8) },
     ]
 
     /// The first migrations a read-only open needs applied: what the ledger reads (the digests of
-    /// batches and codes, assignments, App Store Connect resources, lanes) is all in place.
-    static let readableMigrations = migrations.count
+    /// batches and codes, assignments, App Store Connect resources, lanes, price points) is all in
+    /// place. v8 changes only how assignments are indexed, which reading does not depend on: a v7
+    /// ledger is read as it is, and migrated when it is opened to be written.
+    static let readableMigrations = 7
 
     /// Seals every batch as it is now (the migration that added the batches' digests).
     private static func sealAll(_ db: Database, path: String) throws {
@@ -322,6 +330,13 @@ enum SQLiteLedgerSchema {
         DROP TABLE connect_resources;
         ALTER TABLE connect_resources_v6 RENAME TO connect_resources;
         CREATE INDEX connect_resources_by_offer_kind ON connect_resources(offer_kind, state);
+        """
+
+    /// One unique index of the assignments by code, for v3's two (see the type's comment).
+    private static let version8 = """
+        DROP INDEX assignments_personal;
+        DROP INDEX assignments_by_code;
+        CREATE UNIQUE INDEX assignments_by_code ON assignments(batch_id, seq, shared, (CASE WHEN shared = 0 THEN 0 END));
         """
 
     /// The customer prices resolved to price points.
