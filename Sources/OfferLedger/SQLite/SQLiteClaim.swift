@@ -75,9 +75,11 @@ enum SQLiteClaim {
     /// One claim, inside the group's transaction (which holds the file's write lock).
     private static func claim(_ request: ClaimRequest, db: Database, path: String) throws -> ClaimOutcome {
         let scope = request.scope
-        if var values = try SQLiteRows.one(
-            db, heldSQL, [scope.campaign, scope.offer, scope.environment.rawValue, request.recipient])
-        {
+        let campaign = LedgerValue.text(scope.campaign)
+        let offer = LedgerValue.text(scope.offer)
+        let environment = LedgerValue.text(scope.environment.rawValue)
+        let recipient = LedgerValue.text(request.recipient)
+        if var values = try SQLiteRows.one(db, heldSQL, binding: [campaign, offer, environment, recipient]) {
             try verify(values, from: 1, db: db, path: path)
             values.remove(at: 4)
             values.removeFirst()
@@ -85,34 +87,40 @@ enum SQLiteClaim {
         }
         guard
             let state = try SQLiteRows.one(
-                db, "SELECT active, revision FROM offers WHERE campaign = ? AND name = ?",
-                [scope.campaign, scope.offer])
+                db, "SELECT active, revision FROM offers WHERE campaign = ? AND name = ?", binding: [campaign, offer])
         else { return .stale }
-        let offer = StoredRow(state, table: "offer \(ProblemText.quoted(scope.offer))", path: path)
-        guard try offer.integer(1, "revision") == request.revision else { return .stale }
-        guard try offer.boolean(0, "active") else { return .inactive }
+        let offerRow = StoredRow(state, table: "offer \(ProblemText.quoted(scope.offer))", path: path)
+        guard try offerRow.integer(1, "revision") == request.revision else { return .stale }
+        guard try offerRow.boolean(0, "active") else { return .inactive }
         for batchId in request.batchIds {
-            guard let values = try SQLiteRows.one(db, request.shared ? sharedLaneSQL : personalLaneSQL, [batchId])
+            guard
+                let values = try SQLiteRows.one(
+                    db, request.shared ? sharedLaneSQL : personalLaneSQL, binding: [.integer(batchId)])
             else { continue }
             let lane = try CodeLane(values, path: path)
             let seq = lane.nextSeq
             guard
                 let code = try SQLiteRows.one(
                     db, "SELECT ?, ?, COALESCE(code, code_key), digest FROM codes WHERE batch_id = ? AND seq = ?",
-                    [batchId, seq, batchId, seq])
+                    binding: [.integer(batchId), .integer(seq), .integer(batchId), .integer(seq)])
             else {
                 throw LedgerError.corrupt(
                     path: path, reason: "code number \(seq + 1) of batches row \(batchId) is missing from the ledger")
             }
             try verify(code, from: 0, db: db, path: path)
             let assignedAt = LedgerTimestamp.text(request.assignedAt)
-            try db.cachedStatement(sql: insertSQL).execute(arguments: [
-                batchId, seq, scope.campaign, scope.offer, scope.environment.rawValue, request.recipient,
-                request.shared ? 1 : 0, request.channel.rawValue, assignedAt,
-            ])
-            try db.cachedStatement(sql: "UPDATE code_lanes SET taken = taken + 1 WHERE batch_id = ? AND lane = ?")
-                .execute(arguments: [batchId, lane.lane])
-            return .assigned([code[0], code[1], code[2], .text(request.channel.rawValue), .text(assignedAt)])
+            let channel = LedgerValue.text(request.channel.rawValue)
+            let at = LedgerValue.text(assignedAt)
+            try SQLiteRows.execute(
+                db, insertSQL,
+                binding: [
+                    .integer(batchId), .integer(seq), campaign, offer, environment, recipient,
+                    .integer(request.shared ? 1 : 0), channel, at,
+                ])
+            try SQLiteRows.execute(
+                db, "UPDATE code_lanes SET taken = taken + 1 WHERE batch_id = ? AND lane = ?",
+                binding: [.integer(batchId), .integer(lane.lane)])
+            return .assigned([code[0], code[1], code[2], channel, at])
         }
         return .exhausted
     }

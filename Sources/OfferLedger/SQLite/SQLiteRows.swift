@@ -58,7 +58,86 @@ enum SQLiteRows {
         _ body: ([LedgerValue]) throws -> Bool
     ) throws {
         try statement.setArguments(arguments)
-        let handle = statement.sqliteStatement
+        try stepBound(db, statement.sqliteStatement, body)
+    }
+
+    /// The first row of a statement, or `nil`, its parameters bound by SQLite's own calls (see
+    /// ``bind(_:_:_:)``).
+    static func one(_ db: Database, _ sql: String, binding values: [LedgerValue]) throws -> [LedgerValue]? {
+        let handle = try db.cachedStatement(sql: sql).sqliteStatement
+        try bind(db, handle, values)
+        var first: [LedgerValue]?
+        try stepBound(db, handle) { row in
+            first = row
+            return false
+        }
+        return first
+    }
+
+    /// Runs a statement that answers no rows (an `INSERT`, an `UPDATE`), its parameters bound by
+    /// SQLite's own calls (see ``bind(_:_:_:)``). Not for `BEGIN`, `COMMIT` or `SAVEPOINT`, which
+    /// GRDB runs itself so that it knows where its transactions are.
+    static func execute(_ db: Database, _ sql: String, binding values: [LedgerValue]) throws {
+        try execute(db, try db.cachedStatement(sql: sql), binding: values)
+    }
+
+    /// The same, with a statement at hand (one looked up once for a loop).
+    static func execute(_ db: Database, _ statement: Statement, binding values: [LedgerValue]) throws {
+        try bind(db, statement.sqliteStatement, values)
+        try stepBound(db, statement.sqliteStatement) { _ in true }
+    }
+
+    /// Binds `values`, in order, to the parameters (`?`) of a statement of the connection, with
+    /// `sqlite3_bind_*` (SQLite copies texts and blobs), after resetting it.
+    ///
+    /// Why not GRDB's `StatementArguments`: a claim binds 20 values to 5 statements, and GRDB's
+    /// arguments (an array of existentials, converted to its `DatabaseValue`s and validated
+    /// against the statement, then bound) took about an eighth of OfferKit's user CPU in a claim
+    /// (perf, release build, one process claiming codes one at a time). The claim binds its
+    /// values here; the rest of the ledger keeps GRDB's arguments.
+    static func bind(_ db: Database, _ handle: OpaquePointer, _ values: [LedgerValue]) throws {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        guard sqlite3_bind_parameter_count(handle) == values.count else {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "\(values.count) values for \(sqlite3_bind_parameter_count(handle)) parameters")
+        }
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let code: Int32
+            switch value {
+            case .null:
+                code = sqlite3_bind_null(handle, index)
+            case .integer(let number):
+                code = sqlite3_bind_int64(handle, index, number)
+            case .text(var text):
+                // An empty text may have no address, which SQLite would bind as NULL.
+                code = text.withUTF8 { bytes in
+                    sqlite3_bind_text(
+                        handle, index, bytes.baseAddress ?? ("" as StaticString).utf8Start, Int32(bytes.count),
+                        transient)
+                }
+            case .blob(let bytes):
+                code = bytes.withUnsafeBytes { bytes in
+                    bytes.isEmpty
+                        ? sqlite3_bind_zeroblob(handle, index, 0)
+                        : sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), transient)
+                }
+            case .other:
+                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "a value OfferKit does not write")
+            }
+            guard code == SQLITE_OK else { throw lastError(db) }
+        }
+    }
+
+    /// SQLite's `SQLITE_TRANSIENT`: it copies the text or blob before the bind returns.
+    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+    /// Steps a statement whose parameters are bound, as `step` describes.
+    private static func stepBound(_ db: Database, _ handle: OpaquePointer, _ body: ([LedgerValue]) throws -> Bool)
+        throws
+    {
         defer { sqlite3_reset(handle) }
         let columns = sqlite3_column_count(handle)
         while true {

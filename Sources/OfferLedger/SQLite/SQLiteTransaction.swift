@@ -354,6 +354,9 @@ final class SQLiteTransaction: LedgerTransaction {
 
     func insertAssignments(_ assignments: [NewAssignment], scope: AssignmentScope) async throws {
         try await run { db in
+            let campaign = LedgerValue.text(scope.campaign)
+            let offer = LedgerValue.text(scope.offer)
+            let environment = LedgerValue.text(scope.environment.rawValue)
             let statement = try db.cachedStatement(sql: SQLiteClaim.insertSQL)
             var lastDate: (Date, String)?
             for assignment in assignments {
@@ -364,10 +367,13 @@ final class SQLiteTransaction: LedgerTransaction {
                     text = LedgerTimestamp.text(assignment.assignedAt)
                     lastDate = (assignment.assignedAt, text)
                 }
-                try statement.execute(arguments: [
-                    assignment.batchId, assignment.seq, scope.campaign, scope.offer, scope.environment.rawValue,
-                    assignment.recipient, assignment.shared ? 1 : 0, assignment.channel.rawValue, text,
-                ])
+                try SQLiteRows.execute(
+                    db, statement,
+                    binding: [
+                        .integer(assignment.batchId), .integer(assignment.seq), campaign, offer, environment,
+                        .text(assignment.recipient), .integer(assignment.shared ? 1 : 0),
+                        .text(assignment.channel.rawValue), .text(text),
+                    ])
             }
         }
     }
