@@ -34,9 +34,24 @@ struct SQLiteRowsTests {
         }
     }
 
-    @Test func aStatementReusedIsBoundAfreshEachTime() throws {
+    @Test func aStatementIsReusedAfterAFailureAndBetweenGRDBAndTheRawBinding() throws {
         let queue = try DatabaseQueue()
         try queue.inDatabase { (db: Database) throws in
+            try db.execute(sql: "CREATE TABLE t (v TEXT UNIQUE)")
+            let insert = "INSERT INTO t (v) VALUES (?)"
+            try SQLiteRows.execute(db, insert, binding: [.text("a")])
+            // The same value again fails (SQLite's constraint, no value quoted), and the cached
+            // statement then runs again with another.
+            let error = #expect(throws: DatabaseError.self) {
+                try SQLiteRows.execute(db, insert, binding: [.text("a")])
+            }
+            #expect(error?.resultCode == .SQLITE_CONSTRAINT)
+            try SQLiteRows.execute(db, insert, binding: [.text("b")])
+            // GRDB runs the same cached statement with its own arguments, then the raw binding again.
+            try db.cachedStatement(sql: insert).execute(arguments: ["c"])
+            try SQLiteRows.execute(db, insert, binding: [.text("d")])
+            try db.cachedStatement(sql: insert).execute(arguments: ["e"])
+            #expect(try String.fetchAll(db, sql: "SELECT v FROM t ORDER BY v") == ["a", "b", "c", "d", "e"])
             #expect(
                 try SQLiteRows.one(db, "SELECT ?, ?", binding: [.integer(1), .text("a")]) == [.integer(1), .text("a")])
             #expect(try SQLiteRows.one(db, "SELECT ?, ?", binding: [.null, .blob([1])]) == [.null, .blob([1])])

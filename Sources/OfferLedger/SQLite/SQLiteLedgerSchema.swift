@@ -16,8 +16,8 @@ import GRDB
 ///   batch's campaign's app; it has no foreign key, which would cost a lookup per code.
 /// - `assignments` (since v3): every code handed out, to whom (`recipient`), how (`channel`) and
 ///   when (`assigned_at`, ISO 8601 UTC); at most one per recipient, campaign, offer and
-///   environment. A personal code (`shared` 0) appears once (a partial unique index); a shared
-///   code once per recipient.
+///   environment. A personal code (`shared` 0) appears once (a partial unique index until v8); a
+///   shared code once per recipient.
 /// - `connect_resources` (since v4): the App Store Connect resources `codes apply` sent, one per
 ///   campaign, offer, `kind` and `key` (see ``ConnectResource``), with their `state`, App Store
 ///   Connect's id (`asc_id`) and the digest of the planned body; `id` keeps the plan's order.
@@ -78,10 +78,8 @@ enum SQLiteLedgerSchema {
     ]
 
     /// The first migrations a read-only open needs applied: what the ledger reads (the digests of
-    /// batches and codes, assignments, App Store Connect resources, lanes, price points) is all in
-    /// place. v8 changes only how assignments are indexed, which reading does not depend on: a v7
-    /// ledger is read as it is, and migrated when it is opened to be written.
-    static let readableMigrations = 7
+    /// batches and codes, assignments, App Store Connect resources, lanes) is all in place.
+    static let readableMigrations = migrations.count
 
     /// Seals every batch as it is now (the migration that added the batches' digests).
     private static func sealAll(_ db: Database, path: String) throws {

@@ -114,7 +114,7 @@ package final class SQLiteLedgerStore: LedgerStore {
                     return applied
                 }
                 let current = SQLiteLedgerSchema.migrations.count
-                guard applied >= SQLiteLedgerSchema.readableMigrations else {
+                guard applied >= current else {
                     // Closed before the error goes up: the process may end with it, and the file
                     // must be left without `-wal` and `-shm`, as it was.
                     try? await reader.close()

@@ -88,7 +88,8 @@ enum SQLiteRows {
     }
 
     /// Binds `values`, in order, to the parameters (`?`) of a statement of the connection, with
-    /// `sqlite3_bind_*` (SQLite copies texts and blobs), after resetting it.
+    /// `sqlite3_bind_*` (SQLite copies texts and blobs), after resetting it. GRDB's own runs of the
+    /// same cached statement bind their arguments afresh (`setArguments`), so none runs with these.
     ///
     /// Why not GRDB's `StatementArguments`: a claim binds 20 values to 5 statements, and GRDB's
     /// arguments (an array of existentials, converted to its `DatabaseValue`s and validated
@@ -97,7 +98,7 @@ enum SQLiteRows {
     /// values here; the rest of the ledger keeps GRDB's arguments.
     static func bind(_ db: Database, _ handle: OpaquePointer, _ values: [LedgerValue]) throws {
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+        // Every parameter is bound below: no binding of an earlier run is left (no clear needed).
         guard sqlite3_bind_parameter_count(handle) == values.count else {
             throw DatabaseError(
                 resultCode: .SQLITE_MISUSE,
