@@ -274,7 +274,7 @@ struct LedgerConnectResourceTests {
                         return .commit
                     }
                 }
-                try await queue.close()
+                try queue.close()
             }
             try await place.withLedger { ledger in
                 #expect(try await ledger.connectResources(campaign: "spring") == [created])

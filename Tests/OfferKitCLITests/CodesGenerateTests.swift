@@ -199,7 +199,7 @@ struct CodesGenerateTests {
     func progressIsDrawnOnlyOnATerminal() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
-        let binary = try #require(CLI.binary)
+        let binary = CLI.binary
         let out = files.file("codes.txt")
         let command = "'\(binary.path)' codes generate --count 3000 --out '\(out)'"
         let terminal = try await Independent.run("script", ["-qec", command, "/dev/null"])
@@ -248,7 +248,7 @@ struct CodesGenerateTests {
         #expect(files.listing().isEmpty, "\(files.listing())")
         // The maximum itself is accepted: its first codes stream out in constant memory (stdout is
         // closed early by `head`, which ends the run with a write error).
-        let binary = try #require(CLI.binary)
+        let binary = CLI.binary
         let peakFile = files.file("peak.txt")
         let measure = CLI.peakMemoryMeasurable ? "/usr/bin/time -f %M -o '\(peakFile)' " : ""
         let head = try await Independent.run(
@@ -299,7 +299,7 @@ struct CodesGenerateTests {
     func plainCodesStreamInConstantMemory() async throws {
         let files = try CampaignFiles.make()
         defer { files.remove() }
-        let binary = try #require(CLI.binary)
+        let binary = CLI.binary
         func peakKilobytes(count: Int) async throws -> Int {
             let out = files.file("codes-\(count).txt")
             let run = try await Independent.run(
