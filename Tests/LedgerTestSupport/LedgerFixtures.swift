@@ -75,6 +75,14 @@ enum LedgerFixtures {
         (start..<start + count).map { "\(prefix)\($0)" }
     }
 
+    /// Campaign "winter" with offers W and S: personal codes W0…W3 of offer W and one code
+    /// SHARED of offer S for up to 5 recipients, recorded in `ledger`.
+    static func recordWinterPersonalAndShared(_ ledger: CodeLedger) async throws {
+        let winter = campaign("winter", offers: ["W", "S"])
+        try await record(ledger, batch("winter", "W", codeCount: 4), of: winter, codes: numberedCodes("W", 4))
+        try await record(ledger, batch("winter", "S", redemptionLimit: 5, codeCount: 1), of: winter, codes: ["SHARED"])
+    }
+
     /// A fresh folder under the temporary directory; `body` runs with it, then it is removed.
     static func withTemporaryFolder<T>(_ body: (URL) async throws -> T) async throws -> T {
         let folder = FileManager.default.temporaryDirectory

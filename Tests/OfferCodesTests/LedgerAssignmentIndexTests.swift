@@ -13,17 +13,9 @@ import Testing
 struct LedgerAssignmentIndexTests {
     typealias F = LedgerFixtures
 
-    static let campaign = F.campaign("winter", offers: ["W", "S"])
     static let today = CalendarDate("2027-01-20")!
     static let personal = AssignmentScope(campaign: "winter", offer: "W", today: today)
     static let shared = AssignmentScope(campaign: "winter", offer: "S", today: today)
-
-    /// Records personal codes W0…W3 of offer W and a shared code of offer S.
-    static func record(_ ledger: CodeLedger) async throws {
-        try await F.record(ledger, F.batch("winter", "W", codeCount: 4), of: campaign, codes: F.numberedCodes("W", 4))
-        try await F.record(
-            ledger, F.batch("winter", "S", redemptionLimit: 5, codeCount: 1), of: campaign, codes: ["SHARED"])
-    }
 
     /// An assignment of code `seq` of the offer's batch to `recipient`, written behind the ledger's back.
     static func insert(_ recipient: String, offer: String, seq: Int, shared: Bool, into ledger: CodeLedger)
@@ -40,7 +32,7 @@ struct LedgerAssignmentIndexTests {
 
     @Test func aPersonalCodeGoesToOneRecipientAndASharedCodeToMany() async throws {
         try await LedgerBackend.sqlite.withNewLedger { ledger in
-            try await Self.record(ledger)
+            try await F.recordWinterPersonalAndShared(ledger)
             let ann = try await ledger.claim(recipient: "ann", scope: Self.personal)
             #expect(ann.code.code == "W0")
             // Another recipient for the same personal code: the index refuses it.
@@ -64,7 +56,7 @@ struct LedgerAssignmentIndexTests {
         try await F.withTemporaryFolder { folder in
             let path = folder.appendingPathComponent("ledger.sqlite").path
             try await CodeLedger.withSQLite(path: path) { ledger in
-                try await Self.record(ledger)
+                try await F.recordWinterPersonalAndShared(ledger)
                 _ = try await ledger.claim(recipient: "ann", scope: Self.personal)
             }
             // Back to v7's indexes, as OfferKit's v3 migration wrote them.

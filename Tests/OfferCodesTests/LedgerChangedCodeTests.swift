@@ -14,15 +14,7 @@ import Testing
 struct LedgerChangedCodeTests {
     typealias F = LedgerFixtures
 
-    static let campaign = F.campaign("winter", offers: ["W", "S"])
     static let scope = AssignmentScope(campaign: "winter", offer: "W", today: CalendarDate("2027-01-20")!)
-
-    /// Records personal codes W0…W3 of offer W and a shared code of offer S.
-    static func record(_ ledger: CodeLedger) async throws {
-        try await F.record(ledger, F.batch("winter", "W", codeCount: 4), of: campaign, codes: F.numberedCodes("W", 4))
-        try await F.record(
-            ledger, F.batch("winter", "S", redemptionLimit: 5, codeCount: 1), of: campaign, codes: ["SHARED"])
-    }
 
     /// Changes one byte of `code` in its row (and index) behind the ledger's back.
     static func change(_ code: String, to changed: String, in ledger: CodeLedger) async throws {
@@ -47,7 +39,7 @@ struct LedgerChangedCodeTests {
     /// a C string would be) and handed out as the code it was.
     @Test func aCodeWithANulInsideIsRefused() async throws {
         try await LedgerBackend.sqlite.withNewLedger { ledger in
-            try await Self.record(ledger)
+            try await F.recordWinterPersonalAndShared(ledger)
             try await ledger.store.executeUnchecked(
                 "UPDATE codes SET code_key = code_key || char(0) || 'X' WHERE code_key = 'W0'")
             await Self.expectCorrupt(ledger) { try await ledger.claim(recipient: "ann", scope: Self.scope) }
@@ -58,7 +50,7 @@ struct LedgerChangedCodeTests {
     @Test(arguments: LedgerBackend.allCases)
     func theNextCodeChangedIsRefusedByClaimsStatusAndExport(backend: LedgerBackend) async throws {
         try await backend.withNewLedger { ledger in
-            try await Self.record(ledger)
+            try await F.recordWinterPersonalAndShared(ledger)
             try await Self.change("W0", to: "WX", in: ledger)
             if ledger.store is SQLiteLedgerStore {
                 // What SQLite checks of its own file does not see it.
@@ -83,7 +75,7 @@ struct LedgerChangedCodeTests {
     @Test(arguments: LedgerBackend.allCases)
     func aChangedCodeAlreadyHandedOutIsRefusedToItsHolder(backend: LedgerBackend) async throws {
         try await backend.withNewLedger { ledger in
-            try await Self.record(ledger)
+            try await F.recordWinterPersonalAndShared(ledger)
             #expect(try await ledger.claim(recipient: "ann", scope: Self.scope).code.code == "W0")
             try await Self.change("W0", to: "WX", in: ledger)
             await Self.expectCorrupt(ledger) { try await ledger.claim(recipient: "ann", scope: Self.scope) }
@@ -96,7 +88,7 @@ struct LedgerChangedCodeTests {
     @Test(arguments: LedgerBackend.allCases)
     func aLaterCodeChangedIsRefusedWhenItsTurnComes(backend: LedgerBackend) async throws {
         try await backend.withNewLedger { ledger in
-            try await Self.record(ledger)
+            try await F.recordWinterPersonalAndShared(ledger)
             try await Self.change("W1", to: "WX", in: ledger)
             #expect(try await ledger.claim(recipient: "ann", scope: Self.scope).code.code == "W0")
             await Self.expectCorrupt(ledger) { try await ledger.claim(recipient: "bob", scope: Self.scope) }
