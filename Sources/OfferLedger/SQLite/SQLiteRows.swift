@@ -114,22 +114,31 @@ enum SQLiteRows {
                 code = sqlite3_bind_int64(handle, index, number)
             case .text(var text):
                 // An empty text may have no address, which SQLite would bind as NULL.
-                code = text.withUTF8 { bytes in
+                code = try text.withUTF8 { bytes in
                     sqlite3_bind_text(
-                        handle, index, bytes.baseAddress ?? ("" as StaticString).utf8Start, Int32(bytes.count),
+                        handle, index, bytes.baseAddress ?? ("" as StaticString).utf8Start, try length(bytes.count),
                         transient)
                 }
             case .blob(let bytes):
-                code = bytes.withUnsafeBytes { bytes in
+                code = try bytes.withUnsafeBytes { bytes in
                     bytes.isEmpty
                         ? sqlite3_bind_zeroblob(handle, index, 0)
-                        : sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), transient)
+                        : sqlite3_bind_blob(handle, index, bytes.baseAddress, try length(bytes.count), transient)
                 }
             case .other:
                 throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "a value OfferKit does not write")
             }
             guard code == SQLITE_OK else { throw lastError(db) }
         }
+    }
+
+    /// A text's or blob's length as SQLite takes it, or `SQLITE_TOOBIG` past 2 GiB (SQLite's own
+    /// limit is lower: it refuses such a value itself).
+    private static func length(_ count: Int) throws -> Int32 {
+        guard let length = Int32(exactly: count) else {
+            throw DatabaseError(resultCode: .SQLITE_TOOBIG, message: "a value of \(count) bytes")
+        }
+        return length
     }
 
     /// SQLite's `SQLITE_TRANSIENT`: it copies the text or blob before the bind returns.
