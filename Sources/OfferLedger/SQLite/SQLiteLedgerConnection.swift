@@ -19,10 +19,27 @@ final class SQLiteLedgerConnection: Sendable {
     /// Where the connection's statements run.
     let executor: SerialQueueExecutor
 
-    init(_ database: DatabaseQueue) {
+    init(_ database: DatabaseQueue, executor: SerialQueueExecutor = SerialQueueExecutor(label: label)) {
         self.database = database
-        executor = SerialQueueExecutor(label: "OfferKit code ledger connection")
+        self.executor = executor
     }
+
+    /// Opens a connection on the executor it will run on: `open` (GRDB opens a file
+    /// synchronously and reads its schema, which waits in the busy handler while another
+    /// connection holds the file exclusively, such as one creating the same new ledger) runs
+    /// there, never on Swift's pool, where a few such waits would leave no thread for the task
+    /// that holds the lock. Its errors pass unchanged.
+    static func open(_ open: () throws -> DatabaseQueue) async throws -> SQLiteLedgerConnection {
+        let executor = SerialQueueExecutor(label: label)
+        let database = try await withTaskExecutorPreference(executor) {
+            executor.assertOnQueue()
+            return try open()
+        }
+        return SQLiteLedgerConnection(database, executor: executor)
+    }
+
+    /// The label of each connection's queue.
+    private static let label = "OfferKit code ledger connection"
 
     /// Runs `body` on the connection, on its executor, and returns when it has run; SQLite and
     /// GRDB failures become ``LedgerError``. Not cancelled with the calling task: a transaction's

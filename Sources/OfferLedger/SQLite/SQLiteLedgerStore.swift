@@ -139,25 +139,14 @@ package final class SQLiteLedgerStore: LedgerStore {
         }
     }
 
-    /// Opens a connection to the file off Swift's pool: GRDB opens it synchronously and reads the
-    /// file's schema, which waits (in ``busyHandler()``) while another connection holds the file
-    /// exclusively, such as one creating or migrating the same new ledger. On the pool, a few such
-    /// waits would leave no thread for the task that holds the lock, which then could not finish.
-    /// Every connection is opened read-write (see ``open(path:access:)``); `cacheKibibytes` is
-    /// its page cache: the writer's, or a reader's.
+    /// Opens a connection to the file on its own executor, off Swift's pool
+    /// (``SQLiteLedgerConnection/open(_:)`` says why). Every connection is opened read-write (see
+    /// ``open(path:access:)``); `cacheKibibytes` is its page cache: the writer's, or a reader's.
     private static func connect(_ path: String, cacheKibibytes: Int) async throws -> SQLiteLedgerConnection {
-        try await offPool {
+        try await SQLiteLedgerConnection.open {
             let queue = try DatabaseQueue(path: path, configuration: configuration(cacheKibibytes: cacheKibibytes))
             try queue.inDatabase { db in try checkFormatVersions(db, path: path) }
-            return SQLiteLedgerConnection(queue)
-        }
-    }
-
-    /// Runs `body`, which may block its thread (waiting for the file's lock), on a queue of its
-    /// own rather than on Swift's pool.
-    private static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue(label: "OfferKit code ledger").async { continuation.resume(with: Result(catching: body)) }
+            return queue
         }
     }
 
