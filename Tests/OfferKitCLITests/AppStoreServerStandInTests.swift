@@ -25,7 +25,7 @@ struct AppStoreServerStandInTests {
         .enabled(RetentionFixture.reason) { await enabled })
     func pythonSuitePasses() async throws {
         // Beside the other tests, the one test judged by Apple's 700 ms with real answer times is skipped;
-        // .ci/run's retention step runs the suite alone, with it.
+        // .ci/run's retention step runs that one test alone on the cores.
         let result = try await Independent.run(
             "env", ["OFFERKIT_STANDIN_UNDER_LOAD=1", Independent.python, Self.suite])
         #expect(result.status == 0, "\(result.stderr.suffix(6000))")

@@ -44,7 +44,7 @@ APP_APPLE_ID = 1234567890
 MONTHLY = "com.example.offerkit.monthly"
 MESSAGE = "3f2b1c4e-8a7d-4f3e-9b2a-1c0d5e6f7a8b"
 # Set by `swift test` (AppStoreServerStandInTests), which runs this suite beside hundreds of other tests: the
-# one test judged by Apple's 700 ms with real answer times is then skipped (.ci/run runs the suite alone).
+# one test judged by Apple's 700 ms with real answer times is then skipped (.ci/run runs that test alone).
 UNDER_LOAD = os.environ.get("OFFERKIT_STANDIN_UNDER_LOAD") == "1"
 
 
@@ -628,7 +628,7 @@ class PerformanceTestTests(StandInTestCase):
         return endpoint, started.json, self.s.wait_for(started.json["requestId"])
 
     @unittest.skipIf(UNDER_LOAD, "judged by Apple's 700 ms with real answer times: .ci/run's retention step runs "
-                     "this suite alone for it (OFFERKIT_STANDIN_UNDER_LOAD is set by swift test, which runs it beside "
+                     "this test alone (OFFERKIT_STANDIN_UNDER_LOAD is set by swift test, which runs it beside "
                      "hundreds of other tests on the same cores)")
     def test_a_passing_run_signed_as_apple_signs(self):
         endpoint, started, answer = self.run_test()
