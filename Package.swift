@@ -48,7 +48,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
-        // `swift package generate-documentation`: the DocC catalogs of the library products (.ci/docs).
+        // `swift package generate-documentation`: a library product's DocC catalog (the README; .ci/docs).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
     ],
     targets: [
