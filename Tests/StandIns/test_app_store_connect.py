@@ -1917,6 +1917,7 @@ class ThroughputTests(StandInTestCase):
     # cores for long. Benchmarks/run sets OFFERKIT_STANDIN_THROUGHPUT_SECONDS (1.5) to measure the
     # rate over that time instead.
     SECONDS = float(os.environ.get("OFFERKIT_STANDIN_THROUGHPUT_SECONDS", "0"))
+    TIMED = SECONDS > 0
     REQUESTS_PER_CONNECTION = 40
 
     def measure(self, method, connections):
@@ -1931,7 +1932,7 @@ class ThroughputTests(StandInTestCase):
             deadline = time.time() + self.SECONDS
 
             def more():
-                if self.SECONDS > 0:
+                if self.TIMED:
                     return time.time() < deadline
                 return counts[index] < self.REQUESTS_PER_CONNECTION
 
@@ -1957,8 +1958,13 @@ class ThroughputTests(StandInTestCase):
             thread.join()
         rate = sum(counts) / (time.time() - started)
         self.assertEqual(failures, [])
-        if self.SECONDS <= 0:
+        if not self.TIMED:
             self.assertEqual(counts, [self.REQUESTS_PER_CONNECTION] * connections)
+        # Every answer of this measurement was checked against Apple's schemas (the next one resets
+        # the counters).
+        state = self.s.state()
+        self.assertEqual(state["responseSchemaFailures"], 0)
+        self.assertGreaterEqual(state["responsesValidated"], sum(counts))
         return rate
 
     def test_requests_per_second(self):
