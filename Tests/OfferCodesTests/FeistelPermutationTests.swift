@@ -55,6 +55,7 @@ struct FeistelPermutationTests {
         // 31^12, the domain of 12 characters of the default alphabet, needs cycle-walking.
         let codes = FeistelPermutation(domainSize: 787_662_783_788_549_761, k0: 5, k1: 6)
         #expect(codes.walksCycles)
-        #expect(Set((0..<10_000).map { codes.permute(UInt64($0)) }).count == 10_000)
+        let codeImages: Set<UInt64> = Set((0..<10_000).map { (index: Int) -> UInt64 in codes.permute(UInt64(index)) })
+        #expect(codeImages.count == 10_000)
     }
 }

@@ -54,7 +54,9 @@ struct UniqueCodeStreamTests {
         #expect(stream.permutedLength == 12)
         let codes = try Self.all(stream)
         #expect(Set(codes).count == 50_000)
-        #expect(Set(codes.map { $0.dropFirst(3).prefix(12) }).count == 50_000, "the permuted part alone is unique")
+        let permutedParts: Set<Substring> = Set(
+            codes.map { (code: String) -> Substring in code.dropFirst(3).prefix(12) })
+        #expect(permutedParts.count == 50_000, "the permuted part alone is unique")
         #expect(codes.allSatisfy { $0.count == 23 && $0.hasPrefix("VIP") })
         // 2 characters: 62 permuted bits of 64.
         let binary = try Self.stream(.system, count: 20_000, length: 64, alphabet: "01")

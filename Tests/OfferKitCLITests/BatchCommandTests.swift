@@ -181,7 +181,8 @@ struct BatchCommandTests {
         let written = try String(contentsOfFile: outputPath, encoding: .utf8)
         OutputLog.shared.record(CLIResult(arguments: ["(batch --output file)"], status: 0, stdout: written, stderr: ""))
         let lines = written.split(separator: "\n").map { JSON.parse($0) }
-        #expect(lines.map { $0?["line"]?.int } == (1...20).map { Int64($0) })
+        let lineNumbers: [Int64?] = lines.map { (line: JSON?) -> Int64? in line?["line"]?.int }
+        #expect(lineNumbers == (1...20).map { (number: Int) -> Int64? in Int64(number) })
 
         let missing = try await CLI.run(["batch", "--input", folder.file("no-such.jsonl")] + DemoKey.flags)
         Expect.failure(missing, status: 5)

@@ -14,7 +14,7 @@ struct CodesClaimTests {
         let first = try await handOut.claim(HandOut.personal, "alice")
         #expect(first.status == 0 && first.stderr.isEmpty, "\(first)")
         #expect(
-            first.stdout.split(separator: "\n").map(String.init) == [
+            first.stdout.split(separator: "\n").map { String($0) } == [
                 "Code for alice, offer \"Personal\" (production, does not expire): PERS1",
                 "Redeem: " + CampaignFiles.link("PERS1"), "Handed out to alice now.",
             ], "\(first)")

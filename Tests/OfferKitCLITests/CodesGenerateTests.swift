@@ -28,10 +28,9 @@ struct CodesGenerateTests {
         #expect(first.status == 0, "\(first)")
         #expect(first.stderr.isEmpty, "no warning and no progress when stderr is a file\n\(first)")
         let ledgerLine = "ledger: \(files.ledger); next: offerkit codes plan, offerkit codes export"
-        #expect(
-            first.output.split(separator: "\n").map(String.init) == Self.exampleBatches.map { $0 + ", recorded" } + [
-                ledgerLine
-            ])
+        let firstLines: [String] = first.output.split(separator: "\n").map { String($0) }
+        let recorded: [String] = Self.exampleBatches.map { (batch: String) -> String in batch + ", recorded" }
+        #expect(firstLines == recorded + [ledgerLine])
         let before = try await files.run("export", CampaignFiles.example)
         #expect(before.status == 0, "\(before)")
         // 1 + 200 + 2 + 100 + 1,000 custom codes; Apple's one-time-use codes are not imported yet.
@@ -39,9 +38,11 @@ struct CodesGenerateTests {
 
         let again = try await files.run("generate", CampaignFiles.example)
         #expect(again.status == 0, "\(again)")
-        #expect(
-            again.output.split(separator: "\n").map(String.init)
-                == Self.exampleBatches.map { $0 + ", already recorded, unchanged" } + [ledgerLine])
+        let againLines: [String] = again.output.split(separator: "\n").map { String($0) }
+        let unchanged: [String] = Self.exampleBatches.map { (batch: String) -> String in
+            batch + ", already recorded, unchanged"
+        }
+        #expect(againLines == unchanged + [ledgerLine])
         let after = try await files.run("export", CampaignFiles.example)
         #expect(after.status == 0, "\(after)")
         #expect(after.stdout == before.stdout, "running generate again changed the ledger's codes")

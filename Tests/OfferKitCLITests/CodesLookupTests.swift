@@ -244,7 +244,8 @@ struct CodesLookupTests {
         let listed = try await Self.lookup(standIn, ["subscriptions", "--app", "1500000000", "--format", "json"])
         #expect(listed.status == 0, "\(listed)")
         let ids = listed.json?["subscriptions"]?.array?.compactMap { $0["id"]?.string } ?? []
-        #expect(ids == (0..<450).map { String(7_000_000_000 + $0) })
+        let expectedIDs: [String] = (0..<450).map { (index: Int) -> String in String(7_000_000_000 + index) }
+        #expect(ids == expectedIDs)
         let pages = try await Self.gets(standIn, "/v1/subscriptionGroups/{id}/subscriptions")
         #expect(pages == 3)
 

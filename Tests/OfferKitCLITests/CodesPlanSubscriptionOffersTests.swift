@@ -115,7 +115,7 @@ struct CodesPlanSubscriptionOffersTests {
         let apply = try await files.run("apply", campaign, ["--dry-run"])
         #expect(apply.status == 0, "\(apply)")
         #expect(
-            apply.stdout.split(separator: "\n").map(String.init) == [
+            apply.stdout.split(separator: "\n").map { String($0) } == [
                 "campaign offers-2027: nothing is sent (--dry-run)",
                 "  promotional-offer-1 (promotional offer \"comeback_monthly_3\"): would be created",
                 "  introductory-offer-1-USA (introductory offer of subscription \"6450000001\" in USA): would be created",

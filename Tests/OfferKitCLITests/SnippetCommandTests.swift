@@ -237,12 +237,14 @@ struct SnippetCommandTests {
         for toolchain in SnippetToolchain.all {
             let index = try #require(lines.firstIndex { $0.hasPrefix(toolchain.language + " ") }, "\(result.stdout)")
             #expect(lines[index].contains(" server "))
-            #expect(lines[index + 1].split(separator: " ").map(String.init) == Self.operations)
+            let listed: [String] = lines[index + 1].split(separator: " ").map { String($0) }
+            #expect(listed == Self.operations)
         }
         for (language, operations) in Self.appSnippets {
             let index = try #require(lines.firstIndex { $0.hasPrefix(language + " ") }, "\(result.stdout)")
             #expect(lines[index].contains(" app "))
-            #expect(lines[index + 1].split(separator: " ").map(String.init) == operations)
+            let listed: [String] = lines[index + 1].split(separator: " ").map { String($0) }
+            #expect(listed == operations)
         }
     }
 
