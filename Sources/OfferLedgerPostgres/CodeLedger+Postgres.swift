@@ -4,6 +4,11 @@ import OfferLedger
 import PostgresNIO
 
 extension CodeLedger {
+    /// The most connections `withPostgres(_:access:maximumConnections:environment:_:)` keeps open
+    /// for one ledger. A PostgreSQL server allows 100 connections in all unless told otherwise
+    /// (`max_connections`), shared by every client; more than this from one process is a mistake.
+    public static let maximumPostgresConnections = 1_000
+
     /// Opens the PostgreSQL ledger at `location` and runs `body` with it; the ledger's connections
     /// (postgres-nio's `PostgresClient`, and one that watches the server) run in a task of this
     /// call, and end when `body` returns (as postgres-nio asks: its client runs in a task the user
@@ -19,13 +24,14 @@ extension CodeLedger {
     ///   - location: the server, database, user and schema (`PostgresLocation` of `OfferLedger`).
     ///   - access: read-write (creates or migrates the schema) or read-only (opens it as it is).
     ///   - maximumConnections: the most connections the ledger keeps open (a claim holds one for
-    ///     one statement).
+    ///     one statement): 1 to ``maximumPostgresConnections``.
     ///   - environment: where `PGPASSFILE` and `HOME` are looked up: without a password in
     ///     `location`, the one of PostgreSQL's password file is used.
     ///   - body: what to do with the open ledger; its connections end when it returns.
     /// - Returns: what `body` returns.
     /// - Throws: `LedgerError.cannotOpen(path:reason:)` when the server cannot be reached or
-    ///   refuses the connection, or its commits are not durable; `LedgerError.notALedger(path:)`
+    ///   refuses the connection, or its commits are not durable, or `maximumConnections` is out of
+    ///   its range (checked before anything is sent); `LedgerError.notALedger(path:)`
     ///   for a schema with tables of another program, `LedgerError.newerSchema(path:unknownMigrations:)`
     ///   for a ledger of a newer OfferKit, `LedgerError.olderSchema(path:applied:current:)` for one of an
     ///   earlier OfferKit opened read-only, `LedgerError.corrupt(path:reason:)` for a damaged one;
@@ -39,6 +45,12 @@ extension CodeLedger {
         // The schema goes into SQL: whatever made the location, it must be one the parser accepts.
         try location.check()
         let label = location.description
+        // With 0 the pool would open no connection and every call would wait for one forever.
+        guard (1...maximumPostgresConnections).contains(maximumConnections) else {
+            throw LedgerError.cannotOpen(
+                path: label,
+                reason: "maximumConnections is \(maximumConnections): expected 1 to \(maximumPostgresConnections)")
+        }
         var connecting = location
         var passwordFileNote: String?
         if location.password == nil, let file = PostgresPasswordFile.path(environment: environment) {

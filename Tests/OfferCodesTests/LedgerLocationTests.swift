@@ -70,6 +70,24 @@ struct LedgerLocationTests {
         #expect(LedgerLocation.redacted("not a url:secret@x") == "not a url:secret@x")
     }
 
+    /// A number of connections out of range is refused before anything is sent: no server is needed.
+    @Test(arguments: [0, -1, CodeLedger.maximumPostgresConnections + 1, Int.max, Int.min])
+    func connectionsOutOfRangeAreRefused(count: Int) async throws {
+        let postgres = try PostgresLocation(
+            parsing: "postgresql://offerkit@127.0.0.1:1/offerkit?schema=s", environment: [:])
+        var error: LedgerError?
+        do {
+            try await CodeLedger.withPostgres(postgres, maximumConnections: count) { (_: CodeLedger) -> Void in }
+        } catch let thrown as LedgerError {
+            error = thrown
+        }
+        guard case .cannotOpen(_, let reason)? = error else {
+            Issue.record("expected cannotOpen, got \(String(describing: error))")
+            return
+        }
+        #expect(reason == "maximumConnections is \(count): expected 1 to 1000")
+    }
+
     /// Against the test server: failing to log in, or to find the database, names the ledger
     /// without the password.
     @Test func serverErrorsNeverShowThePassword() async throws {
