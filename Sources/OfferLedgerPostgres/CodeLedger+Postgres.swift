@@ -4,9 +4,10 @@ import OfferLedger
 import PostgresNIO
 
 extension CodeLedger {
-    /// The most connections `withPostgres(_:access:maximumConnections:environment:_:)` keeps open
-    /// for one ledger. A PostgreSQL server allows 100 connections in all unless told otherwise
-    /// (`max_connections`), shared by every client; more than this from one process is a mistake.
+    /// The largest `maximumConnections` of `withPostgres(_:access:maximumConnections:environment:_:)`:
+    /// the most connections its pool may open for one ledger. A PostgreSQL server allows 100
+    /// connections in all unless told otherwise (`max_connections`), shared by every client; more
+    /// than this from one process is a mistake.
     public static let maximumPostgresConnections = 1_000
 
     /// Opens the PostgreSQL ledger at `location` and runs `body` with it; the ledger's connections
@@ -23,8 +24,9 @@ extension CodeLedger {
     /// - Parameters:
     ///   - location: the server, database, user and schema (`PostgresLocation` of `OfferLedger`).
     ///   - access: read-write (creates or migrates the schema) or read-only (opens it as it is).
-    ///   - maximumConnections: the most connections the ledger keeps open (a claim holds one for
-    ///     one statement): 1 to ``maximumPostgresConnections``.
+    ///   - maximumConnections: the most connections the ledger's pool keeps open (a claim holds
+    ///     one for one statement), 1 to `maximumPostgresConnections`; one more connection watches
+    ///     the server.
     ///   - environment: where `PGPASSFILE` and `HOME` are looked up: without a password in
     ///     `location`, the one of PostgreSQL's password file is used.
     ///   - body: what to do with the open ledger; its connections end when it returns.

@@ -88,6 +88,26 @@ struct LedgerLocationTests {
         #expect(reason == "maximumConnections is \(count): expected 1 to 1000")
     }
 
+    /// The ends of the range pass the check: opening then fails only because nothing listens on port 1.
+    @Test(arguments: [1, CodeLedger.maximumPostgresConnections])
+    func connectionsInRangeAreTried(count: Int) async throws {
+        let postgres = try PostgresLocation(
+            parsing: "postgresql://offerkit@127.0.0.1:1/offerkit?schema=s", environment: [:])
+        var error: LedgerError?
+        do {
+            try await CodeLedger.withPostgres(postgres, maximumConnections: count, environment: [:]) {
+                (_: CodeLedger) -> Void in
+            }
+        } catch let thrown as LedgerError {
+            error = thrown
+        }
+        guard case .cannotOpen(_, let reason)? = error else {
+            Issue.record("expected cannotOpen, got \(String(describing: error))")
+            return
+        }
+        #expect(!reason.contains("maximumConnections"), "\(reason)")
+    }
+
     /// Against the test server: failing to log in, or to find the database, names the ledger
     /// without the password.
     @Test func serverErrorsNeverShowThePassword() async throws {
