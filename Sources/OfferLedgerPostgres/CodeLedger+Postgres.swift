@@ -25,8 +25,8 @@ extension CodeLedger {
     ///   - location: the server, database, user and schema (`PostgresLocation` of `OfferLedger`).
     ///   - access: read-write (creates or migrates the schema) or read-only (opens it as it is).
     ///   - maximumConnections: the most connections the ledger's pool keeps open (a claim holds
-    ///     one for one statement), 1 to `maximumPostgresConnections`; one more connection watches
-    ///     the server.
+    ///     one for one statement; one stays open while the ledger is), 1 to
+    ///     `maximumPostgresConnections`; one more connection watches the server.
     ///   - environment: where `PGPASSFILE` and `HOME` are looked up: without a password in
     ///     `location`, the one of PostgreSQL's password file is used.
     ///   - body: what to do with the open ledger; its connections end when it returns.
