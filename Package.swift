@@ -344,6 +344,9 @@ let package = Package(
                 "OfferCodes", "OfferLedger", "OfferJSON", "OfferSigning", "InteropSupport", "FuzzTargets",
                 "OfferLedgerPostgres", "LedgerTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // PostgresConnectionsTests asks the connections of a PostgreSQL ledger for their settings.
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(

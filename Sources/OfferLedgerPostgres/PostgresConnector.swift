@@ -165,10 +165,22 @@ final class PostgresConnector: Sendable {
     }
 
     /// Every connection's settings, from its start: the ledger's schema (its statements name
-    /// tables without it) and how long a statement waits for a lock.
+    /// tables without it), how long a statement waits for a lock, and TCP keep-alives from the
+    /// server (``keepAliveSeconds``).
     private var startupParameters: [(String, String)] {
-        [("search_path", location.schema), ("lock_timeout", "\(PostgresLedgerStore.lockTimeoutSeconds)s")]
+        [
+            ("search_path", location.schema), ("lock_timeout", "\(PostgresLedgerStore.lockTimeoutSeconds)s"),
+            ("tcp_keepalives_idle", "\(Self.keepAliveSeconds)"), ("tcp_keepalives_interval", "10"),
+            ("tcp_keepalives_count", "6"),
+        ]
     }
+
+    /// After how many seconds without traffic the server sends a TCP keep-alive on a connection
+    /// of the ledger (then every 10 s, and it gives up after 6 unanswered). The pool's first
+    /// connection and the sentinel stay open, idle, for as long as the ledger is: a NAT gateway,
+    /// firewall or proxy on the way may otherwise drop such a connection after a few minutes of
+    /// silence (350 s by default on AWS's NAT gateway and Network Firewall).
+    static let keepAliveSeconds = 60
 
     private func clientConfiguration() -> PostgresClient.Configuration {
         var configuration = PostgresClient.Configuration(
@@ -176,21 +188,22 @@ final class PostgresConnector: Sendable {
             database: location.database, tls: Self.clientTLS(location.tls))
         configuration.options.maximumConnections = maximumConnections
         configuration.options.connectTimeout = .seconds(10)
-        // No keep-alive queries. The pool closes a connection idle for `connectionIdleTimeout`
-        // (60 s), all but the first, so a `SELECT 1` every 30 s would keep little alive; yet
-        // postgres-nio arms and cancels its keep-alive timer (a task) each time a connection goes
-        // back to the pool and is taken again, once a claim: 40 µs of a claim's 216 µs of client
-        // CPU (release build, one process claiming 5,000 codes one at a time, 3 runs each: 212-222
-        // µs with it, 176-178 µs without; 8 processes, 4 paired runs: 4,140-4,518 claims/s with
-        // it, 4,465-4,845/s without). A server that went away is still seen at once by the sentinel.
+        // No keep-alive queries: postgres-nio arms and cancels their timer (a task) each time a
+        // connection goes back to the pool and is taken again, once a claim: 40 µs of a claim's
+        // 216 µs of client CPU (release build, one process claiming 5,000 codes one at a time, 3
+        // runs each: 212-222 µs with it, 176-178 µs without; 8 processes, 4 paired runs:
+        // 4,140-4,518 claims/s with it, 4,465-4,845/s without). The server sends TCP keep-alives
+        // instead (``startupParameters``), and a server that went away is seen at once by the
+        // sentinel.
         configuration.options.keepAliveBehavior = nil
-        // One connection stays open while the ledger is. postgres-nio arms an idle timer (a task
-        // on Swift's pool) whenever a connection above `minimumConnections` goes back to the pool,
-        // and cancels it when the connection is taken again: with 0, a caller claiming one code
-        // after another paid that on every claim. With 1 its connection has no timer (release
-        // build, 2 cores, one process claiming codes one at a time: 121-122 µs of client CPU a
-        // claim against 177-187 µs with 0; 8 processes in the same hour: 4,856-5,366 claims/s in
-        // 8 runs against 4,156-4,378/s in 4).
+        // One connection stays open while the ledger is. postgres-nio arms an idle timer (a child
+        // task on Swift's pool, with a task group of two) when a connection above
+        // `minimumConnections` goes back to the pool with no request waiting, and cancels it when
+        // the connection is taken again: with 0, a caller claiming one code after another paid
+        // that on every claim. With 1 the connection it takes, the pool's first, has no timer
+        // (release build, 2 cores, one process claiming codes one at a time: 121-122 µs of client
+        // CPU a claim against 177-187 µs with 0; 8 processes in the same hour: 4,856-5,366
+        // claims/s in 8 runs against 4,156-4,378/s in 4, SQLite's 8 processes 3,784-4,755/s).
         configuration.options.minimumConnections = 1
         configuration.options.additionalStartupParameters = startupParameters
         return configuration
