@@ -22,6 +22,10 @@ struct JSONWriterTests {
             writer.integer(value)
         }
         writer.member("int", Int(-42))
+        writer.key("intMin")
+        writer.integer(Int.min)
+        writer.key("intMax")
+        writer.integer(Int.max)
         writer.endObject()
         let parsed = try #require(
             try JSONSerialization.jsonObject(with: Data(writer.bytes)) as? [String: NSNumber])
@@ -29,6 +33,8 @@ struct JSONWriterTests {
             #expect(parsed[String(describing: StaticString.names[index])]?.int64Value == value)
         }
         #expect(parsed["int"]?.intValue == -42)
+        #expect(parsed["intMin"]?.intValue == Int.min)
+        #expect(parsed["intMax"]?.intValue == Int.max)
     }
 }
 
