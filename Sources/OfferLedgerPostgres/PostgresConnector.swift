@@ -170,17 +170,21 @@ final class PostgresConnector: Sendable {
     private var startupParameters: [(String, String)] {
         [
             ("search_path", location.schema), ("lock_timeout", "\(PostgresLedgerStore.lockTimeoutSeconds)s"),
-            ("tcp_keepalives_idle", "\(Self.keepAliveSeconds)"), ("tcp_keepalives_interval", "10"),
-            ("tcp_keepalives_count", "6"),
+            ("tcp_keepalives_idle", "\(Self.keepAliveSeconds)"),
+            ("tcp_keepalives_interval", "\(Self.keepAliveIntervalSeconds)"),
+            ("tcp_keepalives_count", "\(Self.keepAliveProbes)"),
         ]
     }
 
     /// After how many seconds without traffic the server sends a TCP keep-alive on a connection
-    /// of the ledger (then every 10 s, and it gives up after 6 unanswered). The pool's first
-    /// connection and the sentinel stay open, idle, for as long as the ledger is: a NAT gateway,
-    /// firewall or proxy on the way may otherwise drop such a connection after a few minutes of
-    /// silence (350 s by default on AWS's NAT gateway and Network Firewall).
+    /// of the ledger (then every ``keepAliveIntervalSeconds``, and it gives up after
+    /// ``keepAliveProbes`` unanswered). The pool's first connection and the sentinel stay open,
+    /// idle, for as long as the ledger is: a NAT gateway, firewall or proxy on the way may
+    /// otherwise drop such a connection after a few minutes of silence (350 s by default on AWS's
+    /// NAT gateway and Network Firewall).
     static let keepAliveSeconds = 60
+    static let keepAliveIntervalSeconds = 10
+    static let keepAliveProbes = 6
 
     private func clientConfiguration() -> PostgresClient.Configuration {
         var configuration = PostgresClient.Configuration(

@@ -6,19 +6,23 @@ import Testing
 /// them back.
 @Suite("JSON writer")
 struct JSONWriterTests {
-    static let values: [Int64] = [0, 1, -1, 9, 10, -10, 1_700_000_000_000, Int64.max, Int64.min, Int64.min + 1]
+    /// Member names and the values written under them.
+    static let members: [(name: StaticString, value: Int64)] = [
+        ("a", 0), ("b", 1), ("c", -1), ("d", 9), ("e", 10), ("f", -10), ("g", 1_700_000_000_000), ("h", Int64.max),
+        ("i", Int64.min), ("j", Int64.min + 1),
+    ]
 
     @Test("integers are written in decimal, from Int64.min to Int64.max, and parse back as written")
     func integersRoundTrip() throws {
-        for value in Self.values {
+        for (_, value) in Self.members {
             var out: [UInt8] = []
             JSONWriter.appendDecimal(value, to: &out)
             #expect(String(decoding: out, as: UTF8.self) == String(value))
         }
         var writer = JSONWriter()
         writer.beginObject()
-        for (index, value) in Self.values.enumerated() {
-            writer.key(StaticString.names[index])
+        for (name, value) in Self.members {
+            writer.key(name)
             writer.integer(value)
         }
         writer.member("int", Int(-42))
@@ -29,16 +33,11 @@ struct JSONWriterTests {
         writer.endObject()
         let parsed = try #require(
             try JSONSerialization.jsonObject(with: Data(writer.bytes)) as? [String: NSNumber])
-        for (index, value) in Self.values.enumerated() {
-            #expect(parsed[String(describing: StaticString.names[index])]?.int64Value == value)
+        for (name, value) in Self.members {
+            #expect(parsed[String(describing: name)]?.int64Value == value)
         }
         #expect(parsed["int"]?.intValue == -42)
         #expect(parsed["intMin"]?.intValue == Int.min)
         #expect(parsed["intMax"]?.intValue == Int.max)
     }
-}
-
-extension StaticString {
-    /// Member names for ``JSONWriterTests``, one per value.
-    fileprivate static let names: [StaticString] = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]
 }
